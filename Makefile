@@ -1,0 +1,128 @@
+# Paywire build, test, demo and install. Quick start: `make demo`, then `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+VERSION     := 0.1.0
+ABI         := 1
+PREFIX      ?= /usr/local
+BUILD       := build
+LIBDIR      := $(BUILD)/lib
+BINDIR      := $(BUILD)/bin
+LIB_REAL    := libpaywire.so.$(ABI).0.0
+LIB_SONAME  := libpaywire.so.$(ABI)
+CC          ?= cc
+CXX         ?= c++
+STRICT      := -Wall -Wextra -Werror -pedantic
+# Sources of the release library; the Swift build is incremental, this only decides when to ask.
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire -name '*.swift' -o -name '*.map')
+VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps lib harness demo test test-swift check-header check-exports check-install \
+        conformance conformance-c conformance-python corpus test-python bench install clean
+
+all: lib harness
+
+# Everything the build and tests need that a fresh machine of this kind may lack.
+deps:
+	@missing=""; \
+	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"; \
+	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	command -v valgrind >/dev/null || missing="$$missing valgrind"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@python3 -c 'import jsonschema, pytest' 2>/dev/null || python3 -m pip install -q jsonschema pytest
+
+# The self-contained release library: Swift runtime linked in, only paywire_* exported.
+lib: $(LIBDIR)/$(LIB_REAL)
+$(LIBDIR)/$(LIB_REAL): $(SWIFT_SOURCES)
+	swift build -c release -Xswiftc -static-stdlib --product paywire
+	@mkdir -p $(LIBDIR)
+	cp .build/release/libpaywire.so $@
+	ln -sf $(LIB_REAL) $(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(LIBDIR)/libpaywire.so
+
+harness: $(BINDIR)/paywire-harness
+$(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
+	@mkdir -p $(BINDIR)
+	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
+	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson) -lpthread
+
+$(BINDIR)/paywire-bench: bench/bench.c include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
+	@mkdir -p $(BINDIR)
+	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
+	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson) -lpthread
+
+demo: deps harness
+	$(BINDIR)/paywire-harness --demo examples/config.json
+
+test: deps test-swift check-header check-exports check-install conformance corpus test-python
+	@echo "make test: all checks passed"
+
+test-swift:
+	swift test
+
+# The header compiles cleanly as C99 and as C++.
+check-header:
+	@mkdir -p $(BUILD)
+	printf '#include "paywire.h"\nint main(void) { return paywire_abi_version() == PAYWIRE_ABI_VERSION ? 0 : 1; }\n' > $(BUILD)/header_check.c
+	$(CC) -std=c99 $(STRICT) -Iinclude -fsyntax-only $(BUILD)/header_check.c
+	$(CXX) -x c++ -std=c++11 $(STRICT) -Iinclude -fsyntax-only $(BUILD)/header_check.c
+	@echo "header: C99 and C++ clean"
+
+# The library exports exactly the header's functions, carries its SONAME, and needs no Swift runtime.
+check-exports: lib
+	@exported=$$(nm -D --defined-only $(LIBDIR)/$(LIB_REAL) | awk 'NF==3 {print $$3}' | sort -u); \
+	declared=$$(grep -oE '\bpaywire_[a-z0-9_]+[[:space:]]*\(' include/paywire.h | tr -d ' (' | sort -u); \
+	if [ "$$exported" != "$$declared" ]; then \
+	  echo "exports differ from include/paywire.h:"; diff <(echo "$$declared") <(echo "$$exported"); exit 1; fi; \
+	readelf -d $(LIBDIR)/$(LIB_REAL) | grep -q "Library soname: \[$(LIB_SONAME)\]" || { echo "SONAME is not $(LIB_SONAME)"; exit 1; }; \
+	if ldd $(LIBDIR)/$(LIB_REAL) | grep -q libswift; then echo "library depends on the Swift runtime:"; ldd $(LIBDIR)/$(LIB_REAL); exit 1; fi; \
+	echo "exports: $$(echo $$exported | wc -w) symbols, all declared in paywire.h; SONAME $(LIB_SONAME); no libswift*"
+
+# `make install PREFIX=...`, then a C program built only from `pkg-config --cflags --libs paywire`.
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 0755 $(LIBDIR)/$(LIB_REAL) $(DESTDIR)$(PREFIX)/lib/$(LIB_REAL)
+	ln -sf $(LIB_REAL) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libpaywire.so
+	install -m 0644 include/paywire.h $(DESTDIR)$(PREFIX)/include/paywire.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' packaging/paywire.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/paywire.pc
+
+check-install: lib deps
+	@prefix=$$(mktemp -d); trap 'rm -rf "$$prefix"' EXIT; \
+	$(MAKE) --no-print-directory -s install PREFIX="$$prefix" && \
+	export PKG_CONFIG_PATH="$$prefix/lib/pkgconfig" && \
+	$(CC) -std=c99 $(STRICT) tests/install/hello.c -o "$$prefix/hello" $$(pkg-config --cflags --libs paywire) && \
+	LD_LIBRARY_PATH="$$prefix/lib" "$$prefix/hello" && \
+	echo "install: pkg-config build against $$prefix works"
+
+conformance: conformance-c conformance-python
+
+conformance-c: harness
+	python3 tests/conformance/driver.py --runner c -- $(BINDIR)/paywire-harness
+
+conformance-python: lib deps
+	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
+	  python3 tests/conformance/driver.py --runner python -- python3 bindings/python/conformance_runner.py
+
+# The bad-input corpus through the C runner under valgrind: no crash, no invalid access, no definite leak.
+corpus: harness
+	python3 tests/conformance/driver.py --runner c-valgrind --vectors tests/corpus -- $(VALGRIND) $(BINDIR)/paywire-harness
+
+# The binding's tests, and a pip install of it into a fresh virtualenv that finds the library.
+test-python: lib deps
+	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python python3 -m pytest -q bindings/python/tests
+	@rm -rf $(BUILD)/venv && python3 -m venv --system-site-packages $(BUILD)/venv
+	$(BUILD)/venv/bin/python -m pip install -q --no-deps ./bindings/python
+	@rm -rf bindings/python/build
+	cd $(BUILD) && PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_SONAME) venv/bin/python -c \
+	  'import paywire; c = paywire.Client({"profile_id": "pip"}); print("pip-installed binding:", paywire.__file__, c.call("get_sdk_version")["version"]); c.close()'
+
+bench: $(BINDIR)/paywire-bench
+	$(BINDIR)/paywire-bench
+
+clean:
+	rm -rf $(BUILD) .build

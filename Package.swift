@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The linker script sits next to this file; the linker needs its absolute path.
+let packageRoot = String(#filePath.dropLast("/Package.swift".count))
+
+let package = Package(
+    name: "paywire",
+    products: [
+        // libpaywire.so: the C ABI in include/paywire.h, and nothing else exported.
+        .library(name: "paywire", type: .dynamic, targets: ["Paywire"]),
+    ],
+    targets: [
+        // Pure domain: no C types, no dependencies beyond the standard library.
+        .target(name: "PaywireCore"),
+        // The C boundary: @_cdecl exports, handle table, event delivery.
+        .target(
+            name: "Paywire",
+            dependencies: ["PaywireCore"],
+            exclude: ["exports.map"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-Xlinker", "--version-script=\(packageRoot)/Sources/Paywire/exports.map",
+                    "-Xlinker", "-soname", "-Xlinker", "libpaywire.so.1",
+                    // lld leaves localized symbols out of .dynsym (gold keeps them as LOCAL entries).
+                    "-use-ld=lld",
+                ]),
+            ]),
+        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireCore"]),
+    ]
+)

@@ -1,0 +1,99 @@
+import Dispatch
+import PaywireCore
+import Synchronization
+
+/// Everything behind one `paywire_client_t *`: the core client under its lock (one owner for
+/// its state), the event hub, and the serial queue that runs async calls in order.
+final class ClientHandle: Sendable {
+    /// The client and whether `paywire_client_free` has begun, guarded together.
+    /// Unchecked: the client is only ever touched inside `state.withLock`.
+    private struct State: ~Copyable, @unchecked Sendable {
+        let client: Client
+        var closed = false
+    }
+
+    private let state: Mutex<State>
+    let events: EventHub
+    private let asyncCalls = DispatchQueue(label: "paywire.calls")
+    private let nextCallId = Atomic<UInt64>(1)
+
+    init(client: Client, events: EventHub) {
+        state = Mutex(State(client: client))
+        self.events = events
+    }
+
+    /// Runs one call under the client's lock; CLOSED once freeing has begun.
+    func call(method: String, params: [UInt8]?) -> CallResponse {
+        state.withLock { state in
+            guard !state.closed else {
+                return .failure(WireError(.closed, "the client is being freed"))
+            }
+            return state.client.call(method: method, params: params)
+        }
+    }
+
+    /// Queues a call; its envelope arrives later as a `call_result` event with the returned id.
+    func callAsync(method: String, params: [UInt8]?) -> UInt64 {
+        let callId = nextCallId.wrappingAdd(1, ordering: .relaxed).oldValue
+        asyncCalls.async { [self] in
+            let response = call(method: method, params: params)
+            if response.status == .closed { return }
+            events.emit(Event("call_result") { writer in
+                writer.key("call_id")
+                writer.raw(Array(String(callId).utf8))
+                writer.member("method", method)
+                writer.member("status", Int(response.status.rawValue))
+                writer.member("status_name", response.status.name)
+                writer.key("envelope")
+                writer.raw(response.envelope)
+            })
+        }
+        return callId
+    }
+
+    /// Stops the client: later calls get CLOSED, queued async calls are skipped, pollers wake,
+    /// and no callback runs once this returns.
+    func close() {
+        state.withLock { $0.closed = true }  // waits for a call in progress
+        if !events.isDeliveryThread {
+            asyncCalls.sync {}
+        }
+        events.close()
+    }
+}
+
+/// The table of live clients. A `paywire_client_t *` is a token looked up here, never
+/// dereferenced, so a freed or made-up pointer is answered with INVALID_HANDLE, not a crash.
+enum HandleTable {
+    private static let table = Mutex<(next: UInt, clients: [UInt: ClientHandle])>((1, [:]))
+    /// Tokens are spaced and offset so that small integers and typical heap addresses miss.
+    private static let tokenBase: UInt = 0x5057_0000_0000
+
+    static func register(_ handle: ClientHandle) -> UnsafeMutableRawPointer? {
+        let token: UInt = table.withLock { table in
+            let id = table.next
+            table.next += 1
+            table.clients[id] = handle
+            return tokenBase &+ id &* 16
+        }
+        return UnsafeMutableRawPointer(bitPattern: token)
+    }
+
+    static func lookup(_ pointer: UnsafeMutableRawPointer?) -> ClientHandle? {
+        guard let id = id(of: pointer) else { return nil }
+        return table.withLock { $0.clients[id] }
+    }
+
+    /// Removes the client; returns it so the caller can close it outside the table's lock.
+    static func remove(_ pointer: UnsafeMutableRawPointer?) -> ClientHandle? {
+        guard let id = id(of: pointer) else { return nil }
+        return table.withLock { $0.clients.removeValue(forKey: id) }
+    }
+
+    private static func id(of pointer: UnsafeMutableRawPointer?) -> UInt? {
+        guard let pointer else { return nil }
+        let token = UInt(bitPattern: pointer)
+        guard token > tokenBase, (token &- tokenBase) % 16 == 0 else { return nil }
+        return (token &- tokenBase) / 16
+    }
+}

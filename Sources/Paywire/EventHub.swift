@@ -1,0 +1,125 @@
+import Dispatch
+import PaywireCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The host's event callback and its user data, as given to `paywire_client_set_event_handler`.
+struct EventHandler: @unchecked Sendable {
+    let function: @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+    let userData: UnsafeMutableRawPointer?
+    let free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+
+    func releaseUserData() { free?(userData) }
+}
+
+/// One client's event stream: the ordered queue, the pollers waiting on it, and the delivery
+/// of events to a handler on a queue the core owns (never on a caller's stack).
+final class EventHub: EventSink, @unchecked Sendable {
+    enum PollOutcome {
+        case event([UInt8])
+        case timedOut
+        case closed
+        case handlerSet
+    }
+
+    private let monitor = Monitor()
+    private let delivery = DispatchQueue(label: "paywire.events")
+    // Guarded by `monitor`:
+    private var queue: EventQueue
+    private var handler: EventHandler?
+    private var deliveryScheduled = false
+    private var closed = false
+    private var deliveringThread: pthread_t?
+
+    init(limit: Int) { queue = EventQueue(limit: limit) }
+
+    func emit(_ event: Event) {
+        monitor.locked {
+            guard !closed else { return }
+            queue.push(event)
+            scheduleDeliveryIfNeeded()
+            monitor.broadcast()
+        }
+    }
+
+    /// Takes the next event, waiting up to `timeoutMs` for one.
+    func poll(timeoutMs: Int32) -> PollOutcome {
+        monitor.locked {
+            let deadline = Monitor.deadline(afterMilliseconds: timeoutMs)
+            while true {
+                if closed { return .closed }
+                if handler != nil { return .handlerSet }
+                if let event = queue.pop() { return .event(event) }
+                if timeoutMs == 0 || Monitor.hasPassed(deadline) { return .timedOut }
+                _ = monitor.wait(until: deadline)
+            }
+        }
+    }
+
+    /// Whether the caller is inside a handler callback of this hub.
+    var isDeliveryThread: Bool {
+        monitor.locked { deliveringThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    /// Installs (or with nil removes) the handler. The old user data is released exactly once,
+    /// before this returns and after any callback already running with it has returned, so the
+    /// host may reuse it at once. Never called on the delivery thread (the export refuses that).
+    func setHandler(_ next: EventHandler?) {
+        let previous: EventHandler? = monitor.locked {
+            let previous = handler
+            handler = next
+            scheduleDeliveryIfNeeded()
+            monitor.broadcast()
+            return previous
+        }
+        if let previous { delivery.sync { previous.releaseUserData() } }
+    }
+
+    /// Stops the stream: pollers return CLOSED, no callback starts after this returns (unless
+    /// called from inside a callback, where the running one finishes first), and the handler's
+    /// user data is released once.
+    func close() {
+        let (last, insideCallback): (EventHandler?, Bool) = monitor.locked {
+            closed = true
+            monitor.broadcast()
+            let last = handler
+            handler = nil
+            let inside = deliveringThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            return (last, inside)
+        }
+        if insideCallback {
+            delivery.async { last?.releaseUserData() }
+        } else {
+            delivery.sync { last?.releaseUserData() }
+        }
+    }
+
+    private func scheduleDeliveryIfNeeded() {
+        guard handler != nil, !deliveryScheduled, queue.count > 0 else { return }
+        deliveryScheduled = true
+        delivery.async { self.deliver() }
+    }
+
+    private func deliver() {
+        while true {
+            let next: (EventHandler, [UInt8])? = monitor.locked {
+                guard !closed, let handler, let event = queue.pop() else {
+                    deliveryScheduled = false
+                    deliveringThread = nil
+                    return nil
+                }
+                deliveringThread = pthread_self()
+                return (handler, event)
+            }
+            guard let (handler, event) = next else { return }
+            var terminated = event
+            terminated.append(0)
+            terminated.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { handler.function($0, handler.userData) }
+                }
+            }
+        }
+    }
+}

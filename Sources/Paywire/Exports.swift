@@ -1,0 +1,196 @@
+import PaywireCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The C ABI of include/paywire.h. Each export is a firewall: it checks every pointer, turns
+// every failure into a status plus an envelope, and never traps. Semantics live in PaywireCore.
+
+public typealias EventFunction = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+public typealias FreeFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+/// Longest method name accepted; longer ones cannot be a method.
+private let maxMethodLength = 128
+
+/// Writes `response`'s envelope to `out` (when given) and returns its status; NOMEM when the
+/// copy cannot be allocated (then `*out` is NULL).
+private func deliver(_ response: CallResponse, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    guard let out else { return response.status.rawValue }
+    guard let copy = CStrings.copyOut(response.envelope) else {
+        out.pointee = nil
+        return Status.noMemory.rawValue
+    }
+    out.pointee = copy
+    return response.status.rawValue
+}
+
+private func failure(_ code: ErrorCode, _ message: String, field: String? = nil) -> CallResponse {
+    var details = JSONObject()
+    if let field { details.set("field", .string(field)) }
+    return .failure(WireError(code, message, details: details))
+}
+
+/// Reads a method name: present, UTF-8, of sane length. Method names fit Swift's inline small
+/// strings, so the common path allocates nothing.
+private func readMethod(_ pointer: UnsafePointer<CChar>?) -> Result<String, WireError> {
+    guard let pointer else {
+        return .failure(WireError(.wrongParam, "method is NULL", details: JSONObject([("field", .string("method"))])))
+    }
+    let length = strnlen(pointer, maxMethodLength + 1)
+    guard length > 0, length <= maxMethodLength else {
+        // Checked before UTF-8 on purpose: a 10 MB "method" is refused without reading it all.
+        return .failure(WireError(.unknownMethod, "method name is empty or longer than \(maxMethodLength) bytes"))
+    }
+    guard let name = String(validatingCString: pointer) else {
+        return .failure(WireError(.invalidUTF8, "method is not valid UTF-8", details: JSONObject([("field", .string("method"))])))
+    }
+    return .success(name)
+}
+
+/// Reads params: NULL means `{}`; invalid UTF-8 is refused.
+private func readParams(_ pointer: UnsafePointer<CChar>?) -> Result<[UInt8]?, WireError> {
+    switch CStrings.read(pointer) {
+    case .absent: return .success(nil)
+    case .invalidUTF8:
+        return .failure(WireError(.invalidUTF8, "params_json is not valid UTF-8", details: JSONObject([("field", .string("params_json"))])))
+    case .bytes(let bytes): return .success(bytes)
+    }
+}
+
+@_cdecl("paywire_abi_version")
+public func paywire_abi_version() -> UInt32 { PaywireVersion.abi }
+
+@_cdecl("paywire_version")
+public func paywire_version() -> UnsafePointer<CChar> { CStrings.literal("0.1.0") }
+
+@_cdecl("paywire_status_name")
+public func paywire_status_name(_ status: Int32) -> UnsafePointer<CChar> {
+    switch Status(rawValue: status) {
+    case .ok?: return CStrings.literal("OK")
+    case .failed?: return CStrings.literal("FAILED")
+    case .invalidArgument?: return CStrings.literal("INVALID_ARGUMENT")
+    case .invalidUTF8?: return CStrings.literal("INVALID_UTF8")
+    case .invalidJSON?: return CStrings.literal("INVALID_JSON")
+    case .unknownMethod?: return CStrings.literal("UNKNOWN_METHOD")
+    case .versionMismatch?: return CStrings.literal("VERSION_MISMATCH")
+    case .invalidHandle?: return CStrings.literal("INVALID_HANDLE")
+    case .closed?: return CStrings.literal("CLOSED")
+    case .timeout?: return CStrings.literal("TIMEOUT")
+    case .internal?: return CStrings.literal("INTERNAL")
+    case .noMemory?: return CStrings.literal("NOMEM")
+    case nil: return CStrings.literal("UNKNOWN")
+    }
+}
+
+@_cdecl("paywire_string_free")
+public func paywire_string_free(_ string: UnsafeMutablePointer<CChar>?) {
+    free(string)
+}
+
+@_cdecl("paywire_client_new")
+public func paywire_client_new(
+    _ configJSON: UnsafePointer<CChar>?,
+    _ outClient: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    outClient?.pointee = nil
+    guard let outClient else {
+        return deliver(failure(.wrongParam, "out_client is NULL", field: "out_client"), to: outJSON)
+    }
+    let configBytes: [UInt8]?
+    switch CStrings.read(configJSON) {
+    case .absent: configBytes = nil
+    case .invalidUTF8: return deliver(failure(.invalidUTF8, "config_json is not valid UTF-8", field: "config_json"), to: outJSON)
+    case .bytes(let bytes): configBytes = bytes
+    }
+    do throws(WireError) {
+        let config = try ClientConfig.parse(configBytes)
+        let events = EventHub(limit: config.eventQueueLimit)
+        let client = try Client(config: config, sink: events)
+        let handle = ClientHandle(client: client, events: events)
+        guard let token = HandleTable.register(handle) else {
+            return deliver(failure(.internal, "could not register the client"), to: outJSON)
+        }
+        outClient.pointee = token
+        return deliver(.success { writer in writer.null() }, to: outJSON)
+    } catch {
+        return deliver(.failure(error), to: outJSON)
+    }
+}
+
+@_cdecl("paywire_client_free")
+public func paywire_client_free(_ client: UnsafeMutableRawPointer?) {
+    HandleTable.remove(client)?.close()
+}
+
+@_cdecl("paywire_client_call")
+public func paywire_client_call(
+    _ client: UnsafeMutableRawPointer?,
+    _ method: UnsafePointer<CChar>?,
+    _ paramsJSON: UnsafePointer<CChar>?,
+    _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    guard outJSON != nil else { return Status.invalidArgument.rawValue }
+    guard let handle = HandleTable.lookup(client) else {
+        return deliver(failure(.invalidHandle, "client is NULL, freed, or not a Paywire client"), to: outJSON)
+    }
+    let methodName: String, params: [UInt8]?
+    switch (readMethod(method), readParams(paramsJSON)) {
+    case (.failure(let error), _), (_, .failure(let error)): return deliver(.failure(error), to: outJSON)
+    case (.success(let name), .success(let bytes)): (methodName, params) = (name, bytes)
+    }
+    return deliver(handle.call(method: methodName, params: params), to: outJSON)
+}
+
+@_cdecl("paywire_client_call_async")
+public func paywire_client_call_async(
+    _ client: UnsafeMutableRawPointer?,
+    _ method: UnsafePointer<CChar>?,
+    _ paramsJSON: UnsafePointer<CChar>?,
+    _ outCallId: UnsafeMutablePointer<UInt64>?
+) -> Int32 {
+    outCallId?.pointee = 0
+    guard let outCallId else { return Status.invalidArgument.rawValue }
+    guard let handle = HandleTable.lookup(client) else { return Status.invalidHandle.rawValue }
+    switch (readMethod(method), readParams(paramsJSON)) {
+    case (.failure(let error), _), (_, .failure(let error)): return error.code.status.rawValue
+    case (.success(let name), .success(let bytes)):
+        outCallId.pointee = handle.callAsync(method: name, params: bytes)
+        return Status.ok.rawValue
+    }
+}
+
+@_cdecl("paywire_client_set_event_handler")
+public func paywire_client_set_event_handler(
+    _ client: UnsafeMutableRawPointer?,
+    _ function: EventFunction?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ userDataFree: FreeFunction?
+) -> Int32 {
+    guard let handle = HandleTable.lookup(client) else { return Status.invalidHandle.rawValue }
+    guard !handle.events.isDeliveryThread else { return Status.invalidArgument.rawValue }
+    handle.events.setHandler(function.map { EventHandler(function: $0, userData: userData, free: userDataFree) })
+    return Status.ok.rawValue
+}
+
+@_cdecl("paywire_client_poll")
+public func paywire_client_poll(
+    _ client: UnsafeMutableRawPointer?,
+    _ timeoutMs: Int32,
+    _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    guard outJSON != nil else { return Status.invalidArgument.rawValue }
+    guard let handle = HandleTable.lookup(client) else {
+        return deliver(failure(.invalidHandle, "client is NULL, freed, or not a Paywire client"), to: outJSON)
+    }
+    guard timeoutMs >= 0 else {
+        return deliver(failure(.wrongParam, "timeout_ms must be >= 0", field: "timeout_ms"), to: outJSON)
+    }
+    switch handle.events.poll(timeoutMs: timeoutMs) {
+    case .event(let bytes): return deliver(CallResponse(status: .ok, envelope: bytes), to: outJSON)
+    case .timedOut: return deliver(failure(.timeout, "no event within \(timeoutMs) ms"), to: outJSON)
+    case .closed: return deliver(failure(.closed, "the client was freed"), to: outJSON)
+    case .handlerSet:
+        return deliver(failure(.wrongParam, "an event handler is set: events go to it, not to poll", field: "client"), to: outJSON)
+    }
+}

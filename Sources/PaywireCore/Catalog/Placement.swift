@@ -1,0 +1,93 @@
+/// A localized remote config as authored: `data` is the JSON text exactly as written.
+struct RemoteConfig: Equatable, Sendable {
+    let lang: String
+    let data: String
+}
+
+/// One A/B variation of a placement: which paywall and products a bucket of users sees.
+struct Variation: Equatable, Sendable {
+    let variationId: String
+    let paywallId: String
+    let paywallName: String
+    let weight: Int
+    let productIds: [String]
+    let remoteConfigs: [RemoteConfig]
+}
+
+/// A placement (a place in the app where a paywall can appear) with its audience and A/B test.
+struct Placement: Equatable, Sendable {
+    let developerId: String
+    let audienceName: String
+    let revision: Int
+    let abTestName: String
+    let placementAudienceVersionId: String
+    let variations: [Variation]
+
+    /// Reads and checks a placement from its bundle JSON. Errors are `invalid_fallback` with the
+    /// JSON path of the first bad field, so an author can fix the file.
+    static func load(id: String, from value: JSONValue) throws(WireError) -> Placement {
+        let path = "placements.\(id)"
+        do throws(WireError) {
+            let fields = try Fields(value, path: path)
+            let variationFields = try fields.objects("variations")
+            guard !variationFields.isEmpty else {
+                throw WireError.wrongParam(fields.fieldPath("variations"), "a placement needs at least one variation")
+            }
+            var variations: [Variation] = []
+            var seenIds = Set<String>()
+            for item in variationFields {
+                let variation = try loadVariation(item)
+                guard seenIds.insert(variation.variationId).inserted else {
+                    throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(variation.variationId)'")
+                }
+                variations.append(variation)
+            }
+            let total = variations.reduce(0) { $0 + $1.weight }
+            guard total == 100 else {
+                throw WireError.wrongParam(fields.fieldPath("variations"), "variation weights must sum to 100, they sum to \(total)")
+            }
+            return Placement(
+                developerId: id,
+                audienceName: try fields.optionalString("audience_name") ?? "All Users",
+                revision: try fields.optionalInt("revision", in: 0...Int(Int32.max)) ?? 0,
+                abTestName: try fields.optionalString("ab_test_name") ?? "",
+                placementAudienceVersionId: try fields.identifier("placement_audience_version_id"),
+                variations: variations)
+        } catch {
+            throw WireError(.invalidFallback, "the bundle's placement '\(id)' is invalid: \(error.message)", details: error.details)
+        }
+    }
+
+    private static func loadVariation(_ fields: Fields) throws(WireError) -> Variation {
+        var productIds: [String] = []
+        for (index, element) in try fields.array("products").enumerated() {
+            let elementPath = "\(fields.fieldPath("products"))[\(index)]"
+            switch element {
+            case .string(let id) where !id.isEmpty: productIds.append(id)
+            case .object:
+                productIds.append(try Fields(element, path: elementPath).identifier("vendor_product_id"))
+            default:
+                throw WireError.wrongParam(elementPath, "expected a product id or {\"vendor_product_id\": ...}")
+            }
+        }
+        var remoteConfigs: [RemoteConfig] = []
+        if fields.optional("remote_configs") != nil {
+            for config in try fields.objects("remote_configs") {
+                let data: String
+                switch config.object["data"] {
+                case .string(let text)?: data = text
+                case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
+                default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
+                }
+                remoteConfigs.append(RemoteConfig(lang: try config.identifier("lang"), data: data))
+            }
+        }
+        return Variation(
+            variationId: try fields.identifier("variation_id"),
+            paywallId: try fields.identifier("paywall_id"),
+            paywallName: try fields.optionalString("paywall_name") ?? "",
+            weight: try fields.int("weight", in: 0...100),
+            productIds: productIds,
+            remoteConfigs: remoteConfigs)
+    }
+}

@@ -1,0 +1,101 @@
+/// A subscription period such as one month or one week.
+struct SubscriptionPeriod: Equatable, Sendable {
+    enum Unit: String, CaseIterable, Sendable { case day, week, month, year }
+    let unit: Unit
+    let numberOfUnits: Int
+
+    /// English text for people (`1 month`, `3 months`); hosts with their own formatter use `unit`.
+    var localized: String { "\(numberOfUnits) \(unit.rawValue)\(numberOfUnits == 1 ? "" : "s")" }
+
+    static func load(_ fields: Fields) throws(WireError) -> SubscriptionPeriod {
+        guard let unit = try fields.optionalEnum("unit", Unit.self) else {
+            throw WireError.wrongParam(fields.fieldPath("unit"), "is required")
+        }
+        return SubscriptionPeriod(unit: unit, numberOfUnits: try fields.int("number_of_units", in: 1...1000))
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("unit", unit.rawValue)
+            writer.member("number_of_units", numberOfUnits)
+        }
+    }
+}
+
+/// A price as the store gave it: the amount keeps its decimal text so no cent is lost.
+struct Price: Equatable, Sendable {
+    let amount: JSONNumber
+    let currencyCode: String
+    let currencySymbol: String
+
+    var localizedString: String { currencySymbol.isEmpty ? "\(currencyCode) \(amount.text)" : "\(currencySymbol)\(amount.text)" }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.key("amount")
+            writer.number(amount)
+            writer.member("currency_code", currencyCode)
+            writer.member("currency_symbol", currencySymbol)
+            writer.member("localized_string", localizedString)
+        }
+    }
+}
+
+/// An introductory offer (free trial, pay as you go, pay up front).
+struct IntroOffer: Equatable, Sendable {
+    enum PaymentMode: String, CaseIterable, Sendable { case free_trial, pay_as_you_go, pay_up_front }
+    let paymentMode: PaymentMode
+    let period: SubscriptionPeriod
+    let numberOfPeriods: Int
+    let price: Price
+}
+
+/// A product as the store describes it, before it is tied to a paywall.
+struct StoreProduct: Equatable, Sendable {
+    let vendorProductId: String
+    let localizedTitle: String
+    let localizedDescription: String
+    let price: Price
+    let period: SubscriptionPeriod?
+    let introOffer: IntroOffer?
+
+    /// The wire form of a paywall product (`#/$defs/product`), tied to the paywall it was shown on.
+    func write(to writer: inout JSONWriter, paywall: PaywallReference, index: Int) {
+        writer.object { writer in
+            writer.member("vendor_product_id", vendorProductId)
+            writer.member("localized_title", localizedTitle)
+            writer.member("localized_description", localizedDescription)
+            writer.key("price")
+            price.write(to: &writer)
+            writer.key("subscription")
+            if let period {
+                writer.object { writer in
+                    writer.key("period")
+                    period.write(to: &writer)
+                    writer.member("localized_period", period.localized)
+                    writer.key("offer")
+                    if let introOffer {
+                        writer.object { writer in
+                            writer.member("type", "introductory")
+                            writer.member("payment_mode", introOffer.paymentMode.rawValue)
+                            writer.key("period")
+                            introOffer.period.write(to: &writer)
+                            writer.member("localized_period", introOffer.period.localized)
+                            writer.member("number_of_periods", introOffer.numberOfPeriods)
+                            writer.key("price")
+                            introOffer.price.write(to: &writer)
+                        }
+                    } else {
+                        writer.null()
+                    }
+                }
+            } else {
+                writer.null()
+            }
+            writer.member("paywall_variation_id", paywall.variationId)
+            writer.member("paywall_ab_test_name", paywall.abTestName)
+            writer.member("paywall_name", paywall.paywallName)
+            writer.member("paywall_product_index", index)
+        }
+    }
+}

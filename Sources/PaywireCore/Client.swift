@@ -1,0 +1,304 @@
+/// One Paywire client: the state behind one `paywire_client_t`.
+///
+/// Not thread-safe by itself: the boundary gives each client one owner (a lock around every
+/// call), so methods here run one at a time and may mutate freely.
+public final class Client {
+    private let sink: EventSink
+    private let storage: Storage
+    private let store: Store
+    private let observerMode: Bool
+    private let wrapper: (name: String, version: String)?
+    private var logLevel: LogLevel
+    private var locale: String?
+    private var profile: Profile
+    private var bundle: FallbackBundle?
+    /// Encoded success envelopes of served paywalls, keyed by placement and request locale.
+    /// A served paywall is immutable: encode once, hand out the bytes.
+    private var servedPaywalls: [PaywallCacheKey: [UInt8]] = [:]
+
+    /// Creates a client from a checked config. Throws when the fallback bundle or the storage
+    /// directory cannot be used: failing loudly at start beats serving nothing later.
+    public init(config: ClientConfig, sink: EventSink) throws(WireError) {
+        self.sink = sink
+        logLevel = config.logLevel
+        locale = config.locale
+        observerMode = config.observerMode
+        if let name = config.wrapperName, let version = config.wrapperVersion {
+            wrapper = (name, version)
+        } else {
+            wrapper = nil
+        }
+        switch config.store {
+        case .none: store = NoStore()
+        case .test(let catalog): store = TestStore(catalog: catalog)
+        }
+        if let directory = config.storageDir {
+            storage = try DirectoryStorage(directory: directory)
+        } else {
+            storage = MemoryStorage()
+        }
+        profile = Profile(profileId: "", customerUserId: nil)
+        if let source = config.fallback {
+            bundle = try Client.loadBundle(source, field: "fallback")
+        }
+        profile = try resolveStartingProfile(config)
+        for key in config.unknownKeys {
+            log(.warn, "unknown config key '\(key)' ignored", details: [("field", .string(key))])
+        }
+    }
+
+    /// Runs one method. `params` is the raw UTF-8 of the params JSON (nil means `{}`).
+    public func call(method: String, params: [UInt8]?) -> CallResponse {
+        guard let known = Client.methods[method] else {
+            return .failure(WireError(.unknownMethod, "unknown method '\(method)'",
+                                      details: JSONObject([("method", .string(method))])))
+        }
+        do throws(WireError) {
+            let fields: Fields
+            if let params {
+                let value: JSONValue
+                do {
+                    value = try JSONParser.parse(params)
+                } catch {
+                    throw WireError(.decodingFailed, "params are not valid JSON: \(error.reason) at byte \(error.offset)",
+                                    details: JSONObject([("offset", .number(JSONNumber(error.offset)))]))
+                }
+                fields = try Fields(value, path: "params")
+            } else {
+                fields = Fields(JSONObject())
+            }
+            return try dispatch(known, Fields(fields.object))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Whether `method` exists, so the boundary can refuse an async call at once.
+    public static func hasMethod(_ method: String) -> Bool { methods[method] != nil }
+
+    /// The methods of this version; one hash lookup per call finds the handler.
+    private enum Method: String, CaseIterable {
+        case get_sdk_version, get_log_level, set_log_level, set_fallback, get_paywall,
+             get_paywall_products, get_profile, identify, logout, log_show_paywall, host_respond
+    }
+
+    private static let methods: [String: Method] = Dictionary(uniqueKeysWithValues: Method.allCases.map { ($0.rawValue, $0) })
+
+    private func dispatch(_ method: Method, _ params: Fields) throws(WireError) -> CallResponse {
+        switch method {
+        case .get_sdk_version: return try getSDKVersion(params)
+        case .get_log_level: return try getLogLevel(params)
+        case .set_log_level: return try setLogLevel(params)
+        case .set_fallback: return try setFallback(params)
+        case .get_paywall: return try getPaywall(params)
+        case .get_paywall_products: return try getPaywallProducts(params)
+        case .get_profile: return try getProfile(params)
+        case .identify: return try identify(params)
+        case .logout: return try logout(params)
+        case .log_show_paywall: return try logShowPaywall(params)
+        case .host_respond: return try hostRespond(params)
+        }
+    }
+
+    // MARK: events
+
+    func log(_ level: LogLevel, _ message: String, details: [(key: String, value: JSONValue)] = []) {
+        guard level <= logLevel else { return }
+        sink.emit(Event("log") { writer in
+            writer.member("level", level.rawValue)
+            writer.member("message", message)
+            writer.member("details", .object(JSONObject(details)))
+        })
+    }
+
+    private func emitProfileChanged() {
+        let profile = self.profile
+        sink.emit(Event("did_load_latest_profile") { writer in
+            writer.key("profile")
+            profile.write(to: &writer)
+        })
+    }
+}
+
+/// Which served paywall a request maps to.
+struct PaywallCacheKey: Hashable {
+    let placementId: String
+    let requestLocale: String?
+}
+
+// MARK: - Methods
+
+extension Client {
+    private func getSDKVersion(_ params: Fields) throws(WireError) -> CallResponse {
+        .success { writer in
+            writer.object { writer in
+                writer.member("version", PaywireVersion.library)
+                writer.member("abi_version", Int(PaywireVersion.abi))
+                writer.member("wire_version", PaywireVersion.wire)
+                if let wrapper {
+                    writer.key("wrapper")
+                    writer.object { writer in
+                        writer.member("name", wrapper.name)
+                        writer.member("version", wrapper.version)
+                    }
+                }
+            }
+        }
+    }
+
+    private func getLogLevel(_ params: Fields) throws(WireError) -> CallResponse {
+        .success { writer in writer.string(logLevel.rawValue) }
+    }
+
+    private func setLogLevel(_ params: Fields) throws(WireError) -> CallResponse {
+        guard let level = try params.optionalEnum("log_level", LogLevel.self) else {
+            throw WireError.wrongParam("log_level", "is required")
+        }
+        logLevel = level
+        return .success { writer in writer.null() }
+    }
+
+    private func setFallback(_ params: Fields) throws(WireError) -> CallResponse {
+        let loaded = try Client.loadBundle(try ClientConfig.fallbackSource(params), field: "")
+        bundle = loaded
+        servedPaywalls.removeAll()
+        return .success { writer in
+            writer.object { writer in
+                writer.member("format_version", FallbackBundle.formatVersion)
+                writer.member("response_created_at", loaded.responseCreatedAt)
+                writer.member("placement_count", loaded.placementIds.count)
+            }
+        }
+    }
+
+    private func getPaywall(_ params: Fields) throws(WireError) -> CallResponse {
+        let request = try PaywallRequest(params)
+        if let requested = request.clampedLoadTimeout {
+            log(.warn, "load_timeout \(requested) s raised to the minimum of \(PaywallRequest.minimumLoadTimeout) s",
+                details: [("field", .string("load_timeout"))])
+        }
+        let requestLocale = request.locale ?? locale
+        let key = PaywallCacheKey(placementId: request.placementId, requestLocale: requestLocale)
+        if let served = servedPaywalls[key] { return CallResponse(status: .ok, envelope: served) }
+
+        guard let bundle else {
+            throw WireError(.notFound, "no paywall source: set a fallback bundle (config.fallback or set_fallback)",
+                            details: JSONObject([("placement_id", .string(request.placementId))]))
+        }
+        guard let placement = try bundle.placement(request.placementId) else {
+            throw WireError(.notFound, "the bundle has no placement '\(request.placementId)'",
+                            details: JSONObject([("placement_id", .string(request.placementId))]))
+        }
+        let paywall = try Paywall(placement: placement, profileId: profile.profileId,
+                                  locale: requestLocale, responseCreatedAt: bundle.responseCreatedAt)
+        var writer = JSONWriter(reservingCapacity: 1024)
+        paywall.write(to: &writer)
+        let response = CallResponse.success(writer.bytes)
+        servedPaywalls[key] = response.envelope
+        return response
+    }
+
+    private func getPaywallProducts(_ params: Fields) throws(WireError) -> CallResponse {
+        let paywall = try PaywallReference(try params.object("paywall"))
+        let found = try store.products(paywall.productIds)
+        let missing = paywall.productIds.filter { id in !found.contains { $0.vendorProductId == id } }
+        if !missing.isEmpty {
+            log(.warn, "the store does not know \(missing.count) product(s) of paywall '\(paywall.paywallName)'; they are left out",
+                details: [("missing_product_ids", .array(missing.map { .string($0) }))])
+        }
+        return .success { writer in
+            writer.array { writer in
+                for id in paywall.productIds {
+                    guard let product = found.first(where: { $0.vendorProductId == id }),
+                          let index = paywall.productIds.firstIndex(of: id) else { continue }
+                    product.write(to: &writer, paywall: paywall, index: index)
+                }
+            }
+        }
+    }
+
+    private func getProfile(_ params: Fields) throws(WireError) -> CallResponse {
+        let profile = self.profile
+        return .success { writer in profile.write(to: &writer) }
+    }
+
+    private func identify(_ params: Fields) throws(WireError) -> CallResponse {
+        let customerUserId = try params.identifier("customer_user_id")
+        if let next = Client.identified(profile, as: customerUserId) {
+            try switchProfile(to: next)
+        }
+        return .success { writer in writer.null() }
+    }
+
+    private func logout(_ params: Fields) throws(WireError) -> CallResponse {
+        try switchProfile(to: Profile(profileId: Profile.newProfileId(), customerUserId: nil))
+        return .success { writer in writer.null() }
+    }
+
+    private func logShowPaywall(_ params: Fields) throws(WireError) -> CallResponse {
+        let paywall = try PaywallReference(try params.object("paywall"))
+        log(.info, "paywall shown", details: [
+            ("placement_id", .string(paywall.placementId)),
+            ("variation_id", .string(paywall.variationId)),
+            ("ab_test_name", .string(paywall.abTestName)),
+        ])
+        return .success { writer in writer.null() }
+    }
+
+    private func hostRespond(_ params: Fields) throws(WireError) -> CallResponse {
+        let requestId = try params.identifier("request_id")
+        // No flow in this version waits on the host, so every id is unknown; a late answer to
+        // a request that already timed out gets the same answer.
+        throw WireError(.notFound, "no host request '\(requestId)' is waiting for an answer",
+                        details: JSONObject([("request_id", .string(requestId))]))
+    }
+}
+
+// MARK: - Profile and bundle plumbing
+
+extension Client {
+    /// The profile after identifying as `customerUserId`, or nil when nothing changes.
+    /// An anonymous profile is claimed by the customer; a different customer gets a new profile.
+    static func identified(_ profile: Profile, as customerUserId: String) -> Profile? {
+        switch profile.customerUserId {
+        case customerUserId?: return nil
+        case nil: return Profile(profileId: profile.profileId, customerUserId: customerUserId)
+        case _?: return Profile(profileId: Profile.newProfileId(), customerUserId: customerUserId)
+        }
+    }
+
+    private func switchProfile(to next: Profile) throws(WireError) {
+        try storage.write(Profile.storageKey, next.record)
+        profile = next
+        servedPaywalls.removeAll()
+        emitProfileChanged()
+    }
+
+    private func resolveStartingProfile(_ config: ClientConfig) throws(WireError) -> Profile {
+        let stored = try storage.read(Profile.storageKey).flatMap(Profile.fromRecord)
+        var current = stored ?? Profile(profileId: Profile.newProfileId(), customerUserId: nil)
+        if let id = config.profileId, id != current.profileId {
+            current = Profile(profileId: id, customerUserId: nil)
+        }
+        if let customer = config.customerUserId, let next = Client.identified(current, as: customer) {
+            current = next
+        }
+        if current != stored { try storage.write(Profile.storageKey, current.record) }
+        return current
+    }
+
+    private static func loadBundle(_ source: ClientConfig.FallbackSource, field: String) throws(WireError) -> FallbackBundle {
+        switch source {
+        case .inline(let bytes):
+            return try FallbackBundle.load(bytes)
+        case .path(let path):
+            guard let bytes = try LocalFiles.read(path) else {
+                throw WireError(.notFound, "fallback file '\(path)' does not exist")
+            }
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                throw WireError(.invalidUTF8, "fallback file '\(path)' is not valid UTF-8")
+            }
+            return try FallbackBundle.load(bytes)
+        }
+    }
+}

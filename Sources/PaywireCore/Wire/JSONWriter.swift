@@ -1,0 +1,117 @@
+/// Writes compact JSON into a byte buffer.
+///
+/// Outputs are written once from typed models and kept as bytes (a served paywall is immutable),
+/// so the hot path never re-encodes. Callers are responsible for well-formed nesting; the
+/// helpers `object` / `array` make that hard to get wrong.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    /// Creates an empty writer.
+    public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    /// The output as a string.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Writes `{ ... }`, with `body` writing the members.
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    /// Writes `[ ... ]`, with `body` writing the elements.
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes a member key; the next write is its value.
+    public mutating func key(_ name: String) {
+        separate()
+        writeEscaped(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes `"name": value` for a string.
+    public mutating func member(_ name: String, _ value: String) { key(name); self.string(value) }
+    /// Writes `"name": value` for an integer.
+    public mutating func member(_ name: String, _ value: Int) { key(name); int(value) }
+    /// Writes `"name": value` for a boolean.
+    public mutating func member(_ name: String, _ value: Bool) { key(name); bool(value) }
+    /// Writes `"name": value` for a parsed JSON value.
+    public mutating func member(_ name: String, _ value: JSONValue) { key(name); self.value(value) }
+    /// Writes `"name": value`, or `"name": null` when the value is absent (the wire keeps the key).
+    public mutating func member(_ name: String, _ value: String?) {
+        key(name)
+        if let value { self.string(value) } else { null() }
+    }
+
+    /// Writes a string value.
+    public mutating func string(_ value: String) { separate(); writeEscaped(value); needsComma = true }
+    /// Writes an integer value.
+    public mutating func int(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
+    /// Writes a number exactly as it was given.
+    public mutating func number(_ value: JSONNumber) { separate(); bytes.append(contentsOf: value.text.utf8); needsComma = true }
+    /// Writes `true` or `false`.
+    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
+    /// Writes `null`.
+    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
+
+    /// Splices bytes that are already one complete JSON value (a cached paywall, an envelope).
+    public mutating func raw(_ encoded: [UInt8]) { separate(); bytes.append(contentsOf: encoded); needsComma = true }
+
+    /// Writes any parsed JSON value, keeping key order and number text.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let number): self.number(number)
+        case .string(let text): string(text)
+        case .array(let elements):
+            array { writer in for element in elements { writer.value(element) } }
+        case .object(let object):
+            self.object { writer in for member in object.members { writer.member(member.key, member.value) } }
+        }
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func writeEscaped(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Encodes a single value to bytes.
+    public static func encode(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(value)
+        return writer.bytes
+    }
+}

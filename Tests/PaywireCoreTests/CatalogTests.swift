@@ -1,0 +1,61 @@
+import Testing
+@testable import PaywireCore
+
+@Suite struct CatalogTests {
+    private func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    }
+
+    @Test(arguments: [
+        ("", "d41d8cd98f00b204e9800998ecf8427e"),
+        ("abc", "900150983cd24fb0d6963f7d28e17f72"),
+        ("The quick brown fox jumps over the lazy dog", "9e107d9d372bb6826bd81d3542a419d6"),
+        (String(repeating: "a", count: 1000), "cabe45dcc9ae5b66ba86600cca6b8ba8"),
+    ])
+    func md5MatchesTheRFCVectors(_ input: String, _ digest: String) {
+        #expect(hex(MD5.digest(Array(input.utf8))) == digest)
+    }
+
+    @Test func bucketReadsTheLastEightBytesBigEndianModulo100() {
+        // md5("onb-v7-profile-000") computed independently; its last 8 bytes mod 100 is 92.
+        #expect(VariationChooser.bucket(placementAudienceVersionId: "onb-v7", profileId: "profile-000") == 92)
+    }
+
+    @Test func chooserSortsByWeightThenIdAndWalksCumulativeWeights() {
+        func variation(_ id: String, _ weight: Int) -> Variation {
+            Variation(variationId: id, paywallId: id, paywallName: id, weight: weight, productIds: [], remoteConfigs: [])
+        }
+        let variations = [variation("big", 50), variation("small", 20), variation("medium", 30)]
+        // buckets: small [0,20), medium [20,50), big [50,100)
+        #expect(VariationChooser.choose(variations, placementAudienceVersionId: "three-way-v1", profileId: "profile-011")?.variationId == "small")
+        #expect(VariationChooser.choose(variations, placementAudienceVersionId: "three-way-v1", profileId: "profile-010")?.variationId == "medium")
+        #expect(VariationChooser.choose(variations, placementAudienceVersionId: "three-way-v1", profileId: "profile-000")?.variationId == "big")
+        #expect(VariationChooser.choose([], placementAudienceVersionId: "x", profileId: "y") == nil)
+    }
+
+    @Test(arguments: [("en-US", "en"), ("FR_ca", "fr"), ("", "en"), (nil, "en"), ("-x", "x"), ("zh-Hant-TW", "zh")])
+    func languageIsTheLowercasedFirstSubtag(_ locale: String?, _ language: String) {
+        #expect(LocaleMatch.language(of: locale) == language)
+    }
+
+    @Test func bundleIndexesPlacementsWithoutParsingThem() throws {
+        // The broken placement is only an error when it is asked for.
+        let bundle = try FallbackBundle.load(Array(#"""
+        {"format_version":1,"response_created_at":3,"placements":{"good":{"placement_audience_version_id":"g","variations":[{"variation_id":"v","paywall_id":"p","weight":100,"products":["a"]}]},"bad":{"variations":"nope"}}}
+        """#.utf8))
+        #expect(Set(bundle.placementIds) == ["good", "bad"])
+        #expect(try bundle.placement("good")?.variations.first?.productIds == ["a"])
+        #expect(try bundle.placement("missing") == nil)
+        #expect(throws: WireError.self) { try bundle.placement("bad") }
+    }
+
+    @Test func bundleOfAnotherFormatVersionSaysWhatToDo() {
+        do {
+            _ = try FallbackBundle.load(Array(#"{"format_version":2,"response_created_at":1,"placements":{}}"#.utf8))
+            Issue.record("a version 2 bundle was accepted")
+        } catch {
+            #expect(error.code == .wrongFallbackVersion)
+            #expect(error.message.contains("export the fallback file again"))
+        }
+    }
+}

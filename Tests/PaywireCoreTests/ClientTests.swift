@@ -1,0 +1,66 @@
+import Testing
+@testable import PaywireCore
+
+/// Collects events instead of queueing them for a host.
+final class RecordingSink: EventSink, @unchecked Sendable {
+    var events: [Event] = []
+    func emit(_ event: Event) { events.append(event) }
+}
+
+@Suite struct ClientTests {
+    private func client(_ config: String) throws -> (Client, RecordingSink) {
+        let sink = RecordingSink()
+        return (try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: sink), sink)
+    }
+
+    private func result(_ response: CallResponse) throws -> JSONValue? {
+        guard case .object(let envelope) = try JSONParser.parse(response.envelope) else { return nil }
+        return envelope["success"] ?? envelope["error"]
+    }
+
+    @Test func identifyClaimsAnonymousProfileAndSwitchesForAnotherCustomer() {
+        let anonymous = Profile(profileId: "p", customerUserId: nil)
+        #expect(Client.identified(anonymous, as: "a") == Profile(profileId: "p", customerUserId: "a"))
+        let alice = Profile(profileId: "p", customerUserId: "a")
+        #expect(Client.identified(alice, as: "a") == nil)
+        let bob = Client.identified(alice, as: "b")
+        #expect(bob?.customerUserId == "b")
+        #expect(bob?.profileId != "p")
+    }
+
+    @Test func generatedProfileIdsAreVersion4UUIDs() {
+        let id = Profile.newProfileId()
+        let parts = id.split(separator: "-")
+        #expect(parts.map(\.count) == [8, 4, 4, 4, 12])
+        #expect(parts[2].first == "4")
+        #expect(["8", "9", "a", "b"].contains(parts[3].first.map(String.init)))
+        #expect(Profile.newProfileId() != id)
+    }
+
+    @Test func servedPaywallBytesAreReusedUntilTheProfileChanges() throws {
+        let (client, _) = try client(#"{"profile_id":"profile-000","fallback":{"path":"tests/conformance/bundles/basic.json"}}"#)
+        let first = client.call(method: "get_paywall", params: Array(#"{"placement_id":"onboarding"}"#.utf8))
+        let second = client.call(method: "get_paywall", params: Array(#"{"placement_id":"onboarding"}"#.utf8))
+        #expect(first.status == .ok)
+        #expect(first.envelope == second.envelope)
+        _ = client.call(method: "logout", params: nil)
+        let afterLogout = client.call(method: "get_paywall", params: Array(#"{"placement_id":"onboarding"}"#.utf8))
+        #expect(afterLogout.status == .ok)
+    }
+
+    @Test func logEventsRespectTheLogLevel() throws {
+        let (client, sink) = try client(#"{"profile_id":"p","log_level":"error","extra":1}"#)
+        #expect(sink.events.isEmpty)
+        _ = client.call(method: "set_log_level", params: Array(#"{"log_level":"info"}"#.utf8))
+        _ = client.call(method: "log_show_paywall", params: Array(#"{"paywall":{"placement":{"developer_id":"x"},"variation_id":"v","products":[]}}"#.utf8))
+        #expect(sink.events.map(\.name) == ["log"])
+    }
+
+    @Test func unknownMethodIsReportedWithItsName() throws {
+        let (client, _) = try client("{}")
+        let response = client.call(method: "nope", params: nil)
+        #expect(response.status == .unknownMethod)
+        guard case .object(let error)? = try result(response) else { Issue.record("no error"); return }
+        #expect(error["code"] == .string("unknown_method"))
+    }
+}

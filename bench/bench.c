@@ -1,0 +1,182 @@
+/*
+ * paywire-bench: ratios against baselines measured in the same run (never wall-clock limits).
+ *
+ *   (a) a call with NULL params and a small result   vs  strdup + free of that result
+ *   (b) a warm get_paywall of a ~4 KB paywall          vs  jansson parse + dump of that paywall
+ *   (c) draining one event with paywire_client_poll    vs  strdup + free of that event
+ *
+ * Each figure is the median over batches of the per-operation time.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "paywire.h"
+
+#define BATCHES 31
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *values, int count) {
+    qsort(values, (size_t)count, sizeof *values, compare);
+    return values[count / 2];
+}
+
+typedef void (*operation)(void *context);
+
+/* Median per-operation nanoseconds of `op` over BATCHES batches of `iterations`. */
+static double measure(operation op, void *context, int iterations) {
+    double samples[BATCHES];
+    for (int i = 0; i < iterations / 10 + 1; i++) op(context); /* warm up */
+    for (int batch = 0; batch < BATCHES; batch++) {
+        double start = now_ns();
+        for (int i = 0; i < iterations; i++) op(context);
+        samples[batch] = (now_ns() - start) / iterations;
+    }
+    return median(samples, BATCHES);
+}
+
+static volatile size_t sink;
+static paywire_client_t *client;
+static const char *small_result;
+static const char *paywall_text;
+static const char *get_paywall_params = "{\"placement_id\":\"big\"}";
+
+static void op_strdup_free(void *context) {
+    char *copy = strdup((const char *)context);
+    sink += (size_t)copy[0];
+    free(copy);
+}
+
+static void op_call_small(void *context) {
+    (void)context;
+    char *out = NULL;
+    paywire_client_call(client, "get_log_level", NULL, &out);
+    sink += (size_t)out[0];
+    paywire_string_free(out);
+}
+
+static void op_get_paywall(void *context) {
+    (void)context;
+    char *out = NULL;
+    paywire_client_call(client, "get_paywall", get_paywall_params, &out);
+    sink += (size_t)out[0];
+    paywire_string_free(out);
+}
+
+static void op_jansson_roundtrip(void *context) {
+    json_error_t error;
+    json_t *value = json_loads((const char *)context, 0, &error);
+    char *text = json_dumps(value, JSON_COMPACT);
+    sink += strlen(text);
+    free(text);
+    json_decref(value);
+}
+
+/* A bundle whose placement "big" serves a paywall of about 4 KB. */
+static char *make_bundle(void) {
+    size_t size = 16384;
+    char *bundle = malloc(size);
+    char config[3600];
+    size_t used = 0;
+    used += (size_t)snprintf(config + used, sizeof config - used, "{");
+    for (int i = 0; used < sizeof config - 80; i++) {
+        used += (size_t)snprintf(config + used, sizeof config - used, "%s\\\"feature_%02d\\\":\\\"Unlimited access to feature %02d\\\"", i ? "," : "", i, i);
+    }
+    snprintf(config + used, sizeof config - used, "}");
+    snprintf(bundle, size,
+             "{\"bundle\":{\"format_version\":1,\"response_created_at\":1763769600000,\"placements\":{\"big\":{"
+             "\"audience_name\":\"All Users\",\"revision\":12,\"ab_test_name\":\"bench_test\","
+             "\"placement_audience_version_id\":\"big-v12\",\"variations\":["
+             "{\"variation_id\":\"a\",\"paywall_id\":\"pw-a\",\"paywall_name\":\"Bench A\",\"weight\":50,"
+             "\"products\":[\"premium_monthly\",\"premium_annual\",\"lifetime\"],\"remote_configs\":[{\"lang\":\"en\",\"data\":\"%s\"}]},"
+             "{\"variation_id\":\"b\",\"paywall_id\":\"pw-b\",\"paywall_name\":\"Bench B\",\"weight\":50,"
+             "\"products\":[\"premium_annual\",\"premium_monthly\",\"lifetime\"],\"remote_configs\":[{\"lang\":\"en\",\"data\":\"%s\"}]}]}}}}",
+             config, config);
+    return bundle;
+}
+
+static void report(const char *name, double value, double baseline, const char *baseline_name, double target) {
+    double ratio = value / baseline;
+    printf("%-44s %9.1f ns   %-28s %9.1f ns   ratio %7.3f   target <= %-5g %s\n", name, value, baseline_name, baseline,
+           ratio, target, ratio <= target ? "ok" : "MISSED");
+}
+
+int main(void) {
+    char *out = NULL;
+    if (paywire_client_new("{\"profile_id\":\"bench\"}", &client, &out) != PAYWIRE_OK) {
+        fprintf(stderr, "client_new failed: %s\n", out);
+        return 1;
+    }
+    paywire_string_free(out);
+    char *bundle = make_bundle();
+    if (paywire_client_call(client, "set_fallback", bundle, &out) != PAYWIRE_OK) {
+        fprintf(stderr, "set_fallback failed: %s\n", out);
+        return 1;
+    }
+    paywire_string_free(out);
+    free(bundle);
+
+    paywire_client_call(client, "get_log_level", NULL, &out);
+    small_result = out;
+    char *paywall_envelope = NULL;
+    if (paywire_client_call(client, "get_paywall", get_paywall_params, &paywall_envelope) != PAYWIRE_OK) {
+        fprintf(stderr, "get_paywall failed: %s\n", paywall_envelope);
+        return 1;
+    }
+    paywall_text = paywall_envelope;
+
+    printf("paywire %s bench: median of %d batches; paywall envelope %zu bytes\n\n", paywire_version(), BATCHES, strlen(paywall_text));
+    double strdup_small = measure(op_strdup_free, (void *)small_result, 200000);
+    double call_small = measure(op_call_small, NULL, 200000);
+    report("(a) call get_log_level, NULL params", call_small, strdup_small, "strdup+free of the result", 20);
+
+    double jansson = measure(op_jansson_roundtrip, (void *)paywall_text, 5000);
+    double warm = measure(op_get_paywall, NULL, 20000);
+    report("(b) warm get_paywall (~4 KB) through the ABI", warm, jansson, "jansson parse+dump", 0.1);
+
+    /* (c) poll drain of queued events: queue a batch with async calls, then time the drain. */
+    double samples[BATCHES];
+    const int events = 2000;
+    for (int batch = 0; batch < BATCHES; batch++) {
+        uint64_t id;
+        for (int i = 0; i < events; i++) paywire_client_call_async(client, "get_log_level", NULL, &id);
+        char *event = NULL;
+        int drained = 0;
+        /* wait until the async calls have all produced their events */
+        while (drained == 0 && paywire_client_poll(client, 1000, &event) == PAYWIRE_OK) {
+            paywire_string_free(event);
+            drained = 1;
+        }
+        struct timespec pause = {0, 20 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        double start = now_ns();
+        while (paywire_client_poll(client, 0, &event) == PAYWIRE_OK) {
+            paywire_string_free(event);
+            drained++;
+        }
+        paywire_string_free(event);
+        samples[batch] = (now_ns() - start) / (drained > 1 ? drained - 1 : 1);
+    }
+    double poll_drain = median(samples, BATCHES);
+    const char *sample_event = "{\"event\":\"call_result\",\"seq\":1,\"call_id\":1,\"method\":\"get_log_level\",\"status\":0,\"status_name\":\"OK\",\"envelope\":{\"success\":\"warn\"}}";
+    double strdup_event = measure(op_strdup_free, (void *)sample_event, 200000);
+    report("(c) poll drain, per event", poll_drain, strdup_event, "strdup+free of an event", 20);
+
+    paywire_string_free((char *)small_result);
+    paywire_string_free(paywall_envelope);
+    paywire_client_free(client);
+    return 0;
+}

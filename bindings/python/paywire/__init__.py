@@ -1,0 +1,166 @@
+"""Python binding of libpaywire, the paywall and purchase core.
+
+    import paywire
+    with paywire.Client({"fallback": {"path": "bundle.json"}}) as client:
+        paywall = client.call("get_paywall", {"placement_id": "onboarding"})
+
+Events are read by polling (`Client.events`, `Client.poll`): ctypes callbacks from the core's
+threads cost about ten times more per event and must be kept referenced, so this binding does
+not use them.
+"""
+import ctypes
+import json
+import threading
+import time
+from decimal import Decimal
+
+from . import _native
+
+__all__ = ["Client", "PaywireError", "STATUS", "abi_version", "version"]
+__version__ = "0.1.0"
+
+_lib = _native.load()
+
+#: The pinned status codes of the C ABI.
+STATUS = {
+    "OK": 0, "FAILED": -1, "INVALID_ARGUMENT": -2, "INVALID_UTF8": -3, "INVALID_JSON": -4,
+    "UNKNOWN_METHOD": -5, "VERSION_MISMATCH": -6, "INVALID_HANDLE": -7, "CLOSED": -8,
+    "TIMEOUT": -9, "INTERNAL": -10, "NOMEM": -11,
+}
+
+
+def abi_version():
+    """The loaded library's ABI version (checked against this binding's at import)."""
+    return _lib.paywire_abi_version()
+
+
+def version():
+    """The loaded library's version string."""
+    return _lib.paywire_version().decode()
+
+
+def _loads(text):
+    # Decimal keeps amounts exact: 9.99 stays 9.99, never 9.9900000000000002.
+    return json.loads(text, parse_float=Decimal)
+
+
+def _dumps(value):
+    return json.dumps(value, ensure_ascii=False, default=_encode_decimal)
+
+
+def _encode_decimal(value):
+    if isinstance(value, Decimal):
+        return float(value) if value != value.to_integral_value() else int(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+class PaywireError(Exception):
+    """A failed call: `code` is the wire error code, `status` the ABI status name."""
+
+    def __init__(self, status, error):
+        self.status = status
+        self.code = error.get("code", "internal")
+        self.message = error.get("message", "")
+        self.details = error.get("details", {})
+        super().__init__(f"{self.code}: {self.message}")
+
+
+def _unwrap(status, envelope_text):
+    if envelope_text is None:
+        raise MemoryError("libpaywire could not allocate the result")
+    envelope = _loads(envelope_text)
+    if "error" in envelope:
+        raise PaywireError(_lib.paywire_status_name(status).decode(), envelope["error"])
+    return envelope.get("success")
+
+
+class Client:
+    """One Paywire client. Thread-safe; close it (or use `with`) to release it."""
+
+    def __init__(self, config=None):
+        self._lock = threading.Lock()
+        handle = ctypes.c_void_p()
+        out = ctypes.c_void_p()
+        config_text = None if config is None else _dumps(config).encode()
+        status = _lib.paywire_client_new(config_text, ctypes.byref(handle), ctypes.byref(out))
+        _unwrap(status, _native.take_string(_lib, out.value))
+        self._handle = handle.value
+
+    def call(self, method, params=None):
+        """Calls `method` and returns its result; raises PaywireError on failure."""
+        out = ctypes.c_void_p()
+        params_text = None if params is None else _dumps(params).encode()
+        status = _lib.paywire_client_call(self._live(), method.encode(), params_text, ctypes.byref(out))
+        return _unwrap(status, _native.take_string(_lib, out.value))
+
+    def call_async(self, method, params=None):
+        """Queues `method`; returns the call id its `call_result` event will carry."""
+        call_id = ctypes.c_uint64()
+        params_text = None if params is None else _dumps(params).encode()
+        status = _lib.paywire_client_call_async(self._live(), method.encode(), params_text, ctypes.byref(call_id))
+        if status != 0:
+            name = _lib.paywire_status_name(status).decode()
+            raise PaywireError(name, {"code": name.lower(), "message": f"call_async refused: {name}"})
+        return call_id.value
+
+    def poll(self, timeout=0.0):
+        """The next event as a dict, or None when none came within `timeout` seconds."""
+        out = ctypes.c_void_p()
+        status = _lib.paywire_client_poll(self._live(), int(timeout * 1000), ctypes.byref(out))
+        text = _native.take_string(_lib, out.value)
+        if status == STATUS["OK"]:
+            return _loads(text)
+        if status == STATUS["TIMEOUT"]:
+            return None
+        _unwrap(status, text)
+        return None
+
+    def events(self, timeout=0.0):
+        """Yields events until none arrives for `timeout` seconds."""
+        while True:
+            event = self.poll(timeout)
+            if event is None:
+                return
+            yield event
+
+    def wait_for(self, call_id, timeout=5.0):
+        """Polls until the `call_result` of `call_id` arrives; returns its result or raises.
+        Other events seen meanwhile are returned in the second element."""
+        deadline = time.monotonic() + timeout
+        others = []
+        while time.monotonic() < deadline:
+            event = self.poll(max(0.0, deadline - time.monotonic()))
+            if event is None:
+                continue
+            if event.get("event") == "call_result" and event.get("call_id") == call_id:
+                envelope = event["envelope"]
+                if "error" in envelope:
+                    raise PaywireError(event["status_name"], envelope["error"])
+                return envelope.get("success"), others
+            others.append(event)
+        raise TimeoutError(f"no call_result for call {call_id} within {timeout} s")
+
+    def close(self):
+        """Frees the client; later calls raise PaywireError(closed). Safe to call twice."""
+        with self._lock:
+            handle, self._handle = self._handle, None
+        if handle:
+            _lib.paywire_client_free(handle)
+
+    def _live(self):
+        handle = self._handle
+        if handle is None:
+            raise PaywireError("CLOSED", {"code": "closed", "message": "the client is closed"})
+        return handle
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -1,0 +1,117 @@
+"""Behaviour of the Python binding over the real library."""
+import json
+import os
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+import paywire
+
+ROOT = Path(__file__).resolve().parents[3]
+CONFIG = json.loads((ROOT / "examples" / "config.json").read_text())
+CONFIG["fallback"] = {"path": str(ROOT / "examples" / "bundle.json")}
+
+
+@pytest.fixture
+def client():
+    with paywire.Client(CONFIG) as client:
+        yield client
+
+
+def test_abi_version_is_checked_at_import():
+    assert paywire.abi_version() == 1
+    assert paywire.version() == "0.1.0"
+
+
+def test_call_returns_the_success_result(client):
+    assert client.call("get_sdk_version")["version"] == "0.1.0"
+
+
+def test_failed_call_raises_paywire_error_with_code(client):
+    with pytest.raises(paywire.PaywireError) as raised:
+        client.call("get_paywall", {"placement_id": "nowhere"})
+    assert raised.value.code == "not_found"
+    assert raised.value.status == "FAILED"
+    assert raised.value.details == {"placement_id": "nowhere"}
+
+
+def test_unknown_method_raises_with_unknown_method_code(client):
+    with pytest.raises(paywire.PaywireError) as raised:
+        client.call("no_such_method")
+    assert raised.value.code == "unknown_method"
+    assert raised.value.status == "UNKNOWN_METHOD"
+
+
+def test_prices_arrive_as_exact_decimals(client):
+    paywall = client.call("get_paywall", {"placement_id": "settings"})
+    products = client.call("get_paywall_products", {"paywall": paywall})
+    amounts = {product["vendor_product_id"]: product["price"]["amount"] for product in products}
+    assert amounts == {"premium_monthly": Decimal("9.99"), "premium_annual": Decimal("59.99"), "lifetime": Decimal("149.00")}
+
+
+def test_paywall_with_decimals_round_trips_into_products(client):
+    paywall = client.call("get_paywall", {"placement_id": "feature_gate"})
+    products = client.call("get_paywall_products", {"paywall": paywall})
+    assert [product["paywall_product_index"] for product in products] == [0]
+
+
+def test_async_call_result_arrives_through_events(client):
+    call_id = client.call_async("get_profile")
+    result, others = client.wait_for(call_id)
+    assert result["profile_id"] == "demo-profile-0001"
+    assert others == []
+
+
+def test_async_error_is_raised_by_wait_for(client):
+    call_id = client.call_async("get_paywall", {"placement_id": 3})
+    with pytest.raises(paywire.PaywireError) as raised:
+        client.wait_for(call_id)
+    assert raised.value.code == "wrong_param"
+    assert raised.value.details["field"] == "placement_id"
+
+
+def test_events_iterator_yields_in_seq_order_and_stops_when_quiet(client):
+    for _ in range(5):
+        client.call_async("get_log_level")
+    events = list(client.events(timeout=1.0))
+    assert [event["seq"] for event in events] == [1, 2, 3, 4, 5]
+    assert all(event["event"] == "call_result" for event in events)
+
+
+def test_poll_returns_none_when_nothing_is_queued(client):
+    assert client.poll(0) is None
+
+
+def test_closed_client_refuses_calls_and_close_is_idempotent():
+    client = paywire.Client({"profile_id": "p"})
+    client.close()
+    client.close()
+    with pytest.raises(paywire.PaywireError) as raised:
+        client.call("get_profile")
+    assert raised.value.code == "closed"
+
+
+def test_bad_config_raises_naming_the_field():
+    with pytest.raises(paywire.PaywireError) as raised:
+        paywire.Client({"log_level": "shout"})
+    assert raised.value.details["field"] == "log_level"
+    assert raised.value.status == "INVALID_ARGUMENT"
+
+
+def test_library_is_found_without_environment_variable(tmp_path):
+    """From a checkout, the binding finds build/lib on its own."""
+    env = {key: value for key, value in os.environ.items() if key != "PAYWIRE_LIBRARY"}
+    env["PYTHONPATH"] = str(ROOT / "bindings" / "python")
+    output = subprocess.run([sys.executable, "-c", "import paywire; print(paywire._lib.path)"],
+                            cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout
+    assert "build/lib/libpaywire.so.1" in output
+
+
+def test_wrong_library_path_is_a_clear_error(tmp_path):
+    env = dict(os.environ, PAYWIRE_LIBRARY=str(tmp_path / "missing.so"), PYTHONPATH=str(ROOT / "bindings" / "python"))
+    completed = subprocess.run([sys.executable, "-c", "import paywire"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert completed.returncode != 0
+    assert "libpaywire not found" in completed.stderr

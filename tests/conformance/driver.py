@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""The Paywire conformance driver: runs the vectors through any runner.
+
+    driver.py --runner NAME [--vectors DIR] [--case ID] -- COMMAND...
+
+A runner is a program that reads primitive ops as JSON lines on stdin and answers each with one
+JSON line (see README.md beside this file). The driver owns all the logic: it expands each case
+into ops, starts a fresh runner process per case, validates every envelope and event against
+schema/paywire.schema.json, compares semantically (key order ignored, 1 == 1.0, `message` never
+compared, `match: subset` where extra fields are allowed), checks that `seq` rises by one, and
+applies the runner's expectation list (expectations/NAME.txt: case ids known to fail). A listed
+case that passes, an unlisted case that fails, or a case that did not run fails the whole run.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import sys
+from pathlib import Path
+
+import jsonschema
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+SCHEMA_PATH = ROOT / "schema" / "paywire.schema.json"
+
+# The pinned ABI statuses; a runner reporting another number for a name is non-conformant.
+STATUS_CODES = {
+    "OK": 0, "FAILED": -1, "INVALID_ARGUMENT": -2, "INVALID_UTF8": -3, "INVALID_JSON": -4,
+    "UNKNOWN_METHOD": -5, "VERSION_MISMATCH": -6, "INVALID_HANDLE": -7, "CLOSED": -8,
+    "TIMEOUT": -9, "INTERNAL": -10, "NOMEM": -11,
+}
+EVENT_TIMEOUT_MS = 2000
+STEP_TIMEOUT_S = 60
+
+
+class CaseFailure(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------- comparison
+
+def same(expected, actual, subset, path="$"):
+    """Raises CaseFailure unless `actual` matches `expected` semantically."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        if type(expected) is not type(actual) or expected != actual:
+            raise CaseFailure(f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}")
+        return
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        if expected != actual:
+            raise CaseFailure(f"{path}: expected {expected}, got {actual}")
+        return
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            raise CaseFailure(f"{path}: expected an object, got {json.dumps(actual)[:200]}")
+        if not subset and set(expected) != set(actual):
+            raise CaseFailure(f"{path}: keys differ: expected {sorted(expected)}, got {sorted(actual)}")
+        for key, value in expected.items():
+            if key not in actual:
+                raise CaseFailure(f"{path}: missing key '{key}' in {json.dumps(actual)[:300]}")
+            same(value, actual[key], subset, f"{path}.{key}")
+        return
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(expected) != len(actual):
+            raise CaseFailure(f"{path}: expected {len(expected)} elements, got {json.dumps(actual)[:300]}")
+        for index, (left, right) in enumerate(zip(expected, actual)):
+            same(left, right, subset, f"{path}[{index}]")
+        return
+    if expected != actual:
+        raise CaseFailure(f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)[:300]}")
+
+
+def substitute(value, variables):
+    """Replaces {"$var": "name"} with a saved value; "path": ["a", 0] digs into it and
+    "suffix": "/x" appends to a string ("tmpdir" is a fresh directory per case)."""
+    if isinstance(value, dict):
+        if set(value) <= {"$var", "path", "suffix"} and "$var" in value:
+            result = variables[value["$var"]]
+            for part in value.get("path", []):
+                result = result[part]
+            if "suffix" in value:
+                result = result + value["suffix"]
+            return result
+        return {key: substitute(item, variables) for key, item in value.items()}
+    if isinstance(value, list):
+        return [substitute(item, variables) for item in value]
+    return value
+
+
+# ---------------------------------------------------------------------------- runner process
+
+class Runner:
+    def __init__(self, command):
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, encoding="utf-8", cwd=ROOT)
+
+    def send(self, op):
+        # JSON arguments travel as text, so a runner passes them on byte for byte and no runner's
+        # JSON library can reformat a number (59.99 must reach the core as written).
+        op = dict(op)
+        for key in ("params", "config"):
+            if op.get(key) is not None:
+                op[key + "_text"] = json.dumps(op.pop(key), ensure_ascii=False)
+        line = json.dumps(op, ensure_ascii=False)
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise CaseFailure(f"runner died before op {line[:200]}: {self.stderr()}")
+        reply = self.process.stdout.readline()
+        if not reply:
+            raise CaseFailure(f"runner died on op {line[:200]}: exit {self.process.poll()} {self.stderr()}")
+        try:
+            parsed = json.loads(reply)
+        except ValueError:
+            raise CaseFailure(f"runner printed a line that is not JSON: {reply[:300]}")
+        if "runner_error" in parsed:
+            raise CaseFailure(f"runner error: {parsed}")
+        return parsed
+
+    def stderr(self):
+        try:
+            return self.process.stderr.read()[-2000:]
+        except Exception:
+            return ""
+
+    def close(self):
+        """Ends the runner; a non-zero exit (a crash, a valgrind error) fails the case."""
+        try:
+            self.process.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            code = self.process.wait(timeout=STEP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise CaseFailure("runner did not exit after stdin closed")
+        if code != 0:
+            raise CaseFailure(f"runner exited with {code}: {self.process.stderr.read()[-3000:]}")
+
+
+# ---------------------------------------------------------------------------- one case
+
+class CaseRun:
+    def __init__(self, case, runner, validator):
+        self.case = case
+        self.runner = runner
+        self.validator = validator
+        self.variables = {"tmpdir": tempfile.mkdtemp(prefix="paywire-conformance-")}
+        self.last_seq = {}
+
+    def validate(self, instance, definition, what):
+        schema = {"$ref": f"{SCHEMA_PATH.as_uri()}#/$defs/{definition}"}
+        errors = sorted(self.validator(schema).iter_errors(instance), key=lambda e: list(e.path))
+        if errors:
+            error = errors[0]
+            raise CaseFailure(f"{what} does not match schema {definition} at {list(error.path)}: "
+                              f"{error.message[:300]}")
+
+    def check_status(self, reply, expected_name):
+        name, number = reply.get("status_name"), reply.get("status")
+        if STATUS_CODES.get(name) != number:
+            raise CaseFailure(f"status {number} is named {name}, but the pinned code of {name} is {STATUS_CODES.get(name)}")
+        if expected_name is not None and name != expected_name:
+            raise CaseFailure(f"expected status {expected_name}, got {name}: {json.dumps(reply.get('envelope'))[:400]}")
+
+    def check_envelope(self, reply, expect, method=None):
+        if "unparseable" in reply:
+            raise CaseFailure(f"envelope is not JSON: {reply['unparseable'][:300]}")
+        envelope = reply.get("envelope")
+        if envelope is None:
+            if expect.get("envelope", True):
+                raise CaseFailure("no envelope was returned")
+            return None
+        self.validate(envelope, "envelope", "envelope")
+        if "success" in envelope and method:
+            self.validate(envelope["success"], f"results/{method}", f"result of {method}")
+        subset = expect.get("match") == "subset"
+        if "success" in expect:
+            if "success" not in envelope:
+                raise CaseFailure(f"expected success, got {json.dumps(envelope)[:400]}")
+            same(substitute(expect["success"], self.variables), envelope["success"], subset, "$.success")
+        if "error" in expect:
+            if "error" not in envelope:
+                raise CaseFailure(f"expected an error, got {json.dumps(envelope)[:400]}")
+            # `message` is for people and never compared; error is always matched as a subset.
+            same(expect["error"], envelope["error"], True, "$.error")
+        for fragment in expect.get("raw_contains", []):
+            if fragment not in reply.get("raw", ""):
+                raise CaseFailure(f"envelope text lacks {fragment!r}: {reply.get('raw', '')[:400]}")
+        return envelope
+
+    def check_event(self, event, client):
+        self.validate(event, "event", f"event {event.get('event')}")
+        seq = event["seq"]
+        previous = self.last_seq.get(client, 0)
+        if event["event"] == "events_overflowed":
+            # The one allowed gap: the dropped events' seqs, named by the report that follows them.
+            if event["first_dropped_seq"] != previous + 1 or seq != event["last_dropped_seq"] + 1:
+                raise CaseFailure(f"events_overflowed {event} does not account for the gap after seq {previous}")
+        elif seq != previous + 1:
+            raise CaseFailure(f"event seq {seq} follows {previous}: events must be numbered 1, 2, 3, ...")
+        self.last_seq[client] = seq
+
+    def run(self):
+        config = self.case.get("config")
+        if config is not None:
+            reply = self.runner.send({"op": "client_new", "client": "main", "config": substitute(config, self.variables)})
+            self.check_status(reply, "OK")
+            self.check_envelope(reply, {"success": None})
+        for index, step in enumerate(self.case["steps"]):
+            try:
+                self.run_step(step)
+            except CaseFailure as failure:
+                raise CaseFailure(f"step {index + 1} ({step.get('call') or step.get('op', {}).get('op') or next(iter(step))}): {failure}")
+
+    def run_step(self, step):
+        client = step.get("client", "main")
+        expect = step.get("expect", {})
+        if "call" in step:
+            op = {"op": "call", "client": client, "method": step["call"]}
+            if "params" in step:
+                op["params"] = substitute(step["params"], self.variables)
+            for key in ("params_text", "params_hex", "params_repeat", "method_hex", "null_out_json"):
+                if key in step:
+                    op[key] = step[key]
+            if "method_hex" in step:
+                op["op"] = "call_raw"
+                del op["method"]
+            reply = self.runner.send(op)
+            self.check_status(reply, expect.get("status", "OK"))
+            envelope = self.check_envelope(reply, expect, step["call"] if "method_hex" not in step else None)
+            if "save_as" in step and envelope is not None:
+                self.variables[step["save_as"]] = envelope.get("success")
+        elif "op" in step:
+            op = dict(substitute(step["op"], self.variables))
+            op.setdefault("client", client)
+            reply = self.runner.send(op)
+            if "status" in expect or "status" in reply:
+                self.check_status(reply, expect.get("status"))
+            if "envelope" in reply or "unparseable" in reply:
+                self.check_envelope(reply, expect)
+            if "event" in reply:
+                self.check_event(reply["event"], op["client"])
+            for key in ("call_id", "user_data_frees", "client_set"):
+                if key in expect:
+                    same(expect[key], reply.get(key), False, f"$.{key}")
+            if "event" in expect:
+                same(expect["event"], reply.get("event"), expect.get("match") == "subset", "$.event")
+            if op["op"] == "hello":
+                self.check_hello(reply)
+            if "save_as" in step:
+                self.variables[step["save_as"]] = reply
+        elif "events" in step:
+            self.expect_events(client, step)
+        elif "no_events" in step:
+            reply = self.runner.send({"op": "poll", "client": client, "timeout_ms": step.get("wait_ms", 50)})
+            if reply.get("status_name") != "TIMEOUT":
+                raise CaseFailure(f"expected no more events, got {json.dumps(reply.get('event'))[:400]}")
+        else:
+            raise CaseFailure(f"unknown step {step}")
+
+    def expect_events(self, client, step):
+        expected = step["events"]
+        subset = step.get("match", "subset") == "subset"
+        received = []
+        if step.get("via") == "handler":
+            reply = self.runner.send({"op": "drain_events", "client": client, "count": len(expected),
+                                      "timeout_ms": EVENT_TIMEOUT_MS})
+            received = reply["events"]
+            for event in received:
+                self.check_event(event, client)
+        else:
+            while len(received) < len(expected):
+                reply = self.runner.send({"op": "poll", "client": client, "timeout_ms": EVENT_TIMEOUT_MS})
+                if reply.get("status_name") != "OK":
+                    break
+                self.check_event(reply["event"], client)
+                received.append(reply["event"])
+        if len(received) != len(expected):
+            raise CaseFailure(f"expected {len(expected)} events, got {len(received)}: {json.dumps(received)[:600]}")
+        for index, (want, got) in enumerate(zip(expected, received)):
+            same(substitute(want, self.variables), got, subset, f"events[{index}]")
+
+    def check_hello(self, reply):
+        if reply.get("abi_version") != reply.get("header_abi_version", reply.get("abi_version")):
+            raise CaseFailure("library ABI version differs from the header the runner was built with")
+        names = reply.get("status_names", {})
+        for name, code in STATUS_CODES.items():
+            if names.get(str(code)) != name:
+                raise CaseFailure(f"paywire_status_name({code}) is {names.get(str(code))}, expected {name}")
+        for code, name in names.items():
+            if int(code) not in STATUS_CODES.values() and name != "UNKNOWN":
+                raise CaseFailure(f"paywire_status_name({code}) is {name}, expected UNKNOWN")
+
+
+# ---------------------------------------------------------------------------- main
+
+def load_cases(directory):
+    cases, seen = [], set()
+    for path in sorted(Path(directory).glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for case in document["cases"]:
+            if case["id"] in seen:
+                sys.exit(f"duplicate case id {case['id']} in {path}")
+            seen.add(case["id"])
+            cases.append(case)
+    return cases
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runner", required=True, help="runner name; selects expectations/NAME.txt")
+    parser.add_argument("--vectors", default=str(HERE / "vectors"))
+    parser.add_argument("--case", action="append", help="run only these case ids")
+    parser.add_argument("command", nargs="+")
+    args = parser.parse_args()
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    registry = __import__("referencing").Registry().with_resource(
+        SCHEMA_PATH.as_uri(), __import__("referencing").Resource.from_contents(schema))
+    registry = registry.with_resource(schema["$id"], __import__("referencing").Resource.from_contents(schema))
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+    def validator(sub):
+        return jsonschema.Draft202012Validator(sub, registry=registry)
+
+    expectation_file = HERE / "expectations" / f"{args.runner}.txt"
+    known_failures = set()
+    if expectation_file.exists():
+        for line in expectation_file.read_text().splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                known_failures.add(line)
+
+    cases = load_cases(args.vectors)
+    if args.case:
+        cases = [case for case in cases if case["id"] in args.case]
+    passed, failed, problems = 0, 0, []
+    for case in cases:
+        runner = Runner(args.command)
+        error = None
+        run = CaseRun(case, runner, validator)
+        try:
+            run.run()
+        except CaseFailure as failure:
+            error = str(failure)
+        finally:
+            try:
+                runner.close()
+            except CaseFailure as failure:
+                error = error or str(failure)
+            shutil.rmtree(run.variables["tmpdir"], ignore_errors=True)
+        if error is None and case["id"] in known_failures:
+            failed += 1
+            problems.append(f"UNEXPECTED PASS {case['id']}: remove it from {expectation_file.name}")
+        elif error is not None and case["id"] not in known_failures:
+            failed += 1
+            problems.append(f"FAIL {case['id']}: {error}")
+        else:
+            passed += 1
+    ran = {case["id"] for case in cases}
+    for missing in sorted(known_failures - ran):
+        if not args.case:
+            failed += 1
+            problems.append(f"EXPECTATION FOR A CASE THAT DOES NOT EXIST {missing}")
+    for problem in problems:
+        print(problem)
+    print(f"runner {args.runner}: {len(cases)} cases from {args.vectors}")
+    print(f"conformance: {passed} passed, {failed} failed")
+    return 1 if failed or not cases else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
