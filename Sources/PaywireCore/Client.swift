@@ -3,18 +3,20 @@
 /// Not thread-safe by itself: the boundary gives each client one owner (a lock around every
 /// call), so methods here run one at a time and may mutate freely.
 public final class Client {
-    private let sink: EventSink
-    private let storage: Storage
-    private let store: Store
-    private let observerMode: Bool
-    private let wrapper: (name: String, version: String)?
-    private var logLevel: LogLevel
-    private var locale: String?
-    private var profile: Profile
-    private var bundle: FallbackBundle?
-    /// Encoded success envelopes of served paywalls, keyed by placement and request locale.
-    /// A served paywall is immutable: encode once, hand out the bytes.
-    private var servedPaywalls: [PaywallCacheKey: [UInt8]] = [:]
+    let sink: EventSink
+    let storage: Storage
+    let store: Store
+    let observerMode: Bool
+    let wrapper: (name: String, version: String)?
+    var logLevel: LogLevel
+    var locale: String?
+    var profile: Profile
+    var bundle: FallbackBundle?
+    /// Served paywalls, encoded, keyed by placement and request locale. A served paywall is
+    /// immutable: encode once, hand out the bytes.
+    var servedPaywalls: [PaywallCacheKey: ServedPaywall] = [:]
+    var views = ViewRegistry()
+    let onboardingAnswers: OnboardingAnswers
 
     /// Creates a client from a checked config. Throws when the fallback bundle or the storage
     /// directory cannot be used: failing loudly at start beats serving nothing later.
@@ -37,6 +39,7 @@ public final class Client {
         } else {
             storage = MemoryStorage()
         }
+        onboardingAnswers = OnboardingAnswers(storage: storage)
         profile = Profile(profileId: "", customerUserId: nil)
         if let source = config.fallback {
             bundle = try Client.loadBundle(source, field: "fallback")
@@ -79,7 +82,9 @@ public final class Client {
     /// The methods of this version; one hash lookup per call finds the handler.
     private enum Method: String, CaseIterable {
         case get_sdk_version, get_log_level, set_log_level, set_fallback, get_paywall,
-             get_paywall_products, get_profile, identify, logout, log_show_paywall, host_respond
+             get_paywall_products, get_profile, identify, logout, log_show_paywall, host_respond,
+             create_paywall_view, get_onboarding, create_onboarding_view, onboarding_view_ingest,
+             get_onboarding_state
     }
 
     private static let methods: [String: Method] = Dictionary(uniqueKeysWithValues: Method.allCases.map { ($0.rawValue, $0) })
@@ -97,6 +102,11 @@ public final class Client {
         case .logout: return try logout(params)
         case .log_show_paywall: return try logShowPaywall(params)
         case .host_respond: return try hostRespond(params)
+        case .create_paywall_view: return try createPaywallView(params)
+        case .get_onboarding: return try getOnboarding(params)
+        case .create_onboarding_view: return try createOnboardingView(params)
+        case .onboarding_view_ingest: return try onboardingViewIngest(params)
+        case .get_onboarding_state: return try getOnboardingState(params)
         }
     }
 
@@ -111,7 +121,7 @@ public final class Client {
         })
     }
 
-    private func emitProfileChanged() {
+    func emitProfileChanged() {
         let profile = self.profile
         sink.emit(Event("did_load_latest_profile") { writer in
             writer.key("profile")
@@ -124,6 +134,12 @@ public final class Client {
 struct PaywallCacheKey: Hashable {
     let placementId: String
     let requestLocale: String?
+}
+
+/// A served paywall, encoded once: alone (for events that carry it) and as a success envelope.
+struct ServedPaywall {
+    let paywall: [UInt8]
+    let envelope: [UInt8]
 }
 
 // MARK: - Methods
@@ -166,36 +182,50 @@ extension Client {
             writer.object { writer in
                 writer.member("format_version", FallbackBundle.formatVersion)
                 writer.member("response_created_at", loaded.responseCreatedAt)
-                writer.member("placement_count", loaded.placementIds.count)
+                writer.member("placement_count", loaded.paywalls.ids.count)
+                writer.member("onboarding_count", loaded.onboardings.ids.count)
             }
         }
     }
 
     private func getPaywall(_ params: Fields) throws(WireError) -> CallResponse {
-        let request = try PaywallRequest(params)
+        let request = try PlacementRequest(params)
+        warnIfClamped(request)
+        return CallResponse(status: .ok, envelope: try servePaywall(request.placementId, locale: request.locale ?? locale).envelope)
+    }
+
+    func warnIfClamped(_ request: PlacementRequest) {
         if let requested = request.clampedLoadTimeout {
-            log(.warn, "load_timeout \(requested) s raised to the minimum of \(PaywallRequest.minimumLoadTimeout) s",
+            log(.warn, "load_timeout \(requested) s raised to the minimum of \(PlacementRequest.minimumLoadTimeout) s",
                 details: [("field", .string("load_timeout"))])
         }
-        let requestLocale = request.locale ?? locale
-        let key = PaywallCacheKey(placementId: request.placementId, requestLocale: requestLocale)
-        if let served = servedPaywalls[key] { return CallResponse(status: .ok, envelope: served) }
+    }
 
-        guard let bundle else {
-            throw WireError(.notFound, "no paywall source: set a fallback bundle (config.fallback or set_fallback)",
-                            details: JSONObject([("placement_id", .string(request.placementId))]))
-        }
-        guard let placement = try bundle.placement(request.placementId) else {
-            throw WireError(.notFound, "the bundle has no placement '\(request.placementId)'",
-                            details: JSONObject([("placement_id", .string(request.placementId))]))
-        }
-        let paywall = try Paywall(placement: placement, profileId: profile.profileId,
-                                  locale: requestLocale, responseCreatedAt: bundle.responseCreatedAt)
+    /// The paywall `placementId` serves this profile in `locale`, encoded once and then reused.
+    func servePaywall(_ placementId: String, locale requestLocale: String?) throws(WireError) -> ServedPaywall {
+        let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale)
+        if let served = servedPaywalls[key] { return served }
+        let placement: Placement<Variation> = try placementFromBundle(placementId, in: { $0.paywalls })
+        let paywall = Paywall(selection: try Selection(placement: placement, profileId: profile.profileId,
+                                                       locale: requestLocale, responseCreatedAt: bundle?.responseCreatedAt ?? 0))
         var writer = JSONWriter(reservingCapacity: 1024)
         paywall.write(to: &writer)
-        let response = CallResponse.success(writer.bytes)
-        servedPaywalls[key] = response.envelope
-        return response
+        let served = ServedPaywall(paywall: writer.bytes, envelope: CallResponse.success(writer.bytes).envelope)
+        servedPaywalls[key] = served
+        return served
+    }
+
+    /// A placement of the bundle's `section`, or `not_found` saying what is missing.
+    func placementFromBundle<V>(_ placementId: String, in section: (FallbackBundle) -> PlacementSection<V>) throws(WireError) -> Placement<V> {
+        guard let bundle else {
+            throw WireError(.notFound, "no source: set a fallback bundle (config.fallback or set_fallback)",
+                            details: JSONObject([("placement_id", .string(placementId))]))
+        }
+        guard let placement = try section(bundle).placement(placementId) else {
+            throw WireError(.notFound, "the bundle has no placement '\(placementId)' of this kind",
+                            details: JSONObject([("placement_id", .string(placementId))]))
+        }
+        return placement
     }
 
     private func getPaywallProducts(_ params: Fields) throws(WireError) -> CallResponse {
@@ -262,12 +292,12 @@ extension Client {
     static func identified(_ profile: Profile, as customerUserId: String) -> Profile? {
         switch profile.customerUserId {
         case customerUserId?: return nil
-        case nil: return Profile(profileId: profile.profileId, customerUserId: customerUserId)
+        case nil: return Profile(profileId: profile.profileId, customerUserId: customerUserId, email: profile.email)
         case _?: return Profile(profileId: Profile.newProfileId(), customerUserId: customerUserId)
         }
     }
 
-    private func switchProfile(to next: Profile) throws(WireError) {
+    func switchProfile(to next: Profile) throws(WireError) {
         try storage.write(Profile.storageKey, next.record)
         profile = next
         servedPaywalls.removeAll()

@@ -3,6 +3,14 @@
 struct Profile: Equatable, Sendable {
     var profileId: String
     var customerUserId: String?
+    /// Recorded from an onboarding's email input when the onboarding asks for it.
+    var email: String?
+
+    init(profileId: String, customerUserId: String?, email: String? = nil) {
+        self.profileId = profileId
+        self.customerUserId = customerUserId
+        self.email = email
+    }
 
     static let storageKey = "profile"
 
@@ -28,6 +36,7 @@ struct Profile: Equatable, Sendable {
         writer.object { writer in
             writer.member("profile_id", profileId)
             writer.member("customer_user_id", customerUserId)
+            writer.member("email", email)
             writer.key("access_levels")
             writer.object { _ in }
             writer.key("subscriptions")
@@ -41,6 +50,7 @@ struct Profile: Equatable, Sendable {
         writer.object { writer in
             writer.member("profile_id", profileId)
             writer.member("customer_user_id", customerUserId)
+            writer.member("email", email)
         }
         return writer.bytes
     }
@@ -51,6 +61,8 @@ struct Profile: Equatable, Sendable {
               case .string(let id)? = object["profile_id"], !id.isEmpty else { return nil }
         var customer: String?
         if case .string(let text)? = object["customer_user_id"], !text.isEmpty { customer = text }
-        return Profile(profileId: id, customerUserId: customer)
+        var email: String?
+        if case .string(let text)? = object["email"], !text.isEmpty { email = text }
+        return Profile(profileId: id, customerUserId: customer, email: email)
     }
 }

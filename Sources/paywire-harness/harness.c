@@ -447,6 +447,34 @@ static int run_demo(const char *config_path) {
     free(demo_call(client, "a mistyped parameter", "get_paywall", "{\"placement_id\":42}"));
     free(demo_call(client, "a method that does not exist", "make_coffee", NULL));
     free(demo_call(client, "log in as the app's own user", "identify", "{\"customer_user_id\":\"user-42\"}"));
+
+    /* An onboarding: the page's messages arrive in either dialect and leave as one canonical form. */
+    char *onboarding = demo_call(client, "the welcome onboarding the host renders in a web view", "get_onboarding",
+                                 "{\"placement_id\":\"welcome\"}");
+    json_t *onboarding_envelope = onboarding ? json_loads(onboarding, 0, &error) : NULL;
+    json_t *onboarding_success = json_object_get(onboarding_envelope, "success");
+    if (onboarding_success) {
+        json_t *params = json_pack("{s:O}", "onboarding", onboarding_success);
+        char *params_text = json_dumps(params, JSON_COMPACT);
+        free(demo_call(client, "create its view", "create_onboarding_view", params_text));
+        free(params_text);
+        json_decref(params);
+        free(demo_call(client, "a camelCase answer from the page", "onboarding_view_ingest",
+                       "{\"view_id\":\"onboarding-view-1\",\"type\":\"state_updated\",\"message\":{\"elementId\":\"goal\","
+                       "\"meta\":{\"onboardingId\":\"welcome_quiz\",\"screenClientId\":\"goals\",\"screenIndex\":1,\"screensTotal\":3},"
+                       "\"params\":{\"type\":\"select\",\"value\":{\"id\":\"fit\",\"value\":\"fitness\",\"label\":\"Get fit\"}}}}"));
+        free(demo_call(client, "a snake_case email answer (recorded on the profile too)", "onboarding_view_ingest",
+                       "{\"view_id\":\"onboarding-view-1\",\"message\":{\"element_id\":\"email\",\"meta\":{\"onboarding_id\":\"welcome_quiz\","
+                       "\"screen_cid\":\"signup\",\"screen_index\":2,\"total_screens\":3},\"params\":{\"type\":\"input\","
+                       "\"value\":{\"type\":\"email\",\"value\":\"user42@example.com\"}}}}"));
+        free(demo_call(client, "a date that does not exist: reported, nothing saved", "onboarding_view_ingest",
+                       "{\"view_id\":\"onboarding-view-1\",\"message\":{\"element_id\":\"birthday\",\"meta\":{\"onboarding_id\":\"welcome_quiz\","
+                       "\"screen_cid\":\"about\",\"screen_index\":2,\"total_screens\":3},\"params\":{\"type\":\"date_picker\","
+                       "\"value\":{\"day\":31,\"month\":2,\"year\":1990}}}}"));
+        free(demo_call(client, "the answers kept for the app", "get_onboarding_state", "{\"onboarding_id\":\"welcome_quiz\"}"));
+    }
+    json_decref(onboarding_envelope);
+    free(onboarding);
     printf("\n== events queued so far, drained with paywire_client_poll\n");
     demo_drain(client);
     paywire_client_free(client);

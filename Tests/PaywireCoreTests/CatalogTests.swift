@@ -30,7 +30,7 @@ import Testing
         #expect(VariationChooser.choose(variations, placementAudienceVersionId: "three-way-v1", profileId: "profile-011")?.variationId == "small")
         #expect(VariationChooser.choose(variations, placementAudienceVersionId: "three-way-v1", profileId: "profile-010")?.variationId == "medium")
         #expect(VariationChooser.choose(variations, placementAudienceVersionId: "three-way-v1", profileId: "profile-000")?.variationId == "big")
-        #expect(VariationChooser.choose([], placementAudienceVersionId: "x", profileId: "y") == nil)
+        #expect(VariationChooser.choose([Variation](), placementAudienceVersionId: "x", profileId: "y") == nil)
     }
 
     @Test(arguments: [("en-US", "en"), ("FR_ca", "fr"), ("", "en"), (nil, "en"), ("-x", "x"), ("zh-Hant-TW", "zh")])
@@ -43,10 +43,10 @@ import Testing
         let bundle = try FallbackBundle.load(Array(#"""
         {"format_version":1,"response_created_at":3,"placements":{"good":{"placement_audience_version_id":"g","variations":[{"variation_id":"v","paywall_id":"p","weight":100,"products":["a"]}]},"bad":{"variations":"nope"}}}
         """#.utf8))
-        #expect(Set(bundle.placementIds) == ["good", "bad"])
-        #expect(try bundle.placement("good")?.variations.first?.productIds == ["a"])
-        #expect(try bundle.placement("missing") == nil)
-        #expect(throws: WireError.self) { try bundle.placement("bad") }
+        #expect(Set(bundle.paywalls.ids) == ["good", "bad"])
+        #expect(try bundle.paywalls.placement("good")?.variations.first?.productIds == ["a"])
+        #expect(try bundle.paywalls.placement("missing") == nil)
+        #expect(throws: WireError.self) { try bundle.paywalls.placement("bad") }
     }
 
     @Test func bundleOfAnotherFormatVersionSaysWhatToDo() {

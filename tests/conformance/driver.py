@@ -72,6 +72,14 @@ def same(expected, actual, subset, path="$"):
         raise CaseFailure(f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)[:300]}")
 
 
+def reject_duplicate_keys(pairs):
+    keys = [key for key, _ in pairs]
+    duplicates = sorted({key for key in keys if keys.count(key) > 1})
+    if duplicates:
+        raise CaseFailure(f"duplicate keys {duplicates} in one JSON object")
+    return dict(pairs)
+
+
 def substitute(value, variables):
     """Replaces {"$var": "name"} with a saved value; "path": ["a", 0] digs into it and
     "suffix": "/x" appends to a string ("tmpdir" is a fresh directory per case)."""
@@ -119,6 +127,12 @@ class Runner:
             raise CaseFailure(f"runner printed a line that is not JSON: {reply[:300]}")
         if "runner_error" in parsed:
             raise CaseFailure(f"runner error: {parsed}")
+        if isinstance(parsed.get("raw"), str):
+            # What the library wrote, before any runner's JSON library could merge duplicate keys.
+            try:
+                json.loads(parsed["raw"], object_pairs_hook=reject_duplicate_keys)
+            except ValueError:
+                pass  # not JSON at all: reported as unparseable by the envelope check
         return parsed
 
     def stderr(self):

@@ -1,7 +1,8 @@
 /// A fallback bundle: the paywalls an app ships so it can show one with no network.
 ///
 /// Format (documented in README.md and `schema/paywire.schema.json#/$defs/bundle`):
-/// `{"format_version": 1, "response_created_at": <ms>, "placements": {"<id>": <placement>}}`.
+/// `{"format_version": 1, "response_created_at": <ms>, "placements": {"<id>": <placement>},
+///   "onboardings": {"<id>": <placement>}}` (`onboardings` optional).
 /// The index (which placements exist, where their bytes are) is read eagerly on load; each
 /// placement is parsed and checked on first use, so the cost of loading grows with the number
 /// of placements, not with the size of their contents.
@@ -11,22 +12,20 @@ final class FallbackBundle {
 
     /// The bundle's content version: when its data was produced, in ms since the epoch.
     let responseCreatedAt: Int
-    private let bytes: [UInt8]
-    private let placementRanges: [String: Range<Int>]
-    private var loaded: [String: Placement] = [:]
+    /// Paywall placements.
+    let paywalls: PlacementSection<Variation>
+    /// Onboarding placements.
+    let onboardings: PlacementSection<OnboardingVariation>
 
-    /// Every placement id the bundle holds.
-    var placementIds: Dictionary<String, Range<Int>>.Keys { placementRanges.keys }
-
-    private init(bytes: [UInt8], responseCreatedAt: Int, placementRanges: [String: Range<Int>]) {
-        self.bytes = bytes
+    private init(bytes: [UInt8], responseCreatedAt: Int, placementRanges: [String: Range<Int>], onboardingRanges: [String: Range<Int>]) {
         self.responseCreatedAt = responseCreatedAt
-        self.placementRanges = placementRanges
+        paywalls = PlacementSection(section: "placements", bytes: bytes, ranges: placementRanges)
+        onboardings = PlacementSection(section: "onboardings", bytes: bytes, ranges: onboardingRanges)
     }
 
     /// Checks the whole text's syntax and reads the index; placements stay unparsed.
     static func load(_ bytes: [UInt8]) throws(WireError) -> FallbackBundle {
-        let scanned: Result<(Int?, Int?, [String: Range<Int>]?), JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+        let scanned: Result<BundleHeader, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, limits: JSONLimits(maxDepth: 128, maxBytes: .max))
             do throws(JSONParseError) {
                 return .success(try scanTopLevel(&parser))
@@ -34,14 +33,14 @@ final class FallbackBundle {
                 return .failure(error)
             }
         }
-        let formatVersion: Int?, createdAt: Int?, ranges: [String: Range<Int>]?
+        let header: BundleHeader
         switch scanned {
-        case .success(let header): (formatVersion, createdAt, ranges) = header
+        case .success(let scannedHeader): header = scannedHeader
         case .failure(let error):
             throw WireError(.invalidFallback, "the bundle is not valid JSON: \(error.reason) at byte \(error.offset)",
                             details: JSONObject([("offset", .number(JSONNumber(error.offset)))]))
         }
-        guard let formatVersion else {
+        guard let formatVersion = header.formatVersion else {
             throw WireError(.invalidFallback, "the bundle has no integer format_version; is this a Paywire fallback file?",
                             details: JSONObject([("field", .string("format_version"))]))
         }
@@ -51,52 +50,78 @@ final class FallbackBundle {
                             details: JSONObject([("found", .number(JSONNumber(formatVersion))),
                                                  ("expected", .number(JSONNumber(FallbackBundle.formatVersion)))]))
         }
-        guard let createdAt else {
+        guard let createdAt = header.responseCreatedAt else {
             throw WireError(.invalidFallback, "the bundle needs an integer response_created_at (ms since the epoch)",
                             details: JSONObject([("field", .string("response_created_at"))]))
         }
-        guard let ranges else {
+        guard let ranges = header.placements else {
             throw WireError(.invalidFallback, "the bundle needs a placements object",
                             details: JSONObject([("field", .string("placements"))]))
         }
-        return FallbackBundle(bytes: bytes, responseCreatedAt: createdAt, placementRanges: ranges)
+        return FallbackBundle(bytes: bytes, responseCreatedAt: createdAt, placementRanges: ranges,
+                              onboardingRanges: header.onboardings ?? [:])
     }
 
-    private static func scanTopLevel(_ parser: inout JSONParser) throws(JSONParseError) -> (Int?, Int?, [String: Range<Int>]?) {
+    private struct BundleHeader {
         var formatVersion: Int?
-        var createdAt: Int?
-        var ranges: [String: Range<Int>]?
+        var responseCreatedAt: Int?
+        var placements: [String: Range<Int>]?
+        var onboardings: [String: Range<Int>]?
+    }
+
+    private static func scanTopLevel(_ parser: inout JSONParser) throws(JSONParseError) -> BundleHeader {
+        var header = BundleHeader()
+        func index(_ parser: inout JSONParser) throws(JSONParseError) -> [String: Range<Int>] {
+            var ranges: [String: Range<Int>] = [:]
+            try parser.scanObject { placementId, parser throws(JSONParseError) in
+                ranges[placementId] = try parser.skipValue()
+            }
+            return ranges
+        }
         try parser.scanObject { key, parser throws(JSONParseError) in
             switch key {
             case "format_version":
-                if case .number(let number) = try parser.parseValue() { formatVersion = number.intValue }
+                if case .number(let number) = try parser.parseValue() { header.formatVersion = number.intValue }
             case "response_created_at":
-                if case .number(let number) = try parser.parseValue() { createdAt = number.intValue }
-            case "placements":
-                var index: [String: Range<Int>] = [:]
-                try parser.scanObject { placementId, parser throws(JSONParseError) in
-                    index[placementId] = try parser.skipValue()
-                }
-                ranges = index
-            default:
-                _ = try parser.skipValue()
+                if case .number(let number) = try parser.parseValue() { header.responseCreatedAt = number.intValue }
+            case "placements": header.placements = try index(&parser)
+            case "onboardings": header.onboardings = try index(&parser)
+            default: _ = try parser.skipValue()
             }
         }
         try parser.expectEnd()
-        return (formatVersion, createdAt, ranges)
+        return header
+    }
+}
+
+/// One kind of placement in a bundle: the index of where each placement's bytes are, and the
+/// placements parsed so far.
+final class PlacementSection<V: WeightedVariation> {
+    private let section: String
+    private let bytes: [UInt8]
+    private let ranges: [String: Range<Int>]
+    private var loaded: [String: Placement<V>] = [:]
+
+    init(section: String, bytes: [UInt8], ranges: [String: Range<Int>]) {
+        self.section = section
+        self.bytes = bytes
+        self.ranges = ranges
     }
 
+    /// Every placement id of this kind the bundle holds.
+    var ids: Dictionary<String, Range<Int>>.Keys { ranges.keys }
+
     /// The placement named `id`, parsed and checked on first use; nil when the bundle has none.
-    func placement(_ id: String) throws(WireError) -> Placement? {
+    func placement(_ id: String) throws(WireError) -> Placement<V>? {
         if let cached = loaded[id] { return cached }
-        guard let range = placementRanges[id] else { return nil }
+        guard let range = ranges[id] else { return nil }
         let value: JSONValue
         do {
             value = try JSONParser.parse(Array(bytes[range]), limits: JSONLimits(maxDepth: 128, maxBytes: .max))
         } catch {
-            throw WireError(.invalidFallback, "placement '\(id)': \(error.reason)")
+            throw WireError(.invalidFallback, "\(section).\(id): \(error.reason)")
         }
-        let placement = try Placement.load(id: id, from: value)
+        let placement = try Placement<V>.load(id: id, section: section, from: value)
         loaded[id] = placement
         return placement
     }

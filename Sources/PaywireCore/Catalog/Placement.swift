@@ -4,8 +4,17 @@ struct RemoteConfig: Equatable, Sendable {
     let data: String
 }
 
-/// One A/B variation of a placement: which paywall and products a bucket of users sees.
-struct Variation: Equatable, Sendable {
+/// What every A/B variation has, whatever it serves: an id and a share of the users.
+protocol WeightedVariation: Sendable {
+    var variationId: String { get }
+    var weight: Int { get }
+    var remoteConfigs: [RemoteConfig] { get }
+    /// Reads one variation from its bundle object.
+    static func load(_ fields: Fields) throws(WireError) -> Self
+}
+
+/// One A/B variation of a paywall placement: which paywall and products a bucket of users sees.
+struct Variation: WeightedVariation, Equatable {
     let variationId: String
     let paywallId: String
     let paywallName: String
@@ -14,29 +23,31 @@ struct Variation: Equatable, Sendable {
     let remoteConfigs: [RemoteConfig]
 }
 
-/// A placement (a place in the app where a paywall can appear) with its audience and A/B test.
-struct Placement: Equatable, Sendable {
+/// A placement (a place in the app where a paywall or an onboarding can appear) with its
+/// audience and A/B test. `V` is what a variation serves.
+struct Placement<V: WeightedVariation>: Sendable {
     let developerId: String
     let audienceName: String
     let revision: Int
     let abTestName: String
     let placementAudienceVersionId: String
-    let variations: [Variation]
+    let variations: [V]
 
-    /// Reads and checks a placement from its bundle JSON. Errors are `invalid_fallback` with the
-    /// JSON path of the first bad field, so an author can fix the file.
-    static func load(id: String, from value: JSONValue) throws(WireError) -> Placement {
-        let path = "placements.\(id)"
+    /// Reads and checks a placement from its bundle JSON (`section` is `placements` or
+    /// `onboardings`). Errors are `invalid_fallback` with the JSON path of the first bad field,
+    /// so an author can fix the file.
+    static func load(id: String, section: String, from value: JSONValue) throws(WireError) -> Placement<V> {
+        let path = "\(section).\(id)"
         do throws(WireError) {
             let fields = try Fields(value, path: path)
             let variationFields = try fields.objects("variations")
             guard !variationFields.isEmpty else {
                 throw WireError.wrongParam(fields.fieldPath("variations"), "a placement needs at least one variation")
             }
-            var variations: [Variation] = []
+            var variations: [V] = []
             var seenIds = Set<String>()
             for item in variationFields {
-                let variation = try loadVariation(item)
+                let variation = try V.load(item)
                 guard seenIds.insert(variation.variationId).inserted else {
                     throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(variation.variationId)'")
                 }
@@ -58,7 +69,10 @@ struct Placement: Equatable, Sendable {
         }
     }
 
-    private static func loadVariation(_ fields: Fields) throws(WireError) -> Variation {
+}
+
+extension Variation {
+    static func load(_ fields: Fields) throws(WireError) -> Variation {
         var productIds: [String] = []
         for (index, element) in try fields.array("products").enumerated() {
             let elementPath = "\(fields.fieldPath("products"))[\(index)]"
@@ -70,24 +84,31 @@ struct Placement: Equatable, Sendable {
                 throw WireError.wrongParam(elementPath, "expected a product id or {\"vendor_product_id\": ...}")
             }
         }
-        var remoteConfigs: [RemoteConfig] = []
-        if fields.optional("remote_configs") != nil {
-            for config in try fields.objects("remote_configs") {
-                let data: String
-                switch config.object["data"] {
-                case .string(let text)?: data = text
-                case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
-                default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
-                }
-                remoteConfigs.append(RemoteConfig(lang: try config.identifier("lang"), data: data))
-            }
-        }
         return Variation(
             variationId: try fields.identifier("variation_id"),
             paywallId: try fields.identifier("paywall_id"),
             paywallName: try fields.optionalString("paywall_name") ?? "",
             weight: try fields.int("weight", in: 0...100),
             productIds: productIds,
-            remoteConfigs: remoteConfigs)
+            remoteConfigs: try RemoteConfig.loadAll(fields))
+    }
+}
+
+extension RemoteConfig {
+    /// The optional `remote_configs` list of a variation; `data` may be authored as a JSON string
+    /// (kept as written) or an object (kept as compact JSON text).
+    static func loadAll(_ fields: Fields) throws(WireError) -> [RemoteConfig] {
+        guard fields.optional("remote_configs") != nil else { return [] }
+        var remoteConfigs: [RemoteConfig] = []
+        for config in try fields.objects("remote_configs") {
+            let data: String
+            switch config.object["data"] {
+            case .string(let text)?: data = text
+            case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
+            default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
+            }
+            remoteConfigs.append(RemoteConfig(lang: try config.identifier("lang"), data: data))
+        }
+        return remoteConfigs
     }
 }

@@ -15,7 +15,7 @@ enum VariationChooser {
 
     /// The chosen variation; `variations` must be non-empty with weights summing to 100
     /// (the placement's loader checks both).
-    static func choose(_ variations: [Variation], placementAudienceVersionId: String, profileId: String) -> Variation? {
+    static func choose<V: WeightedVariation>(_ variations: [V], placementAudienceVersionId: String, profileId: String) -> V? {
         let sorted = variations.sorted { ($0.weight, $0.variationId) < ($1.weight, $1.variationId) }
         let target = bucket(placementAudienceVersionId: placementAudienceVersionId, profileId: profileId)
         var cumulative = 0

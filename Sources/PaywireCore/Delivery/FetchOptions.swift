@@ -6,8 +6,8 @@ enum FetchPolicy: String, CaseIterable, Sendable {
     case return_cache_data_if_not_expired_else_load
 }
 
-/// The checked parameters of a paywall request.
-struct PaywallRequest: Sendable {
+/// The checked parameters of a paywall or onboarding request.
+struct PlacementRequest: Sendable {
     /// Default time budget for a load, in seconds.
     static let defaultLoadTimeout = 5.0
     /// Budgets under this are raised to it (with a warning): less leaves no time for a network.
@@ -30,11 +30,11 @@ struct PaywallRequest: Sendable {
             throw WireError.wrongParam("max_age", "is required with fetch_policy return_cache_data_if_not_expired_else_load")
         }
         let requested = try params.optionalSeconds("load_timeout")
-        if let requested, requested < PaywallRequest.minimumLoadTimeout {
-            loadTimeout = PaywallRequest.minimumLoadTimeout
+        if let requested, requested < PlacementRequest.minimumLoadTimeout {
+            loadTimeout = PlacementRequest.minimumLoadTimeout
             clampedLoadTimeout = requested
         } else {
-            loadTimeout = requested ?? PaywallRequest.defaultLoadTimeout
+            loadTimeout = requested ?? PlacementRequest.defaultLoadTimeout
             clampedLoadTimeout = nil
         }
     }

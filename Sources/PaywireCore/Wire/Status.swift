@@ -97,13 +97,18 @@ public struct WireError: Error, Sendable {
         var writer = JSONWriter()
         writer.object { writer in
             writer.key("error")
-            writer.object { writer in
-                writer.member("code", code.rawValue)
-                writer.member("message", message)
-                writer.member("details", .object(details))
-            }
+            write(to: &writer)
         }
         return writer.bytes
+    }
+
+    /// `{code, message, details}`, as envelopes and error-carrying events hold it.
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("code", code.rawValue)
+            writer.member("message", message)
+            writer.member("details", .object(details))
+        }
     }
 }
 

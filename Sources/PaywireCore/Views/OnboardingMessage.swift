@@ -1,0 +1,423 @@
+/// One message an onboarding page sent, understood and in canonical form.
+///
+/// Pages speak two dialects: snake_case (`action_id`, `meta.onboarding_id`, `screen_cid`,
+/// `screen_index`, `total_screens`, `multi_select`, `date_picker`) and camelCase (`actionId`,
+/// `meta.onboardingId`, `screenClientId`, `screenIndex`, `screensTotal`, `multiSelect`,
+/// `datePicker`). Both are accepted, field by field; the events always use snake_case.
+enum OnboardingMessage: Equatable, Sendable {
+    case custom(actionId: String, meta: OnboardingMeta)
+    case close(actionId: String, meta: OnboardingMeta)
+    case openPaywall(actionId: String, meta: OnboardingMeta)
+    case stateUpdated(OnboardingStateUpdate, meta: OnboardingMeta)
+    case finishedLoading(meta: OnboardingMeta)
+    case analytics(OnboardingAnalyticsEvent, meta: OnboardingMeta)
+
+    /// Largest message accepted, in bytes of JSON.
+    static let maxBytes = 64 * 1024
+
+    /// The message kinds, by every name a page may use for them.
+    enum Kind: Sendable {
+        case custom, close, openPaywall, stateUpdated, finishedLoading, analytics
+
+        init?(name: String) {
+            switch name {
+            case "custom": self = .custom
+            case "close": self = .close
+            case "open_paywall", "openPaywall", "paywall": self = .openPaywall
+            case "state_updated", "stateUpdated": self = .stateUpdated
+            case "analytics": self = .analytics
+            case "did_finish_loading", "didFinishLoading", "onboarding_loaded", "onboardingLoaded": self = .finishedLoading
+            default: return nil
+            }
+        }
+    }
+
+    var meta: OnboardingMeta {
+        switch self {
+        case .custom(_, let meta), .close(_, let meta), .openPaywall(_, let meta), .stateUpdated(_, let meta),
+             .finishedLoading(let meta), .analytics(_, let meta):
+            return meta
+        }
+    }
+
+    /// Understands a message. `type` (from the ingest params) wins over the message's own `type`;
+    /// with neither, the kind is read from the shape: `name` is analytics, an element id is a
+    /// state update, `meta` alone is loading finished. An action id alone is ambiguous (custom,
+    /// close and paywall actions look the same) and is refused.
+    static func parse(_ message: JSONValue, type: String?) throws(WireError) -> OnboardingMessage {
+        do throws(WireError) {
+            return try parseChecked(message, type: type)
+        } catch {
+            // Shape errors from the shared field readers describe the page's message, not params.
+            guard error.code == .wrongParam else { throw error }
+            throw WireError(.decodingFailed, error.message, details: error.details)
+        }
+    }
+
+    private static func parseChecked(_ message: JSONValue, type: String?) throws(WireError) -> OnboardingMessage {
+        let fields = DialectFields(try Fields(message, path: "message"))
+        var kindName = type
+        if kindName == nil { kindName = try fields.optionalString("type", "type") }
+        let kind: Kind
+        if let kindName {
+            guard let named = Kind(name: kindName) else {
+                throw OnboardingMessage.error("type", "'\(kindName)' is not a message type: custom, close, open_paywall, state_updated, analytics, did_finish_loading")
+            }
+            kind = named
+        } else if fields.has("name", "name") {
+            kind = .analytics
+        } else if fields.has("element_id", "elementId") {
+            kind = .stateUpdated
+        } else if fields.has("action_id", "actionId") {
+            throw OnboardingMessage.error("type", "an action message needs a type (custom, close or open_paywall)")
+        } else {
+            kind = .finishedLoading
+        }
+
+        let meta = try OnboardingMeta(try fields.object("meta", "meta"))
+        switch kind {
+        case .custom: return .custom(actionId: try fields.identifier("action_id", "actionId"), meta: meta)
+        case .close: return .close(actionId: try fields.identifier("action_id", "actionId"), meta: meta)
+        case .openPaywall: return .openPaywall(actionId: try fields.identifier("action_id", "actionId"), meta: meta)
+        case .finishedLoading: return .finishedLoading(meta: meta)
+        case .stateUpdated: return .stateUpdated(try OnboardingStateUpdate(fields), meta: meta)
+        case .analytics: return .analytics(try OnboardingAnalyticsEvent(fields), meta: meta)
+        }
+    }
+
+    static func error(_ field: String, _ message: String) -> WireError {
+        let path = field.isEmpty ? "message" : "message.\(field)"
+        return WireError(.decodingFailed, "\(path): \(message)", details: JSONObject([("field", .string(path))]))
+    }
+}
+
+/// Where the user is in the flow, in canonical form.
+struct OnboardingMeta: Equatable, Sendable {
+    let onboardingId: String
+    let screenCid: String
+    let screenIndex: Int
+    let totalScreens: Int
+
+    init(onboardingId: String, screenCid: String, screenIndex: Int, totalScreens: Int) {
+        self.onboardingId = onboardingId
+        self.screenCid = screenCid
+        self.screenIndex = screenIndex
+        self.totalScreens = totalScreens
+    }
+
+    fileprivate init(_ fields: DialectFields) throws(WireError) {
+        onboardingId = try fields.identifier("onboarding_id", "onboardingId")
+        screenCid = try fields.identifier("screen_cid", "screenClientId")
+        screenIndex = try fields.int("screen_index", "screenIndex", min: 0)
+        totalScreens = try fields.int("total_screens", "screensTotal", min: 1)
+        guard screenIndex < totalScreens else {
+            throw fields.error("screen_index", "screen index \(screenIndex) is out of range for \(totalScreens) screens")
+        }
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.key("meta")
+        writer.object { writer in
+            writer.member("onboarding_id", onboardingId)
+            writer.member("screen_cid", screenCid)
+            writer.member("screen_index", screenIndex)
+            writer.member("total_screens", totalScreens)
+        }
+    }
+}
+
+/// An answer the user gave: which element, and its canonical value.
+struct OnboardingStateUpdate: Equatable, Sendable {
+    /// One option of a select or multi-select.
+    struct Option: Equatable, Sendable {
+        let id: String
+        let value: String
+        let label: String
+    }
+
+    enum InputKind: String, CaseIterable, Sendable { case text, email, number }
+
+    enum Value: Equatable, Sendable {
+        case select(Option)
+        case multiSelect([Option])
+        case input(InputKind, JSONValue)
+        case datePicker(day: Int, month: Int, year: Int)
+    }
+
+    let elementId: String
+    let value: Value
+
+    var elementType: String {
+        switch value {
+        case .select: return "select"
+        case .multiSelect: return "multi_select"
+        case .input: return "input"
+        case .datePicker: return "date_picker"
+        }
+    }
+
+    /// The email the user typed, when this is an email input.
+    var email: String? {
+        if case .input(.email, .string(let address)) = value { return address }
+        return nil
+    }
+
+    init(elementId: String, value: Value) {
+        self.elementId = elementId
+        self.value = value
+    }
+
+    fileprivate init(_ fields: DialectFields) throws(WireError) {
+        elementId = try fields.identifier("element_id", "elementId")
+        let params = try fields.object("params", "params")
+        let type = try params.identifier("type", "type")
+        switch type {
+        case "select":
+            value = .select(try Option(try params.object("value", "value")))
+        case "multi_select", "multiSelect":
+            var options: [Option] = []
+            for (index, element) in try params.array("value", "value").enumerated() {
+                options.append(try Option(DialectFields(try Fields(element, path: "\(params.path("value"))[\(index)]"))))
+            }
+            value = .multiSelect(options)
+        case "input":
+            value = try OnboardingStateUpdate.input(try params.object("value", "value"))
+        case "date_picker", "datePicker":
+            let date = try params.object("value", "value")
+            let day = try date.int("day", "day", min: 1)
+            let month = try date.int("month", "month", min: 1)
+            let year = try date.int("year", "year", min: 1)
+            guard month <= 12, year <= 9999, day <= OnboardingStateUpdate.daysIn(month: month, year: year) else {
+                throw date.error("", "\(year)-\(month)-\(day) is not a calendar date")
+            }
+            value = .datePicker(day: day, month: month, year: year)
+        default:
+            throw params.error("type", "'\(type)' is not one of: select, multi_select, input, date_picker")
+        }
+    }
+
+    private static func input(_ fields: DialectFields) throws(WireError) -> Value {
+        let kindName = try fields.identifier("type", "type")
+        guard let kind = InputKind(rawValue: kindName) else {
+            throw fields.error("type", "'\(kindName)' is not one of: text, email, number")
+        }
+        switch kind {
+        case .text:
+            return .input(.text, .string(try fields.string("value", "value")))
+        case .email:
+            let address = try fields.string("value", "value")
+            let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else {
+                throw fields.error("value", "'\(address)' is not an email address")
+            }
+            return .input(.email, .string(address))
+        case .number:
+            // Pages send numbers as JSON numbers or as the text of one; both become a number.
+            let number: JSONNumber?
+            switch fields.value("value", "value") {
+            case .number(let value)?: number = value
+            case .string(let text)?:
+                if case .number(let parsed)? = try? JSONParser.parse(text) { number = parsed } else { number = nil }
+            default: number = nil
+            }
+            guard let number, number.doubleValue != nil else { throw fields.error("value", "expected a finite number") }
+            return .input(.number, .number(number))
+        }
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// `"action": {element_id, element_type, value}`.
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("element_id", elementId)
+            writer.member("element_type", elementType)
+            writer.key("value")
+            writeValue(to: &writer)
+        }
+    }
+
+    func writeValue(to writer: inout JSONWriter) {
+        switch value {
+        case .select(let option): option.write(to: &writer)
+        case .multiSelect(let options): writer.array { writer in for option in options { option.write(to: &writer) } }
+        case .input(let kind, let value):
+            writer.object { writer in
+                writer.member("type", kind.rawValue)
+                writer.member("value", value)
+            }
+        case .datePicker(let day, let month, let year):
+            writer.object { writer in
+                writer.member("day", day)
+                writer.member("month", month)
+                writer.member("year", year)
+            }
+        }
+    }
+}
+
+extension OnboardingStateUpdate.Option {
+    fileprivate init(_ fields: DialectFields) throws(WireError) {
+        id = try fields.identifier("id", "id")
+        value = try fields.string("value", "value")
+        label = try fields.string("label", "label")
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("id", id)
+            writer.member("value", value)
+            writer.member("label", label)
+        }
+    }
+}
+
+/// An analytics event of the flow, with its canonical snake_case name when it is a known one.
+struct OnboardingAnalyticsEvent: Equatable, Sendable {
+    static let knownNames: Set<String> = [
+        "onboarding_started", "screen_presented", "screen_completed", "second_screen_presented",
+        "registration_screen_presented", "products_screen_presented", "user_email_collected",
+        "onboarding_completed",
+    ]
+
+    /// The canonical name, or the name as sent when it is not a known one.
+    let name: String
+    let isKnown: Bool
+    let elementId: String?
+    let reply: String?
+
+    init(name: String, isKnown: Bool, elementId: String?, reply: String?) {
+        self.name = name
+        self.isKnown = isKnown
+        self.elementId = elementId
+        self.reply = reply
+    }
+
+    fileprivate init(_ fields: DialectFields) throws(WireError) {
+        let sent = try fields.identifier("name", "name")
+        let canonical = OnboardingAnalyticsEvent.snakeCase(sent)
+        isKnown = OnboardingAnalyticsEvent.knownNames.contains(canonical)
+        name = isKnown ? canonical : sent
+        // element_id and reply sit in params, or (in some pages) beside name.
+        var params = fields
+        if let nested = try fields.optionalObject("params", "params") { params = nested }
+        elementId = try params.optionalString("element_id", "elementId")
+        reply = try params.optionalString("reply", "reply")
+    }
+
+    /// `screenCompleted` -> `screen_completed`; snake_case names are unchanged.
+    static func snakeCase(_ name: String) -> String {
+        var result = ""
+        for character in name {
+            if character.isUppercase {
+                if !result.isEmpty { result.append("_") }
+                result.append(contentsOf: character.lowercased())
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("name", name)
+            writer.member("unknown", !isKnown)
+            if let elementId { writer.member("element_id", elementId) }
+            if let reply { writer.member("reply", reply) }
+        }
+    }
+}
+
+/// Field access that takes a snake_case or a camelCase key, and reports errors as
+/// `decoding_failed` with the path of the field (the key the page used, or the snake_case one).
+private struct DialectFields {
+    let fields: Fields
+
+    init(_ fields: Fields) { self.fields = fields }
+
+    func path(_ key: String) -> String { fields.fieldPath(key) }
+
+    func has(_ snake: String, _ camel: String) -> Bool { fields.optional(snake) != nil || fields.optional(camel) != nil }
+
+    /// The value under either key; when both are present they must agree.
+    func value(_ snake: String, _ camel: String) -> JSONValue? {
+        fields.optional(snake) ?? fields.optional(camel)
+    }
+
+    private func keyUsed(_ snake: String, _ camel: String) -> String {
+        fields.optional(snake) == nil && fields.optional(camel) != nil ? camel : snake
+    }
+
+    func error(_ key: String, _ message: String) -> WireError {
+        let full = key.isEmpty ? fields.path : fields.fieldPath(key)
+        return WireError(.decodingFailed, "\(full): \(message)", details: JSONObject([("field", .string(full))]))
+    }
+
+    private func checkAgreement(_ snake: String, _ camel: String) throws(WireError) {
+        if snake != camel, let first = fields.optional(snake), let second = fields.optional(camel), first != second {
+            throw error(snake, "given as both \(snake) and \(camel) with different values")
+        }
+    }
+
+    func optionalString(_ snake: String, _ camel: String) throws(WireError) -> String? {
+        try checkAgreement(snake, camel)
+        guard let value = value(snake, camel) else { return nil }
+        guard case .string(let text) = value else {
+            throw error(keyUsed(snake, camel), "expected a string, got \(value.typeName)")
+        }
+        return text
+    }
+
+    func string(_ snake: String, _ camel: String) throws(WireError) -> String {
+        guard let text = try optionalString(snake, camel) else { throw error(snake, "is required") }
+        return text
+    }
+
+    func identifier(_ snake: String, _ camel: String) throws(WireError) -> String {
+        let text = try string(snake, camel)
+        guard !text.isEmpty else { throw error(keyUsed(snake, camel), "must not be empty") }
+        return text
+    }
+
+    func int(_ snake: String, _ camel: String, min: Int) throws(WireError) -> Int {
+        try checkAgreement(snake, camel)
+        guard let value = value(snake, camel) else { throw error(snake, "is required") }
+        guard case .number(let number) = value, let integer = number.intValue else {
+            throw error(keyUsed(snake, camel), "expected a whole number, got \(value.typeName == "number" ? "a fraction" : value.typeName)")
+        }
+        guard integer >= min, integer <= 1_000_000 else {
+            throw error(keyUsed(snake, camel), "\(integer) is out of range")
+        }
+        return integer
+    }
+
+    func object(_ snake: String, _ camel: String) throws(WireError) -> DialectFields {
+        try checkAgreement(snake, camel)
+        guard let value = value(snake, camel) else { throw error(snake, "is required") }
+        guard case .object(let object) = value else {
+            throw error(keyUsed(snake, camel), "expected an object, got \(value.typeName)")
+        }
+        return DialectFields(Fields(object, path: fields.fieldPath(keyUsed(snake, camel))))
+    }
+
+    func optionalObject(_ snake: String, _ camel: String) throws(WireError) -> DialectFields? {
+        guard has(snake, camel) else { return nil }
+        return try object(snake, camel)
+    }
+
+    func array(_ snake: String, _ camel: String) throws(WireError) -> [JSONValue] {
+        try checkAgreement(snake, camel)
+        guard let value = value(snake, camel) else { throw error(snake, "is required") }
+        guard case .array(let elements) = value else {
+            throw error(keyUsed(snake, camel), "expected an array, got \(value.typeName)")
+        }
+        return elements
+    }
+}
