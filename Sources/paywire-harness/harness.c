@@ -389,6 +389,22 @@ static char *demo_call(paywire_client_t *client, const char *title, const char *
     return copy;
 }
 
+/* {"<key>": <the success of envelope_text>} as JSON text, to hand a served object back; NULL
+ * when the envelope is not a success. */
+static char *wrap_success(const char *envelope_text, const char *key) {
+    json_error_t error;
+    json_t *envelope = envelope_text ? json_loads(envelope_text, 0, &error) : NULL;
+    json_t *success = json_object_get(envelope, "success");
+    char *text = NULL;
+    if (success != NULL && !json_is_null(success)) {
+        json_t *params = json_pack("{s:O}", key, success);
+        text = json_dumps(params, JSON_COMPACT);
+        json_decref(params);
+    }
+    json_decref(envelope);
+    return text;
+}
+
 static void demo_drain(paywire_client_t *client) {
     char *event = NULL;
     while (paywire_client_poll(client, 50, &event) == PAYWIRE_OK) {
@@ -427,17 +443,12 @@ static int run_demo(const char *config_path) {
     free(demo_call(client, "the user's profile (stable id drives A/B bucketing)", "get_profile", NULL));
     char *paywall = demo_call(client, "the onboarding paywall, offline from the bundle", "get_paywall",
                               "{\"placement_id\":\"onboarding\",\"locale\":\"en-US\"}");
-    json_t *envelope = paywall ? json_loads(paywall, 0, &error) : NULL;
-    json_t *success = json_object_get(envelope, "success");
-    if (success) {
-        json_t *params = json_pack("{s:O}", "paywall", success);
-        char *params_text = json_dumps(params, JSON_COMPACT);
-        free(demo_call(client, "its products, priced by the (test) store", "get_paywall_products", params_text));
-        free(demo_call(client, "record that the paywall was shown", "log_show_paywall", params_text));
-        free(params_text);
-        json_decref(params);
+    char *paywall_params = wrap_success(paywall, "paywall");
+    if (paywall_params) {
+        free(demo_call(client, "its products, priced by the (test) store", "get_paywall_products", paywall_params));
+        free(demo_call(client, "record that the paywall was shown", "log_show_paywall", paywall_params));
     }
-    json_decref(envelope);
+    free(paywall_params);
     free(paywall);
     free(demo_call(client, "the same placement in French (remote config localized)", "get_paywall",
                    "{\"placement_id\":\"onboarding\",\"locale\":\"fr-FR\"}"));
@@ -451,14 +462,9 @@ static int run_demo(const char *config_path) {
     /* An onboarding: the page's messages arrive in either dialect and leave as one canonical form. */
     char *onboarding = demo_call(client, "the welcome onboarding the host renders in a web view", "get_onboarding",
                                  "{\"placement_id\":\"welcome\"}");
-    json_t *onboarding_envelope = onboarding ? json_loads(onboarding, 0, &error) : NULL;
-    json_t *onboarding_success = json_object_get(onboarding_envelope, "success");
-    if (onboarding_success) {
-        json_t *params = json_pack("{s:O}", "onboarding", onboarding_success);
-        char *params_text = json_dumps(params, JSON_COMPACT);
-        free(demo_call(client, "create its view", "create_onboarding_view", params_text));
-        free(params_text);
-        json_decref(params);
+    char *onboarding_params = wrap_success(onboarding, "onboarding");
+    if (onboarding_params) {
+        free(demo_call(client, "create its view", "create_onboarding_view", onboarding_params));
         free(demo_call(client, "a camelCase answer from the page", "onboarding_view_ingest",
                        "{\"view_id\":\"onboarding-view-1\",\"type\":\"state_updated\",\"message\":{\"elementId\":\"goal\","
                        "\"meta\":{\"onboardingId\":\"welcome_quiz\",\"screenClientId\":\"goals\",\"screenIndex\":1,\"screensTotal\":3},"
@@ -473,7 +479,7 @@ static int run_demo(const char *config_path) {
                        "\"value\":{\"day\":31,\"month\":2,\"year\":1990}}}}"));
         free(demo_call(client, "the answers kept for the app", "get_onboarding_state", "{\"onboarding_id\":\"welcome_quiz\"}"));
     }
-    json_decref(onboarding_envelope);
+    free(onboarding_params);
     free(onboarding);
     printf("\n== events queued so far, drained with paywire_client_poll\n");
     demo_drain(client);
