@@ -51,6 +51,14 @@ final class ClientHandle: Sendable {
         return callId
     }
 
+    /// Runs a timer's work under the client's lock; nothing once freeing has begun.
+    func fireTimer(_ token: UInt64) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.client.timerFired(token)
+        }
+    }
+
     /// Stops the client: later calls get CLOSED, queued async calls are skipped, pollers wake,
     /// and no callback runs once this returns.
     func close() {
@@ -59,6 +67,24 @@ final class ClientHandle: Sendable {
             asyncCalls.sync {}
         }
         events.close()
+    }
+}
+
+/// Carries timer requests from the core to a dispatch timer, and the timer back to the client.
+/// It holds the client weakly: a freed client's pending timers do nothing.
+final class TimerBridge: TimerScheduler, @unchecked Sendable {
+    private let handle = Mutex<WeakHandle>(WeakHandle())
+    private static let queue = DispatchQueue(label: "paywire.timers")
+
+    private struct WeakHandle { weak var value: ClientHandle? }
+
+    func attach(_ client: ClientHandle) { handle.withLock { $0.value = client } }
+
+    func schedule(afterMilliseconds milliseconds: Int, token: UInt64) {
+        TimerBridge.queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+            let client = handle.withLock { $0.value }
+            client?.fireTimer(token)
+        }
     }
 }
 

@@ -106,8 +106,10 @@ public func paywire_client_new(
     do throws(WireError) {
         let config = try ClientConfig.parse(configBytes)
         let events = EventHub(limit: config.eventQueueLimit)
-        let client = try Client(config: config, sink: events)
+        let timers = TimerBridge()
+        let client = try Client(config: config, sink: events, scheduler: timers)
         let handle = ClientHandle(client: client, events: events)
+        timers.attach(handle)
         guard let token = HandleTable.register(handle) else {
             return deliver(failure(.internal, "could not register the client"), to: outJSON)
         }

@@ -3,12 +3,6 @@
 // client's profile, storage and event stream.
 
 extension Client {
-    func createPaywallView(_ params: Fields) throws(WireError) -> CallResponse {
-        let paywall = try PaywallReference(try params.object("paywall"))
-        let record = views.addPaywallView(paywall)
-        return .success { writer in record.info.write(to: &writer) }
-    }
-
     func getOnboarding(_ params: Fields) throws(WireError) -> CallResponse {
         let request = try PlacementRequest(params)
         warnIfClamped(request)
@@ -126,7 +120,7 @@ extension Client {
                 return
             }
             // The action id names a paywall placement: fetch it and create its view for the host.
-            let opened: Result<(ServedPaywall, PaywallViewRecord), WireError>
+            let opened: Result<(ServedPaywall, PaywallViewState), WireError>
             do throws(WireError) {
                 let served = try servePaywall(actionId, locale: view.locale)
                 guard let value = try? JSONParser.parse(served.paywall) else {

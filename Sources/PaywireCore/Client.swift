@@ -5,7 +5,16 @@
 public final class Client {
     let sink: EventSink
     let storage: Storage
-    let store: Store
+    let store: StoreKind
+    let clock: Clock
+    /// Runs timers (test-store delays, host deadlines, retries); nil means timers never fire,
+    /// which only unit tests use.
+    let scheduler: TimerScheduler?
+    var timers: [UInt64: TimerWork] = [:]
+    var nextTimerToken: UInt64 = 1
+    var hostRequests = HostRequests()
+    let hostRequestTimeout: Int
+    let productsRetryDelay: Int
     let observerMode: Bool
     let wrapper: (name: String, version: String)?
     var logLevel: LogLevel
@@ -20,8 +29,11 @@ public final class Client {
 
     /// Creates a client from a checked config. Throws when the fallback bundle or the storage
     /// directory cannot be used: failing loudly at start beats serving nothing later.
-    public init(config: ClientConfig, sink: EventSink) throws(WireError) {
+    public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?) throws(WireError) {
         self.sink = sink
+        self.scheduler = scheduler
+        hostRequestTimeout = config.hostRequestTimeoutMilliseconds
+        productsRetryDelay = config.productsRetryDelayMilliseconds
         logLevel = config.logLevel
         locale = config.locale
         observerMode = config.observerMode
@@ -30,9 +42,11 @@ public final class Client {
         } else {
             wrapper = nil
         }
-        switch config.store {
-        case .none: store = NoStore()
-        case .test(let catalog): store = TestStore(catalog: catalog)
+        store = try ClientConfig.makeStore(config.storeFields)
+        if case .test(let testStore) = store, let fixedNow = testStore.fixedNow {
+            clock = FixedClock(milliseconds: fixedNow)
+        } else {
+            clock = SystemClock()
         }
         if let directory = config.storageDir {
             storage = try DirectoryStorage(directory: directory)
@@ -84,7 +98,9 @@ public final class Client {
         case get_sdk_version, get_log_level, set_log_level, set_fallback, get_paywall,
              get_paywall_products, get_profile, identify, logout, log_show_paywall, host_respond,
              create_paywall_view, get_onboarding, create_onboarding_view, onboarding_view_ingest,
-             get_onboarding_state
+             get_onboarding_state, present_paywall_view, dismiss_paywall_view, paywall_view_select_product,
+             paywall_view_make_purchase, paywall_view_restore, paywall_view_perform_action,
+             paywall_view_open_web_payment, paywall_view_submit_promo_code, paywall_view_report_rendering_failure
     }
 
     private static let methods: [String: Method] = Dictionary(uniqueKeysWithValues: Method.allCases.map { ($0.rawValue, $0) })
@@ -107,6 +123,15 @@ public final class Client {
         case .create_onboarding_view: return try createOnboardingView(params)
         case .onboarding_view_ingest: return try onboardingViewIngest(params)
         case .get_onboarding_state: return try getOnboardingState(params)
+        case .present_paywall_view: return try presentPaywallView(params)
+        case .dismiss_paywall_view: return try dismissPaywallView(params)
+        case .paywall_view_select_product: return try paywallViewSelectProduct(params)
+        case .paywall_view_make_purchase: return try paywallViewMakePurchase(params)
+        case .paywall_view_restore: return try paywallViewRestore(params)
+        case .paywall_view_perform_action: return try paywallViewPerformAction(params)
+        case .paywall_view_open_web_payment: return try paywallViewOpenWebPayment(params)
+        case .paywall_view_submit_promo_code: return try paywallViewSubmitPromoCode(params)
+        case .paywall_view_report_rendering_failure: return try paywallViewReportRenderingFailure(params)
         }
     }
 
@@ -123,9 +148,10 @@ public final class Client {
 
     func emitProfileChanged() {
         let profile = self.profile
+        let now = clock.nowMilliseconds()
         sink.emit(Event("did_load_latest_profile") { writer in
             writer.key("profile")
-            profile.write(to: &writer)
+            profile.write(to: &writer, now: now)
         })
     }
 }
@@ -230,7 +256,14 @@ extension Client {
 
     private func getPaywallProducts(_ params: Fields) throws(WireError) -> CallResponse {
         let paywall = try PaywallReference(try params.object("paywall"))
-        let found = try store.products(paywall.productIds)
+        let found: [StoreProduct]
+        switch store {
+        case .none: throw WireError(.billingUnavailable, "no billing provider is configured (store.type is none)")
+        case .test(let testStore): found = try testStore.products(paywall.productIds)
+        case .host:
+            throw WireError(.wrongParam, "with store.type host, products reach the core through a paywall view: create_paywall_view with preload_products",
+                            details: JSONObject([("field", .string("store.type"))]))
+        }
         let missing = paywall.productIds.filter { id in !found.contains { $0.vendorProductId == id } }
         if !missing.isEmpty {
             log(.warn, "the store does not know \(missing.count) product(s) of paywall '\(paywall.paywallName)'; they are left out",
@@ -249,7 +282,8 @@ extension Client {
 
     private func getProfile(_ params: Fields) throws(WireError) -> CallResponse {
         let profile = self.profile
-        return .success { writer in profile.write(to: &writer) }
+        let now = clock.nowMilliseconds()
+        return .success { writer in profile.write(to: &writer, now: now) }
     }
 
     private func identify(_ params: Fields) throws(WireError) -> CallResponse {
@@ -273,14 +307,6 @@ extension Client {
             ("ab_test_name", .string(paywall.abTestName)),
         ])
         return .success { writer in writer.null() }
-    }
-
-    private func hostRespond(_ params: Fields) throws(WireError) -> CallResponse {
-        let requestId = try params.identifier("request_id")
-        // No flow in this version waits on the host, so every id is unknown; a late answer to
-        // a request that already timed out gets the same answer.
-        throw WireError(.notFound, "no host request '\(requestId)' is waiting for an answer",
-                        details: JSONObject([("request_id", .string(requestId))]))
     }
 }
 

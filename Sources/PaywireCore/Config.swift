@@ -9,16 +9,19 @@ public struct ClientConfig: Sendable {
         case inline([UInt8])
     }
 
-    /// Which billing provider answers product and purchase questions.
-    enum StoreChoice: Sendable {
-        case none
-        case test([StoreProduct])
-    }
 
     static let knownKeys: Set<String> = [
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
-        "observer_mode", "log_level", "event_queue_limit", "wrapper",
+        "observer_mode", "log_level", "event_queue_limit", "wrapper", "host_request_timeout_ms",
+        "products_retry_delay_ms",
     ]
+
+    /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
+    static let defaultHostRequestTimeout = 30_000
+    /// How long the core waits before retrying a failed products load the host asked to retry.
+    static let defaultProductsRetryDelay = 2000
+    var hostRequestTimeoutMilliseconds = ClientConfig.defaultHostRequestTimeout
+    var productsRetryDelayMilliseconds = ClientConfig.defaultProductsRetryDelay
 
     /// The default and bounds of `event_queue_limit`.
     public static let defaultEventQueueLimit = 1000
@@ -29,7 +32,8 @@ public struct ClientConfig: Sendable {
     var locale: String?
     var storageDir: String?
     var fallback: FallbackSource?
-    var store: StoreChoice = .none
+    /// The `store` object, checked; the client builds its store from it.
+    var storeFields: Fields?
     var observerMode = false
     var logLevel: LogLevel = .warn
     /// How many events may wait for the host before the overflow rule applies.
@@ -63,8 +67,13 @@ public struct ClientConfig: Sendable {
             self.fallback = try ClientConfig.fallbackSource(fallback)
         }
         if let store = try fields.optionalObject("store") {
-            self.store = try ClientConfig.storeChoice(store)
+            _ = try ClientConfig.makeStore(store)  // refuse a bad store now, at client creation
+            storeFields = store
         }
+        hostRequestTimeoutMilliseconds = try fields.optionalInt("host_request_timeout_ms", in: 10...3_600_000)
+            ?? ClientConfig.defaultHostRequestTimeout
+        productsRetryDelayMilliseconds = try fields.optionalInt("products_retry_delay_ms", in: 0...600_000)
+            ?? ClientConfig.defaultProductsRetryDelay
         observerMode = try fields.optionalBool("observer_mode") ?? false
         logLevel = try fields.optionalEnum("log_level", LogLevel.self) ?? .warn
         eventQueueLimit = try fields.optionalInt("event_queue_limit", in: ClientConfig.eventQueueLimitRange)
@@ -96,27 +105,16 @@ public struct ClientConfig: Sendable {
         }
     }
 
-    private static func storeChoice(_ fields: Fields) throws(WireError) -> StoreChoice {
+    /// Builds the store a `store` config object describes (a fresh one each time: the test
+    /// store keeps per-client state such as remaining scripted failures).
+    static func makeStore(_ fields: Fields?) throws(WireError) -> StoreKind {
+        guard let fields else { return .none }
         switch try fields.string("type") {
-        case "none":
-            return .none
-        case "test":
-            var catalog: [StoreProduct] = []
-            var seen = Set<String>()
-            if fields.optional("products") != nil {
-                for product in try fields.objects("products") {
-                    let loaded = try TestStore.loadProduct(product)
-                    guard seen.insert(loaded.vendorProductId).inserted else {
-                        throw WireError.wrongParam(product.fieldPath("vendor_product_id"), "duplicate product '\(loaded.vendorProductId)'")
-                    }
-                    catalog.append(loaded)
-                }
-            }
-            return .test(catalog)
-        case "host":
-            throw WireError.wrongParam(fields.fieldPath("type"), "'host' is not available in this version; use 'test' or 'none'")
+        case "none": return .none
+        case "test": return .test(try TestStore.load(fields))
+        case "host": return .host
         case let other:
-            throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: test, none")
+            throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: test, host, none")
         }
     }
 }

@@ -59,3 +59,30 @@ import Testing
         }
     }
 }
+
+@Suite struct ISODateTests {
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00.000Z"), (1_705_314_600_000, "2024-01-15T10:30:00.000Z"),
+        (951_782_400_000, "2000-02-29T00:00:00.000Z"), (-1, "1969-12-31T23:59:59.999Z"),
+    ])
+    func formatsAndParsesUTCWithMilliseconds(_ milliseconds: Int, _ text: String) {
+        #expect(ISODate.format(milliseconds: milliseconds) == text)
+        #expect(ISODate.parse(text) == milliseconds)
+    }
+
+    @Test func parseRefusesImpossibleDates() {
+        for text in ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00", "x"] {
+            #expect(ISODate.parse(text) == nil)
+        }
+        #expect(ISODate.parse("2024-01-15T10:30:00Z") == 1_705_314_600_000)
+    }
+
+    @Test func addingMonthsClampsToTheMonthsLength() {
+        let january31 = ISODate.parse("2024-01-31T12:00:00.000Z") ?? 0
+        #expect(ISODate.format(milliseconds: ISODate.adding(months: 1, to: january31)) == "2024-02-29T12:00:00.000Z")
+        #expect(ISODate.format(milliseconds: ISODate.adding(months: 13, to: january31)) == "2025-02-28T12:00:00.000Z")
+        let january15 = ISODate.parse("2024-01-15T10:30:00.000Z") ?? 0
+        #expect(ISODate.format(milliseconds: ISODate.adding(months: 1, to: january15)) == "2024-02-15T10:30:00.000Z")
+        #expect(ISODate.format(milliseconds: ISODate.adding(months: 12, to: january15)) == "2025-01-15T10:30:00.000Z")
+    }
+}

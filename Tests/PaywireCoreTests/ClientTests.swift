@@ -7,10 +7,44 @@ final class RecordingSink: EventSink, @unchecked Sendable {
     func emit(_ event: Event) { events.append(event) }
 }
 
+/// Keeps the timers a client asks for, so a test fires them when it chooses.
+final class ManualScheduler: TimerScheduler, @unchecked Sendable {
+    var scheduled: [(milliseconds: Int, token: UInt64)] = []
+    func schedule(afterMilliseconds milliseconds: Int, token: UInt64) { scheduled.append((milliseconds, token)) }
+}
+
 @Suite struct ClientTests {
-    private func client(_ config: String) throws -> (Client, RecordingSink) {
+    private func client(_ config: String, scheduler: ManualScheduler = ManualScheduler()) throws -> (Client, RecordingSink) {
         let sink = RecordingSink()
-        return (try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: sink), sink)
+        return (try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: sink, scheduler: scheduler), sink)
+    }
+
+    private func call(_ client: Client, _ method: String, _ params: String) -> CallResponse {
+        client.call(method: method, params: Array(params.utf8))
+    }
+
+    @Test func unansweredHostRequestFailsTheFlowWhenItsDeadlineFires() throws {
+        let scheduler = ManualScheduler()
+        let (client, sink) = try client(#"{"profile_id":"p","store":{"type":"host"},"host_request_timeout_ms":500,"fallback":{"path":"tests/conformance/bundles/basic.json"}}"#, scheduler: scheduler)
+        let paywall = call(client, "get_paywall", #"{"placement_id":"onboarding"}"#)
+        guard case .object(let envelope) = try JSONParser.parse(paywall.envelope), let served = envelope["success"] else {
+            Issue.record("no paywall"); return
+        }
+        let created = call(client, "create_paywall_view", String(decoding: JSONWriter.encode(.object(JSONObject([("paywall", served)]))), as: UTF8.self))
+        #expect(created.status == .ok)
+        #expect(call(client, "paywall_view_restore", #"{"view_id":"paywall-view-1"}"#).status == .ok)
+        #expect(sink.events.map(\.name) == ["paywall_view_did_start_restore", "host_request"])
+        #expect(scheduler.scheduled.map(\.milliseconds) == [500])
+        // A second restore while the first waits is refused and changes nothing.
+        #expect(call(client, "paywall_view_restore", #"{"view_id":"paywall-view-1"}"#).status == .failed)
+        client.timerFired(scheduler.scheduled[0].token)
+        #expect(sink.events.map(\.name).suffix(2) == ["log", "paywall_view_did_fail_restore"])
+        // The view recovered: a new restore starts.
+        #expect(call(client, "paywall_view_restore", #"{"view_id":"paywall-view-1"}"#).status == .ok)
+        // Firing the old token again does nothing.
+        let count = sink.events.count
+        client.timerFired(scheduler.scheduled[0].token)
+        #expect(sink.events.count == count)
     }
 
     private func result(_ response: CallResponse) throws -> JSONValue? {

@@ -45,12 +45,15 @@ struct Onboarding: Sendable {
 /// What `create_onboarding_view` needs from an onboarding the host hands back.
 struct OnboardingReference: Sendable {
     let placementId: String
+    let abTestName: String
     let variationId: String
     let onboardingId: String
     let recordEmailOnProfile: Bool
 
     init(_ fields: Fields) throws(WireError) {
-        placementId = try fields.object("placement").identifier("developer_id")
+        let placement = try fields.object("placement")
+        placementId = try placement.identifier("developer_id")
+        abTestName = try placement.optionalString("ab_test_name") ?? ""
         variationId = try fields.identifier("variation_id")
         onboardingId = try fields.identifier("onboarding_id")
         recordEmailOnProfile = try fields.optionalBool("record_email_on_profile") ?? false

@@ -13,6 +13,9 @@ struct Paywall: Sendable {
             writer.member("paywall_name", variation.paywallName)
             writer.member("variation_id", variation.variationId)
             selection.writeRemoteConfig(to: &writer)
+            writer.member("dismiss_on_purchase", variation.dismissOnPurchase)
+            writer.key("post_purchase")
+            if let step = variation.postPurchase { step.write(to: &writer) } else { writer.null() }
             writer.key("products")
             writer.array { writer in
                 for id in variation.productIds {
@@ -32,6 +35,8 @@ struct PaywallReference: Sendable {
     let variationId: String
     let abTestName: String
     let productIds: [String]
+    let dismissOnPurchase: Bool
+    let postPurchase: PostPurchaseStep?
 
     /// Reads the fields the core needs from a round-tripped paywall object; extra fields are ignored.
     init(_ fields: Fields) throws(WireError) {
@@ -43,5 +48,35 @@ struct PaywallReference: Sendable {
         var ids: [String] = []
         for product in try fields.objects("products") { ids.append(try product.identifier("vendor_product_id")) }
         productIds = ids
+        dismissOnPurchase = try fields.optionalBool("dismiss_on_purchase") ?? true
+        postPurchase = try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) }
+    }
+}
+
+/// What happens after a successful purchase, as the paywall configures it: open a deep link,
+/// or move to the app's next step.
+enum PostPurchaseStep: Equatable, Sendable {
+    case deepLink(url: String)
+    case nextStep(id: String)
+
+    static func load(_ fields: Fields) throws(WireError) -> PostPurchaseStep {
+        switch try fields.string("type") {
+        case "deep_link": return .deepLink(url: try fields.identifier("url"))
+        case "next_step": return .nextStep(id: try fields.identifier("step_id"))
+        case let other: throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: deep_link, next_step")
+        }
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            switch self {
+            case .deepLink(let url):
+                writer.member("type", "deep_link")
+                writer.member("url", url)
+            case .nextStep(let id):
+                writer.member("type", "next_step")
+                writer.member("step_id", id)
+            }
+        }
     }
 }

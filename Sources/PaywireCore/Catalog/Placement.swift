@@ -21,6 +21,9 @@ struct Variation: WeightedVariation, Equatable {
     let weight: Int
     let productIds: [String]
     let remoteConfigs: [RemoteConfig]
+    /// Whether a successful purchase dismisses the view (reason `purchased`).
+    var dismissOnPurchase = true
+    var postPurchase: PostPurchaseStep?
 }
 
 /// A placement (a place in the app where a paywall or an onboarding can appear) with its
@@ -90,7 +93,9 @@ extension Variation {
             paywallName: try fields.optionalString("paywall_name") ?? "",
             weight: try fields.int("weight", in: 0...100),
             productIds: productIds,
-            remoteConfigs: try RemoteConfig.loadAll(fields))
+            remoteConfigs: try RemoteConfig.loadAll(fields),
+            dismissOnPurchase: try fields.optionalBool("dismiss_on_purchase") ?? true,
+            postPurchase: try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) })
     }
 }
 

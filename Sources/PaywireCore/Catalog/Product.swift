@@ -58,6 +58,19 @@ struct StoreProduct: Equatable, Sendable {
     let price: Price
     let period: SubscriptionPeriod?
     let introOffer: IntroOffer?
+    /// The access level a purchase of this product grants.
+    let accessLevel: String
+
+    /// When access bought at `start` ends: start plus one period; nil (for life) without a period.
+    func expiry(from start: Int) -> Int? {
+        guard let period else { return nil }
+        switch period.unit {
+        case .day: return start + period.numberOfUnits * 86_400_000
+        case .week: return start + period.numberOfUnits * 7 * 86_400_000
+        case .month: return ISODate.adding(months: period.numberOfUnits, to: start)
+        case .year: return ISODate.adding(months: 12 * period.numberOfUnits, to: start)
+        }
+    }
 
     /// The wire form of a paywall product (`#/$defs/product`), tied to the paywall it was shown on.
     func write(to writer: inout JSONWriter, paywall: PaywallReference, index: Int) {

@@ -1,32 +1,133 @@
-/// The billing side of the platform: product details now, purchases and restores later.
-protocol Store: AnyObject {
-    /// The products the store knows among `ids`, in the order asked; unknown ids are left out.
-    func products(_ ids: [String]) throws(WireError) -> [StoreProduct]
-}
+/// The billing provider a client was configured with.
+enum StoreKind {
+    /// `store: {"type":"none"}`: no billing provider; purchases and restores fail at once.
+    case none
+    /// `store: {"type":"test", ...}`: a catalog and scripted outcomes from config.
+    case test(TestStore)
+    /// `store: {"type":"host"}`: the host's store, asked through `host_request` events.
+    case host
 
-/// `store: {"type":"none"}`: the app has no billing provider.
-final class NoStore: Store {
-    func products(_ ids: [String]) throws(WireError) -> [StoreProduct] {
-        throw WireError(.billingUnavailable, "no billing provider is configured (store.type is none)")
+    var isAvailable: Bool {
+        if case .none = self { return false }
+        return true
     }
 }
 
-/// `store: {"type":"test", "products": [...]}`: a scripted store whose catalog comes from config,
-/// for demos, tests and hosts with no real store.
-final class TestStore: Store {
-    private let catalog: [String: StoreProduct]
+/// An outcome the test store plays for a purchase, a restore, or a products fetch.
+struct ScriptedOutcome: Sendable {
+    enum Kind: String, CaseIterable, Sendable { case success, user_cancelled, pending, failed }
+    let kind: Kind
+    /// For `failed`: the error the flow reports.
+    let error: WireError?
+    /// How long the store "takes", so tests can race a second purchase or a dismissal.
+    let delayMilliseconds: Int
+    /// For restores: the products the store says the user owns.
+    let productIds: [String]
 
-    init(catalog: [StoreProduct]) {
+    static let success = ScriptedOutcome(kind: .success, error: nil, delayMilliseconds: 0, productIds: [])
+
+    /// `{type, code?, message?, underlying_error?, delay_ms?, product_ids?}`.
+    static func load(_ fields: Fields, failureCode: ErrorCode) throws(WireError) -> ScriptedOutcome {
+        guard let kind = try fields.optionalEnum("type", Kind.self) else { throw WireError.wrongParam(fields.fieldPath("type"), "is required") }
+        var error: WireError?
+        if kind == .failed {
+            let code = try fields.optionalString("code").map { text throws(WireError) -> ErrorCode in
+                guard let code = ErrorCode(rawValue: text) else { throw WireError.wrongParam(fields.fieldPath("code"), "'\(text)' is not an error code") }
+                return code
+            } ?? failureCode
+            var details = JSONObject()
+            if let underlying = try fields.optionalString("underlying_error") { details.set("underlying_error", .string(underlying)) }
+            error = WireError(code, try fields.optionalString("message") ?? "the test store was scripted to fail", details: details)
+        }
+        var ids: [String] = []
+        if fields.optional("product_ids") != nil {
+            for (index, element) in try fields.array("product_ids").enumerated() {
+                guard case .string(let id) = element, !id.isEmpty else {
+                    throw WireError.wrongParam("\(fields.fieldPath("product_ids"))[\(index)]", "expected a product id")
+                }
+                ids.append(id)
+            }
+        }
+        return ScriptedOutcome(kind: kind, error: error,
+                               delayMilliseconds: try fields.optionalInt("delay_ms", in: 0...600_000) ?? 0, productIds: ids)
+    }
+}
+
+/// The test store: a product catalog from config, each product with a scripted purchase
+/// outcome and the access level it grants; a scripted restore; and optionally products
+/// fetches that fail a number of times before succeeding.
+final class TestStore {
+    private let catalog: [String: StoreProduct]
+    let purchaseScripts: [String: ScriptedOutcome]
+    let restoreScript: ScriptedOutcome
+    let fetchFailure: WireError?
+    private(set) var fetchFailuresLeft: Int
+    /// `store.now`: a fixed clock for reproducible expiry dates.
+    let fixedNow: Int?
+
+    init(catalog: [StoreProduct], purchaseScripts: [String: ScriptedOutcome], restoreScript: ScriptedOutcome,
+         fetchFailure: WireError?, fetchFailures: Int, fixedNow: Int?) {
         var byId: [String: StoreProduct] = [:]
         for product in catalog { byId[product.vendorProductId] = product }
         self.catalog = byId
+        self.purchaseScripts = purchaseScripts
+        self.restoreScript = restoreScript
+        self.fetchFailure = fetchFailure
+        self.fetchFailuresLeft = fetchFailures
+        self.fixedNow = fixedNow
     }
 
+    /// The products the store knows among `ids`, in the order asked; unknown ids are left out.
+    /// Fails while scripted fetch failures remain.
     func products(_ ids: [String]) throws(WireError) -> [StoreProduct] {
-        ids.compactMap { catalog[$0] }
+        if fetchFailuresLeft > 0, let fetchFailure {
+            fetchFailuresLeft -= 1
+            throw fetchFailure
+        }
+        return ids.compactMap { catalog[$0] }
     }
 
-    /// Reads one catalog entry from config (`store.products[i]`).
+    func product(_ id: String) -> StoreProduct? { catalog[id] }
+
+    /// Reads `store` of type test from config.
+    static func load(_ fields: Fields) throws(WireError) -> TestStore {
+        var catalog: [StoreProduct] = []
+        var scripts: [String: ScriptedOutcome] = [:]
+        var seen = Set<String>()
+        if fields.optional("products") != nil {
+            for product in try fields.objects("products") {
+                let loaded = try loadProduct(product)
+                guard seen.insert(loaded.vendorProductId).inserted else {
+                    throw WireError.wrongParam(product.fieldPath("vendor_product_id"), "duplicate product '\(loaded.vendorProductId)'")
+                }
+                catalog.append(loaded)
+                if let script = try product.optionalObject("purchase") {
+                    scripts[loaded.vendorProductId] = try ScriptedOutcome.load(script, failureCode: .purchaseFailed)
+                }
+            }
+        }
+        let restore = try fields.optionalObject("restore").map { (restore: Fields) throws(WireError) in
+            try ScriptedOutcome.load(restore, failureCode: .restoreFailed)
+        } ?? .success
+        var fetchFailure: WireError?
+        var fetchFailures = 0
+        if let fetch = try fields.optionalObject("fetch_products") {
+            fetchFailures = try fetch.optionalInt("fail_times", in: 0...1000) ?? 1
+            fetchFailure = try ScriptedOutcome.load(Fields(JSONObject([("type", .string("failed"))] + fetch.object.members.filter { $0.key != "fail_times" && $0.key != "type" }), path: fetch.path),
+                                                    failureCode: .productsLoadingFailed).error
+        }
+        var fixedNow: Int?
+        if let now = try fields.optionalString("now") {
+            guard let parsed = ISODate.parse(now) else {
+                throw WireError.wrongParam(fields.fieldPath("now"), "'\(now)' is not an ISO 8601 UTC time like 2024-01-15T10:30:00.000Z")
+            }
+            fixedNow = parsed
+        }
+        return TestStore(catalog: catalog, purchaseScripts: scripts, restoreScript: restore,
+                         fetchFailure: fetchFailure, fetchFailures: fetchFailures, fixedNow: fixedNow)
+    }
+
+    /// Reads one catalog entry (`store.products[i]`, or a product in a host's answer).
     static func loadProduct(_ fields: Fields) throws(WireError) -> StoreProduct {
         let currencyCode = try fields.optionalString("currency_code") ?? "USD"
         let currencySymbol = try fields.optionalString("currency_symbol") ?? (currencyCode == "USD" ? "$" : "")
@@ -71,6 +172,7 @@ final class TestStore: Store {
             localizedDescription: try fields.optionalString("description") ?? "",
             price: try price("price", in: fields),
             period: period,
-            introOffer: introOffer)
+            introOffer: introOffer,
+            accessLevel: try fields.optionalString("access_level") ?? "premium")
     }
 }

@@ -52,6 +52,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case restoreFailed = "restore_failed"
     case renderingFailed = "rendering_failed"
     case webPaymentFailed = "web_payment_failed"
+    case purchaseInProgress = "purchase_in_progress"
+    case restoreInProgress = "restore_in_progress"
+    case invalidState = "invalid_state"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.
