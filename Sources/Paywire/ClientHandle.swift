@@ -5,20 +5,20 @@ import Synchronization
 /// Everything behind one `paywire_client_t *`: the core client under its lock (one owner for
 /// its state), the event hub, and the serial queue that runs async calls in order.
 final class ClientHandle: Sendable {
-    /// The client and whether `paywire_client_free` has begun, guarded together.
-    /// Unchecked: the client is only ever touched inside `state.withLock`.
-    private struct State: ~Copyable, @unchecked Sendable {
+    /// The client and whether `paywire_client_free` has begun, guarded together: the client is
+    /// only ever touched inside `state.withLock`.
+    private struct State {
         let client: Client
         var closed = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     let events: EventHub
     private let asyncCalls = DispatchQueue(label: "paywire.calls")
     private let nextCallId = Atomic<UInt64>(1)
 
     init(client: Client, events: EventHub) {
-        state = Mutex(State(client: client))
+        state = Locked(State(client: client))
         self.events = events
     }
 
@@ -71,19 +71,20 @@ final class ClientHandle: Sendable {
 }
 
 /// Carries timer requests from the core to a dispatch timer, and the timer back to the client.
-/// It holds the client weakly: a freed client's pending timers do nothing.
+/// It finds the client by its handle token, so a freed client's pending timers do nothing (and
+/// no weak reference makes every retain of the client take the runtime's slow path).
 final class TimerBridge: TimerScheduler, @unchecked Sendable {
-    private let handle = Mutex<WeakHandle>(WeakHandle())
+    private let token = Locked<UInt?>(nil)
     private static let queue = DispatchQueue(label: "paywire.timers")
 
-    private struct WeakHandle { weak var value: ClientHandle? }
+    func attach(_ clientToken: UnsafeMutableRawPointer) {
+        token.withLock { $0 = UInt(bitPattern: clientToken) }
+    }
 
-    func attach(_ client: ClientHandle) { handle.withLock { $0.value = client } }
-
-    func schedule(afterMilliseconds milliseconds: Int, token: UInt64) {
+    func schedule(afterMilliseconds milliseconds: Int, token timerToken: UInt64) {
         TimerBridge.queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
-            let client = handle.withLock { $0.value }
-            client?.fireTimer(token)
+            guard let bits = token.withLock({ $0 }) else { return }
+            HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: bits))?.fireTimer(timerToken)
         }
     }
 }
@@ -91,7 +92,7 @@ final class TimerBridge: TimerScheduler, @unchecked Sendable {
 /// The table of live clients. A `paywire_client_t *` is a token looked up here, never
 /// dereferenced, so a freed or made-up pointer is answered with INVALID_HANDLE, not a crash.
 enum HandleTable {
-    private static let table = Mutex<(next: UInt, clients: [UInt: ClientHandle])>((1, [:]))
+    private static let table = Locked<(next: UInt, clients: [UInt: ClientHandle])>((1, [:]))
     /// Tokens are spaced and offset so that small integers and typical heap addresses miss.
     private static let tokenBase: UInt = 0x5057_0000_0000
 

@@ -109,10 +109,10 @@ public func paywire_client_new(
         let timers = TimerBridge()
         let client = try Client(config: config, sink: events, scheduler: timers)
         let handle = ClientHandle(client: client, events: events)
-        timers.attach(handle)
         guard let token = HandleTable.register(handle) else {
             return deliver(failure(.internal, "could not register the client"), to: outJSON)
         }
+        timers.attach(token)
         outClient.pointee = token
         return deliver(.success { writer in writer.null() }, to: outJSON)
     } catch {

@@ -1,0 +1,167 @@
+/*
+ * Stress: 1,000 paywall views with purchases interleaved from several threads, events taken
+ * by a handler on the library's thread. Checks that every event arrives exactly once, in seq
+ * order with no gap, and that each view's events come in the order its flow defines.
+ * Built with ThreadSanitizer against a TSan build of the library by `make stress`.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "paywire.h"
+
+#define THREADS 4
+#define VIEWS_PER_THREAD 250
+#define VIEWS (THREADS * VIEWS_PER_THREAD)
+/* Per view: did_start_purchase, did_load_latest_profile, did_finish_purchase, did_dismiss. */
+#define EVENTS_PER_VIEW 4
+
+static paywire_client_t *client;
+static char *paywall_params;
+
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    long long last_seq;
+    long received;
+    int stage[VIEWS + 1]; /* how far each view's flow has got */
+    int failures;
+} tally_t;
+
+static tally_t tally = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, {0}, 0};
+
+static void fail(const char *what, const char *event) {
+    tally.failures++;
+    if (tally.failures <= 5) fprintf(stderr, "stress: %s: %.300s\n", what, event);
+}
+
+static long long number_after(const char *json, const char *key) {
+    const char *at = strstr(json, key);
+    return at ? atoll(at + strlen(key)) : -1;
+}
+
+static void on_event(const char *event, void *user_data) {
+    (void)user_data;
+    pthread_mutex_lock(&tally.lock);
+    long long seq = number_after(event, "\"seq\":");
+    if (seq != tally.last_seq + 1) fail("seq out of order", event);
+    tally.last_seq = seq;
+    tally.received++;
+    /* A view's flow: start (stage 0 -> 1), then the profile update immediately followed by the
+       finish of that purchase (1 -> 3; the profile event names no view, so it must be the very
+       next event), then the dismissal (3 -> 4). */
+    static int profile_pending;
+    long long view = number_after(event, "\"id\":\"paywall-view-");
+    if (strstr(event, "\"event\":\"did_load_latest_profile\"")) {
+        if (profile_pending) fail("two profile updates in a row", event);
+        profile_pending = 1;
+    } else if (view < 1 || view > VIEWS) {
+        fail("event for no known view", event);
+    } else if (strstr(event, "paywall_view_did_start_purchase")) {
+        if (tally.stage[view] != 0 || profile_pending) fail("start out of order", event);
+        tally.stage[view] = 1;
+    } else if (strstr(event, "paywall_view_did_finish_purchase")) {
+        if (tally.stage[view] != 1 || !profile_pending) fail("finish out of order", event);
+        profile_pending = 0;
+        tally.stage[view] = 3;
+    } else if (strstr(event, "paywall_view_did_dismiss")) {
+        if (tally.stage[view] != 3 || profile_pending) fail("dismiss out of order", event);
+        tally.stage[view] = 4;
+    } else {
+        fail("unexpected event", event);
+    }
+    if (tally.received == (long)VIEWS * EVENTS_PER_VIEW) pthread_cond_broadcast(&tally.done);
+    pthread_mutex_unlock(&tally.lock);
+}
+
+static void *worker(void *argument) {
+    (void)argument;
+    for (int i = 0; i < VIEWS_PER_THREAD; i++) {
+        char *out = NULL;
+        if (paywire_client_call(client, "create_paywall_view", paywall_params, &out) != PAYWIRE_OK) {
+            fprintf(stderr, "create failed: %s\n", out);
+            exit(2);
+        }
+        long long view = number_after(out, "\"id\":\"paywall-view-");
+        paywire_string_free(out);
+        char params[128];
+        snprintf(params, sizeof params, "{\"view_id\":\"paywall-view-%lld\",\"product_id\":\"%s\"}", view,
+                 i % 2 ? "premium_monthly" : "premium_annual");
+        /* Half the purchases go through the async path, so both paths interleave. */
+        if (i % 3 == 0) {
+            uint64_t call_id;
+            if (paywire_client_call_async(client, "paywall_view_make_purchase", params, &call_id) != PAYWIRE_OK) exit(3);
+        } else {
+            out = NULL;
+            if (paywire_client_call(client, "paywall_view_make_purchase", params, &out) != PAYWIRE_OK) {
+                fprintf(stderr, "purchase failed: %s\n", out);
+                exit(4);
+            }
+            paywire_string_free(out);
+        }
+    }
+    return NULL;
+}
+
+static void on_async_result(const char *event, void *user_data) {
+    /* call_result events of the async purchases are counted apart from the flow events. */
+    if (strstr(event, "\"event\":\"call_result\"")) {
+        pthread_mutex_lock(&tally.lock);
+        long long seq = number_after(event, "\"seq\":");
+        if (seq != tally.last_seq + 1) fail("seq out of order", event);
+        tally.last_seq = seq;
+        if (!strstr(event, "\"status\":0")) fail("async purchase failed", event);
+        pthread_mutex_unlock(&tally.lock);
+        return;
+    }
+    on_event(event, user_data);
+}
+
+int main(void) {
+    char *out = NULL;
+    const char *config =
+        "{\"profile_id\":\"stress\",\"event_queue_limit\":1000000,\"fallback\":{\"path\":\"tests/conformance/bundles/views.json\"},"
+        "\"store\":{\"type\":\"test\",\"now\":\"2024-01-15T10:30:00.000Z\",\"products\":["
+        "{\"vendor_product_id\":\"premium_monthly\",\"price\":\"9.99\",\"period\":{\"unit\":\"month\",\"number_of_units\":1},"
+        "\"purchase\":{\"type\":\"success\",\"delay_ms\":1}},"
+        "{\"vendor_product_id\":\"premium_annual\",\"price\":\"59.99\",\"period\":{\"unit\":\"year\",\"number_of_units\":1}}]}}";
+    if (paywire_client_new(config, &client, &out) != PAYWIRE_OK) {
+        fprintf(stderr, "client_new: %s\n", out);
+        return 1;
+    }
+    paywire_string_free(out);
+    if (paywire_client_call(client, "get_paywall", "{\"placement_id\":\"main\"}", &out) != PAYWIRE_OK) return 1;
+    /* {"success":{...}} -> {"paywall":{...}} */
+    paywall_params = malloc(strlen(out) + 8);
+    snprintf(paywall_params, strlen(out) + 8, "{\"paywall\":%s", out + strlen("{\"success\":"));
+    paywire_string_free(out);
+    paywire_client_set_event_handler(client, on_async_result, NULL, NULL);
+
+    pthread_t threads[THREADS];
+    for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, worker, NULL);
+    for (int i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
+
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 120;
+    pthread_mutex_lock(&tally.lock);
+    while (tally.received < (long)VIEWS * EVENTS_PER_VIEW) {
+        if (pthread_cond_timedwait(&tally.done, &tally.lock, &deadline) != 0) break;
+    }
+    long received = tally.received;
+    int incomplete = 0;
+    for (int i = 1; i <= VIEWS; i++) if (tally.stage[i] != EVENTS_PER_VIEW) incomplete++;
+    int failures = tally.failures;
+    pthread_mutex_unlock(&tally.lock);
+    paywire_client_free(client);
+    free(paywall_params);
+
+    printf("stress: %d views from %d threads, %ld flow events, last seq %lld, %d views incomplete, %d ordering failures\n",
+           VIEWS, THREADS, received, tally.last_seq, incomplete, failures);
+    int ok = received == (long)VIEWS * EVENTS_PER_VIEW && incomplete == 0 && failures == 0;
+    printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
+    return ok ? 0 : 1;
+}
