@@ -53,8 +53,34 @@ extension Client {
         let paywall = try PaywallReference(try params.object("paywall"))
         let preload = try params.optionalBool("preload_products") ?? false
         let state = views.addPaywallView(paywall)
+        // The layout is checked once, here, so every platform refuses the same broken layout.
+        if let builder = paywall.builder, let problem = PaywallBuilder.validate(builder, productIds: paywall.productIds) {
+            emit("paywall_view_did_fail_rendering", state) { writer in
+                writer.key("error")
+                problem.write(to: &writer)
+            }
+        }
         if preload { loadProducts(viewId: state.info.id) }
         return .success { writer in state.info.write(to: &writer) }
+    }
+
+    /// The view's builder layout with computed plan values (price, period, trial label, save
+    /// percentage), from the products the store described.
+    func paywallViewGetConfiguration(_ params: Fields) throws(WireError) -> CallResponse {
+        let view = try paywallView(params)
+        guard let builder = view.paywall.builder else {
+            throw WireError(.notFound, "the paywall of view '\(view.info.id)' has no builder configuration", details: viewDetails(view))
+        }
+        if let problem = PaywallBuilder.validate(builder, productIds: view.paywall.productIds) { throw problem }
+        var products: [String: StoreProduct] = [:]
+        for id in view.paywall.productIds {
+            if let product = storeProduct(id, of: view) { products[id] = product }
+        }
+        if products.isEmpty, case .host = store {
+            throw WireError(.invalidState, "the view's products are not loaded yet: create the view with preload_products", details: viewDetails(view))
+        }
+        let resolved = PaywallBuilder.resolve(builder, products: products)
+        return .success { writer in writer.value(resolved) }
     }
 
     func presentPaywallView(_ params: Fields) throws(WireError) -> CallResponse {

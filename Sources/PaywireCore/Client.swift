@@ -100,7 +100,8 @@ public final class Client {
              create_paywall_view, get_onboarding, create_onboarding_view, onboarding_view_ingest,
              get_onboarding_state, present_paywall_view, dismiss_paywall_view, paywall_view_select_product,
              paywall_view_make_purchase, paywall_view_restore, paywall_view_perform_action,
-             paywall_view_open_web_payment, paywall_view_submit_promo_code, paywall_view_report_rendering_failure
+             paywall_view_open_web_payment, paywall_view_submit_promo_code, paywall_view_report_rendering_failure,
+             paywall_view_get_configuration
     }
 
     private static let methods: [String: Method] = Dictionary(uniqueKeysWithValues: Method.allCases.map { ($0.rawValue, $0) })
@@ -132,6 +133,7 @@ public final class Client {
         case .paywall_view_open_web_payment: return try paywallViewOpenWebPayment(params)
         case .paywall_view_submit_promo_code: return try paywallViewSubmitPromoCode(params)
         case .paywall_view_report_rendering_failure: return try paywallViewReportRenderingFailure(params)
+        case .paywall_view_get_configuration: return try paywallViewGetConfiguration(params)
         }
     }
 

@@ -16,6 +16,7 @@ struct Paywall: Sendable {
             writer.member("dismiss_on_purchase", variation.dismissOnPurchase)
             writer.key("post_purchase")
             if let step = variation.postPurchase { step.write(to: &writer) } else { writer.null() }
+            writer.member("builder", variation.builder ?? .null)
             writer.key("products")
             writer.array { writer in
                 for id in variation.productIds {
@@ -37,6 +38,7 @@ struct PaywallReference: Sendable {
     let productIds: [String]
     let dismissOnPurchase: Bool
     let postPurchase: PostPurchaseStep?
+    let builder: JSONValue?
 
     /// Reads the fields the core needs from a round-tripped paywall object; extra fields are ignored.
     init(_ fields: Fields) throws(WireError) {
@@ -50,6 +52,7 @@ struct PaywallReference: Sendable {
         productIds = ids
         dismissOnPurchase = try fields.optionalBool("dismiss_on_purchase") ?? true
         postPurchase = try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) }
+        builder = fields.optional("builder")
     }
 }
 

@@ -24,6 +24,8 @@ struct Variation: WeightedVariation, Equatable {
     /// Whether a successful purchase dismisses the view (reason `purchased`).
     var dismissOnPurchase = true
     var postPurchase: PostPurchaseStep?
+    /// The builder layout as authored; checked when a view is created.
+    var builder: JSONValue?
 }
 
 /// A placement (a place in the app where a paywall or an onboarding can appear) with its
@@ -95,7 +97,8 @@ extension Variation {
             productIds: productIds,
             remoteConfigs: try RemoteConfig.loadAll(fields),
             dismissOnPurchase: try fields.optionalBool("dismiss_on_purchase") ?? true,
-            postPurchase: try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) })
+            postPurchase: try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) },
+            builder: fields.optional("builder"))
     }
 }
 
