@@ -7,9 +7,7 @@ extension Client {
         let request = try PlacementRequest(params)
         warnIfClamped(request)
         let placement: Placement<OnboardingVariation> = try placementFromBundle(request.placementId, in: { $0.onboardings })
-        let onboarding = Onboarding(selection: try Selection(
-            placement: placement, profileId: profile.profileId, locale: request.locale ?? locale,
-            responseCreatedAt: bundle?.responseCreatedAt ?? 0))
+        let onboarding = Onboarding(selection: try select(placement, locale: request.locale ?? locale, defaultAudienceOnly: false))
         return .success { writer in onboarding.write(to: &writer) }
     }
 

@@ -16,6 +16,9 @@ public final class Client {
     let hostRequestTimeout: Int
     let productsRetryDelay: Int
     let observerMode: Bool
+    let platform: String?
+    let appVersion: String?
+    let installedAt: Int?
     let wrapper: (name: String, version: String)?
     var logLevel: LogLevel
     var locale: String?
@@ -37,6 +40,9 @@ public final class Client {
         logLevel = config.logLevel
         locale = config.locale
         observerMode = config.observerMode
+        platform = config.platform
+        appVersion = config.appVersion
+        installedAt = config.installedAt
         if let name = config.wrapperName, let version = config.wrapperVersion {
             wrapper = (name, version)
         } else {
@@ -98,7 +104,7 @@ public final class Client {
         case get_sdk_version, get_log_level, set_log_level, set_fallback, get_paywall,
              get_paywall_products, get_profile, identify, logout, log_show_paywall, host_respond,
              create_paywall_view, get_onboarding, create_onboarding_view, onboarding_view_ingest,
-             get_onboarding_state, present_paywall_view, dismiss_paywall_view, paywall_view_select_product,
+             get_onboarding_state, present_paywall_view, get_paywall_for_default_audience, update_profile, dismiss_paywall_view, paywall_view_select_product,
              paywall_view_make_purchase, paywall_view_restore, paywall_view_perform_action,
              paywall_view_open_web_payment, paywall_view_submit_promo_code, paywall_view_report_rendering_failure,
              paywall_view_get_configuration
@@ -113,6 +119,8 @@ public final class Client {
         case .set_log_level: return try setLogLevel(params)
         case .set_fallback: return try setFallback(params)
         case .get_paywall: return try getPaywall(params)
+        case .get_paywall_for_default_audience: return try getPaywall(params, defaultAudienceOnly: true)
+        case .update_profile: return try updateProfile(params)
         case .get_paywall_products: return try getPaywallProducts(params)
         case .get_profile: return try getProfile(params)
         case .identify: return try identify(params)
@@ -162,12 +170,16 @@ public final class Client {
 struct PaywallCacheKey: Hashable {
     let placementId: String
     let requestLocale: String?
+    let defaultAudienceOnly: Bool
 }
 
 /// A served paywall, encoded once: alone (for events that carry it) and as a success envelope.
 struct ServedPaywall {
     let paywall: [UInt8]
     let envelope: [UInt8]
+    /// When the choice may change by itself (an access level expires, the install age reaches
+    /// another day), in ms; `Int.max` when nothing time-dependent exists.
+    let validUntil: Int
 }
 
 // MARK: - Methods
@@ -216,10 +228,89 @@ extension Client {
         }
     }
 
-    private func getPaywall(_ params: Fields) throws(WireError) -> CallResponse {
+    private func getPaywall(_ params: Fields, defaultAudienceOnly: Bool = false) throws(WireError) -> CallResponse {
         let request = try PlacementRequest(params)
         warnIfClamped(request)
-        return CallResponse(status: .ok, envelope: try servePaywall(request.placementId, locale: request.locale ?? locale).envelope)
+        return CallResponse(status: .ok, envelope: try servePaywall(request.placementId, locale: request.locale ?? locale,
+                                                                    defaultAudienceOnly: defaultAudienceOnly).envelope)
+    }
+
+    /// Until when a choice made now stays right: the next access-level expiry, and the next
+    /// install-age day boundary.
+    func choiceValidUntil() -> Int {
+        let now = clock.nowMilliseconds()
+        var until = Int.max
+        for (_, grant) in profile.accessLevels {
+            if let expiry = grant.expiresAt, expiry > now { until = min(until, expiry) }
+        }
+        if let installedAt, now >= installedAt {
+            until = min(until, installedAt + ((now - installedAt) / 86_400_000 + 1) * 86_400_000)
+        }
+        return until
+    }
+
+    /// What audience rules are evaluated against, for a request in `locale`.
+    func audienceContext(locale requestLocale: String?) -> AudienceContext {
+        let now = clock.nowMilliseconds()
+        return AudienceContext(
+            customAttributes: profile.customAttributes,
+            language: LocaleMatch.language(of: requestLocale),
+            platform: platform,
+            appVersion: appVersion,
+            activeAccessLevels: profile.activeAccessLevels(now: now),
+            installAgeDays: installedAt.map { max(0, (now - $0) / 86_400_000) })
+    }
+
+    /// Chooses in a placement for this profile, keeping any cross-placement group it assigns.
+    func select<V>(_ placement: Placement<V>, locale requestLocale: String?, defaultAudienceOnly: Bool) throws(WireError) -> Selection<V> {
+        let selection = try Selection(placement: placement, profileId: profile.profileId, locale: requestLocale,
+                                      responseCreatedAt: bundle?.responseCreatedAt ?? 0,
+                                      context: audienceContext(locale: requestLocale),
+                                      defaultAudienceOnly: defaultAudienceOnly,
+                                      crossPlacementAssignments: profile.crossPlacementAssignments)
+        if let assignment = selection.newCrossPlacementAssignment {
+            // Kept quietly (no profile event: nothing a host shows changed), and persisted so the
+            // group survives a restart.
+            var next = profile
+            next.crossPlacementAssignments[assignment.testId] = assignment.group
+            try storage.write(Profile.storageKey, next.record)
+            profile = next
+            servedPaywalls.removeAll()
+        }
+        return selection
+    }
+
+    /// Sets or (with null) removes custom attributes; audience rules read them.
+    private func updateProfile(_ params: Fields) throws(WireError) -> CallResponse {
+        let attributes = try params.object("custom_attributes")
+        var next = profile
+        for member in attributes.object.members {
+            let key = member.key
+            let path = attributes.fieldPath(key)
+            guard !key.isEmpty, key.utf8.count <= 64,
+                  key.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0) }) else {
+                throw WireError.wrongParam(path, "a custom attribute key is 1 to 64 letters, digits, '_', '-' or '.'")
+            }
+            let valid: Bool
+            switch member.value {
+            case .null:
+                next.customAttributes = JSONObject(next.customAttributes.members.filter { $0.key != key })
+                continue
+            case .string(let text): valid = text.utf8.count <= 256
+            case .bool: valid = true
+            case .number(let number): valid = number.doubleValue != nil
+            case .array, .object: valid = false
+            }
+            guard valid else {
+                throw WireError.wrongParam(path, "expected a string of at most 256 bytes, a finite number, a boolean, or null to remove it")
+            }
+            next.customAttributes.set(key, member.value)
+        }
+        guard next.customAttributes.members.count <= 100 else {
+            throw WireError.wrongParam("custom_attributes", "a profile holds at most 100 custom attributes")
+        }
+        if next != profile { try switchProfile(to: next) }
+        return .success { writer in writer.null() }
     }
 
     func warnIfClamped(_ request: PlacementRequest) {
@@ -230,15 +321,17 @@ extension Client {
     }
 
     /// The paywall `placementId` serves this profile in `locale`, encoded once and then reused.
-    func servePaywall(_ placementId: String, locale requestLocale: String?) throws(WireError) -> ServedPaywall {
-        let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale)
-        if let served = servedPaywalls[key] { return served }
+    func servePaywall(_ placementId: String, locale requestLocale: String?, defaultAudienceOnly: Bool = false) throws(WireError) -> ServedPaywall {
+        let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale, defaultAudienceOnly: defaultAudienceOnly)
+        if let served = servedPaywalls[key], served.validUntil == .max || clock.nowMilliseconds() < served.validUntil {
+            return served
+        }
         let placement: Placement<Variation> = try placementFromBundle(placementId, in: { $0.paywalls })
-        let paywall = Paywall(selection: try Selection(placement: placement, profileId: profile.profileId,
-                                                       locale: requestLocale, responseCreatedAt: bundle?.responseCreatedAt ?? 0))
+        let paywall = Paywall(selection: try select(placement, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly))
         var writer = JSONWriter(reservingCapacity: 1024)
         paywall.write(to: &writer)
-        let served = ServedPaywall(paywall: writer.bytes, envelope: CallResponse.success(writer.bytes).envelope)
+        let served = ServedPaywall(paywall: writer.bytes, envelope: CallResponse.success(writer.bytes).envelope,
+                                   validUntil: choiceValidUntil())
         servedPaywalls[key] = served
         return served
     }

@@ -13,13 +13,17 @@ public struct ClientConfig: Sendable {
     static let knownKeys: Set<String> = [
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "wrapper", "host_request_timeout_ms",
-        "products_retry_delay_ms",
+        "products_retry_delay_ms", "context",
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
     static let defaultHostRequestTimeout = 30_000
     /// How long the core waits before retrying a failed products load the host asked to retry.
     static let defaultProductsRetryDelay = 2000
+    /// What audience rules know about the app: `context {platform, app_version, installed_at}`.
+    var platform: String?
+    var appVersion: String?
+    var installedAt: Int?
     var hostRequestTimeoutMilliseconds = ClientConfig.defaultHostRequestTimeout
     var productsRetryDelayMilliseconds = ClientConfig.defaultProductsRetryDelay
 
@@ -81,6 +85,19 @@ public struct ClientConfig: Sendable {
         if let wrapper = try fields.optionalObject("wrapper") {
             wrapperName = try wrapper.identifier("name")
             wrapperVersion = try wrapper.identifier("version")
+        }
+        if let context = try fields.optionalObject("context") {
+            platform = try context.optionalString("platform")
+            appVersion = try context.optionalString("app_version")
+            if let version = appVersion, AudienceRule.Version(version) == nil {
+                throw WireError.wrongParam(context.fieldPath("app_version"), "'\(version)' is not a dotted version like 2.10.1")
+            }
+            if let installed = try context.optionalString("installed_at") {
+                guard let parsed = ISODate.parse(installed) else {
+                    throw WireError.wrongParam(context.fieldPath("installed_at"), "'\(installed)' is not an ISO 8601 UTC time")
+                }
+                installedAt = parsed
+            }
         }
         unknownKeys = fields.unknownKeys(ClientConfig.knownKeys)
     }

@@ -19,6 +19,10 @@ struct Profile: Equatable, Sendable {
     var accessLevels: [(id: String, grant: Grant)] = []
     /// Subscriptions by vendor product id, in the order bought.
     var subscriptions: [(id: String, grant: Grant)] = []
+    /// Set by `update_profile`; audience rules read them as `custom.<key>`.
+    var customAttributes = JSONObject()
+    /// Cross-placement test id -> the variation group this profile was assigned.
+    var crossPlacementAssignments: [String: String] = [:]
 
     static let storageKey = "profile"
 
@@ -32,6 +36,7 @@ struct Profile: Equatable, Sendable {
         lhs.profileId == rhs.profileId && lhs.customerUserId == rhs.customerUserId && lhs.email == rhs.email
             && lhs.accessLevels.elementsEqual(rhs.accessLevels) { $0.id == $1.id && $0.grant == $1.grant }
             && lhs.subscriptions.elementsEqual(rhs.subscriptions) { $0.id == $1.id && $0.grant == $1.grant }
+            && lhs.customAttributes == rhs.customAttributes && lhs.crossPlacementAssignments == rhs.crossPlacementAssignments
     }
 
     /// Records a purchase or a restored product: the access level and, for a subscription, the
@@ -91,7 +96,13 @@ struct Profile: Equatable, Sendable {
                     writer.object { writer in Profile.writeGrant(grant, now: now, to: &writer) }
                 }
             }
+            writer.member("custom_attributes", .object(customAttributes))
         }
+    }
+
+    /// Whether an access level is active at `now`.
+    func activeAccessLevels(now: Int) -> Set<String> {
+        Set(accessLevels.filter { $0.grant.isActive(now: now) }.map(\.id))
     }
 
     private static func writeGrant(_ grant: Grant, now: Int, to writer: inout JSONWriter) {
@@ -118,6 +129,9 @@ struct Profile: Equatable, Sendable {
             ("email", email.map { .string($0) } ?? .null),
             ("access_levels", grants(accessLevels)),
             ("subscriptions", grants(subscriptions)),
+            ("custom_attributes", .object(customAttributes)),
+            ("cross_placement_assignments", .object(JSONObject(crossPlacementAssignments.sorted { $0.key < $1.key }
+                .map { ($0.key, .string($0.value)) }))),
         ])))
     }
 
@@ -143,6 +157,12 @@ struct Profile: Equatable, Sendable {
         var profile = Profile(profileId: id, customerUserId: text("customer_user_id"), email: text("email"))
         profile.accessLevels = grants("access_levels")
         profile.subscriptions = grants("subscriptions")
+        if case .object(let attributes)? = object["custom_attributes"] { profile.customAttributes = attributes }
+        if case .object(let assignments)? = object["cross_placement_assignments"] {
+            for member in assignments.members {
+                if case .string(let group) = member.value { profile.crossPlacementAssignments[member.key] = group }
+            }
+        }
         return profile
     }
 }

@@ -44,7 +44,7 @@ import Testing
         {"format_version":1,"response_created_at":3,"placements":{"good":{"placement_audience_version_id":"g","variations":[{"variation_id":"v","paywall_id":"p","weight":100,"products":["a"]}]},"bad":{"variations":"nope"}}}
         """#.utf8))
         #expect(Set(bundle.paywalls.ids) == ["good", "bad"])
-        #expect(try bundle.paywalls.placement("good")?.variations.first?.productIds == ["a"])
+        #expect(try bundle.paywalls.placement("good")?.audiences.first?.variations.first?.productIds == ["a"])
         #expect(try bundle.paywalls.placement("missing") == nil)
         #expect(throws: WireError.self) { try bundle.paywalls.placement("bad") }
     }

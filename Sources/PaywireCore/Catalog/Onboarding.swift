@@ -9,6 +9,7 @@ struct OnboardingVariation: WeightedVariation, Equatable {
     let url: String
     /// Whether an `input` of type `email` is also recorded on the profile.
     let recordEmailOnProfile: Bool
+    let crossPlacementGroup: String?
 
     static func load(_ fields: Fields) throws(WireError) -> OnboardingVariation {
         OnboardingVariation(
@@ -18,7 +19,8 @@ struct OnboardingVariation: WeightedVariation, Equatable {
             weight: try fields.int("weight", in: 0...100),
             remoteConfigs: try RemoteConfig.loadAll(fields),
             url: try fields.identifier("url"),
-            recordEmailOnProfile: try fields.optionalBool("record_email_on_profile") ?? false)
+            recordEmailOnProfile: try fields.optionalBool("record_email_on_profile") ?? false,
+            crossPlacementGroup: try fields.optionalString("cross_placement_group"))
     }
 }
 

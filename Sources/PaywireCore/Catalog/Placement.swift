@@ -9,6 +9,8 @@ protocol WeightedVariation: Sendable {
     var variationId: String { get }
     var weight: Int { get }
     var remoteConfigs: [RemoteConfig] { get }
+    /// The group this variation belongs to in a cross-placement test, if its audience runs one.
+    var crossPlacementGroup: String? { get }
     /// Reads one variation from its bundle object.
     static func load(_ fields: Fields) throws(WireError) -> Self
 }
@@ -26,17 +28,30 @@ struct Variation: WeightedVariation, Equatable {
     var postPurchase: PostPurchaseStep?
     /// The builder layout as authored; checked when a view is created.
     var builder: JSONValue?
+    var crossPlacementGroup: String?
 }
 
-/// A placement (a place in the app where a paywall or an onboarding can appear) with its
-/// audience and A/B test. `V` is what a variation serves.
-struct Placement<V: WeightedVariation>: Sendable {
-    let developerId: String
-    let audienceName: String
+/// One audience of a placement: who it is for (nil rule: everyone) and its own A/B test.
+struct Audience<V: WeightedVariation>: Sendable {
+    let name: String
+    let rule: AudienceRule?
     let revision: Int
     let abTestName: String
     let placementAudienceVersionId: String
+    /// When set, the variation group a profile gets here is kept for every placement in the test.
+    let crossPlacementTestId: String?
     let variations: [V]
+}
+
+/// A placement (a place in the app where a paywall or an onboarding can appear) with its
+/// ordered audiences: the first whose rule matches wins, the last is the default. `V` is what a
+/// variation serves. A placement written without `audiences` is one default audience.
+struct Placement<V: WeightedVariation>: Sendable {
+    let developerId: String
+    let audiences: [Audience<V>]
+
+    /// The default audience (the last).
+    var defaultAudience: Audience<V>? { audiences.last }
 
     /// Reads and checks a placement from its bundle JSON (`section` is `placements` or
     /// `onboardings`). Errors are `invalid_fallback` with the JSON path of the first bad field,
@@ -45,35 +60,59 @@ struct Placement<V: WeightedVariation>: Sendable {
         let path = "\(section).\(id)"
         do throws(WireError) {
             let fields = try Fields(value, path: path)
-            let variationFields = try fields.objects("variations")
-            guard !variationFields.isEmpty else {
-                throw WireError.wrongParam(fields.fieldPath("variations"), "a placement needs at least one variation")
-            }
-            var variations: [V] = []
-            var seenIds = Set<String>()
-            for item in variationFields {
-                let variation = try V.load(item)
-                guard seenIds.insert(variation.variationId).inserted else {
-                    throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(variation.variationId)'")
+            var audiences: [Audience<V>] = []
+            if fields.optional("audiences") != nil {
+                let list = try fields.objects("audiences")
+                guard !list.isEmpty else { throw WireError.wrongParam(fields.fieldPath("audiences"), "a placement needs at least one audience") }
+                for (index, audience) in list.enumerated() {
+                    let isDefault = index == list.count - 1
+                    audiences.append(try loadAudience(audience, isDefault: isDefault))
                 }
-                variations.append(variation)
+            } else {
+                audiences.append(try loadAudience(fields, isDefault: true))
             }
-            let total = variations.reduce(0) { $0 + $1.weight }
-            guard total == 100 else {
-                throw WireError.wrongParam(fields.fieldPath("variations"), "variation weights must sum to 100, they sum to \(total)")
-            }
-            return Placement(
-                developerId: id,
-                audienceName: try fields.optionalString("audience_name") ?? "All Users",
-                revision: try fields.optionalInt("revision", in: 0...Int(Int32.max)) ?? 0,
-                abTestName: try fields.optionalString("ab_test_name") ?? "",
-                placementAudienceVersionId: try fields.identifier("placement_audience_version_id"),
-                variations: variations)
+            return Placement(developerId: id, audiences: audiences)
         } catch {
             throw WireError(.invalidFallback, "the bundle's placement '\(id)' is invalid: \(error.message)", details: error.details)
         }
     }
 
+    private static func loadAudience(_ fields: Fields, isDefault: Bool) throws(WireError) -> Audience<V> {
+        let variationFields = try fields.objects("variations")
+        guard !variationFields.isEmpty else {
+            throw WireError.wrongParam(fields.fieldPath("variations"), "a placement needs at least one variation")
+        }
+        var variations: [V] = []
+        var seenIds = Set<String>()
+        for item in variationFields {
+            let variation = try V.load(item)
+            guard seenIds.insert(variation.variationId).inserted else {
+                throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(variation.variationId)'")
+            }
+            variations.append(variation)
+        }
+        let total = variations.reduce(0) { $0 + $1.weight }
+        guard total == 100 else {
+            throw WireError.wrongParam(fields.fieldPath("variations"), "variation weights must sum to 100, they sum to \(total)")
+        }
+        var rule: AudienceRule?
+        if let ruleValue = fields.optional("rule") {
+            guard !isDefault else {
+                throw WireError.wrongParam(fields.fieldPath("rule"), "the last audience is the default for everyone else: it takes no rule")
+            }
+            rule = try AudienceRule.load(ruleValue, path: fields.fieldPath("rule"))
+        } else if !isDefault {
+            throw WireError.wrongParam(fields.fieldPath("rule"), "every audience but the last needs a rule")
+        }
+        return Audience(
+            name: try fields.optionalString("audience_name") ?? "All Users",
+            rule: rule,
+            revision: try fields.optionalInt("revision", in: 0...Int(Int32.max)) ?? 0,
+            abTestName: try fields.optionalString("ab_test_name") ?? "",
+            placementAudienceVersionId: try fields.identifier("placement_audience_version_id"),
+            crossPlacementTestId: try fields.optionalString("cross_placement_test_id"),
+            variations: variations)
+    }
 }
 
 extension Variation {
@@ -98,7 +137,8 @@ extension Variation {
             remoteConfigs: try RemoteConfig.loadAll(fields),
             dismissOnPurchase: try fields.optionalBool("dismiss_on_purchase") ?? true,
             postPurchase: try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) },
-            builder: fields.optional("builder"))
+            builder: fields.optional("builder"),
+            crossPlacementGroup: try fields.optionalString("cross_placement_group"))
     }
 }
 
