@@ -166,6 +166,14 @@ public final class Client {
     }
 }
 
+/// How `get_paywall_products` treats intro-offer eligibility the store has not settled.
+enum ProductsFetchPolicy: String, CaseIterable, Sendable {
+    /// Answer at once; unsettled eligibility is `unknown`.
+    case default_policy = "default"
+    /// Wait for the store to validate the receipt, so eligibility is settled.
+    case wait_for_receipt_validation
+}
+
 /// Which served paywall a request maps to.
 struct PaywallCacheKey: Hashable {
     let placementId: String
@@ -351,6 +359,7 @@ extension Client {
 
     private func getPaywallProducts(_ params: Fields) throws(WireError) -> CallResponse {
         let paywall = try PaywallReference(try params.object("paywall"))
+        let waitForValidation = try params.optionalEnum("fetch_policy", ProductsFetchPolicy.self) == .wait_for_receipt_validation
         let found: [StoreProduct]
         switch store {
         case .none: throw WireError(.billingUnavailable, "no billing provider is configured (store.type is none)")
@@ -369,7 +378,7 @@ extension Client {
                 for id in paywall.productIds {
                     guard let product = found.first(where: { $0.vendorProductId == id }),
                           let index = paywall.productIds.firstIndex(of: id) else { continue }
-                    product.write(to: &writer, paywall: paywall, index: index)
+                    product.write(to: &writer, paywall: paywall, index: index, waitForValidation: waitForValidation)
                 }
             }
         }

@@ -50,6 +50,12 @@ struct IntroOffer: Equatable, Sendable {
     let price: Price
 }
 
+/// Whether the user may take a product's intro offer. `unknown` until the store has validated
+/// the receipt; hosts should treat it like `ineligible` (never promise a trial that may not come).
+enum OfferEligibility: String, CaseIterable, Sendable {
+    case eligible, ineligible, unknown
+}
+
 /// A product as the store describes it, before it is tied to a paywall.
 struct StoreProduct: Equatable, Sendable {
     let vendorProductId: String
@@ -60,6 +66,10 @@ struct StoreProduct: Equatable, Sendable {
     let introOffer: IntroOffer?
     /// The access level a purchase of this product grants.
     let accessLevel: String
+    /// Eligibility for the intro offer as the store knows it now.
+    var eligibility: OfferEligibility = .unknown
+    /// What `unknown` becomes once the receipt is validated.
+    var eligibilityAfterValidation: OfferEligibility = .eligible
 
     /// When access bought at `start` ends: start plus one period; nil (for life) without a period.
     func expiry(from start: Int) -> Int? {
@@ -73,7 +83,7 @@ struct StoreProduct: Equatable, Sendable {
     }
 
     /// The wire form of a paywall product (`#/$defs/product`), tied to the paywall it was shown on.
-    func write(to writer: inout JSONWriter, paywall: PaywallReference, index: Int) {
+    func write(to writer: inout JSONWriter, paywall: PaywallReference, index: Int, waitForValidation: Bool = false) {
         writer.object { writer in
             writer.member("vendor_product_id", vendorProductId)
             writer.member("localized_title", localizedTitle)
@@ -109,6 +119,8 @@ struct StoreProduct: Equatable, Sendable {
             writer.member("paywall_ab_test_name", paywall.abTestName)
             writer.member("paywall_name", paywall.paywallName)
             writer.member("paywall_product_index", index)
+            let settled = waitForValidation && eligibility == .unknown ? eligibilityAfterValidation : eligibility
+            writer.member("intro_offer_eligibility", introOffer == nil ? OfferEligibility.ineligible.rawValue : settled.rawValue)
         }
     }
 }

@@ -166,7 +166,7 @@ final class TestStore {
                 numberOfPeriods: try offer.optionalInt("number_of_periods", in: 1...1000) ?? 1,
                 price: offerPrice)
         }
-        return StoreProduct(
+        var product = StoreProduct(
             vendorProductId: try fields.identifier("vendor_product_id"),
             localizedTitle: try fields.optionalString("title") ?? "",
             localizedDescription: try fields.optionalString("description") ?? "",
@@ -174,5 +174,11 @@ final class TestStore {
             period: period,
             introOffer: introOffer,
             accessLevel: try fields.optionalString("access_level") ?? "premium")
+        product.eligibility = try fields.optionalEnum("intro_offer_eligibility", OfferEligibility.self) ?? .eligible
+        product.eligibilityAfterValidation = try fields.optionalEnum("eligibility_after_validation", OfferEligibility.self) ?? .eligible
+        guard product.eligibilityAfterValidation != .unknown else {
+            throw WireError.wrongParam(fields.fieldPath("eligibility_after_validation"), "validation settles eligibility: eligible or ineligible")
+        }
+        return product
     }
 }
