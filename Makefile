@@ -105,15 +105,17 @@ check-install: lib deps
 conformance: conformance-c conformance-python
 
 conformance-c: harness
-	python3 tests/conformance/driver.py --runner c -- $(BINDIR)/paywire-harness
+	python3 tests/conformance/driver.py --runner c --jobs 2 -- $(BINDIR)/paywire-harness
 
 conformance-python: lib deps
 	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
-	  python3 tests/conformance/driver.py --runner python -- python3 bindings/python/conformance_runner.py
+	  python3 tests/conformance/driver.py --runner python --jobs 2 -- python3 bindings/python/conformance_runner.py
 
-# The bad-input corpus through the C runner under valgrind: no crash, no invalid access, no definite leak.
+# The bad-input corpus and every conformance vector through the C runner under valgrind: no
+# crash, no invalid access, no definite leak. Two cases at a time (one per core).
 corpus: harness
-	python3 tests/conformance/driver.py --runner c-valgrind --vectors tests/corpus -- $(VALGRIND) $(BINDIR)/paywire-harness
+	python3 tests/conformance/driver.py --runner c-valgrind --jobs 2 --vectors tests/corpus --vectors tests/conformance/vectors \
+	  -- $(VALGRIND) $(BINDIR)/paywire-harness
 
 # The binding's tests, and a pip install of it into a fresh virtualenv that finds the library.
 test-python: lib deps

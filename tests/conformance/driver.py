@@ -12,6 +12,7 @@ applies the runner's expectation list (expectations/NAME.txt: case ids known to 
 case that passes, an unlisted case that fails, or a case that did not run fails the whole run.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -334,7 +335,8 @@ def load_cases(directory):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runner", required=True, help="runner name; selects expectations/NAME.txt")
-    parser.add_argument("--vectors", default=str(HERE / "vectors"))
+    parser.add_argument("--vectors", action="append", help="a directory of case files (repeatable); default: vectors/")
+    parser.add_argument("--jobs", type=int, default=1, help="cases run at once, each in its own runner process")
     parser.add_argument("--case", action="append", help="run only these case ids")
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
@@ -356,11 +358,14 @@ def main():
             if line:
                 known_failures.add(line)
 
-    cases = load_cases(args.vectors)
+    directories = args.vectors or [str(HERE / "vectors")]
+    cases = [case for directory in directories for case in load_cases(directory)]
+    if len({case["id"] for case in cases}) != len(cases):
+        sys.exit("duplicate case ids across the vector directories")
     if args.case:
         cases = [case for case in cases if case["id"] in args.case]
-    passed, failed, problems = 0, 0, []
-    for case in cases:
+
+    def run_case(case):
         runner = Runner(args.command)
         error = None
         run = CaseRun(case, runner, validator)
@@ -374,6 +379,12 @@ def main():
             except CaseFailure as failure:
                 error = error or str(failure)
             shutil.rmtree(run.variables["tmpdir"], ignore_errors=True)
+        return error
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        errors = list(pool.map(run_case, cases))
+    passed, failed, problems = 0, 0, []
+    for case, error in zip(cases, errors):
         if error is None and case["id"] in known_failures:
             failed += 1
             problems.append(f"UNEXPECTED PASS {case['id']}: remove it from {expectation_file.name}")
@@ -389,7 +400,7 @@ def main():
             problems.append(f"EXPECTATION FOR A CASE THAT DOES NOT EXIST {missing}")
     for problem in problems:
         print(problem)
-    print(f"runner {args.runner}: {len(cases)} cases from {args.vectors}")
+    print(f"runner {args.runner}: {len(cases)} cases from {', '.join(directories)}")
     print(f"conformance: {passed} passed, {failed} failed")
     return 1 if failed or not cases else 0
 

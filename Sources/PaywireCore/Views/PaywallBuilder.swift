@@ -4,7 +4,7 @@
 /// everywhere: per-plan save percentages, prices and trial labels.
 ///
 /// `{"layout": "stack" | "grid" | "carousel", "sections": [{"type": "<section>", ...}]}`.
-/// Each section type's fields are listed in `PaywallBuilder.sectionRules` (and the schema);
+/// Each section type's fields are listed in `PaywallBuilder.sectionRules(_:)` (and the README);
 /// unknown fields are allowed, so a newer builder can add some without breaking older cores.
 enum PaywallBuilder {
     static let layouts: Set<String> = ["stack", "grid", "carousel"]
@@ -33,31 +33,36 @@ enum PaywallBuilder {
         case productIds
     }
 
-    /// The fields each section type has; a type not listed is refused.
-    static let sectionRules: [String: [(String, Rule)]] = [
-        "header": [("title", .text), ("subtitle", .optionalText)],
-        "features_list": [("items", .list(of: .object([("text", .text), ("icon", .optionalText)]), minCount: 1))],
-        "plan_selection": [("style", .oneOf(planStyles)), ("plans", .plans)],
-        "cta_button": [("text", .text), ("action", .optionalOneOf(["purchase", "restore", "close", "open_url"]))],
-        "social_proof": [("text", .text), ("rating", .optionalNumber(min: 0, max: 5))],
-        "guarantee": [("text", .text)],
-        "image": [("url", .url), ("aspect_ratio", .optionalNumber(min: 0.01, max: 100))],
-        "spacer": [("height", .number(min: 0, max: 10_000))],
-        "testimonial": [("quote", .text), ("author", .text)],
-        "countdown": [("ends_at", .date), ("label", .optionalText)],
-        "legal": [("text", .text)],
-        "divider": [],
-        "sticky_footer": [("sections", .sections)],
-        "card": [("sections", .sections)],
-        "carousel": [("sections", .sections)],
-        "timeline": [("steps", .list(of: .object([("title", .text), ("description", .optionalText)]), minCount: 1))],
-        "icon_grid": [("items", .list(of: .object([("icon", .text), ("label", .text)]), minCount: 1))],
-        "comparison_table": [("columns", .list(of: .text, minCount: 1)),
-                             ("rows", .list(of: .object([("label", .text), ("values", .list(of: .text, minCount: 1))]), minCount: 1))],
-        "promo_input": [("placeholder", .optionalText)],
-        "toggle": [("label", .text), ("product_ids", .productIds)],
-        "reviews_carousel": [("reviews", .list(of: .object([("author", .text), ("text", .text), ("rating", .number(min: 1, max: 5))]), minCount: 1))],
-    ]
+    /// The fields a section type has; nil for a type that does not exist. A function rather than
+    /// a global table: the rules' indirect cases are boxes that a global would keep behind
+    /// tagged pointers for the whole process, which memory checkers report as lost.
+    static func sectionRules(_ type: String) -> [(String, Rule)]? {
+        switch type {
+        case "header": return [("title", .text), ("subtitle", .optionalText)]
+        case "features_list": return [("items", .list(of: .object([("text", .text), ("icon", .optionalText)]), minCount: 1))]
+        case "plan_selection": return [("style", .oneOf(planStyles)), ("plans", .plans)]
+        case "cta_button": return [("text", .text), ("action", .optionalOneOf(["purchase", "restore", "close", "open_url"]))]
+        case "social_proof": return [("text", .text), ("rating", .optionalNumber(min: 0, max: 5))]
+        case "guarantee": return [("text", .text)]
+        case "image": return [("url", .url), ("aspect_ratio", .optionalNumber(min: 0.01, max: 100))]
+        case "spacer": return [("height", .number(min: 0, max: 10_000))]
+        case "testimonial": return [("quote", .text), ("author", .text)]
+        case "countdown": return [("ends_at", .date), ("label", .optionalText)]
+        case "legal": return [("text", .text)]
+        case "divider": return []
+        case "sticky_footer", "card", "carousel": return [("sections", .sections)]
+        case "timeline": return [("steps", .list(of: .object([("title", .text), ("description", .optionalText)]), minCount: 1))]
+        case "icon_grid": return [("items", .list(of: .object([("icon", .text), ("label", .text)]), minCount: 1))]
+        case "comparison_table":
+            return [("columns", .list(of: .text, minCount: 1)),
+                    ("rows", .list(of: .object([("label", .text), ("values", .list(of: .text, minCount: 1))]), minCount: 1))]
+        case "promo_input": return [("placeholder", .optionalText)]
+        case "toggle": return [("label", .text), ("product_ids", .productIds)]
+        case "reviews_carousel":
+            return [("reviews", .list(of: .object([("author", .text), ("text", .text), ("rating", .number(min: 1, max: 5))]), minCount: 1))]
+        default: return nil
+        }
+    }
 
     /// The first problem of a configuration, as a `rendering_failed` error whose
     /// `details.field` is the JSON path (`builder.sections[2].plans[0].product_id`); nil when valid.
@@ -92,7 +97,7 @@ enum PaywallBuilder {
                 let sectionPath = "\(path)[\(index)]"
                 guard case .object(let fields) = section else { return fail(sectionPath, "expected a section object") }
                 guard case .string(let type)? = fields["type"] else { return fail("\(sectionPath).type", "is required") }
-                guard let rules = PaywallBuilder.sectionRules[type] else {
+                guard let rules = PaywallBuilder.sectionRules(type) else {
                     return fail("\(sectionPath).type", "'\(type)' is not a section type")
                 }
                 for (name, rule) in rules where problem == nil {
