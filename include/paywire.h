@@ -112,8 +112,10 @@ void paywire_client_free(paywire_client_t *client);
  *   out_json     must not be NULL (else PAYWIRE_INVALID_ARGUMENT and nothing is written);
  *                receives the envelope, to be released with paywire_string_free().
  * Returns PAYWIRE_OK or the status matching the envelope's error.code. Thread-safe; calls on
- * one client are serialized. Methods that wait on the host must be called with
- * paywire_client_call_async() instead (their envelope would otherwise wait on the caller). */
+ * one client are serialized. A method that has to wait for the host (for example
+ * get_paywall_products with store.type host) is refused here with error.code "requires_async"
+ * (PAYWIRE_INVALID_ARGUMENT): call it with paywire_client_call_async(), whose call_result
+ * arrives once the host answered or the request's deadline passed. */
 paywire_status_t paywire_client_call(paywire_client_t *client, const char *method,
                                      const char *params_json, char **out_json);
 

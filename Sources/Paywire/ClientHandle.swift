@@ -14,12 +14,14 @@ final class ClientHandle: Sendable {
 
     private let state: Locked<State>
     let events: EventHub
+    private let bridge: ClientBridge
     private let asyncCalls = DispatchQueue(label: "paywire.calls")
     private let nextCallId = Atomic<UInt64>(1)
 
-    init(client: Client, events: EventHub) {
+    init(client: Client, events: EventHub, bridge: ClientBridge) {
         state = Locked(State(client: client))
         self.events = events
+        self.bridge = bridge
     }
 
     /// Runs one call under the client's lock; CLOSED once freeing has begun.
@@ -36,17 +38,16 @@ final class ClientHandle: Sendable {
     func callAsync(method: String, params: [UInt8]?) -> UInt64 {
         let callId = nextCallId.wrappingAdd(1, ordering: .relaxed).oldValue
         asyncCalls.async { [self] in
-            let response = call(method: method, params: params)
-            if response.status == .closed { return }
-            events.emit(Event("call_result") { writer in
-                writer.key("call_id")
-                writer.raw(Array(String(callId).utf8))
-                writer.member("method", method)
-                writer.member("status", Int(response.status.rawValue))
-                writer.member("status_name", response.status.name)
-                writer.key("envelope")
-                writer.raw(response.envelope)
-            })
+            let outcome: CallOutcome? = state.withLock { state in
+                guard !state.closed else { return nil }
+                let outcome = state.client.call(method: method, params: params, allowPending: true)
+                // Registered under the client's lock: no completion can run before it.
+                if case .pending(let token) = outcome { bridge.awaitCompletion(token: token, callId: callId, method: method) }
+                return outcome
+            }
+            if case .done(let response)? = outcome {
+                events.emit(ClientBridge.callResult(callId: callId, method: method, response: response))
+            }
         }
         return callId
     }
@@ -70,19 +71,47 @@ final class ClientHandle: Sendable {
     }
 }
 
-/// Carries timer requests from the core to a dispatch timer, and the timer back to the client.
-/// It finds the client by its handle token, so a freed client's pending timers do nothing (and
-/// no weak reference makes every retain of the client take the runtime's slow path).
-final class TimerBridge: TimerScheduler, @unchecked Sendable {
+/// What the core asks of the boundary while it runs: timers (a dispatch timer that calls back
+/// under the client's lock) and the answers of pending async calls (as `call_result` events).
+/// It finds the client by its handle token, so a freed client's timers do nothing (and no weak
+/// reference makes every retain of the client take the runtime's slow path).
+final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendable {
     private let token = Locked<UInt?>(nil)
+    private let events: EventHub
+    /// Pending call token -> the async call waiting for it.
+    private let pendingCalls = Locked<[UInt64: (callId: UInt64, method: String)]>([:])
     private static let queue = DispatchQueue(label: "paywire.timers")
+
+    init(events: EventHub) { self.events = events }
+
+    func awaitCompletion(token: UInt64, callId: UInt64, method: String) {
+        pendingCalls.withLock { $0[token] = (callId, method) }
+    }
+
+    func complete(token: UInt64, response: CallResponse) {
+        guard let call = pendingCalls.withLock({ $0.removeValue(forKey: token) }) else { return }
+        events.emit(ClientBridge.callResult(callId: call.callId, method: call.method, response: response))
+    }
+
+    /// The `call_result` event of an async call.
+    static func callResult(callId: UInt64, method: String, response: CallResponse) -> Event {
+        Event("call_result") { writer in
+            writer.key("call_id")
+            writer.raw(Array(String(callId).utf8))
+            writer.member("method", method)
+            writer.member("status", Int(response.status.rawValue))
+            writer.member("status_name", response.status.name)
+            writer.key("envelope")
+            writer.raw(response.envelope)
+        }
+    }
 
     func attach(_ clientToken: UnsafeMutableRawPointer) {
         token.withLock { $0 = UInt(bitPattern: clientToken) }
     }
 
     func schedule(afterMilliseconds milliseconds: Int, token timerToken: UInt64) {
-        TimerBridge.queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+        ClientBridge.queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
             guard let bits = token.withLock({ $0 }) else { return }
             HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: bits))?.fireTimer(timerToken)
         }

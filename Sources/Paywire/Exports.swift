@@ -106,13 +106,13 @@ public func paywire_client_new(
     do throws(WireError) {
         let config = try ClientConfig.parse(configBytes)
         let events = EventHub(limit: config.eventQueueLimit)
-        let timers = TimerBridge()
-        let client = try Client(config: config, sink: events, scheduler: timers)
-        let handle = ClientHandle(client: client, events: events)
+        let bridge = ClientBridge(events: events)
+        let client = try Client(config: config, sink: events, scheduler: bridge, completions: bridge)
+        let handle = ClientHandle(client: client, events: events, bridge: bridge)
         guard let token = HandleTable.register(handle) else {
             return deliver(failure(.internal, "could not register the client"), to: outJSON)
         }
-        timers.attach(token)
+        bridge.attach(token)
         outClient.pointee = token
         return deliver(.success { writer in writer.null() }, to: outJSON)
     } catch {

@@ -296,18 +296,21 @@ extension Client {
 
     // MARK: - Host requests
 
-    private func askHost(_ kind: HostRequestKind, view: PaywallViewState, productId: String? = nil, code: String? = nil,
-                         payload: (inout JSONWriter) -> Void) {
+    func askHost(_ kind: HostRequestKind, view: PaywallViewState?, productId: String? = nil, code: String? = nil,
+                 callToken: UInt64? = nil, payload: (inout JSONWriter) -> Void) {
         let id = hostRequests.makeId()
         let token = scheduleReturningToken(.hostDeadline(requestId: id), after: hostRequestTimeout)
-        hostRequests.open(PendingHostRequest(id: id, kind: kind, viewId: view.info.id, productId: productId, code: code, deadlineToken: token))
+        hostRequests.open(PendingHostRequest(id: id, kind: kind, viewId: view?.info.id ?? "", callToken: callToken,
+                                             productId: productId, code: code, deadlineToken: token))
         let timeout = hostRequestTimeout
         sink.emit(Event("host_request") { writer in
             writer.member("request_id", id)
             writer.member("kind", kind.rawValue)
             writer.member("timeout_ms", timeout)
-            writer.key("view")
-            view.info.write(to: &writer)
+            if let view {
+                writer.key("view")
+                view.info.write(to: &writer)
+            }
             writer.key("payload")
             writer.object(payload)
         })
@@ -351,6 +354,22 @@ extension Client {
                 finishRestore(viewId: viewId, outcome: .restored(answer.productIds))
             }
         case .storeFetchProducts:
+            if let callToken = request.callToken, let call = pendingProductCalls.removeValue(forKey: callToken) {
+                let response: CallResponse
+                if let error = failure(.productsLoadingFailed, "the store could not load the products") {
+                    response = .failure(error)
+                } else if case .answered(let answer) = outcome {
+                    do throws(WireError) {
+                        response = productsResponse(call.paywall, found: try answer.products(), waitForValidation: call.waitForValidation)
+                    } catch {
+                        response = .failure(error)
+                    }
+                } else {
+                    response = .failure(WireError(.internal, "no answer and no failure"))
+                }
+                completions?.complete(token: callToken, response: response)
+                return
+            }
             guard var view = views.paywallViews[viewId] else { return }
             view.loadingProducts = false
             views.paywallViews[viewId] = view

@@ -10,6 +10,10 @@ public final class Client {
     /// Runs timers (test-store delays, host deadlines, retries); nil means timers never fire,
     /// which only unit tests use.
     let scheduler: TimerScheduler?
+    /// Where answers of pending calls go; nil where nothing may be pending (unit tests).
+    let completions: CallCompletionSink?
+    var pendingAllowed = false
+    var nextCallToken: UInt64 = 1
     var timers: [UInt64: TimerWork] = [:]
     var nextTimerToken: UInt64 = 1
     var hostRequests = HostRequests()
@@ -28,13 +32,17 @@ public final class Client {
     /// immutable: encode once, hand out the bytes.
     var servedPaywalls: [PaywallCacheKey: ServedPaywall] = [:]
     var views = ViewRegistry()
+    /// `get_paywall_products` calls waiting for the host's store, by call token.
+    var pendingProductCalls: [UInt64: (paywall: PaywallReference, waitForValidation: Bool)] = [:]
     let onboardingAnswers: OnboardingAnswers
 
     /// Creates a client from a checked config. Throws when the fallback bundle or the storage
     /// directory cannot be used: failing loudly at start beats serving nothing later.
-    public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?) throws(WireError) {
+    public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?,
+                completions: CallCompletionSink? = nil) throws(WireError) {
         self.sink = sink
         self.scheduler = scheduler
+        self.completions = completions
         hostRequestTimeout = config.hostRequestTimeoutMilliseconds
         productsRetryDelay = config.productsRetryDelayMilliseconds
         logLevel = config.logLevel
@@ -70,12 +78,24 @@ public final class Client {
         }
     }
 
-    /// Runs one method. `params` is the raw UTF-8 of the params JSON (nil means `{}`).
+    /// Runs one method synchronously. `params` is the raw UTF-8 of the params JSON (nil means
+    /// `{}`). A method that would have to wait for the host is refused with `requires_async`.
     public func call(method: String, params: [UInt8]?) -> CallResponse {
-        guard let known = Client.methods[method] else {
-            return .failure(WireError(.unknownMethod, "unknown method '\(method)'",
-                                      details: JSONObject([("method", .string(method))])))
+        switch call(method: method, params: params, allowPending: false) {
+        case .done(let response): return response
+        case .pending: return .failure(WireError(.internal, "a synchronous call was left pending"))
         }
+    }
+
+    /// Runs one method; with `allowPending`, a method that waits for the host may answer
+    /// `.pending(token)` and complete later through `completions`.
+    public func call(method: String, params: [UInt8]?, allowPending: Bool) -> CallOutcome {
+        guard let known = Client.methods[method] else {
+            return .done(.failure(WireError(.unknownMethod, "unknown method '\(method)'",
+                                            details: JSONObject([("method", .string(method))]))))
+        }
+        pendingAllowed = allowPending
+        defer { pendingAllowed = false }
         do throws(WireError) {
             let fields: Fields
             if let params {
@@ -92,8 +112,19 @@ public final class Client {
             }
             return try dispatch(known, Fields(fields.object))
         } catch {
-            return .failure(error)
+            return .done(.failure(error))
         }
+    }
+
+    /// Promises an answer later, for a method that must wait on the host; refused in a
+    /// synchronous call, where a single-threaded host could never answer in time.
+    func deferResponse(_ method: String) throws(WireError) -> UInt64 {
+        guard pendingAllowed, completions != nil else {
+            throw WireError(.requiresAsync, "\(method) waits for the host here: call it with paywire_client_call_async",
+                            details: JSONObject([("method", .string(method))]))
+        }
+        defer { nextCallToken += 1 }
+        return nextCallToken
     }
 
     /// Whether `method` exists, so the boundary can refuse an async call at once.
@@ -112,36 +143,36 @@ public final class Client {
 
     private static let methods: [String: Method] = Dictionary(uniqueKeysWithValues: Method.allCases.map { ($0.rawValue, $0) })
 
-    private func dispatch(_ method: Method, _ params: Fields) throws(WireError) -> CallResponse {
+    private func dispatch(_ method: Method, _ params: Fields) throws(WireError) -> CallOutcome {
         switch method {
-        case .get_sdk_version: return try getSDKVersion(params)
-        case .get_log_level: return try getLogLevel(params)
-        case .set_log_level: return try setLogLevel(params)
-        case .set_fallback: return try setFallback(params)
-        case .get_paywall: return try getPaywall(params)
-        case .get_paywall_for_default_audience: return try getPaywall(params, defaultAudienceOnly: true)
-        case .update_profile: return try updateProfile(params)
+        case .get_sdk_version: return .done(try getSDKVersion(params))
+        case .get_log_level: return .done(try getLogLevel(params))
+        case .set_log_level: return .done(try setLogLevel(params))
+        case .set_fallback: return .done(try setFallback(params))
+        case .get_paywall: return .done(try getPaywall(params))
+        case .get_paywall_for_default_audience: return .done(try getPaywall(params, defaultAudienceOnly: true))
+        case .update_profile: return .done(try updateProfile(params))
         case .get_paywall_products: return try getPaywallProducts(params)
-        case .get_profile: return try getProfile(params)
-        case .identify: return try identify(params)
-        case .logout: return try logout(params)
-        case .log_show_paywall: return try logShowPaywall(params)
-        case .host_respond: return try hostRespond(params)
-        case .create_paywall_view: return try createPaywallView(params)
-        case .get_onboarding: return try getOnboarding(params)
-        case .create_onboarding_view: return try createOnboardingView(params)
-        case .onboarding_view_ingest: return try onboardingViewIngest(params)
-        case .get_onboarding_state: return try getOnboardingState(params)
-        case .present_paywall_view: return try presentPaywallView(params)
-        case .dismiss_paywall_view: return try dismissPaywallView(params)
-        case .paywall_view_select_product: return try paywallViewSelectProduct(params)
-        case .paywall_view_make_purchase: return try paywallViewMakePurchase(params)
-        case .paywall_view_restore: return try paywallViewRestore(params)
-        case .paywall_view_perform_action: return try paywallViewPerformAction(params)
-        case .paywall_view_open_web_payment: return try paywallViewOpenWebPayment(params)
-        case .paywall_view_submit_promo_code: return try paywallViewSubmitPromoCode(params)
-        case .paywall_view_report_rendering_failure: return try paywallViewReportRenderingFailure(params)
-        case .paywall_view_get_configuration: return try paywallViewGetConfiguration(params)
+        case .get_profile: return .done(try getProfile(params))
+        case .identify: return .done(try identify(params))
+        case .logout: return .done(try logout(params))
+        case .log_show_paywall: return .done(try logShowPaywall(params))
+        case .host_respond: return .done(try hostRespond(params))
+        case .create_paywall_view: return .done(try createPaywallView(params))
+        case .get_onboarding: return .done(try getOnboarding(params))
+        case .create_onboarding_view: return .done(try createOnboardingView(params))
+        case .onboarding_view_ingest: return .done(try onboardingViewIngest(params))
+        case .get_onboarding_state: return .done(try getOnboardingState(params))
+        case .present_paywall_view: return .done(try presentPaywallView(params))
+        case .dismiss_paywall_view: return .done(try dismissPaywallView(params))
+        case .paywall_view_select_product: return .done(try paywallViewSelectProduct(params))
+        case .paywall_view_make_purchase: return .done(try paywallViewMakePurchase(params))
+        case .paywall_view_restore: return .done(try paywallViewRestore(params))
+        case .paywall_view_perform_action: return .done(try paywallViewPerformAction(params))
+        case .paywall_view_open_web_payment: return .done(try paywallViewOpenWebPayment(params))
+        case .paywall_view_submit_promo_code: return .done(try paywallViewSubmitPromoCode(params))
+        case .paywall_view_report_rendering_failure: return .done(try paywallViewReportRenderingFailure(params))
+        case .paywall_view_get_configuration: return .done(try paywallViewGetConfiguration(params))
         }
     }
 
@@ -164,6 +195,18 @@ public final class Client {
             profile.write(to: &writer, now: now)
         })
     }
+}
+
+/// What a call produced: its envelope now, or a promise of one.
+public enum CallOutcome: Sendable {
+    case done(CallResponse)
+    /// The answer comes later through `CallCompletionSink.complete(token:response:)`.
+    case pending(token: UInt64)
+}
+
+/// Where the answers of pending calls go. Called while the client's lock is held.
+public protocol CallCompletionSink: AnyObject, Sendable {
+    func complete(token: UInt64, response: CallResponse)
 }
 
 /// How `get_paywall_products` treats intro-offer eligibility the store has not settled.
@@ -357,17 +400,27 @@ extension Client {
         return placement
     }
 
-    private func getPaywallProducts(_ params: Fields) throws(WireError) -> CallResponse {
+    private func getPaywallProducts(_ params: Fields) throws(WireError) -> CallOutcome {
         let paywall = try PaywallReference(try params.object("paywall"))
         let waitForValidation = try params.optionalEnum("fetch_policy", ProductsFetchPolicy.self) == .wait_for_receipt_validation
-        let found: [StoreProduct]
         switch store {
         case .none: throw WireError(.billingUnavailable, "no billing provider is configured (store.type is none)")
-        case .test(let testStore): found = try testStore.products(paywall.productIds)
+        case .test(let testStore):
+            return .done(productsResponse(paywall, found: try testStore.products(paywall.productIds), waitForValidation: waitForValidation))
         case .host:
-            throw WireError(.wrongParam, "with store.type host, products reach the core through a paywall view: create_paywall_view with preload_products",
-                            details: JSONObject([("field", .string("store.type"))]))
+            let token = try deferResponse("get_paywall_products")
+            pendingProductCalls[token] = (paywall, waitForValidation)
+            askHost(.storeFetchProducts, view: nil, callToken: token) { writer in
+                writer.key("product_ids")
+                writer.array { writer in for id in paywall.productIds { writer.string(id) } }
+            }
+            return .pending(token: token)
         }
+    }
+
+    /// The products of a paywall as the store described them, in the paywall's order; products
+    /// the store does not know are left out and reported by a log event.
+    func productsResponse(_ paywall: PaywallReference, found: [StoreProduct], waitForValidation: Bool) -> CallResponse {
         let missing = paywall.productIds.filter { id in !found.contains { $0.vendorProductId == id } }
         if !missing.isEmpty {
             log(.warn, "the store does not know \(missing.count) product(s) of paywall '\(paywall.paywallName)'; they are left out",

@@ -13,7 +13,10 @@ enum HostRequestKind: String, Sendable {
 struct PendingHostRequest: Sendable {
     let id: String
     let kind: HostRequestKind
+    /// The view the request serves; empty for a request made for a call.
     let viewId: String
+    /// The pending call the answer completes, for requests made for a call.
+    let callToken: UInt64?
     let productId: String?
     /// The promo code asked about, for `promo_code.validate`.
     let code: String?

@@ -55,12 +55,13 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case purchaseInProgress = "purchase_in_progress"
     case restoreInProgress = "restore_in_progress"
     case invalidState = "invalid_state"
+    case requiresAsync = "requires_async"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.
     public var status: Status {
         switch self {
-        case .wrongParam: return .invalidArgument
+        case .wrongParam, .requiresAsync: return .invalidArgument
         case .unknownMethod: return .unknownMethod
         case .decodingFailed: return .invalidJSON
         case .invalidUTF8: return .invalidUTF8
