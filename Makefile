@@ -22,7 +22,7 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo test test-swift check-header check-exports check-install \
-        conformance conformance-c conformance-python corpus test-python stress bench install clean
+        check-api conformance conformance-c conformance-python corpus test-python stress bench install clean
 
 all: lib harness
 
@@ -36,7 +36,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@python3 -c 'import jsonschema, pytest' 2>/dev/null || python3 -m pip install -q jsonschema pytest
+	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported.
 lib: $(LIBDIR)/$(LIB_REAL)
@@ -61,7 +61,7 @@ $(BINDIR)/paywire-bench: bench/bench.c include/paywire.h $(LIBDIR)/$(LIB_REAL) |
 demo: deps harness
 	$(BINDIR)/paywire-harness --demo examples/config.json
 
-test: deps test-swift check-header check-exports check-install conformance corpus test-python stress
+test: deps test-swift check-header check-exports check-install check-api conformance corpus test-python stress
 	@echo "make test: all checks passed"
 
 test-swift:
@@ -101,6 +101,10 @@ check-install: lib deps
 	$(CC) -std=c99 $(STRICT) tests/install/hello.c -o "$$prefix/hello" $$(pkg-config --cflags --libs paywire) && \
 	LD_LIBRARY_PATH="$$prefix/lib" "$$prefix/hello" && \
 	echo "install: pkg-config build against $$prefix works"
+
+# The backend API description is valid, and the bodies the vectors play match it.
+check-api: deps
+	python3 tests/api/check_openapi.py
 
 conformance: conformance-c conformance-python
 

@@ -9,6 +9,7 @@ enum TimerWork: Sendable {
     case testPurchase(viewId: String, productId: String)
     case testRestore(viewId: String)
     case retryProducts(viewId: String)
+    case loadBudget(callToken: UInt64, placementId: String)
 }
 
 /// How a view was closed, as `paywall_view_did_dismiss` reports it.
@@ -275,6 +276,8 @@ extension Client {
             finishRestore(viewId: viewId, outcome: .scripted(testStore.restoreScript))
         case .retryProducts(let viewId):
             loadProducts(viewId: viewId)
+        case .loadBudget(let callToken, let placementId):
+            loadBudgetExpired(callToken: callToken, placementId: placementId)
         }
     }
 
@@ -286,7 +289,7 @@ extension Client {
     }
 
     @discardableResult
-    private func scheduleReturningToken(_ work: TimerWork, after milliseconds: Int) -> UInt64 {
+    func scheduleReturningToken(_ work: TimerWork, after milliseconds: Int) -> UInt64 {
         let token = nextTimerToken
         schedule(work, after: milliseconds)
         return token
@@ -316,7 +319,7 @@ extension Client {
         })
     }
 
-    enum HostOutcome {
+    enum HostOutcome: Sendable {
         case answered(HostAnswer)
         case timedOut
     }
@@ -333,6 +336,8 @@ extension Client {
             }
         }
         switch request.kind {
+        case .http:
+            finishPlacementFetch(request.placementId ?? "", outcome: outcome)
         case .storePurchase:
             let productId = request.productId ?? ""
             if let error = failure(.purchaseFailed, "the store could not complete the purchase") {

@@ -32,6 +32,12 @@ public final class Client {
     /// immutable: encode once, hand out the bytes.
     var servedPaywalls: [PaywallCacheKey: ServedPaywall] = [:]
     var views = ViewRegistry()
+    /// Placements fetched from the backend (memory and disk).
+    let placementCache: PlacementCache
+    /// Backend requests in flight, by placement: concurrent calls share one.
+    var placementFetches: [String: PlacementFetch] = [:]
+    /// `transport.base_url`; nil when there is no remote source.
+    let transportBaseURL: String?
     /// `get_paywall_products` calls waiting for the host's store, by call token.
     var pendingProductCalls: [UInt64: (paywall: PaywallReference, waitForValidation: Bool)] = [:]
     let onboardingAnswers: OnboardingAnswers
@@ -68,6 +74,8 @@ public final class Client {
             storage = MemoryStorage()
         }
         onboardingAnswers = OnboardingAnswers(storage: storage)
+        placementCache = PlacementCache(storage: storage)
+        transportBaseURL = config.transportBaseURL
         profile = Profile(profileId: "", customerUserId: nil)
         if let source = config.fallback {
             bundle = try Client.loadBundle(source, field: "fallback")
@@ -149,8 +157,8 @@ public final class Client {
         case .get_log_level: return .done(try getLogLevel(params))
         case .set_log_level: return .done(try setLogLevel(params))
         case .set_fallback: return .done(try setFallback(params))
-        case .get_paywall: return .done(try getPaywall(params))
-        case .get_paywall_for_default_audience: return .done(try getPaywall(params, defaultAudienceOnly: true))
+        case .get_paywall: return try getPaywall(params)
+        case .get_paywall_for_default_audience: return try getPaywall(params, defaultAudienceOnly: true)
         case .update_profile: return .done(try updateProfile(params))
         case .get_paywall_products: return try getPaywallProducts(params)
         case .get_profile: return .done(try getProfile(params))
@@ -279,11 +287,12 @@ extension Client {
         }
     }
 
-    private func getPaywall(_ params: Fields, defaultAudienceOnly: Bool = false) throws(WireError) -> CallResponse {
+    private func getPaywall(_ params: Fields, defaultAudienceOnly: Bool = false) throws(WireError) -> CallOutcome {
         let request = try PlacementRequest(params)
         warnIfClamped(request)
-        return CallResponse(status: .ok, envelope: try servePaywall(request.placementId, locale: request.locale ?? locale,
-                                                                    defaultAudienceOnly: defaultAudienceOnly).envelope)
+        if transportBaseURL != nil { return try getRemotePaywall(request, defaultAudienceOnly: defaultAudienceOnly) }
+        return .done(CallResponse(status: .ok, envelope: try servePaywall(request.placementId, locale: request.locale ?? locale,
+                                                                          defaultAudienceOnly: defaultAudienceOnly).envelope))
     }
 
     /// Until when a choice made now stays right: the next access-level expiry, and the next
@@ -313,9 +322,10 @@ extension Client {
     }
 
     /// Chooses in a placement for this profile, keeping any cross-placement group it assigns.
-    func select<V>(_ placement: Placement<V>, locale requestLocale: String?, defaultAudienceOnly: Bool) throws(WireError) -> Selection<V> {
+    func select<V>(_ placement: Placement<V>, locale requestLocale: String?, defaultAudienceOnly: Bool,
+                   responseCreatedAt: Int? = nil) throws(WireError) -> Selection<V> {
         let selection = try Selection(placement: placement, profileId: profile.profileId, locale: requestLocale,
-                                      responseCreatedAt: bundle?.responseCreatedAt ?? 0,
+                                      responseCreatedAt: responseCreatedAt ?? bundle?.responseCreatedAt ?? 0,
                                       context: audienceContext(locale: requestLocale),
                                       defaultAudienceOnly: defaultAudienceOnly,
                                       crossPlacementAssignments: profile.crossPlacementAssignments)

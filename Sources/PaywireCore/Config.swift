@@ -13,7 +13,7 @@ public struct ClientConfig: Sendable {
     static let knownKeys: Set<String> = [
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "wrapper", "host_request_timeout_ms",
-        "products_retry_delay_ms", "context",
+        "products_retry_delay_ms", "context", "transport",
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
@@ -24,6 +24,8 @@ public struct ClientConfig: Sendable {
     var platform: String?
     var appVersion: String?
     var installedAt: Int?
+    /// `transport {type: host, base_url}`: where the remote source is; nil for bundle only.
+    var transportBaseURL: String?
     var hostRequestTimeoutMilliseconds = ClientConfig.defaultHostRequestTimeout
     var productsRetryDelayMilliseconds = ClientConfig.defaultProductsRetryDelay
 
@@ -98,6 +100,20 @@ public struct ClientConfig: Sendable {
                 }
                 installedAt = parsed
             }
+        }
+        if let transport = try fields.optionalObject("transport") {
+            switch try transport.string("type") {
+            case "host": break
+            case "http":
+                throw WireError.wrongParam(transport.fieldPath("type"), "the built-in HTTP transport is not in this version yet; use 'host'")
+            case let other:
+                throw WireError.wrongParam(transport.fieldPath("type"), "'\(other)' is not one of: host")
+            }
+            let baseURL = try transport.identifier("base_url")
+            guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
+                throw WireError.wrongParam(transport.fieldPath("base_url"), "expected an http:// or https:// URL")
+            }
+            transportBaseURL = baseURL
         }
         unknownKeys = fields.unknownKeys(ClientConfig.knownKeys)
     }

@@ -7,6 +7,7 @@ enum HostRequestKind: String, Sendable {
     case productsRetry = "products.retry"
     case promoCodeValidate = "promo_code.validate"
     case webPaymentOpen = "web_payment.open"
+    case http
 }
 
 /// A question the core put to the host that has not been answered yet.
@@ -22,6 +23,8 @@ struct PendingHostRequest: Sendable {
     let code: String?
     /// The timer that fails the request when the host does not answer in time.
     let deadlineToken: UInt64
+    /// The placement an `http` request fetches.
+    var placementId: String? = nil
 }
 
 /// The open host requests of one client. Every request has a deadline; an id that timed out

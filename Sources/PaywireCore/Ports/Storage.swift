@@ -10,6 +10,8 @@ protocol Storage: AnyObject {
     func read(_ key: String) throws(WireError) -> [UInt8]?
     /// Replaces the record atomically: a reader sees the old bytes or the new, never a mix.
     func write(_ key: String, _ bytes: [UInt8]) throws(WireError)
+    /// Deletes the record; a missing one is not an error.
+    func remove(_ key: String) throws(WireError)
 }
 
 /// Keeps records in memory for one client's lifetime (no `storage_dir`).
@@ -17,6 +19,7 @@ final class MemoryStorage: Storage {
     private var records: [String: [UInt8]] = [:]
     func read(_ key: String) throws(WireError) -> [UInt8]? { records[key] }
     func write(_ key: String, _ bytes: [UInt8]) throws(WireError) { records[key] = bytes }
+    func remove(_ key: String) throws(WireError) { records.removeValue(forKey: key) }
 }
 
 /// Keeps records as files `<dir>/<key>.json`, readable by the owner only, written by
@@ -42,6 +45,12 @@ final class DirectoryStorage: Storage {
 
     func read(_ key: String) throws(WireError) -> [UInt8]? {
         try LocalFiles.read(path(key), missingIsNil: true)
+    }
+
+    func remove(_ key: String) throws(WireError) {
+        if unlink(path(key)) != 0 && errno != ENOENT {
+            throw WireError(.storageFailed, "cannot remove '\(path(key))': \(LocalFiles.errorText())")
+        }
     }
 
     func write(_ key: String, _ bytes: [UInt8]) throws(WireError) {

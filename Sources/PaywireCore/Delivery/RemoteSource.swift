@@ -1,0 +1,148 @@
+/// The backend API the core speaks (documented in `api/openapi.yaml`):
+///
+///     GET {base_url}/v1/placements/{placement_id}
+///         x-paywire-profile-id: <profile id>
+///         if-none-match: <etag of the cached copy>          (when there is one)
+///     200 {"response_created_at": <ms>, "placement": <placement, bundle shape>}   etag: <tag>
+///     304 (the cached copy is current)   404 (no such placement)   other: a failure
+///
+/// The response carries every audience and variation, so the choice stays on the device.
+enum RemoteSource {
+    /// A placement fetched from the backend, as stored in the cache.
+    struct Fetched: Sendable {
+        let placementId: String
+        let etag: String?
+        let responseCreatedAt: Int
+        /// When it was fetched (ms), for `max_age`.
+        let fetchedAt: Int
+        /// The placement object's JSON text.
+        let placement: [UInt8]
+    }
+
+    /// What a response means for the fetch.
+    enum Result: Sendable {
+        case fresh(Fetched)
+        case notModified
+        case notFound
+        case failed(WireError)
+    }
+
+    static func url(baseURL: String, placementId: String) -> String {
+        var escaped = ""
+        for byte in placementId.utf8 {
+            let character = Character(Unicode.Scalar(byte))
+            if character.isASCII && (character.isLetter || character.isNumber || "-_.~".contains(character)) {
+                escaped.append(character)
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                escaped += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        return "\(base)/v1/placements/\(escaped)"
+    }
+
+    static func headers(profileId: String, etag: String?) -> [(String, String)] {
+        var headers = [("accept", "application/json"), ("x-paywire-profile-id", profileId)]
+        if let etag { headers.append(("if-none-match", etag)) }
+        return headers
+    }
+
+    /// Reads an HTTP answer `{status, headers: [[name, value]], body}`.
+    static func interpret(_ answer: Fields, placementId: String, now: Int) -> Result {
+        guard case .number(let statusNumber)? = answer.object["status"], let status = statusNumber.intValue else {
+            return .failed(WireError(.networkFailed, "the HTTP answer has no status"))
+        }
+        switch status {
+        case 304: return .notModified
+        case 404: return .notFound
+        case 200:
+            guard case .string(let body)? = answer.object["body"] else {
+                return .failed(WireError(.decodingFailed, "the HTTP 200 answer has no body"))
+            }
+            guard case .object(let document)? = try? JSONParser.parse(body),
+                  case .number(let created)? = document["response_created_at"], let createdAt = created.intValue,
+                  case .object(let placement)? = document["placement"] else {
+                return .failed(WireError(.decodingFailed, "the backend's placement response is not {response_created_at, placement}",
+                                         details: JSONObject([("placement_id", .string(placementId))])))
+            }
+            return .fresh(Fetched(placementId: placementId, etag: header("etag", in: answer), responseCreatedAt: createdAt,
+                                  fetchedAt: now, placement: JSONWriter.encode(.object(placement))))
+        default:
+            return .failed(WireError(.networkFailed, "the backend answered HTTP \(status)",
+                                     details: JSONObject([("status", .number(JSONNumber(status)))])))
+        }
+    }
+
+    private static func header(_ name: String, in answer: Fields) -> String? {
+        guard case .array(let pairs)? = answer.object["headers"] else { return nil }
+        for pair in pairs {
+            if case .array(let parts) = pair, parts.count == 2, case .string(let key) = parts[0], key.lowercased() == name,
+               case .string(let value) = parts[1] {
+                return value
+            }
+        }
+        return nil
+    }
+}
+
+/// Placements fetched from the backend, kept in memory and (with `storage_dir`) on disk so an
+/// offline restart shows what was shown online. Bounded: the oldest fetches are dropped first.
+final class PlacementCache {
+    static let maxEntries = 256
+    private let storage: Storage
+    private var entries: [String: RemoteSource.Fetched] = [:]
+    private var loadedFromDisk = Set<String>()
+
+    init(storage: Storage) { self.storage = storage }
+
+    private static func key(_ placementId: String) -> String {
+        "placement-cache-" + MD5.digest(Array(placementId.utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    /// The cached fetch of a placement; a corrupted or foreign entry on disk counts as none
+    /// (and is replaced by the next fetch).
+    func entry(_ placementId: String) -> RemoteSource.Fetched? {
+        if let entry = entries[placementId] { return entry }
+        guard !loadedFromDisk.contains(placementId) else { return nil }
+        loadedFromDisk.insert(placementId)
+        guard let bytes = try? storage.read(PlacementCache.key(placementId)),
+              case .object(let record)? = try? JSONParser.parse(bytes),
+              case .string(let id)? = record["placement_id"], id == placementId,
+              case .number(let created)? = record["response_created_at"], let createdAt = created.intValue,
+              case .number(let fetched)? = record["fetched_at"], let fetchedAt = fetched.intValue,
+              case .object(let placement)? = record["placement"] else { return nil }
+        var etag: String?
+        if case .string(let tag)? = record["etag"] { etag = tag }
+        let entry = RemoteSource.Fetched(placementId: placementId, etag: etag, responseCreatedAt: createdAt,
+                                         fetchedAt: fetchedAt, placement: JSONWriter.encode(.object(placement)))
+        entries[placementId] = entry
+        return entry
+    }
+
+    /// Keeps a fetch (written to disk atomically, readable by the owner only).
+    func store(_ fetched: RemoteSource.Fetched) throws(WireError) {
+        guard let placement = try? JSONParser.parse(fetched.placement) else { return }
+        let record = JSONValue.object(JSONObject([
+            ("placement_id", .string(fetched.placementId)),
+            ("etag", fetched.etag.map { .string($0) } ?? .null),
+            ("response_created_at", .number(JSONNumber(fetched.responseCreatedAt))),
+            ("fetched_at", .number(JSONNumber(fetched.fetchedAt))),
+            ("placement", placement),
+        ]))
+        try storage.write(PlacementCache.key(fetched.placementId), JSONWriter.encode(record))
+        entries[fetched.placementId] = fetched
+        loadedFromDisk.insert(fetched.placementId)
+        if entries.count > PlacementCache.maxEntries, let oldest = entries.values.min(by: { $0.fetchedAt < $1.fetchedAt }) {
+            entries.removeValue(forKey: oldest.placementId)
+            try? storage.remove(PlacementCache.key(oldest.placementId))
+        }
+    }
+
+    /// Marks a cached fetch as confirmed current now (a 304), for `max_age`.
+    func touch(_ placementId: String, now: Int) throws(WireError) {
+        guard let entry = entry(placementId) else { return }
+        try store(RemoteSource.Fetched(placementId: entry.placementId, etag: entry.etag, responseCreatedAt: entry.responseCreatedAt,
+                                       fetchedAt: now, placement: entry.placement))
+    }
+}
