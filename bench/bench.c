@@ -4,6 +4,10 @@
  *   (a) a call with NULL params and a small result   vs  strdup + free of that result
  *   (b) a warm get_paywall of a ~4 KB paywall          vs  jansson parse + dump of that paywall
  *   (c) draining one event with paywire_client_poll    vs  strdup + free of that event
+ *   (d) a warm get_paywall served from the cache        vs  jansson parse + dump of that paywall
+ *       (fetched once through the host transport, then return_cache_data_else_load)
+ *   (e) set_fallback of a 1,000-placement bundle         vs  jansson parse of the same text;
+ *       and the first get_paywall of a placement from it, in absolute time (target < 1 ms)
  *
  * Each figure is the median over batches of the per-operation time.
  */
@@ -108,10 +112,138 @@ static char *make_bundle(void) {
     return bundle;
 }
 
+static paywire_client_t *remote_client;
+static const char *cached_params = "{\"placement_id\":\"big\",\"fetch_policy\":\"return_cache_data_else_load\"}";
+
+static void op_cached_get_paywall(void *context) {
+    (void)context;
+    char *out = NULL;
+    paywire_client_call(remote_client, "get_paywall", cached_params, &out);
+    sink += (size_t)out[0];
+    paywire_string_free(out);
+}
+
+static char *big_bundle_text;
+static paywire_client_t *bundle_client;
+
+static void op_set_big_fallback(void *context) {
+    (void)context;
+    char *out = NULL;
+    paywire_client_call(bundle_client, "set_fallback", big_bundle_text, &out);
+    sink += (size_t)out[0];
+    paywire_string_free(out);
+}
+
+static void op_jansson_parse(void *context) {
+    json_error_t error;
+    json_t *value = json_loads((const char *)context, 0, &error);
+    sink += json_object_size(value);
+    json_decref(value);
+}
+
+/* Polls until an event containing `needle` arrives; returns it (caller frees) or NULL. */
+static char *poll_for(paywire_client_t *target, const char *needle) {
+    for (int i = 0; i < 100; i++) {
+        char *event = NULL;
+        if (paywire_client_poll(target, 100, &event) == PAYWIRE_OK && strstr(event, needle)) return event;
+        paywire_string_free(event);
+    }
+    return NULL;
+}
+
 static void report(const char *name, double value, double baseline, const char *baseline_name, double target) {
     double ratio = value / baseline;
     printf("%-44s %9.1f ns   %-28s %9.1f ns   ratio %7.3f   target <= %-5g %s\n", name, value, baseline_name, baseline,
            ratio, target, ratio <= target ? "ok" : "MISSED");
+}
+
+static void report(const char *name, double value, double baseline, const char *baseline_name, double target);
+static char *make_bundle(void);
+
+/* (d) and (e). */
+static void bench_cache_and_bundle(void) {
+    /* (d): fetch "big" once through the host transport, then serve it from the cache. */
+    char *out = NULL;
+    if (paywire_client_new("{\"profile_id\":\"bench\",\"transport\":{\"type\":\"host\",\"base_url\":\"https://api.test\"}}",
+                           &remote_client, &out) != PAYWIRE_OK) { fprintf(stderr, "remote client: %s\n", out); exit(1); }
+    paywire_string_free(out);
+    uint64_t call_id;
+    paywire_client_call_async(remote_client, "get_paywall", "{\"placement_id\":\"big\"}", &call_id);
+    char *request = poll_for(remote_client, "\"kind\":\"http\"");
+    /* The backend's answer: the "big" placement of the bench bundle, as a placement response. */
+    char *bundle = make_bundle();
+    json_error_t error;
+    json_t *bundle_json = json_loads(bundle, 0, &error);
+    json_t *placement = json_object_get(json_object_get(json_object_get(bundle_json, "bundle"), "placements"), "big");
+    json_t *body = json_pack("{s:I, s:O}", "response_created_at", (json_int_t)1763769600000LL, "placement", placement);
+    char *body_text = json_dumps(body, JSON_COMPACT);
+    json_t *answer = json_pack("{s:s, s:{s:i, s:[], s:s}}", "request_id", "req-1", "result", "status", 200, "headers", "body", body_text);
+    char *answer_text = json_dumps(answer, JSON_COMPACT);
+    paywire_client_call(remote_client, "host_respond", answer_text, &out);
+    paywire_string_free(out);
+    char *result = poll_for(remote_client, "\"call_result\"");
+    if (request == NULL || result == NULL || strstr(result, "\"status\":0") == NULL) {
+        fprintf(stderr, "(d) setup failed: %s\n", result ? result : "no call_result");
+        exit(1);
+    }
+    out = NULL;
+    paywire_client_call(remote_client, "get_paywall", cached_params, &out);
+    double jansson_cached = measure(op_jansson_roundtrip, out, 5000);
+    paywire_string_free(out);
+    double cached = measure(op_cached_get_paywall, NULL, 20000);
+    report("(d) warm get_paywall from the cache", cached, jansson_cached, "jansson parse+dump", 0.1);
+    paywire_string_free(request);
+    paywire_string_free(result);
+    free(body_text);
+    free(answer_text);
+    json_decref(answer);
+    json_decref(body);
+    json_decref(bundle_json);
+    free(bundle);
+    paywire_client_free(remote_client);
+
+    /* (e): a generated bundle of 1,000 placements. */
+    size_t capacity = 8u << 20, used = 0;
+    big_bundle_text = malloc(capacity);
+    used += (size_t)snprintf(big_bundle_text + used, capacity - used,
+                             "{\"bundle\":{\"format_version\":1,\"response_created_at\":1,\"placements\":{");
+    for (int i = 0; i < 1000; i++) {
+        used += (size_t)snprintf(big_bundle_text + used, capacity - used,
+            "%s\"placement_%04d\":{\"audience_name\":\"All Users\",\"revision\":1,\"ab_test_name\":\"t%d\","
+            "\"placement_audience_version_id\":\"p%d-v1\",\"variations\":["
+            "{\"variation_id\":\"a%d\",\"paywall_id\":\"pw-a%d\",\"paywall_name\":\"A\",\"weight\":50,\"products\":[\"premium_monthly\",\"premium_annual\"],"
+            "\"remote_configs\":[{\"lang\":\"en\",\"data\":\"{\\\"title\\\":\\\"Unlock everything in placement %d with a long enough remote config to make the bundle realistic\\\"}\"},"
+            "{\"lang\":\"fr\",\"data\":\"{\\\"title\\\":\\\"Tout debloquer dans le placement %d avec une configuration assez longue\\\"}\"}]},"
+            "{\"variation_id\":\"b%d\",\"paywall_id\":\"pw-b%d\",\"paywall_name\":\"B\",\"weight\":50,\"products\":[\"premium_annual\"],"
+            "\"remote_configs\":[{\"lang\":\"en\",\"data\":\"{\\\"title\\\":\\\"Save with annual in placement %d and read this long line of text\\\"}\"}]}]}",
+            i ? "," : "", i, i, i, i, i, i, i, i, i, i);
+    }
+    used += (size_t)snprintf(big_bundle_text + used, capacity - used, "}}}");
+    const char *inner = big_bundle_text + strlen("{\"bundle\":");
+    char *bundle_only = strndup(inner, strlen(inner) - 1);
+    if (paywire_client_new("{\"profile_id\":\"bench\"}", &bundle_client, &out) != PAYWIRE_OK) exit(1);
+    paywire_string_free(out);
+    double jansson_bundle = measure(op_jansson_parse, bundle_only, 5);
+    double set_fallback = measure(op_set_big_fallback, NULL, 5);
+    printf("\n(e) bundle of 1,000 placements, %.1f MB\n", (double)strlen(bundle_only) / 1e6);
+    report("(e) set_fallback of the bundle", set_fallback, jansson_bundle, "jansson parse of it", 1.0);
+    /* The first get_paywall of each placement parses that placement alone. */
+    double samples[BATCHES];
+    for (int i = 0; i < BATCHES; i++) {
+        char params[64];
+        snprintf(params, sizeof params, "{\"placement_id\":\"placement_%04d\"}", 100 + i * 7);
+        out = NULL;
+        double start = now_ns();
+        paywire_client_call(bundle_client, "get_paywall", params, &out);
+        samples[i] = now_ns() - start;
+        if (strstr(out, "\"success\"") == NULL) { fprintf(stderr, "(e) get_paywall failed: %s\n", out); exit(1); }
+        paywire_string_free(out);
+    }
+    double first = median(samples, BATCHES);
+    printf("%-44s %9.1f ns   target < 1 ms: %s\n", "(e) first get_paywall of a placement", first, first < 1e6 ? "ok" : "MISSED");
+    free(bundle_only);
+    free(big_bundle_text);
+    paywire_client_free(bundle_client);
 }
 
 int main(void) {
@@ -175,6 +307,7 @@ int main(void) {
     double strdup_event = measure(op_strdup_free, (void *)sample_event, 200000);
     report("(c) poll drain, per event", poll_drain, strdup_event, "strdup+free of an event", 20);
 
+    bench_cache_and_bundle();
     paywire_string_free((char *)small_result);
     paywire_string_free(paywall_envelope);
     paywire_client_free(client);

@@ -146,8 +146,14 @@ extension Client {
         }
     }
 
-    /// A paywall from a fetched placement.
+    /// A paywall from a fetched placement, encoded once per fetched copy and then reused.
     private func serveFetched(_ fetched: RemoteSource.Fetched, locale requestLocale: String?, defaultAudienceOnly: Bool) throws(WireError) -> CallResponse {
+        let key = PaywallCacheKey(placementId: fetched.placementId, requestLocale: requestLocale,
+                                  defaultAudienceOnly: defaultAudienceOnly, remote: true)
+        let copy = (fetched.fetchedAt, fetched.responseCreatedAt)
+        if let served = servedPaywalls[key], served.isCurrent(now: clock.nowMilliseconds, fetchedCopy: copy) {
+            return CallResponse(status: .ok, envelope: served.envelope)
+        }
         let value: JSONValue
         do {
             value = try JSONParser.parse(fetched.placement)
@@ -164,7 +170,10 @@ extension Client {
                                    responseCreatedAt: fetched.responseCreatedAt)
         var writer = JSONWriter(reservingCapacity: 1024)
         Paywall(selection: selection).write(to: &writer)
-        return .success(writer.bytes)
+        let response = CallResponse.success(writer.bytes)
+        servedPaywalls[key] = ServedPaywall(paywall: writer.bytes, envelope: response.envelope,
+                                            validUntil: choiceValidUntil(), fetchedCopy: copy)
+        return response
     }
 }
 

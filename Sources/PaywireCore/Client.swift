@@ -230,6 +230,8 @@ struct PaywallCacheKey: Hashable {
     let placementId: String
     let requestLocale: String?
     let defaultAudienceOnly: Bool
+    /// Served from a fetched copy rather than the bundle.
+    var remote = false
 }
 
 /// A served paywall, encoded once: alone (for events that carry it) and as a success envelope.
@@ -239,6 +241,13 @@ struct ServedPaywall {
     /// When the choice may change by itself (an access level expires, the install age reaches
     /// another day), in ms; `Int.max` when nothing time-dependent exists.
     let validUntil: Int
+    /// For a paywall served from a fetched copy: which copy (fetched at, created at).
+    var fetchedCopy: (Int, Int)? = nil
+
+    func isCurrent(now: () -> Int, fetchedCopy copy: (Int, Int)? = nil) -> Bool {
+        if let copy, let mine = fetchedCopy, mine != copy { return false }
+        return validUntil == .max || now() < validUntil
+    }
 }
 
 // MARK: - Methods
@@ -384,9 +393,7 @@ extension Client {
     /// The paywall `placementId` serves this profile in `locale`, encoded once and then reused.
     func servePaywall(_ placementId: String, locale requestLocale: String?, defaultAudienceOnly: Bool = false) throws(WireError) -> ServedPaywall {
         let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale, defaultAudienceOnly: defaultAudienceOnly)
-        if let served = servedPaywalls[key], served.validUntil == .max || clock.nowMilliseconds() < served.validUntil {
-            return served
-        }
+        if let served = servedPaywalls[key], served.isCurrent(now: clock.nowMilliseconds) { return served }
         let placement: Placement<Variation> = try placementFromBundle(placementId, in: { $0.paywalls })
         let paywall = Paywall(selection: try select(placement, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly))
         var writer = JSONWriter(reservingCapacity: 1024)
