@@ -48,27 +48,16 @@ extension Client {
         let url = RemoteSource.url(baseURL: transportBaseURL ?? "", placementId: placementId)
         let headers = RemoteSource.headers(profileId: profile.profileId, etag: etag)
         let timeout = hostRequestTimeout
-        let id = hostRequests.makeId()
-        let deadline = scheduleReturningToken(.hostDeadline(requestId: id), after: hostRequestTimeout)
-        hostRequests.open(PendingHostRequest(id: id, kind: .http, viewId: "", callToken: nil, productId: nil, code: nil,
-                                             deadlineToken: deadline, placementId: placementId))
-        sink.emit(Event("host_request") { writer in
-            writer.member("request_id", id)
-            writer.member("kind", HostRequestKind.http.rawValue)
-            writer.member("timeout_ms", timeout)
-            writer.key("payload")
-            writer.object { writer in
-                writer.member("method", "GET")
-                writer.member("url", url)
-                writer.key("headers")
-                writer.array { writer in
-                    for (name, value) in headers { writer.array { writer in writer.string(name); writer.string(value) } }
-                }
-                writer.member("body", nil as String?)
-                writer.member("timeout_ms", timeout)
+        return askHost(.http, view: nil, placementId: placementId) { writer in
+            writer.member("method", "GET")
+            writer.member("url", url)
+            writer.key("headers")
+            writer.array { writer in
+                for (name, value) in headers { writer.array { writer in writer.string(name); writer.string(value) } }
             }
-        })
-        return id
+            writer.member("body", nil as String?)
+            writer.member("timeout_ms", timeout)
+        }
     }
 
     /// The backend answered (or the request failed or timed out): keep what came, then answer

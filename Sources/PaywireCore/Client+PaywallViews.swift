@@ -299,12 +299,14 @@ extension Client {
 
     // MARK: - Host requests
 
+    /// Emits a `host_request` with a deadline; returns its id.
+    @discardableResult
     func askHost(_ kind: HostRequestKind, view: PaywallViewState?, productId: String? = nil, code: String? = nil,
-                 callToken: UInt64? = nil, payload: (inout JSONWriter) -> Void) {
+                 callToken: UInt64? = nil, placementId: String? = nil, payload: (inout JSONWriter) -> Void) -> String {
         let id = hostRequests.makeId()
         let token = scheduleReturningToken(.hostDeadline(requestId: id), after: hostRequestTimeout)
         hostRequests.open(PendingHostRequest(id: id, kind: kind, viewId: view?.info.id ?? "", callToken: callToken,
-                                             productId: productId, code: code, deadlineToken: token))
+                                             productId: productId, code: code, deadlineToken: token, placementId: placementId))
         let timeout = hostRequestTimeout
         sink.emit(Event("host_request") { writer in
             writer.member("request_id", id)
@@ -317,6 +319,7 @@ extension Client {
             writer.key("payload")
             writer.object(payload)
         })
+        return id
     }
 
     enum HostOutcome: Sendable {
