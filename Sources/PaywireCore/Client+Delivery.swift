@@ -32,7 +32,7 @@ extension Client {
             break
         }
         let token = try deferResponse(defaultAudienceOnly ? "get_paywall_for_default_audience" : "get_paywall")
-        let budget = scheduleReturningToken(.loadBudget(callToken: token, placementId: request.placementId),
+        let budget = schedule(.loadBudget(callToken: token, placementId: request.placementId),
                                             after: Int(request.loadTimeout * 1000))
         let waiter = PaywallWaiter(callToken: token, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly, budgetToken: budget)
         if placementFetches[request.placementId] != nil {

@@ -281,17 +281,13 @@ extension Client {
         }
     }
 
-    func schedule(_ work: TimerWork, after milliseconds: Int) {
+    /// Asks for `work` after `milliseconds`; the token cancels it (`timers.removeValue`).
+    @discardableResult
+    func schedule(_ work: TimerWork, after milliseconds: Int) -> UInt64 {
         let token = nextTimerToken
         nextTimerToken += 1
         timers[token] = work
         scheduler?.schedule(afterMilliseconds: milliseconds, token: token)
-    }
-
-    @discardableResult
-    func scheduleReturningToken(_ work: TimerWork, after milliseconds: Int) -> UInt64 {
-        let token = nextTimerToken
-        schedule(work, after: milliseconds)
         return token
     }
 
@@ -304,7 +300,7 @@ extension Client {
     func askHost(_ kind: HostRequestKind, view: PaywallViewState?, productId: String? = nil, code: String? = nil,
                  callToken: UInt64? = nil, placementId: String? = nil, payload: (inout JSONWriter) -> Void) -> String {
         let id = hostRequests.makeId()
-        let token = scheduleReturningToken(.hostDeadline(requestId: id), after: hostRequestTimeout)
+        let token = schedule(.hostDeadline(requestId: id), after: hostRequestTimeout)
         hostRequests.open(PendingHostRequest(id: id, kind: kind, viewId: view?.info.id ?? "", callToken: callToken,
                                              productId: productId, code: code, deadlineToken: token, placementId: placementId))
         let timeout = hostRequestTimeout

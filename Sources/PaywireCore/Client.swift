@@ -135,9 +135,6 @@ public final class Client {
         return nextCallToken
     }
 
-    /// Whether `method` exists, so the boundary can refuse an async call at once.
-    public static func hasMethod(_ method: String) -> Bool { methods[method] != nil }
-
     /// The methods of this version; one hash lookup per call finds the handler.
     private enum Method: String, CaseIterable {
         case get_sdk_version, get_log_level, set_log_level, set_fallback, get_paywall,

@@ -61,10 +61,7 @@ struct Profile: Equatable, Sendable {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { byte -> String in
-            let text = String(byte, radix: 16)
-            return text.count == 1 ? "0" + text : text
-        }.joined()
+        let hex = MD5.hex(bytes)
         var result = ""
         for (index, character) in hex.enumerated() {
             if [8, 12, 16, 20].contains(index) { result.append("-") }

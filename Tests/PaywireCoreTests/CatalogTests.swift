@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct CatalogTests {
     private func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        MD5.hex(bytes)
     }
 
     @Test(arguments: [

@@ -23,7 +23,7 @@ import Testing
         let writer = PlacementCache(storage: storage)
         try writer.store(fetched("p", at: 1))
         // Overwrite the record the cache wrote with damaged bytes.
-        let key = "placement-cache-" + MD5.digest(Array("p".utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let key = "placement-cache-" + MD5.hexDigest("p")
         try storage.write(key, Array(record.utf8))
         let reader = PlacementCache(storage: storage)
         #expect(reader.entry("p") == nil)

@@ -20,6 +20,14 @@ enum MD5 {
         0x6fa8_7e4f, 0xfe2c_e6e0, 0xa301_4314, 0x4e08_11a1, 0xf753_7e82, 0xbd3a_f235, 0x2ad7_d2bb, 0xeb86_d391,
     ]
 
+    /// The digest of `text` as 32 lowercase hex digits: a stable file-name-safe key for any id.
+    static func hexDigest(_ text: String) -> String { hex(digest(Array(text.utf8))) }
+
+    /// Bytes as lowercase hex, two digits each.
+    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    }
+
     /// The 16-byte digest of `message`.
     static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476)

@@ -97,7 +97,7 @@ final class PlacementCache {
     init(storage: Storage) { self.storage = storage }
 
     private static func key(_ placementId: String) -> String {
-        "placement-cache-" + MD5.digest(Array(placementId.utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        "placement-cache-" + MD5.hexDigest(placementId)
     }
 
     /// The cached fetch of a placement; a corrupted or foreign entry on disk counts as none

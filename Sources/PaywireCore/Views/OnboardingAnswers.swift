@@ -12,8 +12,7 @@ final class OnboardingAnswers {
     init(storage: Storage) { self.storage = storage }
 
     private static func key(profileId: String) -> String {
-        let digest = MD5.digest(Array(profileId.utf8))
-        return "onboarding-answers-" + digest.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        "onboarding-answers-" + MD5.hexDigest(profileId)
     }
 
     private func answers(profileId: String) throws(WireError) -> JSONObject {

@@ -187,7 +187,7 @@ struct OnboardingStateUpdate: Equatable, Sendable {
             let day = try date.int("day", "day", min: 1)
             let month = try date.int("month", "month", min: 1)
             let year = try date.int("year", "year", min: 1)
-            guard month <= 12, year <= 9999, day <= OnboardingStateUpdate.daysIn(month: month, year: year) else {
+            guard month <= 12, year <= 9999, day <= ISODate.daysIn(month: month, year: year) else {
                 throw date.error("", "\(year)-\(month)-\(day) is not a calendar date")
             }
             value = .datePicker(day: day, month: month, year: year)
@@ -222,14 +222,6 @@ struct OnboardingStateUpdate: Equatable, Sendable {
             }
             guard let number, number.doubleValue != nil else { throw fields.error("value", "expected a finite number") }
             return .input(.number, .number(number))
-        }
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
         }
     }
 
