@@ -14,7 +14,7 @@ CC          ?= cc
 CXX         ?= c++
 STRICT      := -Wall -Wextra -Werror -pedantic
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
-SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire -name '*.swift' -o -name '*.map')
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.modulemap')
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The toolchain's clang: its ThreadSanitizer runtime is the one the Swift TSan build uses.
@@ -30,6 +30,7 @@ all: lib harness
 deps:
 	@missing=""; \
 	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"; \
+	pkg-config --exists libcurl 2>/dev/null || missing="$$missing libcurl4-openssl-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	command -v valgrind >/dev/null || missing="$$missing valgrind"; \
 	if [ -n "$$missing" ]; then \
@@ -40,7 +41,7 @@ deps:
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported.
 lib: $(LIBDIR)/$(LIB_REAL)
-$(LIBDIR)/$(LIB_REAL): $(SWIFT_SOURCES)
+$(LIBDIR)/$(LIB_REAL): $(SWIFT_SOURCES) | deps
 	swift build -c release -Xswiftc -static-stdlib --product paywire
 	@mkdir -p $(LIBDIR)
 	cp .build/release/libpaywire.so $@
@@ -64,7 +65,7 @@ demo: deps harness
 test: deps test-swift check-header check-exports check-install check-api conformance corpus test-python stress
 	@echo "make test: all checks passed"
 
-test-swift:
+test-swift: deps
 	swift test
 
 # The header compiles cleanly as C99 and as C++.

@@ -13,10 +13,12 @@ let package = Package(
     targets: [
         // Pure domain: no C types, no dependencies beyond the standard library.
         .target(name: "PaywireCore"),
-        // The C boundary: @_cdecl exports, handle table, event delivery.
+        // libcurl, for the built-in HTTP transport (Debian: libcurl4-openssl-dev).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The C boundary: @_cdecl exports, handle table, event delivery, the HTTP adapter.
         .target(
             name: "Paywire",
-            dependencies: ["PaywireCore"],
+            dependencies: ["PaywireCore", "CCurl"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([

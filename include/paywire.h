@@ -115,7 +115,10 @@ void paywire_client_free(paywire_client_t *client);
  * one client are serialized. A method that has to wait for the host (for example
  * get_paywall_products with store.type host) is refused here with error.code "requires_async"
  * (PAYWIRE_INVALID_ARGUMENT): call it with paywire_client_call_async(), whose call_result
- * arrives once the host answered or the request's deadline passed. */
+ * arrives once the host answered or the request's deadline passed. A method that waits on the
+ * library's own work (get_paywall with transport.type http) blocks the calling thread for at
+ * most its budget (load_timeout) and lets other threads' calls run meanwhile; freeing the
+ * client wakes it with PAYWIRE_CLOSED. */
 paywire_status_t paywire_client_call(paywire_client_t *client, const char *method,
                                      const char *params_json, char **out_json);
 

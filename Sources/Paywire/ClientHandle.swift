@@ -17,20 +17,42 @@ final class ClientHandle: Sendable {
     private let bridge: ClientBridge
     private let asyncCalls = DispatchQueue(label: "paywire.calls")
     private let nextCallId = Atomic<UInt64>(1)
+    /// The built-in HTTP client, when the config asks for it.
+    private let transport: CurlTransport?
 
-    init(client: Client, events: EventHub, bridge: ClientBridge) {
+    init(client: Client, events: EventHub, bridge: ClientBridge, transport: CurlTransport?) {
         state = Locked(State(client: client))
         self.events = events
         self.bridge = bridge
+        self.transport = transport
     }
 
-    /// Runs one call under the client's lock; CLOSED once freeing has begun.
+    /// Runs one call under the client's lock; CLOSED once freeing has begun. A call that waits
+    /// on the core's own work (the built-in HTTP client within its time budget) blocks here,
+    /// without the lock, until it is answered or its wait limit passes.
     func call(method: String, params: [UInt8]?) -> CallResponse {
-        state.withLock { state in
+        let (outcome, waiter): (CallOutcome, SyncWaiter?) = state.withLock { state in
             guard !state.closed else {
-                return .failure(WireError(.closed, "the client is being freed"))
+                return (.done(.failure(WireError(.closed, "the client is being freed"))), nil)
             }
-            return state.client.call(method: method, params: params)
+            let outcome = state.client.call(method: method, params: params, mode: .sync)
+            // Registered under the client's lock: no completion can run before it.
+            if case .pending(let token, _) = outcome { return (outcome, bridge.awaitSync(token: token)) }
+            return (outcome, nil)
+        }
+        switch outcome {
+        case .done(let response):
+            return response
+        case .pending(let token, let limit):
+            return bridge.wait(waiter, token: token, limitMilliseconds: limit, method: method)
+        }
+    }
+
+    /// The built-in HTTP client's answer, handed to the client under its lock.
+    func httpFinished(token: UInt64, outcome: HTTPOutcome) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.client.httpFinished(token: token, outcome: outcome)
         }
     }
 
@@ -40,9 +62,9 @@ final class ClientHandle: Sendable {
         asyncCalls.async { [self] in
             let outcome: CallOutcome? = state.withLock { state in
                 guard !state.closed else { return nil }
-                let outcome = state.client.call(method: method, params: params, allowPending: true)
+                let outcome = state.client.call(method: method, params: params, mode: .async)
                 // Registered under the client's lock: no completion can run before it.
-                if case .pending(let token) = outcome { bridge.awaitCompletion(token: token, callId: callId, method: method) }
+                if case .pending(let token, _) = outcome { bridge.awaitCompletion(token: token, callId: callId, method: method) }
                 return outcome
             }
             if case .done(let response)? = outcome {
@@ -60,10 +82,13 @@ final class ClientHandle: Sendable {
         }
     }
 
-    /// Stops the client: later calls get CLOSED, queued async calls are skipped, pollers wake,
-    /// and no callback runs once this returns.
+    /// Stops the client: later calls get CLOSED, queued async calls are skipped, blocked
+    /// synchronous calls and pollers wake, HTTP transfers are aborted, and no callback runs once
+    /// this returns.
     func close() {
         state.withLock { $0.closed = true }  // waits for a call in progress
+        bridge.close()
+        transport?.close()
         if !events.isDeliveryThread {
             asyncCalls.sync {}
         }
@@ -80,6 +105,8 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
     private let events: EventHub
     /// Pending call token -> the async call waiting for it.
     private let pendingCalls = Locked<[UInt64: (callId: UInt64, method: String)]>([:])
+    /// Pending call token -> the synchronous call blocked on it.
+    private let syncWaiters = Locked<[UInt64: SyncWaiter]>([:])
     private static let queue = DispatchQueue(label: "paywire.timers")
 
     init(events: EventHub) { self.events = events }
@@ -89,8 +116,42 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
     }
 
     func complete(token: UInt64, response: CallResponse) {
+        if let waiter = syncWaiters.withLock({ $0.removeValue(forKey: token) }) {
+            waiter.answer(response)
+            return
+        }
         guard let call = pendingCalls.withLock({ $0.removeValue(forKey: token) }) else { return }
         events.emit(ClientBridge.callResult(callId: call.callId, method: call.method, response: response))
+    }
+
+    /// Registers a blocked synchronous call for `token`'s answer.
+    func awaitSync(token: UInt64) -> SyncWaiter {
+        let waiter = SyncWaiter()
+        syncWaiters.withLock { $0[token] = waiter }
+        return waiter
+    }
+
+    /// Blocks until the answer, the client's closing, or `limitMilliseconds`.
+    func wait(_ waiter: SyncWaiter?, token: UInt64, limitMilliseconds: Int, method: String) -> CallResponse {
+        if let response = waiter?.wait(limitMilliseconds: limitMilliseconds) { return response }
+        syncWaiters.withLock { _ = $0.removeValue(forKey: token) }
+        return .failure(WireError(.timeout, "\(method) got no answer within \(limitMilliseconds) ms",
+                                  details: JSONObject([("method", .string(method))])))
+    }
+
+    /// Wakes every blocked synchronous call with CLOSED.
+    func close() {
+        let waiters = syncWaiters.withLock { waiters in
+            defer { waiters.removeAll() }
+            return Array(waiters.values)
+        }
+        for waiter in waiters { waiter.answer(.failure(WireError(.closed, "the client was freed while the call waited"))) }
+    }
+
+    /// Hands the built-in HTTP client's answer to the client, found by its handle token.
+    func httpFinished(token transferToken: UInt64, outcome: HTTPOutcome) {
+        guard let bits = token.withLock({ $0 }) else { return }
+        HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: bits))?.httpFinished(token: transferToken, outcome: outcome)
     }
 
     /// The `call_result` event of an async call.
@@ -151,5 +212,29 @@ enum HandleTable {
         let token = UInt(bitPattern: pointer)
         guard token > tokenBase, (token &- tokenBase) % 16 == 0 else { return nil }
         return (token &- tokenBase) / 16
+    }
+}
+
+/// One blocked synchronous call, waiting for its answer.
+final class SyncWaiter: @unchecked Sendable {
+    private let monitor = Monitor()
+    private var response: CallResponse?
+
+    func answer(_ response: CallResponse) {
+        monitor.locked {
+            self.response = response
+            monitor.broadcast()
+        }
+    }
+
+    /// The answer, or nil when `limitMilliseconds` passed first.
+    func wait(limitMilliseconds: Int) -> CallResponse? {
+        let deadline = Monitor.deadline(afterMilliseconds: Int32(clamping: limitMilliseconds))
+        return monitor.locked {
+            while response == nil {
+                if !monitor.wait(until: deadline) && response == nil { return nil }
+            }
+            return response
+        }
     }
 }

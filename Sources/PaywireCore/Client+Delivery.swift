@@ -12,8 +12,39 @@ struct PaywallWaiter: Sendable {
 
 /// One backend request for a placement, shared by every call that needs it meanwhile.
 struct PlacementFetch: Sendable {
-    let requestId: String
     var waiters: [PaywallWaiter]
+}
+
+/// What a backend request is for, so its answer finds its way back.
+enum BackendRequest: Sendable {
+    case placement(String)
+}
+
+/// Where remote content comes from, and who carries the requests.
+enum RemoteTransport {
+    /// The host's network stack, through `host_request` events of kind `http`.
+    case host(baseURL: String)
+    /// The library's own HTTP client.
+    case builtIn(baseURL: String, client: HTTPTransport, requestTimeout: Int)
+
+    init?(_ config: TransportConfig?, builtIn: HTTPTransport?) throws(WireError) {
+        guard let config else { return nil }
+        switch config.carrier {
+        case .host:
+            self = .host(baseURL: config.baseURL)
+        case .builtIn:
+            guard let builtIn else {
+                throw WireError.wrongParam("transport.type", "this build of the library has no built-in HTTP client; use 'host'")
+            }
+            self = .builtIn(baseURL: config.baseURL, client: builtIn, requestTimeout: config.requestTimeoutMilliseconds)
+        }
+    }
+
+    var baseURL: String {
+        switch self {
+        case .host(let baseURL), .builtIn(let baseURL, _, _): return baseURL
+        }
+    }
 }
 
 extension Client {
@@ -31,64 +62,87 @@ extension Client {
         case .reload_revalidating_cache_data:
             break
         }
-        let token = try deferResponse(defaultAudienceOnly ? "get_paywall_for_default_audience" : "get_paywall")
+        let budgetMilliseconds = Int(request.loadTimeout * 1000)
+        let (token, outcome) = try deferResponse(defaultAudienceOnly ? "get_paywall_for_default_audience" : "get_paywall",
+                                                 waitsOnHost: remote?.isHost ?? true, waitLimit: budgetMilliseconds + 2000)
         let budget = schedule(.loadBudget(callToken: token, placementId: request.placementId),
-                                            after: Int(request.loadTimeout * 1000))
+                                            after: budgetMilliseconds)
         let waiter = PaywallWaiter(callToken: token, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly, budgetToken: budget)
         if placementFetches[request.placementId] != nil {
             placementFetches[request.placementId]?.waiters.append(waiter)
         } else {
-            let requestId = askHostHTTP(placementId: request.placementId, etag: cached?.etag)
-            placementFetches[request.placementId] = PlacementFetch(requestId: requestId, waiters: [waiter])
+            placementFetches[request.placementId] = PlacementFetch(waiters: [waiter])
+            sendToBackend(.placement(request.placementId), method: "GET",
+                          url: RemoteSource.url(baseURL: remote?.baseURL ?? "", placementId: request.placementId),
+                          headers: RemoteSource.headers(profileId: profile.profileId, etag: cached?.etag))
         }
-        return .pending(token: token)
+        return outcome
     }
 
-    private func askHostHTTP(placementId: String, etag: String?) -> String {
-        let url = RemoteSource.url(baseURL: transportBaseURL ?? "", placementId: placementId)
-        let headers = RemoteSource.headers(profileId: profile.profileId, etag: etag)
-        let timeout = hostRequestTimeout
-        return askHost(.http, view: nil, placementId: placementId) { writer in
-            writer.member("method", "GET")
-            writer.member("url", url)
-            writer.key("headers")
-            writer.array { writer in
-                for (name, value) in headers { writer.array { writer in writer.string(name); writer.string(value) } }
+    /// Sends one request to the backend, through the host or the built-in client.
+    private func sendToBackend(_ purpose: BackendRequest, method: String, url: String, headers: [(name: String, value: String)]) {
+        switch remote {
+        case .builtIn(_, let client, let requestTimeout):
+            let token = nextHTTPToken
+            nextHTTPToken += 1
+            httpExchanges[token] = purpose
+            client.send(HTTPRequest(method: method, url: url, headers: headers, body: nil, timeoutMilliseconds: requestTimeout), token: token)
+        case .host, nil:
+            let timeout = hostRequestTimeout
+            var placementId: String?
+            if case .placement(let id) = purpose { placementId = id }
+            askHost(.http, view: nil, placementId: placementId) { writer in
+                writer.member("method", method)
+                writer.member("url", url)
+                writer.key("headers")
+                writer.array { writer in
+                    for (name, value) in headers { writer.array { writer in writer.string(name); writer.string(value) } }
+                }
+                writer.member("body", nil as String?)
+                writer.member("timeout_ms", timeout)
             }
-            writer.member("body", nil as String?)
-            writer.member("timeout_ms", timeout)
+        }
+    }
+
+    /// The built-in client's answer to request `token`. Called by the boundary under the
+    /// client's lock; an unknown token (already answered) is ignored.
+    public func httpFinished(token: UInt64, outcome: HTTPOutcome) {
+        guard let purpose = httpExchanges.removeValue(forKey: token) else { return }
+        backendAnswered(purpose, outcome: outcome)
+    }
+
+    /// A backend request ended, by whichever transport.
+    func backendAnswered(_ purpose: BackendRequest, outcome: HTTPOutcome) {
+        switch purpose {
+        case .placement(let placementId): finishPlacementFetch(placementId, outcome: outcome)
         }
     }
 
     /// The backend answered (or the request failed or timed out): keep what came, then answer
     /// every call still waiting.
-    func finishPlacementFetch(_ placementId: String, outcome: HostOutcome) {
+    private func finishPlacementFetch(_ placementId: String, outcome: HTTPOutcome) {
         let fetch = placementFetches.removeValue(forKey: placementId)
         var failure: WireError?
         switch outcome {
         case .timedOut:
             failure = WireError(.timeout, "the backend did not answer in time", details: JSONObject([("placement_id", .string(placementId))]))
-        case .answered(let answer):
-            if let error = answer.error(code: .networkFailed, fallback: "the request failed") {
-                failure = error
-            } else if let transportError = answer.result?.object["transport_error"], case .object(let fields) = transportError {
-                failure = HostAnswer.transportError(fields)
-            } else if let result = answer.result {
-                switch RemoteSource.interpret(result, placementId: placementId, now: clock.nowMilliseconds()) {
-                case .fresh(let fetched):
-                    do throws(WireError) { try placementCache.store(fetched) } catch {
-                        log(.error, "could not cache placement '\(placementId)': \(error.message)")
-                    }
-                case .notModified:
-                    do throws(WireError) { try placementCache.touch(placementId, now: clock.nowMilliseconds()) } catch {
-                        log(.error, "could not refresh the cached placement '\(placementId)': \(error.message)")
-                    }
-                case .notFound:
-                    failure = WireError(.notFound, "the backend has no placement '\(placementId)'",
-                                        details: JSONObject([("placement_id", .string(placementId))]))
-                case .failed(let error):
-                    failure = error
+        case .failed(let code, let message):
+            failure = WireError(.networkFailed, message, details: JSONObject([("placement_id", .string(placementId)), ("underlying_error", .string(code))]))
+        case .response(let response):
+            switch RemoteSource.interpret(response, placementId: placementId, now: clock.nowMilliseconds()) {
+            case .fresh(let fetched):
+                do throws(WireError) { try placementCache.store(fetched) } catch {
+                    log(.error, "could not cache placement '\(placementId)': \(error.message)")
                 }
+            case .notModified:
+                do throws(WireError) { try placementCache.touch(placementId, now: clock.nowMilliseconds()) } catch {
+                    log(.error, "could not refresh the cached placement '\(placementId)': \(error.message)")
+                }
+            case .notFound:
+                failure = WireError(.notFound, "the backend has no placement '\(placementId)'",
+                                    details: JSONObject([("placement_id", .string(placementId))]))
+            case .failed(let error):
+                failure = error
             }
         }
         guard let fetch else { return }
@@ -119,13 +173,11 @@ extension Client {
             let failure = networkFailure ?? WireError(.networkFailed, "the backend sent nothing usable")
             let bundleVersion = (try? bundle?.paywalls.placement(placementId)) != nil ? bundle?.responseCreatedAt : nil
             if let cached, cached.responseCreatedAt >= (bundleVersion ?? .min) {
-                log(.warn, "placement '\(placementId)' served from the cache: \(failure.message)",
-                    details: [("placement_id", .string(placementId)), ("source", .string("cache")), ("underlying_error", .string(failure.code.rawValue))])
+                logFallback(placementId, source: "cache", failure: failure)
                 return try serveFetched(cached, locale: waiter.locale, defaultAudienceOnly: waiter.defaultAudienceOnly)
             }
             if bundleVersion != nil {
-                log(.warn, "placement '\(placementId)' served from the fallback bundle: \(failure.message)",
-                    details: [("placement_id", .string(placementId)), ("source", .string("fallback")), ("underlying_error", .string(failure.code.rawValue))])
+                logFallback(placementId, source: "fallback", failure: failure)
                 return CallResponse(status: .ok, envelope: try servePaywall(placementId, locale: waiter.locale,
                                                                             defaultAudienceOnly: waiter.defaultAudienceOnly).envelope)
             }
@@ -133,6 +185,18 @@ extension Client {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Says which source served instead of the network, and why: the wire code, and the
+    /// transport's own name for the failure when there is one (`connect_failed`, ...).
+    private func logFallback(_ placementId: String, source: String, failure: WireError) {
+        var details: [(key: String, value: JSONValue)] = [
+            ("placement_id", .string(placementId)), ("source", .string(source)), ("underlying_error", .string(failure.code.rawValue)),
+        ]
+        if let transportError = failure.details["underlying_error"] { details.append(("transport_error", transportError)) }
+        if let status = failure.details["status"] { details.append(("status", status)) }
+        log(.warn, "placement '\(placementId)' served from the \(source == "cache" ? "cache" : "fallback bundle"): \(failure.message)",
+            details: details)
     }
 
     /// A paywall from a fetched placement, encoded once per fetched copy and then reused.
@@ -166,13 +230,41 @@ extension Client {
     }
 }
 
+extension RemoteTransport {
+    var isHost: Bool {
+        if case .host = self { return true }
+        return false
+    }
+}
+
 extension HostAnswer {
-    /// `result.transport_error {code, message}`: the host's network stack failed.
-    static func transportError(_ fields: JSONObject) -> WireError {
-        var message = "the host's HTTP request failed"
-        if case .string(let text)? = fields["message"] { message = text }
-        var details = JSONObject()
-        if case .string(let code)? = fields["code"] { details.set("underlying_error", .string(code)) }
-        return WireError(.networkFailed, message, details: details)
+    /// The host's answer to an `http` request, as the outcome of the exchange: `result
+    /// {status, headers, body}`, `result {transport_error {code, message}}`, or `error`.
+    var httpOutcome: HTTPOutcome {
+        if let error = error(code: .networkFailed, fallback: "the request failed") {
+            return .failed(code: error.code.rawValue, message: error.message)
+        }
+        guard let result else { return .failed(code: "bad_answer", message: "the host's answer has neither result nor error") }
+        if case .object(let fields)? = result.object["transport_error"] {
+            var code = "transport_error"
+            var message = "the host's HTTP request failed"
+            if case .string(let text)? = fields["code"] { code = text }
+            if case .string(let text)? = fields["message"] { message = text }
+            return .failed(code: code, message: message)
+        }
+        guard case .number(let statusNumber)? = result.object["status"], let status = statusNumber.intValue else {
+            return .failed(code: "bad_answer", message: "the HTTP answer has no status")
+        }
+        var headers: [(name: String, value: String)] = []
+        if case .array(let pairs)? = result.object["headers"] {
+            for pair in pairs {
+                if case .array(let parts) = pair, parts.count == 2, case .string(let name) = parts[0], case .string(let value) = parts[1] {
+                    headers.append((name, value))
+                }
+            }
+        }
+        var body: [UInt8] = []
+        if case .string(let text)? = result.object["body"] { body = Array(text.utf8) }
+        return .response(HTTPResponse(status: status, headers: headers, body: body))
     }
 }

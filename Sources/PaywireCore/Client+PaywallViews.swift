@@ -336,7 +336,10 @@ extension Client {
         }
         switch request.kind {
         case .http:
-            finishPlacementFetch(request.placementId ?? "", outcome: outcome)
+            switch outcome {
+            case .timedOut: backendAnswered(.placement(request.placementId ?? ""), outcome: .timedOut)
+            case .answered(let answer): backendAnswered(.placement(request.placementId ?? ""), outcome: answer.httpOutcome)
+            }
         case .storePurchase:
             let productId = request.productId ?? ""
             if let error = failure(.purchaseFailed, "the store could not complete the purchase") {

@@ -12,7 +12,8 @@ public final class Client {
     let scheduler: TimerScheduler?
     /// Where answers of pending calls go; nil where nothing may be pending (unit tests).
     let completions: CallCompletionSink?
-    var pendingAllowed = false
+    /// How the call in progress was made: what it may wait for depends on it.
+    var callMode: CallMode = .sync
     var nextCallToken: UInt64 = 1
     var timers: [UInt64: TimerWork] = [:]
     var nextTimerToken: UInt64 = 1
@@ -36,16 +37,21 @@ public final class Client {
     let placementCache: PlacementCache
     /// Backend requests in flight, by placement: concurrent calls share one.
     var placementFetches: [String: PlacementFetch] = [:]
-    /// `transport.base_url`; nil when there is no remote source.
-    let transportBaseURL: String?
+    /// Where remote content comes from and who carries the requests; nil for bundle only.
+    let remote: RemoteTransport?
+    /// Built-in HTTP requests in flight, by transport token.
+    var httpExchanges: [UInt64: BackendRequest] = [:]
+    var nextHTTPToken: UInt64 = 1
     /// `get_paywall_products` calls waiting for the host's store, by call token.
     var pendingProductCalls: [UInt64: (paywall: PaywallReference, waitForValidation: Bool)] = [:]
     let onboardingAnswers: OnboardingAnswers
 
     /// Creates a client from a checked config. Throws when the fallback bundle or the storage
     /// directory cannot be used: failing loudly at start beats serving nothing later.
+    /// `httpTransport` carries requests for `transport {type: http}`; a config asking for it
+    /// without one is refused.
     public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?,
-                completions: CallCompletionSink? = nil) throws(WireError) {
+                completions: CallCompletionSink? = nil, httpTransport: HTTPTransport? = nil) throws(WireError) {
         self.sink = sink
         self.scheduler = scheduler
         self.completions = completions
@@ -75,7 +81,7 @@ public final class Client {
         }
         onboardingAnswers = OnboardingAnswers(storage: storage)
         placementCache = PlacementCache(storage: storage)
-        transportBaseURL = config.transportBaseURL
+        remote = try RemoteTransport(config.transport, builtIn: httpTransport)
         profile = Profile(profileId: "", customerUserId: nil)
         if let source = config.fallback {
             bundle = try Client.loadBundle(source, field: "fallback")
@@ -86,24 +92,25 @@ public final class Client {
         }
     }
 
-    /// Runs one method synchronously. `params` is the raw UTF-8 of the params JSON (nil means
-    /// `{}`). A method that would have to wait for the host is refused with `requires_async`.
+    /// Runs one method with nothing left pending (unit tests): a method that would wait is
+    /// refused with `requires_async` or fails.
     public func call(method: String, params: [UInt8]?) -> CallResponse {
-        switch call(method: method, params: params, allowPending: false) {
+        switch call(method: method, params: params, mode: .sync) {
         case .done(let response): return response
         case .pending: return .failure(WireError(.internal, "a synchronous call was left pending"))
         }
     }
 
-    /// Runs one method; with `allowPending`, a method that waits for the host may answer
-    /// `.pending(token)` and complete later through `completions`.
-    public func call(method: String, params: [UInt8]?, allowPending: Bool) -> CallOutcome {
+    /// Runs one method. It may answer `.pending(token)` and complete later through
+    /// `completions`: in `.async` mode whenever it waits; in `.sync` mode only when no answer
+    /// from the host is needed (the caller blocks, so the host could never answer).
+    public func call(method: String, params: [UInt8]?, mode: CallMode) -> CallOutcome {
         guard let known = Client.methods[method] else {
             return .done(.failure(WireError(.unknownMethod, "unknown method '\(method)'",
                                             details: JSONObject([("method", .string(method))]))))
         }
-        pendingAllowed = allowPending
-        defer { pendingAllowed = false }
+        callMode = mode
+        defer { callMode = .sync }
         do throws(WireError) {
             let fields: Fields
             if let params {
@@ -124,15 +131,16 @@ public final class Client {
         }
     }
 
-    /// Promises an answer later, for a method that must wait on the host; refused in a
-    /// synchronous call, where a single-threaded host could never answer in time.
-    func deferResponse(_ method: String) throws(WireError) -> UInt64 {
-        guard pendingAllowed, completions != nil else {
+    /// Promises an answer later. A wait on the host is refused in a synchronous call, where a
+    /// single-threaded host could never answer; a wait on the core's own work (the built-in
+    /// HTTP client, its time budget) is not, and `waitLimit` bounds it.
+    func deferResponse(_ method: String, waitsOnHost: Bool, waitLimit: Int) throws(WireError) -> (token: UInt64, outcome: CallOutcome) {
+        guard completions != nil, callMode == .async || !waitsOnHost else {
             throw WireError(.requiresAsync, "\(method) waits for the host here: call it with paywire_client_call_async",
                             details: JSONObject([("method", .string(method))]))
         }
         defer { nextCallToken += 1 }
-        return nextCallToken
+        return (nextCallToken, .pending(token: nextCallToken, waitLimitMilliseconds: waitLimit))
     }
 
     /// The methods of this version; one hash lookup per call finds the handler.
@@ -205,8 +213,15 @@ public final class Client {
 /// What a call produced: its envelope now, or a promise of one.
 public enum CallOutcome: Sendable {
     case done(CallResponse)
-    /// The answer comes later through `CallCompletionSink.complete(token:response:)`.
-    case pending(token: UInt64)
+    /// The answer comes later through `CallCompletionSink.complete(token:response:)`, within
+    /// `waitLimitMilliseconds` (a synchronous caller stops waiting then).
+    case pending(token: UInt64, waitLimitMilliseconds: Int)
+}
+
+/// How a call was made: `paywire_client_call` (the caller blocks) or `paywire_client_call_async`.
+public enum CallMode: Sendable {
+    case sync
+    case async
 }
 
 /// Where the answers of pending calls go. Called while the client's lock is held.
@@ -296,7 +311,7 @@ extension Client {
     private func getPaywall(_ params: Fields, defaultAudienceOnly: Bool = false) throws(WireError) -> CallOutcome {
         let request = try PlacementRequest(params)
         warnIfClamped(request)
-        if transportBaseURL != nil { return try getRemotePaywall(request, defaultAudienceOnly: defaultAudienceOnly) }
+        if remote != nil { return try getRemotePaywall(request, defaultAudienceOnly: defaultAudienceOnly) }
         return .done(CallResponse(status: .ok, envelope: try servePaywall(request.placementId, locale: request.locale ?? locale,
                                                                           defaultAudienceOnly: defaultAudienceOnly).envelope))
     }
@@ -422,13 +437,13 @@ extension Client {
         case .test(let testStore):
             return .done(productsResponse(paywall, found: try testStore.products(paywall.productIds), waitForValidation: waitForValidation))
         case .host:
-            let token = try deferResponse("get_paywall_products")
+            let (token, outcome) = try deferResponse("get_paywall_products", waitsOnHost: true, waitLimit: hostRequestTimeout)
             pendingProductCalls[token] = (paywall, waitForValidation)
             askHost(.storeFetchProducts, view: nil, callToken: token) { writer in
                 writer.key("product_ids")
                 writer.array { writer in for id in paywall.productIds { writer.string(id) } }
             }
-            return .pending(token: token)
+            return outcome
         }
     }
 

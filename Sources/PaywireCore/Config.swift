@@ -24,8 +24,8 @@ public struct ClientConfig: Sendable {
     var platform: String?
     var appVersion: String?
     var installedAt: Int?
-    /// `transport {type: host, base_url}`: where the remote source is; nil for bundle only.
-    var transportBaseURL: String?
+    /// `transport`: where the remote source is and who carries the requests; nil for bundle only.
+    public private(set) var transport: TransportConfig?
     var hostRequestTimeoutMilliseconds = ClientConfig.defaultHostRequestTimeout
     var productsRetryDelayMilliseconds = ClientConfig.defaultProductsRetryDelay
 
@@ -102,20 +102,9 @@ public struct ClientConfig: Sendable {
             }
         }
         if let transport = try fields.optionalObject("transport") {
-            switch try transport.string("type") {
-            case "host": break
-            case "http":
-                throw WireError.wrongParam(transport.fieldPath("type"), "the built-in HTTP transport is not in this version yet; use 'host'")
-            case let other:
-                throw WireError.wrongParam(transport.fieldPath("type"), "'\(other)' is not one of: host")
-            }
-            let baseURL = try transport.identifier("base_url")
-            guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
-                throw WireError.wrongParam(transport.fieldPath("base_url"), "expected an http:// or https:// URL")
-            }
-            transportBaseURL = baseURL
+            self.transport = try TransportConfig(transport)
         }
-        unknownKeys = fields.unknownKeys(ClientConfig.knownKeys)
+        unknownKeys = fields.unknownKeys(ClientConfig.knownKeys) + (transport?.unknownKeys ?? [])
     }
 
     /// `{"path": "..."}` or `{"bundle": {...}}`, exactly one of them.
@@ -149,5 +138,52 @@ public struct ClientConfig: Sendable {
         case let other:
             throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: test, host, none")
         }
+    }
+}
+
+/// `transport`: `{type: host, base_url}` (the host carries each request, as `host_request`
+/// events of kind `http`) or `{type: http, base_url, connect_timeout_ms?, request_timeout_ms?,
+/// ca_file?}` (the library's own client).
+public struct TransportConfig: Sendable {
+    public enum Carrier: Sendable {
+        case host
+        case builtIn
+    }
+
+    public static let defaultConnectTimeout = 10_000
+    public static let defaultRequestTimeout = 30_000
+    static let knownKeys: Set<String> = ["type", "base_url", "connect_timeout_ms", "request_timeout_ms", "ca_file"]
+
+    public let carrier: Carrier
+    public let baseURL: String
+    /// Built-in client only: how long connecting (TCP and TLS) may take.
+    public let connectTimeoutMilliseconds: Int
+    /// Built-in client only: how long one whole request may take.
+    public let requestTimeoutMilliseconds: Int
+    /// Built-in client only: a PEM file of CA certificates to trust instead of the system's.
+    public let caFile: String?
+    /// Keys this version does not know, reported as log events.
+    let unknownKeys: [String]
+
+    init(_ fields: Fields) throws(WireError) {
+        switch try fields.string("type") {
+        case "host": carrier = .host
+        case "http": carrier = .builtIn
+        case let other:
+            throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: host, http")
+        }
+        baseURL = try fields.identifier("base_url")
+        guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
+            throw WireError.wrongParam(fields.fieldPath("base_url"), "expected an http:// or https:// URL")
+        }
+        let builtInOnly = ["connect_timeout_ms", "request_timeout_ms", "ca_file"]
+        if carrier == .host, let key = builtInOnly.first(where: { fields.optional($0) != nil }) {
+            throw WireError.wrongParam(fields.fieldPath(key), "applies to the built-in client (type http) only; the host's network stack has its own")
+        }
+        connectTimeoutMilliseconds = try fields.optionalInt("connect_timeout_ms", in: 100...600_000) ?? TransportConfig.defaultConnectTimeout
+        requestTimeoutMilliseconds = try fields.optionalInt("request_timeout_ms", in: 100...3_600_000) ?? TransportConfig.defaultRequestTimeout
+        caFile = try fields.optionalString("ca_file")
+        if caFile?.isEmpty == true { throw WireError.wrongParam(fields.fieldPath("ca_file"), "must not be empty") }
+        unknownKeys = fields.unknownKeys(TransportConfig.knownKeys).map { fields.fieldPath($0) }
     }
 }

@@ -42,47 +42,31 @@ enum RemoteSource {
         return "\(base)/v1/placements/\(escaped)"
     }
 
-    static func headers(profileId: String, etag: String?) -> [(String, String)] {
-        var headers = [("accept", "application/json"), ("x-paywire-profile-id", profileId)]
+    static func headers(profileId: String, etag: String?) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [("accept", "application/json"), ("x-paywire-profile-id", profileId)]
         if let etag { headers.append(("if-none-match", etag)) }
         return headers
     }
 
-    /// Reads an HTTP answer `{status, headers: [[name, value]], body}`.
-    static func interpret(_ answer: Fields, placementId: String, now: Int) -> Result {
-        guard case .number(let statusNumber)? = answer.object["status"], let status = statusNumber.intValue else {
-            return .failed(WireError(.networkFailed, "the HTTP answer has no status"))
-        }
-        switch status {
+    /// What an HTTP response to a placement request means.
+    static func interpret(_ response: HTTPResponse, placementId: String, now: Int) -> Result {
+        switch response.status {
         case 304: return .notModified
         case 404: return .notFound
         case 200:
-            guard case .string(let body)? = answer.object["body"] else {
-                return .failed(WireError(.decodingFailed, "the HTTP 200 answer has no body"))
-            }
-            guard case .object(let document)? = try? JSONParser.parse(body),
+            guard case .object(let document)? = try? JSONParser.parse(response.body),
                   case .number(let created)? = document["response_created_at"], let createdAt = created.intValue,
                   case .object(let placement)? = document["placement"] else {
                 return .failed(WireError(.decodingFailed, "the backend's placement response is not {response_created_at, placement}",
                                          details: JSONObject([("placement_id", .string(placementId))])))
             }
-            return .fresh(Fetched(placementId: placementId, etag: header("etag", in: answer), responseCreatedAt: createdAt,
+            return .fresh(Fetched(placementId: placementId, etag: response.header("etag"), responseCreatedAt: createdAt,
                                   fetchedAt: now, placement: JSONWriter.encode(.object(placement))))
         default:
-            return .failed(WireError(.networkFailed, "the backend answered HTTP \(status)",
-                                     details: JSONObject([("status", .number(JSONNumber(status)))])))
+            return .failed(WireError(.networkFailed, "the backend answered HTTP \(response.status)",
+                                     details: JSONObject([("placement_id", .string(placementId)),
+                                                          ("status", .number(JSONNumber(response.status)))])))
         }
-    }
-
-    private static func header(_ name: String, in answer: Fields) -> String? {
-        guard case .array(let pairs)? = answer.object["headers"] else { return nil }
-        for pair in pairs {
-            if case .array(let parts) = pair, parts.count == 2, case .string(let key) = parts[0], key.lowercased() == name,
-               case .string(let value) = parts[1] {
-                return value
-            }
-        }
-        return nil
     }
 }
 
