@@ -22,7 +22,7 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo test test-swift check-header check-exports check-install \
-        check-api conformance conformance-c conformance-python corpus test-python stress bench install clean
+        check-api conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean
 
 all: lib harness
 
@@ -54,6 +54,14 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
 	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson) -lpthread
 
+# The dev server: the bundle over the backend API on loopback, with fault switches. Its own
+# package (tools/devserver), so its server framework never enters libpaywire's graph.
+devserver: $(BINDIR)/paywire-devserver
+$(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireCore -name '*.swift') tools/devserver/Package.swift
+	swift build -c release --package-path tools/devserver --product paywire-devserver
+	@mkdir -p $(BINDIR)
+	cp tools/devserver/.build/release/paywire-devserver $@
+
 $(BINDIR)/paywire-bench: bench/bench.c include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
 	@mkdir -p $(BINDIR)
 	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
@@ -62,7 +70,7 @@ $(BINDIR)/paywire-bench: bench/bench.c include/paywire.h $(LIBDIR)/$(LIB_REAL) |
 demo: deps harness
 	$(BINDIR)/paywire-harness --demo examples/config.json
 
-test: deps test-swift check-header check-exports check-install check-api conformance corpus test-python stress
+test: deps test-swift check-header check-exports check-install check-api conformance corpus test-python integration stress
 	@echo "make test: all checks passed"
 
 test-swift: deps
@@ -121,6 +129,12 @@ conformance-python: lib deps
 corpus: harness
 	python3 tests/conformance/driver.py --runner c-valgrind --jobs 2 --vectors tests/corpus --vectors tests/conformance/vectors \
 	  -- $(VALGRIND) $(BINDIR)/paywire-harness
+
+# The built-in HTTP transport against the dev server over real HTTP: every fault switch, the
+# time budget, the cache across processes. The tests start and stop the server themselves.
+integration: lib devserver deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
+	  python3 -m pytest -q tests/integration
 
 # The binding's tests, and a pip install of it into a fresh virtualenv that finds the library.
 test-python: lib deps

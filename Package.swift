@@ -9,6 +9,8 @@ let package = Package(
     products: [
         // libpaywire.so: the C ABI in include/paywire.h, and nothing else exported.
         .library(name: "paywire", type: .dynamic, targets: ["Paywire"]),
+        // The pure domain, for tools built on the same rules (tools/devserver).
+        .library(name: "PaywireCore", targets: ["PaywireCore"]),
     ],
     targets: [
         // Pure domain: no C types, no dependencies beyond the standard library.

@@ -111,6 +111,9 @@ final class PlacementSection<V: WeightedVariation> {
     /// Every placement id of this kind the bundle holds.
     var ids: Dictionary<String, Range<Int>>.Keys { ranges.keys }
 
+    /// Where the placement's JSON text is in the bundle.
+    func range(of id: String) -> Range<Int>? { ranges[id] }
+
     /// The placement named `id`, parsed and checked on first use; nil when the bundle has none.
     func placement(_ id: String) throws(WireError) -> Placement<V>? {
         if let cached = loaded[id] { return cached }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The server's mutable state, one owner: the faults in force, what was asked, and the
+/// profiles it knows.
+actor DevState {
+    private(set) var faults: Faults
+    private var requestCount = 0
+    private var requestsByPath: [String: Int] = [:]
+    private var responsesByStatus: [String: Int] = [:]
+    /// Profile id -> the profile object's JSON text.
+    private var profiles: [String: Data]
+
+    init(faults: Faults, profiles: [String: Data]) {
+        self.faults = faults
+        self.profiles = profiles
+    }
+
+    func setFaults(_ faults: Faults) { self.faults = faults }
+
+    /// Counts one API request and the status it was answered with.
+    func record(_ path: String, status: Int) {
+        requestCount += 1
+        requestsByPath[path, default: 0] += 1
+        responsesByStatus[String(status), default: 0] += 1
+    }
+
+    func reset() {
+        faults = Faults()
+        requestCount = 0
+        requestsByPath = [:]
+        responsesByStatus = [:]
+    }
+
+    /// How many API requests came, by path, and how each was answered, by status.
+    var stats: (requests: Int, byPath: [String: Int], byStatus: [String: Int]) {
+        (requestCount, requestsByPath, responsesByStatus)
+    }
+
+    func profile(_ id: String) -> Data? { profiles[id] }
+
+    func setProfile(_ id: String, _ profile: Data) { profiles[id] = profile }
+}
