@@ -18,6 +18,8 @@ struct PlacementFetch: Sendable {
 /// What a backend request is for, so its answer finds its way back.
 enum BackendRequest: Sendable {
     case placement(String)
+    /// The profile with this id (a later identify or logout makes the answer stale).
+    case profile(String)
 }
 
 /// Where remote content comes from, and who carries the requests.
@@ -80,7 +82,7 @@ extension Client {
     }
 
     /// Sends one request to the backend, through the host or the built-in client.
-    private func sendToBackend(_ purpose: BackendRequest, method: String, url: String, headers: [(name: String, value: String)]) {
+    func sendToBackend(_ purpose: BackendRequest, method: String, url: String, headers: [(name: String, value: String)]) {
         switch remote {
         case .builtIn(_, let client, let requestTimeout):
             let token = nextHTTPToken
@@ -89,9 +91,7 @@ extension Client {
             client.send(HTTPRequest(method: method, url: url, headers: headers, body: nil, timeoutMilliseconds: requestTimeout), token: token)
         case .host, nil:
             let timeout = hostRequestTimeout
-            var placementId: String?
-            if case .placement(let id) = purpose { placementId = id }
-            askHost(.http, view: nil, placementId: placementId) { writer in
+            askHost(.http, view: nil, backend: purpose) { writer in
                 writer.member("method", method)
                 writer.member("url", url)
                 writer.key("headers")
@@ -115,6 +115,7 @@ extension Client {
     func backendAnswered(_ purpose: BackendRequest, outcome: HTTPOutcome) {
         switch purpose {
         case .placement(let placementId): finishPlacementFetch(placementId, outcome: outcome)
+        case .profile(let profileId): finishProfileFetch(profileId, outcome: outcome)
         }
     }
 

@@ -10,6 +10,7 @@ enum TimerWork: Sendable {
     case testRestore(viewId: String)
     case retryProducts(viewId: String)
     case loadBudget(callToken: UInt64, placementId: String)
+    case profileBudget(callToken: UInt64)
 }
 
 /// How a view was closed, as `paywall_view_did_dismiss` reports it.
@@ -278,6 +279,8 @@ extension Client {
             loadProducts(viewId: viewId)
         case .loadBudget(let callToken, let placementId):
             loadBudgetExpired(callToken: callToken, placementId: placementId)
+        case .profileBudget(let callToken):
+            profileBudgetExpired(callToken: callToken)
         }
     }
 
@@ -298,11 +301,11 @@ extension Client {
     /// Emits a `host_request` with a deadline; returns its id.
     @discardableResult
     func askHost(_ kind: HostRequestKind, view: PaywallViewState?, productId: String? = nil, code: String? = nil,
-                 callToken: UInt64? = nil, placementId: String? = nil, payload: (inout JSONWriter) -> Void) -> String {
+                 callToken: UInt64? = nil, backend: BackendRequest? = nil, payload: (inout JSONWriter) -> Void) -> String {
         let id = hostRequests.makeId()
         let token = schedule(.hostDeadline(requestId: id), after: hostRequestTimeout)
         hostRequests.open(PendingHostRequest(id: id, kind: kind, viewId: view?.info.id ?? "", callToken: callToken,
-                                             productId: productId, code: code, deadlineToken: token, placementId: placementId))
+                                             productId: productId, code: code, deadlineToken: token, backend: backend))
         let timeout = hostRequestTimeout
         sink.emit(Event("host_request") { writer in
             writer.member("request_id", id)
@@ -336,9 +339,10 @@ extension Client {
         }
         switch request.kind {
         case .http:
+            guard let backend = request.backend else { return }
             switch outcome {
-            case .timedOut: backendAnswered(.placement(request.placementId ?? ""), outcome: .timedOut)
-            case .answered(let answer): backendAnswered(.placement(request.placementId ?? ""), outcome: answer.httpOutcome)
+            case .timedOut: backendAnswered(backend, outcome: .timedOut)
+            case .answered(let answer): backendAnswered(backend, outcome: answer.httpOutcome)
             }
         case .storePurchase:
             let productId = request.productId ?? ""
@@ -608,7 +612,7 @@ extension Client {
 
     /// Keeps the new profile and announces it. A storage failure is reported, not thrown:
     /// the purchase happened, and the host must hear about it.
-    private func saveProfile(_ next: Profile) {
+    func saveProfile(_ next: Profile) {
         do throws(WireError) {
             try switchProfile(to: next)
         } catch {

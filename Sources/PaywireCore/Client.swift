@@ -37,6 +37,10 @@ public final class Client {
     let placementCache: PlacementCache
     /// Backend requests in flight, by placement: concurrent calls share one.
     var placementFetches: [String: PlacementFetch] = [:]
+    /// The profile request in flight and the `get_profile` calls waiting for it.
+    var profileFetch: ProfileFetch?
+    /// The ETag of the profile last fetched, for revalidation.
+    var profileETag: (profileId: String, etag: String)?
     /// Where remote content comes from and who carries the requests; nil for bundle only.
     let remote: RemoteTransport?
     /// Built-in HTTP requests in flight, by transport token.
@@ -166,7 +170,7 @@ public final class Client {
         case .get_paywall_for_default_audience: return try getPaywall(params, defaultAudienceOnly: true)
         case .update_profile: return .done(try updateProfile(params))
         case .get_paywall_products: return try getPaywallProducts(params)
-        case .get_profile: return .done(try getProfile(params))
+        case .get_profile: return try getProfile(params)
         case .identify: return .done(try identify(params))
         case .logout: return .done(try logout(params))
         case .log_show_paywall: return .done(try logShowPaywall(params))
@@ -395,8 +399,10 @@ extension Client {
         return .success { writer in writer.null() }
     }
 
-    func warnIfClamped(_ request: PlacementRequest) {
-        if let requested = request.clampedLoadTimeout {
+    func warnIfClamped(_ request: PlacementRequest) { warnIfClamped(request.clampedLoadTimeout) }
+
+    func warnIfClamped(_ clampedLoadTimeout: Double?) {
+        if let requested = clampedLoadTimeout {
             log(.warn, "load_timeout \(requested) s raised to the minimum of \(PlacementRequest.minimumLoadTimeout) s",
                 details: [("field", .string("load_timeout"))])
         }
@@ -466,7 +472,15 @@ extension Client {
         }
     }
 
-    private func getProfile(_ params: Fields) throws(WireError) -> CallResponse {
+    private func getProfile(_ params: Fields) throws(WireError) -> CallOutcome {
+        let request = try ProfileRequest(params)
+        warnIfClamped(request.clampedLoadTimeout)
+        if remote != nil, request.fetchFromBackend { return try getRemoteProfile(request) }
+        return .done(profileResponse())
+    }
+
+    /// The device's profile as a `get_profile` answer.
+    func profileResponse() -> CallResponse {
         let profile = self.profile
         let now = clock.nowMilliseconds()
         return .success { writer in profile.write(to: &writer, now: now) }

@@ -42,17 +42,19 @@ struct Profile: Equatable, Sendable {
     /// Records a purchase or a restored product: the access level and, for a subscription, the
     /// subscription. A later expiry replaces an earlier one; an earlier one never shortens access.
     mutating func grant(accessLevel: String, _ grant: Grant, isSubscription: Bool) {
-        func merge(_ list: inout [(id: String, grant: Grant)], _ id: String) {
-            guard let index = list.firstIndex(where: { $0.id == id }) else {
-                list.append((id, grant))
-                return
-            }
-            // nil expiry is forever, so it outlasts any date.
-            let current = list[index].grant.expiresAt ?? .max
-            if (grant.expiresAt ?? .max) > current { list[index].grant = grant }
+        Profile.merge(grant, as: accessLevel, into: &accessLevels)
+        if isSubscription { Profile.merge(grant, as: grant.vendorProductId, into: &subscriptions) }
+    }
+
+    /// Adds `grant` under `id`, or lengthens the one there; never shortens it.
+    static func merge(_ grant: Grant, as id: String, into list: inout [(id: String, grant: Grant)]) {
+        guard let index = list.firstIndex(where: { $0.id == id }) else {
+            list.append((id, grant))
+            return
         }
-        merge(&accessLevels, accessLevel)
-        if isSubscription { merge(&subscriptions, grant.vendorProductId) }
+        // nil expiry is forever, so it outlasts any date.
+        let current = list[index].grant.expiresAt ?? .max
+        if (grant.expiresAt ?? .max) > current { list[index].grant = grant }
     }
 
     /// A random version-4 UUID in lowercase, the form profile ids take on every platform.

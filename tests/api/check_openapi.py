@@ -16,6 +16,7 @@ spec = yaml.safe_load((ROOT / "api" / "openapi.yaml").read_text())
 validate(spec)
 wire = json.loads((ROOT / "schema" / "paywire.schema.json").read_text())
 response_schema = spec["components"]["schemas"]["PlacementResponse"]
+profile_schema = {**spec["components"]["schemas"]["ProfileResponse"], "components": spec["components"]}
 placement_schema = {"$ref": "#/$defs/bundle_placement", "$defs": wire["$defs"]}
 
 
@@ -30,15 +31,42 @@ def bodies(value):
             yield from bodies(item)
 
 
+def openapi_nullable(schema):
+    """OpenAPI 3.0's `nullable: true` as JSON Schema's type lists, to validate with jsonschema."""
+    if isinstance(schema, dict):
+        schema = {key: openapi_nullable(value) for key, value in schema.items()}
+        if schema.pop("nullable", False):
+            schema["type"] = [schema["type"], "null"]
+        return schema
+    if isinstance(schema, list):
+        return [openapi_nullable(item) for item in schema]
+    return schema
+
+
+profile_validator = jsonschema.Draft7Validator(openapi_nullable(profile_schema))
 checked = 0
-for path in sorted((ROOT / "tests" / "conformance" / "vectors").glob("*.json")):
-    for body in bodies(json.loads(path.read_text())):
+profiles = 0
+cases = [case for path in sorted((ROOT / "tests" / "conformance" / "vectors").glob("*.json"))
+         for case in json.loads(path.read_text())["cases"]]
+for case in cases:
+    for body in bodies(case):
         document = json.loads(body)
+        if "profile" in document:
+            # A case about failures may send a malformed profile on purpose; every other
+            # profile body must be a valid ProfileResponse.
+            errors = list(profile_validator.iter_errors(document))
+            if errors and "failure" not in case["id"]:
+                sys.exit(f"{case['id']}: profile body does not match ProfileResponse: {errors[0].message}")
+            profiles += 0 if errors else 1
+            continue
         if "placement" not in document:
             continue
         jsonschema.validate(document, response_schema)
         jsonschema.Draft202012Validator(placement_schema).validate(document["placement"])
         checked += 1
+if profiles == 0:
+    sys.exit("no valid profile bodies found in the vectors")
 if checked == 0:
     sys.exit("no backend bodies found in the vectors: the check would prove nothing")
-print(f"api: openapi.yaml valid; {checked} backend bodies in the vectors match it and the wire schema")
+print(f"api: openapi.yaml valid; {checked} placement bodies in the vectors match it and the wire schema; "
+      f"{profiles} profile bodies match ProfileResponse")

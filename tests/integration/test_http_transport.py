@@ -241,3 +241,27 @@ def test_devserver_bodies_match_the_api_spec_and_the_wire_schema(devserver):
             placement_schema.validate(document["placement"])
             # Served exactly as authored: the same placement the bundle holds.
             assert document == {"response_created_at": bundle["response_created_at"], "placement": bundle[section][placement_id]}
+
+
+def test_profile_from_the_backend_grants_access_bought_elsewhere(make_client, devserver):
+    devserver.control("PUT", "profiles/integration-profile", {
+        "access_levels": {"premium": {"vendor_product_id": "premium_annual", "activated_at": "2026-01-01T00:00:00Z",
+                                      "expires_at": "2099-01-01T00:00:00Z"}},
+        "custom_attributes": {"plan_source": "web"}})
+    client = make_client()
+    profile = client.call("get_profile")
+    assert profile["access_levels"]["premium"]["is_active"] is True
+    assert profile["custom_attributes"] == {"plan_source": "web"}
+    assert [event["event"] for event in client.events(0.2)] == ["did_load_latest_profile"]
+    # Unchanged on the backend: revalidated, no new event.
+    assert client.call("get_profile") == profile
+    assert list(client.events(0.2)) == []
+    assert devserver.stats()["by_status"] == {"200": 1, "304": 1}
+
+
+def test_profile_unknown_to_the_backend_is_the_device_profile(make_client, devserver):
+    client = make_client()
+    profile = client.call("get_profile")
+    assert profile["profile_id"] == "integration-profile" and profile["access_levels"] == {}
+    assert list(client.events(0.2)) == []
+    assert devserver.stats()["by_status"] == {"404": 1}

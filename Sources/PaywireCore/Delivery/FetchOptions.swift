@@ -29,13 +29,32 @@ struct PlacementRequest: Sendable {
         if fetchPolicy == .return_cache_data_if_not_expired_else_load, maxAge == nil {
             throw WireError.wrongParam("max_age", "is required with fetch_policy return_cache_data_if_not_expired_else_load")
         }
+        (loadTimeout, clampedLoadTimeout) = try PlacementRequest.loadTimeout(params)
+    }
+
+    /// `load_timeout` in seconds (default 5) and, when it was raised to the 1 s minimum, what
+    /// was asked.
+    static func loadTimeout(_ params: Fields) throws(WireError) -> (Double, clamped: Double?) {
         let requested = try params.optionalSeconds("load_timeout")
-        if let requested, requested < PlacementRequest.minimumLoadTimeout {
-            loadTimeout = PlacementRequest.minimumLoadTimeout
-            clampedLoadTimeout = requested
-        } else {
-            loadTimeout = requested ?? PlacementRequest.defaultLoadTimeout
-            clampedLoadTimeout = nil
+        if let requested, requested < minimumLoadTimeout { return (minimumLoadTimeout, requested) }
+        return (requested ?? defaultLoadTimeout, nil)
+    }
+}
+
+/// The checked parameters of `get_profile`.
+struct ProfileRequest: Sendable {
+    /// Ask the backend (the default with a remote source), or answer from the device at once.
+    let fetchFromBackend: Bool
+    let loadTimeout: Double
+    let clampedLoadTimeout: Double?
+
+    init(_ params: Fields) throws(WireError) {
+        switch try params.optionalEnum("fetch_policy", FetchPolicy.self) ?? .reload_revalidating_cache_data {
+        case .reload_revalidating_cache_data: fetchFromBackend = true
+        case .return_cache_data_else_load: fetchFromBackend = false
+        case .return_cache_data_if_not_expired_else_load:
+            throw WireError.wrongParam("fetch_policy", "get_profile takes reload_revalidating_cache_data or return_cache_data_else_load")
         }
+        (loadTimeout, clampedLoadTimeout) = try PlacementRequest.loadTimeout(params)
     }
 }

@@ -28,8 +28,13 @@ enum RemoteSource {
     }
 
     static func url(baseURL: String, placementId: String) -> String {
+        url(baseURL: baseURL, collection: "placements", id: placementId)
+    }
+
+    /// `{base_url}/v1/{collection}/{id}`, the id percent-encoded.
+    static func url(baseURL: String, collection: String, id: String) -> String {
         var escaped = ""
-        for byte in placementId.utf8 {
+        for byte in id.utf8 {
             let character = Character(Unicode.Scalar(byte))
             if character.isASCII && (character.isLetter || character.isNumber || "-_.~".contains(character)) {
                 escaped.append(character)
@@ -39,7 +44,7 @@ enum RemoteSource {
             }
         }
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        return "\(base)/v1/placements/\(escaped)"
+        return "\(base)/v1/\(collection)/\(escaped)"
     }
 
     static func headers(profileId: String, etag: String?) -> [(name: String, value: String)] {

@@ -26,6 +26,9 @@ public struct ServableBundle: Sendable {
             onboardings: try responses(bundle.onboardings, bytes: bytes, createdAt: bundle.responseCreatedAt))
     }
 
+    /// The strong ETag the dev server gives a body: its quoted MD5.
+    public static func etag(of body: [UInt8]) -> String { "\"" + MD5.hex(MD5.digest(body)) + "\"" }
+
     private static func responses<V>(_ section: PlacementSection<V>, bytes: [UInt8], createdAt: Int) throws(WireError) -> [String: Response] {
         var responses: [String: Response] = [:]
         for id in section.ids {
@@ -33,7 +36,7 @@ public struct ServableBundle: Sendable {
             var body = Array("{\"response_created_at\":\(createdAt),\"placement\":".utf8)
             body.append(contentsOf: bytes[range])
             body.append(UInt8(ascii: "}"))
-            responses[id] = Response(body: body, etag: "\"" + MD5.hex(MD5.digest(body)) + "\"")
+            responses[id] = Response(body: body, etag: etag(of: body))
         }
         return responses
     }

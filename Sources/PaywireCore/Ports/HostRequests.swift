@@ -23,8 +23,8 @@ struct PendingHostRequest: Sendable {
     let code: String?
     /// The timer that fails the request when the host does not answer in time.
     let deadlineToken: UInt64
-    /// The placement an `http` request fetches.
-    var placementId: String? = nil
+    /// What an `http` request fetches.
+    var backend: BackendRequest? = nil
 }
 
 /// The open host requests of one client. Every request has a deadline; an id that timed out

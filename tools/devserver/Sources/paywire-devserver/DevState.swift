@@ -9,10 +9,13 @@ actor DevState {
     private var responsesByStatus: [String: Int] = [:]
     /// Profile id -> the profile object's JSON text.
     private var profiles: [String: Data]
+    /// The profiles given at start (`--profiles`), which a reset restores.
+    private let initialProfiles: [String: Data]
 
     init(faults: Faults, profiles: [String: Data]) {
         self.faults = faults
         self.profiles = profiles
+        initialProfiles = profiles
     }
 
     func setFaults(_ faults: Faults) { self.faults = faults }
@@ -29,6 +32,7 @@ actor DevState {
         requestCount = 0
         requestsByPath = [:]
         responsesByStatus = [:]
+        profiles = initialProfiles
     }
 
     /// How many API requests came, by path, and how each was answered, by status.

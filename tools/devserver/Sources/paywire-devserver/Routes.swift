@@ -45,7 +45,7 @@ struct Routes: HTTPHandler {
             var body = Data("{\"profile\":".utf8)
             body.append(profile)
             body.append(Data("}".utf8))
-            return serve(Array(body), etag: nil, request)
+            return serve(Array(body), etag: ServableBundle.etag(of: Array(body)), request)
         default:
             return problem(404, "no such resource: \(request.path)")
         }
