@@ -6,7 +6,8 @@
  *   (c) draining one event with paywire_client_poll    vs  strdup + free of that event
  *   (d) a warm get_paywall served from the cache        vs  jansson parse + dump of that paywall
  *       (fetched once through the host transport, then return_cache_data_else_load)
- *   (e) set_fallback of a 1,000-placement bundle         vs  jansson parse of the same text;
+ *   (e) set_fallback of a 1,000-placement bundle, 0.8 MB and 5 MB, inline and from a file
+ *                                                      vs  jansson parse of the same text;
  *       and the first get_paywall of a placement from it, in absolute time (target < 1 ms)
  *
  * Each figure is the median over batches of the per-operation time.
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "paywire.h"
 
@@ -127,9 +129,8 @@ static char *big_bundle_text;
 static paywire_client_t *bundle_client;
 
 static void op_set_big_fallback(void *context) {
-    (void)context;
     char *out = NULL;
-    paywire_client_call(bundle_client, "set_fallback", big_bundle_text, &out);
+    paywire_client_call(bundle_client, "set_fallback", (const char *)context, &out);
     sink += (size_t)out[0];
     paywire_string_free(out);
 }
@@ -159,6 +160,7 @@ static void report(const char *name, double value, double baseline, const char *
 
 static void report(const char *name, double value, double baseline, const char *baseline_name, double target);
 static char *make_bundle(void);
+static void bench_generated_bundle(int padding);
 
 /* (d) and (e). */
 static void bench_cache_and_bundle(void) {
@@ -202,8 +204,18 @@ static void bench_cache_and_bundle(void) {
     free(bundle);
     paywire_client_free(remote_client);
 
-    /* (e): a generated bundle of 1,000 placements. */
-    size_t capacity = 8u << 20, used = 0;
+    bench_generated_bundle(0);
+    bench_generated_bundle(1400);
+}
+
+/* (e): a generated bundle of 1,000 placements; `padding` lengthens each remote config, so the
+ * same index comes with more bytes. set_fallback takes it inline ({"bundle": ...}) and as a
+ * file ({"path": ...}); both are compared with jansson parsing the bundle text. */
+static void bench_generated_bundle(int padding) {
+    size_t capacity = 16u << 20, used = 0;
+    char *pad = malloc((size_t)padding + 1);
+    memset(pad, 'x', (size_t)padding);
+    pad[padding] = '\0';
     big_bundle_text = malloc(capacity);
     used += (size_t)snprintf(big_bundle_text + used, capacity - used,
                              "{\"bundle\":{\"format_version\":1,\"response_created_at\":1,\"placements\":{");
@@ -212,21 +224,32 @@ static void bench_cache_and_bundle(void) {
             "%s\"placement_%04d\":{\"audience_name\":\"All Users\",\"revision\":1,\"ab_test_name\":\"t%d\","
             "\"placement_audience_version_id\":\"p%d-v1\",\"variations\":["
             "{\"variation_id\":\"a%d\",\"paywall_id\":\"pw-a%d\",\"paywall_name\":\"A\",\"weight\":50,\"products\":[\"premium_monthly\",\"premium_annual\"],"
-            "\"remote_configs\":[{\"lang\":\"en\",\"data\":\"{\\\"title\\\":\\\"Unlock everything in placement %d with a long enough remote config to make the bundle realistic\\\"}\"},"
-            "{\"lang\":\"fr\",\"data\":\"{\\\"title\\\":\\\"Tout debloquer dans le placement %d avec une configuration assez longue\\\"}\"}]},"
+            "\"remote_configs\":[{\"lang\":\"en\",\"data\":\"{\\\"title\\\":\\\"Unlock everything in placement %d with a long enough remote config to make the bundle realistic\\\",\\\"terms\\\":\\\"%s\\\"}\"},"
+            "{\"lang\":\"fr\",\"data\":\"{\\\"title\\\":\\\"Tout debloquer dans le placement %d avec une configuration assez longue\\\",\\\"terms\\\":\\\"%s\\\"}\"}]},"
             "{\"variation_id\":\"b%d\",\"paywall_id\":\"pw-b%d\",\"paywall_name\":\"B\",\"weight\":50,\"products\":[\"premium_annual\"],"
-            "\"remote_configs\":[{\"lang\":\"en\",\"data\":\"{\\\"title\\\":\\\"Save with annual in placement %d and read this long line of text\\\"}\"}]}]}",
-            i ? "," : "", i, i, i, i, i, i, i, i, i, i);
+            "\"remote_configs\":[{\"lang\":\"en\",\"data\":\"{\\\"title\\\":\\\"Save with annual in placement %d and read this long line of text\\\",\\\"terms\\\":\\\"%s\\\"}\"}]}]}",
+            i ? "," : "", i, i, i, i, i, i, pad, i, pad, i, i, i, pad);
     }
     used += (size_t)snprintf(big_bundle_text + used, capacity - used, "}}}");
+    free(pad);
     const char *inner = big_bundle_text + strlen("{\"bundle\":");
     char *bundle_only = strndup(inner, strlen(inner) - 1);
+    char bundle_path[] = "/tmp/paywire-bench-XXXXXX";
+    int fd = mkstemp(bundle_path);
+    FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (file == NULL || fputs(bundle_only, file) < 0 || fclose(file) != 0) { fprintf(stderr, "(e) cannot write %s\n", bundle_path); exit(1); }
+    char path_params[128];
+    snprintf(path_params, sizeof path_params, "{\"path\":\"%s\"}", bundle_path);
+
+    char *out = NULL;
     if (paywire_client_new("{\"profile_id\":\"bench\"}", &bundle_client, &out) != PAYWIRE_OK) exit(1);
     paywire_string_free(out);
     double jansson_bundle = measure(op_jansson_parse, bundle_only, 5);
-    double set_fallback = measure(op_set_big_fallback, NULL, 5);
+    double inline_set = measure(op_set_big_fallback, big_bundle_text, 5);
+    double path_set = measure(op_set_big_fallback, path_params, 5);
     printf("\n(e) bundle of 1,000 placements, %.1f MB\n", (double)strlen(bundle_only) / 1e6);
-    report("(e) set_fallback of the bundle", set_fallback, jansson_bundle, "jansson parse of it", 1.0);
+    report("(e) set_fallback {bundle} (inline)", inline_set, jansson_bundle, "jansson parse of it", 1.0);
+    report("(e) set_fallback {path}", path_set, jansson_bundle, "jansson parse of it", 1.0);
     /* The first get_paywall of each placement parses that placement alone. */
     double samples[BATCHES];
     for (int i = 0; i < BATCHES; i++) {
@@ -241,6 +264,7 @@ static void bench_cache_and_bundle(void) {
     }
     double first = median(samples, BATCHES);
     printf("%-44s %9.1f ns   target < 1 ms: %s\n", "(e) first get_paywall of a placement", first, first < 1e6 ? "ok" : "MISSED");
+    unlink(bundle_path);
     free(bundle_only);
     free(big_bundle_text);
     paywire_client_free(bundle_client);

@@ -116,6 +116,11 @@ public final class Client {
         callMode = mode
         defer { callMode = .sync }
         do throws(WireError) {
+            // A bundle of megabytes is indexed where it sits in the params text, not parsed
+            // into a tree first; any other form of params takes the general path below.
+            if known == .set_fallback, let params, let inline = try FallbackBundle.loadInline(params: params) {
+                return .done(installFallback(inline))
+            }
             let fields: Fields
             if let params {
                 let value: JSONValue
@@ -299,7 +304,10 @@ extension Client {
     }
 
     private func setFallback(_ params: Fields) throws(WireError) -> CallResponse {
-        let loaded = try Client.loadBundle(try ClientConfig.fallbackSource(params), field: "")
+        installFallback(try Client.loadBundle(try ClientConfig.fallbackSource(params), field: ""))
+    }
+
+    private func installFallback(_ loaded: FallbackBundle) -> CallResponse {
         bundle = loaded
         servedPaywalls.removeAll()
         return .success { writer in

@@ -28,18 +28,50 @@ final class FallbackBundle {
         let scanned: Result<BundleHeader, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, limits: JSONLimits(maxDepth: 128, maxBytes: .max))
             do throws(JSONParseError) {
-                return .success(try scanTopLevel(&parser))
+                let header = try scanTopLevel(&parser)
+                try parser.expectEnd()
+                return .success(header)
             } catch {
                 return .failure(error)
             }
         }
-        let header: BundleHeader
         switch scanned {
-        case .success(let scannedHeader): header = scannedHeader
+        case .success(let header): return try build(bytes, header)
         case .failure(let error):
             throw WireError(.invalidFallback, "the bundle is not valid JSON: \(error.reason) at byte \(error.offset)",
                             details: JSONObject([("offset", .number(JSONNumber(error.offset)))]))
         }
+    }
+
+    /// `set_fallback` params of the form `{"bundle": {...}}`, indexed where the bundle sits in
+    /// the params text: one pass, no tree, no copy. Nil for any other form, or any syntax
+    /// error, so the general path reports it exactly as for every other method.
+    static func loadInline(params: [UInt8]) throws(WireError) -> FallbackBundle? {
+        guard params.count <= JSONLimits.standard.maxBytes else { return nil }
+        let header: BundleHeader? = params.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer, limits: .standard)
+            var header: BundleHeader?
+            var otherSource = false
+            do throws(JSONParseError) {
+                try parser.scanObject { key, parser throws(JSONParseError) in
+                    if key == "bundle" && header == nil && !otherSource {
+                        header = try scanTopLevel(&parser)
+                    } else {
+                        otherSource = otherSource || key == "path" || key == "bundle"
+                        _ = try parser.skipValue()
+                    }
+                }
+                try parser.expectEnd()
+            } catch {
+                return nil
+            }
+            return otherSource ? nil : header
+        }
+        guard let header else { return nil }
+        return try build(params, header)
+    }
+
+    private static func build(_ bytes: [UInt8], _ header: BundleHeader) throws(WireError) -> FallbackBundle {
         guard let formatVersion = header.formatVersion else {
             throw WireError(.invalidFallback, "the bundle has no integer format_version; is this a Paywire fallback file?",
                             details: JSONObject([("field", .string("format_version"))]))
@@ -89,7 +121,6 @@ final class FallbackBundle {
             default: _ = try parser.skipValue()
             }
         }
-        try parser.expectEnd()
         return header
     }
 }
