@@ -147,7 +147,7 @@ test-python: lib deps
 
 # 1,000 views with purchases from 4 threads against a ThreadSanitizer build of the library:
 # every event exactly once, in seq order, each view's flow in order, and no data race.
-stress:
+stress: devserver
 	swift build --scratch-path .build-tsan --sanitize=thread --product paywire
 	@mkdir -p $(TSAN_DIR)
 	cp .build-tsan/debug/libpaywire.so $(TSAN_DIR)/libpaywire.so.$(ABI)
@@ -155,7 +155,12 @@ stress:
 	$(SWIFT_BIN)clang -std=c99 $(STRICT) -g -O1 -fsanitize=thread -Iinclude tests/stress/stress.c -o $(TSAN_DIR)/stress \
 	  -L$(TSAN_DIR) -lpaywire -L$(SWIFT_BIN)../lib/swift/linux -ldispatch -lBlocksRuntime \
 	  -Wl,-rpath,$(CURDIR)/$(TSAN_DIR):$(SWIFT_BIN)../lib/swift/linux -lpthread
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66" $(TSAN_DIR)/stress
+	@$(BINDIR)/paywire-devserver --bundle examples/bundle.json > $(TSAN_DIR)/devserver.out & server=$$!; \
+	for i in $$(seq 100); do grep -q listening $(TSAN_DIR)/devserver.out && break; sleep 0.1; done; \
+	url=$$(awk '{print $$3; exit}' $(TSAN_DIR)/devserver.out); \
+	echo "TSAN_OPTIONS=... PAYWIRE_STRESS_BACKEND=$$url $(TSAN_DIR)/stress"; \
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" PAYWIRE_STRESS_BACKEND=$$url $(TSAN_DIR)/stress; status=$$?; \
+	kill $$server; exit $$status
 
 bench: $(BINDIR)/paywire-bench
 	$(BINDIR)/paywire-bench

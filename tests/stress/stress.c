@@ -3,6 +3,11 @@
  * by a handler on the library's thread. Checks that every event arrives exactly once, in seq
  * order with no gap, and that each view's events come in the order its flow defines.
  * Built with ThreadSanitizer against a TSan build of the library by `make stress`.
+ *
+ * With PAYWIRE_STRESS_BACKEND set (a dev server's URL), a second phase hammers the built-in
+ * HTTP transport: threads make synchronous and async calls on clients that other threads free
+ * and recreate meanwhile. Every call must answer OK, or CLOSED / INVALID_HANDLE when its client
+ * was being freed; nothing else, no crash, no race.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -120,6 +125,82 @@ static void on_async_result(const char *event, void *user_data) {
     on_event(event, user_data);
 }
 
+#define NET_SLOTS 3
+#define NET_THREADS 4
+#define NET_ITERATIONS 150
+
+static paywire_client_t *net_clients[NET_SLOTS];
+static const char *backend;
+static int net_failures;
+static long net_ok, net_closed;
+static pthread_mutex_t net_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static paywire_client_t *new_net_client(void) {
+    char config[512];
+    snprintf(config, sizeof config,
+             "{\"profile_id\":\"stress-net\",\"event_queue_limit\":64,\"fallback\":{\"path\":\"examples/bundle.json\"},"
+             "\"transport\":{\"type\":\"http\",\"base_url\":\"%s\"}}", backend);
+    paywire_client_t *made = NULL;
+    char *out = NULL;
+    if (paywire_client_new(config, &made, &out) != PAYWIRE_OK) {
+        fprintf(stderr, "stress: net client_new: %s\n", out);
+        exit(1);
+    }
+    paywire_string_free(out);
+    return made;
+}
+
+static void *net_worker(void *argument) {
+    static const char *placements[] = {"onboarding", "settings", "feature_gate"};
+    long id = (long)argument;
+    for (int i = 0; i < NET_ITERATIONS; i++) {
+        int slot = (int)((id + i) % NET_SLOTS);
+        if (id == 0 && i % 20 == 19) {
+            /* Free a client others may be calling, and put a new one in its place. */
+            paywire_client_t *fresh = new_net_client();
+            paywire_client_t *old = __atomic_exchange_n(&net_clients[slot], fresh, __ATOMIC_ACQ_REL);
+            paywire_client_free(old);
+            continue;
+        }
+        paywire_client_t *target = __atomic_load_n(&net_clients[slot], __ATOMIC_ACQUIRE);
+        char params[160];
+        snprintf(params, sizeof params, "{\"placement_id\":\"%s\",\"load_timeout\":2%s}", placements[i % 3],
+                 i % 4 == 3 ? ",\"fetch_policy\":\"return_cache_data_else_load\"" : "");
+        char *out = NULL;
+        paywire_status_t status;
+        if (i % 5 == 4) {
+            uint64_t call_id;
+            status = paywire_client_call_async(target, "get_profile", NULL, &call_id);
+        } else {
+            status = paywire_client_call(target, "get_paywall", params, &out);
+        }
+        pthread_mutex_lock(&net_lock);
+        if (status == PAYWIRE_OK && (out == NULL || strstr(out, "\"variation_id\""))) {
+            net_ok++;
+        } else if (status == PAYWIRE_CLOSED || status == PAYWIRE_INVALID_HANDLE) {
+            net_closed++;
+        } else {
+            net_failures++;
+            if (net_failures <= 5) fprintf(stderr, "stress: net call failed (%d): %.300s\n", status, out ? out : "");
+        }
+        pthread_mutex_unlock(&net_lock);
+        paywire_string_free(out);
+    }
+    return NULL;
+}
+
+/* The built-in transport under concurrent calls and frees; 1 when it held. */
+static int network_phase(void) {
+    for (int i = 0; i < NET_SLOTS; i++) net_clients[i] = new_net_client();
+    pthread_t threads[NET_THREADS];
+    for (long i = 0; i < NET_THREADS; i++) pthread_create(&threads[i], NULL, net_worker, (void *)i);
+    for (int i = 0; i < NET_THREADS; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < NET_SLOTS; i++) paywire_client_free(net_clients[i]);
+    printf("stress: network phase against %s: %d threads, %ld answered, %ld closed by a concurrent free, %d failures\n",
+           backend, NET_THREADS, net_ok, net_closed, net_failures);
+    return net_failures == 0 && net_ok > 0;
+}
+
 int main(void) {
     char *out = NULL;
     const char *config =
@@ -162,6 +243,12 @@ int main(void) {
     printf("stress: %d views from %d threads, %ld flow events, last seq %lld, %d views incomplete, %d ordering failures\n",
            VIEWS, THREADS, received, tally.last_seq, incomplete, failures);
     int ok = received == (long)VIEWS * EVENTS_PER_VIEW && incomplete == 0 && failures == 0;
-    printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
-    return ok ? 0 : 1;
+    int phases = 1, passed = ok;
+    backend = getenv("PAYWIRE_STRESS_BACKEND");
+    if (backend != NULL) {
+        phases++;
+        passed += network_phase();
+    }
+    printf("%d passed, %d failed\n", passed, phases - passed);
+    return passed == phases ? 0 : 1;
 }
