@@ -33,6 +33,7 @@ deps:
 	pkg-config --exists libcurl 2>/dev/null || missing="$$missing libcurl4-openssl-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	command -v valgrind >/dev/null || missing="$$missing valgrind"; \
+	command -v openssl >/dev/null || missing="$$missing openssl"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
