@@ -1,9 +1,9 @@
-// Paywall delivery with a remote source: fetch policies, the time budget, one shared request
-// per placement, the cache, and the fallback from network to cache to bundle (between cache
-// and bundle the newer content wins). Every fallback is reported as a log event.
+// Paywall and onboarding delivery with a remote source: fetch policies, the time budget, one
+// shared request per placement, the cache, and the fallback from network to cache to bundle
+// (between cache and bundle the newer content wins). Every fallback is reported as a log event.
 
-/// A `get_paywall` call waiting for the network.
-struct PaywallWaiter: Sendable {
+/// A `get_paywall` or `get_onboarding` call waiting for the network.
+struct PlacementWaiter: Sendable {
     let callToken: UInt64
     let locale: String?
     let defaultAudienceOnly: Bool
@@ -12,12 +12,12 @@ struct PaywallWaiter: Sendable {
 
 /// One backend request for a placement, shared by every call that needs it meanwhile.
 struct PlacementFetch: Sendable {
-    var waiters: [PaywallWaiter]
+    var waiters: [PlacementWaiter]
 }
 
 /// What a backend request is for, so its answer finds its way back.
 enum BackendRequest: Sendable {
-    case placement(String)
+    case placement(PlacementKey)
     /// The profile with this id (a later identify or logout makes the answer stale).
     case profile(String)
 }
@@ -50,10 +50,12 @@ enum RemoteTransport {
 }
 
 extension Client {
-    /// `get_paywall` when a transport is configured.
-    func getRemotePaywall(_ request: PlacementRequest, defaultAudienceOnly: Bool) throws(WireError) -> CallOutcome {
+    /// `get_paywall` (or `get_onboarding`, with `kind` onboarding) when a transport is configured.
+    func getRemotePlacement(_ request: PlacementRequest, kind: PlacementKind, method: String,
+                            defaultAudienceOnly: Bool = false) throws(WireError) -> CallOutcome {
+        let key = PlacementKey(kind: kind, id: request.placementId)
         let requestLocale = request.locale ?? locale
-        let cached = placementCache.entry(request.placementId)
+        let cached = placementCache.entry(key)
         switch request.fetchPolicy {
         case .return_cache_data_else_load:
             if let cached { return .done(try serveFetched(cached, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly)) }
@@ -65,17 +67,15 @@ extension Client {
             break
         }
         let budgetMilliseconds = Int(request.loadTimeout * 1000)
-        let (token, outcome) = try deferResponse(defaultAudienceOnly ? "get_paywall_for_default_audience" : "get_paywall",
-                                                 waitsOnHost: remote?.isHost ?? true, waitLimit: budgetMilliseconds + 2000)
-        let budget = schedule(.loadBudget(callToken: token, placementId: request.placementId),
-                                            after: budgetMilliseconds)
-        let waiter = PaywallWaiter(callToken: token, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly, budgetToken: budget)
-        if placementFetches[request.placementId] != nil {
-            placementFetches[request.placementId]?.waiters.append(waiter)
+        let (token, outcome) = try deferResponse(method, waitsOnHost: remote?.isHost ?? true, waitLimit: budgetMilliseconds + 2000)
+        let budget = schedule(.loadBudget(callToken: token, key: key), after: budgetMilliseconds)
+        let waiter = PlacementWaiter(callToken: token, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly, budgetToken: budget)
+        if placementFetches[key] != nil {
+            placementFetches[key]?.waiters.append(waiter)
         } else {
-            placementFetches[request.placementId] = PlacementFetch(waiters: [waiter])
-            sendToBackend(.placement(request.placementId), method: "GET",
-                          url: RemoteSource.url(baseURL: remote?.baseURL ?? "", placementId: request.placementId),
+            placementFetches[key] = PlacementFetch(waiters: [waiter])
+            sendToBackend(.placement(key), method: "GET",
+                          url: RemoteSource.url(baseURL: remote?.baseURL ?? "", collection: kind.collection, id: key.id),
                           headers: RemoteSource.headers(profileId: profile.profileId, etag: cached?.etag))
         }
         return outcome
@@ -114,15 +114,16 @@ extension Client {
     /// A backend request ended, by whichever transport.
     func backendAnswered(_ purpose: BackendRequest, outcome: HTTPOutcome) {
         switch purpose {
-        case .placement(let placementId): finishPlacementFetch(placementId, outcome: outcome)
+        case .placement(let key): finishPlacementFetch(key, outcome: outcome)
         case .profile(let profileId): finishProfileFetch(profileId, outcome: outcome)
         }
     }
 
     /// The backend answered (or the request failed or timed out): keep what came, then answer
     /// every call still waiting.
-    private func finishPlacementFetch(_ placementId: String, outcome: HTTPOutcome) {
-        let fetch = placementFetches.removeValue(forKey: placementId)
+    private func finishPlacementFetch(_ key: PlacementKey, outcome: HTTPOutcome) {
+        let placementId = key.id
+        let fetch = placementFetches.removeValue(forKey: key)
         var failure: WireError?
         switch outcome {
         case .timedOut:
@@ -130,13 +131,13 @@ extension Client {
         case .failed(let code, let message):
             failure = WireError(.networkFailed, message, details: JSONObject([("placement_id", .string(placementId)), ("underlying_error", .string(code))]))
         case .response(let response):
-            switch RemoteSource.interpret(response, placementId: placementId, now: clock.nowMilliseconds()) {
+            switch RemoteSource.interpret(response, key: key, now: clock.nowMilliseconds()) {
             case .fresh(let fetched):
                 do throws(WireError) { try placementCache.store(fetched) } catch {
                     log(.error, "could not cache placement '\(placementId)': \(error.message)")
                 }
             case .notModified:
-                do throws(WireError) { try placementCache.touch(placementId, now: clock.nowMilliseconds()) } catch {
+                do throws(WireError) { try placementCache.touch(key, now: clock.nowMilliseconds()) } catch {
                     log(.error, "could not refresh the cached placement '\(placementId)': \(error.message)")
                 }
             case .notFound:
@@ -149,38 +150,49 @@ extension Client {
         guard let fetch else { return }
         for waiter in fetch.waiters {
             timers.removeValue(forKey: waiter.budgetToken)
-            completions?.complete(token: waiter.callToken, response: answerWaiter(waiter, placementId: placementId, networkFailure: failure))
+            completions?.complete(token: waiter.callToken, response: answerWaiter(waiter, key: key, networkFailure: failure))
         }
     }
 
     /// The budget ran out before the backend answered: answer from cache or bundle now; the
     /// request goes on, and its answer still refreshes the cache.
-    func loadBudgetExpired(callToken: UInt64, placementId: String) {
-        guard let index = placementFetches[placementId]?.waiters.firstIndex(where: { $0.callToken == callToken }),
-              let waiter = placementFetches[placementId]?.waiters.remove(at: index) else { return }
+    func loadBudgetExpired(callToken: UInt64, key: PlacementKey) {
+        guard let index = placementFetches[key]?.waiters.firstIndex(where: { $0.callToken == callToken }),
+              let waiter = placementFetches[key]?.waiters.remove(at: index) else { return }
         let failure = WireError(.timeout, "the backend did not answer within the load_timeout budget",
-                                details: JSONObject([("placement_id", .string(placementId))]))
-        completions?.complete(token: callToken, response: answerWaiter(waiter, placementId: placementId, networkFailure: failure))
+                                details: JSONObject([("placement_id", .string(key.id))]))
+        completions?.complete(token: callToken, response: answerWaiter(waiter, key: key, networkFailure: failure))
     }
 
     /// The newest of network, cache and bundle: the fetched copy when the network answered,
     /// else the newer of cache and bundle; an error when there is none.
-    private func answerWaiter(_ waiter: PaywallWaiter, placementId: String, networkFailure: WireError?) -> CallResponse {
+    private func answerWaiter(_ waiter: PlacementWaiter, key: PlacementKey, networkFailure: WireError?) -> CallResponse {
+        let placementId = key.id
         do throws(WireError) {
-            let cached = placementCache.entry(placementId)
+            let cached = placementCache.entry(key)
             if networkFailure == nil, let cached {
                 return try serveFetched(cached, locale: waiter.locale, defaultAudienceOnly: waiter.defaultAudienceOnly)
             }
             let failure = networkFailure ?? WireError(.networkFailed, "the backend sent nothing usable")
-            let bundleVersion = (try? bundle?.paywalls.placement(placementId)) != nil ? bundle?.responseCreatedAt : nil
+            let inBundle: Bool
+            switch key.kind {
+            case .paywall: inBundle = (try? bundle?.paywalls.placement(placementId)) != nil
+            case .onboarding: inBundle = (try? bundle?.onboardings.placement(placementId)) != nil
+            }
+            let bundleVersion = inBundle ? bundle?.responseCreatedAt : nil
             if let cached, cached.responseCreatedAt >= (bundleVersion ?? .min) {
                 logFallback(placementId, source: "cache", failure: failure)
                 return try serveFetched(cached, locale: waiter.locale, defaultAudienceOnly: waiter.defaultAudienceOnly)
             }
             if bundleVersion != nil {
                 logFallback(placementId, source: "fallback", failure: failure)
-                return CallResponse(status: .ok, envelope: try servePaywall(placementId, locale: waiter.locale,
-                                                                            defaultAudienceOnly: waiter.defaultAudienceOnly).envelope)
+                switch key.kind {
+                case .paywall:
+                    return CallResponse(status: .ok, envelope: try servePaywall(placementId, locale: waiter.locale,
+                                                                                defaultAudienceOnly: waiter.defaultAudienceOnly).envelope)
+                case .onboarding:
+                    return try serveOnboardingFromBundle(placementId, locale: waiter.locale)
+                }
             }
             throw failure
         } catch {
@@ -200,26 +212,27 @@ extension Client {
             details: details)
     }
 
-    /// A paywall from a fetched placement, encoded once per fetched copy and then reused.
+    /// A paywall or onboarding from a fetched placement.
     private func serveFetched(_ fetched: RemoteSource.Fetched, locale requestLocale: String?, defaultAudienceOnly: Bool) throws(WireError) -> CallResponse {
+        switch fetched.key.kind {
+        case .paywall: return try serveFetchedPaywall(fetched, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly)
+        case .onboarding:
+            let placement: Placement<OnboardingVariation> = try loadFetched(fetched)
+            let onboarding = Onboarding(selection: try select(placement, locale: requestLocale, defaultAudienceOnly: false,
+                                                              responseCreatedAt: fetched.responseCreatedAt))
+            return .success { writer in onboarding.write(to: &writer) }
+        }
+    }
+
+    /// A paywall from a fetched placement, encoded once per fetched copy and then reused.
+    private func serveFetchedPaywall(_ fetched: RemoteSource.Fetched, locale requestLocale: String?, defaultAudienceOnly: Bool) throws(WireError) -> CallResponse {
         let key = PaywallCacheKey(placementId: fetched.placementId, requestLocale: requestLocale,
                                   defaultAudienceOnly: defaultAudienceOnly, remote: true)
         let copy = (fetched.fetchedAt, fetched.responseCreatedAt)
         if let served = servedPaywalls[key], served.isCurrent(now: clock.nowMilliseconds, fetchedCopy: copy) {
             return CallResponse(status: .ok, envelope: served.envelope)
         }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(fetched.placement)
-        } catch {
-            throw WireError(.decodingFailed, "the cached placement '\(fetched.placementId)' does not parse")
-        }
-        let placement: Placement<Variation>
-        do throws(WireError) {
-            placement = try Placement<Variation>.load(id: fetched.placementId, section: "placements", from: value)
-        } catch {
-            throw WireError(.decodingFailed, "the backend's placement is invalid: \(error.message)", details: error.details)
-        }
+        let placement: Placement<Variation> = try loadFetched(fetched)
         let selection = try select(placement, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly,
                                    responseCreatedAt: fetched.responseCreatedAt)
         var writer = JSONWriter(reservingCapacity: 1024)
@@ -228,6 +241,21 @@ extension Client {
         servedPaywalls[key] = ServedPaywall(paywall: writer.bytes, envelope: response.envelope,
                                             validUntil: choiceValidUntil(), fetchedCopy: copy)
         return response
+    }
+
+    /// A fetched placement, parsed and checked by the rules the bundle's placements follow.
+    private func loadFetched<V>(_ fetched: RemoteSource.Fetched) throws(WireError) -> Placement<V> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(fetched.placement)
+        } catch {
+            throw WireError(.decodingFailed, "the cached placement '\(fetched.placementId)' does not parse")
+        }
+        do throws(WireError) {
+            return try Placement<V>.load(id: fetched.placementId, section: fetched.key.kind.collection, from: value)
+        } catch {
+            throw WireError(.decodingFailed, "the backend's placement is invalid: \(error.message)", details: error.details)
+        }
     }
 }
 

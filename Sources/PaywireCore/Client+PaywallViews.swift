@@ -9,7 +9,7 @@ enum TimerWork: Sendable {
     case testPurchase(viewId: String, productId: String)
     case testRestore(viewId: String)
     case retryProducts(viewId: String)
-    case loadBudget(callToken: UInt64, placementId: String)
+    case loadBudget(callToken: UInt64, key: PlacementKey)
     case profileBudget(callToken: UInt64)
 }
 
@@ -277,8 +277,8 @@ extension Client {
             finishRestore(viewId: viewId, outcome: .scripted(testStore.restoreScript))
         case .retryProducts(let viewId):
             loadProducts(viewId: viewId)
-        case .loadBudget(let callToken, let placementId):
-            loadBudgetExpired(callToken: callToken, placementId: placementId)
+        case .loadBudget(let callToken, let key):
+            loadBudgetExpired(callToken: callToken, key: key)
         case .profileBudget(let callToken):
             profileBudgetExpired(callToken: callToken)
         }

@@ -3,11 +3,17 @@
 // client's profile, storage and event stream.
 
 extension Client {
-    func getOnboarding(_ params: Fields) throws(WireError) -> CallResponse {
+    func getOnboarding(_ params: Fields) throws(WireError) -> CallOutcome {
         let request = try PlacementRequest(params)
         warnIfClamped(request)
-        let placement: Placement<OnboardingVariation> = try placementFromBundle(request.placementId, in: { $0.onboardings })
-        let onboarding = Onboarding(selection: try select(placement, locale: request.locale ?? locale, defaultAudienceOnly: false))
+        if remote != nil { return try getRemotePlacement(request, kind: .onboarding, method: "get_onboarding") }
+        return .done(try serveOnboardingFromBundle(request.placementId, locale: request.locale ?? locale))
+    }
+
+    /// The onboarding the bundle's placement serves this profile.
+    func serveOnboardingFromBundle(_ placementId: String, locale requestLocale: String?) throws(WireError) -> CallResponse {
+        let placement: Placement<OnboardingVariation> = try placementFromBundle(placementId, in: { $0.onboardings })
+        let onboarding = Onboarding(selection: try select(placement, locale: requestLocale, defaultAudienceOnly: false))
         return .success { writer in onboarding.write(to: &writer) }
     }
 

@@ -36,7 +36,7 @@ public final class Client {
     /// Placements fetched from the backend (memory and disk).
     let placementCache: PlacementCache
     /// Backend requests in flight, by placement: concurrent calls share one.
-    var placementFetches: [String: PlacementFetch] = [:]
+    var placementFetches: [PlacementKey: PlacementFetch] = [:]
     /// The profile request in flight and the `get_profile` calls waiting for it.
     var profileFetch: ProfileFetch?
     /// The ETag of the profile last fetched, for revalidation.
@@ -181,7 +181,7 @@ public final class Client {
         case .log_show_paywall: return .done(try logShowPaywall(params))
         case .host_respond: return .done(try hostRespond(params))
         case .create_paywall_view: return .done(try createPaywallView(params))
-        case .get_onboarding: return .done(try getOnboarding(params))
+        case .get_onboarding: return try getOnboarding(params)
         case .create_onboarding_view: return .done(try createOnboardingView(params))
         case .onboarding_view_ingest: return .done(try onboardingViewIngest(params))
         case .get_onboarding_state: return .done(try getOnboardingState(params))
@@ -323,7 +323,10 @@ extension Client {
     private func getPaywall(_ params: Fields, defaultAudienceOnly: Bool = false) throws(WireError) -> CallOutcome {
         let request = try PlacementRequest(params)
         warnIfClamped(request)
-        if remote != nil { return try getRemotePaywall(request, defaultAudienceOnly: defaultAudienceOnly) }
+        if remote != nil {
+            return try getRemotePlacement(request, kind: .paywall, method: defaultAudienceOnly ? "get_paywall_for_default_audience" : "get_paywall",
+                                          defaultAudienceOnly: defaultAudienceOnly)
+        }
         return .done(CallResponse(status: .ok, envelope: try servePaywall(request.placementId, locale: request.locale ?? locale,
                                                                           defaultAudienceOnly: defaultAudienceOnly).envelope))
     }

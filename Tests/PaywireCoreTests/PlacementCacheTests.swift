@@ -3,14 +3,14 @@ import Testing
 
 @Suite struct PlacementCacheTests {
     private func fetched(_ id: String, at time: Int) -> RemoteSource.Fetched {
-        RemoteSource.Fetched(placementId: id, etag: "\"t\"", responseCreatedAt: 5, fetchedAt: time,
+        RemoteSource.Fetched(key: PlacementKey(kind: .paywall, id: id), etag: "\"t\"", responseCreatedAt: 5, fetchedAt: time,
                              placement: Array(#"{"placement_audience_version_id":"v","variations":[]}"#.utf8))
     }
 
     @Test func storedEntriesAreReadBackByAFreshCache() throws {
         let storage = MemoryStorage()
         try PlacementCache(storage: storage).store(fetched("p", at: 10))
-        let entry = PlacementCache(storage: storage).entry("p")
+        let entry = PlacementCache(storage: storage).entry(PlacementKey(kind: .paywall, id: "p"))
         #expect(entry?.etag == "\"t\"")
         #expect(entry?.fetchedAt == 10)
         #expect(entry?.responseCreatedAt == 5)
@@ -26,20 +26,31 @@ import Testing
         let key = "placement-cache-" + MD5.hexDigest("p")
         try storage.write(key, Array(record.utf8))
         let reader = PlacementCache(storage: storage)
-        #expect(reader.entry("p") == nil)
+        #expect(reader.entry(PlacementKey(kind: .paywall, id: "p")) == nil)
         try reader.store(fetched("p", at: 2))
-        #expect(PlacementCache(storage: storage).entry("p")?.fetchedAt == 2)
+        #expect(PlacementCache(storage: storage).entry(PlacementKey(kind: .paywall, id: "p"))?.fetchedAt == 2)
     }
 
     @Test func theOldestFetchIsDroppedPastTheBound() throws {
         let storage = MemoryStorage()
         let cache = PlacementCache(storage: storage)
         for index in 0...PlacementCache.maxEntries { try cache.store(fetched("p\(index)", at: 1000 + index)) }
-        #expect(PlacementCache(storage: storage).entry("p0") == nil)
-        #expect(PlacementCache(storage: storage).entry("p\(PlacementCache.maxEntries)") != nil)
+        #expect(PlacementCache(storage: storage).entry(PlacementKey(kind: .paywall, id: "p0")) == nil)
+        #expect(PlacementCache(storage: storage).entry(PlacementKey(kind: .paywall, id: "p\(PlacementCache.maxEntries)")) != nil)
     }
 
     @Test func placementIdsAreEscapedInURLs() {
-        #expect(RemoteSource.url(baseURL: "https://api.test/", placementId: "a b/é") == "https://api.test/v1/placements/a%20b%2F%C3%A9")
+        #expect(RemoteSource.url(baseURL: "https://api.test/", collection: "placements", id: "a b/é") == "https://api.test/v1/placements/a%20b%2F%C3%A9")
+    }
+
+    @Test func paywallAndOnboardingPlacementsOfOneIdAreCachedApart() throws {
+        let storage = MemoryStorage()
+        let onboarding = RemoteSource.Fetched(key: PlacementKey(kind: .onboarding, id: "p"), etag: nil, responseCreatedAt: 7, fetchedAt: 1,
+                                              placement: Array(#"{"variations":[]}"#.utf8))
+        try PlacementCache(storage: storage).store(fetched("p", at: 10))
+        try PlacementCache(storage: storage).store(onboarding)
+        let reader = PlacementCache(storage: storage)
+        #expect(reader.entry(PlacementKey(kind: .paywall, id: "p"))?.responseCreatedAt == 5)
+        #expect(reader.entry(PlacementKey(kind: .onboarding, id: "p"))?.responseCreatedAt == 7)
     }
 }

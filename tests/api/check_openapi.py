@@ -17,13 +17,29 @@ validate(spec)
 wire = json.loads((ROOT / "schema" / "paywire.schema.json").read_text())
 response_schema = spec["components"]["schemas"]["PlacementResponse"]
 profile_schema = {**spec["components"]["schemas"]["ProfileResponse"], "components": spec["components"]}
-placement_schema = {"$ref": "#/$defs/bundle_placement", "$defs": wire["$defs"]}
+placement_schemas = {
+    "placements": {"$ref": "#/$defs/bundle_placement", "$defs": wire["$defs"]},
+    "onboardings": {"$ref": "#/$defs/bundle_onboarding_placement", "$defs": wire["$defs"]},
+}
+
+
+def requested_collections(case):
+    """request_id -> the API collection its host_request asked (placements, onboardings, ...)."""
+    collections = {}
+    for step in case["steps"]:
+        for event in step.get("events", []):
+            url = event.get("payload", {}).get("url")
+            if event.get("event") == "host_request" and url:
+                collections[event["request_id"]] = url.split("/v1/")[1].split("/")[0]
+    return collections
 
 
 def bodies(value):
+    """(request_id, body) of every 200 answer a case hands the core."""
     if isinstance(value, dict):
-        if value.get("status") == 200 and isinstance(value.get("body"), str):
-            yield value["body"]
+        result = value.get("result")
+        if isinstance(result, dict) and result.get("status") == 200 and isinstance(result.get("body"), str):
+            yield value.get("request_id"), result["body"]
         for item in value.values():
             yield from bodies(item)
     elif isinstance(value, list):
@@ -49,7 +65,8 @@ profiles = 0
 cases = [case for path in sorted((ROOT / "tests" / "conformance" / "vectors").glob("*.json"))
          for case in json.loads(path.read_text())["cases"]]
 for case in cases:
-    for body in bodies(case):
+    collections = requested_collections(case)
+    for request_id, body in bodies(case):
         document = json.loads(body)
         if "profile" in document:
             # A case about failures may send a malformed profile on purpose; every other
@@ -62,7 +79,8 @@ for case in cases:
         if "placement" not in document:
             continue
         jsonschema.validate(document, response_schema)
-        jsonschema.Draft202012Validator(placement_schema).validate(document["placement"])
+        collection = collections.get(request_id, "placements")
+        jsonschema.Draft202012Validator(placement_schemas[collection]).validate(document["placement"])
         checked += 1
 if profiles == 0:
     sys.exit("no valid profile bodies found in the vectors")

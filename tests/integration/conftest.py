@@ -4,6 +4,7 @@ import json
 import os
 import pathlib
 import subprocess
+import time
 import urllib.request
 
 import pytest
@@ -57,8 +58,15 @@ def devserver():
 
 @pytest.fixture(autouse=True)
 def clean_server(request):
+    """Each test starts with no faults, no counts, and no request of an earlier test still
+    being answered (a slow one would land in this test's counts)."""
     if "devserver" in request.fixturenames:
-        request.getfixturevalue("devserver").control("POST", "reset")
+        server = request.getfixturevalue("devserver")
+        server.control("POST", "faults", {})
+        deadline = time.monotonic() + 15
+        while server.stats()["in_flight"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        server.control("POST", "reset")
 
 
 @pytest.fixture

@@ -1,6 +1,22 @@
+/// Which kind of placement: paywall placements and onboarding placements are fetched, cached
+/// and served alike, from their own collections.
+enum PlacementKind: Sendable, Hashable {
+    case paywall
+    case onboarding
+
+    /// The API collection and the bundle section.
+    var collection: String { self == .paywall ? "placements" : "onboardings" }
+}
+
+/// A placement of a kind.
+struct PlacementKey: Sendable, Hashable {
+    let kind: PlacementKind
+    let id: String
+}
+
 /// The backend API the core speaks (documented in `api/openapi.yaml`):
 ///
-///     GET {base_url}/v1/placements/{placement_id}
+///     GET {base_url}/v1/placements/{placement_id}     (and /v1/onboardings/{placement_id})
 ///         x-paywire-profile-id: <profile id>
 ///         if-none-match: <etag of the cached copy>          (when there is one)
 ///     200 {"response_created_at": <ms>, "placement": <placement, bundle shape>}   etag: <tag>
@@ -10,7 +26,8 @@
 enum RemoteSource {
     /// A placement fetched from the backend, as stored in the cache.
     struct Fetched: Sendable {
-        let placementId: String
+        let key: PlacementKey
+        var placementId: String { key.id }
         let etag: String?
         let responseCreatedAt: Int
         /// When it was fetched (ms), for `max_age`.
@@ -25,10 +42,6 @@ enum RemoteSource {
         case notModified
         case notFound
         case failed(WireError)
-    }
-
-    static func url(baseURL: String, placementId: String) -> String {
-        url(baseURL: baseURL, collection: "placements", id: placementId)
     }
 
     /// `{base_url}/v1/{collection}/{id}`, the id percent-encoded.
@@ -54,7 +67,8 @@ enum RemoteSource {
     }
 
     /// What an HTTP response to a placement request means.
-    static func interpret(_ response: HTTPResponse, placementId: String, now: Int) -> Result {
+    static func interpret(_ response: HTTPResponse, key: PlacementKey, now: Int) -> Result {
+        let placementId = key.id
         switch response.status {
         case 304: return .notModified
         case 404: return .notFound
@@ -65,7 +79,7 @@ enum RemoteSource {
                 return .failed(WireError(.decodingFailed, "the backend's placement response is not {response_created_at, placement}",
                                          details: JSONObject([("placement_id", .string(placementId))])))
             }
-            return .fresh(Fetched(placementId: placementId, etag: response.header("etag"), responseCreatedAt: createdAt,
+            return .fresh(Fetched(key: key, etag: response.header("etag"), responseCreatedAt: createdAt,
                                   fetchedAt: now, placement: JSONWriter.encode(.object(placement))))
         default:
             return .failed(WireError(.networkFailed, "the backend answered HTTP \(response.status)",
@@ -80,22 +94,23 @@ enum RemoteSource {
 final class PlacementCache {
     static let maxEntries = 256
     private let storage: Storage
-    private var entries: [String: RemoteSource.Fetched] = [:]
-    private var loadedFromDisk = Set<String>()
+    private var entries: [PlacementKey: RemoteSource.Fetched] = [:]
+    private var loadedFromDisk = Set<PlacementKey>()
 
     init(storage: Storage) { self.storage = storage }
 
-    private static func key(_ placementId: String) -> String {
-        "placement-cache-" + MD5.hexDigest(placementId)
+    private static func storageKey(_ key: PlacementKey) -> String {
+        (key.kind == .paywall ? "placement-cache-" : "onboarding-cache-") + MD5.hexDigest(key.id)
     }
 
     /// The cached fetch of a placement; a corrupted or foreign entry on disk counts as none
     /// (and is replaced by the next fetch).
-    func entry(_ placementId: String) -> RemoteSource.Fetched? {
-        if let entry = entries[placementId] { return entry }
-        guard !loadedFromDisk.contains(placementId) else { return nil }
-        loadedFromDisk.insert(placementId)
-        guard let bytes = try? storage.read(PlacementCache.key(placementId)),
+    func entry(_ key: PlacementKey) -> RemoteSource.Fetched? {
+        if let entry = entries[key] { return entry }
+        guard !loadedFromDisk.contains(key) else { return nil }
+        loadedFromDisk.insert(key)
+        let placementId = key.id
+        guard let bytes = try? storage.read(PlacementCache.storageKey(key)),
               case .object(let record)? = try? JSONParser.parse(bytes),
               case .string(let id)? = record["placement_id"], id == placementId,
               case .number(let created)? = record["response_created_at"], let createdAt = created.intValue,
@@ -103,9 +118,9 @@ final class PlacementCache {
               case .object(let placement)? = record["placement"] else { return nil }
         var etag: String?
         if case .string(let tag)? = record["etag"] { etag = tag }
-        let entry = RemoteSource.Fetched(placementId: placementId, etag: etag, responseCreatedAt: createdAt,
+        let entry = RemoteSource.Fetched(key: key, etag: etag, responseCreatedAt: createdAt,
                                          fetchedAt: fetchedAt, placement: JSONWriter.encode(.object(placement)))
-        entries[placementId] = entry
+        entries[key] = entry
         return entry
     }
 
@@ -119,19 +134,19 @@ final class PlacementCache {
             ("fetched_at", .number(JSONNumber(fetched.fetchedAt))),
             ("placement", placement),
         ]))
-        try storage.write(PlacementCache.key(fetched.placementId), JSONWriter.encode(record))
-        entries[fetched.placementId] = fetched
-        loadedFromDisk.insert(fetched.placementId)
+        try storage.write(PlacementCache.storageKey(fetched.key), JSONWriter.encode(record))
+        entries[fetched.key] = fetched
+        loadedFromDisk.insert(fetched.key)
         if entries.count > PlacementCache.maxEntries, let oldest = entries.values.min(by: { $0.fetchedAt < $1.fetchedAt }) {
-            entries.removeValue(forKey: oldest.placementId)
-            try? storage.remove(PlacementCache.key(oldest.placementId))
+            entries.removeValue(forKey: oldest.key)
+            try? storage.remove(PlacementCache.storageKey(oldest.key))
         }
     }
 
     /// Marks a cached fetch as confirmed current now (a 304), for `max_age`.
-    func touch(_ placementId: String, now: Int) throws(WireError) {
-        guard let entry = entry(placementId) else { return }
-        try store(RemoteSource.Fetched(placementId: entry.placementId, etag: entry.etag, responseCreatedAt: entry.responseCreatedAt,
+    func touch(_ key: PlacementKey, now: Int) throws(WireError) {
+        guard let entry = entry(key) else { return }
+        try store(RemoteSource.Fetched(key: entry.key, etag: entry.etag, responseCreatedAt: entry.responseCreatedAt,
                                        fetchedAt: now, placement: entry.placement))
     }
 }

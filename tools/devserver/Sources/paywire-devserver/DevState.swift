@@ -20,11 +20,19 @@ actor DevState {
 
     func setFaults(_ faults: Faults) { self.faults = faults }
 
-    /// Counts one API request and the status it was answered with.
-    func record(_ path: String, status: Int) {
+    private var inFlight = 0
+
+    /// Counts an API request as it arrives.
+    func arrived(_ path: String) {
         requestCount += 1
         requestsByPath[path, default: 0] += 1
+        inFlight += 1
+    }
+
+    /// Counts the status an API request was answered with (for a drop, the status it began with).
+    func answered(status: Int) {
         responsesByStatus[String(status), default: 0] += 1
+        inFlight -= 1
     }
 
     func reset() {
@@ -35,9 +43,10 @@ actor DevState {
         profiles = initialProfiles
     }
 
-    /// How many API requests came, by path, and how each was answered, by status.
-    var stats: (requests: Int, byPath: [String: Int], byStatus: [String: Int]) {
-        (requestCount, requestsByPath, responsesByStatus)
+    /// How many API requests came, by path, how each was answered, by status, and how many
+    /// are still being answered (a test waits for none before the next one).
+    var stats: (requests: Int, byPath: [String: Int], byStatus: [String: Int], inFlight: Int) {
+        (requestCount, requestsByPath, responsesByStatus, inFlight)
     }
 
     func profile(_ id: String) -> Data? { profiles[id] }

@@ -12,9 +12,15 @@ struct Routes: HTTPHandler {
         let parts = request.target.path().split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             .map { $0.removingPercentEncoding ?? String($0) }
         if parts.first == "_dev" { return await control(request, Array(parts.dropFirst())) }
-        let response = try await api(request, parts)
-        await state.record(request.path, status: response.statusCode.code)
-        return response
+        await state.arrived(request.path)
+        do {
+            let response = try await api(request, parts)
+            await state.answered(status: response.statusCode.code)
+            return response
+        } catch {
+            await state.answered(status: 500)
+            throw error
+        }
     }
 
     /// One request of the backend API, with the faults in force.
@@ -79,7 +85,7 @@ struct Routes: HTTPHandler {
             return json(await state.faults.json)
         case (.GET, "stats"?, 1):
             let stats = await state.stats
-            return json(["requests": stats.requests, "by_path": stats.byPath, "by_status": stats.byStatus])
+            return json(["requests": stats.requests, "by_path": stats.byPath, "by_status": stats.byStatus, "in_flight": stats.inFlight])
         case (.POST, "reset"?, 1):
             await state.reset()
             return json([:])
