@@ -17,6 +17,12 @@ from conftest import BACKEND_CREATED_AT, FALLBACK_CREATED_AT, ROOT, fallback_log
 PLACEMENT = {"placement_id": "onboarding"}
 
 
+def served_from_bundle(client, params=PLACEMENT):
+    """Asks for the paywall, checks the app's bundle served it, and returns the log's details."""
+    assert client.call("get_paywall", params)["response_created_at"] == FALLBACK_CREATED_AT
+    return fallback_log(client)
+
+
 def test_network_answer_is_served_and_newer_than_the_bundle(make_client, devserver):
     client = make_client()
     paywall = client.call("get_paywall", PLACEMENT)
@@ -52,36 +58,24 @@ def test_http_500_falls_back_to_the_cache_then_the_bundle(make_client, devserver
     details = fallback_log(cached)
     assert details["source"] == "cache" and details["status"] == 500
 
-    uncached = make_client()
-    paywall = uncached.call("get_paywall", PLACEMENT)
-    assert paywall["response_created_at"] == FALLBACK_CREATED_AT
-    assert fallback_log(uncached)["source"] == "fallback"
+    assert served_from_bundle(make_client())["source"] == "fallback"
 
 
 def test_malformed_json_is_a_decoding_failure_and_falls_back(make_client, devserver):
     devserver.faults(malformed=True)
-    client = make_client()
-    paywall = client.call("get_paywall", PLACEMENT)
-    assert paywall["response_created_at"] == FALLBACK_CREATED_AT
-    assert fallback_log(client)["underlying_error"] == "decoding_failed"
+    assert served_from_bundle(make_client())["underlying_error"] == "decoding_failed"
 
 
 def test_dropped_connection_falls_back(make_client, devserver):
     devserver.faults(drop=True)
-    client = make_client()
-    paywall = client.call("get_paywall", PLACEMENT)
-    assert paywall["response_created_at"] == FALLBACK_CREATED_AT
-    details = fallback_log(client)
+    details = served_from_bundle(make_client())
     assert details["underlying_error"] == "network_failed"
     assert details["transport_error"] in ("truncated_response", "empty_reply", "connection_lost")
 
 
 def test_304_without_a_cached_copy_falls_back_to_the_bundle(make_client, devserver):
     devserver.faults(not_modified=True)
-    client = make_client()
-    paywall = client.call("get_paywall", PLACEMENT)
-    assert paywall["response_created_at"] == FALLBACK_CREATED_AT
-    assert fallback_log(client)["source"] == "fallback"
+    assert served_from_bundle(make_client())["source"] == "fallback"
 
 
 def test_304_with_a_cached_copy_serves_the_cache(make_client, devserver):
