@@ -22,7 +22,7 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo test test-swift check-header check-exports check-install \
-        check-api conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean
+        check-api check-no-http conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean
 
 all: lib harness
 
@@ -71,7 +71,7 @@ $(BINDIR)/paywire-bench: bench/bench.c include/paywire.h $(LIBDIR)/$(LIB_REAL) |
 demo: deps harness
 	$(BINDIR)/paywire-harness --demo examples/config.json
 
-test: deps test-swift check-header check-exports check-install check-api conformance corpus test-python integration stress
+test: deps test-swift check-header check-exports check-install check-no-http check-api conformance corpus test-python integration stress
 	@echo "make test: all checks passed"
 
 test-swift: deps
@@ -131,6 +131,14 @@ corpus: harness
 	python3 tests/conformance/driver.py --runner c-valgrind --jobs 2 --vectors tests/corpus --vectors tests/conformance/vectors \
 	  -- $(VALGRIND) $(BINDIR)/paywire-harness
 
+# The library built without libcurl (PAYWIRE_NO_BUILTIN_HTTP=1), for hosts that always carry
+# requests themselves: no libcurl linked; transport.type http refused naming the field.
+check-no-http: deps
+	PAYWIRE_NO_BUILTIN_HTTP=1 swift build --scratch-path .build-nohttp --product paywire
+	@! ldd .build-nohttp/debug/libpaywire.so | grep libcurl
+	PAYWIRE_LIBRARY=$(CURDIR)/.build-nohttp/debug/libpaywire.so PYTHONPATH=bindings/python \
+	  python3 tests/install/check_no_builtin_http.py
+
 # The built-in HTTP transport against the dev server over real HTTP: every fault switch, the
 # time budget, the cache across processes. The tests start and stop the server themselves.
 integration: lib devserver deps
@@ -167,4 +175,4 @@ bench: $(BINDIR)/paywire-bench
 	$(BINDIR)/paywire-bench
 
 clean:
-	rm -rf $(BUILD) .build
+	rm -rf $(BUILD) .build .build-tsan .build-nohttp tools/devserver/.build

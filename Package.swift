@@ -4,6 +4,11 @@ import PackageDescription
 // The linker script sits next to this file; the linker needs its absolute path.
 let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 
+// The built-in HTTP client links libcurl. A host that always carries requests itself (a mobile
+// SDK with transport.type host) builds with PAYWIRE_NO_BUILTIN_HTTP=1 and gets a library with
+// no libcurl at all; transport.type http is then refused with a clear error.
+let builtInHTTP = Context.environment["PAYWIRE_NO_BUILTIN_HTTP"] == nil
+
 let package = Package(
     name: "paywire",
     products: [
@@ -20,8 +25,9 @@ let package = Package(
         // The C boundary: @_cdecl exports, handle table, event delivery, the HTTP adapter.
         .target(
             name: "Paywire",
-            dependencies: ["PaywireCore", "CCurl"],
+            dependencies: ["PaywireCore"] + (builtInHTTP ? ["CCurl"] : []),
             exclude: ["exports.map"],
+            swiftSettings: builtInHTTP ? [.define("PAYWIRE_BUILTIN_HTTP")] : [],
             linkerSettings: [
                 .unsafeFlags([
                     "-Xlinker", "--version-script=\(packageRoot)/Sources/Paywire/exports.map",

@@ -18,9 +18,9 @@ final class ClientHandle: Sendable {
     private let asyncCalls = DispatchQueue(label: "paywire.calls")
     private let nextCallId = Atomic<UInt64>(1)
     /// The built-in HTTP client, when the config asks for it.
-    private let transport: CurlTransport?
+    private let transport: BoundaryTransport?
 
-    init(client: Client, events: EventHub, bridge: ClientBridge, transport: CurlTransport?) {
+    init(client: Client, events: EventHub, bridge: ClientBridge, transport: BoundaryTransport?) {
         state = Locked(State(client: client))
         self.events = events
         self.bridge = bridge

@@ -1,3 +1,4 @@
+#if PAYWIRE_BUILTIN_HTTP
 import CCurl
 import Dispatch
 import PaywireCore
@@ -9,7 +10,7 @@ import PaywireCore
 /// idle client holds no thread. `close()` aborts what is in flight and waits for the loop, so
 /// no answer arrives after the client is freed. Only the loop touches the multi handle, except
 /// `curl_multi_wakeup`, which libcurl makes safe from any thread.
-final class CurlTransport: HTTPTransport, @unchecked Sendable {
+final class CurlTransport: BoundaryTransport, @unchecked Sendable {
     /// Largest response body accepted; a bigger one fails the request rather than the process.
     static let maxBodyBytes = 64 << 20
 
@@ -286,3 +287,4 @@ private extension Substring {
         return String(self[first...last])
     }
 }
+#endif

@@ -107,12 +107,11 @@ public func paywire_client_new(
         let config = try ClientConfig.parse(configBytes)
         let events = EventHub(limit: config.eventQueueLimit)
         let bridge = ClientBridge(events: events)
-        var transport: CurlTransport?
+        var transport: BoundaryTransport?
         if let settings = config.transport, settings.carrier == .builtIn {
-            transport = CurlTransport(connectTimeoutMilliseconds: settings.connectTimeoutMilliseconds, caFile: settings.caFile) {
-                [bridge] token, outcome in bridge.httpFinished(token: token, outcome: outcome)
+            transport = try BuiltInTransport.make(settings) { [bridge] token, outcome in
+                bridge.httpFinished(token: token, outcome: outcome)
             }
-            guard transport != nil else { return deliver(failure(.internal, "libcurl could not be initialized"), to: outJSON) }
         }
         let client = try Client(config: config, sink: events, scheduler: bridge, completions: bridge, httpTransport: transport)
         let handle = ClientHandle(client: client, events: events, bridge: bridge, transport: transport)
