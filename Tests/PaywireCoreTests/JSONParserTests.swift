@@ -61,6 +61,26 @@ import Testing
         #expect(ranges == ["a": #"{"b": [1, "x"]}"#, "c": "2"])
     }
 
+    /// Skipping reads strings a word at a time: put each kind of byte that needs attention at
+    /// every offset of a word and check skipping agrees with parsing, to the byte.
+    @Test(arguments: [Array(#"\""#.utf8), Array(#"\u00e9"#.utf8), Array("é".utf8), [UInt8(0x01)], [UInt8(0x1F)], [UInt8(0x7F)]])
+    func skippingAStringAgreesWithParsingItWhereverTheSpecialByteFalls(_ special: [UInt8]) {
+        for prefix in 0..<20 {
+            let text = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "a"), count: prefix) + special
+                + Array(repeating: UInt8(ascii: "b"), count: 11) + [UInt8(ascii: "\"")]
+            let parsed = Result { () throws(JSONParseError) in try JSONParser.parse(text) }
+            let skipped: Result<Range<Int>, JSONParseError> = text.withUnsafeBufferPointer { buffer in
+                var parser = JSONParser(bytes: buffer, limits: .standard)
+                return Result { () throws(JSONParseError) in try parser.skipValue() }
+            }
+            switch (parsed, skipped) {
+            case (.success, .success(let range)): #expect(range == 0..<text.count)
+            case (.failure(let parseError), .failure(let skipError)): #expect(parseError.offset == skipError.offset)
+            default: Issue.record("parse and skip disagree on \(text) (prefix \(prefix)): \(parsed) vs \(skipped)")
+            }
+        }
+    }
+
     @Test func writerEscapesAndRoundTrips() throws {
         let original = try JSONParser.parse(#"{"k":"q\"\\\n\t\u0001é","n":[1.50,-2e3],"o":{}}"#)
         let encoded = JSONWriter.encode(original)
