@@ -21,7 +21,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
-.PHONY: all deps lib harness demo test test-swift check-header check-exports check-install \
+.PHONY: all deps lib harness demo demo-remote test test-swift check-header check-exports check-install \
         check-api check-no-http conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean
 
 all: lib harness
@@ -71,7 +71,12 @@ $(BINDIR)/paywire-bench: bench/bench.c include/paywire.h $(LIBDIR)/$(LIB_REAL) |
 demo: deps harness
 	$(BINDIR)/paywire-harness --demo examples/config.json
 
-test: deps test-swift check-header check-exports check-install check-no-http check-api conformance corpus test-python integration stress
+# The remote source against the dev server: backend, cache, time budget and bundle in turn.
+demo-remote: lib devserver deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
+	  python3 examples/remote_demo.py $(BINDIR)/paywire-devserver examples/bundle.json
+
+test: deps test-swift check-header check-exports check-install check-no-http check-api conformance corpus test-python integration demo-remote stress
 	@echo "make test: all checks passed"
 
 test-swift: deps
