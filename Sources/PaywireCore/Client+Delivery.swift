@@ -47,6 +47,10 @@ enum RemoteTransport {
         case .host(let baseURL), .builtIn(let baseURL, _, _): return baseURL
         }
     }
+    var isHost: Bool {
+        if case .host = self { return true }
+        return false
+    }
 }
 
 extension Client {
@@ -66,9 +70,7 @@ extension Client {
         case .reload_revalidating_cache_data:
             break
         }
-        let budgetMilliseconds = Int(request.loadTimeout * 1000)
-        let (token, outcome) = try deferResponse(method, waitsOnHost: remote?.isHost ?? true, waitLimit: budgetMilliseconds + 2000)
-        let budget = schedule(.loadBudget(callToken: token, key: key), after: budgetMilliseconds)
+        let (token, outcome, budget) = try deferForBackend(method, loadTimeout: request.loadTimeout) { .loadBudget(callToken: $0, key: key) }
         let waiter = PlacementWaiter(callToken: token, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly, budgetToken: budget)
         if placementFetches[key] != nil {
             placementFetches[key]?.waiters.append(waiter)
@@ -79,6 +81,16 @@ extension Client {
                           headers: RemoteSource.headers(profileId: profile.profileId, etag: cached?.etag))
         }
         return outcome
+    }
+
+    /// Promises an answer to a call that waits on the backend, and sets its `load_timeout`
+    /// budget (`budgetWork` names what happens when it runs out). A synchronous caller waits a
+    /// little past the budget at most, so the budget's own answer always reaches it first.
+    func deferForBackend(_ method: String, loadTimeout: Double,
+                         budgetWork: (UInt64) -> TimerWork) throws(WireError) -> (token: UInt64, outcome: CallOutcome, budget: UInt64) {
+        let budgetMilliseconds = Int(loadTimeout * 1000)
+        let (token, outcome) = try deferResponse(method, waitsOnHost: remote?.isHost ?? true, waitLimit: budgetMilliseconds + 2000)
+        return (token, outcome, schedule(budgetWork(token), after: budgetMilliseconds))
     }
 
     /// Sends one request to the backend, through the host or the built-in client.
@@ -200,14 +212,19 @@ extension Client {
         }
     }
 
-    /// Says which source served instead of the network, and why: the wire code, and the
-    /// transport's own name for the failure when there is one (`connect_failed`, ...).
-    private func logFallback(_ placementId: String, source: String, failure: WireError) {
-        var details: [(key: String, value: JSONValue)] = [
-            ("placement_id", .string(placementId)), ("source", .string(source)), ("underlying_error", .string(failure.code.rawValue)),
-        ]
+    /// The details of a log event saying which source served instead of the backend, and why:
+    /// the wire code, the transport's own name for the failure when there is one
+    /// (`connect_failed`, ...), and the HTTP status of an HTTP error.
+    static func fallbackDetails(source: String, failure: WireError) -> [(key: String, value: JSONValue)] {
+        var details: [(key: String, value: JSONValue)] = [("source", .string(source)), ("underlying_error", .string(failure.code.rawValue))]
         if let transportError = failure.details["underlying_error"] { details.append(("transport_error", transportError)) }
         if let status = failure.details["status"] { details.append(("status", status)) }
+        return details
+    }
+
+    /// Logs which source served a placement instead of the network, and why.
+    private func logFallback(_ placementId: String, source: String, failure: WireError) {
+        let details = [("placement_id", JSONValue.string(placementId))] + Client.fallbackDetails(source: source, failure: failure)
         log(.warn, "placement '\(placementId)' served from the \(source == "cache" ? "cache" : "fallback bundle"): \(failure.message)",
             details: details)
     }
@@ -256,13 +273,6 @@ extension Client {
         } catch {
             throw WireError(.decodingFailed, "the backend's placement is invalid: \(error.message)", details: error.details)
         }
-    }
-}
-
-extension RemoteTransport {
-    var isHost: Bool {
-        if case .host = self { return true }
-        return false
     }
 }
 

@@ -10,9 +10,7 @@ struct ProfileFetch: Sendable {
 
 extension Client {
     func getRemoteProfile(_ request: ProfileRequest) throws(WireError) -> CallOutcome {
-        let budgetMilliseconds = Int(request.loadTimeout * 1000)
-        let (token, outcome) = try deferResponse("get_profile", waitsOnHost: remote?.isHost ?? true, waitLimit: budgetMilliseconds + 2000)
-        let budget = schedule(.profileBudget(callToken: token), after: budgetMilliseconds)
+        let (token, outcome, budget) = try deferForBackend("get_profile", loadTimeout: request.loadTimeout) { .profileBudget(callToken: $0) }
         if profileFetch?.profileId == profile.profileId {
             profileFetch?.waiters.append((token, budget))
             return outcome
@@ -72,10 +70,7 @@ extension Client {
     private func answerProfileWaiters(_ waiters: [(callToken: UInt64, budgetToken: UInt64)], failure: WireError?) {
         guard !waiters.isEmpty else { return }
         if let failure {
-            var details: [(key: String, value: JSONValue)] = [("source", .string("device")), ("underlying_error", .string(failure.code.rawValue))]
-            if let transportError = failure.details["underlying_error"] { details.append(("transport_error", transportError)) }
-            if let status = failure.details["status"] { details.append(("status", status)) }
-            log(.warn, "profile served from the device: \(failure.message)", details: details)
+            log(.warn, "profile served from the device: \(failure.message)", details: Client.fallbackDetails(source: "device", failure: failure))
         }
         let response = profileResponse()
         for waiter in waiters {

@@ -126,15 +126,18 @@ final class PlacementCache {
 
     /// Keeps a fetch (written to disk atomically, readable by the owner only).
     func store(_ fetched: RemoteSource.Fetched) throws(WireError) {
-        guard let placement = try? JSONParser.parse(fetched.placement) else { return }
-        let record = JSONValue.object(JSONObject([
-            ("placement_id", .string(fetched.placementId)),
-            ("etag", fetched.etag.map { .string($0) } ?? .null),
-            ("response_created_at", .number(JSONNumber(fetched.responseCreatedAt))),
-            ("fetched_at", .number(JSONNumber(fetched.fetchedAt))),
-            ("placement", placement),
-        ]))
-        try storage.write(PlacementCache.storageKey(fetched.key), JSONWriter.encode(record))
+        // `placement` is already encoded JSON (checked when the response was read): written
+        // as it is, not parsed again.
+        var record = JSONWriter()
+        record.object { writer in
+            writer.member("placement_id", fetched.placementId)
+            writer.member("etag", fetched.etag)
+            writer.member("response_created_at", fetched.responseCreatedAt)
+            writer.member("fetched_at", fetched.fetchedAt)
+            writer.key("placement")
+            writer.raw(fetched.placement)
+        }
+        try storage.write(PlacementCache.storageKey(fetched.key), record.bytes)
         entries[fetched.key] = fetched
         loadedFromDisk.insert(fetched.key)
         if entries.count > PlacementCache.maxEntries, let oldest = entries.values.min(by: { $0.fetchedAt < $1.fetchedAt }) {
