@@ -83,10 +83,14 @@ final class ClientHandle: Sendable {
     }
 
     /// Stops the client: later calls get CLOSED, queued async calls are skipped, blocked
-    /// synchronous calls and pollers wake, HTTP transfers are aborted, and no callback runs once
-    /// this returns.
+    /// synchronous calls and pollers wake, HTTP transfers are aborted, the `storage_dir` lock
+    /// is released (now, not whenever the last reference goes), and no callback runs once this
+    /// returns.
     func close() {
-        state.withLock { $0.closed = true }  // waits for a call in progress
+        state.withLock { state in  // waits for a call in progress
+            state.closed = true
+            state.client.close()
+        }
         bridge.close()
         transport?.close()
         if !events.isDeliveryThread {

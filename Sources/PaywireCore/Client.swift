@@ -96,6 +96,13 @@ public final class Client {
         }
     }
 
+    /// Releases what the client holds outside memory: the ownership lock of its `storage_dir`,
+    /// so another client may take the directory as soon as this returns. Called once the
+    /// boundary has stopped the client (no call runs after it); later writes fail.
+    public func close() {
+        storage.close()
+    }
+
     /// Runs one method with nothing left pending (unit tests): a method that would wait is
     /// refused with `requires_async` or fails.
     public func call(method: String, params: [UInt8]?) -> CallResponse {

@@ -4,7 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Small named records the client keeps between runs (the profile, later the cache).
+/// Small named records the client keeps between runs (the profile, onboarding answers, fetched
+/// placements).
+///
+/// The rule every record follows: a flow writes the record first and changes its in-memory
+/// state only when the write succeeded, so memory never claims what the disk did not keep. A
+/// failed write throws `storage_failed` with `details.path` naming the file.
 protocol Storage: AnyObject {
     /// The record's bytes, or nil when it was never written.
     func read(_ key: String) throws(WireError) -> [UInt8]?
@@ -12,6 +17,8 @@ protocol Storage: AnyObject {
     func write(_ key: String, _ bytes: [UInt8]) throws(WireError)
     /// Deletes the record; a missing one is not an error.
     func remove(_ key: String) throws(WireError)
+    /// Gives up the storage (a directory's ownership lock); later reads and writes fail.
+    func close()
 }
 
 /// Keeps records in memory for one client's lifetime (no `storage_dir`).
@@ -20,64 +27,7 @@ final class MemoryStorage: Storage {
     func read(_ key: String) throws(WireError) -> [UInt8]? { records[key] }
     func write(_ key: String, _ bytes: [UInt8]) throws(WireError) { records[key] = bytes }
     func remove(_ key: String) throws(WireError) { records.removeValue(forKey: key) }
-}
-
-/// Keeps records as files `<dir>/<key>.json`, readable by the owner only, written by
-/// write-to-temporary + fsync + rename.
-final class DirectoryStorage: Storage {
-    private let directory: String
-
-    /// Opens (creating with mode 0700 if needed) the directory.
-    init(directory: String) throws(WireError) {
-        self.directory = directory
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw WireError(.storageFailed, "cannot create storage_dir '\(directory)': \(LocalFiles.errorText())",
-                            details: JSONObject([("field", .string("storage_dir"))]))
-        }
-        var info = stat()
-        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw WireError(.storageFailed, "storage_dir '\(directory)' is not a directory",
-                            details: JSONObject([("field", .string("storage_dir"))]))
-        }
-    }
-
-    private func path(_ key: String) -> String { "\(directory)/\(key).json" }
-
-    func read(_ key: String) throws(WireError) -> [UInt8]? {
-        try LocalFiles.read(path(key), missingIsNil: true)
-    }
-
-    func remove(_ key: String) throws(WireError) {
-        if unlink(path(key)) != 0 && errno != ENOENT {
-            throw WireError(.storageFailed, "cannot remove '\(path(key))': \(LocalFiles.errorText())")
-        }
-    }
-
-    func write(_ key: String, _ bytes: [UInt8]) throws(WireError) {
-        let target = path(key)
-        let temporary = "\(target).tmp.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw WireError(.storageFailed, "cannot write '\(temporary)': \(LocalFiles.errorText())") }
-        var written = 0
-        let ok: Bool = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                guard let base = buffer.baseAddress else { return false }
-                let result = Glibc.write(fd, base + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                written += result
-            }
-            return fsync(fd) == 0
-        }
-        let message = ok ? "" : LocalFiles.errorText()
-        close(fd)
-        guard ok, rename(temporary, target) == 0 else {
-            unlink(temporary)
-            throw WireError(.storageFailed, "cannot write '\(target)': \(ok ? LocalFiles.errorText() : message)")
-        }
-    }
+    func close() {}
 }
 
 /// Reading whole files, for `fallback.path` and `DirectoryStorage`.
@@ -87,34 +37,40 @@ enum LocalFiles {
 
     static func errorText() -> String { String(cString: strerror(errno)) }
 
-    /// The file's bytes; nil only when `missingIsNil` and the file does not exist.
-    static func read(_ path: String, missingIsNil: Bool = false) throws(WireError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The file's bytes; nil only when `missingIsNil` and the file does not exist. Only regular
+    /// files are read: anything else is refused before it is opened, because opening a FIFO
+    /// blocks and opening a device can have effects of its own. `failure` is the code of an
+    /// error (`not_found` for a file the host named, `storage_failed` for a stored record).
+    static func read(_ path: String, missingIsNil: Bool = false, failure: ErrorCode = .notFound) throws(WireError) -> [UInt8]? {
+        func refuse(_ code: ErrorCode, _ reason: String) -> WireError {
+            WireError(code, "cannot read '\(path)': \(reason)", details: JSONObject([("path", .string(path))]))
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if missingIsNil && errno == ENOENT { return nil }
+            throw refuse(failure, errorText())
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw refuse(failure, "not a regular file") }
+        // O_NONBLOCK: should a FIFO have replaced the file since stat, open returns at once.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             if missingIsNil && errno == ENOENT { return nil }
-            throw WireError(.notFound, "cannot open '\(path)': \(errorText())", details: JSONObject([("path", .string(path))]))
+            throw refuse(failure, errorText())
         }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw WireError(.notFound, "'\(path)' is not a regular file", details: JSONObject([("path", .string(path))]))
-        }
-        guard Int(info.st_size) <= maxBytes else {
-            throw WireError(.wrongParam, "'\(path)' is larger than \(maxBytes) bytes", details: JSONObject([("path", .string(path))]))
-        }
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw refuse(failure, "not a regular file") }
+        guard Int(info.st_size) <= maxBytes else { throw refuse(.wrongParam, "larger than \(maxBytes) bytes") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress, buffer.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw WireError(.notFound, "cannot read '\(path)': \(errorText())", details: JSONObject([("path", .string(path))]))
+                throw refuse(failure, errorText())
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= maxBytes else {
-                throw WireError(.wrongParam, "'\(path)' is larger than \(maxBytes) bytes", details: JSONObject([("path", .string(path))]))
-            }
+            guard bytes.count <= maxBytes else { throw refuse(.wrongParam, "larger than \(maxBytes) bytes") }
         }
         return bytes
     }

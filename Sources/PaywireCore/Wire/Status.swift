@@ -46,6 +46,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case wrongFallbackVersion = "wrong_fallback_version"
     case invalidFallback = "invalid_fallback"
     case storageFailed = "storage_failed"
+    /// Another client (in this process or another) owns the `storage_dir`; `details.path` names it.
+    case storageLocked = "storage_locked"
     case productsLoadingFailed = "products_loading_failed"
     case billingUnavailable = "billing_unavailable"
     case purchaseFailed = "purchase_failed"
