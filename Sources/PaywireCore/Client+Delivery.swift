@@ -137,6 +137,8 @@ extension Client {
         let placementId = key.id
         let fetch = placementFetches.removeValue(forKey: key)
         var failure: WireError?
+        // A fresh copy the disk refused: served to the calls waiting now, kept nowhere.
+        var uncached: RemoteSource.Fetched?
         switch outcome {
         case .timedOut:
             failure = WireError(.timeout, "the backend did not answer in time", details: JSONObject([("placement_id", .string(placementId))]))
@@ -146,7 +148,10 @@ extension Client {
             switch RemoteSource.interpret(response, key: key, now: clock.nowMilliseconds()) {
             case .fresh(let fetched):
                 do throws(WireError) { try placementCache.store(fetched) } catch {
-                    log(.error, "could not cache placement '\(placementId)': \(error.message)")
+                    log(.error, "could not cache placement '\(placementId)': \(error.message)",
+                        details: [("placement_id", .string(placementId)), ("code", .string(error.code.rawValue))]
+                            + error.details.members.map { ($0.key, $0.value) })
+                    uncached = fetched
                 }
             case .notModified:
                 do throws(WireError) { try placementCache.touch(key, now: clock.nowMilliseconds()) } catch {
@@ -162,7 +167,7 @@ extension Client {
         guard let fetch else { return }
         for waiter in fetch.waiters {
             timers.removeValue(forKey: waiter.budgetToken)
-            completions?.complete(token: waiter.callToken, response: answerWaiter(waiter, key: key, networkFailure: failure))
+            completions?.complete(token: waiter.callToken, response: answerWaiter(waiter, key: key, networkFailure: failure, fetchedNow: uncached))
         }
     }
 
@@ -178,10 +183,11 @@ extension Client {
 
     /// The newest of network, cache and bundle: the fetched copy when the network answered,
     /// else the newer of cache and bundle; an error when there is none.
-    private func answerWaiter(_ waiter: PlacementWaiter, key: PlacementKey, networkFailure: WireError?) -> CallResponse {
+    private func answerWaiter(_ waiter: PlacementWaiter, key: PlacementKey, networkFailure: WireError?,
+                              fetchedNow: RemoteSource.Fetched? = nil) -> CallResponse {
         let placementId = key.id
         do throws(WireError) {
-            let cached = placementCache.entry(key)
+            let cached = fetchedNow ?? placementCache.entry(key)
             if networkFailure == nil, let cached {
                 return try serveFetched(cached, locale: waiter.locale, defaultAudienceOnly: waiter.defaultAudienceOnly)
             }

@@ -478,7 +478,12 @@ extension Client {
                 writer.object { writer in writer.member("type", type) }
             }
         case .succeeded(let expiresAt):
-            grantPurchase(productId, of: view, expiresAt: expiresAt)
+            if let error = grantPurchase(productId, of: view, expiresAt: expiresAt) {
+                // The access could not be kept: the host hears a failure naming the file, not a
+                // success whose profile lacks the access (the store can restore it later).
+                finishPurchase(viewId: viewId, productId: productId, outcome: .failed(error))
+                return
+            }
             let now = clock.nowMilliseconds()
             let profile = self.profile
             emit("paywall_view_did_finish_purchase", view) { writer in
@@ -535,7 +540,10 @@ extension Client {
                            Profile.Grant(vendorProductId: productId, activatedAt: now, expiresAt: product.expiry(from: now)),
                            isSubscription: product.period != nil)
             }
-            if next != profile { saveProfile(next) }
+            if next != profile, let error = saveProfile(next) {
+                finishRestore(viewId: viewId, outcome: .failed(error))
+                return
+            }
             let profile = self.profile
             emit("paywall_view_did_finish_restore", view) { writer in
                 writer.key("profile")
@@ -600,25 +608,30 @@ extension Client {
 
     // MARK: - Helpers
 
-    private func grantPurchase(_ productId: String, of view: PaywallViewState, expiresAt: Int?) {
+    /// Grants the purchased product's access level; the storage error when it could not be kept.
+    @discardableResult
+    private func grantPurchase(_ productId: String, of view: PaywallViewState, expiresAt: Int?) -> WireError? {
         let now = clock.nowMilliseconds()
         let product = storeProduct(productId, of: view)
         var next = profile
         next.grant(accessLevel: product?.accessLevel ?? "premium",
                    Profile.Grant(vendorProductId: productId, activatedAt: now, expiresAt: expiresAt ?? product?.expiry(from: now)),
                    isSubscription: product?.period != nil)
-        saveProfile(next)
+        return saveProfile(next)
     }
 
-    /// Keeps the new profile and announces it. A storage failure is reported, not thrown:
-    /// the purchase happened, and the host must hear about it.
-    func saveProfile(_ next: Profile) {
+    /// Keeps the new profile and announces it, or, when it cannot be written, keeps the old one
+    /// (memory never claims what the disk did not keep), logs the failure naming the file, and
+    /// returns the error so the flow can report it.
+    @discardableResult
+    func saveProfile(_ next: Profile) -> WireError? {
         do throws(WireError) {
             try switchProfile(to: next)
+            return nil
         } catch {
-            profile = next
-            log(.error, "could not persist the profile: \(error.message)")
-            emitProfileChanged()
+            log(.error, "could not keep the profile: \(error.message)",
+                details: [("code", .string(error.code.rawValue))] + error.details.members.map { ($0.key, $0.value) })
+            return error
         }
     }
 

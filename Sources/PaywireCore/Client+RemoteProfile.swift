@@ -42,8 +42,10 @@ extension Client {
                     let snapshot = try RemoteProfile.parse(response.body)
                     if profile.profileId == profileId {
                         let next = RemoteProfile.merge(snapshot, into: profile)
-                        if next != profile { saveProfile(next) }
-                        if let etag = response.header("etag") { profileETag = (profileId, etag) }
+                        if next != profile { failure = saveProfile(next) }
+                        // An answer that could not be kept is not remembered as seen: the next
+                        // request must not be answered 304 for it.
+                        if failure == nil, let etag = response.header("etag") { profileETag = (profileId, etag) }
                     }
                 } catch {
                     failure = error
