@@ -175,6 +175,32 @@ def test_a_fetched_placement_the_disk_refuses_is_served_but_not_kept(tiny_tmpfs)
     client.close()
 
 
+BACKEND_PROFILE = {"profile": {"access_levels": {"premium": {
+    "vendor_product_id": "web_annual", "activated_at": "2024-01-01T00:00:00.000Z", "expires_at": "2099-01-01T00:00:00.000Z"}}}}
+
+
+def test_a_backend_profile_the_disk_refuses_is_not_merged_nor_remembered_as_seen(tiny_tmpfs):
+    store = tiny_tmpfs / "store"
+    client = paywire.Client(config(store, transport={"type": "host", "base_url": "https://api.test"}, log_level="warn"))
+    fill(tiny_tmpfs)
+
+    call_id = client.call_async("get_profile")
+    request = host_request(client)
+    client.call("host_respond", {"request_id": request["request_id"], "result": {
+        "status": 200, "headers": [["etag", "\"p1\""]], "body": json.dumps(BACKEND_PROFILE)}})
+    result, logs = call_result(client, call_id)
+    assert result["envelope"]["success"]["access_levels"] == {}
+    served_by_device = [log for log in logs if log["details"].get("source") == "device"]
+    assert served_by_device and served_by_device[0]["details"]["underlying_error"] == "storage_failed"
+    assert [log for log in logs if log["details"].get("code") == "storage_failed"][0]["details"]["path"] == str(store / "profile.json")
+
+    # The answer was not kept, so it was not seen either: the next request revalidates nothing.
+    client.call_async("get_profile")
+    headers = dict(host_request(client)["payload"]["headers"])
+    assert "if-none-match" not in headers
+    client.close()
+
+
 def test_a_client_that_cannot_write_its_first_profile_fails_to_start_and_frees_the_directory(tiny_tmpfs):
     filler = fill(tiny_tmpfs)
     store = tiny_tmpfs / "store"
