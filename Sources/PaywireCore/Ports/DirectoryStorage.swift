@@ -100,10 +100,8 @@ final class DirectoryStorage: Storage {
             while written < buffer.count {
                 guard let base = buffer.baseAddress else { return false }
                 let result = Glibc.write(fd, base + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { return false }  // a write of nothing would loop forever
                 written += result
             }
             return true
