@@ -129,12 +129,12 @@ public struct ClientConfig: Sendable {
 
     /// Builds the store a `store` config object describes (a fresh one each time: the test
     /// store keeps per-client state such as remaining scripted failures).
-    static func makeStore(_ fields: Fields?) throws(WireError) -> StoreKind {
-        guard let fields else { return .none }
+    static func makeStore(_ fields: Fields?) throws(WireError) -> StoreAdapter {
+        guard let fields else { return NoStore() }
         switch try fields.string("type") {
-        case "none": return .none
-        case "test": return .test(try TestStore.load(fields))
-        case "host": return .host
+        case "none": return NoStore()
+        case "test": return try TestStore.load(fields)
+        case "host": return HostStore()
         case let other:
             throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: test, host, none")
         }

@@ -45,7 +45,7 @@ struct Onboarding: Sendable {
 }
 
 /// What `create_onboarding_view` needs from an onboarding the host hands back.
-struct OnboardingReference: Sendable {
+struct OnboardingReference: Equatable, Sendable {
     let placementId: String
     let abTestName: String
     let variationId: String

@@ -30,7 +30,7 @@ struct Paywall: Sendable {
 
 /// What `get_paywall_products`, `create_paywall_view` and `log_show_paywall` need from a paywall
 /// the host hands back.
-struct PaywallReference: Sendable {
+struct PaywallReference: Equatable, Sendable {
     let placementId: String
     let paywallName: String
     let variationId: String

@@ -76,7 +76,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
 }
 
 /// An error as it travels on the wire: `{"error": {"code", "message", "details"}}`.
-public struct WireError: Error, Sendable {
+public struct WireError: Error, Equatable, Sendable {
     /// The machine-readable code.
     public let code: ErrorCode
     /// A sentence for people; never compared by tests.

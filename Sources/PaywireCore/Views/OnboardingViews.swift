@@ -1,0 +1,113 @@
+/// The onboarding views of one client: creating them, taking what their pages send, keeping
+/// the answers users give. View ids are `onboarding-view-N`, never reused.
+final class OnboardingViews {
+    private var machines: [String: OnboardingViewMachine] = [:]
+    private var nextId = 1
+    private let answers: OnboardingAnswers
+    private let profiles: ProfileStore
+    private let paywallViews: PaywallViews
+    private let server: PlacementServer
+    private let sink: EventSink
+    private let defaultLocale: String?
+
+    init(answers: OnboardingAnswers, profiles: ProfileStore, paywallViews: PaywallViews, server: PlacementServer,
+         sink: EventSink, defaultLocale: String?) {
+        self.answers = answers
+        self.profiles = profiles
+        self.paywallViews = paywallViews
+        self.server = server
+        self.sink = sink
+        self.defaultLocale = defaultLocale
+    }
+
+    func create(_ onboarding: OnboardingReference, opensPaywalls: Bool, locale: String?) -> ViewInfo {
+        let info = ViewInfo(id: "onboarding-view-\(nextId)", placementId: onboarding.placementId,
+                            abTestName: onboarding.abTestName, variationId: onboarding.variationId)
+        nextId += 1
+        machines[info.id] = OnboardingViewMachine(info: info, onboarding: onboarding, opensPaywalls: opensPaywalls,
+                                                  locale: locale ?? defaultLocale)
+        return info
+    }
+
+    /// The answers the current profile gave in `onboardingId`.
+    func state(_ onboardingId: String) throws(WireError) -> CallResponse {
+        var writer = JSONWriter()
+        try answers.state(profileId: profiles.profileId, onboardingId: onboardingId, to: &writer)
+        return .success(writer.bytes)
+    }
+
+    /// Takes one message as the page sent it (an object, or the JSON text a web view
+    /// delivered). A message that cannot be understood, or whose effects cannot be kept, emits
+    /// `onboarding_did_fail_with_error` and answers `{accepted: false, error}`; the view keeps working.
+    /// `read` gives the message and its `type`, once the view is known to exist.
+    func ingest(_ viewId: String, read: () throws(WireError) -> (message: JSONValue, type: String?)) throws(WireError) -> CallResponse {
+        guard let machine = machines[viewId] else {
+            throw WireError(.notFound, "no onboarding view '\(viewId)'", details: JSONObject([("view_id", .string(viewId))]))
+        }
+        let (raw, type) = try read()
+        do throws(WireError) {
+            let message = try OnboardingMessage.parse(try OnboardingMessage.value(of: raw), type: type)
+            try run(try machine.receive(message), on: machine)
+            return .success { writer in writer.object { writer in writer.member("accepted", true) } }
+        } catch {
+            sink.emit(OnboardingViewEvent.failed(error).event(view: machine.info))
+            return .success { writer in
+                writer.object { writer in
+                    writer.member("accepted", false)
+                    writer.key("error")
+                    error.write(to: &writer)
+                }
+            }
+        }
+    }
+
+    private func run(_ actions: [OnboardingAction], on machine: OnboardingViewMachine) throws(WireError) {
+        for action in actions {
+            switch action {
+            case .recordAnswer(let update, let meta):
+                try answers.record(update, meta: meta, profileId: profiles.profileId, onboardingId: machine.onboarding.onboardingId)
+            case .emit(let event):
+                sink.emit(event.event(view: machine.info))
+            case .recordEmail(let email):
+                try profiles.recordEmail(email)
+            case .openPaywall(let actionId, let meta):
+                let opened = openPaywall(actionId, locale: machine.locale)
+                sink.emit(OnboardingViewEvent.paywallAction(actionId: actionId, meta, opened: opened).event(view: machine.info))
+            }
+        }
+    }
+
+    /// The action id names a paywall placement: serve it and create its view for the host.
+    private func openPaywall(_ placementId: String, locale: String?) -> OnboardingViewEvent.OpenedPaywall {
+        do throws(WireError) {
+            let served = try server.servePaywall(placementId, locale: locale)
+            guard let value = try? JSONParser.parse(served.paywall) else {
+                throw WireError(.internal, "a served paywall did not parse")
+            }
+            let reference = try PaywallReference(try Fields(value, path: "paywall"))
+            return .opened(paywallViews.create(reference, checkLayout: false), paywall: served.paywall)
+        } catch {
+            return .failed(error)
+        }
+    }
+}
+
+extension OnboardingMessage {
+    /// A message as sent (an object, or JSON text), refusing oversized ones before any work.
+    static func value(of raw: JSONValue) throws(WireError) -> JSONValue {
+        let size: Int
+        switch raw {
+        case .string(let text): size = text.utf8.count
+        default: size = JSONWriter.encode(raw).count
+        }
+        guard size <= maxBytes else {
+            throw error("", "message is \(size) bytes, over the limit of \(maxBytes)")
+        }
+        guard case .string(let text) = raw else { return raw }
+        do {
+            return try JSONParser.parse(text)
+        } catch {
+            throw OnboardingMessage.error("", "message text is not JSON: \(error.reason) at byte \(error.offset)")
+        }
+    }
+}
