@@ -20,11 +20,25 @@ struct ViewInfo: Equatable, Sendable {
 /// A product of a paywall view as events and store requests carry it: the paywall product
 /// shape when the store describes the product, else `{vendor_product_id}` with the paywall
 /// context.
-struct ViewProduct: Equatable, Sendable {
+///
+/// A class so the enums that carry it (store operations, timers, continuations) stay one
+/// word: a multi-payload enum with one large payload keeps its tag hundreds of bytes in, and
+/// every switch copies the whole value.
+final class ViewProduct: Equatable, Sendable {
     let productId: String
     /// The store's description, when it has one.
     let product: StoreProduct?
     let paywall: PaywallReference
+
+    init(productId: String, product: StoreProduct?, paywall: PaywallReference) {
+        self.productId = productId
+        self.product = product
+        self.paywall = paywall
+    }
+
+    static func == (lhs: ViewProduct, rhs: ViewProduct) -> Bool {
+        lhs.productId == rhs.productId && lhs.product == rhs.product && lhs.paywall == rhs.paywall
+    }
 
     func write(to writer: inout JSONWriter) {
         let index = paywall.productIds.firstIndex(of: productId) ?? 0
