@@ -14,7 +14,7 @@ CC          ?= cc
 CXX         ?= c++
 STRICT      := -Wall -Wextra -Werror -pedantic
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
-SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.modulemap')
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.modulemap')
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The toolchain's clang: its ThreadSanitizer runtime is the one the Swift TSan build uses.
@@ -31,6 +31,7 @@ deps:
 	@missing=""; \
 	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"; \
 	pkg-config --exists libcurl 2>/dev/null || missing="$$missing libcurl4-openssl-dev"; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	command -v valgrind >/dev/null || missing="$$missing valgrind"; \
 	command -v openssl >/dev/null || missing="$$missing openssl"; \

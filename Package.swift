@@ -20,12 +20,14 @@ let package = Package(
     targets: [
         // Pure domain: no C types, no dependencies beyond the standard library.
         .target(name: "PaywireCore"),
+        // The system SQLite, for the outbox's durable queue (Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libcurl, for the built-in HTTP transport (Debian: libcurl4-openssl-dev).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The C boundary: @_cdecl exports, handle table, event delivery, the HTTP adapter.
         .target(
             name: "Paywire",
-            dependencies: ["PaywireCore"] + (builtInHTTP ? ["CCurl"] : []),
+            dependencies: ["PaywireCore", "CSQLite"] + (builtInHTTP ? ["CCurl"] : []),
             exclude: ["exports.map"],
             swiftSettings: builtInHTTP ? [.define("PAYWIRE_BUILTIN_HTTP")] : [],
             linkerSettings: [

@@ -20,14 +20,17 @@ public final class Client {
     let products: PaywallProducts
     let paywallViews: PaywallViews
     let onboardingViews: OnboardingViews
+    let outbox: Outbox
     private let wrapper: (name: String, version: String)?
 
     /// Creates a client from a checked config. Throws when the store, the storage directory,
     /// the transport or the fallback bundle cannot be used: failing loudly at start beats
     /// serving nothing later. `httpTransport` carries requests for `transport {type: http}`;
-    /// a config asking for it without one is refused.
+    /// a config asking for it without one is refused. `openOutbox` opens the durable queue
+    /// under `storage_dir`; without it (or without `storage_dir`) the queue is in memory.
     public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?,
-                completions: CallCompletionSink? = nil, httpTransport: HTTPTransport? = nil) throws(WireError) {
+                completions: CallCompletionSink? = nil, httpTransport: HTTPTransport? = nil,
+                openOutbox: OutboxStoreOpener? = nil) throws(WireError) {
         let log = Log(level: config.logLevel, sink: sink)
         let calls = Calls(completions: completions)
         let timers = Timers(scheduler: scheduler)
@@ -39,7 +42,7 @@ public final class Client {
         let store = StoreGateway(adapter: adapter, broker: broker, timers: timers)
         var backend: Backend?
         if let transport = try RemoteTransport(config.transport, builtIn: httpTransport) {
-            backend = Backend(transport: transport, broker: broker, calls: calls, timers: timers)
+            backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers)
         }
         var bundle: FallbackBundle?
         if let source = config.fallback { bundle = try FallbackBundle.load(source) }
@@ -52,8 +55,14 @@ public final class Client {
             observerMode: config.observerMode, storeUnavailable: adapter.unavailable,
             describesProductsOnlyAfterFetch: adapter.describesProductsOnlyAfterFetch,
             productsRetryDelayMilliseconds: config.productsRetryDelayMilliseconds)
+        var outboxStore: OutboxStore = MemoryOutboxStore()
+        if let directory = config.storageDir, let openOutbox { outboxStore = try openOutbox(directory) }
+        let outbox = Outbox(store: outboxStore, config: config.analytics, backend: backend, profiles: profiles,
+                            source: RecordSource(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
+                                                 appVersion: config.appVersion, wrapper: config.wrapper),
+                            timers: timers, calls: calls, log: log, clock: clock)
         let paywallViews = PaywallViews(environment: environment, store: store, broker: broker, timers: timers,
-                                        profiles: profiles, sink: sink, clock: clock)
+                                        profiles: profiles, sink: sink, clock: clock, analytics: outbox)
         self.log = log
         self.calls = calls
         self.timers = timers
@@ -63,13 +72,14 @@ public final class Client {
         self.profiles = profiles
         self.server = server
         self.paywallViews = paywallViews
+        self.outbox = outbox
         loader = PlacementLoader(server: server, cache: PlacementCache(storage: storage), backend: backend, profiles: profiles,
                                  timers: timers, calls: calls, log: log, clock: clock, defaultLocale: config.locale)
         profileSync = ProfileSync(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
         products = PaywallProducts(store: store, calls: calls, log: log, hostTimeout: config.hostRequestTimeoutMilliseconds)
         onboardingViews = OnboardingViews(answers: OnboardingAnswers(storage: storage), profiles: profiles, paywallViews: paywallViews,
-                                          server: server, sink: sink, defaultLocale: config.locale)
-        if let name = config.wrapperName, let version = config.wrapperVersion { wrapper = (name, version) } else { wrapper = nil }
+                                          server: server, sink: sink, defaultLocale: config.locale, analytics: outbox)
+        wrapper = config.wrapper
         for key in config.unknownKeys {
             log(.warn, "unknown config key '\(key)' ignored", details: [("field", .string(key))])
         }
@@ -134,6 +144,13 @@ public final class Client {
         }
     }
 
+    /// The client is being freed: a last analytics batch leaves when it can. Returns how long
+    /// the boundary may wait for it (`isSettled` tells when it is done), or nil.
+    public func beginClosing() -> Int? { outbox.beginClosing() }
+
+    /// Whether nothing the client started on its own is in flight any more.
+    public var isSettled: Bool { !outbox.isSending }
+
     // MARK: - Routing what comes back later
 
     /// Runs the work a timer was set for. Called by the boundary under the client's lock.
@@ -150,6 +167,8 @@ public final class Client {
             loader.budgetExpired(callToken: callToken, key: key)
         case .profileBudget(let callToken):
             profileSync.budgetExpired(callToken: callToken)
+        case .outbox(let timer):
+            outbox.timerFired(timer)
         }
     }
 
@@ -173,6 +192,7 @@ public final class Client {
         switch purpose {
         case .placement(let key): loader.backendAnswered(key, outcome)
         case .profile(let profileId): profileSync.backendAnswered(profileId, outcome)
+        case .events(let batch): outbox.batchAnswered(batch, outcome)
         }
     }
 

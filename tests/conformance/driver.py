@@ -15,6 +15,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -44,7 +45,24 @@ class CaseFailure(Exception):
 # ---------------------------------------------------------------------------- comparison
 
 def same(expected, actual, subset, path="$"):
-    """Raises CaseFailure unless `actual` matches `expected` semantically."""
+    """Raises CaseFailure unless `actual` matches `expected` semantically.
+
+    Two matchers stand for values a case cannot spell out: {"$matches": "regex"} (a string that
+    fully matches, e.g. a random UUID) and {"$json": expected} (a string holding JSON, e.g. an
+    HTTP body, compared after parsing with the same rules)."""
+    if isinstance(expected, dict) and set(expected) == {"$matches"}:
+        if not isinstance(actual, str) or re.fullmatch(expected["$matches"], actual) is None:
+            raise CaseFailure(f"{path}: expected a string matching {expected['$matches']!r}, got {json.dumps(actual)[:200]}")
+        return
+    if isinstance(expected, dict) and set(expected) == {"$json"}:
+        try:
+            parsed = json.loads(actual) if isinstance(actual, str) else None
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            raise CaseFailure(f"{path}: expected JSON text, got {json.dumps(actual)[:200]}")
+        same(expected["$json"], parsed, subset, f"{path}<json>")
+        return
     if isinstance(expected, bool) or isinstance(actual, bool):
         if type(expected) is not type(actual) or expected != actual:
             raise CaseFailure(f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}")
@@ -213,6 +231,7 @@ class CaseRun:
 
     def check_event(self, event, client):
         self.validate(event, "event", f"event {event.get('event')}")
+        self.check_backend_body(event)
         seq = event["seq"]
         previous = self.last_seq.get(client, 0)
         if event["event"] == "events_overflowed":
@@ -222,6 +241,18 @@ class CaseRun:
         elif seq != previous + 1:
             raise CaseFailure(f"event seq {seq} follows {previous}: events must be numbered 1, 2, 3, ...")
         self.last_seq[client] = seq
+
+    def check_backend_body(self, event):
+        """Every batch of records the core sends, in any case, is checked against the wire schema."""
+        if event.get("event") != "host_request" or event.get("kind") != "http":
+            return
+        payload = event.get("payload", {})
+        if payload.get("method") == "POST" and str(payload.get("url", "")).endswith("/v1/events"):
+            try:
+                body = json.loads(payload.get("body") or "")
+            except ValueError:
+                raise CaseFailure(f"the events batch is not JSON: {str(payload.get('body'))[:200]}")
+            self.validate(body, "analytics_batch", "events batch")
 
     def run(self):
         config = self.case.get("config")
@@ -305,6 +336,8 @@ class CaseRun:
                 # seq is checked for every event on arrival; a case need not spell it out.
                 got = {key: value for key, value in got.items() if key != "seq"}
             same(substitute(want, self.variables), got, subset, f"events[{index}]")
+        if "save_as" in step:
+            self.variables[step["save_as"]] = received
 
     def check_hello(self, reply):
         if reply.get("abi_version") != reply.get("header_abi_version", reply.get("abi_version")):

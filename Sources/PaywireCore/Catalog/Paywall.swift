@@ -39,12 +39,21 @@ struct PaywallReference: Equatable, Sendable {
     let dismissOnPurchase: Bool
     let postPurchase: PostPurchaseStep?
     let builder: JSONValue?
+    /// The rest of the analytics context, when the host handed it back (exposures carry it).
+    let audienceName: String?
+    let revision: Int?
+    let placementAudienceVersionId: String?
+    let paywallId: String?
 
     /// Reads the fields the core needs from a round-tripped paywall object; extra fields are ignored.
     init(_ fields: Fields) throws(WireError) {
         let placement = try fields.object("placement")
         placementId = try placement.identifier("developer_id")
         abTestName = try placement.optionalString("ab_test_name") ?? ""
+        audienceName = try placement.optionalString("audience_name")
+        revision = try placement.optionalInt("revision")
+        placementAudienceVersionId = try placement.optionalString("placement_audience_version_id")
+        paywallId = try fields.optionalString("paywall_id")
         paywallName = try fields.optionalString("paywall_name") ?? ""
         variationId = try fields.identifier("variation_id")
         var ids: [String] = []

@@ -26,12 +26,16 @@ extension MethodTable {
         },
         .now("log_show_paywall") { client, params throws(WireError) in
             let paywall = try PaywallReference(try params.object("paywall"))
+            let eventId = try client.outbox.paywallShown(paywall)
             client.log(.info, "paywall shown", details: [
                 ("placement_id", .string(paywall.placementId)),
                 ("variation_id", .string(paywall.variationId)),
                 ("ab_test_name", .string(paywall.abTestName)),
             ])
-            return done
+            return .success { writer in writer.object { writer in writer.member("event_id", eventId) } }
+        },
+        MethodEntry("flush_analytics") { client, params throws(WireError) in
+            try client.outbox.flush(timeoutMilliseconds: try params.optionalInt("timeout_ms", in: 10...600_000) ?? 10_000)
         },
     ]
 }

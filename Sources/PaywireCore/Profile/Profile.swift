@@ -57,20 +57,8 @@ struct Profile: Equatable, Sendable {
         if (grant.expiresAt ?? .max) > current { list[index].grant = grant }
     }
 
-    /// A random version-4 UUID in lowercase, the form profile ids take on every platform.
-    static func newProfileId() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = MD5.hex(bytes)
-        var result = ""
-        for (index, character) in hex.enumerated() {
-            if [8, 12, 16, 20].contains(index) { result.append("-") }
-            result.append(character)
-        }
-        return result
-    }
+    /// A new anonymous profile id: a random version-4 UUID.
+    static func newProfileId() -> String { UUIDs.v4() }
 
     /// The wire form (`#/$defs/profile`); `is_active` is judged at `now`.
     func write(to writer: inout JSONWriter, now: Int) {

@@ -4,6 +4,8 @@ enum BackendRequest: Sendable {
     case placement(PlacementKey)
     /// `ProfileSync`: the profile with this id (a later identify or logout makes the answer stale).
     case profile(String)
+    /// `Outbox`: a batch of records, by number (one is in flight at a time).
+    case events(batch: UInt64)
 }
 
 /// Where remote content comes from, and who carries the requests.
@@ -39,6 +41,8 @@ enum RemoteTransport {
 /// so every policy above this line is the same for both.
 final class Backend {
     let transport: RemoteTransport
+    /// `api_key`, sent as `authorization: Api-Key <key>` on every request.
+    private let apiKey: String?
     private let broker: HostRequestBroker
     private let calls: Calls
     private let timers: Timers
@@ -46,8 +50,9 @@ final class Backend {
     private var exchanges: [UInt64: BackendRequest] = [:]
     private var nextToken: UInt64 = 1
 
-    init(transport: RemoteTransport, broker: HostRequestBroker, calls: Calls, timers: Timers) {
+    init(transport: RemoteTransport, apiKey: String?, broker: HostRequestBroker, calls: Calls, timers: Timers) {
         self.transport = transport
+        self.apiKey = apiKey
         self.broker = broker
         self.calls = calls
         self.timers = timers
@@ -58,14 +63,30 @@ final class Backend {
         RemoteSource.url(baseURL: transport.baseURL, collection: collection, id: id)
     }
 
-    /// Sends one request; the outcome comes back through `Client.backendAnswered`.
-    func send(_ purpose: BackendRequest, method: String, url: String, headers: [(name: String, value: String)]) {
+    /// `{base_url}/v1/{route}`, for a route with no id (`events`).
+    func url(route: String) -> String {
+        let base = transport.baseURL.hasSuffix("/") ? String(transport.baseURL.dropLast()) : transport.baseURL
+        return "\(base)/v1/\(route)"
+    }
+
+    /// Whether the host carries the requests (a call waiting on one waits on the host).
+    var carriedByHost: Bool {
+        if case .host = transport { return true }
+        return false
+    }
+
+    /// Sends one request, with the api key and, for a body, its content type; the outcome
+    /// comes back through `Client.backendAnswered`.
+    func send(_ purpose: BackendRequest, method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]? = nil) {
+        var headers = headers
+        if body != nil { headers.append(("content-type", "application/json")) }
+        if let apiKey { headers.append(("authorization", "Api-Key \(apiKey)")) }
         switch transport {
         case .builtIn(_, let client, let requestTimeout):
             let token = nextToken
             nextToken += 1
             exchanges[token] = purpose
-            client.send(HTTPRequest(method: method, url: url, headers: headers, body: nil, timeoutMilliseconds: requestTimeout), token: token)
+            client.send(HTTPRequest(method: method, url: url, headers: headers, body: body, timeoutMilliseconds: requestTimeout), token: token)
         case .host:
             let timeout = broker.timeout
             broker.ask(.http, view: nil, resume: .backend(purpose)) { writer in
@@ -75,7 +96,7 @@ final class Backend {
                 writer.array { writer in
                     for (name, value) in headers { writer.array { writer in writer.string(name); writer.string(value) } }
                 }
-                writer.member("body", nil as String?)
+                writer.member("body", body.map { String(decoding: $0, as: UTF8.self) })
                 writer.member("timeout_ms", timeout)
             }
         }
@@ -90,9 +111,7 @@ final class Backend {
     func promise(_ method: String, loadTimeout: Double,
                  budgetWork: (UInt64) -> TimerWork) throws(WireError) -> (token: UInt64, outcome: CallOutcome, budget: UInt64) {
         let budgetMilliseconds = Int(loadTimeout * 1000)
-        var waitsOnHost = false
-        if case .host = transport { waitsOnHost = true }
-        let (token, outcome) = try calls.promise(method, waitsOnHost: waitsOnHost, waitLimit: budgetMilliseconds + 2000)
+        let (token, outcome) = try calls.promise(method, waitsOnHost: carriedByHost, waitLimit: budgetMilliseconds + 2000)
         return (token, outcome, timers.schedule(budgetWork(token), after: budgetMilliseconds))
     }
 }

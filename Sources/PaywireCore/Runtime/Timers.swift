@@ -11,6 +11,8 @@ enum TimerWork: Sendable {
     case placementBudget(callToken: UInt64, key: PlacementKey)
     /// `ProfileSync`: a `get_profile` call's budget.
     case profileBudget(callToken: UInt64)
+    /// `Outbox`: delivery timers and `flush_analytics` deadlines.
+    case outbox(Outbox.Timer)
 }
 
 /// The client's timers: a token per scheduled work, so a firing that was cancelled (or fires

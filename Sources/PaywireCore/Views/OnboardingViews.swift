@@ -9,9 +9,11 @@ final class OnboardingViews {
     private let server: PlacementServer
     private let sink: EventSink
     private let defaultLocale: String?
+    private let analytics: ViewAnalytics
 
     init(answers: OnboardingAnswers, profiles: ProfileStore, paywallViews: PaywallViews, server: PlacementServer,
-         sink: EventSink, defaultLocale: String?) {
+         sink: EventSink, defaultLocale: String?, analytics: ViewAnalytics) {
+        self.analytics = analytics
         self.answers = answers
         self.profiles = profiles
         self.paywallViews = paywallViews
@@ -26,6 +28,7 @@ final class OnboardingViews {
         nextId += 1
         machines[info.id] = OnboardingViewMachine(info: info, onboarding: onboarding, opensPaywalls: opensPaywalls,
                                                   locale: locale ?? defaultLocale)
+        analytics.onboardingShown(info, onboarding: onboarding)
         return info
     }
 
@@ -67,14 +70,19 @@ final class OnboardingViews {
             case .recordAnswer(let update, let meta):
                 try answers.record(update, meta: meta, profileId: profiles.profileId, onboardingId: machine.onboarding.onboardingId)
             case .emit(let event):
-                sink.emit(event.event(view: machine.info))
+                emit(event, on: machine)
             case .recordEmail(let email):
                 try profiles.recordEmail(email)
             case .openPaywall(let actionId, let meta):
                 let opened = openPaywall(actionId, locale: machine.locale)
-                sink.emit(OnboardingViewEvent.paywallAction(actionId: actionId, meta, opened: opened).event(view: machine.info))
+                emit(.paywallAction(actionId: actionId, meta, opened: opened), on: machine)
             }
         }
+    }
+
+    private func emit(_ event: OnboardingViewEvent, on machine: OnboardingViewMachine) {
+        sink.emit(event.event(view: machine.info))
+        analytics.onboardingView(event, view: machine.info)
     }
 
     /// The action id names a paywall placement: serve it and create its view for the host.

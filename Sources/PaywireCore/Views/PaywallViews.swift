@@ -11,9 +11,11 @@ final class PaywallViews {
     private let profiles: ProfileStore
     private let sink: EventSink
     private let clock: Clock
+    private let analytics: ViewAnalytics
 
     init(environment: PaywallViewMachine.Environment, store: StoreGateway, broker: HostRequestBroker, timers: Timers,
-         profiles: ProfileStore, sink: EventSink, clock: Clock) {
+         profiles: ProfileStore, sink: EventSink, clock: Clock, analytics: ViewAnalytics) {
+        self.analytics = analytics
         self.environment = environment
         self.store = store
         self.broker = broker
@@ -75,6 +77,7 @@ final class PaywallViews {
             switch action {
             case .emit(let event):
                 sink.emit(event.event(view: view, profile: profiles.current, now: clock.nowMilliseconds()))
+                analytics.paywallView(event, view: view)
             case .store(let operation):
                 if let outcome = store.start(operation, for: .paywallView(viewId: view.id), view: view) {
                     storeReplied(view.id, operation, outcome)

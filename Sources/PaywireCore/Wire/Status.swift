@@ -56,6 +56,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case restoreInProgress = "restore_in_progress"
     case invalidState = "invalid_state"
     case requiresAsync = "requires_async"
+    case unauthorized = "unauthorized"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.
