@@ -47,12 +47,19 @@ class CaseFailure(Exception):
 def same(expected, actual, subset, path="$"):
     """Raises CaseFailure unless `actual` matches `expected` semantically.
 
-    Two matchers stand for values a case cannot spell out: {"$matches": "regex"} (a string that
-    fully matches, e.g. a random UUID) and {"$json": expected} (a string holding JSON, e.g. an
-    HTTP body, compared after parsing with the same rules)."""
+    Matchers stand for values a case cannot spell out: {"$matches": "regex"} (a string that
+    fully matches, e.g. a random UUID), {"$type": "integer"} (any value of a JSON type, e.g. a
+    wall-clock time) and {"$json": expected} (a string holding JSON, e.g. an HTTP body,
+    compared after parsing with the same rules)."""
     if isinstance(expected, dict) and set(expected) == {"$matches"}:
         if not isinstance(actual, str) or re.fullmatch(expected["$matches"], actual) is None:
             raise CaseFailure(f"{path}: expected a string matching {expected['$matches']!r}, got {json.dumps(actual)[:200]}")
+        return
+    if isinstance(expected, dict) and set(expected) == {"$type"}:
+        types = {"integer": int, "string": str, "boolean": bool, "object": dict, "array": list}
+        wanted = types.get(expected["$type"])
+        if wanted is None or not isinstance(actual, wanted) or (wanted is int and isinstance(actual, bool)):
+            raise CaseFailure(f"{path}: expected a value of type {expected['$type']}, got {json.dumps(actual)[:200]}")
         return
     if isinstance(expected, dict) and set(expected) == {"$json"}:
         try:
