@@ -9,11 +9,13 @@ final class SQLiteOutboxStore: OutboxStore {
     static let fileName = "outbox.sqlite"
     private let database: SQLiteConnection
     let installId: String
-    private(set) var nextSeq: Int
+    /// The events lane's next seq (kept in `meta`, since delivered records leave the table).
+    private var nextEventSeq: Int
+    /// The purchases lane's: only a queue position, so the table alone says it.
+    private var nextPurchaseSeq: Int
     private(set) var count: Int
     private(set) var totalBytes: Int
     private(set) var droppedCount: Int
-    private(set) var oldestSeq: Int?
 
     /// Opens the queue under `directory`, creating it (with a new install id) the first time.
     init(directory: String) throws(WireError) {
@@ -33,20 +35,25 @@ final class SQLiteOutboxStore: OutboxStore {
             installId = UUIDs.v4()
             try database.run("INSERT INTO meta (key, value) VALUES ('install_id', ?)", [.text(installId)])
         }
-        var summary = (count: 0, bytes: 0, oldest: Int?.none, newest: 0)
-        try database.run("SELECT COUNT(*), COALESCE(SUM(size), 0), MIN(seq), COALESCE(MAX(seq), 0) FROM records") { row in
-            summary = (row.integer(0), row.integer(1), row.integer(0) > 0 ? row.integer(2) : nil, row.integer(3))
+        var summary = (count: 0, bytes: 0, newestEvent: 0, newestPurchase: 0)
+        try database.run("""
+            SELECT COUNT(*), COALESCE(SUM(size), 0), COALESCE(MAX(CASE WHEN kind < 2 THEN seq END), 0),
+                   COALESCE(MAX(CASE WHEN kind = 2 THEN seq END), 0) FROM records
+            """) { row in
+            summary = (row.integer(0), row.integer(1), row.integer(2), row.integer(3))
         }
         // The stored next seq covers records already sent and deleted; the table covers the rest.
-        nextSeq = max(Int(meta["next_seq"] ?? "") ?? 1, summary.newest + 1)
+        nextEventSeq = max(Int(meta["next_seq"] ?? "") ?? 1, summary.newestEvent + 1)
+        nextPurchaseSeq = max(OutboxLane.purchasesFirstSeq, summary.newestPurchase + 1)
         droppedCount = Int(meta["dropped_count"] ?? "") ?? 0
         count = summary.count
         totalBytes = summary.bytes
-        oldestSeq = summary.oldest
     }
 
-    func commit(inserting record: OutboxRecord?, seq: Int, evicting: [String], dropped: Int) throws(WireError) {
-        let next = max(nextSeq, seq + 1)
+    func nextSeq(in lane: OutboxLane) -> Int { lane == .events ? nextEventSeq : nextPurchaseSeq }
+
+    func commit(inserting record: OutboxRecord?, seq: Int, lane: OutboxLane, evicting: [String], dropped: Int) throws(WireError) {
+        let next = max(nextSeq(in: lane), seq + 1)
         var removed = (count: 0, bytes: 0)
         // The common case is one statement: its own transaction, as cheap as SQLite allows.
         if evicting.isEmpty && dropped == 0, let record {
@@ -55,14 +62,29 @@ final class SQLiteOutboxStore: OutboxStore {
             try database.transaction { () throws(WireError) in
                 removed = try deleteRecords(evicting)
                 if let record { try insert(record) }
-                try saveCounters(nextSeq: next, droppedCount: droppedCount + dropped)
+                try saveCounters(nextSeq: lane == .events ? next : nextEventSeq, droppedCount: droppedCount + dropped)
             }
         }
-        nextSeq = next
+        if lane == .events { nextEventSeq = next } else { nextPurchaseSeq = next }
         droppedCount += dropped
         count += (record == nil ? 0 : 1) - removed.count
         totalBytes += (record?.body.count ?? 0) - removed.bytes
-        if removed.count > 0 { try refreshOldest() } else if oldestSeq == nil { oldestSeq = record?.seq }
+    }
+
+    func count(in lane: OutboxLane) throws(WireError) -> Int {
+        var result = 0
+        try database.run("SELECT COUNT(*) FROM records WHERE kind BETWEEN ? AND ?", SQLiteOutboxStore.kinds(lane)) { row in
+            result = row.integer(0)
+        }
+        return result
+    }
+
+    func oldestSeq(in lane: OutboxLane) throws(WireError) -> Int? {
+        var oldest: Int?
+        try database.run("SELECT seq FROM records WHERE kind BETWEEN ? AND ? ORDER BY seq LIMIT 1", SQLiteOutboxStore.kinds(lane)) { row in
+            oldest = row.integer(0)
+        }
+        return oldest
     }
 
     func oldest(kind: RecordKind, limit: Int) throws(WireError) -> [(eventId: String, size: Int)] {
@@ -73,10 +95,11 @@ final class SQLiteOutboxStore: OutboxStore {
         return rows
     }
 
-    func oldest(maxRecords: Int, maxBytes: Int) throws(WireError) -> [OutboxRecord] {
+    func oldest(in lane: OutboxLane, maxRecords: Int, maxBytes: Int) throws(WireError) -> [OutboxRecord] {
         var batch: [OutboxRecord] = []
         var bytes = 0
-        try database.run("SELECT event_id, seq, kind, body FROM records ORDER BY seq LIMIT ?", [.integer(maxRecords)]) { row in
+        try database.run("SELECT event_id, seq, kind, body FROM records WHERE kind BETWEEN ? AND ? ORDER BY seq LIMIT ?",
+                         SQLiteOutboxStore.kinds(lane) + [.integer(maxRecords)]) { row in
             let record = SQLiteOutboxStore.record(row)
             guard batch.isEmpty || bytes + record.body.count <= maxBytes, bytes <= maxBytes else {
                 bytes = .max
@@ -103,18 +126,23 @@ final class SQLiteOutboxStore: OutboxStore {
         var removed = (count: 0, bytes: 0)
         try database.transaction { () throws(WireError) in
             removed = try deleteRecords(ids)
-            try saveCounters(nextSeq: nextSeq, droppedCount: dropped)
+            try saveCounters(nextSeq: nextEventSeq, droppedCount: dropped)
         }
         droppedCount = dropped
         count -= removed.count
         totalBytes -= removed.bytes
-        try refreshOldest()
     }
 
-    func count(upTo seq: Int) throws(WireError) -> Int {
+    func count(in lane: OutboxLane, upTo seq: Int) throws(WireError) -> Int {
         var result = 0
-        try database.run("SELECT COUNT(*) FROM records WHERE seq <= ?", [.integer(seq)]) { row in result = row.integer(0) }
+        try database.run("SELECT COUNT(*) FROM records WHERE kind BETWEEN ? AND ? AND seq <= ?",
+                         SQLiteOutboxStore.kinds(lane) + [.integer(seq)]) { row in result = row.integer(0) }
         return result
+    }
+
+    /// The kind range of a lane, as two bound parameters (lanes are contiguous ranges of kinds).
+    private static func kinds(_ lane: OutboxLane) -> [SQLiteValue] {
+        [.integer(lane.kinds.map(\.rawValue).min() ?? 0), .integer(lane.kinds.map(\.rawValue).max() ?? 0)]
     }
 
     private func insert(_ record: OutboxRecord) throws(WireError) {
@@ -138,12 +166,6 @@ final class SQLiteOutboxStore: OutboxStore {
     private func saveCounters(nextSeq: Int, droppedCount: Int) throws(WireError) {
         try database.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('next_seq', ?), ('dropped_count', ?)",
                          [.text(String(nextSeq)), .text(String(droppedCount))])
-    }
-
-    private func refreshOldest() throws(WireError) {
-        var oldest: Int?
-        try database.run("SELECT seq FROM records ORDER BY seq LIMIT 1") { row in oldest = row.integer(0) }
-        oldestSeq = oldest
     }
 
     private static func record(_ row: SQLiteRow) -> OutboxRecord {

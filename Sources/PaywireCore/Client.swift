@@ -21,6 +21,7 @@ public final class Client {
     let paywallViews: PaywallViews
     let onboardingViews: OnboardingViews
     let outbox: Outbox
+    let purchases: Purchases
     private let wrapper: (name: String, version: String)?
 
     /// Creates a client from a checked config. Throws when the store, the storage directory,
@@ -31,58 +32,41 @@ public final class Client {
     public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?,
                 completions: CallCompletionSink? = nil, httpTransport: HTTPTransport? = nil,
                 openOutbox: OutboxStoreOpener? = nil) throws(WireError) {
-        let log = Log(level: config.logLevel, sink: sink)
-        let calls = Calls(completions: completions)
-        let timers = Timers(scheduler: scheduler)
-        let broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, timers: timers, log: log)
-        let adapter = try ClientConfig.makeStore(config.storeFields)
-        let clock: Clock = adapter.fixedNow.map { FixedClock(milliseconds: $0) } ?? SystemClock()
-        let storage: Storage
-        if let directory = config.storageDir { storage = try DirectoryStorage(directory: directory) } else { storage = MemoryStorage() }
-        let store = StoreGateway(adapter: adapter, broker: broker, timers: timers)
-        var backend: Backend?
-        if let transport = try RemoteTransport(config.transport, builtIn: httpTransport) {
-            backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers)
-        }
+        let runtime = try Runtime(config: config, sink: sink, scheduler: scheduler, completions: completions, httpTransport: httpTransport)
+        (log, calls, timers, broker, store, backend) = (runtime.log, runtime.calls, runtime.timers, runtime.broker, runtime.store, runtime.backend)
         var bundle: FallbackBundle?
         if let source = config.fallback { bundle = try FallbackBundle.load(source) }
         let served = ServedPaywalls()
-        let profiles = try ProfileStore(config: config, storage: storage, sink: sink, clock: clock, log: log, observer: served)
-        let chooser = Chooser(profiles: profiles, clock: clock, platform: config.platform, appVersion: config.appVersion,
-                              installedAt: config.installedAt)
-        let server = PlacementServer(bundle: bundle, served: served, chooser: chooser, clock: clock)
-        let environment = PaywallViewMachine.Environment(
-            observerMode: config.observerMode, storeUnavailable: adapter.unavailable,
-            describesProductsOnlyAfterFetch: adapter.describesProductsOnlyAfterFetch,
-            productsRetryDelayMilliseconds: config.productsRetryDelayMilliseconds)
+        profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock, log: log, observer: served)
+        server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
+                                 chooser: Chooser(profiles: profiles, clock: runtime.clock, platform: config.platform,
+                                                  appVersion: config.appVersion, installedAt: config.installedAt))
         var outboxStore: OutboxStore = MemoryOutboxStore()
         if let directory = config.storageDir, let openOutbox { outboxStore = try openOutbox(directory) }
-        let outbox = Outbox(store: outboxStore, config: config.analytics, backend: backend, profiles: profiles,
-                            source: RecordSource(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
-                                                 appVersion: config.appVersion, wrapper: config.wrapper),
-                            timers: timers, calls: calls, log: log, clock: clock)
-        let paywallViews = PaywallViews(environment: environment, store: store, broker: broker, timers: timers,
-                                        profiles: profiles, sink: sink, clock: clock, analytics: outbox)
-        self.log = log
-        self.calls = calls
-        self.timers = timers
-        self.broker = broker
-        self.store = store
-        self.backend = backend
-        self.profiles = profiles
-        self.server = server
-        self.paywallViews = paywallViews
-        self.outbox = outbox
-        loader = PlacementLoader(server: server, cache: PlacementCache(storage: storage), backend: backend, profiles: profiles,
-                                 timers: timers, calls: calls, log: log, clock: clock, defaultLocale: config.locale)
-        profileSync = ProfileSync(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
-        products = PaywallProducts(store: store, calls: calls, log: log, hostTimeout: config.hostRequestTimeoutMilliseconds)
-        onboardingViews = OnboardingViews(answers: OnboardingAnswers(storage: storage), profiles: profiles, paywallViews: paywallViews,
-                                          server: server, sink: sink, defaultLocale: config.locale, analytics: outbox)
+        outbox = Outbox(store: outboxStore, config: config.analytics, backend: backend, profiles: profiles,
+                        source: RecordSource(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
+                                             appVersion: config.appVersion, wrapper: config.wrapper),
+                        timers: timers, calls: calls, log: log, clock: runtime.clock)
+        let catalog = ProductCatalog(store: store.adapter)
+        purchases = Purchases(profiles: profiles, outbox: outbox, store: store, backend: backend, calls: calls, log: log,
+                              clock: runtime.clock, attributions: PurchaseAttributions(storage: runtime.storage), catalog: catalog,
+                              observerMode: config.observerMode)
+        paywallViews = PaywallViews(environment: runtime.viewEnvironment(config), store: store, broker: broker, timers: timers,
+                                    profiles: profiles, sink: sink, clock: runtime.clock, analytics: outbox, purchases: purchases)
+        loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage), backend: backend, profiles: profiles,
+                                 timers: timers, calls: calls, log: log, clock: runtime.clock, defaultLocale: config.locale)
+        profileSync = ProfileSync(backend: backend, profiles: profiles, purchases: purchases, timers: timers, calls: calls, log: log)
+        products = PaywallProducts(store: store, calls: calls, log: log, catalog: catalog)
+        onboardingViews = OnboardingViews(answers: OnboardingAnswers(storage: runtime.storage), profiles: profiles, paywallViews: paywallViews,
+                                          loader: loader, sink: sink, defaultLocale: config.locale, analytics: outbox)
         wrapper = config.wrapper
+        outbox.purchaseAnswers = purchases
+        purchases.restoreListener = paywallViews
+        loader.listener = onboardingViews
         for key in config.unknownKeys {
             log(.warn, "unknown config key '\(key)' ignored", details: [("field", .string(key))])
         }
+        outbox.resume()
     }
 
     /// Runs one method with nothing left pending (unit tests): a method that would wait is
@@ -163,8 +147,8 @@ public final class Client {
             storeReplied(ticket, operation, store.delayPassed(operation))
         case .paywallView(let viewId, let timer):
             paywallViews.timerFired(viewId, timer)
-        case .placementBudget(let callToken, let key):
-            loader.budgetExpired(callToken: callToken, key: key)
+        case .placementBudget(let waiter, let key):
+            loader.budgetExpired(waiter: waiter, key: key)
         case .profileBudget(let callToken):
             profileSync.budgetExpired(callToken: callToken)
         case .outbox(let timer):
@@ -192,7 +176,8 @@ public final class Client {
         switch purpose {
         case .placement(let key): loader.backendAnswered(key, outcome)
         case .profile(let profileId): profileSync.backendAnswered(profileId, outcome)
-        case .events(let batch): outbox.batchAnswered(batch, outcome)
+        case .outbox(let lane, let batch): outbox.batchAnswered(lane, batch, outcome)
+        case .restore(let requester): purchases.restoreAnswered(requester, outcome)
         }
     }
 
@@ -200,6 +185,11 @@ public final class Client {
         switch ticket {
         case .paywallView(let viewId): paywallViews.storeReplied(viewId, operation, outcome)
         case .productsCall(let callToken): products.storeReplied(callToken, outcome)
+        case .purchaseCall(let callToken): purchases.purchaseCallReplied(callToken, outcome)
+        case .restoreLookup(let requester, let productIds, let transactions):
+            purchases.restoreLookupReplied(requester, productIds: productIds, transactions: transactions, outcome)
+        case .purchases:
+            if case .done(let error?) = outcome { log(.warn, "the store could not finish a transaction: \(error.message)") }
         }
     }
 }

@@ -159,7 +159,7 @@ public struct ClientConfig: Sendable {
         switch try fields.string("type") {
         case "none": return NoStore()
         case "test": return try TestStore.load(fields)
-        case "host": return HostStore()
+        case "host": return HostStore(now: SystemClock().nowMilliseconds)
         case let other:
             throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: test, host, none")
         }

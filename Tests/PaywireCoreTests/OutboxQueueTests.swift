@@ -17,7 +17,7 @@ import Testing
         return (outbox, store, sink)
     }
 
-    func seqs(_ store: OutboxStore) throws -> [Int] { try store.oldest(maxRecords: 1000, maxBytes: .max).map(\.seq) }
+    func seqs(_ store: OutboxStore) throws -> [Int] { try store.oldest(in: .events, maxRecords: 1000, maxBytes: .max).map(\.seq) }
 
     @Test func recordsTakeConsecutiveSeqsAndUUIDv7Ids() throws {
         let (outbox, store, _) = try outbox()
@@ -30,7 +30,7 @@ import Testing
     @Test func theRecordBodyIsTheWireShape() throws {
         let (outbox, store, _) = try outbox()
         try outbox.record("paywall_shown", kind: .attribution) { writer in writer.member("placement_id", "x") }
-        guard case .object(let record)? = try? JSONParser.parse(try store.oldest(maxRecords: 1, maxBytes: .max)[0].body) else {
+        guard case .object(let record)? = try? JSONParser.parse(try store.oldest(in: .events, maxRecords: 1, maxBytes: .max)[0].body) else {
             Issue.record("not an object"); return
         }
         #expect(record["name"] == .string("paywall_shown"))

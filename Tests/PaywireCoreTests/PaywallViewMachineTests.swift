@@ -43,9 +43,11 @@ import Testing
             case .store(.fetchProducts): return "store.fetchProducts"
             case .store(.purchase): return "store.purchase"
             case .store(.restore): return "store.restore"
+            case .store: return "store.other"
             case .ask(let question): return question.kind.rawValue
-            case .grantPurchase: return "grant"
-            case .grantRestored: return "grant_restored"
+            case .purchaseStarting: return "purchase_starting"
+            case .settlePurchase: return "settle_purchase"
+            case .settleRestore: return "settle_restore"
             case .schedule: return "schedule"
             }
         }
@@ -137,71 +139,86 @@ import Testing
 
     // MARK: - Purchases
 
-    @Test func purchaseStartsThenAsksTheStore() throws {
-        var view = Self.view()
-        let bought = product("monthly", in: view)
-        #expect(try view.purchase("monthly") == [.emit(.didStartPurchase(bought)), .store(.purchase(bought))])
+    static let transaction = StoreTransaction(transactionId: "t-1", originalTransactionId: "t-1", vendorProductId: "monthly",
+                                              purchasedAt: 5, environment: .sandbox, store: "test", verification: "sig", expiresAt: nil)
+    static let bought = PurchaseOutcome.succeeded(transaction: transaction, expiresAt: nil)
+
+    /// A view whose purchase of `productId` the store just completed with `outcome`.
+    func purchased(_ productId: String = "monthly", _ outcome: PurchaseOutcome = bought,
+                   paywall: PaywallReference = paywall(), presented: Bool = false) throws -> (PaywallViewMachine, ViewProduct) {
+        var view = Self.view(paywall: paywall)
+        if presented { _ = try view.present() }
+        let product = product(productId, in: view)
+        _ = try view.purchase(productId)
+        #expect(view.storeReplied(.purchase(product), .purchase(outcome)) == [.settlePurchase(product, outcome)])
+        return (view, product)
     }
 
-    @Test func purchaseSuccessGrantsThenFinishesThenDismisses() throws {
+    @Test func purchaseStartsKeepsItsAttributionThenAsksTheStore() throws {
         var view = Self.view()
         let bought = product("monthly", in: view)
-        _ = try view.purchase("monthly")
-        #expect(view.storeReplied(.purchase(bought), .purchase(.succeeded(expiresAt: nil))) == [
-            .grantPurchase(bought, expiresAt: nil), .emit(.didFinishPurchase(bought, .success)), .emit(.didDismiss(.purchased)),
+        #expect(try view.purchase("monthly") == [.emit(.didStartPurchase(bought)), .purchaseStarting(bought), .store(.purchase(bought))])
+    }
+
+    @Test func aSuccessIsSettledBeforeAnythingIsReported() throws {
+        _ = try purchased()
+    }
+
+    @Test func aSettledSuccessFinishesWithTheTransactionThenDismisses() throws {
+        var (view, bought) = try purchased()
+        #expect(view.purchaseSettled(bought, Self.bought, error: nil) == [
+            .emit(.didFinishPurchase(bought, .success, transaction: Self.transaction)), .emit(.didDismiss(.purchased)),
         ])
     }
 
-    @Test func purchaseSuccessOnAPresentedViewDisappearsBeforeDismissing() throws {
-        var view = Self.view()
-        _ = try view.present()
-        _ = try view.purchase("monthly")
-        let actions = view.storeReplied(.purchase(product("monthly", in: view)), .purchase(.succeeded(expiresAt: 5)))
-        #expect(names(actions) == ["grant", "paywall_view_did_finish_purchase", "paywall_view_did_disappear", "paywall_view_did_dismiss"])
+    @Test func aSettledSuccessOnAPresentedViewDisappearsBeforeDismissing() throws {
+        var (view, bought) = try purchased(presented: true)
+        #expect(names(view.purchaseSettled(bought, Self.bought, error: nil))
+                == ["paywall_view_did_finish_purchase", "paywall_view_did_disappear", "paywall_view_did_dismiss"])
     }
 
-    @Test func purchaseSuccessKeepsTheStoresExpiry() throws {
-        var view = Self.view()
-        let bought = product("annual", in: view)
-        _ = try view.purchase("annual")
-        #expect(view.storeReplied(.purchase(bought), .purchase(.succeeded(expiresAt: 99))).first == .grantPurchase(bought, expiresAt: 99))
+    @Test func aPurchaseWhoseAccessCouldNotBeKeptIsReportedAsFailed() throws {
+        var (view, bought) = try purchased()
+        let full = WireError(.storageFailed, "disk full")
+        #expect(view.purchaseSettled(bought, Self.bought, error: full) == [.emit(.didFailPurchase(bought, full))])
+        #expect(view.phase == .created)
+    }
+
+    @Test func theStoresExpiryTravelsWithTheSettlement() throws {
+        let outcome = PurchaseOutcome.succeeded(transaction: nil, expiresAt: 99)
+        _ = try purchased("annual", outcome)
     }
 
     @Test func purchaseSuccessWithDismissOnPurchaseOffKeepsTheViewOpen() throws {
-        var view = Self.view(paywall: Self.paywall(#""dismiss_on_purchase":false"#))
-        _ = try view.purchase("monthly")
-        let actions = view.storeReplied(.purchase(product("monthly", in: view)), .purchase(.succeeded(expiresAt: nil)))
-        #expect(names(actions) == ["grant", "paywall_view_did_finish_purchase"])
+        var (view, bought) = try purchased(paywall: Self.paywall(#""dismiss_on_purchase":false"#))
+        #expect(names(view.purchaseSettled(bought, Self.bought, error: nil)) == ["paywall_view_did_finish_purchase"])
         #expect(view.phase == .created)
     }
 
     @Test func purchaseSuccessRequestsTheDeepLinkBeforeDismissing() throws {
-        var view = Self.view(paywall: Self.paywall(#""post_purchase":{"type":"deep_link","url":"app://welcome"}"#))
-        _ = try view.purchase("monthly")
-        let actions = view.storeReplied(.purchase(product("monthly", in: view)), .purchase(.succeeded(expiresAt: nil)))
-        #expect(actions[2] == .emit(.didRequestDeepLink(url: "app://welcome")))
+        var (view, bought) = try purchased(paywall: Self.paywall(#""post_purchase":{"type":"deep_link","url":"app://welcome"}"#))
+        let actions = view.purchaseSettled(bought, Self.bought, error: nil)
+        #expect(actions[1] == .emit(.didRequestDeepLink(url: "app://welcome")))
         #expect(names(actions).last == "paywall_view_did_dismiss")
     }
 
     @Test func purchaseSuccessRequestsTheNextStep() throws {
-        var view = Self.view(paywall: Self.paywall(#""post_purchase":{"type":"next_step","step_id":"tour"}"#))
-        _ = try view.purchase("monthly")
-        let actions = view.storeReplied(.purchase(product("monthly", in: view)), .purchase(.succeeded(expiresAt: nil)))
-        #expect(actions.contains(.emit(.didRequestNextStep(stepId: "tour"))))
+        var (view, bought) = try purchased(paywall: Self.paywall(#""post_purchase":{"type":"next_step","step_id":"tour"}"#))
+        #expect(view.purchaseSettled(bought, Self.bought, error: nil).contains(.emit(.didRequestNextStep(stepId: "tour"))))
     }
 
-    @Test func cancelledPurchaseFinishesAsUserCancelledAndGrantsNothing() throws {
+    @Test func cancelledPurchaseFinishesAsUserCancelledAndSettlesNothing() throws {
         var view = Self.view()
         let bought = product("monthly", in: view)
         _ = try view.purchase("monthly")
-        #expect(view.storeReplied(.purchase(bought), .purchase(.cancelled)) == [.emit(.didFinishPurchase(bought, .user_cancelled))])
+        #expect(view.storeReplied(.purchase(bought), .purchase(.cancelled)) == [.emit(.didFinishPurchase(bought, .user_cancelled, transaction: nil))])
     }
 
-    @Test func pendingPurchaseFinishesAsPendingAndGrantsNothing() throws {
-        var view = Self.view()
-        let bought = product("monthly", in: view)
-        _ = try view.purchase("monthly")
-        #expect(view.storeReplied(.purchase(bought), .purchase(.pending)) == [.emit(.didFinishPurchase(bought, .pending))])
+    @Test func pendingPurchaseIsKeptThenFinishesAsPending() throws {
+        var (view, bought) = try purchased("monthly", .pending(Self.transaction))
+        #expect(view.purchaseSettled(bought, .pending(Self.transaction), error: nil) == [
+            .emit(.didFinishPurchase(bought, .pending, transaction: Self.transaction)),
+        ])
     }
 
     @Test func failedPurchaseReportsTheErrorAndKeepsTheViewOpen() throws {
@@ -212,17 +229,11 @@ import Testing
         #expect(view.phase == .created)
     }
 
-    @Test func aSecondPurchaseWhileOneIsInFlightIsRefused() throws {
-        var view = Self.view()
-        _ = try view.purchase("monthly")
+    @Test func aSecondPurchaseIsRefusedUntilTheFirstIsSettled() throws {
+        var (view, bought) = try purchased()
         #expect(throws: WireError.self) { try view.purchase("annual") }
-    }
-
-    @Test func aPurchaseCanStartAgainOnceTheFirstEnded() throws {
-        var view = Self.view()
-        _ = try view.purchase("monthly")
-        _ = view.storeReplied(.purchase(product("monthly", in: view)), .purchase(.cancelled))
-        #expect(names(try view.purchase("annual")) == ["paywall_view_did_start_purchase", "store.purchase"])
+        _ = view.purchaseSettled(bought, Self.bought, error: WireError(.storageFailed, "full"))
+        #expect(names(try view.purchase("annual")).first == "paywall_view_did_start_purchase")
     }
 
     @Test func purchaseOnADismissedViewIsRefused() throws {
@@ -254,7 +265,8 @@ import Testing
         _ = try view.purchase("monthly")
         let actions = view.storeReplied(.fetchProducts(["monthly", "annual"]), .products(.success([Self.monthly])))
         let bought = product("monthly", in: view)
-        #expect(actions == [.emit(.didPartiallyLoadProducts(failedProductIds: ["annual"])), .emit(.didStartPurchase(bought)), .store(.purchase(bought))])
+        #expect(actions == [.emit(.didPartiallyLoadProducts(failedProductIds: ["annual"])), .emit(.didStartPurchase(bought)),
+                            .purchaseStarting(bought), .store(.purchase(bought))])
     }
 
     @Test func purchaseWaitingForProductsIsDroppedWhenTheHostDeclinesTheRetry() throws {
@@ -262,8 +274,7 @@ import Testing
         _ = try view.purchase("monthly")
         let error = WireError(.productsLoadingFailed, "offline")
         _ = view.storeReplied(.fetchProducts(["monthly", "annual"]), .products(.failure(error)))
-        let answer = try HostAnswer(Fields(JSONObject([("result", .object(JSONObject([("retry", .bool(false))])))])))
-        #expect(view.hostAnswered(.productsRetry(error, retryDelayMilliseconds: 50), .answered(answer)) == [])
+        #expect(view.hostAnswered(.productsRetry(error, retryDelayMilliseconds: 50), try hostResult([("retry", .bool(false))]), now: 0) == [])
         #expect(names(try view.purchase("monthly")) == ["store.fetchProducts"])
     }
 
@@ -283,52 +294,82 @@ import Testing
 
     @Test func observerModeAsksTheAppAndReportsNoPurchaseEvents() throws {
         var view = Self.view(Self.observer)
-        #expect(try view.purchase("monthly") == [.ask(.observerPurchase(product("monthly", in: view)))])
+        let bought = product("monthly", in: view)
+        #expect(try view.purchase("monthly") == [.purchaseStarting(bought), .ask(.observerPurchase(bought))])
     }
 
-    @Test func observerModeSuccessGrantsThenDismisses() throws {
+    @Test func observerModeSuccessIsSettledThenDismisses() throws {
         var view = Self.view(Self.observer)
         let bought = product("monthly", in: view)
         _ = try view.purchase("monthly")
-        let actions = view.hostAnswered(.observerPurchase(bought), try hostResult([("type", .string("success"))]))
-        #expect(actions == [.grantPurchase(bought, expiresAt: nil), .emit(.didDismiss(.purchased))])
+        let answered = view.hostAnswered(.observerPurchase(bought), try hostResult([("type", .string("success"))]), now: 0)
+        #expect(answered == [.settlePurchase(bought, .succeeded(transaction: nil, expiresAt: nil))])
+        #expect(view.purchaseSettled(bought, .succeeded(transaction: nil, expiresAt: nil), error: nil) == [.emit(.didDismiss(.purchased))])
     }
 
-    @Test func observerModeCancelGrantsNothingAndFreesThePurchase() throws {
+    @Test func observerModeReportsTheTransactionTheAppGives() throws {
         var view = Self.view(Self.observer)
         let bought = product("monthly", in: view)
         _ = try view.purchase("monthly")
-        #expect(view.hostAnswered(.observerPurchase(bought), try hostResult([("type", .string("user_cancelled"))])) == [])
-        #expect(try view.purchase("annual").count == 1)
+        let answer = try hostResult([("type", .string("success")), ("transaction", .object(JSONObject([("transaction_id", .string("t-9"))])))])
+        guard case .settlePurchase(_, .succeeded(let transaction?, _))? = view.hostAnswered(.observerPurchase(bought), answer, now: 7).first else {
+            Issue.record("no settlement"); return
+        }
+        #expect(transaction.transactionId == "t-9" && transaction.vendorProductId == "monthly" && transaction.purchasedAt == 7)
     }
 
-    @Test func observerModeTimeoutGrantsNothing() throws {
+    @Test func observerModeCancelSettlesNothingAndFreesThePurchase() throws {
         var view = Self.view(Self.observer)
         let bought = product("monthly", in: view)
         _ = try view.purchase("monthly")
-        #expect(view.hostAnswered(.observerPurchase(bought), .timedOut(WireError(.timeout, "late"))) == [])
+        #expect(view.hostAnswered(.observerPurchase(bought), try hostResult([("type", .string("user_cancelled"))]), now: 0) == [])
+        #expect(try view.purchase("annual").count == 2)
+    }
+
+    @Test func observerModeTimeoutSettlesNothing() throws {
+        var view = Self.view(Self.observer)
+        let bought = product("monthly", in: view)
+        _ = try view.purchase("monthly")
+        #expect(view.hostAnswered(.observerPurchase(bought), .timedOut(WireError(.timeout, "late")), now: 0) == [])
     }
 
     // MARK: - Restores
+
+    static let restoredAccess = RestoreSettlement(restoredProductIds: ["annual"], hasActiveAccess: true)
 
     @Test func restoreStartsThenAsksTheStore() throws {
         var view = Self.view()
         #expect(try view.restore() == [.emit(.didStartRestore), .store(.restore)])
     }
 
-    @Test func restoreGrantsWhatTheStoreDescribesFinishesThenDismisses() throws {
+    @Test func whatTheStoreRestoredIsSettledFirst() throws {
+        var view = Self.view()
+        _ = try view.restore()
+        #expect(view.storeReplied(.restore, .restore(.restored(productIds: ["annual"], transactions: [Self.transaction])))
+                == [.settleRestore(productIds: ["annual"], transactions: [Self.transaction])])
+    }
+
+    @Test func aRestoreThatGivesAccessFinishesThenDismisses() throws {
         var view = Self.view()
         _ = try view.present()
         _ = try view.restore()
-        #expect(view.storeReplied(.restore, .restore(.restored(["annual", "unknown"]))) == [
-            .grantRestored([Self.annual]), .emit(.didFinishRestore), .emit(.didDisappear), .emit(.didDismiss(.restore_success)),
+        #expect(view.restoreSettled(.success(Self.restoredAccess)) == [
+            .emit(.didFinishRestore(restoredProductIds: ["annual"])), .emit(.didDisappear), .emit(.didDismiss(.restore_success)),
         ])
     }
 
-    @Test func restoreWithNothingRestoredFinishesAndStaysOpen() throws {
+    @Test func aRestoreThatGivesNoActiveAccessLeavesTheViewOpen() throws {
         var view = Self.view()
         _ = try view.restore()
-        #expect(view.storeReplied(.restore, .restore(.restored([]))) == [.emit(.didFinishRestore)])
+        let settlement = RestoreSettlement(restoredProductIds: ["annual"], hasActiveAccess: false)
+        #expect(view.restoreSettled(.success(settlement)) == [.emit(.didFinishRestore(restoredProductIds: ["annual"]))])
+        #expect(view.phase == .created)
+    }
+
+    @Test func dismissOnRestoreOffKeepsTheViewOpenAfterARestore() throws {
+        var view = Self.view(paywall: Self.paywall(#""dismiss_on_restore":false"#))
+        _ = try view.restore()
+        #expect(names(view.restoreSettled(.success(Self.restoredAccess))) == ["paywall_view_did_finish_restore"])
     }
 
     @Test func restoreFailureReportsTheError() throws {
@@ -338,11 +379,19 @@ import Testing
         #expect(view.storeReplied(.restore, .restore(.failed(error))) == [.emit(.didFailRestore(error))])
     }
 
+    @Test func aRestoreTheBackendCouldNotConfirmFailsAndTheViewStaysOpen() throws {
+        var view = Self.view()
+        _ = try view.restore()
+        let offline = WireError(.networkFailed, "offline")
+        #expect(view.restoreSettled(.failure(offline)) == [.emit(.didFailRestore(offline))])
+        #expect(view.phase == .created)
+    }
+
     @Test func aSecondRestoreWhileOneIsInFlightIsRefusedUntilItEnds() throws {
         var view = Self.view()
         _ = try view.restore()
         #expect(throws: WireError.self) { try view.restore() }
-        _ = view.storeReplied(.restore, .restore(.failed(WireError(.timeout, "late"))))
+        _ = view.restoreSettled(.failure(WireError(.timeout, "late")))
         #expect(try view.restore().count == 2)
     }
 
@@ -376,7 +425,7 @@ import Testing
     @Test func aRetryAnswerSchedulesTheRetryAndItsTimerLoadsAgain() throws {
         var view = Self.view(Self.hostStore, catalog: [])
         let error = WireError(.productsLoadingFailed, "offline")
-        let retry = view.hostAnswered(.productsRetry(error, retryDelayMilliseconds: 50), try hostResult([("retry", .bool(true))]))
+        let retry = view.hostAnswered(.productsRetry(error, retryDelayMilliseconds: 50), try hostResult([("retry", .bool(true))]), now: 0)
         #expect(retry == [.schedule(.retryProducts, afterMilliseconds: 50)])
         #expect(view.timerFired(.retryProducts) == [.store(.fetchProducts(["monthly", "annual"]))])
     }
@@ -416,15 +465,15 @@ import Testing
         var view = Self.view()
         let opened = product("annual", in: view)
         let answer = HostOutcome.answered(try HostAnswer(Fields(JSONObject([("error", .object(JSONObject([("message", .string("blocked"))])))]))))
-        #expect(view.hostAnswered(.webPayment(opened), answer) == [
+        #expect(view.hostAnswered(.webPayment(opened), answer, now: 0) == [
             .emit(.didFinishWebPaymentNavigation(opened, error: WireError(.webPaymentFailed, "blocked"))),
         ])
-        #expect(view.hostAnswered(.webPayment(opened), try hostResult([])) == [.emit(.didFinishWebPaymentNavigation(opened, error: nil))])
+        #expect(view.hostAnswered(.webPayment(opened), try hostResult([]), now: 0) == [.emit(.didFinishWebPaymentNavigation(opened, error: nil))])
     }
 
     @Test func aPromoCodeTheHostAcceptsIsValid() throws {
         var view = Self.view()
-        #expect(view.hostAnswered(.promoCode("SAVE"), try hostResult([("valid", .bool(true))])) == [
+        #expect(view.hostAnswered(.promoCode("SAVE"), try hostResult([("valid", .bool(true))]), now: 0) == [
             .emit(.didValidatePromoCode(code: "SAVE", valid: true, error: nil)),
         ])
     }
@@ -432,8 +481,17 @@ import Testing
     @Test func aPromoCodeCheckThatTimesOutIsInvalidWithTheTimeout() {
         var view = Self.view()
         let timeout = WireError(.timeout, "late")
-        #expect(view.hostAnswered(.promoCode("SAVE"), .timedOut(timeout)) == [
+        #expect(view.hostAnswered(.promoCode("SAVE"), .timedOut(timeout), now: 0) == [
             .emit(.didValidatePromoCode(code: "SAVE", valid: false, error: timeout)),
+        ])
+    }
+
+    @Test func aPromoCodeCheckTheHostCouldNotDoKeepsTheHostsError() throws {
+        var view = Self.view()
+        let answer = HostOutcome.answered(try HostAnswer(Fields(JSONObject([("error", .object(JSONObject([
+            ("code", .string("network_failed")), ("message", .string("offline"))])))]))))
+        #expect(view.hostAnswered(.promoCode("SAVE"), answer, now: 0) == [
+            .emit(.didValidatePromoCode(code: "SAVE", valid: false, error: WireError(.networkFailed, "offline"))),
         ])
     }
 

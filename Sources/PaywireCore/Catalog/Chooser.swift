@@ -16,13 +16,13 @@ final class Chooser {
     }
 
     /// Chooses in `placement`, keeping any cross-placement group the choice assigns.
-    func select<V>(_ placement: Placement<V>, locale requestLocale: String?, defaultAudienceOnly: Bool,
+    func select<V>(_ placement: Placement<V>, locale requestLocale: String?, choice: PaywallChoice,
                    responseCreatedAt: Int) throws(WireError) -> Selection<V> {
         let profile = profiles.current
         let selection = try Selection(placement: placement, profileId: profile.profileId, locale: requestLocale,
                                       responseCreatedAt: responseCreatedAt,
                                       context: context(locale: requestLocale),
-                                      defaultAudienceOnly: defaultAudienceOnly,
+                                      choice: choice,
                                       crossPlacementAssignments: profile.crossPlacementAssignments)
         if let assignment = selection.newCrossPlacementAssignment {
             try profiles.assignCrossPlacement(testId: assignment.testId, group: assignment.group)

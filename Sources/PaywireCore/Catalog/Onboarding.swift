@@ -10,6 +10,7 @@ struct OnboardingVariation: WeightedVariation, Equatable {
     /// Whether an `input` of type `email` is also recorded on the profile.
     let recordEmailOnProfile: Bool
     let crossPlacementGroup: String?
+    var servedPaywallId: String? { nil }
 
     static func load(_ fields: Fields) throws(WireError) -> OnboardingVariation {
         OnboardingVariation(

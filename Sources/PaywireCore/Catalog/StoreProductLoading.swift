@@ -37,7 +37,9 @@ extension StoreProduct {
                 paymentMode: mode,
                 period: try SubscriptionPeriod.load(try offer.object("period")),
                 numberOfPeriods: try offer.optionalInt("number_of_periods", in: 1...1000) ?? 1,
-                price: offerPrice)
+                price: offerPrice,
+                kind: try offer.optionalEnum("type", IntroOffer.Kind.self) ?? .introductory,
+                identifier: try offer.optionalString("id"))
         }
         var product = StoreProduct(
             vendorProductId: try fields.identifier("vendor_product_id"),
@@ -51,6 +53,13 @@ extension StoreProduct {
         product.eligibilityAfterValidation = try fields.optionalEnum("eligibility_after_validation", OfferEligibility.self) ?? .eligible
         guard product.eligibilityAfterValidation != .unknown else {
             throw WireError.wrongParam(fields.fieldPath("eligibility_after_validation"), "validation settles eligibility: eligible or ineligible")
+        }
+        product.isFamilyShareable = try fields.optionalBool("is_family_shareable") ?? false
+        product.groupIdentifier = try fields.optionalString("group_identifier")
+        switch try fields.optionalString("renewal_type") {
+        case nil, "autorenewable"?: product.autoRenews = true
+        case "non_renewable"?: product.autoRenews = false
+        case let other?: throw WireError.wrongParam(fields.fieldPath("renewal_type"), "'\(other)' is not one of: autorenewable, non_renewable")
         }
         return product
     }

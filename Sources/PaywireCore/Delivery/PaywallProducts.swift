@@ -1,35 +1,49 @@
 /// `get_paywall_products`: a paywall's products as the store describes them, in the paywall's
 /// order, tied to the paywall. The store may answer at once (test store) or through the host,
-/// in which case the call is answered when the host is.
+/// in which case the call is answered when the host is. With `wait_for_receipt_validation`,
+/// eligibility the store left `unknown` is settled by the store first (a receipt refresh);
+/// what is still not settled when the store's deadline passes stays `unknown`, never
+/// `eligible`.
 final class PaywallProducts {
     private struct Waiting {
         let paywall: PaywallReference
         let waitForValidation: Bool
+        /// The products, once loaded, while eligibility is being settled.
+        var loaded: [StoreProduct]?
     }
 
     private let store: StoreGateway
     private let calls: Calls
     private let log: Log
-    /// How long a call waits for the host's store (its request's deadline).
-    private let hostTimeout: Int
-    /// Calls waiting for the host's store, by call token.
+    private let catalog: ProductCatalog
+    /// Calls waiting for the store, by call token.
     private var waiting: [UInt64: Waiting] = [:]
 
-    init(store: StoreGateway, calls: Calls, log: Log, hostTimeout: Int) {
+    init(store: StoreGateway, calls: Calls, log: Log, catalog: ProductCatalog) {
         self.store = store
         self.calls = calls
         self.log = log
-        self.hostTimeout = hostTimeout
+        self.catalog = catalog
     }
 
     func get(_ paywall: PaywallReference, waitForValidation: Bool) throws(WireError) -> CallOutcome {
         if let error = store.adapter.unavailable { throw error }
-        let operation = StoreOperation.fetchProducts(paywall.productIds)
-        let plan = store.adapter.plan(operation)
-        if case .now(let outcome) = plan { return .done(respond(paywall, outcome, waitForValidation: waitForValidation)) }
+        var operation = StoreOperation.fetchProducts(paywall.productIds)
+        var plan = store.adapter.plan(operation)
+        var call = Waiting(paywall: paywall, waitForValidation: waitForValidation)
+        if case .now(.products(.failure(let error))) = plan { throw error }
+        if case .now(.products(.success(let found))) = plan {
+            catalog.remember(found)
+            let unsettled = PaywallProducts.unsettled(found)
+            guard waitForValidation && !unsettled.isEmpty else { return .done(productsResponse(paywall, found: found)) }
+            call.loaded = found
+            operation = .refreshEligibility(unsettled)
+            plan = store.adapter.plan(operation)
+            if case .now(.eligibility(let settled)) = plan { return .done(productsResponse(paywall, found: PaywallProducts.apply(settled, found))) }
+        }
         // Promised before anything is asked: a refused wait asks the host nothing.
-        let (token, promised) = try calls.promise("get_paywall_products", waitsOnHost: true, waitLimit: hostTimeout)
-        waiting[token] = Waiting(paywall: paywall, waitForValidation: waitForValidation)
+        let (token, promised) = try calls.promise("get_paywall_products", waitsOnHost: true, waitLimit: 2 * store.hostTimeout + 2000)
+        waiting[token] = call
         if let outcome = store.carry(plan, operation, for: .productsCall(callToken: token), view: nil) {
             storeReplied(token, outcome)
         }
@@ -37,20 +51,44 @@ final class PaywallProducts {
     }
 
     func storeReplied(_ callToken: UInt64, _ outcome: StoreOutcome) {
-        guard let call = waiting.removeValue(forKey: callToken) else { return }
-        calls.complete(callToken, respond(call.paywall, outcome, waitForValidation: call.waitForValidation))
-    }
-
-    private func respond(_ paywall: PaywallReference, _ outcome: StoreOutcome, waitForValidation: Bool) -> CallResponse {
+        guard var call = waiting.removeValue(forKey: callToken) else { return }
         switch outcome {
-        case .products(.success(let found)): return productsResponse(paywall, found: found, waitForValidation: waitForValidation)
-        case .products(.failure(let error)): return .failure(error)
-        case .purchase, .restore: return .failure(WireError(.internal, "the store answered a products fetch with another outcome"))
+        case .products(.failure(let error)):
+            calls.complete(callToken, .failure(error))
+        case .products(.success(let found)):
+            catalog.remember(found)
+            let unsettled = PaywallProducts.unsettled(found)
+            guard call.waitForValidation, !unsettled.isEmpty else {
+                calls.complete(callToken, productsResponse(call.paywall, found: found))
+                return
+            }
+            call.loaded = found
+            waiting[callToken] = call
+            if let settled = store.start(.refreshEligibility(unsettled), for: .productsCall(callToken: callToken), view: nil) {
+                storeReplied(callToken, settled)
+            }
+        case .eligibility(let settled):
+            calls.complete(callToken, productsResponse(call.paywall, found: PaywallProducts.apply(settled, call.loaded ?? [])))
+        default:
+            calls.complete(callToken, .failure(WireError(.internal, "the store answered a products fetch with another outcome")))
         }
     }
 
+    private static func apply(_ settled: [String: OfferEligibility], _ products: [StoreProduct]) -> [StoreProduct] {
+        products.map { product in
+            var settledProduct = product
+            if let eligibility = settled[product.vendorProductId] { settledProduct.eligibility = eligibility }
+            return settledProduct
+        }
+    }
+
+    /// Products with an intro offer whose eligibility the store has not settled.
+    private static func unsettled(_ products: [StoreProduct]) -> [String] {
+        products.filter { $0.introOffer != nil && $0.eligibility == .unknown }.map(\.vendorProductId)
+    }
+
     /// Products the store does not know are left out and reported by a log event.
-    private func productsResponse(_ paywall: PaywallReference, found: [StoreProduct], waitForValidation: Bool) -> CallResponse {
+    private func productsResponse(_ paywall: PaywallReference, found: [StoreProduct]) -> CallResponse {
         let missing = paywall.productIds.filter { id in !found.contains { $0.vendorProductId == id } }
         if !missing.isEmpty {
             log(.warn, "the store does not know \(missing.count) product(s) of paywall '\(paywall.paywallName)'; they are left out",
@@ -60,8 +98,7 @@ final class PaywallProducts {
             writer.array { writer in
                 for (index, id) in paywall.productIds.enumerated() {
                     guard let product = found.first(where: { $0.vendorProductId == id }) else { continue }
-                    product.write(to: &writer, paywall: paywall, index: paywall.productIds.firstIndex(of: id) ?? index,
-                                  waitForValidation: waitForValidation)
+                    product.write(to: &writer, paywall: paywall, index: paywall.productIds.firstIndex(of: id) ?? index)
                 }
             }
         }

@@ -3,13 +3,18 @@
 /// fallback from network to cache to bundle (between cache and bundle the newer content wins).
 /// Every fallback is reported as a log event saying which source served and why.
 final class PlacementLoader {
-    /// A call waiting for the network.
+    /// Someone waiting for the network: a call, or an onboarding view's paywall action.
     private struct Waiter {
-        let callToken: UInt64
+        let id: UInt64
+        let requester: PlacementRequester
         let locale: String?
-        let defaultAudienceOnly: Bool
+        let choice: PaywallChoice
         let budgetToken: UInt64
     }
+
+    /// Told when a placement an onboarding asked for is served.
+    weak var listener: PlacementListener?
+    private var nextWaiter: UInt64 = 1
 
     private let server: PlacementServer
     private let cache: PlacementCache
@@ -38,7 +43,7 @@ final class PlacementLoader {
     }
 
     /// Serves the placement `request` names; with a backend, within the request's policy and budget.
-    func get(_ request: PlacementRequest, kind: PlacementKind, method: String, defaultAudienceOnly: Bool = false) throws(WireError) -> CallOutcome {
+    func get(_ request: PlacementRequest, kind: PlacementKind, method: String, choice: PaywallChoice = .byAudience) throws(WireError) -> CallOutcome {
         if let requested = request.clampedLoadTimeout {
             log(.warn, "load_timeout \(requested) s raised to the minimum of \(PlacementRequest.minimumLoadTimeout) s",
                 details: [("field", .string("load_timeout"))])
@@ -47,7 +52,7 @@ final class PlacementLoader {
         guard let backend else {
             switch kind {
             case .paywall:
-                let served = try server.servePaywall(request.placementId, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly)
+                let served = try server.servePaywall(request.placementId, locale: requestLocale, choice: choice)
                 return .done(CallResponse(status: .ok, envelope: served.envelope))
             case .onboarding:
                 return .done(try server.serveOnboarding(request.placementId, locale: requestLocale))
@@ -56,18 +61,59 @@ final class PlacementLoader {
         let key = PlacementKey(kind: kind, id: request.placementId)
         let cached = cache.entry(key)
         if let cached, PlacementLoader.cacheServes(cached, request, now: clock.nowMilliseconds()) {
-            return .done(try server.serveFetched(cached, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly))
+            return .done(try server.serveFetched(cached, locale: requestLocale, choice: choice))
         }
-        let (token, outcome, budget) = try backend.promise(method, loadTimeout: request.loadTimeout) { .placementBudget(callToken: $0, key: key) }
-        let waiter = Waiter(callToken: token, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly, budgetToken: budget)
+        let waiterId = nextWaiter
+        let (token, outcome, budget) = try backend.promise(method, loadTimeout: request.loadTimeout) { _ in
+            .placementBudget(waiter: waiterId, key: key)
+        }
+        wait(Waiter(id: waiterId, requester: .call(token), locale: requestLocale, choice: choice, budgetToken: budget), for: key,
+             cached: cached, backend: backend)
+        return outcome
+    }
+
+    /// An onboarding opens the paywall placement `placementId`, as `get_paywall` would serve it
+    /// (backend, cache, bundle, within the default budget). The answer is returned when it is
+    /// there at once, else handed to the listener.
+    func open(_ placementId: String, locale: String?, for request: OnboardingPaywallRequest) -> CallResponse? {
+        let requestLocale = locale ?? defaultLocale
+        guard let backend else {
+            do throws(WireError) {
+                return CallResponse(status: .ok, envelope: try server.servePaywall(placementId, locale: requestLocale).envelope)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let key = PlacementKey(kind: .paywall, id: placementId)
+        let waiterId = nextWaiter
+        let budget = timers.schedule(.placementBudget(waiter: waiterId, key: key), after: Int(PlacementRequest.defaultLoadTimeout * 1000))
+        wait(Waiter(id: waiterId, requester: .onboarding(request), locale: requestLocale, choice: .byAudience, budgetToken: budget),
+             for: key, cached: cache.entry(key), backend: backend)
+        return nil
+    }
+
+    /// Adds a waiter to the request in flight for `key`, sending one when there is none.
+    private func wait(_ waiter: Waiter, for key: PlacementKey, cached: RemoteSource.Fetched?, backend: Backend) {
+        nextWaiter += 1
         if fetches[key] != nil {
             fetches[key]?.append(waiter)
-        } else {
-            fetches[key] = [waiter]
-            backend.send(.placement(key), method: "GET", url: backend.url(kind.collection, key.id),
-                         headers: RemoteSource.headers(profileId: profiles.profileId, etag: cached?.etag))
+            return
         }
-        return outcome
+        fetches[key] = [waiter]
+        backend.send(.placement(key), method: "GET", url: backend.url(key.kind.collection, key.id),
+                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cached?.etag))
+    }
+
+    private func deliver(_ waiter: Waiter, _ response: CallResponse) {
+        switch waiter.requester {
+        case .call(let token): calls.complete(token, response)
+        case .onboarding(let request): listener?.placementLoaded(request, response)
+        }
+    }
+
+    /// `get_paywall {paywall_id}` without a placement: from the bundle, rules skipped.
+    func getPaywall(byId paywallId: String, locale: String?) throws(WireError) -> CallResponse {
+        CallResponse(status: .ok, envelope: try server.servePaywall(byId: paywallId, locale: locale ?? defaultLocale).envelope)
     }
 
     /// Whether the fetch policy lets the cached copy answer without asking the backend.
@@ -88,18 +134,18 @@ final class PlacementLoader {
         guard let waiters = fetches.removeValue(forKey: key) else { return }
         for waiter in waiters {
             timers.cancel(waiter.budgetToken)
-            calls.complete(waiter.callToken, answer(waiter, key: key, networkFailure: failure))
+            deliver(waiter, answer(waiter, key: key, networkFailure: failure))
         }
     }
 
     /// The budget ran out before the backend answered: answer from cache or bundle now; the
     /// request goes on, and its answer still refreshes the cache.
-    func budgetExpired(callToken: UInt64, key: PlacementKey) {
-        guard let index = fetches[key]?.firstIndex(where: { $0.callToken == callToken }),
+    func budgetExpired(waiter waiterId: UInt64, key: PlacementKey) {
+        guard let index = fetches[key]?.firstIndex(where: { $0.id == waiterId }),
               let waiter = fetches[key]?.remove(at: index) else { return }
         let failure = WireError(.timeout, "the backend did not answer within the load_timeout budget",
                                 details: JSONObject([("placement_id", .string(key.id))]))
-        calls.complete(callToken, answer(waiter, key: key, networkFailure: failure))
+        deliver(waiter, answer(waiter, key: key, networkFailure: failure))
     }
 
     /// Caches what the backend sent; returns why nothing usable came, or nil.
@@ -136,19 +182,19 @@ final class PlacementLoader {
         do throws(WireError) {
             let cached = cache.entry(key)
             if networkFailure == nil, let cached {
-                return try server.serveFetched(cached, locale: waiter.locale, defaultAudienceOnly: waiter.defaultAudienceOnly)
+                return try server.serveFetched(cached, locale: waiter.locale, choice: waiter.choice)
             }
             let failure = networkFailure ?? WireError(.networkFailed, "the backend sent nothing usable")
             let bundleVersion = server.bundleVersion(of: key)
             if let cached, cached.responseCreatedAt >= (bundleVersion ?? .min) {
                 logFallback(key.id, source: "cache", failure: failure)
-                return try server.serveFetched(cached, locale: waiter.locale, defaultAudienceOnly: waiter.defaultAudienceOnly)
+                return try server.serveFetched(cached, locale: waiter.locale, choice: waiter.choice)
             }
             guard bundleVersion != nil else { throw failure }
             logFallback(key.id, source: "fallback", failure: failure)
             switch key.kind {
             case .paywall:
-                let served = try server.servePaywall(key.id, locale: waiter.locale, defaultAudienceOnly: waiter.defaultAudienceOnly)
+                let served = try server.servePaywall(key.id, locale: waiter.locale, choice: waiter.choice)
                 return CallResponse(status: .ok, envelope: served.envelope)
             case .onboarding:
                 return try server.serveOnboarding(key.id, locale: waiter.locale)
@@ -164,4 +210,24 @@ final class PlacementLoader {
         log(.warn, "placement '\(placementId)' served from the \(source == "cache" ? "cache" : "fallback bundle"): \(failure.message)",
             details: details)
     }
+}
+
+/// Who waits for a placement.
+enum PlacementRequester: Sendable {
+    /// A `get_paywall` / `get_onboarding` call, by its token.
+    case call(UInt64)
+    /// An onboarding view's paywall action.
+    case onboarding(OnboardingPaywallRequest)
+}
+
+/// An onboarding view's paywall action waiting for its paywall.
+struct OnboardingPaywallRequest: Sendable {
+    let viewId: String
+    let actionId: String
+    let meta: OnboardingMeta
+}
+
+/// Told when a placement an onboarding asked for is served (or could not be).
+protocol PlacementListener: AnyObject {
+    func placementLoaded(_ request: OnboardingPaywallRequest, _ response: CallResponse)
 }

@@ -6,7 +6,7 @@ final class PlacementServer {
     private let chooser: Chooser
     private let clock: Clock
 
-    init(bundle: FallbackBundle?, served: ServedPaywalls, chooser: Chooser, clock: Clock) {
+    init(bundle: FallbackBundle?, served: ServedPaywalls, clock: Clock, chooser: Chooser) {
         self.bundle = bundle
         self.served = served
         self.chooser = chooser
@@ -39,42 +39,56 @@ final class PlacementServer {
     }
 
     /// The paywall the bundle's placement serves this profile in `locale`, encoded once.
-    func servePaywall(_ placementId: String, locale requestLocale: String?, defaultAudienceOnly: Bool = false) throws(WireError) -> ServedPaywall {
-        let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale, defaultAudienceOnly: defaultAudienceOnly)
+    func servePaywall(_ placementId: String, locale requestLocale: String?, choice: PaywallChoice = .byAudience) throws(WireError) -> ServedPaywall {
+        let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale, choice: choice)
         if let hit = served.current(key, now: clock.nowMilliseconds) { return hit }
         let placement: Placement<Variation> = try placementFromBundle(placementId, in: { $0.paywalls })
-        let selection = try chooser.select(placement, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly,
+        let selection = try chooser.select(placement, locale: requestLocale, choice: choice,
                                            responseCreatedAt: bundle?.responseCreatedAt ?? 0)
         let paywall = encode(Paywall(selection: selection))
         served.keep(paywall, for: key)
         return paywall
     }
 
+    /// The paywall `paywallId` as the bundle's first placement showing it serves it, rules skipped.
+    func servePaywall(byId paywallId: String, locale requestLocale: String?) throws(WireError) -> ServedPaywall {
+        guard let bundle else {
+            throw WireError(.notFound, "no source: set a fallback bundle (config.fallback or set_fallback)",
+                            details: JSONObject([("paywall_id", .string(paywallId))]))
+        }
+        for id in bundle.paywalls.ids {
+            guard let placement = try bundle.paywalls.placement(id),
+                  placement.audiences.contains(where: { $0.variations.contains { $0.paywallId == paywallId } }) else { continue }
+            return try servePaywall(id, locale: requestLocale, choice: .paywall(paywallId))
+        }
+        throw WireError(.notFound, "the bundle has no paywall '\(paywallId)'", details: JSONObject([("paywall_id", .string(paywallId))]))
+    }
+
     /// The onboarding the bundle's placement serves this profile.
     func serveOnboarding(_ placementId: String, locale requestLocale: String?) throws(WireError) -> CallResponse {
         let placement: Placement<OnboardingVariation> = try placementFromBundle(placementId, in: { $0.onboardings })
-        let onboarding = Onboarding(selection: try chooser.select(placement, locale: requestLocale, defaultAudienceOnly: false,
+        let onboarding = Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
                                                                   responseCreatedAt: bundle?.responseCreatedAt ?? 0))
         return .success { writer in onboarding.write(to: &writer) }
     }
 
     /// A paywall or onboarding from a fetched placement; a paywall is encoded once per fetched copy.
-    func serveFetched(_ fetched: RemoteSource.Fetched, locale requestLocale: String?, defaultAudienceOnly: Bool) throws(WireError) -> CallResponse {
+    func serveFetched(_ fetched: RemoteSource.Fetched, locale requestLocale: String?, choice: PaywallChoice) throws(WireError) -> CallResponse {
         switch fetched.key.kind {
         case .onboarding:
             let placement: Placement<OnboardingVariation> = try PlacementServer.load(fetched)
-            let onboarding = Onboarding(selection: try chooser.select(placement, locale: requestLocale, defaultAudienceOnly: false,
+            let onboarding = Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
                                                                       responseCreatedAt: fetched.responseCreatedAt))
             return .success { writer in onboarding.write(to: &writer) }
         case .paywall:
             let key = PaywallCacheKey(placementId: fetched.placementId, requestLocale: requestLocale,
-                                      defaultAudienceOnly: defaultAudienceOnly, remote: true)
+                                      choice: choice, remote: true)
             let copy = (fetched.fetchedAt, fetched.responseCreatedAt)
             if let hit = served.current(key, now: clock.nowMilliseconds, fetchedCopy: copy) {
                 return CallResponse(status: .ok, envelope: hit.envelope)
             }
             let placement: Placement<Variation> = try PlacementServer.load(fetched)
-            let selection = try chooser.select(placement, locale: requestLocale, defaultAudienceOnly: defaultAudienceOnly,
+            let selection = try chooser.select(placement, locale: requestLocale, choice: choice,
                                                responseCreatedAt: fetched.responseCreatedAt)
             var paywall = encode(Paywall(selection: selection))
             paywall.fetchedCopy = copy

@@ -12,6 +12,8 @@ final class ProfileSync {
 
     private let backend: Backend?
     private let profiles: ProfileStore
+    /// Whose transactions are still waiting for the backend (their grants stand until then).
+    private let purchases: Purchases
     private let timers: Timers
     private let calls: Calls
     private let log: Log
@@ -19,9 +21,10 @@ final class ProfileSync {
     /// The ETag of the profile last fetched, for revalidation.
     private var etag: (profileId: String, value: String)?
 
-    init(backend: Backend?, profiles: ProfileStore, timers: Timers, calls: Calls, log: Log) {
+    init(backend: Backend?, profiles: ProfileStore, purchases: Purchases, timers: Timers, calls: Calls, log: Log) {
         self.backend = backend
         self.profiles = profiles
+        self.purchases = purchases
         self.timers = timers
         self.calls = calls
         self.log = log
@@ -78,7 +81,11 @@ final class ProfileSync {
                 do throws(WireError) {
                     let snapshot = try RemoteProfile.parse(response.body)
                     if profiles.profileId == profileId {
-                        profiles.mergeRemote(snapshot, profileId: profileId)
+                        // An answer that could not be kept is not remembered as seen: the next
+                        // request must not be answered 304 for it.
+                        if let error = profiles.applyBackend(snapshot, profileId: profileId, pending: purchases.pendingTransactions) {
+                            return error
+                        }
                         if let tag = response.header("etag") { etag = (profileId, tag) }
                     }
                     return nil

@@ -2,7 +2,7 @@
 struct PaywallCacheKey: Hashable {
     let placementId: String
     let requestLocale: String?
-    let defaultAudienceOnly: Bool
+    let choice: PaywallChoice
     /// Served from a fetched copy rather than the bundle.
     var remote = false
 }

@@ -10,11 +10,18 @@ extension MethodTable {
             .done(client.server.install(try FallbackBundle.load(try ClientConfig.fallbackSource(params))))
         },
         MethodEntry("get_paywall") { client, params throws(WireError) in
-            try client.loader.get(try PlacementRequest(params), kind: .paywall, method: "get_paywall")
+            // A paywall by id alone is looked up in the bundle; with its placement it goes
+            // through the placement's sources (backend, cache, bundle) like any other.
+            if params.optional("placement_id") == nil, let paywallId = try params.optionalString("paywall_id"), !paywallId.isEmpty {
+                return .done(try client.loader.getPaywall(byId: paywallId, locale: try params.optionalString("locale")))
+            }
+            let request = try PlacementRequest(params)
+            return try client.loader.get(request, kind: .paywall, method: "get_paywall",
+                                         choice: request.paywallId.map { .paywall($0) } ?? .byAudience)
         },
         MethodEntry("get_paywall_for_default_audience") { client, params throws(WireError) in
             try client.loader.get(try PlacementRequest(params), kind: .paywall, method: "get_paywall_for_default_audience",
-                                  defaultAudienceOnly: true)
+                                  choice: .defaultAudience)
         },
         MethodEntry("get_onboarding") { client, params throws(WireError) in
             try client.loader.get(try PlacementRequest(params), kind: .onboarding, method: "get_onboarding")

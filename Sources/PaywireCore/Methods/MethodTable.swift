@@ -26,7 +26,7 @@ struct MethodEntry: Sendable {
 enum MethodTable {
     static let entries: [String: MethodEntry] = {
         var table: [String: MethodEntry] = [:]
-        for entry in clientMethods + deliveryMethods + profileMethods + paywallViewMethods + onboardingMethods {
+        for entry in clientMethods + deliveryMethods + profileMethods + paywallViewMethods + onboardingMethods + purchaseMethods {
             table[entry.name] = entry
         }
         return table

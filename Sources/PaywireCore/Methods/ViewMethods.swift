@@ -4,7 +4,8 @@ extension MethodTable {
         .now("create_paywall_view") { client, params throws(WireError) in
             let paywall = try PaywallReference(try params.object("paywall"))
             let preload = try params.optionalBool("preload_products") ?? false
-            let info = client.paywallViews.create(paywall, preloadProducts: preload)
+            let context = try params.optionalObject("context").map { (fields: Fields) throws(WireError) in try ViewContext(fields) }
+            let info = client.paywallViews.create(paywall, preloadProducts: preload, context: context)
             return .success { writer in info.write(to: &writer) }
         },
         .now("present_paywall_view") { client, params throws(WireError) in
@@ -67,6 +68,14 @@ extension MethodTable {
         },
         .now("get_onboarding_state") { client, params throws(WireError) in
             try client.onboardingViews.state(try params.identifier("onboarding_id"))
+        },
+        .now("onboarding_view_report_error") { client, params throws(WireError) in
+            let viewId = try params.identifier("view_id")
+            let message = try params.optionalString("message") ?? "the onboarding page could not be loaded or rendered"
+            var details = JSONObject()
+            if let underlying = try params.optionalString("underlying_error") { details.set("underlying_error", .string(underlying)) }
+            try client.onboardingViews.reportError(viewId, WireError(.renderingFailed, message, details: details))
+            return done
         },
     ]
 

@@ -34,7 +34,7 @@ extension Outbox: ViewAnalytics {
             detail = { writer in writer.member("product_id", productId) }
         case .didStartPurchase(let product):
             detail = { writer in writer.member("product_id", product.productId) }
-        case .didFinishPurchase(let product, let result):
+        case .didFinishPurchase(let product, let result, _):
             detail = { writer in
                 writer.member("product_id", product.productId)
                 writer.member("purchase_result", result.rawValue)

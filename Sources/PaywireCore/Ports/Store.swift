@@ -25,14 +25,24 @@ enum StoreOperation: Equatable, Sendable {
     /// A purchase of the product, as events and the host request carry it.
     case purchase(ViewProduct)
     case restore
+    /// The backend has the transaction: the store may stop delivering it.
+    case finishTransaction(StoreTransaction)
+    /// Settle intro-offer eligibility (validate the receipt) for these products.
+    case refreshEligibility([String])
 }
 
 /// Who asked the store, so the outcome finds its way back.
 enum StoreTicket: Equatable, Sendable {
     /// `PaywallViews`: a view's products load, purchase or restore.
     case paywallView(viewId: String)
-    /// `ProductsLoader`: a `get_paywall_products` call.
+    /// `PaywallProducts`: a `get_paywall_products` call.
     case productsCall(callToken: UInt64)
+    /// `Purchases`: a `make_purchase` or `restore_purchases` call.
+    case purchaseCall(callToken: UInt64)
+    /// `Purchases`: the products a restore must describe before it grants them.
+    case restoreLookup(RestoreRequester, productIds: [String], transactions: [StoreTransaction])
+    /// `Purchases`: work of its own (finishing transactions); the outcome is only logged.
+    case purchases
 }
 
 /// How an operation proceeds.
@@ -49,19 +59,25 @@ enum StoreOutcome: Equatable, Sendable {
     case products(Result<[StoreProduct], WireError>)
     case purchase(PurchaseOutcome)
     case restore(RestoreOutcome)
+    /// A finish or an eligibility refresh ended; the error when it did not work.
+    case done(WireError?)
+    /// Settled eligibility by product id (products the store did not settle are left out).
+    case eligibility([String: OfferEligibility])
 }
 
 enum PurchaseOutcome: Equatable, Sendable {
-    /// Bought; the store may say until when (else one period from now).
-    case succeeded(expiresAt: Int?)
+    /// Bought. `transaction` is what the backend validates (nil when the host reported none:
+    /// access then stays unverified); `expiresAt` is the store's word on until when.
+    case succeeded(transaction: StoreTransaction?, expiresAt: Int?)
     case cancelled
-    case pending
+    /// Waiting for the store (parental approval, a pending payment): nothing granted yet.
+    case pending(StoreTransaction?)
     case failed(WireError)
 }
 
 enum RestoreOutcome: Equatable, Sendable {
-    /// The products the store says the user owns.
-    case restored([String])
+    /// What the store says the user owns: the products, and their transactions when it gives them.
+    case restored(productIds: [String], transactions: [StoreTransaction])
     case failed(WireError)
 }
 
@@ -80,6 +96,8 @@ final class NoStore: StoreAdapter {
         case .fetchProducts: return .products(.failure(error))
         case .purchase: return .purchase(.failed(error))
         case .restore: return .restore(.failed(error))
+        case .finishTransaction: return .done(error)
+        case .refreshEligibility: return .eligibility([:])
         }
     }
 }
@@ -88,6 +106,11 @@ final class NoStore: StoreAdapter {
 /// `host_request` events: `store.fetch_products {product_ids}`, `store.purchase {product}`,
 /// `store.restore {}`.
 final class HostStore: StoreAdapter {
+    /// The clock transactions without a purchase time are dated by.
+    private let now: () -> Int
+
+    init(now: @escaping () -> Int) { self.now = now }
+
     var unavailable: WireError? { nil }
     var describesProductsOnlyAfterFetch: Bool { true }
     var fixedNow: Int? { nil }
@@ -107,6 +130,16 @@ final class HostStore: StoreAdapter {
             }
         case .restore:
             return .askHost(.storeRestore) { _ in }
+        case .finishTransaction(let transaction):
+            return .askHost(.storeFinishTransaction) { writer in
+                writer.member("transaction_id", transaction.transactionId)
+                writer.member("vendor_product_id", transaction.vendorProductId)
+            }
+        case .refreshEligibility(let ids):
+            return .askHost(.storeRefreshEligibility) { writer in
+                writer.key("product_ids")
+                writer.array { writer in for id in ids { writer.string(id) } }
+            }
         }
     }
 
@@ -129,32 +162,73 @@ final class HostStore: StoreAdapter {
             }
         case .purchase:
             if let error = answer.error(.purchaseFailed, "the store could not complete the purchase") { return .purchase(.failed(error)) }
-            return .purchase(PurchaseOutcome(hostResult: answer.answer?.result))
+            guard case .purchase(let bought) = operation else { return .purchase(.failed(WireError(.internal, "not a purchase"))) }
+            return .purchase(PurchaseOutcome(hostResult: answer.answer?.result, productId: bought.productId, now: now()))
         case .restore:
             if let error = answer.error(.restoreFailed, "the store could not restore purchases") { return .restore(.failed(error)) }
-            guard case .array(let ids)? = answer.answer?.result?.object["product_ids"] else { return .restore(.restored([])) }
-            return .restore(.restored(ids.compactMap { if case .string(let id) = $0 { return id } else { return nil } }))
+            return .restore(RestoreOutcome(hostResult: answer.answer?.result, now: now()))
+        case .finishTransaction:
+            return .done(answer.error(.purchaseFailed, "the store could not finish the transaction"))
+        case .refreshEligibility:
+            // Anything but a clear answer keeps `unknown`: never turned into `eligible` silently.
+            var settled: [String: OfferEligibility] = [:]
+            if case .object(let map)? = answer.answer?.result?.object["eligibility"] {
+                for member in map.members {
+                    if case .string(let text) = member.value, let value = OfferEligibility(rawValue: text), value != .unknown {
+                        settled[member.key] = value
+                    }
+                }
+            }
+            return .eligibility(settled)
         }
     }
 }
 
 extension PurchaseOutcome {
     /// The host's account of a purchase (`store.purchase`, or `observer.purchase` when the app
-    /// completes purchases itself): `result.type` success (with optional `expires_at`),
-    /// user_cancelled or pending.
-    init(hostResult result: Fields?) {
+    /// completes purchases itself): `result.type` success (with `transaction` and optionally
+    /// `expires_at`), user_cancelled, or pending (optionally with `transaction`).
+    init(hostResult result: Fields?, productId: String, now: Int) {
         guard let result, case .string(let type)? = result.object["type"] else {
             self = .failed(WireError(.purchaseFailed, "the host's purchase answer has no result.type"))
             return
         }
-        switch type {
-        case "success":
-            var expiresAt: Int?
-            if case .string(let text)? = result.object["expires_at"] { expiresAt = ISODate.parse(text) }
-            self = .succeeded(expiresAt: expiresAt)
-        case "user_cancelled": self = .cancelled
-        case "pending": self = .pending
-        default: self = .failed(WireError(.purchaseFailed, "'\(type)' is not a purchase result (success, user_cancelled, pending)"))
+        do throws(WireError) {
+            let transaction = try result.optionalObject("transaction").map { (fields: Fields) throws(WireError) in
+                try StoreTransaction(fields, productId: productId, now: now)
+            }
+            switch type {
+            case "success":
+                var expiresAt = transaction?.expiresAt
+                if let text = try result.optionalString("expires_at") { expiresAt = ISODate.parse(text) ?? expiresAt }
+                self = .succeeded(transaction: transaction, expiresAt: expiresAt)
+            case "user_cancelled": self = .cancelled
+            case "pending": self = .pending(transaction)
+            default: self = .failed(WireError(.purchaseFailed, "'\(type)' is not a purchase result (success, user_cancelled, pending)"))
+            }
+        } catch {
+            self = .failed(WireError(.purchaseFailed, "the host's purchase answer is malformed: \(error.message)", details: error.details))
         }
+    }
+}
+
+extension RestoreOutcome {
+    /// The host's account of a restore: `result.product_ids` and/or `result.transactions`.
+    init(hostResult result: Fields?, now: Int) {
+        var ids: [String] = []
+        if case .array(let list)? = result?.object["product_ids"] {
+            ids = list.compactMap { if case .string(let id) = $0 { return id } else { return nil } }
+        }
+        var transactions: [StoreTransaction] = []
+        if let result, result.optional("transactions") != nil {
+            do throws(WireError) {
+                for fields in try result.objects("transactions") { transactions.append(try StoreTransaction(fields, productId: nil, now: now)) }
+            } catch {
+                self = .failed(WireError(.restoreFailed, "the host's restore answer is malformed: \(error.message)", details: error.details))
+                return
+            }
+        }
+        for transaction in transactions where !ids.contains(transaction.vendorProductId) { ids.append(transaction.vendorProductId) }
+        self = .restored(productIds: ids, transactions: transactions)
     }
 }

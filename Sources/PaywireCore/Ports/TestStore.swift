@@ -10,9 +10,12 @@ final class TestStore: StoreAdapter {
     private var fetchFailuresLeft: Int
     /// `store.now`: a fixed clock for reproducible expiry dates.
     let fixedNow: Int?
+    /// `store.signing_key`: the dev key transactions are signed with.
+    private let signingKey: String
 
     init(catalog: [StoreProduct], purchaseScripts: [String: ScriptedOutcome], restoreScript: ScriptedOutcome,
-         fetchFailure: WireError?, fetchFailures: Int, fixedNow: Int?) {
+         fetchFailure: WireError?, fetchFailures: Int, fixedNow: Int?, signingKey: String = TestSignature.defaultKey) {
+        self.signingKey = signingKey
         var byId: [String: StoreProduct] = [:]
         for product in catalog { byId[product.vendorProductId] = product }
         self.catalog = byId
@@ -33,6 +36,7 @@ final class TestStore: StoreAdapter {
         case .fetchProducts: return .now(delayedOutcome(of: operation))
         case .purchase(let product): return plan(script(for: product.productId), operation)
         case .restore: return plan(restoreScript, operation)
+        case .finishTransaction, .refreshEligibility: return .now(delayedOutcome(of: operation))
         }
     }
 
@@ -44,9 +48,44 @@ final class TestStore: StoreAdapter {
                 return .products(.failure(fetchFailure))
             }
             return .products(.success(knownProducts(ids)))
-        case .purchase(let product): return .purchase(script(for: product.productId).purchaseOutcome)
-        case .restore: return .restore(restoreScript.restoreOutcome)
+        case .purchase(let product): return .purchase(purchaseOutcome(script(for: product.productId), product.productId))
+        case .restore: return .restore(restoreOutcome())
+        case .finishTransaction: return .done(nil)
+        case .refreshEligibility(let ids):
+            // Validation settles `unknown` as each product's script says.
+            var settled: [String: OfferEligibility] = [:]
+            for product in knownProducts(ids) where product.eligibility == .unknown { settled[product.vendorProductId] = product.eligibilityAfterValidation }
+            return .eligibility(settled)
         }
+    }
+
+    /// A scripted purchase; a success or a pending purchase comes with a signed transaction.
+    private func purchaseOutcome(_ script: ScriptedOutcome, _ productId: String) -> PurchaseOutcome {
+        switch script.kind {
+        case .success: return .succeeded(transaction: transaction(productId, forged: script.forgeVerification), expiresAt: nil)
+        case .user_cancelled: return .cancelled
+        case .pending: return .pending(transaction(productId, forged: script.forgeVerification))
+        case .failed: return .failed(script.error ?? WireError(.purchaseFailed, "the purchase failed"))
+        }
+    }
+
+    /// The scripted restore: a signed transaction for each product it names.
+    private func restoreOutcome() -> RestoreOutcome {
+        if restoreScript.kind == .failed { return .failed(restoreScript.error ?? WireError(.restoreFailed, "the restore failed")) }
+        let transactions = restoreScript.productIds.map { transaction($0, forged: restoreScript.forgeVerification) }
+        return .restored(productIds: restoreScript.productIds, transactions: transactions)
+    }
+
+    /// A new sandbox transaction of the test store, signed with its key (or, forged, with another).
+    private func transaction(_ productId: String, forged: Bool) -> StoreTransaction {
+        let id = "test-" + UUIDs.v4()
+        let purchasedAt = fixedNow ?? SystemClock().nowMilliseconds()
+        let key = forged ? "not-" + signingKey : signingKey
+        return StoreTransaction(transactionId: id, originalTransactionId: id, vendorProductId: productId, purchasedAt: purchasedAt,
+                                environment: .sandbox, store: "test",
+                                verification: TestSignature.sign(transactionId: id, originalTransactionId: id, vendorProductId: productId,
+                                                                 purchasedAt: purchasedAt, key: key),
+                                expiresAt: nil)
     }
 
     func outcome(of operation: StoreOperation, answer: HostOutcome) -> StoreOutcome { delayedOutcome(of: operation) }
@@ -92,8 +131,10 @@ final class TestStore: StoreAdapter {
             }
             fixedNow = parsed
         }
+        let key = try fields.optionalString("signing_key") ?? TestSignature.defaultKey
+        guard !key.isEmpty else { throw WireError.wrongParam(fields.fieldPath("signing_key"), "must not be empty") }
         return TestStore(catalog: catalog, purchaseScripts: scripts, restoreScript: restore,
-                         fetchFailure: fetchFailure, fetchFailures: fetchFailures, fixedNow: fixedNow)
+                         fetchFailure: fetchFailure, fetchFailures: fetchFailures, fixedNow: fixedNow, signingKey: key)
     }
 }
 
@@ -106,6 +147,8 @@ struct ScriptedOutcome: Sendable {
     let delayMilliseconds: Int
     /// For restores: the products the store says the user owns.
     let productIds: [String]
+    /// Sign the transaction with a key the backend does not know (a forged receipt).
+    var forgeVerification = false
 
     static let success = ScriptedOutcome(kind: .success, error: nil, delayMilliseconds: 0, productIds: [])
 
@@ -131,22 +174,9 @@ struct ScriptedOutcome: Sendable {
                 ids.append(id)
             }
         }
-        return ScriptedOutcome(kind: kind, error: error,
-                               delayMilliseconds: try fields.optionalInt("delay_ms", in: 0...600_000) ?? 0, productIds: ids)
-    }
-}
-
-extension ScriptedOutcome {
-    var purchaseOutcome: PurchaseOutcome {
-        switch kind {
-        case .success: return .succeeded(expiresAt: nil)
-        case .user_cancelled: return .cancelled
-        case .pending: return .pending
-        case .failed: return .failed(error ?? WireError(.purchaseFailed, "the purchase failed"))
-        }
-    }
-
-    var restoreOutcome: RestoreOutcome {
-        kind == .failed ? .failed(error ?? WireError(.restoreFailed, "the restore failed")) : .restored(productIds)
+        var outcome = ScriptedOutcome(kind: kind, error: error,
+                                      delayMilliseconds: try fields.optionalInt("delay_ms", in: 0...600_000) ?? 0, productIds: ids)
+        outcome.forgeVerification = try fields.optionalBool("forge_verification") ?? false
+        return outcome
     }
 }

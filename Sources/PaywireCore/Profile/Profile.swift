@@ -7,6 +7,11 @@ struct Profile: Equatable, Sendable {
         let vendorProductId: String
         let activatedAt: Int
         let expiresAt: Int?
+        /// Confirmed by the backend. A grant made on the device's word (a purchase the backend
+        /// has not answered yet, or no backend at all) is not.
+        var verified = false
+        /// The store transaction behind it, when known.
+        var transactionId: String? = nil
 
         func isActive(now: Int) -> Bool { expiresAt.map { $0 > now } ?? true }
     }
@@ -23,6 +28,10 @@ struct Profile: Equatable, Sendable {
     var customAttributes = JSONObject()
     /// Cross-placement test id -> the variation group this profile was assigned.
     var crossPlacementAssignments: [String: String] = [:]
+    /// When it last changed (ms); not part of equality.
+    var timestamp = 0
+    /// The backend counts this profile's purchases as tests (sandbox).
+    var isTestUser = false
 
     static let storageKey = "profile"
 
@@ -37,6 +46,7 @@ struct Profile: Equatable, Sendable {
             && lhs.accessLevels.elementsEqual(rhs.accessLevels) { $0.id == $1.id && $0.grant == $1.grant }
             && lhs.subscriptions.elementsEqual(rhs.subscriptions) { $0.id == $1.id && $0.grant == $1.grant }
             && lhs.customAttributes == rhs.customAttributes && lhs.crossPlacementAssignments == rhs.crossPlacementAssignments
+            && lhs.isTestUser == rhs.isTestUser
     }
 
     /// Records a purchase or a restored product: the access level and, for a subscription, the
@@ -64,8 +74,11 @@ struct Profile: Equatable, Sendable {
     func write(to writer: inout JSONWriter, now: Int) {
         writer.object { writer in
             writer.member("profile_id", profileId)
-            writer.member("customer_user_id", customerUserId)
-            writer.member("email", email)
+            // Absent rather than null: a host's model has no value to show.
+            if let customerUserId { writer.member("customer_user_id", customerUserId) }
+            if let email { writer.member("email", email) }
+            writer.member("timestamp", timestamp)
+            writer.member("is_test_user", isTestUser)
             writer.key("access_levels")
             writer.object { writer in
                 for (id, grant) in accessLevels {
@@ -97,59 +110,7 @@ struct Profile: Equatable, Sendable {
         writer.member("vendor_product_id", grant.vendorProductId)
         writer.member("activated_at", ISODate.format(milliseconds: grant.activatedAt))
         writer.member("expires_at", grant.expiresAt.map { ISODate.format(milliseconds: $0) })
-    }
-
-    /// The stored record: identity and grants (times in ms), never derived state.
-    var record: [UInt8] {
-        func grants(_ list: [(id: String, grant: Grant)]) -> JSONValue {
-            .object(JSONObject(list.map { item in
-                (item.id, .object(JSONObject([
-                    ("vendor_product_id", .string(item.grant.vendorProductId)),
-                    ("activated_at", .number(JSONNumber(item.grant.activatedAt))),
-                    ("expires_at", item.grant.expiresAt.map { .number(JSONNumber($0)) } ?? .null),
-                ])))
-            }))
-        }
-        return JSONWriter.encode(.object(JSONObject([
-            ("profile_id", .string(profileId)),
-            ("customer_user_id", customerUserId.map { .string($0) } ?? .null),
-            ("email", email.map { .string($0) } ?? .null),
-            ("access_levels", grants(accessLevels)),
-            ("subscriptions", grants(subscriptions)),
-            ("custom_attributes", .object(customAttributes)),
-            ("cross_placement_assignments", .object(JSONObject(crossPlacementAssignments.sorted { $0.key < $1.key }
-                .map { ($0.key, .string($0.value)) }))),
-        ])))
-    }
-
-    /// Reads a stored record; nil when it is unreadable (it is then replaced).
-    static func fromRecord(_ bytes: [UInt8]) -> Profile? {
-        guard case .object(let object)? = try? JSONParser.parse(bytes),
-              case .string(let id)? = object["profile_id"], !id.isEmpty else { return nil }
-        func text(_ key: String) -> String? {
-            if case .string(let value)? = object[key], !value.isEmpty { return value }
-            return nil
-        }
-        func grants(_ key: String) -> [(id: String, grant: Grant)] {
-            guard case .object(let list)? = object[key] else { return [] }
-            return list.members.compactMap { member in
-                guard case .object(let fields) = member.value,
-                      case .string(let product)? = fields["vendor_product_id"],
-                      case .number(let activated)? = fields["activated_at"], let activatedAt = activated.intValue else { return nil }
-                var expiresAt: Int?
-                if case .number(let expires)? = fields["expires_at"] { expiresAt = expires.intValue }
-                return (member.key, Grant(vendorProductId: product, activatedAt: activatedAt, expiresAt: expiresAt))
-            }
-        }
-        var profile = Profile(profileId: id, customerUserId: text("customer_user_id"), email: text("email"))
-        profile.accessLevels = grants("access_levels")
-        profile.subscriptions = grants("subscriptions")
-        if case .object(let attributes)? = object["custom_attributes"] { profile.customAttributes = attributes }
-        if case .object(let assignments)? = object["cross_placement_assignments"] {
-            for member in assignments.members {
-                if case .string(let group) = member.value { profile.crossPlacementAssignments[member.key] = group }
-            }
-        }
-        return profile
+        writer.member("verified", grant.verified)
+        if let transactionId = grant.transactionId { writer.member("transaction_id", transactionId) }
     }
 }

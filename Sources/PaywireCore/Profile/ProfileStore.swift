@@ -7,15 +7,16 @@ protocol ProfileObserver: AnyObject {
 /// The profile of one client: the only owner of the current profile, its persistence, the
 /// rules for changing it, and the one writer of `did_load_latest_profile`.
 ///
-/// Two ways to commit a change: calls that can fail (`update_profile`, `identify`, `logout`)
-/// write to storage first and change nothing when the write fails; outcomes that already
-/// happened (a purchase, a backend answer) are kept even when the write fails, with an `error`
-/// log event, because the host must hear about them.
+/// Every change is written to storage first: when the write fails nothing changes in memory
+/// either (memory never claims what the disk did not keep). Calls (`update_profile`,
+/// `identify`, `logout`) fail with the error; outcomes that happened elsewhere (a purchase, a
+/// backend answer) get an `error` log event naming the file, and the error back so the flow
+/// can report it.
 final class ProfileStore {
     private(set) var current: Profile
     private let storage: Storage
     private let sink: EventSink
-    private let clock: Clock
+    let clock: Clock
     private let log: Log
     private let observer: ProfileObserver
 
@@ -35,7 +36,10 @@ final class ProfileStore {
         if let customer = config.customerUserId, let next = ProfileStore.identified(starting, as: customer) {
             starting = next
         }
-        if starting != stored { try storage.write(Profile.storageKey, starting.record) }
+        if starting != stored {
+            starting.timestamp = clock.nowMilliseconds()
+            try storage.write(Profile.storageKey, starting.record)
+        }
         current = starting
     }
 
@@ -83,34 +87,39 @@ final class ProfileStore {
         observer.profileChanged()
     }
 
-    /// Access bought: the product's access level (`premium` when the store does not describe
-    /// it) until `expiresAt`, else one period from now.
-    func grantPurchase(_ productId: String, product: StoreProduct?, expiresAt: Int?) {
-        let now = clock.nowMilliseconds()
+    /// Access granted on the device's word (a purchase or a restore the backend has not
+    /// confirmed, or no backend at all): unverified until the backend answers. Each grant is
+    /// the described product's access level (else `accessLevel`, else `premium`) until the
+    /// store's expiry, else one period from the purchase.
+    func grantLocally(_ grants: [LocalGrant]) -> WireError? {
         var next = current
-        next.grant(accessLevel: product?.accessLevel ?? "premium",
-                   Profile.Grant(vendorProductId: productId, activatedAt: now, expiresAt: expiresAt ?? product?.expiry(from: now)),
-                   isSubscription: product?.period != nil)
-        keep(next)
-    }
-
-    /// Access restored for each product the store described.
-    func grantRestored(_ products: [StoreProduct]) {
-        let now = clock.nowMilliseconds()
-        var next = current
-        for product in products {
-            next.grant(accessLevel: product.accessLevel,
-                       Profile.Grant(vendorProductId: product.vendorProductId, activatedAt: now, expiresAt: product.expiry(from: now)),
-                       isSubscription: product.period != nil)
+        for local in grants {
+            let start = local.purchasedAt ?? clock.nowMilliseconds()
+            var grant = Profile.Grant(vendorProductId: local.productId, activatedAt: start,
+                                      expiresAt: local.expiresAt ?? local.product?.expiry(from: start))
+            grant.transactionId = local.transactionId
+            next.grant(accessLevel: local.product?.accessLevel ?? local.accessLevel ?? "premium", grant,
+                       isSubscription: local.product?.period != nil)
         }
-        if next != current { keep(next) }
+        return next == current ? nil : keep(next)
     }
 
-    /// What the backend knows of `profileId`, merged in while it is still the current profile.
-    func mergeRemote(_ snapshot: RemoteProfile.Snapshot, profileId: String) {
-        guard current.profileId == profileId else { return }
-        let next = RemoteProfile.merge(snapshot, into: current)
-        if next != current { keep(next) }
+    /// The backend's profile for `profileId` (a `get_profile`, purchase or restore answer),
+    /// applied while it is still the current profile: the backend's access is the truth, and
+    /// local grants whose transaction it has not answered yet (`pending`) stay beside it.
+    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, pending: Set<String>) -> WireError? {
+        guard current.profileId == profileId else { return nil }
+        let next = RemoteProfile.apply(snapshot, to: current, pending: pending)
+        return next == current ? nil : keep(next)
+    }
+
+    /// Takes back the unverified access a transaction gave (the backend refused it without
+    /// saying what the profile is).
+    func revoke(transactionId: String) -> WireError? {
+        var next = current
+        next.accessLevels.removeAll { !$0.grant.verified && $0.grant.transactionId == transactionId }
+        next.subscriptions.removeAll { !$0.grant.verified && $0.grant.transactionId == transactionId }
+        return next == current ? nil : keep(next)
     }
 
     /// The profile after identifying as `customerUserId`, or nil when nothing changes. An
@@ -124,21 +133,27 @@ final class ProfileStore {
     }
 
     /// Writes, then switches: a failed write changes nothing.
-    private func commit(_ next: Profile) throws(WireError) {
+    private func commit(_ changed: Profile) throws(WireError) {
+        var next = changed
+        next.timestamp = clock.nowMilliseconds()
         try storage.write(Profile.storageKey, next.record)
         switchTo(next)
     }
 
-    /// Switches, then writes: a failed write is reported, the outcome still stands.
-    private func keep(_ next: Profile) {
+    /// Writes, then switches; a failed write changes nothing, is logged naming the file, and
+    /// returned so the flow can report it.
+    private func keep(_ next: Profile) -> WireError? {
         do throws(WireError) {
-            try storage.write(Profile.storageKey, next.record)
+            try commit(next)
+            return nil
         } catch {
-            log(.error, "could not persist the profile: \(error.message)")
+            log(.error, "could not keep the profile: \(error.message)",
+                details: [("code", .string(error.code.rawValue))] + error.details.members.map { ($0.key, $0.value) })
+            return error
         }
-        switchTo(next)
     }
 
+    /// The one writer of `did_load_latest_profile`.
     private func switchTo(_ next: Profile) {
         current = next
         observer.profileChanged()
@@ -148,4 +163,17 @@ final class ProfileStore {
             next.write(to: &writer, now: now)
         })
     }
+}
+
+/// A grant made on the device's word.
+struct LocalGrant: Sendable {
+    let productId: String
+    /// The store's description (access level, period), when it has one.
+    let product: StoreProduct?
+    /// The access level the paywall names, used when the store does not describe the product.
+    var accessLevel: String? = nil
+    var transactionId: String? = nil
+    var purchasedAt: Int? = nil
+    /// The store's own expiry, when it gives one.
+    var expiresAt: Int? = nil
 }

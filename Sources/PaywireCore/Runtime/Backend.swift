@@ -4,8 +4,10 @@ enum BackendRequest: Sendable {
     case placement(PlacementKey)
     /// `ProfileSync`: the profile with this id (a later identify or logout makes the answer stale).
     case profile(String)
-    /// `Outbox`: a batch of records, by number (one is in flight at a time).
-    case events(batch: UInt64)
+    /// `Outbox`: a batch of a lane's records, by number (one is in flight per lane).
+    case outbox(OutboxLane, batch: UInt64)
+    /// `Purchases`: a restore to validate, for whoever asked.
+    case restore(RestoreRequester)
 }
 
 /// Where remote content comes from, and who carries the requests.

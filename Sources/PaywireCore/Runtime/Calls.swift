@@ -6,14 +6,24 @@ final class Calls {
     private var nextToken: UInt64 = 1
     /// Nil where nothing may be pending (unit tests): every wait is then refused.
     private let completions: CallCompletionSink?
+    /// Tokens promised by the call in progress, and answers that came for them before it
+    /// returned: such a call answers at once instead (its waiter does not exist yet).
+    private var promisedNow = Set<UInt64>()
+    private var earlyAnswers: [UInt64: CallResponse] = [:]
 
     init(completions: CallCompletionSink?) { self.completions = completions }
 
     /// Runs one call in `mode`.
-    func run<T>(_ mode: CallMode, _ body: () -> T) -> T {
+    func run(_ mode: CallMode, _ body: () -> CallOutcome) -> CallOutcome {
         self.mode = mode
-        defer { self.mode = .sync }
-        return body()
+        defer {
+            self.mode = .sync
+            promisedNow.removeAll()
+            earlyAnswers.removeAll()
+        }
+        let outcome = body()
+        if case .pending(let token, _) = outcome, let answer = earlyAnswers[token] { return .done(answer) }
+        return outcome
     }
 
     /// Promises an answer later. A wait on the host is refused in a synchronous call, where a
@@ -25,11 +35,16 @@ final class Calls {
                             details: JSONObject([("method", .string(method))]))
         }
         defer { nextToken += 1 }
+        promisedNow.insert(nextToken)
         return (nextToken, .pending(token: nextToken, waitLimitMilliseconds: waitLimit))
     }
 
-    /// Delivers the answer of a promised call.
+    /// Delivers the answer of a promised call (at once, when the call is still running).
     func complete(_ token: UInt64, _ response: CallResponse) {
+        if promisedNow.contains(token) {
+            earlyAnswers[token] = response
+            return
+        }
         completions?.complete(token: token, response: response)
     }
 }

@@ -3,6 +3,8 @@ enum HostRequestKind: String, Sendable {
     case storeFetchProducts = "store.fetch_products"
     case storePurchase = "store.purchase"
     case storeRestore = "store.restore"
+    case storeFinishTransaction = "store.finish_transaction"
+    case storeRefreshEligibility = "store.refresh_eligibility"
     case observerPurchase = "observer.purchase"
     case productsRetry = "products.retry"
     case promoCodeValidate = "promo_code.validate"

@@ -34,6 +34,9 @@ final class StoreGateway {
 
     func delayPassed(_ operation: StoreOperation) -> StoreOutcome { adapter.delayedOutcome(of: operation) }
 
+    /// How long the host has to answer a store request.
+    var hostTimeout: Int { broker.timeout }
+
     func hostAnswered(_ operation: StoreOperation, _ outcome: HostOutcome) -> StoreOutcome {
         adapter.outcome(of: operation, answer: outcome)
     }

@@ -7,8 +7,8 @@ enum TimerWork: Sendable {
     case storeDelay(StoreTicket, StoreOperation)
     /// `PaywallViews`: a view's own timer.
     case paywallView(viewId: String, PaywallViewTimer)
-    /// `PlacementLoader`: a call's `load_timeout` budget.
-    case placementBudget(callToken: UInt64, key: PlacementKey)
+    /// `PlacementLoader`: a waiter's `load_timeout` budget.
+    case placementBudget(waiter: UInt64, key: PlacementKey)
     /// `ProfileSync`: a `get_profile` call's budget.
     case profileBudget(callToken: UInt64)
     /// `Outbox`: delivery timers and `flush_analytics` deadlines.

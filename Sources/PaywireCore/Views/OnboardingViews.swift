@@ -1,23 +1,23 @@
 /// The onboarding views of one client: creating them, taking what their pages send, keeping
 /// the answers users give. View ids are `onboarding-view-N`, never reused.
-final class OnboardingViews {
+final class OnboardingViews: PlacementListener {
     private var machines: [String: OnboardingViewMachine] = [:]
     private var nextId = 1
     private let answers: OnboardingAnswers
     private let profiles: ProfileStore
     private let paywallViews: PaywallViews
-    private let server: PlacementServer
+    private let loader: PlacementLoader
     private let sink: EventSink
     private let defaultLocale: String?
     private let analytics: ViewAnalytics
 
-    init(answers: OnboardingAnswers, profiles: ProfileStore, paywallViews: PaywallViews, server: PlacementServer,
+    init(answers: OnboardingAnswers, profiles: ProfileStore, paywallViews: PaywallViews, loader: PlacementLoader,
          sink: EventSink, defaultLocale: String?, analytics: ViewAnalytics) {
         self.analytics = analytics
         self.answers = answers
         self.profiles = profiles
         self.paywallViews = paywallViews
-        self.server = server
+        self.loader = loader
         self.sink = sink
         self.defaultLocale = defaultLocale
     }
@@ -30,6 +30,14 @@ final class OnboardingViews {
                                                   locale: locale ?? defaultLocale)
         analytics.onboardingShown(info, onboarding: onboarding)
         return info
+    }
+
+    /// The host could not load or render the page: `onboarding_did_fail_with_error`.
+    func reportError(_ viewId: String, _ error: WireError) throws(WireError) {
+        guard let machine = machines[viewId] else {
+            throw WireError(.notFound, "no onboarding view '\(viewId)'", details: JSONObject([("view_id", .string(viewId))]))
+        }
+        sink.emit(OnboardingViewEvent.failed(error).event(view: machine.info))
     }
 
     /// The answers the current profile gave in `onboardingId`.
@@ -74,8 +82,10 @@ final class OnboardingViews {
             case .recordEmail(let email):
                 try profiles.recordEmail(email)
             case .openPaywall(let actionId, let meta):
-                let opened = openPaywall(actionId, locale: machine.locale)
-                emit(.paywallAction(actionId: actionId, meta, opened: opened), on: machine)
+                // The paywall comes as any get_paywall's would: at once from the bundle, or
+                // when the backend (or the budget) answers.
+                let request = OnboardingPaywallRequest(viewId: machine.info.id, actionId: actionId, meta: meta)
+                if let response = loader.open(actionId, locale: machine.locale, for: request) { placementLoaded(request, response) }
             }
         }
     }
@@ -85,15 +95,30 @@ final class OnboardingViews {
         analytics.onboardingView(event, view: machine.info)
     }
 
-    /// The action id names a paywall placement: serve it and create its view for the host.
-    private func openPaywall(_ placementId: String, locale: String?) -> OnboardingViewEvent.OpenedPaywall {
+    /// The paywall an onboarding's paywall action named was served (or could not be): its view
+    /// is created for the host, and the action is reported with both.
+    func placementLoaded(_ request: OnboardingPaywallRequest, _ response: CallResponse) {
+        guard let machine = machines[request.viewId] else { return }
+        emit(.paywallAction(actionId: request.actionId, request.meta, opened: opened(response)), on: machine)
+    }
+
+    private func opened(_ response: CallResponse) -> OnboardingViewEvent.OpenedPaywall {
         do throws(WireError) {
-            let served = try server.servePaywall(placementId, locale: locale)
-            guard let value = try? JSONParser.parse(served.paywall) else {
+            guard case .object(let envelope)? = try? JSONParser.parse(response.envelope) else {
                 throw WireError(.internal, "a served paywall did not parse")
             }
-            let reference = try PaywallReference(try Fields(value, path: "paywall"))
-            return .opened(paywallViews.create(reference, checkLayout: false), paywall: served.paywall)
+            if case .object(let error)? = envelope["error"] {
+                var code = ErrorCode.internal
+                if case .string(let text)? = error["code"], let known = ErrorCode(rawValue: text) { code = known }
+                var message = ""
+                if case .string(let text)? = error["message"] { message = text }
+                var details = JSONObject()
+                if case .object(let object)? = error["details"] { details = object }
+                throw WireError(code, message, details: details)
+            }
+            guard let paywall = envelope["success"] else { throw WireError(.internal, "a served paywall has no success") }
+            let reference = try PaywallReference(try Fields(paywall, path: "paywall"))
+            return .opened(paywallViews.create(reference, checkLayout: false), paywall: JSONWriter.encode(paywall))
         } catch {
             return .failed(error)
         }

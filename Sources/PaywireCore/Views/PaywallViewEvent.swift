@@ -19,11 +19,12 @@ enum PaywallViewEvent: Equatable, Sendable {
     case didFailLoadingProducts(WireError)
     case didPartiallyLoadProducts(failedProductIds: [String])
     case didStartPurchase(ViewProduct)
-    case didFinishPurchase(ViewProduct, PurchaseResult)
+    /// `transaction` when the store reported one: results carry `{transaction_id, product_id}`.
+    case didFinishPurchase(ViewProduct, PurchaseResult, transaction: StoreTransaction?)
     case didFailPurchase(ViewProduct, WireError)
     case didStartRestore
-    /// Carries the profile as it stands after the restore's grants.
-    case didFinishRestore
+    /// Carries the profile as it stands after the restore was settled, and what was restored.
+    case didFinishRestore(restoredProductIds: [String])
     case didFailRestore(WireError)
     case didRequestDeepLink(url: String)
     case didRequestNextStep(stepId: String)
@@ -82,7 +83,7 @@ enum PaywallViewEvent: Equatable, Sendable {
             writer.array { writer in for id in ids { writer.string(id) } }
         case .didStartPurchase(let product):
             PaywallViewEvent.write(product, to: &writer)
-        case .didFinishPurchase(let product, let result):
+        case .didFinishPurchase(let product, let result, let transaction):
             PaywallViewEvent.write(product, to: &writer)
             writer.key("purchase_result")
             writer.object { writer in
@@ -91,13 +92,19 @@ enum PaywallViewEvent: Equatable, Sendable {
                     writer.key("profile")
                     profile.write(to: &writer, now: now)
                 }
+                if let transaction {
+                    writer.key("transaction")
+                    transaction.writeSummary(to: &writer)
+                }
             }
         case .didFailPurchase(let product, let error):
             PaywallViewEvent.write(product, to: &writer)
             PaywallViewEvent.write(error, to: &writer)
-        case .didFinishRestore:
+        case .didFinishRestore(let restored):
             writer.key("profile")
             profile.write(to: &writer, now: now)
+            writer.key("restored_product_ids")
+            writer.array { writer in for id in restored { writer.string(id) } }
         case .didRequestDeepLink(let url):
             writer.member("url", url)
         case .didRequestNextStep(let stepId):

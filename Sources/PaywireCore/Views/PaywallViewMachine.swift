@@ -5,9 +5,22 @@ enum PaywallViewAction: Equatable, Sendable {
     case emit(PaywallViewEvent)
     case store(StoreOperation)
     case ask(PaywallViewQuestion)
-    case grantPurchase(ViewProduct, expiresAt: Int?)
-    case grantRestored([StoreProduct])
+    /// A purchase is about to start: keep what it is attributed to, durably, first.
+    case purchaseStarting(ViewProduct)
+    /// The store completed (or left pending) a purchase: grant and keep it for the backend;
+    /// the outcome comes back as `purchaseSettled`.
+    case settlePurchase(ViewProduct, PurchaseOutcome)
+    /// The store restored: validate and grant; the outcome comes back as `restoreSettled`.
+    case settleRestore(productIds: [String], transactions: [StoreTransaction])
     case schedule(PaywallViewTimer, afterMilliseconds: Int)
+}
+
+/// What came of a restore once access was settled.
+struct RestoreSettlement: Equatable, Sendable {
+    let restoredProductIds: [String]
+    /// Whether the profile now has an active access level (a restore that gives access closes
+    /// the view; one that finds nothing leaves it open).
+    let hasActiveAccess: Bool
 }
 
 /// A question a view puts to the host itself, not through the store.
@@ -74,7 +87,7 @@ struct PaywallViewMachine: Sendable {
     private(set) var phase: Phase = .created
     private var loadedProducts: [StoreProduct]?
     private var loadingProducts = false
-    /// The product being bought, while a purchase is in flight.
+    /// The product being bought, while a purchase is in flight (until its access is settled).
     private var purchasing: String?
     /// A purchase waiting for the products to load.
     private var purchaseAfterLoad: String?
@@ -135,7 +148,7 @@ struct PaywallViewMachine: Sendable {
         }
         if environment.observerMode {
             purchasing = productId
-            return [.ask(.observerPurchase(product(productId)))]
+            return [.purchaseStarting(product(productId)), .ask(.observerPurchase(product(productId)))]
         }
         if let error = environment.storeUnavailable { return [.emit(.didFailPurchase(product(productId), error))] }
         if environment.describesProductsOnlyAfterFetch && loadedProducts == nil {
@@ -188,19 +201,69 @@ struct PaywallViewMachine: Sendable {
             }
         case (.purchase(let bought), .purchase(let outcome)):
             return finishPurchase(bought.productId, outcome)
-        case (.restore, .restore(let outcome)):
-            return finishRestore(outcome)
+        case (.restore, .restore(.failed(let error))):
+            restoring = false
+            return [.emit(.didFailRestore(error))]
+        case (.restore, .restore(.restored(let productIds, let transactions))):
+            return [.settleRestore(productIds: productIds, transactions: transactions)]
         default:
             return []
         }
     }
 
-    mutating func hostAnswered(_ question: PaywallViewQuestion, _ outcome: HostOutcome) -> [PaywallViewAction] {
+    /// Access for a purchase was settled (granted and kept for the backend), or could not be
+    /// kept: then the host hears a failure, not a success whose profile lacks the access.
+    mutating func purchaseSettled(_ bought: ViewProduct, _ outcome: PurchaseOutcome, error: WireError?) -> [PaywallViewAction] {
+        purchasing = nil
+        let settled = product(bought.productId)
+        if environment.observerMode {
+            guard error == nil, case .succeeded = outcome else { return [] }
+            return closeAfterPurchase()
+        }
+        if let error { return [.emit(.didFailPurchase(settled, error))] }
+        switch outcome {
+        case .pending(let transaction):
+            return [.emit(.didFinishPurchase(settled, .pending, transaction: transaction))]
+        case .succeeded(let transaction, _):
+            var actions: [PaywallViewAction] = [.emit(.didFinishPurchase(settled, .success, transaction: transaction))]
+            switch paywall.postPurchase {
+            case .deepLink(let url)?: actions.append(.emit(.didRequestDeepLink(url: url)))
+            case .nextStep(let id)?: actions.append(.emit(.didRequestNextStep(stepId: id)))
+            case nil: break
+            }
+            return actions + closeAfterPurchase()
+        case .cancelled, .failed:
+            return []
+        }
+    }
+
+    /// A restore's access was settled (by the backend, or on the device without one).
+    mutating func restoreSettled(_ result: Result<RestoreSettlement, WireError>) -> [PaywallViewAction] {
+        restoring = false
+        switch result {
+        case .failure(let error):
+            return [.emit(.didFailRestore(error))]
+        case .success(let settlement):
+            var actions: [PaywallViewAction] = [.emit(.didFinishRestore(restoredProductIds: settlement.restoredProductIds))]
+            if settlement.hasActiveAccess && paywall.dismissOnRestore && phase != .dismissed { actions += close(.restore_success) }
+            return actions
+        }
+    }
+
+    mutating func hostAnswered(_ question: PaywallViewQuestion, _ outcome: HostOutcome, now: Int) -> [PaywallViewAction] {
         switch question {
         case .observerPurchase(let bought):
-            purchasing = nil
-            guard let answer = outcome.answer, case .succeeded(let expiresAt) = PurchaseOutcome(hostResult: answer.result) else { return [] }
-            return [.grantPurchase(bought, expiresAt: expiresAt)] + closeAfterPurchase()
+            guard let answer = outcome.answer else {
+                purchasing = nil
+                return []
+            }
+            let reported = PurchaseOutcome(hostResult: answer.result, productId: bought.productId, now: now)
+            switch reported {
+            case .succeeded, .pending: return [.settlePurchase(product(bought.productId), reported)]
+            case .cancelled, .failed:
+                purchasing = nil
+                return []
+            }
         case .productsRetry:
             if case .answered(let answer) = outcome, answer.flag("retry") {
                 return [.schedule(.retryProducts, afterMilliseconds: environment.productsRetryDelayMilliseconds)]
@@ -208,12 +271,12 @@ struct PaywallViewMachine: Sendable {
             purchaseAfterLoad = nil
             return []
         case .promoCode(let code):
-            let error = outcome.error(.wrongParam, "")
+            // The host's own error (or the timeout) travels with the answer: an app tells "wrong
+            // code" from "could not check".
+            let error = outcome.error(.wrongParam, "the promo code could not be checked")
             var valid = false
             if error == nil, case .answered(let answer) = outcome { valid = answer.flag("valid") }
-            var timeout: WireError?
-            if case .timedOut = outcome { timeout = error }
-            return [.emit(.didValidatePromoCode(code: code, valid: valid, error: timeout))]
+            return [.emit(.didValidatePromoCode(code: code, valid: valid, error: error))]
         case .webPayment(let opened):
             let error = outcome.error(.webPaymentFailed, "the web payment page could not be opened")
             return [.emit(.didFinishWebPaymentNavigation(product(opened.productId), error: error))]
@@ -258,40 +321,22 @@ struct PaywallViewMachine: Sendable {
     private mutating func startPurchase(_ productId: String) -> [PaywallViewAction] {
         purchasing = productId
         let bought = product(productId)
-        return [.emit(.didStartPurchase(bought)), .store(.purchase(bought))]
+        return [.emit(.didStartPurchase(bought)), .purchaseStarting(bought), .store(.purchase(bought))]
     }
 
-    /// A successful purchase grants first, so the finish event carries the new profile; then
-    /// the paywall's post-purchase step; then the dismissal it asks for.
+    /// A purchase that went through is settled first (access granted and kept for the backend),
+    /// so the finish event carries the new profile; `purchaseSettled` goes on from there.
     private mutating func finishPurchase(_ productId: String, _ outcome: PurchaseOutcome) -> [PaywallViewAction] {
-        purchasing = nil
         let bought = product(productId)
         switch outcome {
-        case .failed(let error): return [.emit(.didFailPurchase(bought, error))]
-        case .cancelled: return [.emit(.didFinishPurchase(bought, .user_cancelled))]
-        case .pending: return [.emit(.didFinishPurchase(bought, .pending))]
-        case .succeeded(let expiresAt):
-            var actions: [PaywallViewAction] = [.grantPurchase(bought, expiresAt: expiresAt), .emit(.didFinishPurchase(bought, .success))]
-            switch paywall.postPurchase {
-            case .deepLink(let url)?: actions.append(.emit(.didRequestDeepLink(url: url)))
-            case .nextStep(let id)?: actions.append(.emit(.didRequestNextStep(stepId: id)))
-            case nil: break
-            }
-            return actions + closeAfterPurchase()
-        }
-    }
-
-    private mutating func finishRestore(_ outcome: RestoreOutcome) -> [PaywallViewAction] {
-        restoring = false
-        switch outcome {
         case .failed(let error):
-            return [.emit(.didFailRestore(error))]
-        case .restored(let productIds):
-            let described = productIds.compactMap { describe($0) }
-            var actions: [PaywallViewAction] = described.isEmpty ? [] : [.grantRestored(described)]
-            actions.append(.emit(.didFinishRestore))
-            if !productIds.isEmpty && phase != .dismissed { actions += close(.restore_success) }
-            return actions
+            purchasing = nil
+            return [.emit(.didFailPurchase(bought, error))]
+        case .cancelled:
+            purchasing = nil
+            return [.emit(.didFinishPurchase(bought, .user_cancelled, transaction: nil))]
+        case .pending, .succeeded:
+            return [.settlePurchase(bought, outcome)]
         }
     }
 

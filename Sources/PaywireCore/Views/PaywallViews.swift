@@ -1,7 +1,7 @@
 /// The paywall views of one client: each view's machine, and the running of the actions the
 /// machines return: events to the host, operations to the store, questions to the host,
 /// grants to the profile, timers. View ids are `paywall-view-N`, never reused.
-final class PaywallViews {
+final class PaywallViews: RestoreListener {
     private var machines: [String: PaywallViewMachine] = [:]
     private var nextId = 1
     private let environment: PaywallViewMachine.Environment
@@ -12,10 +12,12 @@ final class PaywallViews {
     private let sink: EventSink
     private let clock: Clock
     private let analytics: ViewAnalytics
+    private let purchases: Purchases
 
     init(environment: PaywallViewMachine.Environment, store: StoreGateway, broker: HostRequestBroker, timers: Timers,
-         profiles: ProfileStore, sink: EventSink, clock: Clock, analytics: ViewAnalytics) {
+         profiles: ProfileStore, sink: EventSink, clock: Clock, analytics: ViewAnalytics, purchases: Purchases) {
         self.analytics = analytics
+        self.purchases = purchases
         self.environment = environment
         self.store = store
         self.broker = broker
@@ -27,9 +29,9 @@ final class PaywallViews {
 
     /// Creates a view of `paywall`. `checkLayout` reports a broken builder layout at once;
     /// `preloadProducts` starts loading the products.
-    func create(_ paywall: PaywallReference, checkLayout: Bool = true, preloadProducts: Bool = false) -> ViewInfo {
+    func create(_ paywall: PaywallReference, checkLayout: Bool = true, preloadProducts: Bool = false, context: ViewContext? = nil) -> ViewInfo {
         let info = ViewInfo(id: "paywall-view-\(nextId)", placementId: paywall.placementId,
-                            abTestName: paywall.abTestName, variationId: paywall.variationId)
+                            abTestName: paywall.abTestName, variationId: paywall.variationId, context: context)
         nextId += 1
         var machine = PaywallViewMachine(info: info, paywall: paywall, environment: environment,
                                          catalog: store.adapter.knownProducts(paywall.productIds))
@@ -59,11 +61,17 @@ final class PaywallViews {
     }
 
     func storeReplied(_ viewId: String, _ operation: StoreOperation, _ outcome: StoreOutcome) {
+        if case .products(.success(let described)) = outcome { purchases.catalog.remember(described) }
         try? handle(viewId) { machine in machine.storeReplied(operation, outcome) }
     }
 
     func hostAnswered(_ viewId: String, _ question: PaywallViewQuestion, _ outcome: HostOutcome) {
-        try? handle(viewId) { machine in machine.hostAnswered(question, outcome) }
+        let now = clock.nowMilliseconds()
+        try? handle(viewId) { machine in machine.hostAnswered(question, outcome, now: now) }
+    }
+
+    func restoreSettled(_ viewId: String, _ result: Result<RestoreSettlement, WireError>) {
+        try? handle(viewId) { machine in machine.restoreSettled(result) }
     }
 
     func timerFired(_ viewId: String, _ timer: PaywallViewTimer) {
@@ -84,10 +92,15 @@ final class PaywallViews {
                 }
             case .ask(let question):
                 broker.ask(question.kind, view: view, resume: .paywallView(viewId: view.id, question), payload: question.writePayload)
-            case .grantPurchase(let product, let expiresAt):
-                profiles.grantPurchase(product.productId, product: product.product, expiresAt: expiresAt)
-            case .grantRestored(let products):
-                profiles.grantRestored(products)
+            case .purchaseStarting(let product):
+                purchases.purchaseStarting(product)
+            case .settlePurchase(let bought, let outcome):
+                let error = purchases.settle(outcome, productId: bought.productId, product: bought.product, paywall: bought.paywall)
+                try? handle(view.id) { machine in machine.purchaseSettled(bought, outcome, error: error) }
+            case .settleRestore(let productIds, let transactions):
+                if let result = purchases.settleRestore(productIds: productIds, transactions: transactions, for: .paywallView(viewId: view.id)) {
+                    restoreSettled(view.id, result)
+                }
             case .schedule(let timer, let milliseconds):
                 timers.schedule(.paywallView(viewId: view.id, timer), after: milliseconds)
             }
