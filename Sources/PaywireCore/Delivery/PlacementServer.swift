@@ -56,8 +56,9 @@ final class PlacementServer {
             throw WireError(.notFound, "no source: set a fallback bundle (config.fallback or set_fallback)",
                             details: JSONObject([("paywall_id", .string(paywallId))]))
         }
+        // A placement that does not load is skipped here: it is reported when it is asked for.
         for id in bundle.paywalls.ids {
-            guard let placement = try bundle.paywalls.placement(id),
+            guard let placement = (try? bundle.paywalls.placement(id)) ?? nil,
                   placement.audiences.contains(where: { $0.variations.contains { $0.paywallId == paywallId } }) else { continue }
             return try servePaywall(id, locale: requestLocale, choice: .paywall(paywallId))
         }

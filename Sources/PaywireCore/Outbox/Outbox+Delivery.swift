@@ -143,6 +143,8 @@ extension Outbox {
         do throws(WireError) { try store.remove(ids, reportedDropped: 0) } catch {
             log(.error, "could not delete refused record(s): \(error.message)")
         }
+        // A refused purchase was already reported by the part that acts on the verdict.
+        guard lane == .events else { return }
         log(.error, "the backend refused \(ids.count) record(s) (HTTP \(status)); they are dropped",
             details: [("event_ids", .array(ids.map { .string($0) })), ("status", .number(JSONNumber(status)))])
     }
