@@ -32,6 +32,7 @@ enum DashboardPage {
             table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 4px 10px; border-bottom: 1px solid #dde; text-align: right; }
             th:first-child, td:first-child { text-align: left; } th { background: #f3f4f8; }
             .srm { padding: 6px 10px; border-radius: 4px; display: inline-block; }
+            svg.conversion-chart { display: block; margin: 8px 0 16px; }
             .srm.ok { background: #e8f6ec; } .srm.mismatch { background: #fde8e8; color: #9b1c1c; font-weight: 600; }
             </style></head><body>
             <h1>Paywire experiments</h1>
@@ -48,7 +49,7 @@ enum DashboardPage {
 
     private static func experiment(_ experiment: ExperimentResult, placementId: String) -> String {
         let total = experiment.variations.reduce(0) { $0 + $1.exposed }
-        let rows = experiment.variations.map { variation in
+        let rows = experiment.variations.map { (variation: VariationResult) -> String in
             let share = total == 0 ? 0 : Double(variation.exposed) / Double(total)
             return """
                 <tr data-variation="\(escape(variation.variationId))"><td data-field="variation_id">\(escape(variation.variationId))</td>\

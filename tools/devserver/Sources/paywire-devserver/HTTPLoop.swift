@@ -48,19 +48,18 @@ struct HTTPLoop: Sendable {
         do {
             while true {
                 guard let headBytes = try await reader.readHead(limit: Self.maxHeadBytes) else {
-                    if reader.overflowed { try await write(refusal(431, "the request head is larger than 64 KiB"), to: socket, close: true) }
+                    if reader.overflowed { try await refuse(431, "the request head is larger than 64 KiB", on: socket) }
                     return
                 }
                 let head: RequestHead
                 switch RequestHead.parse(headBytes) {
                 case .failure(let problem):
-                    try await write(refusal(400, problem.message), to: socket, close: true)
+                    try await refuse(400, problem.message, on: socket)
                     return
                 case .success(let parsed): head = parsed
                 }
                 guard head.contentLength <= maxBodyBytes else {
-                    try await write(refusal(413, "the body is \(head.contentLength) bytes; this server takes at most \(maxBodyBytes) (--max-body-bytes)"),
-                                    to: socket, close: true)
+                    try await refuse(413, "the body is \(head.contentLength) bytes; this server takes at most \(maxBodyBytes) (--max-body-bytes)", on: socket)
                     return
                 }
                 if head.expectsContinue && head.contentLength > 0 {
@@ -103,6 +102,25 @@ struct HTTPLoop: Sendable {
         try await socket.write(Data(head.utf8))
         guard let sequence else { return }
         for try await chunk in sequence { try await socket.write(chunk) }
+    }
+
+    /// Answers a request it will not read and closes the connection: the write side first,
+    /// then what the client still sends is read and dropped for up to a second, so the
+    /// close does not reset the connection before the client has read the answer.
+    private func refuse(_ status: Int, _ message: String, on socket: AsyncSocket) async throws {
+        try await write(refusal(status, message), to: socket, close: true)
+        _ = Glibc.shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .seconds(1)
+        var drained = 0
+        while ContinuousClock.now < deadline && drained < 16 << 20 {
+            do {
+                drained += try socket.socket.read(atMost: 65536).count
+            } catch SocketError.blocked {
+                try await Task.sleep(for: .milliseconds(5))
+            } catch {
+                return
+            }
+        }
     }
 
     private func refusal(_ status: Int, _ message: String) -> HTTPResponse {
