@@ -64,7 +64,8 @@ class DevServer:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
             data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-            connection.request(method, path, body=data, headers={"content-type": "application/json", **(headers or {})})
+            connection.request(method, path, body=data, headers={
+                "content-type": "application/json", "x-paywire-profile-id": "integration-test", **(headers or {})})
             response = connection.getresponse()
             raw = response.read()
             try:

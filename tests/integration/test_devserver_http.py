@@ -27,7 +27,7 @@ def exchange(server, raw, read_until_close=True):
 
 @pytest.mark.parametrize("value", [b"\xe9t\xe9", "\u00e9t\u00e9".encode(), b"\"abc\x01\""])
 def test_a_header_that_is_not_ascii_is_answered_400(devserver, value):
-    answer = exchange(devserver, b"GET /v1/placements/onboarding HTTP/1.1\r\nHost: x\r\nIf-None-Match: " + value + b"\r\n\r\n")
+    answer = exchange(devserver, b"GET /v1/placements/onboarding HTTP/1.1\r\nHost: x\r\nx-paywire-profile-id: p\r\nIf-None-Match: " + value + b"\r\n\r\n")
     status_line, _, rest = answer.partition(b"\r\n")
     assert status_line == b"HTTP/1.1 400 Bad Request"
     body = json.loads(rest.split(b"\r\n\r\n", 1)[1])
@@ -43,15 +43,15 @@ def test_a_method_a_resource_does_not_take_is_405_with_allow(devserver):
 
 
 def test_requests_share_one_kept_alive_connection(devserver):
-    request = b"GET /v1/placements/onboarding HTTP/1.1\r\nHost: x\r\n\r\n"
-    answer = exchange(devserver, request * 2 + b"GET /v1/placements/settings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    request = b"GET /v1/placements/onboarding HTTP/1.1\r\nHost: x\r\nx-paywire-profile-id: p\r\n\r\n"
+    answer = exchange(devserver, request * 2 + b"GET /v1/placements/settings HTTP/1.1\r\nHost: x\r\nx-paywire-profile-id: p\r\nConnection: close\r\n\r\n")
     assert answer.count(b"HTTP/1.1 200 OK") == 3
 
 
 def test_expect_100_continue_is_honoured(devserver):
     body = json.dumps({"records": []}).encode()
     with socket.create_connection(("127.0.0.1", devserver.port), timeout=5) as connection:
-        connection.sendall(b"POST /v1/events HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: "
+        connection.sendall(b"POST /v1/events HTTP/1.1\r\nHost: x\r\nx-paywire-profile-id: p\r\nExpect: 100-continue\r\nContent-Length: "
                            + str(len(body)).encode() + b"\r\n\r\n")
         assert connection.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
         connection.sendall(body)

@@ -18,6 +18,8 @@ struct EventRecord: Sendable {
 /// client can bisect; nothing of a refused batch is stored.
 enum EventBatch {
     static let maxRecords = 100
+    /// 2^53 - 1: the largest integer every JSON reader holds exactly (the spec's maximum).
+    static let maxSafeInteger = 9_007_199_254_740_991
 
     enum Problem: Error {
         /// The body is not a batch at all (`invalid_request`).
@@ -35,7 +37,7 @@ enum EventBatch {
         }
         var dropped = 0
         if let count = batch["dropped_count"] {
-            guard let value = count.asInt, value >= 0 else { return .failure(.request("dropped_count must be an integer >= 0")) }
+            guard let value = count.asInt, (0...maxSafeInteger).contains(value) else { return .failure(.request("dropped_count must be an integer >= 0")) }
             dropped = value
         }
         var records: [EventRecord] = []
@@ -76,14 +78,19 @@ enum EventBatch {
             _ = try text("install_id")
             _ = try text("session_id")
             _ = try text("customer_user_id", optional: true)
-            guard let createdAt = object["created_at"]?.asInt, createdAt >= 0 else { throw RecordProblem("created_at must be an integer >= 0 (ms)") }
-            guard let seq = object["seq"]?.asInt, seq >= 1 else { throw RecordProblem("seq must be an integer >= 1") }
+            guard let createdAt = object["created_at"]?.asInt, (0...maxSafeInteger).contains(createdAt) else { throw RecordProblem("created_at must be an integer >= 0 (ms)") }
+            guard let seq = object["seq"]?.asInt, (1...maxSafeInteger).contains(seq) else { throw RecordProblem("seq must be an integer >= 1") }
             guard let params = object["params"], params.isObject else { throw RecordProblem("params must be an object") }
             guard let app = object["app"], app.isObject else { throw RecordProblem("app must be an object") }
             guard let sdk = object["sdk"], sdk.isObject, sdk["version"]?.asString != nil else {
                 throw RecordProblem("sdk must be an object with a version string")
             }
             if let wrapper = sdk["wrapper"], !wrapper.isObject { throw RecordProblem("sdk.wrapper must be an object") }
+            for (path, member) in [("app.platform", app["platform"]), ("app.app_version", app["app_version"]),
+                                   ("sdk.wrapper.name", sdk["wrapper"]?["name"]), ("sdk.wrapper.version", sdk["wrapper"]?["version"])]
+                where member != nil && member?.asString == nil {
+                throw RecordProblem("\(path) must be a string")
+            }
             var exposure: (String, String, String)?
             if name == "paywall_shown" { exposure = try shownParams(params) }
             return .success(EventRecord(

@@ -95,7 +95,7 @@ enum PurchaseRequests {
         guard value.isObject else { throw RequestProblem("a transaction must be an object") }
         let environment = try text(value, "environment")
         guard environment == "sandbox" || environment == "production" else { throw RequestProblem("environment must be sandbox or production") }
-        guard let purchasedAt = value["purchased_at"]?.asInt, purchasedAt >= 0 else {
+        guard let purchasedAt = value["purchased_at"]?.asInt, (0...EventBatch.maxSafeInteger).contains(purchasedAt) else {
             throw RequestProblem("purchased_at must be an integer >= 0 (ms)")
         }
         guard let verification = value["verification"]?.asString else { throw RequestProblem("verification must be a string") }
@@ -125,7 +125,7 @@ enum PurchaseRequests {
     }
 
     private static func optionalText(_ object: JSONValue, _ key: String) throws(RequestProblem) -> String? {
-        guard let value = object[key], value != .null else { return nil }
+        guard let value = object[key] else { return nil }
         guard let text = value.asString else { throw RequestProblem("\(key) must be a string") }
         return text
     }

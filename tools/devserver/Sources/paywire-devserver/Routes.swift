@@ -38,6 +38,14 @@ enum APIRoute {
         }
     }
 
+    /// The reads the core makes for a profile name it in `x-paywire-profile-id`.
+    var needsProfileHeader: Bool {
+        switch self {
+        case .placement, .onboarding, .profile: return true
+        default: return false
+        }
+    }
+
     var method: HTTPMethod {
         switch self {
         case .placement, .onboarding, .profile, .results: return .GET
@@ -89,6 +97,9 @@ struct Routes: HTTPHandler {
         }
         if let apiKey = setup.apiKey, !Self.sameKey(request.headers[.authorization], "Api-Key " + apiKey) {
             return Reply.error(401, code: "unauthorized", "this server needs 'authorization: Api-Key <key>' with the key it was started with")
+        }
+        if route.needsProfileHeader, (request.headers[HTTPHeader("x-paywire-profile-id")] ?? "").isEmpty {
+            return Reply.error(400, code: "invalid_request", "the x-paywire-profile-id header is required here")
         }
         let response: HTTPResponse
         switch route {
