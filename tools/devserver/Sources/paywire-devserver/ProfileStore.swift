@@ -9,29 +9,28 @@ extension Store {
     /// The profile, or nil when the backend has met it neither through a purchase or restore
     /// nor through a dev profile.
     func profileBody(_ profileId: String, devProfile: JSONValue?) async throws -> JSONValue? {
-        let (known, customerUserId, rows) = try await database.read { db in
+        let (known, customerUserId, grants) = try await database.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT customer_user_id FROM profiles WHERE profile_id = ?", arguments: [profileId])
             let grants = try Row.fetchAll(db, sql: """
                 SELECT transaction_id, vendor_product_id, purchased_at, expires_at, access_level, is_subscription, environment, store
                 FROM transactions WHERE owner_profile_id = ? AND status = 'verified' ORDER BY purchased_at, transaction_id
-                """, arguments: [profileId])
+                """, arguments: [profileId]).map(OwnedGrant.init)
             return (row != nil, row?["customer_user_id"] as String?, grants)
         }
         guard known || devProfile != nil else { return nil }
         var accessLevels = Grants(devProfile?["access_levels"])
         var subscriptions = Grants(devProfile?["subscriptions"])
         var testUser = devProfile?["is_test_user"]?.asBool ?? false
-        for row in rows {
-            let purchasedAt: Int = row["purchased_at"], expiresAt: Int? = row["expires_at"]
+        for owned in grants {
             let grant = JSONValue.object([
-                ("vendor_product_id", .string(row["vendor_product_id"])),
-                ("activated_at", .string(DevServerSupport.isoDate(milliseconds: purchasedAt))),
-                ("expires_at", expiresAt.map { .string(DevServerSupport.isoDate(milliseconds: $0)) } ?? .null),
-                ("transaction_id", .string(row["transaction_id"])),
+                ("vendor_product_id", .string(owned.vendorProductId)),
+                ("activated_at", .string(DevServerSupport.isoDate(milliseconds: owned.purchasedAt))),
+                ("expires_at", owned.expiresAt.map { .string(DevServerSupport.isoDate(milliseconds: $0)) } ?? .null),
+                ("transaction_id", .string(owned.transactionId)),
             ])
-            accessLevels.offer(row["access_level"], grant, expiresAt: expiresAt)
-            if row["is_subscription"] as Bool { subscriptions.offer(row["vendor_product_id"], grant, expiresAt: expiresAt) }
-            testUser = testUser || row["environment"] as String == "sandbox" || row["store"] as String == "test"
+            accessLevels.offer(owned.accessLevel, grant, expiresAt: owned.expiresAt)
+            if owned.isSubscription { subscriptions.offer(owned.vendorProductId, grant, expiresAt: owned.expiresAt) }
+            testUser = testUser || owned.isTest
         }
         var object: JSONObject
         if case .object(let dev)? = devProfile { object = dev } else { object = JSONObject() }
@@ -41,6 +40,28 @@ extension Store {
         if object["custom_attributes"] == nil { object.set("custom_attributes", .object([])) }
         object.set("is_test_user", .bool(testUser))
         return .object(object)
+    }
+}
+
+/// A verified transaction a profile owns, as read from the store.
+struct OwnedGrant: Sendable {
+    let transactionId: String
+    let vendorProductId: String
+    let purchasedAt: Int
+    let expiresAt: Int?
+    let accessLevel: String
+    let isSubscription: Bool
+    /// A sandbox or test-store transaction makes its owner a test user.
+    let isTest: Bool
+
+    init(_ row: Row) {
+        transactionId = row["transaction_id"]
+        vendorProductId = row["vendor_product_id"]
+        purchasedAt = row["purchased_at"]
+        expiresAt = row["expires_at"]
+        accessLevel = row["access_level"]
+        isSubscription = row["is_subscription"]
+        isTest = row["environment"] as String == "sandbox" || row["store"] as String == "test"
     }
 }
 
