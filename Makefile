@@ -22,7 +22,8 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo demo-remote test test-swift check-header check-exports check-install \
-        check-api check-no-http conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean
+        check-api check-no-http conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean \
+        test-ab
 
 all: lib harness
 
@@ -35,11 +36,18 @@ deps:
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	command -v valgrind >/dev/null || missing="$$missing valgrind"; \
 	command -v openssl >/dev/null || missing="$$missing openssl"; \
+	: '>>> devserver: SQLite for its store, Chromium for the results page test'; \
+	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	: '<<< devserver'; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
+	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server
+	@python3 -c 'import scipy, schemathesis.cli' 2>/dev/null || python3 -m pip install -q scipy schemathesis
+	@# <<< devserver
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported.
 lib: $(LIBDIR)/$(LIB_REAL)
@@ -59,7 +67,7 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 # The dev server: the bundle over the backend API on loopback, with fault switches. Its own
 # package (tools/devserver), so its server framework never enters libpaywire's graph.
 devserver: $(BINDIR)/paywire-devserver
-$(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireCore -name '*.swift') tools/devserver/Package.swift
+$(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireCore -name '*.swift') tools/devserver/Package.swift | deps
 	swift build -c release --package-path tools/devserver --product paywire-devserver
 	@mkdir -p $(BINDIR)
 	cp tools/devserver/.build/release/paywire-devserver $@
@@ -77,7 +85,7 @@ demo-remote: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 examples/remote_demo.py $(BINDIR)/paywire-devserver examples/bundle.json
 
-test: deps test-swift check-header check-exports check-install check-no-http check-api conformance corpus test-python integration demo-remote stress
+test: deps test-swift check-header check-exports check-install check-no-http check-api conformance corpus test-python integration test-ab demo-remote stress
 	@echo "make test: all checks passed"
 
 test-swift: deps
@@ -177,8 +185,19 @@ stress: devserver
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" PAYWIRE_STRESS_BACKEND=$$url $(TSAN_DIR)/stress; status=$$?; \
 	kill $$server; exit $$status
 
-bench: $(BINDIR)/paywire-bench
+bench: $(BINDIR)/paywire-bench devserver
 	$(BINDIR)/paywire-bench
+	@# >>> devserver: events acknowledged per second against SQLite inserting the same rows directly
+	@echo
+	python3 bench/devserver_events.py $(BINDIR)/paywire-devserver examples/bundle.json
+	@# <<< devserver
+
+# >>> devserver
+# A/B bucketing at scale: 100,000 profile ids through the Python binding against an independent
+# MD5 (hashlib) and the rule; shares within statistical bounds of the weights.
+test-ab: lib deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python python3 -m pytest -q tests/ab
+# <<< devserver
 
 clean:
 	rm -rf $(BUILD) .build .build-tsan .build-nohttp tools/devserver/.build
