@@ -89,6 +89,12 @@ public final class Abi {
         return slot;
     }
 
+    /** The path the library was loaded from (loading it first if need be). */
+    public static String libraryPath() {
+        library();
+        return LibraryLocator.loadedPath;
+    }
+
     /** Copies the string an out slot received, then releases it; null for NULL. */
     public static String takeString(Memory outSlot) {
         return takeString(outSlot.getPointer(0));

@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * Every method may be called from any thread; the library serializes a client's calls. Results
  * are gson trees whose numbers keep the text the library wrote (a price of 9.99 stays 9.99).
- * Close the client when done: there is no finalizer, because freeing from a GC thread while a
- * handler runs is exactly the ordering bug this binding exists to rule out.
+ * Close the client when done (try-with-resources). There is no finalizer or cleaner: a client
+ * whose handler refers to it stays reachable through that handler anyway, so freeing on garbage
+ * collection could not be relied on, and the point where events stop should be the host's choice.
  */
 public final class Client implements AutoCloseable {
     /** The client whose handler the current thread is running, to refuse close() from inside it. */

@@ -22,8 +22,7 @@ final class LibraryLoadingTest {
     /** Loads the library and prints the path it came from; what the checks below start. */
     public static void main(String[] arguments) {
         try {
-            Client.version();
-            System.out.println(LibraryLocator.loadedPath);
+            System.out.println(Abi.libraryPath());
         } catch (LibraryNotFoundException error) {
             System.err.println(error.getMessage());
             System.exit(3);
