@@ -20,9 +20,12 @@ import shutil
 import subprocess
 import tempfile
 import sys
+import time
 from pathlib import Path
 
 import jsonschema
+
+from matrix import write_results
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -360,7 +363,8 @@ class CaseRun:
 
 # ---------------------------------------------------------------------------- main
 
-def load_cases(directory):
+def load_cases(directory, origins=None):
+    """The cases of every *.json in `directory`; `origins` (if given) maps each id to its file's stem."""
     cases, seen = [], set()
     for path in sorted(Path(directory).glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -369,6 +373,8 @@ def load_cases(directory):
                 sys.exit(f"duplicate case id {case['id']} in {path}")
             seen.add(case["id"])
             cases.append(case)
+            if origins is not None:
+                origins[case["id"]] = path.stem
     return cases
 
 
@@ -378,6 +384,7 @@ def main():
     parser.add_argument("--vectors", action="append", help="a directory of case files (repeatable); default: vectors/")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once, each in its own runner process")
     parser.add_argument("--case", action="append", help="run only these case ids")
+    parser.add_argument("--results", help="write passed/failed per vector file and the run's time here (JSON)")
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
 
@@ -399,7 +406,8 @@ def main():
                 known_failures.add(line)
 
     directories = args.vectors or [str(HERE / "vectors")]
-    cases = [case for directory in directories for case in load_cases(directory)]
+    origins = {}
+    cases = [case for directory in directories for case in load_cases(directory, origins)]
     if len({case["id"] for case in cases}) != len(cases):
         sys.exit("duplicate case ids across the vector directories")
     if args.case:
@@ -421,10 +429,14 @@ def main():
             shutil.rmtree(run.variables["tmpdir"], ignore_errors=True)
         return error
 
+    started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         errors = list(pool.map(run_case, cases))
-    passed, failed, problems = 0, 0, []
+    seconds = time.monotonic() - started
+    passed, failed, problems, verdicts = 0, 0, [], []
     for case, error in zip(cases, errors):
+        # A listed case that fails conforms to the expectations, as the totals below count it.
+        verdicts.append((error is None) != (case["id"] in known_failures))
         if error is None and case["id"] in known_failures:
             failed += 1
             problems.append(f"UNEXPECTED PASS {case['id']}: remove it from {expectation_file.name}")
@@ -440,7 +452,9 @@ def main():
             problems.append(f"EXPECTATION FOR A CASE THAT DOES NOT EXIST {missing}")
     for problem in problems:
         print(problem)
-    print(f"runner {args.runner}: {len(cases)} cases from {', '.join(directories)}")
+    print(f"runner {args.runner}: {len(cases)} cases from {', '.join(directories)} in {seconds:.1f} s")
+    if args.results:
+        write_results(args.results, args.runner, cases, verdicts, origins, seconds)
     print(f"conformance: {passed} passed, {failed} failed")
     return 1 if failed or not cases else 0
 
