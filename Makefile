@@ -134,7 +134,7 @@ check-api: deps
 conformance: conformance-c conformance-python conformance-java conformance-dotnet
 
 conformance-c: harness
-	python3 tests/conformance/driver.py --runner c --jobs 2 --results $(RESULTS)/c.json -- $(BINDIR)/paywire-harness
+	python3 tests/conformance/driver.py --runner c --jobs 2 --openapi api/openapi.yaml --results $(RESULTS)/c.json -- $(BINDIR)/paywire-harness
 
 conformance-python: lib deps
 	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
