@@ -14,7 +14,7 @@ CC          ?= cc
 CXX         ?= c++
 STRICT      := -Wall -Wextra -Werror -pedantic
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
-SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.modulemap')
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The toolchain's clang: its ThreadSanitizer runtime is the one the Swift TSan build uses.
@@ -22,7 +22,7 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo demo-remote test test-swift check-header check-exports check-install \
-        check-api check-no-http conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean
+        check-api conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean
 
 all: lib harness
 
@@ -76,7 +76,7 @@ demo-remote: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 examples/remote_demo.py $(BINDIR)/paywire-devserver examples/bundle.json
 
-test: deps test-swift check-header check-exports check-install check-no-http check-api conformance corpus test-python integration demo-remote stress
+test: deps test-swift check-header check-exports check-install check-api conformance corpus test-python integration demo-remote stress
 	@echo "make test: all checks passed"
 
 test-swift: deps
@@ -136,14 +136,6 @@ corpus: harness
 	python3 tests/conformance/driver.py --runner c-valgrind --jobs 2 --vectors tests/corpus --vectors tests/conformance/vectors \
 	  -- $(VALGRIND) $(BINDIR)/paywire-harness
 
-# The library built without libcurl (PAYWIRE_NO_BUILTIN_HTTP=1), for hosts that always carry
-# requests themselves: no libcurl linked; transport.type http refused naming the field.
-check-no-http: deps
-	PAYWIRE_NO_BUILTIN_HTTP=1 swift build --scratch-path .build-nohttp --product paywire
-	@! ldd .build-nohttp/debug/libpaywire.so | grep libcurl
-	PAYWIRE_LIBRARY=$(CURDIR)/.build-nohttp/debug/libpaywire.so PYTHONPATH=bindings/python \
-	  python3 tests/install/check_no_builtin_http.py
-
 # The built-in HTTP transport against the dev server over real HTTP: every fault switch, the
 # time budget, the cache across processes. The tests start and stop the server themselves.
 integration: lib devserver deps
@@ -180,4 +172,4 @@ bench: $(BINDIR)/paywire-bench
 	$(BINDIR)/paywire-bench
 
 clean:
-	rm -rf $(BUILD) .build .build-tsan .build-nohttp tools/devserver/.build
+	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build
