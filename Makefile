@@ -2,8 +2,14 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
-VERSION     := 0.1.0
-ABI         := 1
+# ---- versions (issue 9: one version source) ----------------------------------------------------
+# VERSION is the library version's one source, PAYWIRE_ABI_VERSION in the header the ABI's;
+# packaging/check_version.py fails the library build when any other place disagrees.
+VERSION     := $(shell cat VERSION)
+ABI         := $(shell sed -n 's/^.define PAYWIRE_ABI_VERSION \([0-9][0-9]*\).*/\1/p' include/paywire.h)
+VERSION_STATED := VERSION include/paywire.h packaging/check_version.py bindings/python/pyproject.toml \
+                  bindings/python/paywire/__init__.py bindings/python/paywire/_native.py
+# ---- end versions -------------------------------------------------------------------------------
 PREFIX      ?= /usr/local
 BUILD       := build
 LIBDIR      := $(BUILD)/lib
@@ -40,12 +46,16 @@ deps:
 	fi
 	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
 
-# The self-contained release library: Swift runtime linked in, only paywire_* exported.
+# The self-contained release library: Swift runtime linked in, only paywire_* exported. The
+# version check runs on the sources first and on the built library before it takes its place.
 lib: $(LIBDIR)/$(LIB_REAL)
-$(LIBDIR)/$(LIB_REAL): $(SWIFT_SOURCES) | deps
+$(LIBDIR)/$(LIB_REAL): $(SWIFT_SOURCES) $(VERSION_STATED) | deps
+	python3 packaging/check_version.py
 	swift build -c release -Xswiftc -static-stdlib --product paywire
 	@mkdir -p $(LIBDIR)
-	cp .build/release/libpaywire.so $@
+	cp .build/release/libpaywire.so $@.new
+	python3 packaging/check_version.py --library $@.new
+	mv $@.new $@
 	ln -sf $(LIB_REAL) $(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(LIBDIR)/libpaywire.so
 
@@ -93,12 +103,15 @@ check-header:
 # The library exports exactly the header's functions, carries its SONAME, and needs no Swift runtime.
 check-exports: lib
 	@exported=$$(nm -D --defined-only $(LIBDIR)/$(LIB_REAL) | awk 'NF==3 {print $$3}' | sort -u); \
+	unversioned=$$(echo "$$exported" | grep -v '@@PAYWIRE_$(ABI)$$' || true); \
+	[ -z "$$unversioned" ] || { echo "exports outside the version node PAYWIRE_$(ABI):" $$unversioned; exit 1; }; \
+	exported=$$(echo "$$exported" | sed 's/@@.*//'); \
 	declared=$$(grep -oE '\bpaywire_[a-z0-9_]+[[:space:]]*\(' include/paywire.h | tr -d ' (' | sort -u); \
 	if [ "$$exported" != "$$declared" ]; then \
 	  echo "exports differ from include/paywire.h:"; diff <(echo "$$declared") <(echo "$$exported"); exit 1; fi; \
 	readelf -d $(LIBDIR)/$(LIB_REAL) | grep -q "Library soname: \[$(LIB_SONAME)\]" || { echo "SONAME is not $(LIB_SONAME)"; exit 1; }; \
 	if ldd $(LIBDIR)/$(LIB_REAL) | grep -q libswift; then echo "library depends on the Swift runtime:"; ldd $(LIBDIR)/$(LIB_REAL); exit 1; fi; \
-	echo "exports: $$(echo $$exported | wc -w) symbols, all declared in paywire.h; SONAME $(LIB_SONAME); no libswift*"
+	echo "exports: $$(echo $$exported | wc -w) symbols, all declared in paywire.h, all in PAYWIRE_$(ABI); SONAME $(LIB_SONAME); no libswift*"
 
 # `make install PREFIX=...`, then a C program built only from `pkg-config --cflags --libs paywire`.
 install: lib
