@@ -181,8 +181,22 @@ stress: devserver
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" PAYWIRE_STRESS_BACKEND=$$url $(TSAN_DIR)/stress; status=$$?; \
 	kill $$server; exit $$status
 
-bench: $(BINDIR)/paywire-bench
+# ---- load-cost bench (issue 12): process start to exit, against a bare C process --------------
+LOAD_PROBES := $(BINDIR)/load-probe-bare $(BINDIR)/load-probe-abi $(BINDIR)/load-probe-paywall
+$(BINDIR)/load-probe-bare: bench/load_probe.c
+	@mkdir -p $(BINDIR)
+	$(CC) -std=c99 $(STRICT) -O2 -DPROBE_BARE $< -o $@
+$(BINDIR)/load-probe-%: bench/load_probe.c include/paywire.h $(LIBDIR)/$(LIB_REAL)
+	@mkdir -p $(BINDIR)
+	$(CC) -std=c99 $(STRICT) -O2 -Iinclude -DPROBE_$$(echo $* | tr a-z A-Z) $< -o $@ -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib'
+$(BINDIR)/paywire-loadcost: bench/loadcost.c
+	@mkdir -p $(BINDIR)
+	$(CC) -std=c99 $(STRICT) -O2 $< -o $@
+# ---- end load-cost bench ------------------------------------------------------------------------
+
+bench: $(BINDIR)/paywire-bench $(BINDIR)/paywire-loadcost $(LOAD_PROBES)
 	$(BINDIR)/paywire-bench
+	$(BINDIR)/paywire-loadcost $(LOAD_PROBES) $(CURDIR)/examples/bundle.json
 
 clean:
 	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build
