@@ -30,7 +30,8 @@ STRICT      := -Wall -Wextra -Werror -pedantic
 SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --icf=all --experimental-lto-mode=full
 # ---- end release build flags --------------------------------------------------------------------
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
-SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
+RESULTS     := $(BUILD)/conformance-results
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The toolchain's clang: its ThreadSanitizer runtime is the one the Swift TSan build uses.
@@ -38,7 +39,8 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo demo-remote test test-swift check-header check-exports check-install \
-        check-api conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean
+        check-api conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean \
+        test-ab deps-java deps-dotnet java dotnet test-java test-dotnet conformance-java conformance-dotnet conformance-matrix
 
 all: lib harness
 
@@ -47,14 +49,22 @@ deps:
 	@missing=""; \
 	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"; \
 	pkg-config --exists libcurl 2>/dev/null || missing="$$missing libcurl4-openssl-dev"; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	command -v valgrind >/dev/null || missing="$$missing valgrind"; \
 	command -v openssl >/dev/null || missing="$$missing openssl"; \
+	: '>>> devserver: SQLite for its store, Chromium for the results page test'; \
+	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	: '<<< devserver'; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
+	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server
+	@python3 -c 'import scipy, schemathesis.cli' 2>/dev/null || python3 -m pip install -q scipy schemathesis
+	@# <<< devserver
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported. The
 # version check runs on the sources first and on the built library before it takes its place.
@@ -78,7 +88,7 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 # The dev server: the bundle over the backend API on loopback, with fault switches. Its own
 # package (tools/devserver), so its server framework never enters libpaywire's graph.
 devserver: $(BINDIR)/paywire-devserver
-$(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireCore -name '*.swift') tools/devserver/Package.swift
+$(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireCore -name '*.swift') tools/devserver/Package.swift | deps
 	swift build -c release --package-path tools/devserver --product paywire-devserver
 	@mkdir -p $(BINDIR)
 	cp tools/devserver/.build/release/paywire-devserver $@
@@ -96,7 +106,7 @@ demo-remote: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 examples/remote_demo.py $(BINDIR)/paywire-devserver examples/bundle.json
 
-test: deps test-swift check-header check-exports check-needed check-install check-api conformance corpus test-python integration demo-remote stress
+test: deps test-swift check-header check-exports check-needed check-install check-api conformance corpus test-python test-java test-dotnet integration test-ab demo-remote stress conformance-matrix
 	@echo "make test: all checks passed"
 
 test-swift: deps
@@ -145,20 +155,20 @@ check-install: lib deps
 check-api: deps
 	python3 tests/api/check_openapi.py
 
-conformance: conformance-c conformance-python
+conformance: conformance-c conformance-python conformance-java conformance-dotnet
 
 conformance-c: harness
-	python3 tests/conformance/driver.py --runner c --jobs 2 -- $(BINDIR)/paywire-harness
+	python3 tests/conformance/driver.py --runner c --jobs 2 --results $(RESULTS)/c.json -- $(BINDIR)/paywire-harness
 
 conformance-python: lib deps
 	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
-	  python3 tests/conformance/driver.py --runner python --jobs 2 -- python3 bindings/python/conformance_runner.py
+	  python3 tests/conformance/driver.py --runner python --jobs 2 --results $(RESULTS)/python.json -- python3 bindings/python/conformance_runner.py
 
 # The bad-input corpus and every conformance vector through the C runner under valgrind: no
 # crash, no invalid access, no definite leak. Two cases at a time (one per core).
 corpus: harness
-	python3 tests/conformance/driver.py --runner c-valgrind --jobs 2 --vectors tests/corpus --vectors tests/conformance/vectors \
-	  -- $(VALGRIND) $(BINDIR)/paywire-harness
+	python3 tests/conformance/driver.py --runner c-valgrind --jobs 2 --results $(RESULTS)/c-valgrind.json \
+	  --vectors tests/corpus --vectors tests/conformance/vectors -- $(VALGRIND) $(BINDIR)/paywire-harness
 
 # The built-in HTTP transport against the dev server over real HTTP: every fault switch, the
 # time budget, the cache across processes. The tests start and stop the server themselves.
@@ -205,9 +215,100 @@ $(BINDIR)/paywire-loadcost: bench/loadcost.c
 	$(CC) -std=c99 $(STRICT) -O2 $< -o $@
 # ---- end load-cost bench ------------------------------------------------------------------------
 
-bench: $(BINDIR)/paywire-bench $(BINDIR)/paywire-loadcost $(LOAD_PROBES)
+# ---- JVM and .NET bindings (bindings/java, bindings/dotnet) ---------------------------------
+# Debian's JDK, JNA and gson for the JVM; Debian's Mono (runtime, mcs, System.Json: not all of
+# mono-complete) for .NET. Both runners run the vectors and the bad-input corpus.
+JAVA_DIR    := $(BUILD)/java
+JAVA_LIBS   := /usr/share/java/jna.jar:/usr/share/java/gson.jar
+JAVAC       := javac -Xlint:all -Werror --release 11
+JAVA_CP     := $(JAVA_LIBS):$(CURDIR)/$(JAVA_DIR)/paywire.jar
+JAVA_RUN_CP := $(JAVA_CP):$(CURDIR)/$(JAVA_DIR)/paywire-conformance.jar
+# One short-lived JVM per case: classes from an archive made at build time, no C2, serial GC,
+# and JVM warnings on stderr, since stdout carries the protocol.
+JAVA_RUNNER := java -XX:SharedArchiveFile=$(CURDIR)/$(JAVA_DIR)/runner.jsa -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+               -Xlog:disable -Xlog:all=warning:stderr -cp $(JAVA_RUN_CP) dev.paywire.conformance.ConformanceRunner
+DOTNET_DIR  := $(BUILD)/dotnet
+MCS         := mcs -warnaserror -warn:4 -r:System.Json.dll
+BINDING_VECTORS := --vectors tests/conformance/vectors --vectors tests/corpus
+APT_INSTALL := $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends
+
+deps-java:
+	@missing=""; \
+	command -v javac >/dev/null && command -v jar >/dev/null || missing="$$missing default-jdk-headless"; \
+	[ -f /usr/share/java/jna.jar ] || missing="$$missing libjna-java"; \
+	[ -f /usr/share/java/gson.jar ] || missing="$$missing libgoogle-gson-java"; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; $(APT_INSTALL) $$missing >/dev/null; fi
+
+deps-dotnet:
+	@missing=""; \
+	command -v mono >/dev/null || missing="$$missing mono-runtime"; \
+	command -v mcs >/dev/null || missing="$$missing mono-mcs"; \
+	[ -f /usr/lib/mono/4.5/System.Json.dll ] || missing="$$missing libmono-system-json4.0-cil"; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; $(APT_INSTALL) $$missing >/dev/null; fi
+
+java: $(JAVA_DIR)/paywire.jar $(JAVA_DIR)/paywire-conformance.jar $(JAVA_DIR)/runner.jsa $(JAVA_DIR)/tests.stamp
+$(JAVA_DIR)/paywire.jar: $(shell find bindings/java/src -name '*.java') | deps-java
+	@rm -rf $(JAVA_DIR)/classes
+	$(JAVAC) -cp $(JAVA_LIBS) -d $(JAVA_DIR)/classes $^
+	jar --create --file $@ -C $(JAVA_DIR)/classes .
+$(JAVA_DIR)/paywire-conformance.jar: $(shell find bindings/java/runner -name '*.java') $(JAVA_DIR)/paywire.jar
+	@rm -rf $(JAVA_DIR)/runner-classes
+	$(JAVAC) -cp $(JAVA_CP) -d $(JAVA_DIR)/runner-classes $(filter %.java,$^)
+	jar --create --file $@ -C $(JAVA_DIR)/runner-classes .
+# The class-data archive of one runner session (a call, a handler, a poll), for faster JVM starts.
+$(JAVA_DIR)/runner.jsa: $(JAVA_DIR)/paywire-conformance.jar $(LIBDIR)/$(LIB_REAL)
+	@rm -f $@
+	printf '%s\n' '{"op":"hello"}' '{"op":"client_new","client":"main","config_text":"{\"fallback\":{\"path\":\"examples/bundle.json\"}}"}' \
+	  '{"op":"call","client":"main","method":"get_paywall","params_text":"{\"placement_id\":\"onboarding\"}"}' \
+	  '{"op":"set_event_handler","client":"main"}' '{"op":"call_async","client":"main","method":"get_log_level"}' \
+	  '{"op":"drain_events","client":"main","count":1,"timeout_ms":2000}' '{"op":"set_event_handler","client":"main","enabled":false}' \
+	  '{"op":"poll","client":"main","timeout_ms":0}' '{"op":"client_free","client":"main"}' \
+	  | java -XX:ArchiveClassesAtExit=$@ -Xlog:disable -Xlog:all=error:stderr -cp $(JAVA_RUN_CP) dev.paywire.conformance.ConformanceRunner >/dev/null
+$(JAVA_DIR)/tests.stamp: $(shell find bindings/java/tests -name '*.java') $(JAVA_DIR)/paywire.jar
+	@rm -rf $(JAVA_DIR)/test-classes
+	$(JAVAC) -cp $(JAVA_CP) -d $(JAVA_DIR)/test-classes $(filter %.java,$^)
+	@touch $@
+
+dotnet: $(DOTNET_DIR)/Paywire.dll $(DOTNET_DIR)/paywire-conformance.exe $(DOTNET_DIR)/paywire-tests.exe
+$(DOTNET_DIR)/Paywire.dll: $(wildcard bindings/dotnet/src/*.cs) | deps-dotnet
+	@mkdir -p $(DOTNET_DIR)
+	$(MCS) -target:library -out:$@ $^
+$(DOTNET_DIR)/paywire-conformance.exe: $(wildcard bindings/dotnet/runner/*.cs) $(DOTNET_DIR)/Paywire.dll
+	$(MCS) -target:exe -r:$(DOTNET_DIR)/Paywire.dll -out:$@ $(filter %.cs,$^)
+$(DOTNET_DIR)/paywire-tests.exe: $(wildcard bindings/dotnet/tests/*.cs) $(DOTNET_DIR)/Paywire.dll
+	$(MCS) -target:exe -r:$(DOTNET_DIR)/Paywire.dll -out:$@ $(filter %.cs,$^)
+
+# The bindings' own tests: results, errors, async calls, handlers, 100,000-call ownership, loading.
+test-java: java lib
+	java -XX:+UseSerialGC -Xmx256m -Dpaywire.root=$(CURDIR) -cp $(JAVA_CP):$(CURDIR)/$(JAVA_DIR)/test-classes dev.paywire.TestMain
+test-dotnet: dotnet lib
+	PAYWIRE_ROOT=$(CURDIR) mono $(DOTNET_DIR)/paywire-tests.exe
+
+conformance-java: java lib deps
+	python3 tests/conformance/driver.py --runner java --jobs 3 --results $(RESULTS)/java.json $(BINDING_VECTORS) -- $(JAVA_RUNNER)
+conformance-dotnet: dotnet lib deps
+	python3 tests/conformance/driver.py --runner dotnet --jobs 2 --results $(RESULTS)/dotnet.json $(BINDING_VECTORS) \
+	  -- mono $(DOTNET_DIR)/paywire-conformance.exe
+
+# Every runner of this run against every vector file, from the result files the driver wrote.
+conformance-matrix: conformance corpus
+	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet c-valgrind
+# ---- end of JVM and .NET bindings ------------------------------------------------------------
+
+bench: $(BINDIR)/paywire-bench devserver $(BINDIR)/paywire-loadcost $(LOAD_PROBES)
 	$(BINDIR)/paywire-bench
 	$(BINDIR)/paywire-loadcost $(LOAD_PROBES) $(CURDIR)/examples/bundle.json
+	@# >>> devserver: events acknowledged per second against SQLite inserting the same rows directly
+	@echo
+	python3 bench/devserver_events.py $(BINDIR)/paywire-devserver examples/bundle.json
+	@# <<< devserver
+
+# >>> devserver
+# A/B bucketing at scale: 100,000 profile ids through the Python binding against an independent
+# MD5 (hashlib) and the rule; shares within statistical bounds of the weights.
+test-ab: lib deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python python3 -m pytest -q tests/ab
+# <<< devserver
 
 clean:
 	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build packaging/floor/.build $(DIST)

@@ -15,13 +15,15 @@ let package = Package(
     targets: [
         // Pure domain: no C types, no dependencies beyond the standard library.
         .target(name: "PaywireCore"),
+        // The system SQLite, for the outbox's durable queue (Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libcurl for the built-in HTTP transport, dlopened on first use: curl's header
         // (libcurl4-openssl-dev) at build time, no libcurl in the library's NEEDED list.
         .target(name: "CCurl"),
         // The C boundary: @_cdecl exports, handle table, event delivery, the HTTP adapter.
         .target(
             name: "Paywire",
-            dependencies: ["PaywireCore", "CCurl"],
+            dependencies: ["PaywireCore", "CSQLite", "CCurl"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([

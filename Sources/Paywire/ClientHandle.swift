@@ -19,6 +19,9 @@ final class ClientHandle: Sendable {
     private let nextCallId = Atomic<UInt64>(1)
     /// The built-in HTTP client, when the config asks for it.
     private let transport: BoundaryTransport?
+    /// Woken whenever an HTTP answer was handed to the client, so closing can wait for the
+    /// last analytics batch.
+    private let settled = Monitor()
 
     init(client: Client, events: EventHub, bridge: ClientBridge, transport: BoundaryTransport?) {
         state = Locked(State(client: client))
@@ -54,6 +57,7 @@ final class ClientHandle: Sendable {
             guard !state.closed else { return }
             state.client.httpFinished(token: token, outcome: outcome)
         }
+        settled.locked { settled.broadcast() }
     }
 
     /// Queues a call; its envelope arrives later as a `call_result` event with the returned id.
@@ -86,6 +90,9 @@ final class ClientHandle: Sendable {
     /// synchronous calls and pollers wake, HTTP transfers are aborted, and no callback runs once
     /// this returns.
     func close() {
+        // A last analytics batch, within its budget: freeing never blocks longer than that.
+        let budget: Int? = state.withLock { state in state.closed ? nil : state.client.beginClosing() }
+        if let budget { waitUntilSettled(milliseconds: budget) }
         state.withLock { $0.closed = true }  // waits for a call in progress
         bridge.close()
         transport?.close()
@@ -93,6 +100,17 @@ final class ClientHandle: Sendable {
             asyncCalls.sync {}
         }
         events.close()
+    }
+
+    /// Waits until the client has nothing of its own in flight, or `milliseconds` passed.
+    private func waitUntilSettled(milliseconds: Int) {
+        let deadline = Monitor.deadline(afterMilliseconds: Int32(clamping: milliseconds))
+        // Checked under `settled`'s mutex, which `httpFinished` takes to wake us: no wake-up is lost.
+        settled.locked {
+            while !state.withLock({ $0.client.isSettled }) && !Monitor.hasPassed(deadline) {
+                _ = settled.wait(until: deadline)
+            }
+        }
     }
 }
 

@@ -59,6 +59,14 @@ def openapi_nullable(schema):
     return schema
 
 
+# Every operation can be refused for a malformed request head (400) or a missing API key (401):
+# each must say so, or a client reading the spec would not expect them.
+for path, operations in spec["paths"].items():
+    for method, operation in operations.items():
+        missing = {"400", "401"} - set(operation["responses"])
+        if missing:
+            sys.exit(f"{method.upper()} {path} does not declare {sorted(missing)}")
+
 profile_validator = jsonschema.Draft7Validator(openapi_nullable(profile_schema))
 checked = 0
 profiles = 0
@@ -86,5 +94,5 @@ if profiles == 0:
     sys.exit("no valid profile bodies found in the vectors")
 if checked == 0:
     sys.exit("no backend bodies found in the vectors: the check would prove nothing")
-print(f"api: openapi.yaml valid; {checked} placement bodies in the vectors match it and the wire schema; "
+print(f"api: openapi.yaml valid, {sum(len(o) for o in spec['paths'].values())} operations each declaring 400 and 401; {checked} placement bodies in the vectors match it and the wire schema; "
       f"{profiles} profile bodies match ProfileResponse")

@@ -15,13 +15,17 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import sys
+import time
 from pathlib import Path
 
 import jsonschema
+
+from matrix import write_results
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -44,7 +48,31 @@ class CaseFailure(Exception):
 # ---------------------------------------------------------------------------- comparison
 
 def same(expected, actual, subset, path="$"):
-    """Raises CaseFailure unless `actual` matches `expected` semantically."""
+    """Raises CaseFailure unless `actual` matches `expected` semantically.
+
+    Matchers stand for values a case cannot spell out: {"$matches": "regex"} (a string that
+    fully matches, e.g. a random UUID), {"$type": "integer"} (any value of a JSON type, e.g. a
+    wall-clock time) and {"$json": expected} (a string holding JSON, e.g. an HTTP body,
+    compared after parsing with the same rules)."""
+    if isinstance(expected, dict) and set(expected) == {"$matches"}:
+        if not isinstance(actual, str) or re.fullmatch(expected["$matches"], actual) is None:
+            raise CaseFailure(f"{path}: expected a string matching {expected['$matches']!r}, got {json.dumps(actual)[:200]}")
+        return
+    if isinstance(expected, dict) and set(expected) == {"$type"}:
+        types = {"integer": int, "string": str, "boolean": bool, "object": dict, "array": list}
+        wanted = types.get(expected["$type"])
+        if wanted is None or not isinstance(actual, wanted) or (wanted is int and isinstance(actual, bool)):
+            raise CaseFailure(f"{path}: expected a value of type {expected['$type']}, got {json.dumps(actual)[:200]}")
+        return
+    if isinstance(expected, dict) and set(expected) == {"$json"}:
+        try:
+            parsed = json.loads(actual) if isinstance(actual, str) else None
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            raise CaseFailure(f"{path}: expected JSON text, got {json.dumps(actual)[:200]}")
+        same(expected["$json"], parsed, subset, f"{path}<json>")
+        return
     if isinstance(expected, bool) or isinstance(actual, bool):
         if type(expected) is not type(actual) or expected != actual:
             raise CaseFailure(f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}")
@@ -213,6 +241,7 @@ class CaseRun:
 
     def check_event(self, event, client):
         self.validate(event, "event", f"event {event.get('event')}")
+        self.check_backend_body(event)
         seq = event["seq"]
         previous = self.last_seq.get(client, 0)
         if event["event"] == "events_overflowed":
@@ -222,6 +251,18 @@ class CaseRun:
         elif seq != previous + 1:
             raise CaseFailure(f"event seq {seq} follows {previous}: events must be numbered 1, 2, 3, ...")
         self.last_seq[client] = seq
+
+    def check_backend_body(self, event):
+        """Every batch of records the core sends, in any case, is checked against the wire schema."""
+        if event.get("event") != "host_request" or event.get("kind") != "http":
+            return
+        payload = event.get("payload", {})
+        if payload.get("method") == "POST" and str(payload.get("url", "")).endswith("/v1/events"):
+            try:
+                body = json.loads(payload.get("body") or "")
+            except ValueError:
+                raise CaseFailure(f"the events batch is not JSON: {str(payload.get('body'))[:200]}")
+            self.validate(body, "analytics_batch", "events batch")
 
     def run(self):
         config = self.case.get("config")
@@ -305,6 +346,8 @@ class CaseRun:
                 # seq is checked for every event on arrival; a case need not spell it out.
                 got = {key: value for key, value in got.items() if key != "seq"}
             same(substitute(want, self.variables), got, subset, f"events[{index}]")
+        if "save_as" in step:
+            self.variables[step["save_as"]] = received
 
     def check_hello(self, reply):
         if reply.get("abi_version") != reply.get("header_abi_version", reply.get("abi_version")):
@@ -320,7 +363,8 @@ class CaseRun:
 
 # ---------------------------------------------------------------------------- main
 
-def load_cases(directory):
+def load_cases(directory, origins=None):
+    """The cases of every *.json in `directory`; `origins` (if given) maps each id to its file's stem."""
     cases, seen = [], set()
     for path in sorted(Path(directory).glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -329,6 +373,8 @@ def load_cases(directory):
                 sys.exit(f"duplicate case id {case['id']} in {path}")
             seen.add(case["id"])
             cases.append(case)
+            if origins is not None:
+                origins[case["id"]] = path.stem
     return cases
 
 
@@ -338,6 +384,7 @@ def main():
     parser.add_argument("--vectors", action="append", help="a directory of case files (repeatable); default: vectors/")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once, each in its own runner process")
     parser.add_argument("--case", action="append", help="run only these case ids")
+    parser.add_argument("--results", help="write passed/failed per vector file and the run's time here (JSON)")
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
 
@@ -359,7 +406,8 @@ def main():
                 known_failures.add(line)
 
     directories = args.vectors or [str(HERE / "vectors")]
-    cases = [case for directory in directories for case in load_cases(directory)]
+    origins = {}
+    cases = [case for directory in directories for case in load_cases(directory, origins)]
     if len({case["id"] for case in cases}) != len(cases):
         sys.exit("duplicate case ids across the vector directories")
     if args.case:
@@ -381,10 +429,14 @@ def main():
             shutil.rmtree(run.variables["tmpdir"], ignore_errors=True)
         return error
 
+    started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         errors = list(pool.map(run_case, cases))
-    passed, failed, problems = 0, 0, []
+    seconds = time.monotonic() - started
+    passed, failed, problems, verdicts = 0, 0, [], []
     for case, error in zip(cases, errors):
+        # A listed case that fails conforms to the expectations, as the totals below count it.
+        verdicts.append((error is None) != (case["id"] in known_failures))
         if error is None and case["id"] in known_failures:
             failed += 1
             problems.append(f"UNEXPECTED PASS {case['id']}: remove it from {expectation_file.name}")
@@ -400,7 +452,9 @@ def main():
             problems.append(f"EXPECTATION FOR A CASE THAT DOES NOT EXIST {missing}")
     for problem in problems:
         print(problem)
-    print(f"runner {args.runner}: {len(cases)} cases from {', '.join(directories)}")
+    print(f"runner {args.runner}: {len(cases)} cases from {', '.join(directories)} in {seconds:.1f} s")
+    if args.results:
+        write_results(args.results, args.runner, cases, verdicts, origins, seconds)
     print(f"conformance: {passed} passed, {failed} failed")
     return 1 if failed or not cases else 0
 
