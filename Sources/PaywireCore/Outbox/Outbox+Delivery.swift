@@ -149,9 +149,20 @@ extension Outbox {
             details: [("event_ids", .array(ids.map { .string($0) })), ("status", .number(JSONNumber(status)))])
     }
 
-    /// Answers every flush waiting for records that have all left.
+    /// Answers every flush waiting for records that have all left, and every one when delivery
+    /// stopped for good (refused credentials): none of them could ever be answered otherwise.
     private func settleWaiters() {
         guard !waiters.isEmpty else { return }
+        if lanes[.events]?.machine.isStopped == true {
+            let remaining = (try? store.count(in: .events)) ?? 0
+            for waiter in waiters {
+                timers.cancel(waiter.deadlineToken)
+                calls.complete(waiter.callToken, .failure(WireError(.unauthorized, "the backend refused the api_key: analytics delivery is stopped",
+                                                                    details: JSONObject([("remaining", .number(JSONNumber(remaining)))]))))
+            }
+            waiters.removeAll()
+            return
+        }
         let oldest = ((try? store.oldestSeq(in: .events)) ?? nil) ?? .max
         waiters.removeAll { waiter in
             guard oldest > waiter.upToSeq else { return false }
