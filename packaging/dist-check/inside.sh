@@ -48,7 +48,8 @@ step "the released conformance kit (/usr/share/paywire) against the installed li
 /opt/venv/bin/pip install -q --no-index --find-links wheelhouse 'jsonschema>=4.18'
 kit=/usr/share/paywire
 cc "${strict[@]}" -O2 $kit/runners/c/harness.c -o /tmp/paywire-harness $(pkg-config --cflags --libs paywire jansson) -lpthread
-/opt/venv/bin/python $kit/tests/conformance/driver.py --runner c --jobs 2 -- /tmp/paywire-harness
+/opt/venv/bin/python $kit/tests/conformance/driver.py --runner c --jobs 2 \
+  --vectors $kit/tests/conformance/vectors --vectors $kit/tests/corpus -- /tmp/paywire-harness
 echo "(python runner: the library inside the wheel)"
 /opt/venv/bin/python $kit/tests/conformance/driver.py --runner python --jobs 2 -- \
   /opt/venv/bin/python $kit/runners/python/conformance_runner.py
