@@ -27,7 +27,10 @@ STRICT      := -Wall -Wextra -Werror -pedantic
 # --gc-sections (-102 KB, all of it runtime). Measured and left out: the machine outliner (0),
 # unchecked exclusivity (-4 KB, removes a safety check), RELR relocations (-500 KB, but the
 # library would need glibc 2.36 and lose Ubuntu 22.04).
-SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --icf=all --experimental-lto-mode=full
+# LTO's code generation writes DWARF 5, whose line tables valgrind 3.19 cannot read (it gives up
+# on the library and make corpus fails): -dwarf-version=4 for it keeps valgrind working.
+SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --icf=all --experimental-lto-mode=full \
+                 -Xlinker -mllvm -Xlinker -dwarf-version=4
 # ---- end release build flags --------------------------------------------------------------------
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
 SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
