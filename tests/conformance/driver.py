@@ -25,6 +25,7 @@ from pathlib import Path
 
 import jsonschema
 
+from backend_bodies import BackendBodies
 from matrix import write_results
 
 HERE = Path(__file__).resolve().parent
@@ -110,13 +111,17 @@ def reject_duplicate_keys(pairs):
 
 
 def substitute(value, variables):
-    """Replaces {"$var": "name"} with a saved value; "path": ["a", 0] digs into it and
-    "suffix": "/x" appends to a string ("tmpdir" is a fresh directory per case)."""
+    """Replaces {"$var": "name"} with a saved value; "path": ["a", 0] digs into it (into the
+    document a JSON text holds, when it meets one, such as a request's body) and "suffix": "/x"
+    appends to a string ("tmpdir" is a fresh directory per case). {"$json_text": value} is
+    value, substituted, as JSON text: an answer's body that carries something the core made."""
     if isinstance(value, dict):
+        if set(value) == {"$json_text"}:
+            return json.dumps(substitute(value["$json_text"], variables))
         if set(value) <= {"$var", "path", "suffix"} and "$var" in value:
             result = variables[value["$var"]]
             for part in value.get("path", []):
-                result = result[part]
+                result = json.loads(result)[part] if isinstance(result, str) else result[part]
             if "suffix" in value:
                 result = result + value["suffix"]
             return result
@@ -188,10 +193,12 @@ class Runner:
 # ---------------------------------------------------------------------------- one case
 
 class CaseRun:
-    def __init__(self, case, runner, validator):
+    def __init__(self, case, runner, validator, backend_bodies=None):
         self.case = case
         self.runner = runner
         self.validator = validator
+        self.backend_bodies = backend_bodies
+        self.requests = {}
         self.variables = {"tmpdir": tempfile.mkdtemp(prefix="paywire-conformance-")}
         self.last_seq = {}
 
@@ -253,16 +260,35 @@ class CaseRun:
         self.last_seq[client] = seq
 
     def check_backend_body(self, event):
-        """Every batch of records the core sends, in any case, is checked against the wire schema."""
+        """Every body the core sends the backend, in any case, is checked: batches against the
+        wire schema, and with --openapi every body against the backend's spec. The request is
+        remembered so the answer the case gives it can be checked too."""
         if event.get("event") != "host_request" or event.get("kind") != "http":
             return
         payload = event.get("payload", {})
-        if payload.get("method") == "POST" and str(payload.get("url", "")).endswith("/v1/events"):
+        method, url = str(payload.get("method", "")), str(payload.get("url", ""))
+        self.requests[event.get("request_id")] = (method, url)
+        if method == "POST" and url.endswith("/v1/events"):
             try:
                 body = json.loads(payload.get("body") or "")
             except ValueError:
                 raise CaseFailure(f"the events batch is not JSON: {str(payload.get('body'))[:200]}")
             self.validate(body, "analytics_batch", "events batch")
+        problem = self.backend_bodies.request_problem(method, url, payload.get("body")) if self.backend_bodies else None
+        if problem:
+            raise CaseFailure(problem)
+
+    def check_backend_answer(self, step, params):
+        """With --openapi, an answer handed to a backend request must be one the spec allows."""
+        result = params.get("result") if isinstance(params, dict) else None
+        if not self.backend_bodies or step.get("off_spec") or not isinstance(result, dict) or "status" not in result:
+            return
+        request = self.requests.get(params.get("request_id"))
+        if request is None:
+            return
+        problem = self.backend_bodies.answer_problem(*request, result["status"], result.get("body"))
+        if problem:
+            raise CaseFailure(f"{problem} (mark the step \"off_spec\": true if that is the point)")
 
     def run(self):
         config = self.case.get("config")
@@ -283,6 +309,8 @@ class CaseRun:
             op = {"op": "call", "client": client, "method": step["call"]}
             if "params" in step:
                 op["params"] = substitute(step["params"], self.variables)
+                if step["call"] == "host_respond":
+                    self.check_backend_answer(step, op["params"])
             for key in ("params_text", "params_hex", "params_repeat", "method_hex", "null_out_json"):
                 if key in step:
                     op[key] = step[key]
@@ -385,6 +413,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once, each in its own runner process")
     parser.add_argument("--case", action="append", help="run only these case ids")
     parser.add_argument("--results", help="write passed/failed per vector file and the run's time here (JSON)")
+    parser.add_argument("--openapi", help="also check every body the core POSTs against this spec (api/openapi.yaml)")
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
 
@@ -405,6 +434,7 @@ def main():
             if line:
                 known_failures.add(line)
 
+    backend_bodies = BackendBodies(args.openapi) if args.openapi else None
     directories = args.vectors or [str(HERE / "vectors")]
     origins = {}
     cases = [case for directory in directories for case in load_cases(directory, origins)]
@@ -416,7 +446,7 @@ def main():
     def run_case(case):
         runner = Runner(args.command)
         error = None
-        run = CaseRun(case, runner, validator)
+        run = CaseRun(case, runner, validator, backend_bodies)
         try:
             run.run()
         except CaseFailure as failure:
@@ -453,6 +483,12 @@ def main():
     for problem in problems:
         print(problem)
     print(f"runner {args.runner}: {len(cases)} cases from {', '.join(directories)} in {seconds:.1f} s")
+    if backend_bodies:
+        print(f"backend: {backend_bodies.requests_checked} bodies the core sent and {backend_bodies.answers_checked} "
+              f"answers the cases gave match {args.openapi}")
+        if not (backend_bodies.requests_checked and backend_bodies.answers_checked) and not args.case:
+            failed += 1
+            print("no case exchanged bodies with the backend: the --openapi check proved nothing")
     if args.results:
         write_results(args.results, args.runner, cases, verdicts, origins, seconds)
     print(f"conformance: {passed} passed, {failed} failed")

@@ -90,6 +90,15 @@ def test_revenue_is_summed_exactly_per_currency_and_divided_half_even(devserver)
                                                {"currency_code": "USD", "amount": "0.0125"}]
 
 
+def test_a_purchase_without_a_price_counts_the_catalog_price(devserver):
+    seed(devserver, {A: 2}, {})
+    body = json.loads(purchase(f"{A}-0", "tx-no-price", attribution=cell("onboarding", A)))
+    del body["price"]
+    assert devserver.call("POST", "/v1/purchases", body)[0] == 200
+    # premium_monthly is 9.99 USD in the dev server's catalog (examples/config.json).
+    assert variations(results(devserver))[0][A]["revenue"] == [{"currency_code": "USD", "amount": "9.99"}]
+
+
 def test_per_exposed_rounds_half_to_even(devserver):
     # 0.01 / 16 = 0.000625: half way between 0.0006 and 0.0007, so to the even 0.0006.
     seed(devserver, {A: 16}, {A: 1}, amounts=("0.01",))

@@ -25,9 +25,10 @@ struct PurchasePost: Sendable {
     let profileId: String
     let customerUserId: String?
     let claim: TransactionClaim
-    /// The price's exact decimal text and currency.
-    let amount: String
-    let currencyCode: String
+    /// The price's exact decimal text and currency, when the device knew them (else the
+    /// catalog's price counts).
+    let amount: String?
+    let currencyCode: String?
     let pending: Bool
     let attribution: Attribution?
 }
@@ -48,13 +49,17 @@ struct RequestProblem: Error {
 enum PurchaseRequests {
     static func purchase(_ body: [UInt8]) throws(RequestProblem) -> PurchasePost {
         let object = try document(body)
-        let price = try member(object, "price")
-        guard case .object = price else { throw RequestProblem("price must be an object {amount, currency_code}") }
-        guard case .number(let amount)? = price["amount"], !amount.text.hasPrefix("-") else {
-            throw RequestProblem("price.amount must be a JSON number >= 0")
-        }
-        guard let currency = price["currency_code"]?.asString, currency.count == 3 else {
-            throw RequestProblem("price.currency_code must be a 3-letter code")
+        var amount: String?
+        var currency: String?
+        if let price = object["price"], price != .null {
+            guard case .object = price else { throw RequestProblem("price must be an object {amount, currency_code}") }
+            guard case .number(let number)? = price["amount"], !number.text.hasPrefix("-") else {
+                throw RequestProblem("price.amount must be a JSON number >= 0")
+            }
+            guard let code = price["currency_code"]?.asString, code.count == 3 else {
+                throw RequestProblem("price.currency_code must be a 3-letter code")
+            }
+            (amount, currency) = (number.text, code)
         }
         let state = try text(object, "state")
         guard state == "purchased" || state == "pending" else { throw RequestProblem("state must be purchased or pending") }
@@ -71,7 +76,7 @@ enum PurchaseRequests {
         }
         _ = try text(object, "event_id")
         return PurchasePost(profileId: try text(object, "profile_id"), customerUserId: try optionalText(object, "customer_user_id"),
-                            claim: try claim(object), amount: amount.text, currencyCode: currency,
+                            claim: try claim(object), amount: amount, currencyCode: currency,
                             pending: state == "pending", attribution: attribution)
     }
 

@@ -22,6 +22,7 @@ extension Store {
             }
             guard let product else { return .failure(Refusal(code: "unknown_product", message: "no product")) }
             let status = post.pending ? "pending" : "verified"
+            let amount = post.amount ?? product.price, currencyCode = post.currencyCode ?? product.currencyCode
             if let existing = try Row.fetchOne(db, sql: "SELECT * FROM transactions WHERE transaction_id = ?", arguments: [claim.transactionId]) {
                 let owner: String = existing["owner_profile_id"], purchaser: String = existing["purchaser_profile_id"]
                 let productId: String = existing["vendor_product_id"], current: String = existing["status"]
@@ -35,7 +36,7 @@ extension Store {
                 try db.execute(sql: """
                     UPDATE transactions SET status = 'verified', purchased_at = ?, expires_at = ?, price_amount = ?, currency_code = ?,
                         placement_id = ?, ab_test_name = ?, variation_id = ? WHERE transaction_id = ?
-                    """, arguments: [claim.purchasedAt, product.expiry(from: claim.purchasedAt), post.amount, post.currencyCode,
+                    """, arguments: [claim.purchasedAt, product.expiry(from: claim.purchasedAt), amount, currencyCode,
                                      post.attribution?.placementId, post.attribution?.abTestName, post.attribution?.variationId,
                                      claim.transactionId])
             } else {
@@ -43,7 +44,7 @@ extension Store {
                 try db.execute(sql: """
                     UPDATE transactions SET price_amount = ?, currency_code = ?, placement_id = ?, ab_test_name = ?, variation_id = ?
                     WHERE transaction_id = ?
-                    """, arguments: [post.amount, post.currencyCode, post.attribution?.placementId, post.attribution?.abTestName,
+                    """, arguments: [amount, currencyCode, post.attribution?.placementId, post.attribution?.abTestName,
                                      post.attribution?.variationId, claim.transactionId])
             }
             try Store.log(claim.transactionId, post.profileId, status, "", request, db)
