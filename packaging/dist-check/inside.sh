@@ -45,10 +45,10 @@ apt-get install -y -qq libcurl4 > /tmp/apt-curl.log 2>&1 || { cat /tmp/apt-curl.
 /opt/venv/bin/python /paywire-check/check_http.py present
 
 step "the released conformance kit (/usr/share/paywire) against the installed library"
-/opt/venv/bin/pip install -q --no-index --find-links wheelhouse 'jsonschema>=4.18'
+/opt/venv/bin/pip install -q --no-index --find-links wheelhouse 'jsonschema>=4.18' pyyaml
 kit=/usr/share/paywire
 cc "${strict[@]}" -O2 $kit/runners/c/harness.c -o /tmp/paywire-harness $(pkg-config --cflags --libs paywire jansson) -lpthread
-/opt/venv/bin/python $kit/tests/conformance/driver.py --runner c --jobs 2 \
+/opt/venv/bin/python $kit/tests/conformance/driver.py --runner c --jobs 2 --openapi $kit/api/openapi.yaml \
   --vectors $kit/tests/conformance/vectors --vectors $kit/tests/corpus -- /tmp/paywire-harness
 echo "(python runner: the library inside the wheel)"
 /opt/venv/bin/python $kit/tests/conformance/driver.py --runner python --jobs 2 -- \

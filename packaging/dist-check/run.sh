@@ -42,7 +42,8 @@ fi
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 
 # What the checks use, copied in: the artefacts, the C program of `make check-install`, the
-# Python checks, and jsonschema for the conformance driver (fetched here for the root's Python).
+# Python checks, and jsonschema and PyYAML for the conformance driver (fetched here for the
+# root's Python).
 check=$root/paywire-check
 mkdir -p "$check"
 cp -R "$dist" "$check/dist"
@@ -50,7 +51,7 @@ cp "$repo/tests/install/hello.c" "$here/inside.sh" "$here/quickstart.py" "$here/
 python_version=$(chroot "$root" /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 python3 -m pip download -q --only-binary=:all: --python-version "$python_version" --implementation cp \
   --platform "manylinux2014_$(uname -m)" --platform "manylinux_2_17_$(uname -m)" \
-  --dest "$check/wheelhouse" 'jsonschema>=4.18'
+  --dest "$check/wheelhouse" 'jsonschema>=4.18' pyyaml
 
 mount -t proc proc "$root/proc"
 mkdir -p "$root/dev/shm"
