@@ -96,10 +96,11 @@ $(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/Paywir
 	@mkdir -p $(BINDIR)
 	cp tools/devserver/.build/release/paywire-devserver $@
 
-$(BINDIR)/paywire-bench: bench/bench.c include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
+BENCH_SOURCES := bench/bench.c bench/measure.c bench/outbox.c
+$(BINDIR)/paywire-bench: $(BENCH_SOURCES) bench/bench.h include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
 	@mkdir -p $(BINDIR)
-	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
-	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson) -lpthread
+	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson sqlite3) $(BENCH_SOURCES) -o $@ \
+	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson sqlite3) -lpthread
 
 demo: deps harness
 	$(BINDIR)/paywire-harness --demo examples/config.json

@@ -13,7 +13,8 @@ final class SQLiteOutboxStore: OutboxStore {
     private var nextEventSeq: Int
     /// The purchases lane's: only a queue position, so the table alone says it.
     private var nextPurchaseSeq: Int
-    private(set) var count: Int
+    /// Records held per lane, counted once at open and kept since.
+    private var laneCounts: [OutboxLane: Int]
     private(set) var totalBytes: Int
     private(set) var droppedCount: Int
 
@@ -35,18 +36,18 @@ final class SQLiteOutboxStore: OutboxStore {
             installId = UUIDs.v4()
             try database.run("INSERT INTO meta (key, value) VALUES ('install_id', ?)", [.text(installId)])
         }
-        var summary = (count: 0, bytes: 0, newestEvent: 0, newestPurchase: 0)
+        var summary = (events: 0, purchases: 0, bytes: 0, newestEvent: 0, newestPurchase: 0)
         try database.run("""
-            SELECT COUNT(*), COALESCE(SUM(size), 0), COALESCE(MAX(CASE WHEN kind < 2 THEN seq END), 0),
-                   COALESCE(MAX(CASE WHEN kind = 2 THEN seq END), 0) FROM records
+            SELECT COUNT(CASE WHEN kind < 2 THEN 1 END), COUNT(CASE WHEN kind = 2 THEN 1 END), COALESCE(SUM(size), 0),
+                   COALESCE(MAX(CASE WHEN kind < 2 THEN seq END), 0), COALESCE(MAX(CASE WHEN kind = 2 THEN seq END), 0) FROM records
             """) { row in
-            summary = (row.integer(0), row.integer(1), row.integer(2), row.integer(3))
+            summary = (row.integer(0), row.integer(1), row.integer(2), row.integer(3), row.integer(4))
         }
         // The stored next seq covers records already sent and deleted; the table covers the rest.
         nextEventSeq = max(Int(meta["next_seq"] ?? "") ?? 1, summary.newestEvent + 1)
         nextPurchaseSeq = max(OutboxLane.purchasesFirstSeq, summary.newestPurchase + 1)
         droppedCount = Int(meta["dropped_count"] ?? "") ?? 0
-        count = summary.count
+        laneCounts = [.events: summary.events, .purchases: summary.purchases]
         totalBytes = summary.bytes
     }
 
@@ -54,7 +55,7 @@ final class SQLiteOutboxStore: OutboxStore {
 
     func commit(inserting record: OutboxRecord?, seq: Int, lane: OutboxLane, evicting: [String], dropped: Int) throws(WireError) {
         let next = max(nextSeq(in: lane), seq + 1)
-        var removed = (count: 0, bytes: 0)
+        var removed = Removed()
         // The common case is one statement: its own transaction, as cheap as SQLite allows.
         if evicting.isEmpty && dropped == 0, let record {
             try insert(record)
@@ -67,17 +68,14 @@ final class SQLiteOutboxStore: OutboxStore {
         }
         if lane == .events { nextEventSeq = next } else { nextPurchaseSeq = next }
         droppedCount += dropped
-        count += (record == nil ? 0 : 1) - removed.count
-        totalBytes += (record?.body.count ?? 0) - removed.bytes
+        if let record { laneCounts[record.kind.lane, default: 0] += 1 }
+        forget(removed)
+        totalBytes += record?.body.count ?? 0
     }
 
-    func count(in lane: OutboxLane) throws(WireError) -> Int {
-        var result = 0
-        try database.run("SELECT COUNT(*) FROM records WHERE kind BETWEEN ? AND ?", SQLiteOutboxStore.kinds(lane)) { row in
-            result = row.integer(0)
-        }
-        return result
-    }
+    var count: Int { laneCounts.values.reduce(0, +) }
+
+    func count(in lane: OutboxLane) -> Int { laneCounts[lane] ?? 0 }
 
     func oldestSeq(in lane: OutboxLane) throws(WireError) -> Int? {
         var oldest: Int?
@@ -123,14 +121,13 @@ final class SQLiteOutboxStore: OutboxStore {
 
     func remove(_ ids: [String], reportedDropped: Int) throws(WireError) {
         let dropped = max(0, droppedCount - reportedDropped)
-        var removed = (count: 0, bytes: 0)
+        var removed = Removed()
         try database.transaction { () throws(WireError) in
             removed = try deleteRecords(ids)
             try saveCounters(nextSeq: nextEventSeq, droppedCount: dropped)
         }
         droppedCount = dropped
-        count -= removed.count
-        totalBytes -= removed.bytes
+        forget(removed)
     }
 
     func count(in lane: OutboxLane, upTo seq: Int) throws(WireError) -> Int {
@@ -151,16 +148,28 @@ final class SQLiteOutboxStore: OutboxStore {
                           .integer(record.body.count), .blob(record.body)])
     }
 
-    /// Deletes the records held among `ids`; returns how many and their bytes.
-    private func deleteRecords(_ ids: [String]) throws(WireError) -> (count: Int, bytes: Int) {
-        var removed = (count: 0, bytes: 0)
+    /// What a deletion took: records per lane and their bytes.
+    private struct Removed {
+        var counts: [OutboxLane: Int] = [:]
+        var bytes = 0
+    }
+
+    /// Deletes the records held among `ids`; returns what went.
+    private func deleteRecords(_ ids: [String]) throws(WireError) -> Removed {
+        var removed = Removed()
         for id in ids {
-            try database.run("DELETE FROM records WHERE event_id = ? RETURNING size", [.text(id)]) { row in
-                removed.count += 1
+            try database.run("DELETE FROM records WHERE event_id = ? RETURNING size, kind", [.text(id)]) { row in
+                removed.counts[(RecordKind(rawValue: row.integer(1)) ?? .analytics).lane, default: 0] += 1
                 removed.bytes += row.integer(0)
             }
         }
         return removed
+    }
+
+    /// Takes committed deletions off the counts kept in memory.
+    private func forget(_ removed: Removed) {
+        for (lane, count) in removed.counts { laneCounts[lane, default: 0] -= count }
+        totalBytes -= removed.bytes
     }
 
     private func saveCounters(nextSeq: Int, droppedCount: Int) throws(WireError) {

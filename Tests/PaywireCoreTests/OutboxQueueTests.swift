@@ -72,6 +72,19 @@ import Testing
         #expect(store.droppedCount == 1)
     }
 
+    @Test func eachLaneCountsItsOwnRecordsThroughEvictionAndRemoval() throws {
+        let (outbox, store, _) = try outbox()
+        for _ in 0..<3 { try outbox.record("purchase", kind: .money) { _ in } }
+        for _ in 0..<100 { try outbox.record("plain", kind: .analytics) { _ in } }
+        // Full: each new record evicts a plain one, so the events lane stays at 97.
+        try outbox.record("exposure", kind: .attribution) { _ in }
+        #expect((store.count(in: .events), store.count(in: .purchases), store.count) == (97, 3, 100))
+        let sent = try store.oldest(in: .events, maxRecords: 10, maxBytes: .max).map(\.eventId)
+            + store.oldest(in: .purchases, maxRecords: 1, maxBytes: .max).map(\.eventId)
+        try store.remove(sent + ["not-held"], reportedDropped: 0)
+        #expect((store.count(in: .events), store.count(in: .purchases), store.count) == (87, 2, 89))
+    }
+
     @Test func aFullQueueLogsOnceNotPerRecord() throws {
         let (outbox, _, sink) = try outbox()
         for _ in 0..<150 { try outbox.record("plain", kind: .analytics) { _ in } }

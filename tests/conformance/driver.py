@@ -444,6 +444,7 @@ def main():
         cases = [case for case in cases if case["id"] in args.case]
 
     def run_case(case):
+        started = time.monotonic()
         runner = Runner(args.command)
         error = None
         run = CaseRun(case, runner, validator, backend_bodies)
@@ -457,11 +458,13 @@ def main():
             except CaseFailure as failure:
                 error = error or str(failure)
             shutil.rmtree(run.variables["tmpdir"], ignore_errors=True)
-        return error
+        return error, time.monotonic() - started
 
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        errors = list(pool.map(run_case, cases))
+        outcomes = list(pool.map(run_case, cases))
+    errors = [error for error, _ in outcomes]
+    durations = {case["id"]: seconds for case, (_, seconds) in zip(cases, outcomes)}
     seconds = time.monotonic() - started
     passed, failed, problems, verdicts = 0, 0, [], []
     for case, error in zip(cases, errors):
@@ -490,7 +493,7 @@ def main():
             failed += 1
             print("no case exchanged bodies with the backend: the --openapi check proved nothing")
     if args.results:
-        write_results(args.results, args.runner, cases, verdicts, origins, seconds)
+        write_results(args.results, args.runner, cases, verdicts, origins, seconds, durations)
     print(f"conformance: {passed} passed, {failed} failed")
     return 1 if failed or not cases else 0
 

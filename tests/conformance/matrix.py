@@ -13,15 +13,18 @@ import sys
 from pathlib import Path
 
 
-def write_results(path, runner, cases, verdicts, origins, seconds):
-    """Called by driver.py: one run's outcome per vector file and its wall time."""
+def write_results(path, runner, cases, verdicts, origins, seconds, durations):
+    """Called by driver.py: one run's outcome per vector file, its wall time, and its ten
+    slowest cases (where to look when a runner's time grows)."""
     files = {}
     for case, conforms in zip(cases, verdicts):
         counts = files.setdefault(origins[case["id"]], {"passed": 0, "failed": 0})
         counts["passed" if conforms else "failed"] += 1
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps({"runner": runner, "seconds": round(seconds, 1), "files": files,
-                                      "passed": sum(verdicts), "failed": len(verdicts) - sum(verdicts)}, indent=1))
+                                      "passed": sum(verdicts), "failed": len(verdicts) - sum(verdicts),
+                                      "slowest": {case_id: round(seconds, 2) for case_id, seconds in
+                                                  sorted(durations.items(), key=lambda item: -item[1])[:10]}}, indent=1))
 
 
 def cell(counts):

@@ -3,7 +3,7 @@ extension Outbox {
     /// (acknowledged, or refused and dropped), or with `timeout` when `timeoutMilliseconds`
     /// passes first.
     func flush(timeoutMilliseconds: Int) throws(WireError) -> CallOutcome {
-        let queued = try store.count(in: .events)
+        let queued = store.count(in: .events)
         guard let backend else {
             throw WireError(.invalidState, "no transport is configured: \(queued) record(s) stay queued",
                             details: JSONObject([("remaining", .number(JSONNumber(queued)))]))
@@ -26,7 +26,7 @@ extension Outbox {
     func beginClosing() -> Int? {
         guard let backend, !backend.carriedByHost, config.closeFlushMilliseconds > 0 else { return nil }
         for lane in OutboxLane.allCases {
-            let queued = (try? store.count(in: lane)) ?? 0
+            let queued = store.count(in: lane)
             drive(lane) { $0.flushRequested(queued: queued) }
         }
         return isSending ? config.closeFlushMilliseconds : nil
@@ -39,7 +39,7 @@ extension Outbox {
         switch timer {
         case .delivery(let lane, let timer):
             lanes[lane]?.timerTokens.removeValue(forKey: timer)
-            let queued = (try? store.count(in: lane)) ?? 0
+            let queued = store.count(in: lane)
             drive(lane) { $0.timerFired(timer, queued: queued) }
         case .flushDeadline(let callToken):
             guard let index = waiters.firstIndex(where: { $0.callToken == callToken }) else { return }
@@ -62,7 +62,7 @@ extension Outbox {
             default: break
             }
         }
-        let queued = (try? store.count(in: lane)) ?? 0
+        let queued = store.count(in: lane)
         var generator = SystemRandomNumberGenerator()
         let jitter = Double.random(in: 0..<1, using: &generator)
         drive(lane) { $0.answered(answer, queued: queued, now: clock.nowMilliseconds(), jitter: jitter) }
@@ -154,7 +154,7 @@ extension Outbox {
     private func settleWaiters() {
         guard !waiters.isEmpty else { return }
         if lanes[.events]?.machine.isStopped == true {
-            let remaining = (try? store.count(in: .events)) ?? 0
+            let remaining = store.count(in: .events)
             for waiter in waiters {
                 timers.cancel(waiter.deadlineToken)
                 calls.complete(waiter.callToken, .failure(WireError(.unauthorized, "the backend refused the api_key: analytics delivery is stopped",

@@ -83,7 +83,7 @@ final class Outbox {
     /// Starts delivering what an earlier run left queued.
     func resume() {
         for lane in OutboxLane.allCases {
-            let queued = (try? store.count(in: lane)) ?? 0
+            let queued = store.count(in: lane)
             drive(lane) { $0.resumed(queued: queued, now: clock.nowMilliseconds()) }
         }
     }
@@ -114,7 +114,7 @@ final class Outbox {
         }
         guard kept else { return }
         let lane = record.kind.lane
-        let queued = (try? store.count(in: lane)) ?? 1
+        let queued = store.count(in: lane)
         drive(lane) { $0.recorded(queued: queued, exposure: record.kind == .attribution, now: clock.nowMilliseconds()) }
     }
 

@@ -49,13 +49,15 @@ public protocol OutboxStore: AnyObject {
     /// `seq`: monotonic per install across restarts. The purchases lane's only orders its queue
     /// (its seqs never mix with the events lane's, so neither shows the other as a gap).
     func nextSeq(in lane: OutboxLane) -> Int
+    /// The records held in all lanes.
     var count: Int { get }
     /// The bytes of the records held.
     var totalBytes: Int { get }
     /// Records evicted and not yet reported to the backend.
     var droppedCount: Int { get }
-    /// The records held in a lane.
-    func count(in lane: OutboxLane) throws(WireError) -> Int
+    /// The records held in a lane. Kept in memory, not counted in storage: it is asked on
+    /// every record, and counting a long offline queue each time would grow with it.
+    func count(in lane: OutboxLane) -> Int
     /// The lowest seq held in a lane, nil when it is empty.
     func oldestSeq(in lane: OutboxLane) throws(WireError) -> Int?
     /// One transaction: keeps `record` (nil when the record was itself the one evicted; its
@@ -86,10 +88,11 @@ final class MemoryOutboxStore: OutboxStore {
     private(set) var totalBytes = 0
     private(set) var droppedCount = 0
     private var records: [OutboxRecord] = []
+    private var laneCounts: [OutboxLane: Int] = [:]
 
     var count: Int { records.count }
 
-    func count(in lane: OutboxLane) throws(WireError) -> Int { records.lazy.filter { $0.kind.lane == lane }.count }
+    func count(in lane: OutboxLane) -> Int { laneCounts[lane] ?? 0 }
 
     func oldestSeq(in lane: OutboxLane) throws(WireError) -> Int? { records.first { $0.kind.lane == lane }?.seq }
 
@@ -100,6 +103,7 @@ final class MemoryOutboxStore: OutboxStore {
         if let record {
             records.append(record)
             totalBytes += record.body.count
+            laneCounts[record.kind.lane, default: 0] += 1
         }
         nextSeqs[lane] = max(nextSeq(in: lane), seq + 1)
         droppedCount += dropped
@@ -139,6 +143,7 @@ final class MemoryOutboxStore: OutboxStore {
         records.removeAll { record in
             guard ids.contains(record.eventId) else { return false }
             totalBytes -= record.body.count
+            laneCounts[record.kind.lane, default: 0] -= 1
             return true
         }
     }
