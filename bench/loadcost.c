@@ -77,8 +77,8 @@ int main(int argc, char **argv) {
     }
     probe probes[3] = {
         {"bare C process (baseline)", {argv[1], NULL, NULL}, {0}, {0}},
-        {"(f) + libpaywire, paywire_abi_version()", {argv[2], NULL, NULL}, {0}, {0}},
-        {"(g) + a client, one paywall from the bundle", {argv[3], argv[4], NULL}, {0}, {0}},
+        {"(g) + libpaywire, paywire_abi_version()", {argv[2], NULL, NULL}, {0}, {0}},
+        {"(h) + a client, one paywall from the bundle", {argv[3], argv[4], NULL}, {0}, {0}},
     };
     double wall, cpu;
     for (int round = 0; round < WARMUP; round++)
