@@ -61,7 +61,7 @@ private func readParams(_ pointer: UnsafePointer<CChar>?) -> Result<[UInt8]?, Wi
 public func paywire_abi_version() -> UInt32 { PaywireVersion.abi }
 
 @_cdecl("paywire_version")
-public func paywire_version() -> UnsafePointer<CChar> { CStrings.literal("0.1.0") }
+public func paywire_version() -> UnsafePointer<CChar> { CStrings.literal(PaywireVersion.libraryLiteral) }
 
 @_cdecl("paywire_status_name")
 public func paywire_status_name(_ status: Int32) -> UnsafePointer<CChar> {

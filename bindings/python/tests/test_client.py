@@ -23,11 +23,11 @@ def client():
 
 def test_abi_version_is_checked_at_import():
     assert paywire.abi_version() == 1
-    assert paywire.version() == "0.1.0"
+    assert paywire.version() == paywire.__version__
 
 
 def test_call_returns_the_success_result(client):
-    assert client.call("get_sdk_version")["version"] == "0.1.0"
+    assert client.call("get_sdk_version")["version"] == paywire.__version__
 
 
 def test_failed_call_raises_paywire_error_with_code(client):
