@@ -207,6 +207,8 @@ test-python: lib deps
 
 # 1,000 views with purchases from 4 threads against a ThreadSanitizer build of the library:
 # every event exactly once, in seq order, each view's flow in order, and no data race.
+# (-ldispatch is for Swift clang's TSan runtime, which intercepts libdispatch; the library
+# itself no longer uses it.)
 stress: devserver
 	swift build --scratch-path .build-tsan --sanitize=thread --product paywire
 	@mkdir -p $(TSAN_DIR)

@@ -1,4 +1,3 @@
-import Dispatch
 import PaywireCore
 import Synchronization
 
@@ -15,7 +14,7 @@ final class ClientHandle: Sendable {
     private let state: Locked<State>
     let events: EventHub
     private let bridge: ClientBridge
-    private let asyncCalls = DispatchQueue(label: "paywire.calls")
+    private let asyncCalls = SerialWorker()
     private let nextCallId = Atomic<UInt64>(1)
     /// The built-in HTTP client, when the config asks for it.
     private let transport: BoundaryTransport?
@@ -114,7 +113,7 @@ final class ClientHandle: Sendable {
     }
 }
 
-/// What the core asks of the boundary while it runs: timers (a dispatch timer that calls back
+/// What the core asks of the boundary while it runs: timers (a worker thread that calls back
 /// under the client's lock) and the answers of pending async calls (as `call_result` events).
 /// It finds the client by its handle token, so a freed client's timers do nothing (and no weak
 /// reference makes every retain of the client take the runtime's slow path).
@@ -125,7 +124,8 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
     private let pendingCalls = Locked<[UInt64: (callId: UInt64, method: String)]>([:])
     /// Pending call token -> the synchronous call blocked on it.
     private let syncWaiters = Locked<[UInt64: SyncWaiter]>([:])
-    private static let queue = DispatchQueue(label: "paywire.timers")
+    /// One thread for every client's timers, sleeping until the next is due.
+    private static let timers = SerialWorker()
 
     init(events: EventHub) { self.events = events }
 
@@ -190,7 +190,7 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
     }
 
     func schedule(afterMilliseconds milliseconds: Int, token timerToken: UInt64) {
-        ClientBridge.queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+        ClientBridge.timers.async(afterMilliseconds: milliseconds) { [self] in
             guard let bits = token.withLock({ $0 }) else { return }
             HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: bits))?.fireTimer(timerToken)
         }

@@ -1,11 +1,10 @@
 import CCurl
-import Dispatch
 import PaywireCore
 
 /// The built-in HTTP client (`transport {type: http}`), over libcurl's multi interface. libcurl
 /// is loaded on demand (Sources/CCurl): `BuiltInTransport.make` loads it before making one.
 ///
-/// One per client. Transfers run on a serial queue that exists only while there is work: the
+/// One per client. Transfers run on a worker thread that exists only while there is work: the
 /// first request starts a loop that drives every transfer and ends when none is left, so an
 /// idle client holds no thread. `close()` aborts what is in flight and waits for the loop, so
 /// no answer arrives after the client is freed. Only the loop touches the multi handle, except
@@ -22,7 +21,7 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let queue = Locked(Queue())
-    private let loop = DispatchQueue(label: "paywire.http")
+    private let loop = SerialWorker()
     private let connectTimeout: Int
     private let caFile: String?
     /// Where answers go: the boundary hands them to the client under its lock.
