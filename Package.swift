@@ -4,11 +4,6 @@ import PackageDescription
 // The linker script sits next to this file; the linker needs its absolute path.
 let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 
-// The built-in HTTP client links libcurl. A host that always carries requests itself (a mobile
-// SDK with transport.type host) builds with PAYWIRE_NO_BUILTIN_HTTP=1 and gets a library with
-// no libcurl at all; transport.type http is then refused with a clear error.
-let builtInHTTP = Context.environment["PAYWIRE_NO_BUILTIN_HTTP"] == nil
-
 let package = Package(
     name: "paywire",
     products: [
@@ -20,14 +15,16 @@ let package = Package(
     targets: [
         // Pure domain: no C types, no dependencies beyond the standard library.
         .target(name: "PaywireCore"),
-        // libcurl, for the built-in HTTP transport (Debian: libcurl4-openssl-dev).
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The system SQLite, for the outbox's durable queue (Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libcurl for the built-in HTTP transport, dlopened on first use: curl's header
+        // (libcurl4-openssl-dev) at build time, no libcurl in the library's NEEDED list.
+        .target(name: "CCurl"),
         // The C boundary: @_cdecl exports, handle table, event delivery, the HTTP adapter.
         .target(
             name: "Paywire",
-            dependencies: ["PaywireCore"] + (builtInHTTP ? ["CCurl"] : []),
+            dependencies: ["PaywireCore", "CSQLite", "CCurl"],
             exclude: ["exports.map"],
-            swiftSettings: builtInHTTP ? [.define("PAYWIRE_BUILTIN_HTTP")] : [],
             linkerSettings: [
                 .unsafeFlags([
                     "-Xlinker", "--version-script=\(packageRoot)/Sources/Paywire/exports.map",
@@ -35,6 +32,10 @@ let package = Package(
                     // lld leaves localized symbols out of .dynsym (gold keeps them as LOCAL entries).
                     "-use-ld=lld",
                 ]),
+                // Release: every symbol resolved at link time, so a stray direct curl_* call (or
+                // any other undefined symbol) fails the build, not the host at load time. Not in
+                // debug, where sanitizer runtimes resolve their symbols from the executable.
+                .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "defs"], .when(configuration: .release)),
             ]),
         .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireCore"]),
     ]

@@ -9,6 +9,8 @@
  *   (e) set_fallback of a 1,000-placement bundle, 0.8 MB and 5 MB, inline and from a file
  *                                                      vs  jansson parse of the same text;
  *       and the first get_paywall of a placement from it, in absolute time (target < 1 ms)
+ *   (f) recording one event with storage_dir (log_show_paywall)
+ *                                                      vs  a plain SQLite insert-and-commit of the same row
  *
  * Each figure is the median over batches of the per-operation time.
  */
@@ -20,39 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "paywire.h"
-
-#define BATCHES 31
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count) {
-    qsort(values, (size_t)count, sizeof *values, compare);
-    return values[count / 2];
-}
-
-typedef void (*operation)(void *context);
-
-/* Median per-operation nanoseconds of `op` over BATCHES batches of `iterations`. */
-static double measure(operation op, void *context, int iterations) {
-    double samples[BATCHES];
-    for (int i = 0; i < iterations / 10 + 1; i++) op(context); /* warm up */
-    for (int batch = 0; batch < BATCHES; batch++) {
-        double start = now_ns();
-        for (int i = 0; i < iterations; i++) op(context);
-        samples[batch] = (now_ns() - start) / iterations;
-    }
-    return median(samples, BATCHES);
-}
 
 static volatile size_t sink;
 static paywire_client_t *client;
@@ -152,13 +123,6 @@ static char *poll_for(paywire_client_t *target, const char *needle) {
     return NULL;
 }
 
-static void report(const char *name, double value, double baseline, const char *baseline_name, double target) {
-    double ratio = value / baseline;
-    printf("%-44s %9.1f ns   %-28s %9.1f ns   ratio %7.3f   target <= %-5g %s\n", name, value, baseline_name, baseline,
-           ratio, target, ratio <= target ? "ok" : "MISSED");
-}
-
-static void report(const char *name, double value, double baseline, const char *baseline_name, double target);
 static char *make_bundle(void);
 static void bench_generated_bundle(int padding);
 
@@ -332,6 +296,7 @@ int main(void) {
     report("(c) poll drain, per event", poll_drain, strdup_event, "strdup+free of an event", 20);
 
     bench_cache_and_bundle();
+    bench_outbox();
     paywire_string_free((char *)small_result);
     paywire_string_free(paywall_envelope);
     paywire_client_free(client);

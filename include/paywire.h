@@ -39,8 +39,12 @@ extern "C" {
 
 /* The ABI version; equals paywire_abi_version() and the SONAME major (libpaywire.so.1). */
 #define PAYWIRE_ABI_VERSION 1
-/* The library version; equals paywire_version(). */
+/* The library version; equals paywire_version(). Its parts, for `#if` tests. The file VERSION
+ * of the source tree is the source of these; the build fails when they disagree with it. */
 #define PAYWIRE_VERSION "0.1.0"
+#define PAYWIRE_VERSION_MAJOR 0
+#define PAYWIRE_VERSION_MINOR 1
+#define PAYWIRE_VERSION_PATCH 0
 /* The wire protocol version: the version in the JSON Schema's $id. */
 #define PAYWIRE_WIRE_VERSION 1
 

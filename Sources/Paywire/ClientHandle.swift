@@ -1,4 +1,3 @@
-import Dispatch
 import PaywireCore
 import Synchronization
 
@@ -15,10 +14,13 @@ final class ClientHandle: Sendable {
     private let state: Locked<State>
     let events: EventHub
     private let bridge: ClientBridge
-    private let asyncCalls = DispatchQueue(label: "paywire.calls")
+    private let asyncCalls = SerialWorker()
     private let nextCallId = Atomic<UInt64>(1)
     /// The built-in HTTP client, when the config asks for it.
     private let transport: BoundaryTransport?
+    /// Woken whenever an HTTP answer was handed to the client, so closing can wait for the
+    /// last analytics batch.
+    private let settled = Monitor()
 
     init(client: Client, events: EventHub, bridge: ClientBridge, transport: BoundaryTransport?) {
         state = Locked(State(client: client))
@@ -54,6 +56,7 @@ final class ClientHandle: Sendable {
             guard !state.closed else { return }
             state.client.httpFinished(token: token, outcome: outcome)
         }
+        settled.locked { settled.broadcast() }
     }
 
     /// Queues a call; its envelope arrives later as a `call_result` event with the returned id.
@@ -87,6 +90,9 @@ final class ClientHandle: Sendable {
     /// is released (now, not whenever the last reference goes), and no callback runs once this
     /// returns.
     func close() {
+        // A last analytics batch, within its budget: freeing never blocks longer than that.
+        let budget: Int? = state.withLock { state in state.closed ? nil : state.client.beginClosing() }
+        if let budget { waitUntilSettled(milliseconds: budget) }
         state.withLock { state in  // waits for a call in progress
             state.closed = true
             state.client.close()
@@ -98,9 +104,20 @@ final class ClientHandle: Sendable {
         }
         events.close()
     }
+
+    /// Waits until the client has nothing of its own in flight, or `milliseconds` passed.
+    private func waitUntilSettled(milliseconds: Int) {
+        let deadline = Monitor.deadline(afterMilliseconds: Int32(clamping: milliseconds))
+        // Checked under `settled`'s mutex, which `httpFinished` takes to wake us: no wake-up is lost.
+        settled.locked {
+            while !state.withLock({ $0.client.isSettled }) && !Monitor.hasPassed(deadline) {
+                _ = settled.wait(until: deadline)
+            }
+        }
+    }
 }
 
-/// What the core asks of the boundary while it runs: timers (a dispatch timer that calls back
+/// What the core asks of the boundary while it runs: timers (a worker thread that calls back
 /// under the client's lock) and the answers of pending async calls (as `call_result` events).
 /// It finds the client by its handle token, so a freed client's timers do nothing (and no weak
 /// reference makes every retain of the client take the runtime's slow path).
@@ -111,7 +128,8 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
     private let pendingCalls = Locked<[UInt64: (callId: UInt64, method: String)]>([:])
     /// Pending call token -> the synchronous call blocked on it.
     private let syncWaiters = Locked<[UInt64: SyncWaiter]>([:])
-    private static let queue = DispatchQueue(label: "paywire.timers")
+    /// One thread for every client's timers, sleeping until the next is due.
+    private static let timers = SerialWorker()
 
     init(events: EventHub) { self.events = events }
 
@@ -176,7 +194,7 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
     }
 
     func schedule(afterMilliseconds milliseconds: Int, token timerToken: UInt64) {
-        ClientBridge.queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+        ClientBridge.timers.async(afterMilliseconds: milliseconds) { [self] in
             guard let bits = token.withLock({ $0 }) else { return }
             HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: bits))?.fireTimer(timerToken)
         }

@@ -1,11 +1,10 @@
-#if PAYWIRE_BUILTIN_HTTP
 import CCurl
-import Dispatch
 import PaywireCore
 
-/// The built-in HTTP client (`transport {type: http}`), over libcurl's multi interface.
+/// The built-in HTTP client (`transport {type: http}`), over libcurl's multi interface. libcurl
+/// is loaded on demand (Sources/CCurl): `BuiltInTransport.make` loads it before making one.
 ///
-/// One per client. Transfers run on a serial queue that exists only while there is work: the
+/// One per client. Transfers run on a worker thread that exists only while there is work: the
 /// first request starts a loop that drives every transfer and ends when none is left, so an
 /// idle client holds no thread. `close()` aborts what is in flight and waits for the loop, so
 /// no answer arrives after the client is freed. Only the loop touches the multi handle, except
@@ -22,15 +21,15 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let queue = Locked(Queue())
-    private let loop = DispatchQueue(label: "paywire.http")
+    private let loop = SerialWorker()
     private let connectTimeout: Int
     private let caFile: String?
     /// Where answers go: the boundary hands them to the client under its lock.
     private let deliver: @Sendable (UInt64, HTTPOutcome) -> Void
 
-    /// Nil when libcurl cannot be set up (then the client cannot be created).
+    /// Nil when libcurl is not loaded or has no memory for a multi handle.
     init?(connectTimeoutMilliseconds: Int, caFile: String?, deliver: @escaping @Sendable (UInt64, HTTPOutcome) -> Void) {
-        guard CurlTransport.globalInit == CURLE_OK, let multi = curl_multi_init() else { return nil }
+        guard let multi = pw_curl_multi_init() else { return nil }
         self.multi = multi
         connectTimeout = connectTimeoutMilliseconds
         self.caFile = caFile
@@ -38,11 +37,8 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
     }
 
     deinit {
-        curl_multi_cleanup(multi)
+        pw_curl_multi_cleanup(multi)
     }
-
-    /// libcurl's process-wide setup, once (thread-safe since 7.84; Swift runs this once anyway).
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     func send(_ request: HTTPRequest, token: UInt64) {
         let startLoop: Bool? = queue.withLock { queue in
@@ -54,7 +50,7 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
         }
         switch startLoop {
         case true?: loop.async { [self] in run() }
-        case false?: curl_multi_wakeup(multi)
+        case false?: pw_curl_multi_wakeup(multi)
         case nil: break
         }
     }
@@ -63,7 +59,7 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
     /// Must not be called from a delivery (it would wait for itself).
     func close() {
         queue.withLock { $0.closed = true }
-        curl_multi_wakeup(multi)
+        pw_curl_multi_wakeup(multi)
         loop.sync {}
     }
 
@@ -76,7 +72,7 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
             }
             if closed {
                 for (easy, transfer) in transfers {
-                    curl_multi_remove_handle(multi, easy)
+                    pw_curl_multi_remove_handle(multi, easy)
                     transfer.release()
                 }
                 queue.withLock { $0.loopRunning = false }
@@ -85,7 +81,7 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
             for (request, token) in incoming {
                 switch CurlTransfer.make(request, token: token, connectTimeout: connectTimeout, caFile: caFile) {
                 case .ready(let transfer):
-                    if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                    if pw_curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
                         transfers[transfer.easy] = transfer
                     } else {
                         transfer.release()
@@ -96,13 +92,13 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
                 }
             }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            pw_curl_multi_perform(multi, &running)
             var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = pw_curl_multi_info_read(multi, &left) {
                 guard pw_curl_message_is_done(message) != 0, let easy = pw_curl_message_handle(message),
                       let transfer = transfers.removeValue(forKey: easy) else { continue }
                 let result = pw_curl_message_result(message)
-                curl_multi_remove_handle(multi, easy)
+                pw_curl_multi_remove_handle(multi, easy)
                 let outcome = transfer.outcome(result)
                 let token = transfer.token
                 transfer.release()
@@ -120,7 +116,7 @@ final class CurlTransport: BoundaryTransport, @unchecked Sendable {
                 continue
             }
             // Sleeps until a socket is ready, a timeout of libcurl's is due, or a wakeup.
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            pw_curl_multi_poll(multi, 1000)
         }
     }
 }
@@ -154,7 +150,7 @@ private final class CurlTransfer {
     }
 
     static func make(_ request: HTTPRequest, token: UInt64, connectTimeout: Int, caFile: String?) -> Made {
-        guard let easy = curl_easy_init() else {
+        guard let easy = pw_curl_easy_init() else {
             return .refused(.failed(code: "transport_failed", message: "libcurl could not start a transfer"))
         }
         let transfer = CurlTransfer(token: token, easy: easy)
@@ -187,7 +183,7 @@ private final class CurlTransfer {
             }
         }
         for (name, value) in request.headers {
-            transfer.headerList = curl_slist_append(transfer.headerList, "\(name): \(value)")
+            transfer.headerList = pw_curl_slist_append(transfer.headerList, "\(name): \(value)")
         }
         if let list = transfer.headerList { set(pw_curl_set_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))) }
         guard ok else {
@@ -201,8 +197,8 @@ private final class CurlTransfer {
     /// Frees the easy handle and drops the callbacks' reference. Call once, after the handle
     /// left the multi.
     func release() {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        pw_curl_easy_cleanup(easy)
+        pw_curl_slist_free_all(headerList)
         headerList = nil
         callbackRetain?.release()
         callbackRetain = nil
@@ -241,7 +237,7 @@ private final class CurlTransfer {
             return .failed(code: "response_too_large", message: "the response body exceeds \(CurlTransport.maxBodyBytes) bytes")
         }
         var message = String(cString: errorBuffer)
-        if message.isEmpty { message = String(cString: curl_easy_strerror(result)) }
+        if message.isEmpty { message = String(cString: pw_curl_easy_strerror(result)) }
         return .failed(code: CurlTransfer.codeName(result), message: message)
     }
 
@@ -287,4 +283,3 @@ private extension Substring {
         return String(self[first...last])
     }
 }
-#endif

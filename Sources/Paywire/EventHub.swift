@@ -1,4 +1,3 @@
-import Dispatch
 import PaywireCore
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +23,7 @@ final class EventHub: EventSink, @unchecked Sendable {
     }
 
     private let monitor = Monitor()
-    private let delivery = DispatchQueue(label: "paywire.events")
+    private let delivery = SerialWorker()
     // Guarded by `monitor`:
     private var queue: EventQueue
     private var handler: EventHandler?

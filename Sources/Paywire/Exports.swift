@@ -61,7 +61,7 @@ private func readParams(_ pointer: UnsafePointer<CChar>?) -> Result<[UInt8]?, Wi
 public func paywire_abi_version() -> UInt32 { PaywireVersion.abi }
 
 @_cdecl("paywire_version")
-public func paywire_version() -> UnsafePointer<CChar> { CStrings.literal("0.1.0") }
+public func paywire_version() -> UnsafePointer<CChar> { CStrings.literal(PaywireVersion.libraryLiteral) }
 
 @_cdecl("paywire_status_name")
 public func paywire_status_name(_ status: Int32) -> UnsafePointer<CChar> {
@@ -113,7 +113,8 @@ public func paywire_client_new(
                 bridge.httpFinished(token: token, outcome: outcome)
             }
         }
-        let client = try Client(config: config, sink: events, scheduler: bridge, completions: bridge, httpTransport: transport)
+        let client = try Client(config: config, sink: events, scheduler: bridge, completions: bridge, httpTransport: transport,
+                                openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) })
         let handle = ClientHandle(client: client, events: events, bridge: bridge, transport: transport)
         guard let token = HandleTable.register(handle) else {
             return deliver(failure(.internal, "could not register the client"), to: outJSON)

@@ -34,6 +34,17 @@ final class Monitor: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` with the mutex released; call while holding it. Holds it again after.
+    @inline(__always)
+    func unlocked<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_unlock(mutex)
+        defer { pthread_mutex_lock(mutex) }
+        return try body()
+    }
+
+    /// Waits (holding the mutex) until woken. Only for a wait whose end is certain to come.
+    func waitIndefinitely() { pthread_cond_wait(condition, mutex) }
+
     /// Wakes every waiter. Call while holding the mutex.
     func broadcast() { pthread_cond_broadcast(condition) }
 

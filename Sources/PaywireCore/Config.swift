@@ -13,7 +13,7 @@ public struct ClientConfig: Sendable {
     static let knownKeys: Set<String> = [
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "wrapper", "host_request_timeout_ms",
-        "products_retry_delay_ms", "context", "transport",
+        "products_retry_delay_ms", "context", "transport", "api_key", "analytics",
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
@@ -46,6 +46,16 @@ public struct ClientConfig: Sendable {
     public private(set) var eventQueueLimit = ClientConfig.defaultEventQueueLimit
     var wrapperName: String?
     var wrapperVersion: String?
+    /// `wrapper {name, version}`, when both are given.
+    var wrapper: (name: String, version: String)? {
+        guard let wrapperName, let wrapperVersion else { return nil }
+        return (wrapperName, wrapperVersion)
+    }
+    /// `api_key`: sent as `authorization: Api-Key <key>` on every backend request; never
+    /// written to a log event, an error, a file, or `get_sdk_version`.
+    var apiKey: String?
+    /// `analytics`: how records are kept and delivered.
+    var analytics = AnalyticsConfig()
     /// Keys present in the config that this version does not know.
     var unknownKeys: [String] = []
 
@@ -104,7 +114,22 @@ public struct ClientConfig: Sendable {
         if let transport = try fields.optionalObject("transport") {
             self.transport = try TransportConfig(transport)
         }
-        unknownKeys = fields.unknownKeys(ClientConfig.knownKeys) + (transport?.unknownKeys ?? [])
+        apiKey = try ClientConfig.apiKey(fields)
+        if let analytics = try fields.optionalObject("analytics") {
+            self.analytics = try AnalyticsConfig(analytics)
+        }
+        unknownKeys = fields.unknownKeys(ClientConfig.knownKeys) + (transport?.unknownKeys ?? []) + self.analytics.unknownKeys
+    }
+
+    /// `api_key`: 1 to 512 visible ASCII characters (it goes into a header). Errors never
+    /// repeat the value.
+    private static func apiKey(_ fields: Fields) throws(WireError) -> String? {
+        guard let value = fields.optional("api_key") else { return nil }
+        guard case .string(let key) = value else { throw WireError.wrongParam("api_key", "expected a string, got \(value.typeName)") }
+        guard !key.isEmpty, key.utf8.count <= 512, key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw WireError.wrongParam("api_key", "must be 1 to 512 visible ASCII characters (no spaces or line breaks)")
+        }
+        return key
     }
 
     /// `{"path": "..."}` or `{"bundle": {...}}`, exactly one of them.
@@ -129,12 +154,12 @@ public struct ClientConfig: Sendable {
 
     /// Builds the store a `store` config object describes (a fresh one each time: the test
     /// store keeps per-client state such as remaining scripted failures).
-    static func makeStore(_ fields: Fields?) throws(WireError) -> StoreKind {
-        guard let fields else { return .none }
+    static func makeStore(_ fields: Fields?) throws(WireError) -> StoreAdapter {
+        guard let fields else { return NoStore() }
         switch try fields.string("type") {
-        case "none": return .none
-        case "test": return .test(try TestStore.load(fields))
-        case "host": return .host
+        case "none": return NoStore()
+        case "test": return try TestStore.load(fields)
+        case "host": return HostStore(now: SystemClock().nowMilliseconds)
         case let other:
             throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: test, host, none")
         }

@@ -23,7 +23,7 @@ import Testing
 
     @Test func chooserSortsByWeightThenIdAndWalksCumulativeWeights() {
         func variation(_ id: String, _ weight: Int) -> Variation {
-            Variation(variationId: id, paywallId: id, paywallName: id, weight: weight, productIds: [], remoteConfigs: [])
+            Variation(variationId: id, paywallId: id, paywallName: id, weight: weight, products: [], remoteConfigs: [])
         }
         let variations = [variation("big", 50), variation("small", 20), variation("medium", 30)]
         // buckets: small [0,20), medium [20,50), big [50,100)

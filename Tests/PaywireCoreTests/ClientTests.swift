@@ -54,10 +54,10 @@ final class ManualScheduler: TimerScheduler, @unchecked Sendable {
 
     @Test func identifyClaimsAnonymousProfileAndSwitchesForAnotherCustomer() {
         let anonymous = Profile(profileId: "p", customerUserId: nil)
-        #expect(Client.identified(anonymous, as: "a") == Profile(profileId: "p", customerUserId: "a"))
+        #expect(ProfileStore.identified(anonymous, as: "a") == Profile(profileId: "p", customerUserId: "a"))
         let alice = Profile(profileId: "p", customerUserId: "a")
-        #expect(Client.identified(alice, as: "a") == nil)
-        let bob = Client.identified(alice, as: "b")
+        #expect(ProfileStore.identified(alice, as: "a") == nil)
+        let bob = ProfileStore.identified(alice, as: "b")
         #expect(bob?.customerUserId == "b")
         #expect(bob?.profileId != "p")
     }

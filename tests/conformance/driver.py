@@ -15,13 +15,18 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import sys
+import time
 from pathlib import Path
 
 import jsonschema
+
+from backend_bodies import BackendBodies
+from matrix import write_results
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -44,7 +49,31 @@ class CaseFailure(Exception):
 # ---------------------------------------------------------------------------- comparison
 
 def same(expected, actual, subset, path="$"):
-    """Raises CaseFailure unless `actual` matches `expected` semantically."""
+    """Raises CaseFailure unless `actual` matches `expected` semantically.
+
+    Matchers stand for values a case cannot spell out: {"$matches": "regex"} (a string that
+    fully matches, e.g. a random UUID), {"$type": "integer"} (any value of a JSON type, e.g. a
+    wall-clock time) and {"$json": expected} (a string holding JSON, e.g. an HTTP body,
+    compared after parsing with the same rules)."""
+    if isinstance(expected, dict) and set(expected) == {"$matches"}:
+        if not isinstance(actual, str) or re.fullmatch(expected["$matches"], actual) is None:
+            raise CaseFailure(f"{path}: expected a string matching {expected['$matches']!r}, got {json.dumps(actual)[:200]}")
+        return
+    if isinstance(expected, dict) and set(expected) == {"$type"}:
+        types = {"integer": int, "string": str, "boolean": bool, "object": dict, "array": list}
+        wanted = types.get(expected["$type"])
+        if wanted is None or not isinstance(actual, wanted) or (wanted is int and isinstance(actual, bool)):
+            raise CaseFailure(f"{path}: expected a value of type {expected['$type']}, got {json.dumps(actual)[:200]}")
+        return
+    if isinstance(expected, dict) and set(expected) == {"$json"}:
+        try:
+            parsed = json.loads(actual) if isinstance(actual, str) else None
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            raise CaseFailure(f"{path}: expected JSON text, got {json.dumps(actual)[:200]}")
+        same(expected["$json"], parsed, subset, f"{path}<json>")
+        return
     if isinstance(expected, bool) or isinstance(actual, bool):
         if type(expected) is not type(actual) or expected != actual:
             raise CaseFailure(f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}")
@@ -82,13 +111,17 @@ def reject_duplicate_keys(pairs):
 
 
 def substitute(value, variables):
-    """Replaces {"$var": "name"} with a saved value; "path": ["a", 0] digs into it and
-    "suffix": "/x" appends to a string ("tmpdir" is a fresh directory per case)."""
+    """Replaces {"$var": "name"} with a saved value; "path": ["a", 0] digs into it (into the
+    document a JSON text holds, when it meets one, such as a request's body) and "suffix": "/x"
+    appends to a string ("tmpdir" is a fresh directory per case). {"$json_text": value} is
+    value, substituted, as JSON text: an answer's body that carries something the core made."""
     if isinstance(value, dict):
+        if set(value) == {"$json_text"}:
+            return json.dumps(substitute(value["$json_text"], variables))
         if set(value) <= {"$var", "path", "suffix"} and "$var" in value:
             result = variables[value["$var"]]
             for part in value.get("path", []):
-                result = result[part]
+                result = json.loads(result)[part] if isinstance(result, str) else result[part]
             if "suffix" in value:
                 result = result + value["suffix"]
             return result
@@ -160,10 +193,12 @@ class Runner:
 # ---------------------------------------------------------------------------- one case
 
 class CaseRun:
-    def __init__(self, case, runner, validator):
+    def __init__(self, case, runner, validator, backend_bodies=None):
         self.case = case
         self.runner = runner
         self.validator = validator
+        self.backend_bodies = backend_bodies
+        self.requests = {}
         self.variables = {"tmpdir": tempfile.mkdtemp(prefix="paywire-conformance-")}
         self.last_seq = {}
 
@@ -213,6 +248,7 @@ class CaseRun:
 
     def check_event(self, event, client):
         self.validate(event, "event", f"event {event.get('event')}")
+        self.check_backend_body(event)
         seq = event["seq"]
         previous = self.last_seq.get(client, 0)
         if event["event"] == "events_overflowed":
@@ -222,6 +258,37 @@ class CaseRun:
         elif seq != previous + 1:
             raise CaseFailure(f"event seq {seq} follows {previous}: events must be numbered 1, 2, 3, ...")
         self.last_seq[client] = seq
+
+    def check_backend_body(self, event):
+        """Every body the core sends the backend, in any case, is checked: batches against the
+        wire schema, and with --openapi every body against the backend's spec. The request is
+        remembered so the answer the case gives it can be checked too."""
+        if event.get("event") != "host_request" or event.get("kind") != "http":
+            return
+        payload = event.get("payload", {})
+        method, url = str(payload.get("method", "")), str(payload.get("url", ""))
+        self.requests[event.get("request_id")] = (method, url)
+        if method == "POST" and url.endswith("/v1/events"):
+            try:
+                body = json.loads(payload.get("body") or "")
+            except ValueError:
+                raise CaseFailure(f"the events batch is not JSON: {str(payload.get('body'))[:200]}")
+            self.validate(body, "analytics_batch", "events batch")
+        problem = self.backend_bodies.request_problem(method, url, payload.get("body")) if self.backend_bodies else None
+        if problem:
+            raise CaseFailure(problem)
+
+    def check_backend_answer(self, step, params):
+        """With --openapi, an answer handed to a backend request must be one the spec allows."""
+        result = params.get("result") if isinstance(params, dict) else None
+        if not self.backend_bodies or step.get("off_spec") or not isinstance(result, dict) or "status" not in result:
+            return
+        request = self.requests.get(params.get("request_id"))
+        if request is None:
+            return
+        problem = self.backend_bodies.answer_problem(*request, result["status"], result.get("body"))
+        if problem:
+            raise CaseFailure(f"{problem} (mark the step \"off_spec\": true if that is the point)")
 
     def run(self):
         config = self.case.get("config")
@@ -242,6 +309,8 @@ class CaseRun:
             op = {"op": "call", "client": client, "method": step["call"]}
             if "params" in step:
                 op["params"] = substitute(step["params"], self.variables)
+                if step["call"] == "host_respond":
+                    self.check_backend_answer(step, op["params"])
             for key in ("params_text", "params_hex", "params_repeat", "method_hex", "null_out_json"):
                 if key in step:
                     op[key] = step[key]
@@ -305,6 +374,8 @@ class CaseRun:
                 # seq is checked for every event on arrival; a case need not spell it out.
                 got = {key: value for key, value in got.items() if key != "seq"}
             same(substitute(want, self.variables), got, subset, f"events[{index}]")
+        if "save_as" in step:
+            self.variables[step["save_as"]] = received
 
     def check_hello(self, reply):
         if reply.get("abi_version") != reply.get("header_abi_version", reply.get("abi_version")):
@@ -320,7 +391,8 @@ class CaseRun:
 
 # ---------------------------------------------------------------------------- main
 
-def load_cases(directory):
+def load_cases(directory, origins=None):
+    """The cases of every *.json in `directory`; `origins` (if given) maps each id to its file's stem."""
     cases, seen = [], set()
     for path in sorted(Path(directory).glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -329,6 +401,8 @@ def load_cases(directory):
                 sys.exit(f"duplicate case id {case['id']} in {path}")
             seen.add(case["id"])
             cases.append(case)
+            if origins is not None:
+                origins[case["id"]] = path.stem
     return cases
 
 
@@ -338,6 +412,8 @@ def main():
     parser.add_argument("--vectors", action="append", help="a directory of case files (repeatable); default: vectors/")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once, each in its own runner process")
     parser.add_argument("--case", action="append", help="run only these case ids")
+    parser.add_argument("--results", help="write passed/failed per vector file and the run's time here (JSON)")
+    parser.add_argument("--openapi", help="also check every body the core POSTs against this spec (api/openapi.yaml)")
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
 
@@ -358,17 +434,20 @@ def main():
             if line:
                 known_failures.add(line)
 
+    backend_bodies = BackendBodies(args.openapi) if args.openapi else None
     directories = args.vectors or [str(HERE / "vectors")]
-    cases = [case for directory in directories for case in load_cases(directory)]
+    origins = {}
+    cases = [case for directory in directories for case in load_cases(directory, origins)]
     if len({case["id"] for case in cases}) != len(cases):
         sys.exit("duplicate case ids across the vector directories")
     if args.case:
         cases = [case for case in cases if case["id"] in args.case]
 
     def run_case(case):
+        started = time.monotonic()
         runner = Runner(args.command)
         error = None
-        run = CaseRun(case, runner, validator)
+        run = CaseRun(case, runner, validator, backend_bodies)
         try:
             run.run()
         except CaseFailure as failure:
@@ -379,12 +458,18 @@ def main():
             except CaseFailure as failure:
                 error = error or str(failure)
             shutil.rmtree(run.variables["tmpdir"], ignore_errors=True)
-        return error
+        return error, time.monotonic() - started
 
+    started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        errors = list(pool.map(run_case, cases))
-    passed, failed, problems = 0, 0, []
+        outcomes = list(pool.map(run_case, cases))
+    errors = [error for error, _ in outcomes]
+    durations = {case["id"]: seconds for case, (_, seconds) in zip(cases, outcomes)}
+    seconds = time.monotonic() - started
+    passed, failed, problems, verdicts = 0, 0, [], []
     for case, error in zip(cases, errors):
+        # A listed case that fails conforms to the expectations, as the totals below count it.
+        verdicts.append((error is None) != (case["id"] in known_failures))
         if error is None and case["id"] in known_failures:
             failed += 1
             problems.append(f"UNEXPECTED PASS {case['id']}: remove it from {expectation_file.name}")
@@ -400,7 +485,15 @@ def main():
             problems.append(f"EXPECTATION FOR A CASE THAT DOES NOT EXIST {missing}")
     for problem in problems:
         print(problem)
-    print(f"runner {args.runner}: {len(cases)} cases from {', '.join(directories)}")
+    print(f"runner {args.runner}: {len(cases)} cases from {', '.join(directories)} in {seconds:.1f} s")
+    if backend_bodies:
+        print(f"backend: {backend_bodies.requests_checked} bodies the core sent and {backend_bodies.answers_checked} "
+              f"answers the cases gave match {args.openapi}")
+        if not (backend_bodies.requests_checked and backend_bodies.answers_checked) and not args.case:
+            failed += 1
+            print("no case exchanged bodies with the backend: the --openapi check proved nothing")
+    if args.results:
+        write_results(args.results, args.runner, cases, verdicts, origins, seconds, durations)
     print(f"conformance: {passed} passed, {failed} failed")
     return 1 if failed or not cases else 0
 

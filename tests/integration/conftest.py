@@ -1,5 +1,8 @@
 """Fixtures for the integration tests: a real paywire-devserver on loopback, and clients of
 the real library talking to it over HTTP with the built-in transport."""
+import hashlib
+import hmac
+import http.client
 import json
 import os
 import pathlib
@@ -14,6 +17,8 @@ import paywire
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEVSERVER = os.environ.get("PAYWIRE_DEVSERVER", str(ROOT / "build/bin/paywire-devserver"))
 BACKEND_BUNDLE = ROOT / "examples/bundle.json"
+#: The test-store catalog the dev server grants from (store.products of the example config).
+PRODUCTS = ROOT / "examples/config.json"
 #: What the backend serves is this new; the app's own fallback bundle is older.
 BACKEND_CREATED_AT = json.loads(BACKEND_BUNDLE.read_text())["response_created_at"]
 FALLBACK_CREATED_AT = 1700000000000
@@ -24,7 +29,7 @@ class DevServer:
 
     def __init__(self, *extra_args):
         self.process = subprocess.Popen(
-            [DEVSERVER, "--bundle", str(BACKEND_BUNDLE), *extra_args],
+            [DEVSERVER, "--bundle", str(BACKEND_BUNDLE), "--products", str(PRODUCTS), *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("listening on "):
@@ -47,6 +52,87 @@ class DevServer:
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10)
+
+    @property
+    def port(self):
+        return int(self.url.rsplit(":", 1)[1])
+
+    def call(self, method, path, body=None, headers=None, timeout=10):
+        """One request on a new connection: (status, headers, parsed JSON body or None).
+        Raises http.client.RemoteDisconnected (a ConnectionError) when the server closes
+        the connection without a response."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+            connection.request(method, path, body=data, headers={
+                "content-type": "application/json", "x-paywire-profile-id": "integration-test", **(headers or {})})
+            response = connection.getresponse()
+            raw = response.read()
+            try:
+                parsed = json.loads(raw) if raw else None
+            except ValueError:
+                parsed = raw
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, parsed
+        finally:
+            connection.close()
+
+    def post_events(self, records, **extra):
+        return self.call("POST", "/v1/events", {"records": records, **extra})
+
+
+#: The key the dev server checks test-store signatures with unless told otherwise.
+DEV_SIGNING_KEY = "paywire-dev-signing-key"
+_event_counter = [0]
+
+
+def event_id():
+    """A fresh lowercase UUID v7-shaped id (time-ordered prefix, counter suffix)."""
+    _event_counter[0] += 1
+    millis = int(time.time() * 1000)
+    hex_time = f"{millis:012x}"
+    return f"{hex_time[:8]}-{hex_time[8:]}-7{_event_counter[0] % 4096:03x}-8000-{_event_counter[0]:012x}"
+
+
+def record(profile_id="p-1", name="app_opened", params=None, **overrides):
+    """A well-formed analytics record as the contract describes it."""
+    result = {
+        "event_id": event_id(), "install_id": "2b1f9c7e-1111-4222-8333-444455556666", "profile_id": profile_id,
+        "session_id": "s-1", "created_at": 1732300000000, "seq": 1, "name": name, "params": {} if params is None else params,
+        "app": {"platform": "linux", "app_version": "1.0.0"}, "sdk": {"version": "0.1.0"},
+    }
+    result.update(overrides)
+    return result
+
+
+def shown(profile_id, variation_id, placement_id="onboarding", ab_test_name="onboarding_annual_first"):
+    """A paywall_shown record of one experiment cell."""
+    return record(profile_id, "paywall_shown", {
+        "placement_id": placement_id, "audience_name": "All Users", "revision": 3, "ab_test_name": ab_test_name,
+        "variation_id": variation_id, "paywall_id": "pw", "paywall_name": "Paywall"})
+
+
+def sign(transaction_id, original_transaction_id, vendor_product_id, purchased_at, key=DEV_SIGNING_KEY):
+    """The test store's verification string, computed independently of the server."""
+    payload = f"{transaction_id}\n{original_transaction_id}\n{vendor_product_id}\n{purchased_at}".encode()
+    return "testsig1:" + hmac.new(key.encode(), payload, hashlib.md5).hexdigest()
+
+
+def transaction(transaction_id, product="premium_monthly", purchased_at=1732300000000, store="test", key=DEV_SIGNING_KEY,
+                environment="sandbox"):
+    """A store transaction claim, signed by the test store's key."""
+    return {"transaction_id": transaction_id, "original_transaction_id": transaction_id, "vendor_product_id": product,
+            "verification": sign(transaction_id, transaction_id, product, purchased_at, key), "purchased_at": purchased_at,
+            "environment": environment, "store": store}
+
+
+def purchase(profile_id, transaction_id, product="premium_monthly", amount="9.99", currency="USD", state="purchased",
+             attribution=None, **claim):
+    """A POST /v1/purchases body; `amount` is written into the JSON as a bare number."""
+    body = {"event_id": event_id(), "profile_id": profile_id, **transaction(transaction_id, product, **claim),
+            "price": {"amount": "__AMOUNT__", "currency_code": currency}, "state": state, "observer_mode": False}
+    if attribution:
+        body["attribution"] = attribution
+    return json.dumps(body).replace('"__AMOUNT__"', amount).encode()
 
 
 @pytest.fixture(scope="session")

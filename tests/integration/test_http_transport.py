@@ -228,7 +228,9 @@ def test_devserver_bodies_match_the_api_spec_and_the_wire_schema(devserver):
     for section, definition in (("placements", "bundle_placement"), ("onboardings", "bundle_onboarding_placement")):
         placement_schema = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": wire["$defs"]})
         for placement_id in bundle[section]:
-            with urllib.request.urlopen(f"{devserver.url}/v1/{section}/{placement_id}", timeout=10) as response:
+            request = urllib.request.Request(f"{devserver.url}/v1/{section}/{placement_id}",
+                                             headers={"x-paywire-profile-id": "integration-test"})
+            with urllib.request.urlopen(request, timeout=10) as response:
                 assert response.headers["ETag"].startswith('"')
                 document = json.loads(response.read())
             jsonschema.validate(document, spec["components"]["schemas"]["PlacementResponse"])

@@ -12,6 +12,12 @@ let package = Package(
         // A small HTTP server on BSD sockets and Swift concurrency (no SwiftNIO): builds in
         // seconds, which keeps `make test` short.
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+        // SQLite (Debian's libsqlite3-dev) for the stored events, purchases and grants: durable
+        // with --data, deduplicated by unique keys, WAL so reads never wait for the writer.
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        // HMAC-MD5 of test-store signatures, checked by a well-kept implementation rather than
+        // the core's own (which it thereby cross-checks).
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
     ],
     targets: [
         .executableTarget(
@@ -19,6 +25,9 @@ let package = Package(
             dependencies: [
                 .product(name: "PaywireCore", package: "paywire"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
     ]
 )

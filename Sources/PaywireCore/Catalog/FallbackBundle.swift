@@ -23,6 +23,22 @@ final class FallbackBundle {
         onboardings = PlacementSection(section: "onboardings", bytes: bytes, ranges: onboardingRanges)
     }
 
+    /// The bundle a config or `set_fallback` names: inline, or a UTF-8 file.
+    static func load(_ source: ClientConfig.FallbackSource) throws(WireError) -> FallbackBundle {
+        switch source {
+        case .inline(let bytes):
+            return try load(bytes)
+        case .path(let path):
+            guard let bytes = try LocalFiles.read(path) else {
+                throw WireError(.notFound, "fallback file '\(path)' does not exist")
+            }
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                throw WireError(.invalidUTF8, "fallback file '\(path)' is not valid UTF-8")
+            }
+            return try load(bytes)
+        }
+    }
+
     /// Checks the whole text's syntax and reads the index; placements stay unparsed.
     static func load(_ bytes: [UInt8]) throws(WireError) -> FallbackBundle {
         let scanned: Result<BundleHeader, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in

@@ -10,6 +10,7 @@ struct OnboardingVariation: WeightedVariation, Equatable {
     /// Whether an `input` of type `email` is also recorded on the profile.
     let recordEmailOnProfile: Bool
     let crossPlacementGroup: String?
+    var servedPaywallId: String? { nil }
 
     static func load(_ fields: Fields) throws(WireError) -> OnboardingVariation {
         OnboardingVariation(
@@ -45,7 +46,7 @@ struct Onboarding: Sendable {
 }
 
 /// What `create_onboarding_view` needs from an onboarding the host hands back.
-struct OnboardingReference: Sendable {
+struct OnboardingReference: Equatable, Sendable {
     let placementId: String
     let abTestName: String
     let variationId: String

@@ -14,14 +14,13 @@ struct Paywall: Sendable {
             writer.member("variation_id", variation.variationId)
             selection.writeRemoteConfig(to: &writer)
             writer.member("dismiss_on_purchase", variation.dismissOnPurchase)
+            writer.member("dismiss_on_restore", variation.dismissOnRestore)
             writer.key("post_purchase")
             if let step = variation.postPurchase { step.write(to: &writer) } else { writer.null() }
             writer.member("builder", variation.builder ?? .null)
             writer.key("products")
             writer.array { writer in
-                for id in variation.productIds {
-                    writer.object { writer in writer.member("vendor_product_id", id) }
-                }
+                for product in variation.products { product.write(to: &writer) }
             }
             selection.writeVersionAndLocale(to: &writer)
         }
@@ -30,27 +29,39 @@ struct Paywall: Sendable {
 
 /// What `get_paywall_products`, `create_paywall_view` and `log_show_paywall` need from a paywall
 /// the host hands back.
-struct PaywallReference: Sendable {
+struct PaywallReference: Equatable, Sendable {
     let placementId: String
     let paywallName: String
     let variationId: String
     let abTestName: String
-    let productIds: [String]
+    let products: [ProductReference]
+    var productIds: [String] { products.map(\.vendorProductId) }
     let dismissOnPurchase: Bool
+    let dismissOnRestore: Bool
     let postPurchase: PostPurchaseStep?
     let builder: JSONValue?
+    /// The rest of the analytics context, when the host handed it back (exposures carry it).
+    let audienceName: String?
+    let revision: Int?
+    let placementAudienceVersionId: String?
+    let paywallId: String?
 
     /// Reads the fields the core needs from a round-tripped paywall object; extra fields are ignored.
     init(_ fields: Fields) throws(WireError) {
         let placement = try fields.object("placement")
         placementId = try placement.identifier("developer_id")
         abTestName = try placement.optionalString("ab_test_name") ?? ""
+        audienceName = try placement.optionalString("audience_name")
+        revision = try placement.optionalInt("revision")
+        placementAudienceVersionId = try placement.optionalString("placement_audience_version_id")
+        paywallId = try fields.optionalString("paywall_id")
         paywallName = try fields.optionalString("paywall_name") ?? ""
         variationId = try fields.identifier("variation_id")
-        var ids: [String] = []
-        for product in try fields.objects("products") { ids.append(try product.identifier("vendor_product_id")) }
-        productIds = ids
+        var products: [ProductReference] = []
+        for product in try fields.objects("products") { products.append(try ProductReference(product)) }
+        self.products = products
         dismissOnPurchase = try fields.optionalBool("dismiss_on_purchase") ?? true
+        dismissOnRestore = try fields.optionalBool("dismiss_on_restore") ?? true
         postPurchase = try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) }
         builder = fields.optional("builder")
     }
@@ -80,6 +91,36 @@ enum PostPurchaseStep: Equatable, Sendable {
                 writer.member("type", "next_step")
                 writer.member("step_id", id)
             }
+        }
+    }
+}
+
+/// A product as a paywall names it: the store's id, the access level it grants, and its kind.
+struct ProductReference: Equatable, Sendable {
+    enum Kind: String, CaseIterable, Sendable {
+        case subscription, non_renewing_subscription, non_consumable, consumable, unknown
+    }
+
+    let vendorProductId: String
+    /// The access level a purchase grants, when the paywall names one (written as `premium`
+    /// otherwise; the store's own description then decides).
+    var accessLevelId: String?
+    var productType = Kind.unknown
+
+    init(vendorProductId: String) { self.vendorProductId = vendorProductId }
+
+    /// `{vendor_product_id, access_level_id?, product_type?}` in a bundle or a fetched placement.
+    init(_ fields: Fields) throws(WireError) {
+        vendorProductId = try fields.identifier("vendor_product_id")
+        accessLevelId = try fields.optionalString("access_level_id").flatMap { $0.isEmpty ? nil : $0 }
+        productType = try fields.optionalEnum("product_type", Kind.self) ?? .unknown
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("vendor_product_id", vendorProductId)
+            writer.member("access_level_id", accessLevelId ?? "premium")
+            writer.member("product_type", productType.rawValue)
         }
     }
 }

@@ -11,6 +11,8 @@ protocol WeightedVariation: Sendable {
     var remoteConfigs: [RemoteConfig] { get }
     /// The group this variation belongs to in a cross-placement test, if its audience runs one.
     var crossPlacementGroup: String? { get }
+    /// The paywall it shows, for variations that show one.
+    var servedPaywallId: String? { get }
     /// Reads one variation from its bundle object.
     static func load(_ fields: Fields) throws(WireError) -> Self
 }
@@ -19,12 +21,16 @@ protocol WeightedVariation: Sendable {
 struct Variation: WeightedVariation, Equatable {
     let variationId: String
     let paywallId: String
+    var servedPaywallId: String? { paywallId }
     let paywallName: String
     let weight: Int
-    let productIds: [String]
+    let products: [ProductReference]
+    var productIds: [String] { products.map(\.vendorProductId) }
     let remoteConfigs: [RemoteConfig]
     /// Whether a successful purchase dismisses the view (reason `purchased`).
     var dismissOnPurchase = true
+    /// Whether a restore that gives access dismisses the view (reason `restore_success`).
+    var dismissOnRestore = true
     var postPurchase: PostPurchaseStep?
     /// The builder layout as authored; checked when a view is created.
     var builder: JSONValue?
@@ -117,13 +123,12 @@ struct Placement<V: WeightedVariation>: Sendable {
 
 extension Variation {
     static func load(_ fields: Fields) throws(WireError) -> Variation {
-        var productIds: [String] = []
+        var products: [ProductReference] = []
         for (index, element) in try fields.array("products").enumerated() {
             let elementPath = "\(fields.fieldPath("products"))[\(index)]"
             switch element {
-            case .string(let id) where !id.isEmpty: productIds.append(id)
-            case .object:
-                productIds.append(try Fields(element, path: elementPath).identifier("vendor_product_id"))
+            case .string(let id) where !id.isEmpty: products.append(ProductReference(vendorProductId: id))
+            case .object: products.append(try ProductReference(try Fields(element, path: elementPath)))
             default:
                 throw WireError.wrongParam(elementPath, "expected a product id or {\"vendor_product_id\": ...}")
             }
@@ -133,9 +138,10 @@ extension Variation {
             paywallId: try fields.identifier("paywall_id"),
             paywallName: try fields.optionalString("paywall_name") ?? "",
             weight: try fields.int("weight", in: 0...100),
-            productIds: productIds,
+            products: products,
             remoteConfigs: try RemoteConfig.loadAll(fields),
             dismissOnPurchase: try fields.optionalBool("dismiss_on_purchase") ?? true,
+            dismissOnRestore: try fields.optionalBool("dismiss_on_restore") ?? true,
             postPurchase: try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) },
             builder: fields.optional("builder"),
             crossPlacementGroup: try fields.optionalString("cross_placement_group"))

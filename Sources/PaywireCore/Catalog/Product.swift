@@ -44,10 +44,15 @@ struct Price: Equatable, Sendable {
 /// An introductory offer (free trial, pay as you go, pay up front).
 struct IntroOffer: Equatable, Sendable {
     enum PaymentMode: String, CaseIterable, Sendable { case free_trial, pay_as_you_go, pay_up_front }
+    /// Which kind of offer: the store's introductory offer, a promotional offer, a win-back offer.
+    enum Kind: String, CaseIterable, Sendable { case introductory, promotional, win_back }
     let paymentMode: PaymentMode
     let period: SubscriptionPeriod
     let numberOfPeriods: Int
     let price: Price
+    var kind = Kind.introductory
+    /// The store's id of a promotional or win-back offer.
+    var identifier: String?
 }
 
 /// Whether the user may take a product's intro offer. `unknown` until the store has validated
@@ -70,6 +75,12 @@ struct StoreProduct: Equatable, Sendable {
     var eligibility: OfferEligibility = .unknown
     /// What `unknown` becomes once the receipt is validated.
     var eligibilityAfterValidation: OfferEligibility = .eligible
+    /// Whether family members share the purchase (Family Sharing).
+    var isFamilyShareable = false
+    /// The subscription group it belongs to (upgrades and downgrades happen within one).
+    var groupIdentifier: String?
+    /// Whether the subscription renews by itself.
+    var autoRenews = true
 
     /// When access bought at `start` ends: start plus one period; nil (for life) without a period.
     func expiry(from start: Int) -> Int? {
@@ -82,24 +93,33 @@ struct StoreProduct: Equatable, Sendable {
         }
     }
 
-    /// The wire form of a paywall product (`#/$defs/product`), tied to the paywall it was shown on.
-    func write(to writer: inout JSONWriter, paywall: PaywallReference, index: Int, waitForValidation: Bool = false) {
+    /// The wire form of a paywall product (`#/$defs/product`), tied to the paywall it was shown
+    /// on (without one, the `paywall_*` members are left out).
+    func write(to writer: inout JSONWriter, paywall: PaywallReference?, index: Int) {
         writer.object { writer in
             writer.member("vendor_product_id", vendorProductId)
             writer.member("localized_title", localizedTitle)
             writer.member("localized_description", localizedDescription)
             writer.key("price")
             price.write(to: &writer)
+            writer.member("is_family_shareable", isFamilyShareable)
             writer.key("subscription")
             if let period {
                 writer.object { writer in
                     writer.key("period")
                     period.write(to: &writer)
                     writer.member("localized_period", period.localized)
+                    writer.member("group_identifier", groupIdentifier)
+                    writer.member("renewal_type", autoRenews ? "autorenewable" : "non_renewable")
                     writer.key("offer")
                     if let introOffer {
                         writer.object { writer in
-                            writer.member("type", "introductory")
+                            writer.member("type", introOffer.kind.rawValue)
+                            writer.key("offer_identifier")
+                            writer.object { writer in
+                                writer.member("type", introOffer.kind.rawValue)
+                                if let id = introOffer.identifier { writer.member("id", id) }
+                            }
                             writer.member("payment_mode", introOffer.paymentMode.rawValue)
                             writer.key("period")
                             introOffer.period.write(to: &writer)
@@ -115,12 +135,13 @@ struct StoreProduct: Equatable, Sendable {
             } else {
                 writer.null()
             }
-            writer.member("paywall_variation_id", paywall.variationId)
-            writer.member("paywall_ab_test_name", paywall.abTestName)
-            writer.member("paywall_name", paywall.paywallName)
-            writer.member("paywall_product_index", index)
-            let settled = waitForValidation && eligibility == .unknown ? eligibilityAfterValidation : eligibility
-            writer.member("intro_offer_eligibility", introOffer == nil ? OfferEligibility.ineligible.rawValue : settled.rawValue)
+            if let paywall {
+                writer.member("paywall_variation_id", paywall.variationId)
+                writer.member("paywall_ab_test_name", paywall.abTestName)
+                writer.member("paywall_name", paywall.paywallName)
+                writer.member("paywall_product_index", index)
+            }
+            writer.member("intro_offer_eligibility", introOffer == nil ? OfferEligibility.ineligible.rawValue : eligibility.rawValue)
         }
     }
 }

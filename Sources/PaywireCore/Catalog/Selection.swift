@@ -1,3 +1,13 @@
+/// How a paywall is chosen in its placement.
+enum PaywallChoice: Hashable, Sendable {
+    /// The first audience whose rules match, and its variation by bucketing.
+    case byAudience
+    /// Rules skipped: the default (last) audience, and its variation by bucketing.
+    case defaultAudience
+    /// The variation that shows this paywall (`get_paywall {paywall_id}`): rules and bucketing skipped.
+    case paywall(String)
+}
+
 /// What a profile gets in a placement: the audience (the first whose rule matches, or the
 /// default), its variation (by the bucketing rule, or the profile's cross-placement group), and
 /// the remote config for the request's language. Shared by paywalls and onboardings.
@@ -11,28 +21,21 @@ struct Selection<V: WeightedVariation>: Sendable {
     /// A cross-placement group this choice assigns the profile to (to be kept by the caller).
     let newCrossPlacementAssignment: (testId: String, group: String)?
 
-    /// Chooses for a profile. `defaultAudienceOnly` skips the rules (the last audience serves).
+    /// Chooses for a profile, as `choice` says: by the audience rules, in the default audience
+    /// (rules skipped), or the variation showing one paywall (rules and bucketing skipped).
     init(placement: Placement<V>, profileId: String, locale: String?, responseCreatedAt: Int, context: AudienceContext,
-         defaultAudienceOnly: Bool = false, crossPlacementAssignments: [String: String] = [:]) throws(WireError) {
-        let audience = defaultAudienceOnly
-            ? placement.defaultAudience
-            : placement.audiences.first { $0.rule?.matches(context) ?? true }
-        guard let audience else {
-            throw WireError(.invalidFallback, "placement '\(placement.developerId)' has no audiences")
-        }
-        var chosen: V?
-        var assignment: (testId: String, group: String)?
-        if let testId = audience.crossPlacementTestId, let group = crossPlacementAssignments[testId] {
-            chosen = audience.variations.first { $0.crossPlacementGroup == group }
-        }
-        if chosen == nil {
-            chosen = VariationChooser.choose(audience.variations, placementAudienceVersionId: audience.placementAudienceVersionId, profileId: profileId)
-            if let testId = audience.crossPlacementTestId, crossPlacementAssignments[testId] == nil, let group = chosen?.crossPlacementGroup {
-                assignment = (testId, group)
-            }
-        }
-        guard let variation = chosen else {
-            throw WireError(.invalidFallback, "placement '\(placement.developerId)' has no variations")
+         choice: PaywallChoice = .byAudience, crossPlacementAssignments: [String: String] = [:]) throws(WireError) {
+        let (audience, variation, assignment): (Audience<V>, V, (testId: String, group: String)?)
+        switch choice {
+        case .paywall(let paywallId):
+            (audience, variation) = try Selection.showing(paywallId, in: placement)
+            assignment = nil
+        case .byAudience, .defaultAudience:
+            let matching = choice == .defaultAudience ? placement.defaultAudience : placement.audiences.first { $0.rule?.matches(context) ?? true }
+            guard let matching else { throw WireError(.invalidFallback, "placement '\(placement.developerId)' has no audiences") }
+            (variation, assignment) = try Selection.bucket(in: matching, of: placement, profileId: profileId,
+                                                            crossPlacementAssignments: crossPlacementAssignments)
+            audience = matching
         }
         self.placement = placement
         self.audience = audience
@@ -41,6 +44,33 @@ struct Selection<V: WeightedVariation>: Sendable {
         self.responseCreatedAt = responseCreatedAt
         self.requestLocale = locale ?? LocaleMatch.defaultLanguage
         self.newCrossPlacementAssignment = assignment
+    }
+
+    /// The profile's variation of an audience: its cross-placement group's, else by bucketing
+    /// (and the group that assigns, when the audience runs a cross-placement test).
+    private static func bucket(in audience: Audience<V>, of placement: Placement<V>, profileId: String,
+                               crossPlacementAssignments: [String: String]) throws(WireError) -> (V, (testId: String, group: String)?) {
+        if let testId = audience.crossPlacementTestId, let group = crossPlacementAssignments[testId],
+           let kept = audience.variations.first(where: { $0.crossPlacementGroup == group }) {
+            return (kept, nil)
+        }
+        guard let chosen = VariationChooser.choose(audience.variations, placementAudienceVersionId: audience.placementAudienceVersionId,
+                                                   profileId: profileId) else {
+            throw WireError(.invalidFallback, "placement '\(placement.developerId)' has no variations")
+        }
+        if let testId = audience.crossPlacementTestId, crossPlacementAssignments[testId] == nil, let group = chosen.crossPlacementGroup {
+            return (chosen, (testId, group))
+        }
+        return (chosen, nil)
+    }
+
+    /// The variation that shows `paywallId`, in whichever audience has it.
+    private static func showing(_ paywallId: String, in placement: Placement<V>) throws(WireError) -> (Audience<V>, V) {
+        for audience in placement.audiences {
+            if let variation = audience.variations.first(where: { $0.servedPaywallId == paywallId }) { return (audience, variation) }
+        }
+        throw WireError(.notFound, "placement '\(placement.developerId)' has no paywall '\(paywallId)'",
+                        details: JSONObject([("placement_id", .string(placement.developerId)), ("paywall_id", .string(paywallId))]))
     }
 
     /// `"placement": {...}`, the analytics context every served object carries.

@@ -14,6 +14,8 @@ struct PlacementRequest: Sendable {
     static let minimumLoadTimeout = 1.0
 
     let placementId: String
+    /// `get_paywall {paywall_id}`: serve the variation showing this paywall, rules skipped.
+    let paywallId: String?
     let locale: String?
     let fetchPolicy: FetchPolicy
     let loadTimeout: Double
@@ -23,6 +25,8 @@ struct PlacementRequest: Sendable {
 
     init(_ params: Fields) throws(WireError) {
         placementId = try params.identifier("placement_id")
+        paywallId = try params.optionalString("paywall_id")
+        if paywallId?.isEmpty == true { throw WireError.wrongParam("paywall_id", "must not be empty") }
         locale = try params.optionalString("locale")
         fetchPolicy = try params.optionalEnum("fetch_policy", FetchPolicy.self) ?? .reload_revalidating_cache_data
         maxAge = try params.optionalSeconds("max_age")

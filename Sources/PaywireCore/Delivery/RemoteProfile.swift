@@ -1,17 +1,19 @@
-/// The profile as the backend knows it (`GET {base_url}/v1/profiles/{profile_id}`, documented
-/// in `api/openapi.yaml`): access and subscriptions bought elsewhere (another device, the web),
-/// and attributes set from elsewhere.
+/// The profile as the backend knows it: the answer of `GET {base_url}/v1/profiles/{id}`, and
+/// of `POST /v1/purchases` and `/v1/restores` (documented in `api/openapi.yaml`). Its access is
+/// the truth: validated purchases, purchases made elsewhere (another device, the web), refunds.
 ///
-///     200 {"profile": {"customer_user_id"?, "access_levels"?: {<id>: grant}, "subscriptions"?:
-///          {<vendor_product_id>: grant}, "custom_attributes"?: {...}}}      etag: <tag>
-///     grant: {"vendor_product_id", "activated_at": ISO 8601, "expires_at": ISO 8601 | null}
-///     304 (unchanged)   404 (the backend does not know the profile yet)
+///     {"profile": {"customer_user_id"?, "is_test_user"?, "access_levels"?: {<id>: grant},
+///      "subscriptions"?: {<vendor_product_id>: grant}, "custom_attributes"?: {...}}}
+///     grant: {"vendor_product_id", "activated_at": ISO 8601, "expires_at": ISO 8601 | null,
+///             "transaction_id"?}
+///     GET: 304 (unchanged)   404 (the backend does not know the profile yet)
 enum RemoteProfile {
     /// What the backend said, ready to merge.
     struct Snapshot {
         var accessLevels: [(id: String, grant: Profile.Grant)] = []
         var subscriptions: [(id: String, grant: Profile.Grant)] = []
         var customAttributes = JSONObject()
+        var isTestUser = false
     }
 
     /// Reads a 200 body; a malformed one is a `decoding_failed` naming the field.
@@ -19,6 +21,11 @@ enum RemoteProfile {
         guard case .object(let document)? = try? JSONParser.parse(body), case .object(let profile)? = document["profile"] else {
             throw WireError(.decodingFailed, "the backend's profile response is not {profile: {...}}")
         }
+        return try parse(profile: profile)
+    }
+
+    /// Reads the `profile` object of an answer.
+    static func parse(profile: JSONObject) throws(WireError) -> Snapshot {
         var snapshot = Snapshot()
         func grants(_ key: String) throws(WireError) -> [(id: String, grant: Profile.Grant)] {
             guard let value = profile[key] else { return [] }
@@ -39,10 +46,14 @@ enum RemoteProfile {
                     expiresAt = parsed
                 default: throw malformed(path + ".expires_at", "expected an ISO 8601 time or null")
                 }
-                result.append((member.key, Profile.Grant(vendorProductId: product, activatedAt: activatedAt, expiresAt: expiresAt)))
+                var grant = Profile.Grant(vendorProductId: product, activatedAt: activatedAt, expiresAt: expiresAt)
+                grant.verified = true
+                if case .string(let transaction)? = fields["transaction_id"] { grant.transactionId = transaction }
+                result.append((member.key, grant))
             }
             return result
         }
+        if case .bool(true)? = profile["is_test_user"] { snapshot.isTestUser = true }
         snapshot.accessLevels = try grants("access_levels")
         snapshot.subscriptions = try grants("subscriptions")
         switch profile["custom_attributes"] {
@@ -58,17 +69,26 @@ enum RemoteProfile {
                   details: JSONObject([("field", .string(field))]))
     }
 
-    /// The device's profile with the backend's knowledge added. Grants only ever extend access
-    /// (the later expiry wins), so a purchase the backend has not heard of yet is never lost;
-    /// a backend attribute fills a key the device has not set, since the device's own
-    /// `update_profile` calls are newer than anything it has not sent.
-    static func merge(_ snapshot: Snapshot, into profile: Profile) -> Profile {
+    /// The device's profile with the backend's answer applied. The backend's access levels and
+    /// subscriptions replace the device's (a refund or a refused receipt revokes), except grants
+    /// of transactions the backend has not answered yet (`pending`), which stay until it does.
+    /// A backend attribute fills a key the device has not set: the device's own `update_profile`
+    /// calls are newer than anything it has not sent.
+    static func apply(_ snapshot: Snapshot, to profile: Profile, pending: Set<String>) -> Profile {
         var next = profile
-        for (id, grant) in snapshot.accessLevels { Profile.merge(grant, as: id, into: &next.accessLevels) }
-        for (id, grant) in snapshot.subscriptions { Profile.merge(grant, as: id, into: &next.subscriptions) }
+        next.accessLevels = snapshot.accessLevels
+        next.subscriptions = snapshot.subscriptions
+        next.isTestUser = snapshot.isTestUser
+        for (id, grant) in profile.accessLevels where isPending(grant, pending) { Profile.merge(grant, as: id, into: &next.accessLevels) }
+        for (id, grant) in profile.subscriptions where isPending(grant, pending) { Profile.merge(grant, as: id, into: &next.subscriptions) }
         for member in snapshot.customAttributes.members where next.customAttributes[member.key] == nil {
             next.customAttributes.set(member.key, member.value)
         }
         return next
+    }
+
+    private static func isPending(_ grant: Profile.Grant, _ pending: Set<String>) -> Bool {
+        guard !grant.verified, let transactionId = grant.transactionId else { return false }
+        return pending.contains(transactionId)
     }
 }

@@ -66,6 +66,16 @@ enum RemoteSource {
         return headers
     }
 
+    /// The details of a log event saying which source served instead of the backend, and why:
+    /// the wire code, the transport's own name for the failure when there is one
+    /// (`connect_failed`, ...), and the HTTP status of an HTTP error.
+    static func fallbackDetails(source: String, failure: WireError) -> [(key: String, value: JSONValue)] {
+        var details: [(key: String, value: JSONValue)] = [("source", .string(source)), ("underlying_error", .string(failure.code.rawValue))]
+        if let transportError = failure.details["underlying_error"] { details.append(("transport_error", transportError)) }
+        if let status = failure.details["status"] { details.append(("status", status)) }
+        return details
+    }
+
     /// What an HTTP response to a placement request means.
     static func interpret(_ response: HTTPResponse, key: PlacementKey, now: Int) -> Result {
         let placementId = key.id

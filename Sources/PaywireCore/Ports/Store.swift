@@ -1,184 +1,234 @@
-/// The billing provider a client was configured with.
-enum StoreKind {
-    /// `store: {"type":"none"}`: no billing provider; purchases and restores fail at once.
-    case none
-    /// `store: {"type":"test", ...}`: a catalog and scripted outcomes from config.
-    case test(TestStore)
-    /// `store: {"type":"host"}`: the host's store, asked through `host_request` events.
-    case host
+/// The billing provider, as every flow sees it. Three adapters (`NoStore`, `TestStore`,
+/// `HostStore`) stand behind it; flows ask for capabilities and operations, never for the
+/// kind of store, so test-store scripting stays inside the test store.
+protocol StoreAdapter: AnyObject {
+    /// Why no operation can start (no billing provider), or nil when the store is there.
+    var unavailable: WireError? { get }
+    /// Whether the store describes a product only after a fetch, so a purchase must load the
+    /// paywall's products first (the host's store); false when it knows its catalog.
+    var describesProductsOnlyAfterFetch: Bool { get }
+    /// A fixed "now" the store plays against (reproducible expiries), or nil for the real clock.
+    var fixedNow: Int? { get }
+    /// The products among `ids` the store describes without a fetch, in the order asked.
+    func knownProducts(_ ids: [String]) -> [StoreProduct]
+    /// How `operation` proceeds: an outcome now, after a delay, or through the host.
+    func plan(_ operation: StoreOperation) -> StorePlan
+    /// The outcome once the delay of a `.after` plan has passed.
+    func delayedOutcome(of operation: StoreOperation) -> StoreOutcome
+    /// The outcome of a `.askHost` plan, from the host's answer (or its deadline).
+    func outcome(of operation: StoreOperation, answer: HostOutcome) -> StoreOutcome
+}
 
-    var isAvailable: Bool {
-        if case .none = self { return false }
-        return true
+/// What is asked of the store.
+enum StoreOperation: Equatable, Sendable {
+    case fetchProducts([String])
+    /// A purchase of the product, as events and the host request carry it.
+    case purchase(ViewProduct)
+    case restore
+    /// The backend has the transaction: the store may stop delivering it.
+    case finishTransaction(StoreTransaction)
+    /// Settle intro-offer eligibility (validate the receipt) for these products.
+    case refreshEligibility([String])
+}
+
+/// Who asked the store, so the outcome finds its way back.
+enum StoreTicket: Equatable, Sendable {
+    /// `PaywallViews`: a view's products load, purchase or restore.
+    case paywallView(viewId: String)
+    /// `PaywallProducts`: a `get_paywall_products` call.
+    case productsCall(callToken: UInt64)
+    /// `Purchases`: a `make_purchase` or `restore_purchases` call.
+    case purchaseCall(callToken: UInt64)
+    /// `Purchases`: the products a restore must describe before it grants them.
+    case restoreLookup(RestoreRequester, productIds: [String], transactions: [StoreTransaction])
+    /// `Purchases`: work of its own (finishing transactions); the outcome is only logged.
+    case purchases
+}
+
+/// How an operation proceeds.
+enum StorePlan {
+    case now(StoreOutcome)
+    /// The outcome comes after this many ms (`delayedOutcome`).
+    case after(Int)
+    /// The host carries it: a `host_request` of this kind with this payload (`outcome(of:answer:)`).
+    case askHost(HostRequestKind, payload: (inout JSONWriter) -> Void)
+}
+
+/// How an operation ended.
+enum StoreOutcome: Equatable, Sendable {
+    case products(Result<[StoreProduct], WireError>)
+    case purchase(PurchaseOutcome)
+    case restore(RestoreOutcome)
+    /// A finish or an eligibility refresh ended; the error when it did not work.
+    case done(WireError?)
+    /// Settled eligibility by product id (products the store did not settle are left out).
+    case eligibility([String: OfferEligibility])
+}
+
+enum PurchaseOutcome: Equatable, Sendable {
+    /// Bought. `transaction` is what the backend validates (nil when the host reported none:
+    /// access then stays unverified); `expiresAt` is the store's word on until when.
+    case succeeded(transaction: StoreTransaction?, expiresAt: Int?)
+    case cancelled
+    /// Waiting for the store (parental approval, a pending payment): nothing granted yet.
+    case pending(StoreTransaction?)
+    case failed(WireError)
+}
+
+enum RestoreOutcome: Equatable, Sendable {
+    /// What the store says the user owns: the products, and their transactions when it gives them.
+    case restored(productIds: [String], transactions: [StoreTransaction])
+    case failed(WireError)
+}
+
+/// `store: {"type": "none"}`: no billing provider; every operation fails at once.
+final class NoStore: StoreAdapter {
+    var unavailable: WireError? { WireError(.billingUnavailable, "no billing provider is configured (store.type is none)") }
+    var describesProductsOnlyAfterFetch: Bool { false }
+    var fixedNow: Int? { nil }
+    func knownProducts(_ ids: [String]) -> [StoreProduct] { [] }
+    func plan(_ operation: StoreOperation) -> StorePlan { .now(delayedOutcome(of: operation)) }
+    func outcome(of operation: StoreOperation, answer: HostOutcome) -> StoreOutcome { delayedOutcome(of: operation) }
+
+    func delayedOutcome(of operation: StoreOperation) -> StoreOutcome {
+        let error = unavailable ?? WireError(.billingUnavailable, "no billing provider")
+        switch operation {
+        case .fetchProducts: return .products(.failure(error))
+        case .purchase: return .purchase(.failed(error))
+        case .restore: return .restore(.failed(error))
+        case .finishTransaction: return .done(error)
+        case .refreshEligibility: return .eligibility([:])
+        }
     }
 }
 
-/// An outcome the test store plays for a purchase, a restore, or a products fetch.
-struct ScriptedOutcome: Sendable {
-    enum Kind: String, CaseIterable, Sendable { case success, user_cancelled, pending, failed }
-    let kind: Kind
-    /// For `failed`: the error the flow reports.
-    let error: WireError?
-    /// How long the store "takes", so tests can race a second purchase or a dismissal.
-    let delayMilliseconds: Int
-    /// For restores: the products the store says the user owns.
-    let productIds: [String]
+/// `store: {"type": "host"}`: the host's store (StoreKit, Play Billing, ...), asked through
+/// `host_request` events: `store.fetch_products {product_ids}`, `store.purchase {product}`,
+/// `store.restore {}`.
+final class HostStore: StoreAdapter {
+    /// The clock transactions without a purchase time are dated by.
+    private let now: () -> Int
 
-    static let success = ScriptedOutcome(kind: .success, error: nil, delayMilliseconds: 0, productIds: [])
+    init(now: @escaping () -> Int) { self.now = now }
 
-    /// `{type, code?, message?, underlying_error?, delay_ms?, product_ids?}`.
-    static func load(_ fields: Fields, failureCode: ErrorCode) throws(WireError) -> ScriptedOutcome {
-        guard let kind = try fields.optionalEnum("type", Kind.self) else { throw WireError.wrongParam(fields.fieldPath("type"), "is required") }
-        var error: WireError?
-        if kind == .failed {
-            let code = try fields.optionalString("code").map { text throws(WireError) -> ErrorCode in
-                guard let code = ErrorCode(rawValue: text) else { throw WireError.wrongParam(fields.fieldPath("code"), "'\(text)' is not an error code") }
-                return code
-            } ?? failureCode
-            var details = JSONObject()
-            if let underlying = try fields.optionalString("underlying_error") { details.set("underlying_error", .string(underlying)) }
-            error = WireError(code, try fields.optionalString("message") ?? "the test store was scripted to fail", details: details)
+    var unavailable: WireError? { nil }
+    var describesProductsOnlyAfterFetch: Bool { true }
+    var fixedNow: Int? { nil }
+    func knownProducts(_ ids: [String]) -> [StoreProduct] { [] }
+
+    func plan(_ operation: StoreOperation) -> StorePlan {
+        switch operation {
+        case .fetchProducts(let ids):
+            return .askHost(.storeFetchProducts) { writer in
+                writer.key("product_ids")
+                writer.array { writer in for id in ids { writer.string(id) } }
+            }
+        case .purchase(let product):
+            return .askHost(.storePurchase) { writer in
+                writer.key("product")
+                product.write(to: &writer)
+            }
+        case .restore:
+            return .askHost(.storeRestore) { _ in }
+        case .finishTransaction(let transaction):
+            return .askHost(.storeFinishTransaction) { writer in
+                writer.member("transaction_id", transaction.transactionId)
+                writer.member("vendor_product_id", transaction.vendorProductId)
+            }
+        case .refreshEligibility(let ids):
+            return .askHost(.storeRefreshEligibility) { writer in
+                writer.key("product_ids")
+                writer.array { writer in for id in ids { writer.string(id) } }
+            }
         }
+    }
+
+    func delayedOutcome(of operation: StoreOperation) -> StoreOutcome {
+        outcome(of: operation, answer: .timedOut(WireError(.internal, "the host store plays no delays")))
+    }
+
+    /// Reads `result.products` (store shape), `result.type` (success with optional
+    /// `expires_at`, user_cancelled, pending) or `result.product_ids`, by operation.
+    func outcome(of operation: StoreOperation, answer: HostOutcome) -> StoreOutcome {
+        switch operation {
+        case .fetchProducts:
+            if let error = answer.error(.productsLoadingFailed, "the store could not load the products") { return .products(.failure(error)) }
+            do throws(WireError) {
+                var products: [StoreProduct] = []
+                for product in try answer.answer?.result?.objects("products") ?? [] { products.append(try StoreProduct.load(product)) }
+                return .products(.success(products))
+            } catch {
+                return .products(.failure(error))
+            }
+        case .purchase:
+            if let error = answer.error(.purchaseFailed, "the store could not complete the purchase") { return .purchase(.failed(error)) }
+            guard case .purchase(let bought) = operation else { return .purchase(.failed(WireError(.internal, "not a purchase"))) }
+            return .purchase(PurchaseOutcome(hostResult: answer.answer?.result, productId: bought.productId, now: now()))
+        case .restore:
+            if let error = answer.error(.restoreFailed, "the store could not restore purchases") { return .restore(.failed(error)) }
+            return .restore(RestoreOutcome(hostResult: answer.answer?.result, now: now()))
+        case .finishTransaction:
+            return .done(answer.error(.purchaseFailed, "the store could not finish the transaction"))
+        case .refreshEligibility:
+            // Anything but a clear answer keeps `unknown`: never turned into `eligible` silently.
+            var settled: [String: OfferEligibility] = [:]
+            if case .object(let map)? = answer.answer?.result?.object["eligibility"] {
+                for member in map.members {
+                    if case .string(let text) = member.value, let value = OfferEligibility(rawValue: text), value != .unknown {
+                        settled[member.key] = value
+                    }
+                }
+            }
+            return .eligibility(settled)
+        }
+    }
+}
+
+extension PurchaseOutcome {
+    /// The host's account of a purchase (`store.purchase`, or `observer.purchase` when the app
+    /// completes purchases itself): `result.type` success (with `transaction` and optionally
+    /// `expires_at`), user_cancelled, or pending (optionally with `transaction`).
+    init(hostResult result: Fields?, productId: String, now: Int) {
+        guard let result, case .string(let type)? = result.object["type"] else {
+            self = .failed(WireError(.purchaseFailed, "the host's purchase answer has no result.type"))
+            return
+        }
+        do throws(WireError) {
+            let transaction = try result.optionalObject("transaction").map { (fields: Fields) throws(WireError) in
+                try StoreTransaction(fields, productId: productId, now: now)
+            }
+            switch type {
+            case "success":
+                var expiresAt = transaction?.expiresAt
+                if let text = try result.optionalString("expires_at") { expiresAt = ISODate.parse(text) ?? expiresAt }
+                self = .succeeded(transaction: transaction, expiresAt: expiresAt)
+            case "user_cancelled": self = .cancelled
+            case "pending": self = .pending(transaction)
+            default: self = .failed(WireError(.purchaseFailed, "'\(type)' is not a purchase result (success, user_cancelled, pending)"))
+            }
+        } catch {
+            self = .failed(WireError(.purchaseFailed, "the host's purchase answer is malformed: \(error.message)", details: error.details))
+        }
+    }
+}
+
+extension RestoreOutcome {
+    /// The host's account of a restore: `result.product_ids` and/or `result.transactions`.
+    init(hostResult result: Fields?, now: Int) {
         var ids: [String] = []
-        if fields.optional("product_ids") != nil {
-            for (index, element) in try fields.array("product_ids").enumerated() {
-                guard case .string(let id) = element, !id.isEmpty else {
-                    throw WireError.wrongParam("\(fields.fieldPath("product_ids"))[\(index)]", "expected a product id")
-                }
-                ids.append(id)
+        if case .array(let list)? = result?.object["product_ids"] {
+            ids = list.compactMap { if case .string(let id) = $0 { return id } else { return nil } }
+        }
+        var transactions: [StoreTransaction] = []
+        if let result, result.optional("transactions") != nil {
+            do throws(WireError) {
+                for fields in try result.objects("transactions") { transactions.append(try StoreTransaction(fields, productId: nil, now: now)) }
+            } catch {
+                self = .failed(WireError(.restoreFailed, "the host's restore answer is malformed: \(error.message)", details: error.details))
+                return
             }
         }
-        return ScriptedOutcome(kind: kind, error: error,
-                               delayMilliseconds: try fields.optionalInt("delay_ms", in: 0...600_000) ?? 0, productIds: ids)
-    }
-}
-
-/// The test store: a product catalog from config, each product with a scripted purchase
-/// outcome and the access level it grants; a scripted restore; and optionally products
-/// fetches that fail a number of times before succeeding.
-final class TestStore {
-    private let catalog: [String: StoreProduct]
-    let purchaseScripts: [String: ScriptedOutcome]
-    let restoreScript: ScriptedOutcome
-    let fetchFailure: WireError?
-    private(set) var fetchFailuresLeft: Int
-    /// `store.now`: a fixed clock for reproducible expiry dates.
-    let fixedNow: Int?
-
-    init(catalog: [StoreProduct], purchaseScripts: [String: ScriptedOutcome], restoreScript: ScriptedOutcome,
-         fetchFailure: WireError?, fetchFailures: Int, fixedNow: Int?) {
-        var byId: [String: StoreProduct] = [:]
-        for product in catalog { byId[product.vendorProductId] = product }
-        self.catalog = byId
-        self.purchaseScripts = purchaseScripts
-        self.restoreScript = restoreScript
-        self.fetchFailure = fetchFailure
-        self.fetchFailuresLeft = fetchFailures
-        self.fixedNow = fixedNow
-    }
-
-    /// The products the store knows among `ids`, in the order asked; unknown ids are left out.
-    /// Fails while scripted fetch failures remain.
-    func products(_ ids: [String]) throws(WireError) -> [StoreProduct] {
-        if fetchFailuresLeft > 0, let fetchFailure {
-            fetchFailuresLeft -= 1
-            throw fetchFailure
-        }
-        return ids.compactMap { catalog[$0] }
-    }
-
-    func product(_ id: String) -> StoreProduct? { catalog[id] }
-
-    /// Reads `store` of type test from config.
-    static func load(_ fields: Fields) throws(WireError) -> TestStore {
-        var catalog: [StoreProduct] = []
-        var scripts: [String: ScriptedOutcome] = [:]
-        var seen = Set<String>()
-        if fields.optional("products") != nil {
-            for product in try fields.objects("products") {
-                let loaded = try loadProduct(product)
-                guard seen.insert(loaded.vendorProductId).inserted else {
-                    throw WireError.wrongParam(product.fieldPath("vendor_product_id"), "duplicate product '\(loaded.vendorProductId)'")
-                }
-                catalog.append(loaded)
-                if let script = try product.optionalObject("purchase") {
-                    scripts[loaded.vendorProductId] = try ScriptedOutcome.load(script, failureCode: .purchaseFailed)
-                }
-            }
-        }
-        let restore = try fields.optionalObject("restore").map { (restore: Fields) throws(WireError) in
-            try ScriptedOutcome.load(restore, failureCode: .restoreFailed)
-        } ?? .success
-        var fetchFailure: WireError?
-        var fetchFailures = 0
-        if let fetch = try fields.optionalObject("fetch_products") {
-            fetchFailures = try fetch.optionalInt("fail_times", in: 0...1000) ?? 1
-            fetchFailure = try ScriptedOutcome.load(Fields(JSONObject([("type", .string("failed"))] + fetch.object.members.filter { $0.key != "fail_times" && $0.key != "type" }), path: fetch.path),
-                                                    failureCode: .productsLoadingFailed).error
-        }
-        var fixedNow: Int?
-        if let now = try fields.optionalString("now") {
-            guard let parsed = ISODate.parse(now) else {
-                throw WireError.wrongParam(fields.fieldPath("now"), "'\(now)' is not an ISO 8601 UTC time like 2024-01-15T10:30:00.000Z")
-            }
-            fixedNow = parsed
-        }
-        return TestStore(catalog: catalog, purchaseScripts: scripts, restoreScript: restore,
-                         fetchFailure: fetchFailure, fetchFailures: fetchFailures, fixedNow: fixedNow)
-    }
-
-    /// Reads one catalog entry (`store.products[i]`, or a product in a host's answer).
-    static func loadProduct(_ fields: Fields) throws(WireError) -> StoreProduct {
-        let currencyCode = try fields.optionalString("currency_code") ?? "USD"
-        let currencySymbol = try fields.optionalString("currency_symbol") ?? (currencyCode == "USD" ? "$" : "")
-        func price(_ key: String, in fields: Fields) throws(WireError) -> Price {
-            let amount: JSONNumber
-            switch fields.object[key] {
-            case .number(let number)?: amount = number
-            case .string(let text)?:
-                guard case .number(let number)? = try? JSONParser.parse(text), !text.hasPrefix("-") else {
-                    throw WireError.wrongParam(fields.fieldPath(key), "'\(text)' is not a decimal amount")
-                }
-                amount = number
-            case nil, .null?: throw WireError.wrongParam(fields.fieldPath(key), "is required")
-            case let other?: throw WireError.wrongParam(fields.fieldPath(key), "expected a decimal amount, got \(other.typeName)")
-            }
-            guard let value = amount.doubleValue, value >= 0 else {
-                throw WireError.wrongParam(fields.fieldPath(key), "must be a finite amount >= 0")
-            }
-            return Price(amount: amount, currencyCode: currencyCode, currencySymbol: currencySymbol)
-        }
-        let period = try fields.optionalObject("period").map { (period: Fields) throws(WireError) in try SubscriptionPeriod.load(period) }
-        var introOffer: IntroOffer?
-        if let offer = try fields.optionalObject("intro_offer") {
-            guard period != nil else {
-                throw WireError.wrongParam(offer.path, "an intro offer needs the product to have a period")
-            }
-            guard let mode = try offer.optionalEnum("payment_mode", IntroOffer.PaymentMode.self) else {
-                throw WireError.wrongParam(offer.fieldPath("payment_mode"), "is required")
-            }
-            let offerPrice = mode == .free_trial && offer.optional("price") == nil
-                ? Price(amount: JSONNumber(0), currencyCode: currencyCode, currencySymbol: currencySymbol)
-                : try price("price", in: offer)
-            introOffer = IntroOffer(
-                paymentMode: mode,
-                period: try SubscriptionPeriod.load(try offer.object("period")),
-                numberOfPeriods: try offer.optionalInt("number_of_periods", in: 1...1000) ?? 1,
-                price: offerPrice)
-        }
-        var product = StoreProduct(
-            vendorProductId: try fields.identifier("vendor_product_id"),
-            localizedTitle: try fields.optionalString("title") ?? "",
-            localizedDescription: try fields.optionalString("description") ?? "",
-            price: try price("price", in: fields),
-            period: period,
-            introOffer: introOffer,
-            accessLevel: try fields.optionalString("access_level") ?? "premium")
-        product.eligibility = try fields.optionalEnum("intro_offer_eligibility", OfferEligibility.self) ?? .eligible
-        product.eligibilityAfterValidation = try fields.optionalEnum("eligibility_after_validation", OfferEligibility.self) ?? .eligible
-        guard product.eligibilityAfterValidation != .unknown else {
-            throw WireError.wrongParam(fields.fieldPath("eligibility_after_validation"), "validation settles eligibility: eligible or ineligible")
-        }
-        return product
+        for transaction in transactions where !ids.contains(transaction.vendorProductId) { ids.append(transaction.vendorProductId) }
+        self = .restored(productIds: ids, transactions: transactions)
     }
 }

@@ -148,19 +148,7 @@ enum PaywallBuilder {
             case .sections:
                 checkSections(value, path: path, depth: depth + 1)
             case .plans:
-                guard case .array(let plans)? = value, !plans.isEmpty else { return fail(path, "expected a non-empty list of plans") }
-                var seen = Set<String>()
-                for (index, plan) in plans.enumerated() where problem == nil {
-                    let planPath = "\(path)[\(index)]"
-                    guard case .object(let fields) = plan else { return fail(planPath, "expected a plan object") }
-                    guard case .string(let productId)? = fields["product_id"], productIds.contains(productId) else {
-                        return fail("\(planPath).product_id", "expected a product of this paywall")
-                    }
-                    guard seen.insert(productId).inserted else { return fail("\(planPath).product_id", "'\(productId)' appears twice") }
-                    check(fields["badge"], .optionalText, path: "\(planPath).badge", depth: depth)
-                    check(fields["trial_label"], .optionalText, path: "\(planPath).trial_label", depth: depth)
-                    check(fields["highlighted"], .optionalBool, path: "\(planPath).highlighted", depth: depth)
-                }
+                checkPlans(value, path: path, depth: depth)
             case .productIds:
                 guard case .array(let ids)? = value, ids.count == 2 else { return fail(path, "expected the two products the toggle switches between") }
                 for (index, id) in ids.enumerated() where problem == nil {
@@ -168,6 +156,23 @@ enum PaywallBuilder {
                         return fail("\(path)[\(index)]", "expected a product of this paywall")
                     }
                 }
+            }
+        }
+
+        /// A plan selection's plans: each a product of this paywall, once.
+        mutating func checkPlans(_ value: JSONValue?, path: String, depth: Int) {
+            guard case .array(let plans)? = value, !plans.isEmpty else { return fail(path, "expected a non-empty list of plans") }
+            var seen = Set<String>()
+            for (index, plan) in plans.enumerated() where problem == nil {
+                let planPath = "\(path)[\(index)]"
+                guard case .object(let fields) = plan else { return fail(planPath, "expected a plan object") }
+                guard case .string(let productId)? = fields["product_id"], productIds.contains(productId) else {
+                    return fail("\(planPath).product_id", "expected a product of this paywall")
+                }
+                guard seen.insert(productId).inserted else { return fail("\(planPath).product_id", "'\(productId)' appears twice") }
+                check(fields["badge"], .optionalText, path: "\(planPath).badge", depth: depth)
+                check(fields["trial_label"], .optionalText, path: "\(planPath).trial_label", depth: depth)
+                check(fields["highlighted"], .optionalBool, path: "\(planPath).highlighted", depth: depth)
             }
         }
 

@@ -58,6 +58,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case restoreInProgress = "restore_in_progress"
     case invalidState = "invalid_state"
     case requiresAsync = "requires_async"
+    case unauthorized = "unauthorized"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.
@@ -78,7 +79,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
 }
 
 /// An error as it travels on the wire: `{"error": {"code", "message", "details"}}`.
-public struct WireError: Error, Sendable {
+public struct WireError: Error, Equatable, Sendable {
     /// The machine-readable code.
     public let code: ErrorCode
     /// A sentence for people; never compared by tests.

@@ -28,6 +28,14 @@ STATUS = {
     "TIMEOUT": -9, "INTERNAL": -10, "NOMEM": -11,
 }
 
+# The wire error code the library writes with each status. A refused call_async comes with no
+# envelope, so the binding names the code itself, and it must be the one an envelope would carry
+# (not the status name lowercased: "invalid_argument" is no wire code).
+_WIRE_CODES = {
+    -1: "internal", -2: "wrong_param", -3: "invalid_utf8", -4: "decoding_failed", -5: "unknown_method",
+    -6: "wrong_fallback_version", -7: "invalid_handle", -8: "closed", -9: "timeout", -10: "internal", -11: "internal",
+}
+
 
 def abi_version():
     """The loaded library's ABI version (checked against this binding's at import)."""
@@ -74,6 +82,12 @@ def _unwrap(status, envelope_text):
     return envelope.get("success")
 
 
+def _refused(status, what):
+    """The error for a status that came without an envelope."""
+    name = _lib.paywire_status_name(status).decode()
+    return PaywireError(name, {"code": _WIRE_CODES.get(status, "internal"), "message": f"{what} refused: {name}"})
+
+
 class Client:
     """One Paywire client. Thread-safe; close it (or use `with`) to release it."""
 
@@ -99,8 +113,7 @@ class Client:
         params_text = None if params is None else _dumps(params).encode()
         status = _lib.paywire_client_call_async(self._live(), method.encode(), params_text, ctypes.byref(call_id))
         if status != 0:
-            name = _lib.paywire_status_name(status).decode()
-            raise PaywireError(name, {"code": name.lower(), "message": f"call_async refused: {name}"})
+            raise _refused(status, "call_async")
         return call_id.value
 
     def poll(self, timeout=0.0):

@@ -19,11 +19,15 @@ class LibraryNotFound(OSError):
 
 
 def _candidates():
+    """Where to look, in order: PAYWIRE_LIBRARY (alone, when set), the library inside this
+    package (a wheel from `make dist` carries it), a checkout's build/lib, the loader's search
+    path, the install prefixes."""
     explicit = os.environ.get("PAYWIRE_LIBRARY")
     if explicit:
         yield explicit
         return
     here = Path(__file__).resolve().parent
+    yield str(here / f"libpaywire.so.{ABI_VERSION}")
     for parent in [here.parent.parent.parent, *here.parents]:
         yield str(parent / "build" / "lib" / f"libpaywire.so.{ABI_VERSION}")
     found = ctypes.util.find_library("paywire")
@@ -52,7 +56,8 @@ def load():
             raise LibraryNotFound(f"{path} has ABI {version}, this binding needs ABI {ABI_VERSION}")
         lib.path = path
         return lib
-    raise LibraryNotFound("libpaywire not found; set PAYWIRE_LIBRARY. Tried: " + "; ".join(tried))
+    raise LibraryNotFound("libpaywire not found: install a paywire wheel that carries it (`make dist` builds "
+                          "one), install libpaywire1, or set PAYWIRE_LIBRARY. Tried: " + "; ".join(tried))
 
 
 def _declare(lib):

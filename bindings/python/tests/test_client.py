@@ -1,4 +1,5 @@
 """Behaviour of the Python binding over the real library."""
+import ctypes
 import json
 import os
 import subprocess
@@ -23,11 +24,11 @@ def client():
 
 def test_abi_version_is_checked_at_import():
     assert paywire.abi_version() == 1
-    assert paywire.version() == "0.1.0"
+    assert paywire.version() == paywire.__version__
 
 
 def test_call_returns_the_success_result(client):
-    assert client.call("get_sdk_version")["version"] == "0.1.0"
+    assert client.call("get_sdk_version")["version"] == paywire.__version__
 
 
 def test_failed_call_raises_paywire_error_with_code(client):
@@ -71,6 +72,31 @@ def test_async_error_is_raised_by_wait_for(client):
         client.wait_for(call_id)
     assert raised.value.code == "wrong_param"
     assert raised.value.details["field"] == "placement_id"
+
+
+def test_a_refused_call_async_carries_the_code_an_envelope_would(client):
+    # call_async refuses with a status and no envelope; call, given the same, writes an envelope.
+    call_id, out = ctypes.c_uint64(), ctypes.c_void_p()
+    for handle, method in [(client._handle, None), (client._handle, b"\xff\xfe"), (0x1234, b"get_profile")]:
+        status = paywire._lib.paywire_client_call_async(handle, method, None, ctypes.byref(call_id))
+        assert paywire._lib.paywire_client_call(handle, method, None, ctypes.byref(out)) == status
+        envelope = json.loads(paywire._native.take_string(paywire._lib, out.value))
+        assert paywire._refused(status, "call_async").code == envelope["error"]["code"]
+    # And through the binding's own call_async.
+    real, client._handle = client._handle, 0x1234
+    try:
+        with pytest.raises(paywire.PaywireError) as raised:
+            client.call_async("get_profile")
+        assert (raised.value.status, raised.value.code) == ("INVALID_HANDLE", "invalid_handle")
+    finally:
+        client._handle = real
+
+
+def test_every_status_maps_to_a_code_the_wire_uses():
+    schema = json.loads((ROOT / "schema" / "paywire.schema.json").read_text())
+    text = json.dumps(schema)
+    for status, code in paywire._WIRE_CODES.items():
+        assert f'"{code}"' in text, f"{code} (status {status}) is not a code of the wire schema"
 
 
 def test_events_iterator_yields_in_seq_order_and_stops_when_quiet(client):

@@ -1,130 +1,154 @@
 import FlyingFox
 import Foundation
+// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
+import enum PaywireCore.DevServerSupport
+import enum PaywireCore.JSONValue
+import struct PaywireCore.JSONObject
 import struct PaywireCore.ServableBundle
 
-/// The backend API of `api/openapi.yaml`, served from a bundle, plus the `/_dev/` control
-/// endpoints tests use to switch faults and read what was asked.
-struct Routes: HTTPHandler {
+/// What the server was started with, shared by every request.
+struct ServerSetup: Sendable {
     let bundle: ServableBundle
+    /// The bundle's A/B tests by placement id (what results are computed for).
+    let experiments: [String: [DevServerSupport.Experiment]]
+    /// The test-store catalog (`--products`) by vendor product id.
+    let products: [String: DevServerSupport.Product]
+    let signature: TestStoreSignature
+    let trustHostStores: Bool
+    /// `--api-key`: when set, every /v1 request must carry `authorization: Api-Key <key>`.
+    let apiKey: String?
     let state: DevState
+    let store: Store
+}
+
+/// A resource of the backend API (`api/openapi.yaml`) and the one method it takes.
+enum APIRoute {
+    case placement(String), onboarding(String), profile(String), events, purchases, restores, results(String)
+
+    static func match(_ parts: [String]) -> APIRoute? {
+        switch (parts.count, parts.dropFirst().first) {
+        case (3, "placements"?): return .placement(parts[2])
+        case (3, "onboardings"?): return .onboarding(parts[2])
+        case (3, "profiles"?): return .profile(parts[2])
+        case (2, "events"?): return .events
+        case (2, "purchases"?): return .purchases
+        case (2, "restores"?): return .restores
+        case (4, "experiments"?) where parts[3] == "results": return .results(parts[2])
+        default: return nil
+        }
+    }
+
+    /// The reads the core makes for a profile name it in `x-paywire-profile-id`.
+    var needsProfileHeader: Bool {
+        switch self {
+        case .placement, .onboarding, .profile: return true
+        default: return false
+        }
+    }
+
+    var method: HTTPMethod {
+        switch self {
+        case .placement, .onboarding, .profile, .results: return .GET
+        case .events, .purchases, .restores: return .POST
+        }
+    }
+}
+
+/// The backend API, served from the bundle and the store, with the faults in force; plus
+/// the results page and the `/_dev/` control endpoints tests use.
+struct Routes: HTTPHandler {
+    let setup: ServerSetup
+    var state: DevState { setup.state }
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         let parts = request.target.path().split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             .map { $0.removingPercentEncoding ?? String($0) }
-        if parts.first == "_dev" { return await control(request, Array(parts.dropFirst())) }
-        await state.arrived(request.path)
-        do {
-            let response = try await api(request, parts)
-            await state.answered(status: response.statusCode.code)
-            return response
-        } catch {
-            await state.answered(status: 500)
-            throw error
+        switch parts.first {
+        case "_dev"?: return await control(request, Array(parts.dropFirst()))
+        case "dashboard"? where parts.count == 1:
+            guard request.method == .GET else { return Reply.methodNotAllowed(["GET"]) }
+            return await dashboard()
+        case "v1"?:
+            guard let route = APIRoute.match(parts) else { return Reply.error(404, code: "not_found", "no such resource: \(request.path)") }
+            guard request.method == route.method else { return Reply.methodNotAllowed([route.method.rawValue]) }
+            await state.arrived(request.path)
+            do {
+                let response = try await api(request, route)
+                await state.answered(String(response.statusCode.code))
+                return response
+            } catch {
+                await state.answered(error is CloseWithoutResponse ? "no_response" : "500")
+                throw error
+            }
+        default:
+            return Reply.error(404, code: "not_found", "no such resource: \(request.path)")
         }
     }
 
-    /// One request of the backend API, with the faults in force.
-    private func api(_ request: HTTPRequest, _ parts: [String]) async throws -> HTTPResponse {
-        guard request.method == .GET else { return problem(405, "only GET is served here") }
+    /// One request of the backend API: faults first (as a network or proxy would fail), then
+    /// the key, then the resource; a lost response after the work is committed.
+    private func api(_ request: HTTPRequest, _ route: APIRoute) async throws -> HTTPResponse {
         let faults = await state.faults
-        if faults.latencyMilliseconds > 0 {
-            try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds))
+        let faulty = faults.applies(to: request.path)
+        if faulty {
+            if await state.roll(faults.dropRate) { throw CloseWithoutResponse() }
+            if faults.latencyMilliseconds > 0 { try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds)) }
+            if let failure = answer(faults) { return failure }
         }
+        if let apiKey = setup.apiKey, !Self.sameKey(request.headers[.authorization], "Api-Key " + apiKey) {
+            return Reply.error(401, code: "unauthorized", "this server needs 'authorization: Api-Key <key>' with the key it was started with")
+        }
+        if route.needsProfileHeader, (request.headers[HTTPHeader("x-paywire-profile-id")] ?? "").isEmpty {
+            return Reply.error(400, code: "invalid_request", "the x-paywire-profile-id header is required here")
+        }
+        let response: HTTPResponse
+        switch route {
+        case .placement(let id):
+            guard let body = setup.bundle.placements[id] else { return Reply.error(404, code: "not_found", "the bundle has no placement '\(id)'") }
+            response = serve(body.body, etag: body.etag, request)
+        case .onboarding(let id):
+            guard let body = setup.bundle.onboardings[id] else { return Reply.error(404, code: "not_found", "the bundle has no onboarding '\(id)'") }
+            response = serve(body.body, etag: body.etag, request)
+        case .profile(let id): response = try await profile(id, request)
+        case .events: response = try await events(request, refusing: faulty ? faults.refuseEventsNamed : [])
+        case .purchases: response = try await purchase(request)
+        case .restores: response = try await restore(request)
+        case .results(let id): response = try await results(id)
+        }
+        if faulty, await state.roll(faults.loseResponseRate) { throw CloseWithoutResponse() }
+        return response
+    }
+
+    /// The answer a failure fault gives instead of the resource, if one is switched on.
+    private func answer(_ faults: Faults) -> HTTPResponse? {
         switch faults.failure {
-        case .status?: return problem(faults.status, "fault switch: status \(faults.status)")
+        case .status?:
+            return Reply.error(faults.status, code: "fault", "fault switch: status \(faults.status)",
+                               headers: faults.retryAfterSeconds.map { [("Retry-After", String($0))] } ?? [])
         case .notModified?: return HTTPResponse(statusCode: .notModified)
         case .malformed?:
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
-                                body: Data("{\"response_created_at\": 17".utf8))
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: Data("{\"response_created_at\": 17".utf8))
         case .drop?: return DropBody.response(announcing: 4096)
-        case nil: break
-        }
-        switch (parts.first, parts.count) {
-        case ("v1"?, 3) where parts[1] == "placements":
-            guard let response = bundle.placements[parts[2]] else { return problem(404, "the bundle has no placement '\(parts[2])'") }
-            return serve(response.body, etag: response.etag, request)
-        case ("v1"?, 3) where parts[1] == "onboardings":
-            guard let response = bundle.onboardings[parts[2]] else { return problem(404, "the bundle has no onboarding '\(parts[2])'") }
-            return serve(response.body, etag: response.etag, request)
-        case ("v1"?, 3) where parts[1] == "profiles":
-            guard let profile = await state.profile(parts[2]) else { return problem(404, "no profile '\(parts[2])'") }
-            var body = Data("{\"profile\":".utf8)
-            body.append(profile)
-            body.append(Data("}".utf8))
-            return serve(Array(body), etag: ServableBundle.etag(of: Array(body)), request)
-        default:
-            return problem(404, "no such resource: \(request.path)")
+        case nil: return nil
         }
     }
 
     /// A ready response, or 304 when the client's copy (If-None-Match) is current.
-    private func serve(_ body: [UInt8], etag: String?, _ request: HTTPRequest) -> HTTPResponse {
-        var headers: HTTPHeaders = [.contentType: "application/json", HTTPHeader("Cache-Control"): "no-cache"]
-        if let etag {
-            headers[HTTPHeader("ETag")] = etag
-            if request.headers[HTTPHeader("If-None-Match")] == etag {
-                return HTTPResponse(statusCode: .notModified, headers: headers)
-            }
+    func serve(_ body: [UInt8], etag: String, _ request: HTTPRequest) -> HTTPResponse {
+        let headers: [(String, String)] = [("Cache-Control", "no-cache"), ("ETag", etag)]
+        if request.headers[HTTPHeader("If-None-Match")] == etag {
+            var response = HTTPResponse(statusCode: .notModified)
+            for (name, value) in headers { response.headers[HTTPHeader(name)] = value }
+            return response
         }
-        return HTTPResponse(statusCode: .ok, headers: headers, body: Data(body))
+        return Reply.json(bytes: body, headers: headers)
     }
 
-    /// `POST /_dev/faults` (set), `GET /_dev/faults`, `GET /_dev/stats`, `POST /_dev/reset`,
-    /// `PUT /_dev/profiles/{id}` (a profile object to serve).
-    private func control(_ request: HTTPRequest, _ parts: [String]) async -> HTTPResponse {
-        switch (request.method, parts.first, parts.count) {
-        case (.POST, "faults"?, 1):
-            do {
-                let faults = try Faults(json: try await request.bodyData)
-                await state.setFaults(faults)
-                return json(faults.json)
-            } catch {
-                return problem(400, "\(error)")
-            }
-        case (.GET, "faults"?, 1):
-            return json(await state.faults.json)
-        case (.GET, "stats"?, 1):
-            let stats = await state.stats
-            return json(["requests": stats.requests, "by_path": stats.byPath, "by_status": stats.byStatus, "in_flight": stats.inFlight])
-        case (.POST, "reset"?, 1):
-            await state.reset()
-            return json([:])
-        case (.PUT, "profiles"?, 2):
-            guard let body = try? await request.bodyData,
-                  (try? JSONSerialization.jsonObject(with: body)) is [String: Any] else {
-                return problem(400, "the body must be a profile object")
-            }
-            await state.setProfile(parts[1], body)
-            return json([:])
-        default:
-            return problem(404, "unknown control endpoint")
-        }
-    }
-
-    private func json(_ object: [String: Any]) -> HTTPResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body)
-    }
-
-    /// An error answer with a small JSON body saying why.
-    private func problem(_ status: Int, _ message: String) -> HTTPResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: ["error": message])) ?? Data()
-        return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: HTTPStatusCode.phrase(for: status)),
-                            headers: [.contentType: "application/json"], body: body)
-    }
-}
-
-extension HTTPStatusCode {
-    static func phrase(for status: Int) -> String {
-        switch status {
-        case 304: return "Not Modified"
-        case 400: return "Bad Request"
-        case 404: return "Not Found"
-        case 405: return "Method Not Allowed"
-        case 500: return "Internal Server Error"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        default: return "Error"
-        }
+    /// Compares keys in time that does not depend on where they differ.
+    private static func sameKey(_ given: String?, _ expected: String) -> Bool {
+        let a = Array((given ?? "").utf8), b = Array(expected.utf8)
+        var difference = a.count ^ b.count
+        for index in 0..<min(a.count, b.count) { difference |= Int(a[index] ^ b[index]) }
+        return difference == 0
     }
 }

@@ -1,88 +1,82 @@
 import FlyingFox
+import FlyingSocks
 import Foundation
+// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
+import enum PaywireCore.DevServerSupport
+import enum PaywireCore.JSONValue
+import struct PaywireCore.JSONObject
 import struct PaywireCore.ServableBundle
 
-/// paywire-devserver --bundle FILE [--port N] [--profiles FILE] [--latency-ms N]
-///                   [--fail-status CODE | --not-modified | --malformed | --drop]
-///
-/// Serves the bundle's placements and onboardings over the backend API on 127.0.0.1 (port 0,
-/// the default, picks a free one) and prints one line, `listening on http://127.0.0.1:PORT`,
-/// once it accepts connections. Loopback only: this is a development tool, not a backend.
-let usage = """
-    usage: paywire-devserver --bundle FILE [--port N] [--profiles FILE] [--latency-ms N]
-                             [--fail-status CODE | --not-modified | --malformed | --drop]
-    """
+/// paywire-devserver: the backend API of api/openapi.yaml on 127.0.0.1 for demos and tests.
+/// It serves a bundle's placements, stores events and store transactions (in memory, or in
+/// SQLite under --data), grants access, computes experiment results, and fails on purpose
+/// when told to. It prints one line, `listening on http://127.0.0.1:PORT`, once it accepts
+/// connections (port 0, the default, picks a free one). Loopback only: a development tool.
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("paywire-devserver: \(message)\n".utf8))
-    exit(2)
+func contents(_ path: String, _ what: String) -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(what) \(path)") }
+    return Array(data)
 }
 
-var bundlePath: String?
-var profilesPath: String?
-var port: UInt16 = 0
-var faultFlags: [String: Any] = [:]
-var arguments = CommandLine.arguments.dropFirst().makeIterator()
-while let argument = arguments.next() {
-    func value() -> String {
-        guard let value = arguments.next() else { fail("\(argument) needs a value\n\(usage)") }
-        return value
-    }
-    switch argument {
-    case "--bundle": bundlePath = value()
-    case "--profiles": profilesPath = value()
-    case "--port":
-        guard let parsed = UInt16(value()) else { fail("--port needs 0...65535") }
-        port = parsed
-    case "--latency-ms": faultFlags["latency_ms"] = Int(value()) ?? -1
-    case "--fail-status": faultFlags["status"] = Int(value()) ?? -1
-    case "--not-modified": faultFlags["not_modified"] = true
-    case "--malformed": faultFlags["malformed"] = true
-    case "--drop": faultFlags["drop"] = true
-    case "--help", "-h":
-        print(usage)
-        exit(0)
-    default: fail("unknown argument '\(argument)'\n\(usage)")
-    }
-}
-
-guard let bundlePath else { fail("--bundle is required\n\(usage)") }
-guard let bundleData = FileManager.default.contents(atPath: bundlePath) else { fail("cannot read \(bundlePath)") }
+guard let bundlePath = options.bundlePath else { fail("--bundle is required\n\(Options.usage)") }
+let bundleBytes = contents(bundlePath, "the bundle")
 let bundle: ServableBundle
+let experiments: [String: [DevServerSupport.Experiment]]
 do {
-    bundle = try ServableBundle.load(Array(bundleData))
+    bundle = try ServableBundle.load(bundleBytes)
+    experiments = try DevServerSupport.experiments(bundle: bundleBytes)
 } catch {
     fail("\(bundlePath): \(error.message)")
 }
-var profiles: [String: Data] = [:]
-if let profilesPath {
-    guard let data = FileManager.default.contents(atPath: profilesPath),
-          let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-        fail("\(profilesPath) must be a JSON object of profile id -> profile")
+var products: [String: DevServerSupport.Product] = [:]
+if let path = options.productsPath {
+    do {
+        for product in try DevServerSupport.products(contents(path, "the products file")) { products[product.vendorProductId] = product }
+    } catch {
+        fail("\(path): \(error.message)")
     }
-    for (id, profile) in object {
-        guard let encoded = try? JSONSerialization.data(withJSONObject: profile) else { fail("profile '\(id)' is not an object") }
-        profiles[id] = encoded
+}
+var profiles: [String: JSONValue] = [:]
+if let path = options.profilesPath {
+    guard case .object(let object)? = try? DevServerSupport.parseJSON(contents(path, "the profiles file")) else {
+        fail("\(path) must be a JSON object of profile id -> profile")
+    }
+    for (id, profile) in object.members {
+        guard profile.isObject else { fail("profile '\(id)' is not an object") }
+        profiles[id] = profile
     }
 }
 let faults: Faults
 do {
-    faults = try Faults(json: try JSONSerialization.data(withJSONObject: faultFlags))
+    faults = try Faults(json: Array(try JSONSerialization.data(withJSONObject: options.faults)))
 } catch {
     fail("\(error)")
 }
-
-let address: sockaddr_in
+let store: Store
 do {
-    address = try .inet(ip4: "127.0.0.1", port: port)
+    store = try Store(directory: options.dataDirectory)
 } catch {
-    fail("cannot bind 127.0.0.1:\(port): \(error)")
+    fail("cannot open the store\(options.dataDirectory.map { " in \($0)" } ?? ""): \(error)")
 }
-let server = HTTPServer(address: address, timeout: 600, logger: .disabled,
-                        handler: Routes(bundle: bundle, state: DevState(faults: faults, profiles: profiles)))
-let serving = Task { try await server.run() }
-try await server.waitUntilListening()
-guard case .ip4(let host, let boundPort)? = await server.listeningAddress else { fail("no listening address") }
+
+let setup = ServerSetup(bundle: bundle, experiments: experiments, products: products,
+                        signature: TestStoreSignature(key: options.signingKey), trustHostStores: options.trustHostStores,
+                        apiKey: options.apiKey, state: DevState(faults: faults, profiles: profiles), store: store)
+let listening: Socket
+let boundPort: UInt16
+do {
+    listening = try Socket(domain: AF_INET)
+    try listening.setValue(true, for: .localAddressReuse)
+    try listening.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: options.port))
+    try listening.listen()
+    guard case .ip4(_, let port) = try listening.sockname() else { fail("no listening address") }
+    boundPort = port
+} catch {
+    fail("cannot listen on 127.0.0.1:\(options.port): \(error)")
+}
+let loop = HTTPLoop(handler: Routes(setup: setup), maxBodyBytes: options.maxBodyBytes)
+let serving = Task { try await loop.run(listening: listening) }
 FileHandle.standardOutput.write(Data(
-    "listening on http://\(host):\(boundPort) (\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings)\n".utf8))
+    "listening on http://127.0.0.1:\(boundPort) (\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products\(options.dataDirectory.map { ", data in \($0)" } ?? ""))\n".utf8))
 try await serving.value

@@ -1,0 +1,133 @@
+import CSQLite
+import PaywireCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One SQLite connection, used under the owning client's lock only. Errors become
+/// `storage_failed` naming the file.
+final class SQLiteConnection {
+    let path: String
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens (creating, readable by the owner only) the database at `path`.
+    init(path: String) throws(WireError) {
+        self.path = path
+        // SQLite would create the file with the process umask; create it 0600 first.
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw WireError(.storageFailed, "cannot open '\(path)': \(String(cString: strerror(errno)))",
+                            details: JSONObject([("path", .string(path))]))
+        }
+        close(fd)
+        var opened: OpaquePointer?
+        let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let opened else {
+            if let opened { sqlite3_close_v2(opened) }
+            throw WireError(.storageFailed, "cannot open '\(path)': \(String(cString: sqlite3_errstr(status)))",
+                            details: JSONObject([("path", .string(path)), ("sqlite_code", .number(JSONNumber(Int(status))))]))
+        }
+        handle = opened
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs statements with no parameters and no rows (schema, pragmas, transactions).
+    func execute(_ sql: String) throws(WireError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw failure(status, doing: sql) }
+    }
+
+    /// Runs one statement with `bindings`, calling `row` for each result row.
+    func run(_ sql: String, _ bindings: [SQLiteValue] = [], row: ((SQLiteRow) -> Void)? = nil) throws(WireError) {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, value) in bindings.enumerated() {
+            let status = value.bind(to: statement, at: Int32(index + 1))
+            guard status == SQLITE_OK else { throw failure(status, doing: sql) }
+        }
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw failure(status, doing: sql) }
+            row?(SQLiteRow(statement: statement))
+        }
+    }
+
+    /// Runs `body` in one transaction: all of it is kept, or none.
+    func transaction(_ body: () throws(WireError) -> Void) throws(WireError) {
+        try execute("BEGIN IMMEDIATE")
+        do throws(WireError) {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    private func prepared(_ sql: String) throws(WireError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw failure(status, doing: sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    func failure(_ status: Int32, doing what: String) -> WireError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        return WireError(.storageFailed, "'\(path)': \(message)",
+                         details: JSONObject([("path", .string(path)), ("sqlite_code", .number(JSONNumber(Int(status)))),
+                                              ("underlying_error", .string(String(cString: sqlite3_errstr(status))))]))
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+    case integer(Int)
+    case text(String)
+    case blob([UInt8])
+
+    fileprivate func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch self {
+        case .integer(let value):
+            return sqlite3_bind_int64(statement, index, sqlite3_int64(value))
+        case .text(let text):
+            guard !text.isEmpty else { return pw_sqlite_bind_text(statement, index, "", 0) }
+            var text = text
+            return text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    pw_sqlite_bind_text(statement, index, chars.baseAddress, Int32(chars.count))
+                }
+            }
+        case .blob(let bytes):
+            return bytes.withUnsafeBytes { buffer in pw_sqlite_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count)) }
+        }
+    }
+}
+
+/// The current row of a statement.
+struct SQLiteRow {
+    let statement: OpaquePointer
+
+    func integer(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+
+    func text(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(statement, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+    }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+}

@@ -1,0 +1,59 @@
+/// Chooses in placements for the current profile: what audience rules know of the app and the
+/// profile, and the cross-placement groups the profile keeps.
+final class Chooser {
+    private let profiles: ProfileStore
+    private let clock: Clock
+    private let platform: String?
+    private let appVersion: String?
+    private let installedAt: Int?
+
+    init(profiles: ProfileStore, clock: Clock, platform: String?, appVersion: String?, installedAt: Int?) {
+        self.profiles = profiles
+        self.clock = clock
+        self.platform = platform
+        self.appVersion = appVersion
+        self.installedAt = installedAt
+    }
+
+    /// Chooses in `placement`, keeping any cross-placement group the choice assigns.
+    func select<V>(_ placement: Placement<V>, locale requestLocale: String?, choice: PaywallChoice,
+                   responseCreatedAt: Int) throws(WireError) -> Selection<V> {
+        let profile = profiles.current
+        let selection = try Selection(placement: placement, profileId: profile.profileId, locale: requestLocale,
+                                      responseCreatedAt: responseCreatedAt,
+                                      context: context(locale: requestLocale),
+                                      choice: choice,
+                                      crossPlacementAssignments: profile.crossPlacementAssignments)
+        if let assignment = selection.newCrossPlacementAssignment {
+            try profiles.assignCrossPlacement(testId: assignment.testId, group: assignment.group)
+        }
+        return selection
+    }
+
+    /// Until when a choice made now stays right: the next access-level expiry, and the next
+    /// install-age day boundary.
+    func validUntil() -> Int {
+        let now = clock.nowMilliseconds()
+        var until = Int.max
+        for (_, grant) in profiles.current.accessLevels {
+            if let expiry = grant.expiresAt, expiry > now { until = min(until, expiry) }
+        }
+        if let installedAt, now >= installedAt {
+            until = min(until, installedAt + ((now - installedAt) / 86_400_000 + 1) * 86_400_000)
+        }
+        return until
+    }
+
+    /// What audience rules are evaluated against, for a request in `locale`.
+    private func context(locale requestLocale: String?) -> AudienceContext {
+        let now = clock.nowMilliseconds()
+        let profile = profiles.current
+        return AudienceContext(
+            customAttributes: profile.customAttributes,
+            language: LocaleMatch.language(of: requestLocale),
+            platform: platform,
+            appVersion: appVersion,
+            activeAccessLevels: profile.activeAccessLevels(now: now),
+            installAgeDays: installedAt.map { max(0, (now - $0) / 86_400_000) })
+    }
+}

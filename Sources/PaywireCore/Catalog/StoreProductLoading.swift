@@ -1,0 +1,91 @@
+extension StoreProduct {
+    /// Reads a product in the store shape: a test-store catalog entry (`store.products[i]`),
+    /// or a product in the host store's answer to `store.fetch_products`.
+    static func load(_ fields: Fields) throws(WireError) -> StoreProduct {
+        let prices = PriceReader(currencyCode: try fields.optionalString("currency_code") ?? "USD",
+                                 currencySymbol: try fields.optionalString("currency_symbol"))
+        let period = try fields.optionalObject("period").map { (period: Fields) throws(WireError) in try SubscriptionPeriod.load(period) }
+        var introOffer: IntroOffer?
+        if let offer = try fields.optionalObject("intro_offer") {
+            guard period != nil else {
+                throw WireError.wrongParam(offer.path, "an intro offer needs the product to have a period")
+            }
+            introOffer = try IntroOffer.load(offer, prices: prices)
+        }
+        var product = StoreProduct(
+            vendorProductId: try fields.identifier("vendor_product_id"),
+            localizedTitle: try fields.optionalString("title") ?? "",
+            localizedDescription: try fields.optionalString("description") ?? "",
+            price: try prices.read("price", in: fields),
+            period: period,
+            introOffer: introOffer,
+            accessLevel: try fields.optionalString("access_level") ?? "premium")
+        try product.loadStoreDetails(fields)
+        return product
+    }
+
+    /// Eligibility as the store knows it, and the details wrappers expect.
+    private mutating func loadStoreDetails(_ fields: Fields) throws(WireError) {
+        eligibility = try fields.optionalEnum("intro_offer_eligibility", OfferEligibility.self) ?? .eligible
+        eligibilityAfterValidation = try fields.optionalEnum("eligibility_after_validation", OfferEligibility.self) ?? .eligible
+        guard eligibilityAfterValidation != .unknown else {
+            throw WireError.wrongParam(fields.fieldPath("eligibility_after_validation"), "validation settles eligibility: eligible or ineligible")
+        }
+        isFamilyShareable = try fields.optionalBool("is_family_shareable") ?? false
+        groupIdentifier = try fields.optionalString("group_identifier")
+        switch try fields.optionalString("renewal_type") {
+        case nil, "autorenewable"?: autoRenews = true
+        case "non_renewable"?: autoRenews = false
+        case let other?: throw WireError.wrongParam(fields.fieldPath("renewal_type"), "'\(other)' is not one of: autorenewable, non_renewable")
+        }
+    }
+}
+
+extension IntroOffer {
+    /// `{payment_mode, period, number_of_periods?, price?, type?, id?}`; a free trial costs 0.
+    static func load(_ offer: Fields, prices: PriceReader) throws(WireError) -> IntroOffer {
+        guard let mode = try offer.optionalEnum("payment_mode", IntroOffer.PaymentMode.self) else {
+            throw WireError.wrongParam(offer.fieldPath("payment_mode"), "is required")
+        }
+        let price = mode == .free_trial && offer.optional("price") == nil ? prices.zero : try prices.read("price", in: offer)
+        return IntroOffer(
+            paymentMode: mode,
+            period: try SubscriptionPeriod.load(try offer.object("period")),
+            numberOfPeriods: try offer.optionalInt("number_of_periods", in: 1...1000) ?? 1,
+            price: price,
+            kind: try offer.optionalEnum("type", IntroOffer.Kind.self) ?? .introductory,
+            identifier: try offer.optionalString("id"))
+    }
+}
+
+/// Reads a product's prices in its currency: a decimal number, or a string holding one (kept
+/// exactly as written).
+struct PriceReader {
+    let currencyCode: String
+    let currencySymbol: String
+
+    init(currencyCode: String, currencySymbol: String?) {
+        self.currencyCode = currencyCode
+        self.currencySymbol = currencySymbol ?? (currencyCode == "USD" ? "$" : "")
+    }
+
+    var zero: Price { Price(amount: JSONNumber(0), currencyCode: currencyCode, currencySymbol: currencySymbol) }
+
+    func read(_ key: String, in fields: Fields) throws(WireError) -> Price {
+        let amount: JSONNumber
+        switch fields.object[key] {
+        case .number(let number)?: amount = number
+        case .string(let text)?:
+            guard case .number(let number)? = try? JSONParser.parse(text), !text.hasPrefix("-") else {
+                throw WireError.wrongParam(fields.fieldPath(key), "'\(text)' is not a decimal amount")
+            }
+            amount = number
+        case nil, .null?: throw WireError.wrongParam(fields.fieldPath(key), "is required")
+        case let other?: throw WireError.wrongParam(fields.fieldPath(key), "expected a decimal amount, got \(other.typeName)")
+        }
+        guard let value = amount.doubleValue, value >= 0 else {
+            throw WireError.wrongParam(fields.fieldPath(key), "must be a finite amount >= 0")
+        }
+        return Price(amount: amount, currencyCode: currencyCode, currencySymbol: currencySymbol)
+    }
+}

@@ -1,0 +1,239 @@
+/// `get_paywall`, `get_paywall_for_default_audience` and `get_onboarding`: the fetch policies,
+/// the `load_timeout` budget, one shared backend request per placement, the cache, and the
+/// fallback from network to cache to bundle (between cache and bundle the newer content wins).
+/// Every fallback is reported as a log event saying which source served and why.
+final class PlacementLoader {
+    /// Someone waiting for the network: a call, or an onboarding view's paywall action.
+    private struct Waiter {
+        let id: UInt64
+        let requester: PlacementRequester
+        let locale: String?
+        let choice: PaywallChoice
+        let budgetToken: UInt64
+    }
+
+    /// Told when a placement an onboarding asked for is served.
+    weak var listener: PlacementListener?
+    private var nextWaiter: UInt64 = 1
+
+    private let server: PlacementServer
+    private let cache: PlacementCache
+    /// Nil with no transport configured: the bundle is the only source.
+    private let backend: Backend?
+    private let profiles: ProfileStore
+    private let timers: Timers
+    private let calls: Calls
+    private let log: Log
+    private let clock: Clock
+    private let defaultLocale: String?
+    /// Backend requests in flight, by placement, with the calls waiting for each.
+    private var fetches: [PlacementKey: [Waiter]] = [:]
+
+    init(server: PlacementServer, cache: PlacementCache, backend: Backend?, profiles: ProfileStore, timers: Timers,
+         calls: Calls, log: Log, clock: Clock, defaultLocale: String?) {
+        self.server = server
+        self.cache = cache
+        self.backend = backend
+        self.profiles = profiles
+        self.timers = timers
+        self.calls = calls
+        self.log = log
+        self.clock = clock
+        self.defaultLocale = defaultLocale
+    }
+
+    /// Serves the placement `request` names; with a backend, within the request's policy and budget.
+    func get(_ request: PlacementRequest, kind: PlacementKind, method: String, choice: PaywallChoice = .byAudience) throws(WireError) -> CallOutcome {
+        if let requested = request.clampedLoadTimeout {
+            log(.warn, "load_timeout \(requested) s raised to the minimum of \(PlacementRequest.minimumLoadTimeout) s",
+                details: [("field", .string("load_timeout"))])
+        }
+        let requestLocale = request.locale ?? defaultLocale
+        guard let backend else {
+            switch kind {
+            case .paywall:
+                let served = try server.servePaywall(request.placementId, locale: requestLocale, choice: choice)
+                return .done(CallResponse(status: .ok, envelope: served.envelope))
+            case .onboarding:
+                return .done(try server.serveOnboarding(request.placementId, locale: requestLocale))
+            }
+        }
+        let key = PlacementKey(kind: kind, id: request.placementId)
+        let cached = cache.entry(key)
+        if let cached, PlacementLoader.cacheServes(cached, request, now: clock.nowMilliseconds()) {
+            return .done(try server.serveFetched(cached, locale: requestLocale, choice: choice))
+        }
+        let waiterId = nextWaiter
+        let (token, outcome, budget) = try backend.promise(method, loadTimeout: request.loadTimeout) { _ in
+            .placementBudget(waiter: waiterId, key: key)
+        }
+        wait(Waiter(id: waiterId, requester: .call(token), locale: requestLocale, choice: choice, budgetToken: budget), for: key,
+             cached: cached, backend: backend)
+        return outcome
+    }
+
+    /// An onboarding opens the paywall placement `placementId`, as `get_paywall` would serve it
+    /// (backend, cache, bundle, within the default budget). The answer is returned when it is
+    /// there at once, else handed to the listener.
+    func open(_ placementId: String, locale: String?, for request: OnboardingPaywallRequest) -> CallResponse? {
+        let requestLocale = locale ?? defaultLocale
+        guard let backend else {
+            do throws(WireError) {
+                return CallResponse(status: .ok, envelope: try server.servePaywall(placementId, locale: requestLocale).envelope)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let key = PlacementKey(kind: .paywall, id: placementId)
+        let waiterId = nextWaiter
+        let budget = timers.schedule(.placementBudget(waiter: waiterId, key: key), after: Int(PlacementRequest.defaultLoadTimeout * 1000))
+        wait(Waiter(id: waiterId, requester: .onboarding(request), locale: requestLocale, choice: .byAudience, budgetToken: budget),
+             for: key, cached: cache.entry(key), backend: backend)
+        return nil
+    }
+
+    /// Adds a waiter to the request in flight for `key`, sending one when there is none.
+    private func wait(_ waiter: Waiter, for key: PlacementKey, cached: RemoteSource.Fetched?, backend: Backend) {
+        nextWaiter += 1
+        if fetches[key] != nil {
+            fetches[key]?.append(waiter)
+            return
+        }
+        fetches[key] = [waiter]
+        backend.send(.placement(key), method: "GET", url: backend.url(key.kind.collection, key.id),
+                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cached?.etag))
+    }
+
+    private func deliver(_ waiter: Waiter, _ response: CallResponse) {
+        switch waiter.requester {
+        case .call(let token): calls.complete(token, response)
+        case .onboarding(let request): listener?.placementLoaded(request, response)
+        }
+    }
+
+    /// `get_paywall {paywall_id}` without a placement: from the bundle, rules skipped.
+    func getPaywall(byId paywallId: String, locale: String?) throws(WireError) -> CallResponse {
+        CallResponse(status: .ok, envelope: try server.servePaywall(byId: paywallId, locale: locale ?? defaultLocale).envelope)
+    }
+
+    /// Whether the fetch policy lets the cached copy answer without asking the backend.
+    private static func cacheServes(_ cached: RemoteSource.Fetched, _ request: PlacementRequest, now: Int) -> Bool {
+        switch request.fetchPolicy {
+        case .return_cache_data_else_load: return true
+        case .return_cache_data_if_not_expired_else_load:
+            guard let maxAge = request.maxAge else { return false }
+            return Double(now - cached.fetchedAt) <= maxAge * 1000
+        case .reload_revalidating_cache_data: return false
+        }
+    }
+
+    /// The backend answered (or the request failed or timed out): keep what came, then answer
+    /// every call still waiting.
+    func backendAnswered(_ key: PlacementKey, _ outcome: HTTPOutcome) {
+        let (failure, uncached) = keep(outcome, for: key)
+        guard let waiters = fetches.removeValue(forKey: key) else { return }
+        for waiter in waiters {
+            timers.cancel(waiter.budgetToken)
+            deliver(waiter, answer(waiter, key: key, networkFailure: failure, fetchedNow: uncached))
+        }
+    }
+
+    /// The budget ran out before the backend answered: answer from cache or bundle now; the
+    /// request goes on, and its answer still refreshes the cache.
+    func budgetExpired(waiter waiterId: UInt64, key: PlacementKey) {
+        guard let index = fetches[key]?.firstIndex(where: { $0.id == waiterId }),
+              let waiter = fetches[key]?.remove(at: index) else { return }
+        let failure = WireError(.timeout, "the backend did not answer within the load_timeout budget",
+                                details: JSONObject([("placement_id", .string(key.id))]))
+        deliver(waiter, answer(waiter, key: key, networkFailure: failure))
+    }
+
+    /// Caches what the backend sent; returns why nothing usable came (or nil), and a fresh
+    /// copy the disk refused: it answers the calls waiting now, but is kept nowhere, so memory
+    /// never claims what the disk did not keep.
+    private func keep(_ outcome: HTTPOutcome, for key: PlacementKey) -> (failure: WireError?, uncached: RemoteSource.Fetched?) {
+        let placementId = key.id
+        switch outcome {
+        case .timedOut:
+            return (WireError(.timeout, "the backend did not answer in time", details: JSONObject([("placement_id", .string(placementId))])), nil)
+        case .failed(let code, let message):
+            return (WireError(.networkFailed, message, details: JSONObject([("placement_id", .string(placementId)), ("underlying_error", .string(code))])), nil)
+        case .response(let response):
+            switch RemoteSource.interpret(response, key: key, now: clock.nowMilliseconds()) {
+            case .fresh(let fetched):
+                do throws(WireError) { try cache.store(fetched) } catch {
+                    log(.error, "could not cache placement '\(placementId)': \(error.message)",
+                        details: [("placement_id", .string(placementId)), ("code", .string(error.code.rawValue))]
+                            + error.details.members.map { ($0.key, $0.value) })
+                    return (nil, fetched)
+                }
+            case .notModified:
+                do throws(WireError) { try cache.touch(key, now: clock.nowMilliseconds()) } catch {
+                    log(.error, "could not refresh the cached placement '\(placementId)': \(error.message)")
+                }
+            case .notFound:
+                return (WireError(.notFound, "the backend has no placement '\(placementId)'",
+                                  details: JSONObject([("placement_id", .string(placementId))])), nil)
+            case .failed(let error):
+                return (error, nil)
+            }
+            return (nil, nil)
+        }
+    }
+
+    /// The newest of network, cache and bundle: the fetched copy when the network answered,
+    /// else the newer of cache and bundle; an error when there is none.
+    private func answer(_ waiter: Waiter, key: PlacementKey, networkFailure: WireError?,
+                        fetchedNow: RemoteSource.Fetched? = nil) -> CallResponse {
+        do throws(WireError) {
+            let cached = fetchedNow ?? cache.entry(key)
+            if networkFailure == nil, let cached {
+                return try server.serveFetched(cached, locale: waiter.locale, choice: waiter.choice)
+            }
+            let failure = networkFailure ?? WireError(.networkFailed, "the backend sent nothing usable")
+            let bundleVersion = server.bundleVersion(of: key)
+            if let cached, cached.responseCreatedAt >= (bundleVersion ?? .min) {
+                logFallback(key.id, source: "cache", failure: failure)
+                return try server.serveFetched(cached, locale: waiter.locale, choice: waiter.choice)
+            }
+            guard bundleVersion != nil else { throw failure }
+            logFallback(key.id, source: "fallback", failure: failure)
+            switch key.kind {
+            case .paywall:
+                let served = try server.servePaywall(key.id, locale: waiter.locale, choice: waiter.choice)
+                return CallResponse(status: .ok, envelope: served.envelope)
+            case .onboarding:
+                return try server.serveOnboarding(key.id, locale: waiter.locale)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Logs which source served a placement instead of the network, and why.
+    private func logFallback(_ placementId: String, source: String, failure: WireError) {
+        let details = [("placement_id", JSONValue.string(placementId))] + RemoteSource.fallbackDetails(source: source, failure: failure)
+        log(.warn, "placement '\(placementId)' served from the \(source == "cache" ? "cache" : "fallback bundle"): \(failure.message)",
+            details: details)
+    }
+}
+
+/// Who waits for a placement.
+enum PlacementRequester: Sendable {
+    /// A `get_paywall` / `get_onboarding` call, by its token.
+    case call(UInt64)
+    /// An onboarding view's paywall action.
+    case onboarding(OnboardingPaywallRequest)
+}
+
+/// An onboarding view's paywall action waiting for its paywall.
+struct OnboardingPaywallRequest: Sendable {
+    let viewId: String
+    let actionId: String
+    let meta: OnboardingMeta
+}
+
+/// Told when a placement an onboarding asked for is served (or could not be).
+protocol PlacementListener: AnyObject {
+    func placementLoaded(_ request: OnboardingPaywallRequest, _ response: CallResponse)
+}

@@ -1,0 +1,135 @@
+/// Serves paywalls and onboardings from the fallback bundle or from a fetched copy: chooses for
+/// the profile, encodes once, and hands out the same bytes while the choice stands.
+final class PlacementServer {
+    private(set) var bundle: FallbackBundle?
+    private let served: ServedPaywalls
+    private let chooser: Chooser
+    private let clock: Clock
+
+    init(bundle: FallbackBundle?, served: ServedPaywalls, clock: Clock, chooser: Chooser) {
+        self.bundle = bundle
+        self.served = served
+        self.chooser = chooser
+        self.clock = clock
+    }
+
+    /// Replaces the fallback bundle; choices made from the old one are forgotten.
+    func install(_ loaded: FallbackBundle) -> CallResponse {
+        bundle = loaded
+        served.removeAll()
+        return .success { writer in
+            writer.object { writer in
+                writer.member("format_version", FallbackBundle.formatVersion)
+                writer.member("response_created_at", loaded.responseCreatedAt)
+                writer.member("placement_count", loaded.paywalls.ids.count)
+                writer.member("onboarding_count", loaded.onboardings.ids.count)
+            }
+        }
+    }
+
+    /// The bundle's version of a placement (its `response_created_at`) when the bundle has it.
+    func bundleVersion(of key: PlacementKey) -> Int? {
+        guard let bundle else { return nil }
+        let present: Bool
+        switch key.kind {
+        case .paywall: present = (try? bundle.paywalls.placement(key.id)) != nil
+        case .onboarding: present = (try? bundle.onboardings.placement(key.id)) != nil
+        }
+        return present ? bundle.responseCreatedAt : nil
+    }
+
+    /// The paywall the bundle's placement serves this profile in `locale`, encoded once.
+    func servePaywall(_ placementId: String, locale requestLocale: String?, choice: PaywallChoice = .byAudience) throws(WireError) -> ServedPaywall {
+        let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale, choice: choice)
+        if let hit = served.current(key, now: clock.nowMilliseconds) { return hit }
+        let placement: Placement<Variation> = try placementFromBundle(placementId, in: { $0.paywalls })
+        let selection = try chooser.select(placement, locale: requestLocale, choice: choice,
+                                           responseCreatedAt: bundle?.responseCreatedAt ?? 0)
+        let paywall = encode(Paywall(selection: selection))
+        served.keep(paywall, for: key)
+        return paywall
+    }
+
+    /// The paywall `paywallId` as the bundle's first placement showing it serves it, rules skipped.
+    func servePaywall(byId paywallId: String, locale requestLocale: String?) throws(WireError) -> ServedPaywall {
+        guard let bundle else {
+            throw WireError(.notFound, "no source: set a fallback bundle (config.fallback or set_fallback)",
+                            details: JSONObject([("paywall_id", .string(paywallId))]))
+        }
+        // A placement that does not load is skipped here: it is reported when it is asked for.
+        for id in bundle.paywalls.ids {
+            guard let placement = (try? bundle.paywalls.placement(id)) ?? nil,
+                  placement.audiences.contains(where: { $0.variations.contains { $0.paywallId == paywallId } }) else { continue }
+            return try servePaywall(id, locale: requestLocale, choice: .paywall(paywallId))
+        }
+        throw WireError(.notFound, "the bundle has no paywall '\(paywallId)'", details: JSONObject([("paywall_id", .string(paywallId))]))
+    }
+
+    /// The onboarding the bundle's placement serves this profile.
+    func serveOnboarding(_ placementId: String, locale requestLocale: String?) throws(WireError) -> CallResponse {
+        let placement: Placement<OnboardingVariation> = try placementFromBundle(placementId, in: { $0.onboardings })
+        let onboarding = Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
+                                                                  responseCreatedAt: bundle?.responseCreatedAt ?? 0))
+        return .success { writer in onboarding.write(to: &writer) }
+    }
+
+    /// A paywall or onboarding from a fetched placement; a paywall is encoded once per fetched copy.
+    func serveFetched(_ fetched: RemoteSource.Fetched, locale requestLocale: String?, choice: PaywallChoice) throws(WireError) -> CallResponse {
+        switch fetched.key.kind {
+        case .onboarding:
+            let placement: Placement<OnboardingVariation> = try PlacementServer.load(fetched)
+            let onboarding = Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
+                                                                      responseCreatedAt: fetched.responseCreatedAt))
+            return .success { writer in onboarding.write(to: &writer) }
+        case .paywall:
+            let key = PaywallCacheKey(placementId: fetched.placementId, requestLocale: requestLocale,
+                                      choice: choice, remote: true)
+            let copy = (fetched.fetchedAt, fetched.responseCreatedAt)
+            if let hit = served.current(key, now: clock.nowMilliseconds, fetchedCopy: copy) {
+                return CallResponse(status: .ok, envelope: hit.envelope)
+            }
+            let placement: Placement<Variation> = try PlacementServer.load(fetched)
+            let selection = try chooser.select(placement, locale: requestLocale, choice: choice,
+                                               responseCreatedAt: fetched.responseCreatedAt)
+            var paywall = encode(Paywall(selection: selection))
+            paywall.fetchedCopy = copy
+            served.keep(paywall, for: key)
+            return CallResponse(status: .ok, envelope: paywall.envelope)
+        }
+    }
+
+    private func encode(_ paywall: Paywall) -> ServedPaywall {
+        var writer = JSONWriter(reservingCapacity: 1024)
+        paywall.write(to: &writer)
+        return ServedPaywall(paywall: writer.bytes, envelope: CallResponse.success(writer.bytes).envelope,
+                             validUntil: chooser.validUntil())
+    }
+
+    /// A placement of the bundle's `section`, or `not_found` saying what is missing.
+    private func placementFromBundle<V>(_ placementId: String, in section: (FallbackBundle) -> PlacementSection<V>) throws(WireError) -> Placement<V> {
+        guard let bundle else {
+            throw WireError(.notFound, "no source: set a fallback bundle (config.fallback or set_fallback)",
+                            details: JSONObject([("placement_id", .string(placementId))]))
+        }
+        guard let placement = try section(bundle).placement(placementId) else {
+            throw WireError(.notFound, "the bundle has no placement '\(placementId)' of this kind",
+                            details: JSONObject([("placement_id", .string(placementId))]))
+        }
+        return placement
+    }
+
+    /// A fetched placement, parsed and checked by the rules the bundle's placements follow.
+    private static func load<V>(_ fetched: RemoteSource.Fetched) throws(WireError) -> Placement<V> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(fetched.placement)
+        } catch {
+            throw WireError(.decodingFailed, "the cached placement '\(fetched.placementId)' does not parse")
+        }
+        do throws(WireError) {
+            return try Placement<V>.load(id: fetched.placementId, section: fetched.key.kind.collection, from: value)
+        } catch {
+            throw WireError(.decodingFailed, "the backend's placement is invalid: \(error.message)", details: error.details)
+        }
+    }
+}

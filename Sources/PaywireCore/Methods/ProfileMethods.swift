@@ -1,0 +1,18 @@
+extension MethodTable {
+    /// The user: identity, attributes, access.
+    static let profileMethods: [MethodEntry] = [
+        MethodEntry("get_profile") { client, params throws(WireError) in try client.profileSync.get(try ProfileRequest(params)) },
+        .now("update_profile") { client, params throws(WireError) in
+            try client.profiles.updateAttributes(try params.object("custom_attributes"))
+            return done
+        },
+        .now("identify") { client, params throws(WireError) in
+            try client.profiles.identify(try params.identifier("customer_user_id"))
+            return done
+        },
+        .now("logout") { client, _ throws(WireError) in
+            try client.profiles.logout()
+            return done
+        },
+    ]
+}

@@ -1,0 +1,32 @@
+extension MethodTable {
+    /// Purchases and restores without a view, and transactions the app reports.
+    static let purchaseMethods: [MethodEntry] = [
+        MethodEntry("make_purchase") { client, params throws(WireError) in
+            let productId: String
+            switch (try params.optionalObject("product"), try params.optionalString("vendor_product_id")) {
+            case (let product?, nil): productId = try product.identifier("vendor_product_id")
+            case (nil, let id?) where !id.isEmpty: productId = id
+            case (nil, _): throw WireError.wrongParam("vendor_product_id", "make_purchase needs product or vendor_product_id")
+            case (.some, .some): throw WireError.wrongParam("product", "takes product or vendor_product_id, not both")
+            }
+            let paywall = try params.optionalObject("paywall").map { (fields: Fields) throws(WireError) in try PaywallReference(fields) }
+            if let paywall, !paywall.productIds.contains(productId) {
+                throw WireError(.notFound, "product '\(productId)' is not on this paywall", details: JSONObject([("product_id", .string(productId))]))
+            }
+            return try client.purchases.makePurchase(productId: productId, paywall: paywall)
+        },
+        MethodEntry("restore_purchases") { client, _ throws(WireError) in try client.purchases.restorePurchases() },
+        .now("report_transaction") { client, params throws(WireError) in
+            let transaction = try StoreTransaction(try params.object("transaction"), productId: nil,
+                                                   now: client.profiles.clock.nowMilliseconds())
+            let paywall = try params.optionalObject("paywall").map { (fields: Fields) throws(WireError) in try PaywallReference(fields) }
+            let pending: Bool
+            switch try params.optionalString("state") ?? "purchased" {
+            case "purchased": pending = false
+            case "pending": pending = true
+            case let other: throw WireError.wrongParam("state", "'\(other)' is not one of: purchased, pending")
+            }
+            return client.purchases.reportTransaction(transaction, paywall: paywall, pending: pending)
+        },
+    ]
+}

@@ -1,0 +1,46 @@
+/// `analytics`: how records are kept and delivered. Every member is optional; the defaults
+/// are what a production app wants, and the ranges keep a typo from disabling delivery.
+struct AnalyticsConfig: Equatable, Sendable {
+    static let knownKeys: Set<String> = [
+        "max_queued", "max_bytes", "flush_interval_ms", "flush_at", "exposure_flush_delay_ms",
+        "batch_max_records", "batch_max_bytes", "retry_min_ms", "retry_max_ms", "close_flush_ms",
+    ]
+    /// Records held at most; past it, eviction (plain analytics first, money never).
+    var maxQueued = 10_000
+    /// Bytes held at most, likewise.
+    var maxBytes = 10 << 20
+    /// A batch leaves at least this often while records wait.
+    var flushIntervalMilliseconds = 10_000
+    /// A batch leaves at once when this many records wait.
+    var flushAt = 20
+    /// How soon after an exposure (`paywall_shown`, `onboarding_shown`) a batch leaves; at
+    /// most `exposureFlushesPerMinute` such early batches a minute.
+    var exposureFlushDelayMilliseconds = 1000
+    static let exposureFlushesPerMinute = 5
+    var batchMaxRecords = 100
+    var batchMaxBytes = 500_000
+    /// Backoff after a failed batch: full jitter between `retryMin` and an exponentially
+    /// growing ceiling capped at `retryMax`.
+    var retryMinMilliseconds = 1000
+    var retryMaxMilliseconds = 300_000
+    /// How long `paywire_client_free` may spend sending a last batch (built-in transport).
+    var closeFlushMilliseconds = 500
+    /// Keys this version does not know, reported as log events.
+    var unknownKeys: [String] = []
+
+    init() {}
+
+    init(_ fields: Fields) throws(WireError) {
+        maxQueued = try fields.optionalInt("max_queued", in: 100...1_000_000) ?? maxQueued
+        maxBytes = try fields.optionalInt("max_bytes", in: (64 << 10)...(1 << 30)) ?? maxBytes
+        flushIntervalMilliseconds = try fields.optionalInt("flush_interval_ms", in: 10...3_600_000) ?? flushIntervalMilliseconds
+        flushAt = try fields.optionalInt("flush_at", in: 1...100) ?? flushAt
+        exposureFlushDelayMilliseconds = try fields.optionalInt("exposure_flush_delay_ms", in: 0...60_000) ?? exposureFlushDelayMilliseconds
+        batchMaxRecords = try fields.optionalInt("batch_max_records", in: 1...100) ?? batchMaxRecords
+        batchMaxBytes = try fields.optionalInt("batch_max_bytes", in: 1024...500_000) ?? batchMaxBytes
+        retryMinMilliseconds = try fields.optionalInt("retry_min_ms", in: 10...60_000) ?? retryMinMilliseconds
+        retryMaxMilliseconds = try fields.optionalInt("retry_max_ms", in: retryMinMilliseconds...3_600_000) ?? retryMaxMilliseconds
+        closeFlushMilliseconds = try fields.optionalInt("close_flush_ms", in: 0...5000) ?? closeFlushMilliseconds
+        unknownKeys = fields.unknownKeys(AnalyticsConfig.knownKeys).map { fields.fieldPath($0) }
+    }
+}

@@ -1,0 +1,176 @@
+extension Outbox {
+    /// `flush_analytics`: answered once every analytics record queued now has left
+    /// (acknowledged, or refused and dropped), or with `timeout` when `timeoutMilliseconds`
+    /// passes first.
+    func flush(timeoutMilliseconds: Int) throws(WireError) -> CallOutcome {
+        let queued = store.count(in: .events)
+        guard let backend else {
+            throw WireError(.invalidState, "no transport is configured: \(queued) record(s) stay queued",
+                            details: JSONObject([("remaining", .number(JSONNumber(queued)))]))
+        }
+        guard lanes[.events]?.machine.isStopped != true else {
+            throw WireError(.unauthorized, "the backend refused the api_key: analytics delivery is stopped",
+                            details: JSONObject([("remaining", .number(JSONNumber(queued)))]))
+        }
+        guard queued > 0 else { return .done(Outbox.flushed) }
+        let (token, outcome) = try calls.promise("flush_analytics", waitsOnHost: backend.carriedByHost,
+                                                 waitLimit: timeoutMilliseconds + 2000)
+        let deadline = timers.schedule(.outbox(.flushDeadline(callToken: token)), after: timeoutMilliseconds)
+        waiters.append(FlushWaiter(callToken: token, upToSeq: store.nextSeq(in: .events) - 1, deadlineToken: deadline))
+        drive(.events) { $0.flushRequested(queued: queued) }
+        return outcome
+    }
+
+    /// The client is being freed: a last batch of each lane leaves now when it can be answered
+    /// without the host (the built-in transport). Returns how long the boundary may wait.
+    func beginClosing() -> Int? {
+        guard let backend, !backend.carriedByHost, config.closeFlushMilliseconds > 0 else { return nil }
+        for lane in OutboxLane.allCases {
+            let queued = store.count(in: lane)
+            drive(lane) { $0.flushRequested(queued: queued) }
+        }
+        return isSending ? config.closeFlushMilliseconds : nil
+    }
+
+    /// Whether a batch is in flight in any lane.
+    var isSending: Bool { lanes.values.contains { $0.inFlight != nil } }
+
+    func timerFired(_ timer: Timer) {
+        switch timer {
+        case .delivery(let lane, let timer):
+            lanes[lane]?.timerTokens.removeValue(forKey: timer)
+            let queued = store.count(in: lane)
+            drive(lane) { $0.timerFired(timer, queued: queued) }
+        case .flushDeadline(let callToken):
+            guard let index = waiters.firstIndex(where: { $0.callToken == callToken }) else { return }
+            let waiter = waiters.remove(at: index)
+            let remaining = (try? store.count(in: .events, upTo: waiter.upToSeq)) ?? 0
+            calls.complete(callToken, .failure(WireError(.timeout, "\(remaining) record(s) were not delivered in time",
+                                                         details: JSONObject([("remaining", .number(JSONNumber(remaining)))]))))
+        }
+    }
+
+    /// The backend's answer to batch `number` of `lane`.
+    func batchAnswered(_ lane: OutboxLane, _ number: UInt64, _ outcome: HTTPOutcome) {
+        guard let batch = lanes[lane]?.inFlight, batch.number == number else { return }
+        let answer = Outbox.answer(outcome, now: clock.nowMilliseconds())
+        if lane == .purchases, case .response(let response) = outcome {
+            // The part that made the record acts on the verdict before the record leaves.
+            switch answer {
+            case .accepted: for record in batch.records { purchaseAnswers?.delivered(record, response: response) }
+            case .refused: for record in batch.records { purchaseAnswers?.refused(record, response: response) }
+            default: break
+            }
+        }
+        let queued = store.count(in: lane)
+        var generator = SystemRandomNumberGenerator()
+        let jitter = Double.random(in: 0..<1, using: &generator)
+        drive(lane) { $0.answered(answer, queued: queued, now: clock.nowMilliseconds(), jitter: jitter) }
+    }
+
+    // MARK: - Running a lane's actions
+
+    /// Gives the lane's machine one input and runs what it returns.
+    func drive(_ lane: OutboxLane, _ input: (inout DeliveryMachine) -> [DeliveryMachine.Action]) {
+        guard backend != nil, var state = lanes[lane] else { return }
+        let actions = input(&state.machine)
+        lanes[lane] = state
+        run(actions, in: lane)
+    }
+
+    private func run(_ actions: [DeliveryMachine.Action], in lane: OutboxLane) {
+        for action in actions {
+            switch action {
+            case .send(let selection): send(selection, in: lane)
+            case .schedule(let timer, let milliseconds):
+                if let old = lanes[lane]?.timerTokens[timer] { timers.cancel(old) }
+                lanes[lane]?.timerTokens[timer] = timers.schedule(.outbox(.delivery(lane, timer)), after: milliseconds)
+            case .cancel(let timer):
+                if let old = lanes[lane]?.timerTokens.removeValue(forKey: timer) { timers.cancel(old) }
+            case .acknowledge(let ids): acknowledge(ids, in: lane)
+            case .drop(let ids, let status): drop(ids, status: status, in: lane)
+            case .log(let level, let message): log(level, message, details: [("lane", .string(lane == .events ? "events" : "purchases"))])
+            }
+        }
+        if lane == .events { settleWaiters() }
+    }
+
+    private func send(_ selection: DeliveryMachine.Selection, in lane: OutboxLane) {
+        guard let backend else { return }
+        let records: [OutboxRecord]
+        do throws(WireError) {
+            switch selection {
+            case .oldest(let limit): records = try store.oldest(in: lane, maxRecords: limit, maxBytes: config.batchMaxBytes)
+            case .ids(let ids): records = try store.records(withIds: ids)
+            }
+        } catch {
+            log(.error, "could not read the outbox: \(error.message)")
+            records = []
+        }
+        lanes[lane]?.inFlight = nil
+        guard !records.isEmpty else {
+            drive(lane) { $0.sent([]) }
+            return
+        }
+        let dropped = lane == .events ? store.droppedCount : 0
+        let number = nextBatch
+        nextBatch += 1
+        lanes[lane]?.inFlight = InFlight(number: number, records: records, droppedReported: dropped)
+        let ids = records.map(\.eventId)
+        drive(lane) { $0.sent(ids) }
+        let body = lane == .events ? AnalyticsRecord.batch(records, droppedCount: dropped) : records[0].body
+        backend.send(.outbox(lane, batch: number), method: "POST", url: backend.url(route: lane == .events ? "events" : "purchases"),
+                     headers: [("accept", "application/json")], body: body)
+    }
+
+    private func acknowledge(_ ids: [String], in lane: OutboxLane) {
+        let reported = lanes[lane]?.inFlight?.droppedReported ?? 0
+        lanes[lane]?.inFlight = nil
+        do throws(WireError) {
+            try store.remove(ids, reportedDropped: reported)
+        } catch {
+            // The backend has them: sending them again later is safe (it deduplicates).
+            log(.error, "could not delete \(ids.count) delivered record(s): \(error.message)")
+        }
+        if reported > 0 {
+            log(.warn, "\(reported) record(s) dropped while the analytics queue was full were reported to the backend",
+                details: [("dropped", .number(JSONNumber(reported)))])
+        }
+    }
+
+    private func drop(_ ids: [String], status: Int, in lane: OutboxLane) {
+        lanes[lane]?.inFlight = nil
+        do throws(WireError) { try store.remove(ids, reportedDropped: 0) } catch {
+            log(.error, "could not delete refused record(s): \(error.message)")
+        }
+        // A refused purchase was already reported by the part that acts on the verdict.
+        guard lane == .events else { return }
+        log(.error, "the backend refused \(ids.count) record(s) (HTTP \(status)); they are dropped",
+            details: [("event_ids", .array(ids.map { .string($0) })), ("status", .number(JSONNumber(status)))])
+    }
+
+    /// Answers every flush waiting for records that have all left, and every one when delivery
+    /// stopped for good (refused credentials): none of them could ever be answered otherwise.
+    private func settleWaiters() {
+        guard !waiters.isEmpty else { return }
+        if lanes[.events]?.machine.isStopped == true {
+            let remaining = store.count(in: .events)
+            for waiter in waiters {
+                timers.cancel(waiter.deadlineToken)
+                calls.complete(waiter.callToken, .failure(WireError(.unauthorized, "the backend refused the api_key: analytics delivery is stopped",
+                                                                    details: JSONObject([("remaining", .number(JSONNumber(remaining)))]))))
+            }
+            waiters.removeAll()
+            return
+        }
+        let oldest = ((try? store.oldestSeq(in: .events)) ?? nil) ?? .max
+        waiters.removeAll { waiter in
+            guard oldest > waiter.upToSeq else { return false }
+            timers.cancel(waiter.deadlineToken)
+            calls.complete(waiter.callToken, Outbox.flushed)
+            return true
+        }
+    }
+
+    private static let flushed = CallResponse.success { writer in writer.object { writer in writer.member("remaining", 0) } }
+}

@@ -1,0 +1,151 @@
+/// What the backend said to a purchase record (the money lane): the part that made the record
+/// acts on the answer, which carries the profile.
+protocol PurchaseAnswers: AnyObject {
+    /// 2xx: the backend has the transaction.
+    func delivered(_ record: OutboxRecord, response: HTTPResponse)
+    /// A refusal for good (4xx other than 401/403/408/413/429): the backend judged it.
+    func refused(_ record: OutboxRecord, response: HTTPResponse)
+}
+
+/// Records that must reach the backend: kept in the durable queue before the call that made
+/// them returns, sent by lane (analytics in batches, purchases one by one) by the
+/// `DeliveryMachine`'s rules, deleted by id only after the backend answered. Without a
+/// transport records are kept but not sent.
+final class Outbox {
+    /// The outbox's timers.
+    enum Timer: Equatable, Sendable {
+        case delivery(OutboxLane, DeliveryMachine.Timer)
+        /// A `flush_analytics` call's deadline.
+        case flushDeadline(callToken: UInt64)
+    }
+
+    /// One lane's delivery: its rules, its timers, its batch in flight.
+    struct Lane {
+        var machine: DeliveryMachine
+        var timerTokens: [DeliveryMachine.Timer: UInt64] = [:]
+        var inFlight: InFlight?
+    }
+
+    struct InFlight {
+        let number: UInt64
+        let records: [OutboxRecord]
+        /// The dropped count the batch reported (taken off once it is acknowledged).
+        let droppedReported: Int
+    }
+
+    /// A `flush_analytics` call waiting for every analytics record up to `upToSeq` to leave.
+    struct FlushWaiter {
+        let callToken: UInt64
+        let upToSeq: Int
+        let deadlineToken: UInt64
+    }
+
+    let store: OutboxStore
+    let config: AnalyticsConfig
+    let backend: Backend?
+    let profiles: ProfileStore
+    let source: RecordSource
+    let timers: Timers
+    let calls: Calls
+    let log: Log
+    let clock: Clock
+    /// Who hears the backend's answers to purchase records.
+    weak var purchaseAnswers: PurchaseAnswers?
+    var lanes: [OutboxLane: Lane]
+    var nextBatch: UInt64 = 1
+    var waiters: [FlushWaiter] = []
+    /// Whether records were dropped since the last report, so a full queue logs once, not per record.
+    private var dropping = false
+
+    init(store: OutboxStore, config: AnalyticsConfig, backend: Backend?, profiles: ProfileStore, source: RecordSource,
+         timers: Timers, calls: Calls, log: Log, clock: Clock) {
+        self.store = store
+        self.config = config
+        self.backend = backend
+        self.profiles = profiles
+        self.source = source
+        self.timers = timers
+        self.calls = calls
+        self.log = log
+        self.clock = clock
+        let events = DeliveryMachine.Settings(
+            flushIntervalMilliseconds: config.flushIntervalMilliseconds, flushAt: config.flushAt,
+            exposureFlushDelayMilliseconds: config.exposureFlushDelayMilliseconds,
+            exposureFlushesPerMinute: AnalyticsConfig.exposureFlushesPerMinute, batchMaxRecords: config.batchMaxRecords,
+            retryMinMilliseconds: config.retryMinMilliseconds, retryMaxMilliseconds: config.retryMaxMilliseconds)
+        // A purchase leaves at once, alone; it backs off like the rest.
+        var purchases = events
+        purchases.flushAt = 1
+        purchases.batchMaxRecords = 1
+        lanes = [.events: Lane(machine: DeliveryMachine(settings: events)), .purchases: Lane(machine: DeliveryMachine(settings: purchases))]
+    }
+
+    /// Starts delivering what an earlier run left queued.
+    func resume() {
+        for lane in OutboxLane.allCases {
+            let queued = store.count(in: lane)
+            drive(lane) { $0.resumed(queued: queued, now: clock.nowMilliseconds()) }
+        }
+    }
+
+    /// Keeps one analytics record durably and returns its `event_id`. Throws `storage_failed`
+    /// when the queue could not keep it: then nothing claims it was recorded.
+    @discardableResult
+    func record(_ name: String, kind: RecordKind, params: (inout JSONWriter) -> Void) throws(WireError) -> String {
+        let now = clock.nowMilliseconds()
+        let seq = store.nextSeq(in: kind.lane)
+        let eventId = UUIDs.v7(milliseconds: now)
+        let body = AnalyticsRecord.encode(eventId: eventId, seq: seq, createdAt: now, name: name, profile: profiles.current,
+                                          source: source, params: params)
+        try keep(OutboxRecord(eventId: eventId, seq: seq, kind: kind, body: body))
+        return eventId
+    }
+
+    /// Keeps a record whose body the caller made (a purchase), with the seq of its lane it was
+    /// given (`store.nextSeq(in:)` when it was made).
+    func keep(_ record: OutboxRecord) throws(WireError) {
+        let (kept, evicted) = try evictions(toMake: record)
+        let dropped = evicted.count + (kept ? 0 : 1)
+        try store.commit(inserting: kept ? record : nil, seq: record.seq, lane: record.kind.lane, evicting: evicted, dropped: dropped)
+        if dropped > 0 && !dropping {
+            dropping = true
+            log(.warn, "the analytics queue is full (\(config.maxQueued) records or \(config.maxBytes) bytes): oldest records dropped",
+                details: [("dropped", .number(JSONNumber(dropped)))])
+        }
+        guard kept else { return }
+        let lane = record.kind.lane
+        let queued = store.count(in: lane)
+        drive(lane) { $0.recorded(queued: queued, exposure: record.kind == .attribution, now: clock.nowMilliseconds()) }
+    }
+
+    /// Keeps a record whose loss must not fail the call that made it (a view event): a
+    /// failure is reported as an `error` log event.
+    func recordReportingFailure(_ name: String, kind: RecordKind, params: (inout JSONWriter) -> Void) {
+        do throws(WireError) {
+            try record(name, kind: kind, params: params)
+        } catch {
+            log(.error, "could not keep analytics record '\(name)': \(error.message)", details: [("name", .string(name))])
+        }
+    }
+
+    /// Which records make room for `record` when the queue is full: plain analytics oldest
+    /// first (the new record among them when it is the oldest left), then attribution; money
+    /// never. `keep` is false when the new record is itself the one to go.
+    private func evictions(toMake record: OutboxRecord) throws(WireError) -> (keep: Bool, evicted: [String]) {
+        var count = store.count + 1
+        var bytes = store.totalBytes + record.body.count
+        var evicted: [String] = []
+        func full() -> Bool { count > config.maxQueued || bytes > config.maxBytes }
+        guard full() else { return (true, []) }
+        for kind in [RecordKind.analytics, .attribution] {
+            for (id, size) in try store.oldest(kind: kind, limit: 1000) where full() {
+                evicted.append(id)
+                count -= 1
+                bytes -= size
+            }
+            if full() && record.kind == kind { return (false, evicted) }
+            if !full() { break }
+        }
+        return (true, evicted)
+    }
+}

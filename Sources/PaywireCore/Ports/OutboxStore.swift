@@ -1,0 +1,150 @@
+/// How a record is treated when the queue is full: plain analytics go first (oldest first),
+/// attribution records (exposures) after them, and records that carry money never.
+public enum RecordKind: Int, Sendable, CaseIterable {
+    case analytics = 0
+    case attribution = 1
+    case money = 2
+}
+
+/// Where records go: analytics (plain and attribution) in batches to `/v1/events`, purchases
+/// (money) one at a time to `/v1/purchases`. Each lane is delivered on its own.
+public enum OutboxLane: Int, Sendable, CaseIterable {
+    case events = 0
+    case purchases = 1
+
+    public var kinds: [RecordKind] { self == .events ? [.analytics, .attribution] : [.money] }
+
+    /// Where the purchases lane's seqs start, far above any events seq.
+    public static let purchasesFirstSeq = 1 << 52
+}
+
+extension RecordKind {
+    public var lane: OutboxLane { self == .money ? .purchases : .events }
+}
+
+/// One record on its way to the backend, as kept in the queue and sent: `body` is the
+/// encoded record, made once, so every retry sends the same bytes with the same `event_id`.
+public struct OutboxRecord: Equatable, Sendable {
+    public let eventId: String
+    /// Monotonic per install, across restarts; a gap is a record evicted before it was sent.
+    public let seq: Int
+    public let kind: RecordKind
+    public let body: [UInt8]
+
+    public init(eventId: String, seq: Int, kind: RecordKind, body: [UInt8]) {
+        self.eventId = eventId
+        self.seq = seq
+        self.kind = kind
+        self.body = body
+    }
+}
+
+/// The durable queue behind the outbox (a port: SQLite under `storage_dir` in the library,
+/// memory without one). Every mutation is one transaction: after it returns, a process crash
+/// keeps it. Called under the client's lock only.
+public protocol OutboxStore: AnyObject {
+    /// Made once when the queue is created, kept with it: one id per `storage_dir`.
+    var installId: String { get }
+    /// The seq the next record of a lane takes. The events lane's seq is the records' wire
+    /// `seq`: monotonic per install across restarts. The purchases lane's only orders its queue
+    /// (its seqs never mix with the events lane's, so neither shows the other as a gap).
+    func nextSeq(in lane: OutboxLane) -> Int
+    /// The records held in all lanes.
+    var count: Int { get }
+    /// The bytes of the records held.
+    var totalBytes: Int { get }
+    /// Records evicted and not yet reported to the backend.
+    var droppedCount: Int { get }
+    /// The records held in a lane. Kept in memory, not counted in storage: it is asked on
+    /// every record, and counting a long offline queue each time would grow with it.
+    func count(in lane: OutboxLane) -> Int
+    /// The lowest seq held in a lane, nil when it is empty.
+    func oldestSeq(in lane: OutboxLane) throws(WireError) -> Int?
+    /// One transaction: keeps `record` (nil when the record was itself the one evicted; its
+    /// seq, of `lane`, is consumed either way), deletes `evicting`, adds `dropped` to the
+    /// dropped count.
+    func commit(inserting record: OutboxRecord?, seq: Int, lane: OutboxLane, evicting: [String], dropped: Int) throws(WireError)
+    /// The oldest records of `kind`, at most `limit`, with their sizes (eviction candidates).
+    func oldest(kind: RecordKind, limit: Int) throws(WireError) -> [(eventId: String, size: Int)]
+    /// The oldest records of a lane in seq order: at most `maxRecords`, and within `maxBytes`
+    /// (always at least one when any is held).
+    func oldest(in lane: OutboxLane, maxRecords: Int, maxBytes: Int) throws(WireError) -> [OutboxRecord]
+    /// The records with these ids that are still held, in seq order.
+    func records(withIds ids: [String]) throws(WireError) -> [OutboxRecord]
+    /// One transaction: deletes the records (acknowledged or refused) and takes `reportedDropped`
+    /// off the dropped count.
+    func remove(_ ids: [String], reportedDropped: Int) throws(WireError)
+    /// The number of records of a lane held with seq up to `seq`.
+    func count(in lane: OutboxLane, upTo seq: Int) throws(WireError) -> Int
+}
+
+/// Opens (creating when needed) the durable queue under a `storage_dir`.
+public typealias OutboxStoreOpener = (_ directory: String) throws(WireError) -> OutboxStore
+
+/// The queue without `storage_dir`: the same rules, kept for the client's life only (not durable).
+final class MemoryOutboxStore: OutboxStore {
+    let installId = UUIDs.v4()
+    private var nextSeqs: [OutboxLane: Int] = [.events: 1, .purchases: OutboxLane.purchasesFirstSeq]
+    private(set) var totalBytes = 0
+    private(set) var droppedCount = 0
+    private var records: [OutboxRecord] = []
+    private var laneCounts: [OutboxLane: Int] = [:]
+
+    var count: Int { records.count }
+
+    func count(in lane: OutboxLane) -> Int { laneCounts[lane] ?? 0 }
+
+    func oldestSeq(in lane: OutboxLane) throws(WireError) -> Int? { records.first { $0.kind.lane == lane }?.seq }
+
+    func nextSeq(in lane: OutboxLane) -> Int { nextSeqs[lane] ?? 1 }
+
+    func commit(inserting record: OutboxRecord?, seq: Int, lane: OutboxLane, evicting: [String], dropped: Int) throws(WireError) {
+        removeRecords(Set(evicting))
+        if let record {
+            records.append(record)
+            totalBytes += record.body.count
+            laneCounts[record.kind.lane, default: 0] += 1
+        }
+        nextSeqs[lane] = max(nextSeq(in: lane), seq + 1)
+        droppedCount += dropped
+    }
+
+    func oldest(kind: RecordKind, limit: Int) throws(WireError) -> [(eventId: String, size: Int)] {
+        Array(records.lazy.filter { $0.kind == kind }.prefix(limit).map { ($0.eventId, $0.body.count) })
+    }
+
+    func oldest(in lane: OutboxLane, maxRecords: Int, maxBytes: Int) throws(WireError) -> [OutboxRecord] {
+        var batch: [OutboxRecord] = []
+        var bytes = 0
+        for record in records.lazy.filter({ $0.kind.lane == lane }).prefix(maxRecords) {
+            if !batch.isEmpty && bytes + record.body.count > maxBytes { break }
+            batch.append(record)
+            bytes += record.body.count
+        }
+        return batch
+    }
+
+    func records(withIds ids: [String]) throws(WireError) -> [OutboxRecord] {
+        let wanted = Set(ids)
+        return records.filter { wanted.contains($0.eventId) }
+    }
+
+    func remove(_ ids: [String], reportedDropped: Int) throws(WireError) {
+        removeRecords(Set(ids))
+        droppedCount = max(0, droppedCount - reportedDropped)
+    }
+
+    func count(in lane: OutboxLane, upTo seq: Int) throws(WireError) -> Int {
+        records.lazy.filter { $0.kind.lane == lane && $0.seq <= seq }.count
+    }
+
+    private func removeRecords(_ ids: Set<String>) {
+        guard !ids.isEmpty else { return }
+        records.removeAll { record in
+            guard ids.contains(record.eventId) else { return false }
+            totalBytes -= record.body.count
+            laneCounts[record.kind.lane, default: 0] -= 1
+            return true
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/// A `make_purchase` or `restore_purchases` call waiting for the store.
+enum PurchaseCall: Sendable {
+    case purchase(ViewProduct)
+    case restore
+}
+
+/// Purchases without a view, for apps that draw their own paywall: the same store adapters,
+/// deadlines, outbox and results as a view's, and profile events instead of view events.
+extension Purchases {
+    /// `make_purchase`: `{type: success | pending | user_cancelled, product_id, transaction?,
+    /// profile}`, or the store's error.
+    func makePurchase(productId: String, paywall: PaywallReference?) throws(WireError) -> CallOutcome {
+        if observerMode {
+            throw WireError(.invalidState, "observer mode: the app makes purchases itself and reports them with report_transaction")
+        }
+        if let error = store.adapter.unavailable { throw error }
+        if callsInFlight.values.contains(where: { if case .purchase = $0 { return true } else { return false } }) {
+            throw WireError(.purchaseInProgress, "a purchase is already in progress")
+        }
+        let bought = ViewProduct(productId: productId, product: catalog.product(productId), paywall: paywall)
+        purchaseStarting(bought)
+        let operation = StoreOperation.purchase(bought)
+        let plan = store.adapter.plan(operation)
+        if case .now(.purchase(let outcome)) = plan { return .done(purchaseResponse(bought, outcome)) }
+        let (token, promised) = try calls.promise("make_purchase", waitsOnHost: Purchases.asksHost(plan), waitLimit: waitLimit(plan))
+        callsInFlight[token] = .purchase(bought)
+        if let outcome = store.carry(plan, operation, for: .purchaseCall(callToken: token), view: nil) { purchaseCallReplied(token, outcome) }
+        return promised
+    }
+
+    /// `restore_purchases`: `{restored_product_ids, profile}`, or the store's or the backend's error.
+    func restorePurchases() throws(WireError) -> CallOutcome {
+        if let error = store.adapter.unavailable { throw error }
+        if callsInFlight.values.contains(where: { if case .restore = $0 { return true } else { return false } }) {
+            throw WireError(.restoreInProgress, "a restore is already in progress")
+        }
+        let plan = store.adapter.plan(.restore)
+        // The backend (or a lookup through the host's store) may be waited on after the store.
+        let waitsOnHost = Purchases.asksHost(plan) || (backend?.carriedByHost ?? false)
+            || (backend == nil && store.adapter.describesProductsOnlyAfterFetch)
+        let (token, promised) = try calls.promise("restore_purchases", waitsOnHost: waitsOnHost, waitLimit: 2 * waitLimit(plan))
+        callsInFlight[token] = .restore
+        if let outcome = store.carry(plan, .restore, for: .purchaseCall(callToken: token), view: nil) { purchaseCallReplied(token, outcome) }
+        return promised
+    }
+
+    /// The store's outcome for a call.
+    func purchaseCallReplied(_ callToken: UInt64, _ outcome: StoreOutcome) {
+        guard let call = callsInFlight.removeValue(forKey: callToken) else { return }
+        switch (call, outcome) {
+        case (.purchase(let bought), .purchase(let purchase)):
+            calls.complete(callToken, purchaseResponse(bought, purchase))
+        case (.restore, .restore(.failed(let error))):
+            calls.complete(callToken, .failure(error))
+        case (.restore, .restore(.restored(let productIds, let transactions))):
+            if let result = settleRestore(productIds: productIds, transactions: transactions, for: .call(callToken: callToken)) {
+                deliver(.call(callToken: callToken), result)
+            }
+        default:
+            calls.complete(callToken, .failure(WireError(.internal, "the store answered with another outcome")))
+        }
+    }
+
+    /// `report_transaction {transaction, paywall?, state?}`: a purchase the app made itself
+    /// (observer mode) or one the store delivered again (after a restart): granted, and posted
+    /// to the backend (idempotently, on its transaction id). Answers the profile.
+    func reportTransaction(_ transaction: StoreTransaction, paywall: PaywallReference?, pending: Bool) -> CallResponse {
+        let product = catalog.product(transaction.vendorProductId)
+        let outcome: PurchaseOutcome = pending ? .pending(transaction) : .succeeded(transaction: transaction, expiresAt: transaction.expiresAt)
+        if let error = settle(outcome, productId: transaction.vendorProductId, product: product, paywall: paywall) { return .failure(error) }
+        let profile = profiles.current
+        let now = clock.nowMilliseconds()
+        return .success { writer in writer.object { writer in
+            writer.key("profile")
+            profile.write(to: &writer, now: now)
+        } }
+    }
+
+    private func purchaseResponse(_ bought: ViewProduct, _ outcome: PurchaseOutcome) -> CallResponse {
+        let type: String
+        var transaction: StoreTransaction?
+        switch outcome {
+        case .failed(let error): return .failure(error)
+        case .cancelled: type = "user_cancelled"
+        case .pending(let pending):
+            type = "pending"
+            transaction = pending
+        case .succeeded(let bought, _):
+            type = "success"
+            transaction = bought
+        }
+        if type != "user_cancelled", let error = settle(outcome, productId: bought.productId, product: bought.product, paywall: bought.paywall) {
+            return .failure(error)
+        }
+        let profile = profiles.current
+        let now = clock.nowMilliseconds()
+        return .success { writer in
+            writer.object { writer in
+                writer.member("type", type)
+                writer.member("product_id", bought.productId)
+                if let transaction {
+                    writer.key("transaction")
+                    transaction.writeSummary(to: &writer)
+                }
+                writer.key("profile")
+                profile.write(to: &writer, now: now)
+            }
+        }
+    }
+
+    private static func asksHost(_ plan: StorePlan) -> Bool {
+        if case .askHost = plan { return true }
+        return false
+    }
+
+    private func waitLimit(_ plan: StorePlan) -> Int {
+        switch plan {
+        case .after(let milliseconds): return milliseconds + 2000
+        case .now, .askHost: return store.hostTimeout + 2000
+        }
+    }
+}

@@ -1,0 +1,149 @@
+extension Purchases {
+    /// Settles what the store restored for `requester`: the backend validates the transactions
+    /// and answers the profile (`POST /v1/restores`); without a backend the products are granted
+    /// on the device, unverified, looked up in the store's catalog (fetched first when the store
+    /// describes products only on request), not in whatever a view loaded. The result comes
+    /// now, or later through the listener or the call.
+    func settleRestore(productIds: [String], transactions: [StoreTransaction],
+                       for requester: RestoreRequester) -> Result<RestoreSettlement, WireError>? {
+        if let backend {
+            restoresInFlight[requester] = productIds
+            let now = clock.nowMilliseconds()
+            let profile = profiles.current
+            var body = JSONWriter(reservingCapacity: 512)
+            body.object { writer in
+                writer.member("event_id", UUIDs.v7(milliseconds: now))
+                writer.member("profile_id", profile.profileId)
+                if let customerUserId = profile.customerUserId { writer.member("customer_user_id", customerUserId) }
+                writer.key("transactions")
+                writer.array { writer in for transaction in transactions { Purchases.write(transaction, to: &writer) } }
+            }
+            backend.send(.restore(requester), method: "POST", url: backend.url(route: "restores"),
+                         headers: [("accept", "application/json")], body: body.bytes)
+            return nil
+        }
+        let undescribed = productIds.filter { catalog.product($0) == nil }
+        if !undescribed.isEmpty && store.adapter.describesProductsOnlyAfterFetch {
+            let ticket = StoreTicket.restoreLookup(requester, productIds: productIds, transactions: transactions)
+            guard let outcome = store.start(.fetchProducts(undescribed), for: ticket, view: nil) else { return nil }
+            return lookedUp(outcome, productIds: productIds, transactions: transactions)
+        }
+        return grantRestored(productIds, transactions)
+    }
+
+    /// The products a local restore asked the store to describe.
+    func restoreLookupReplied(_ requester: RestoreRequester, productIds: [String], transactions: [StoreTransaction],
+                              _ outcome: StoreOutcome) {
+        deliver(requester, lookedUp(outcome, productIds: productIds, transactions: transactions))
+    }
+
+    private func lookedUp(_ outcome: StoreOutcome, productIds: [String], transactions: [StoreTransaction]) -> Result<RestoreSettlement, WireError> {
+        switch outcome {
+        case .products(.success(let described)): catalog.remember(described)
+        case .products(.failure(let error)): return .failure(error)
+        default: break
+        }
+        return grantRestored(productIds, transactions)
+    }
+
+    /// Grants, unverified, each restored product the store describes.
+    private func grantRestored(_ productIds: [String], _ transactions: [StoreTransaction]) -> Result<RestoreSettlement, WireError> {
+        var grants: [LocalGrant] = []
+        for id in productIds {
+            guard let product = catalog.product(id) else {
+                log(.warn, "the store restored '\(id)' but does not describe it: no access is granted for it",
+                    details: [("product_id", .string(id))])
+                continue
+            }
+            var grant = LocalGrant(productId: id, product: product)
+            if let transaction = transactions.last(where: { $0.vendorProductId == id }) {
+                grant.transactionId = transaction.transactionId
+                grant.purchasedAt = transaction.purchasedAt
+                grant.expiresAt = transaction.expiresAt
+            }
+            grants.append(grant)
+        }
+        if let error = profiles.grantLocally(grants) { return .failure(error) }
+        return .success(settlement(productIds))
+    }
+
+    /// The backend's answer to a restore: its profile is the truth. Offline, the restore fails
+    /// with `network_failed` (the caller's view stays open).
+    func restoreAnswered(_ requester: RestoreRequester, _ outcome: HTTPOutcome) {
+        guard let productIds = restoresInFlight.removeValue(forKey: requester) else { return }
+        let result: Result<RestoreSettlement, WireError>
+        switch outcome {
+        case .timedOut:
+            result = .failure(WireError(.networkFailed, "the backend did not answer the restore in time"))
+        case .failed(let code, let message):
+            result = .failure(WireError(.networkFailed, "the restore could not reach the backend: \(message)",
+                                        details: JSONObject([("underlying_error", .string(code))])))
+        case .response(let response) where (200..<300).contains(response.status):
+            guard let snapshot = PurchaseRecord.answer(response.body).profile else {
+                result = .failure(WireError(.decodingFailed, "the backend's restore answer has no profile"))
+                break
+            }
+            if let error = profiles.applyBackend(snapshot, profileId: profiles.profileId, pending: pendingTransactions) {
+                result = .failure(error)
+            } else {
+                result = .success(settlement(Purchases.restoredIds(response.body) ?? productIds))
+            }
+        case .response(let response):
+            let code: ErrorCode = response.status >= 500 || response.status == 408 || response.status == 429 ? .networkFailed : .restoreFailed
+            result = .failure(WireError(code, "the backend answered the restore with HTTP \(response.status)",
+                                        details: JSONObject([("status", .number(JSONNumber(response.status)))])))
+        }
+        deliver(requester, result)
+    }
+
+    private func settlement(_ productIds: [String]) -> RestoreSettlement {
+        RestoreSettlement(restoredProductIds: productIds,
+                          hasActiveAccess: !profiles.current.activeAccessLevels(now: clock.nowMilliseconds()).isEmpty)
+    }
+
+    func deliver(_ requester: RestoreRequester, _ result: Result<RestoreSettlement, WireError>) {
+        switch requester {
+        case .paywallView(let viewId): restoreListener?.restoreSettled(viewId, result)
+        case .call(let callToken): calls.complete(callToken, Purchases.restoreResponse(result, profiles: profiles, now: clock.nowMilliseconds()))
+        }
+    }
+
+    /// `restored: [{vendor_product_id}]` of a restore answer.
+    private static func restoredIds(_ body: [UInt8]) -> [String]? {
+        guard case .object(let document)? = try? JSONParser.parse(body), case .array(let list)? = document["restored"] else { return nil }
+        return list.compactMap { item in
+            if case .object(let entry) = item, case .string(let id)? = entry["vendor_product_id"] { return id }
+            return nil
+        }
+    }
+
+    /// `{transaction_id, original_transaction_id, vendor_product_id, verification, purchased_at,
+    /// environment, store}` as `POST /v1/restores` carries each transaction.
+    static func write(_ transaction: StoreTransaction, to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("transaction_id", transaction.transactionId)
+            writer.member("original_transaction_id", transaction.originalTransactionId)
+            writer.member("vendor_product_id", transaction.vendorProductId)
+            writer.member("verification", transaction.verification)
+            writer.member("purchased_at", transaction.purchasedAt)
+            writer.member("environment", transaction.environment.rawValue)
+            writer.member("store", transaction.store)
+        }
+    }
+
+    static func restoreResponse(_ result: Result<RestoreSettlement, WireError>, profiles: ProfileStore, now: Int) -> CallResponse {
+        switch result {
+        case .failure(let error): return .failure(error)
+        case .success(let settlement):
+            let profile = profiles.current
+            return .success { writer in
+                writer.object { writer in
+                    writer.key("restored_product_ids")
+                    writer.array { writer in for id in settlement.restoredProductIds { writer.string(id) } }
+                    writer.key("profile")
+                    profile.write(to: &writer, now: now)
+                }
+            }
+        }
+    }
+}

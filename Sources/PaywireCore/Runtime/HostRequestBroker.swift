@@ -1,0 +1,138 @@
+/// What the core can ask the host, as `host_request` events with a `kind`.
+enum HostRequestKind: String, Sendable {
+    case storeFetchProducts = "store.fetch_products"
+    case storePurchase = "store.purchase"
+    case storeRestore = "store.restore"
+    case storeFinishTransaction = "store.finish_transaction"
+    case storeRefreshEligibility = "store.refresh_eligibility"
+    case observerPurchase = "observer.purchase"
+    case productsRetry = "products.retry"
+    case promoCodeValidate = "promo_code.validate"
+    case webPaymentOpen = "web_payment.open"
+    case http
+}
+
+/// The part that resumes when the host answers a request (or its deadline passes). Adding a
+/// request kind touches the part that asks and, when it is a new part, this enum.
+enum HostContinuation: Sendable {
+    /// `StoreGateway`: an operation the host's store carries.
+    case store(StoreTicket, StoreOperation)
+    /// `PaywallViews`: a question a view puts to the host itself.
+    case paywallView(viewId: String, PaywallViewQuestion)
+    /// `Backend`: a backend request the host carries (`transport.type host`).
+    case backend(BackendRequest)
+}
+
+/// How a host request ended.
+enum HostOutcome: Sendable {
+    case answered(HostAnswer)
+    /// The deadline passed; the error says which request and how long the core waited.
+    case timedOut(WireError)
+
+    /// The error a flow reports: the timeout, or the host's own error (its `code` when it names
+    /// a known one, else `code`); nil when the host answered with a result.
+    func error(_ code: ErrorCode, _ fallback: String) -> WireError? {
+        switch self {
+        case .timedOut(let error): return error
+        case .answered(let answer): return answer.error(code: code, fallback: fallback)
+        }
+    }
+
+    /// The host's answer when it answered with a result rather than an error.
+    var answer: HostAnswer? {
+        if case .answered(let answer) = self, answer.errorFields == nil { return answer }
+        return nil
+    }
+}
+
+/// The open host requests of one client: each is emitted as a `host_request` event with a
+/// deadline and remembered with the continuation that resumes it. Every request ends exactly
+/// once: answered, or failed by its deadline. An id that timed out is remembered (a bounded
+/// number of them) so a late answer is told apart from a wrong id.
+final class HostRequestBroker {
+    private struct Pending {
+        let kind: HostRequestKind
+        let resume: HostContinuation
+        let deadlineToken: UInt64
+    }
+
+    /// How a `host_respond` was taken.
+    enum Delivery {
+        /// In time: resume this part with this outcome.
+        case resume(HostContinuation, HostOutcome)
+        /// After the deadline: ignored (already failed with `timeout`).
+        case late
+    }
+
+    private static let expiredMemory = 1024
+    /// How long the host has to answer, in ms (`host_request_timeout_ms`).
+    let timeout: Int
+    private let sink: EventSink
+    private let timers: Timers
+    private let log: Log
+    private var pending: [String: Pending] = [:]
+    private var expired: [String] = []
+    private var expiredSet = Set<String>()
+    private var nextId = 1
+
+    init(timeout: Int, sink: EventSink, timers: Timers, log: Log) {
+        self.timeout = timeout
+        self.sink = sink
+        self.timers = timers
+        self.log = log
+    }
+
+    /// Emits a `host_request` with a deadline; `resume` names who continues. Returns its id.
+    @discardableResult
+    func ask(_ kind: HostRequestKind, view: ViewInfo?, resume: HostContinuation,
+             payload: (inout JSONWriter) -> Void) -> String {
+        let id = "req-\(nextId)"
+        nextId += 1
+        let deadline = timers.schedule(.hostDeadline(requestId: id), after: timeout)
+        pending[id] = Pending(kind: kind, resume: resume, deadlineToken: deadline)
+        let timeout = self.timeout
+        sink.emit(Event("host_request") { writer in
+            writer.member("request_id", id)
+            writer.member("kind", kind.rawValue)
+            writer.member("timeout_ms", timeout)
+            if let view {
+                writer.key("view")
+                view.write(to: &writer)
+            }
+            writer.key("payload")
+            writer.object(payload)
+        })
+        return id
+    }
+
+    /// Takes the host's answer to `requestId`. Throws `not_found` for an id that was never
+    /// asked (or already answered).
+    func answer(_ requestId: String, _ answer: HostAnswer) throws(WireError) -> Delivery {
+        guard let request = pending.removeValue(forKey: requestId) else {
+            if expiredSet.contains(requestId) {
+                log(.warn, "late answer to host request '\(requestId)' ignored: its deadline had passed",
+                    details: [("request_id", .string(requestId))])
+                return .late
+            }
+            throw WireError(.notFound, "no host request '\(requestId)' is waiting for an answer",
+                            details: JSONObject([("request_id", .string(requestId))]))
+        }
+        timers.cancel(request.deadlineToken)
+        return .resume(request.resume, .answered(answer))
+    }
+
+    /// The deadline of `requestId` passed: it fails with `timeout`, and its id is remembered.
+    func deadlinePassed(_ requestId: String) -> (HostContinuation, HostOutcome)? {
+        guard let request = pending.removeValue(forKey: requestId) else { return nil }
+        expired.append(requestId)
+        expiredSet.insert(requestId)
+        if expired.count > HostRequestBroker.expiredMemory {
+            expiredSet.remove(expired.removeFirst())
+        }
+        log(.warn, "host request '\(requestId)' (\(request.kind.rawValue)) got no answer in time",
+            details: [("request_id", .string(requestId))])
+        let error = WireError(.timeout, "the host did not answer \(request.kind.rawValue) within \(timeout) ms",
+                              details: JSONObject([("request_id", .string(requestId))]))
+        return (request.resume, .timedOut(error))
+    }
+}

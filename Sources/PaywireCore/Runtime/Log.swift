@@ -1,0 +1,22 @@
+/// The client's `log` events: the level in force, and the one writer of their shape.
+final class Log {
+    private(set) var level: LogLevel
+    private let sink: EventSink
+
+    init(level: LogLevel, sink: EventSink) {
+        self.level = level
+        self.sink = sink
+    }
+
+    func setLevel(_ level: LogLevel) { self.level = level }
+
+    /// Emits `{"event":"log", level, message, details}` when `level` is in force.
+    func callAsFunction(_ level: LogLevel, _ message: String, details: [(key: String, value: JSONValue)] = []) {
+        guard level <= self.level else { return }
+        sink.emit(Event("log") { writer in
+            writer.member("level", level.rawValue)
+            writer.member("message", message)
+            writer.member("details", .object(JSONObject(details)))
+        })
+    }
+}

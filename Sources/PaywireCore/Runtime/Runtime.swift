@@ -1,0 +1,38 @@
+/// The services every part of a client shares, built first from the config: logging, calls,
+/// timers, host requests, the store, storage, the clock and the link to the backend.
+struct Runtime {
+    let log: Log
+    let calls: Calls
+    let timers: Timers
+    let broker: HostRequestBroker
+    let store: StoreGateway
+    let storage: Storage
+    let clock: Clock
+    /// Nil with no transport configured: the bundle is the only source.
+    let backend: Backend?
+
+    /// Builds them; throws when the store, the storage directory or the transport cannot be used.
+    init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?, completions: CallCompletionSink?,
+         httpTransport: HTTPTransport?) throws(WireError) {
+        log = Log(level: config.logLevel, sink: sink)
+        calls = Calls(completions: completions)
+        timers = Timers(scheduler: scheduler)
+        broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, timers: timers, log: log)
+        let adapter = try ClientConfig.makeStore(config.storeFields)
+        clock = adapter.fixedNow.map { FixedClock(milliseconds: $0) } ?? SystemClock()
+        if let directory = config.storageDir { storage = try DirectoryStorage(directory: directory) } else { storage = MemoryStorage() }
+        store = StoreGateway(adapter: adapter, broker: broker, timers: timers)
+        if let transport = try RemoteTransport(config.transport, builtIn: httpTransport) {
+            backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers)
+        } else {
+            backend = nil
+        }
+    }
+
+    /// What every paywall view knows of its client.
+    func viewEnvironment(_ config: ClientConfig) -> PaywallViewMachine.Environment {
+        PaywallViewMachine.Environment(observerMode: config.observerMode, storeUnavailable: store.adapter.unavailable,
+                                       describesProductsOnlyAfterFetch: store.adapter.describesProductsOnlyAfterFetch,
+                                       productsRetryDelayMilliseconds: config.productsRetryDelayMilliseconds)
+    }
+}

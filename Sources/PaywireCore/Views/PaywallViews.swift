@@ -1,0 +1,109 @@
+/// The paywall views of one client: each view's machine, and the running of the actions the
+/// machines return: events to the host, operations to the store, questions to the host,
+/// grants to the profile, timers. View ids are `paywall-view-N`, never reused.
+final class PaywallViews: RestoreListener {
+    private var machines: [String: PaywallViewMachine] = [:]
+    private var nextId = 1
+    private let environment: PaywallViewMachine.Environment
+    private let store: StoreGateway
+    private let broker: HostRequestBroker
+    private let timers: Timers
+    private let profiles: ProfileStore
+    private let sink: EventSink
+    private let clock: Clock
+    private let analytics: ViewAnalytics
+    private let purchases: Purchases
+
+    init(environment: PaywallViewMachine.Environment, store: StoreGateway, broker: HostRequestBroker, timers: Timers,
+         profiles: ProfileStore, sink: EventSink, clock: Clock, analytics: ViewAnalytics, purchases: Purchases) {
+        self.analytics = analytics
+        self.purchases = purchases
+        self.environment = environment
+        self.store = store
+        self.broker = broker
+        self.timers = timers
+        self.profiles = profiles
+        self.sink = sink
+        self.clock = clock
+    }
+
+    /// Creates a view of `paywall`. `checkLayout` reports a broken builder layout at once;
+    /// `preloadProducts` starts loading the products.
+    func create(_ paywall: PaywallReference, checkLayout: Bool = true, preloadProducts: Bool = false, context: ViewContext? = nil) -> ViewInfo {
+        let info = ViewInfo(id: "paywall-view-\(nextId)", placementId: paywall.placementId,
+                            abTestName: paywall.abTestName, variationId: paywall.variationId, context: context)
+        nextId += 1
+        var machine = PaywallViewMachine(info: info, paywall: paywall, environment: environment,
+                                         catalog: store.adapter.knownProducts(paywall.productIds))
+        let actions = machine.created(checkLayout: checkLayout, preloadProducts: preloadProducts)
+        machines[info.id] = machine
+        run(actions, on: info)
+        return info
+    }
+
+    /// Gives one input to the view `viewId` and runs what follows. An input that throws
+    /// refuses the call and changes nothing.
+    func handle(_ viewId: String, _ input: (inout PaywallViewMachine) throws(WireError) -> [PaywallViewAction]) throws(WireError) {
+        guard var machine = machines[viewId] else {
+            throw WireError(.notFound, "no paywall view '\(viewId)'", details: JSONObject([("view_id", .string(viewId))]))
+        }
+        let actions = try input(&machine)
+        machines[viewId] = machine
+        run(actions, on: machine.info)
+    }
+
+    /// Reads the view `viewId` without changing it.
+    func inspect<T>(_ viewId: String, _ read: (PaywallViewMachine) throws(WireError) -> T) throws(WireError) -> T {
+        guard let machine = machines[viewId] else {
+            throw WireError(.notFound, "no paywall view '\(viewId)'", details: JSONObject([("view_id", .string(viewId))]))
+        }
+        return try read(machine)
+    }
+
+    func storeReplied(_ viewId: String, _ operation: StoreOperation, _ outcome: StoreOutcome) {
+        if case .products(.success(let described)) = outcome { purchases.catalog.remember(described) }
+        try? handle(viewId) { machine in machine.storeReplied(operation, outcome) }
+    }
+
+    func hostAnswered(_ viewId: String, _ question: PaywallViewQuestion, _ outcome: HostOutcome) {
+        let now = clock.nowMilliseconds()
+        try? handle(viewId) { machine in machine.hostAnswered(question, outcome, now: now) }
+    }
+
+    func restoreSettled(_ viewId: String, _ result: Result<RestoreSettlement, WireError>) {
+        try? handle(viewId) { machine in machine.restoreSettled(result) }
+    }
+
+    func timerFired(_ viewId: String, _ timer: PaywallViewTimer) {
+        try? handle(viewId) { machine in machine.timerFired(timer) }
+    }
+
+    /// Runs actions in order. A store outcome that is there at once is fed back before the
+    /// next action, so the events of a whole flow keep the machine's order.
+    private func run(_ actions: [PaywallViewAction], on view: ViewInfo) {
+        for action in actions {
+            switch action {
+            case .emit(let event):
+                sink.emit(event.event(view: view, profile: profiles.current, now: clock.nowMilliseconds()))
+                analytics.paywallView(event, view: view)
+            case .store(let operation):
+                if let outcome = store.start(operation, for: .paywallView(viewId: view.id), view: view) {
+                    storeReplied(view.id, operation, outcome)
+                }
+            case .ask(let question):
+                broker.ask(question.kind, view: view, resume: .paywallView(viewId: view.id, question), payload: question.writePayload)
+            case .purchaseStarting(let product):
+                purchases.purchaseStarting(product)
+            case .settlePurchase(let bought, let outcome):
+                let error = purchases.settle(outcome, productId: bought.productId, product: bought.product, paywall: bought.paywall)
+                try? handle(view.id) { machine in machine.purchaseSettled(bought, outcome, error: error) }
+            case .settleRestore(let productIds, let transactions):
+                if let result = purchases.settleRestore(productIds: productIds, transactions: transactions, for: .paywallView(viewId: view.id)) {
+                    restoreSettled(view.id, result)
+                }
+            case .schedule(let timer, let milliseconds):
+                timers.schedule(.paywallView(viewId: view.id, timer), after: milliseconds)
+            }
+        }
+    }
+}

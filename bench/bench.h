@@ -1,0 +1,22 @@
+/* The measuring helpers the bench's parts share (bench/measure.c). */
+#ifndef PAYWIRE_BENCH_H
+#define PAYWIRE_BENCH_H
+
+/* Samples per figure; each figure is their median. */
+#define BATCHES 31
+
+typedef void (*operation)(void *context);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+double now_ns(void);
+/* The median of `count` values (sorts them in place). */
+double median(double *values, int count);
+/* Median per-operation nanoseconds of `op` over BATCHES batches of `iterations`, after a warm-up. */
+double measure(operation op, void *context, int iterations);
+/* One line: the figure, its baseline from the same run, their ratio against the target. */
+void report(const char *name, double value, double baseline, const char *baseline_name, double target);
+
+/* (f): recording one event with storage_dir against a plain SQLite insert-and-commit. */
+void bench_outbox(void);
+
+#endif

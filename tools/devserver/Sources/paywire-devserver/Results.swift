@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import PaywireCore
+
+/// One variation's numbers in `GET /v1/experiments/{placement_id}/results`.
+struct VariationResult: Sendable {
+    let variationId: String
+    let weight: Int
+    /// Unique profiles with a `paywall_shown` of this placement, test and variation.
+    let exposed: Int
+    /// Unique profiles among them with a verified purchase attributed to this variation.
+    let purchasers: Int
+    let rate: Double
+    let low: Double
+    let high: Double
+    /// Exact decimal strings by currency (sorted by currency code).
+    let revenue: [(currency: String, amount: String)]
+    let revenuePerExposed: [(currency: String, amount: String)]
+}
+
+struct ExperimentResult: Sendable {
+    let abTestName: String
+    let variations: [VariationResult]
+    let chiSquare: Double
+    let degreesOfFreedom: Int
+    let pValue: Double
+    /// Sample-ratio mismatch: p < 0.001, or exposures of a variation weighted 0.
+    let mismatch: Bool
+}
+
+struct PlacementResults: Sendable {
+    let placementId: String
+    let generatedAt: Int
+    let experiments: [ExperimentResult]
+
+    var json: JSONValue {
+        .object([
+            ("placement_id", .string(placementId)),
+            ("generated_at", .int(generatedAt)),
+            ("experiments", .array(experiments.map { experiment in
+                .object([
+                    ("ab_test_name", .string(experiment.abTestName)),
+                    ("variations", .array(experiment.variations.map(Self.json))),
+                    ("sample_ratio", .object([
+                        ("chi_square", .double(experiment.chiSquare)),
+                        ("degrees_of_freedom", .int(experiment.degreesOfFreedom)),
+                        ("p_value", .double(experiment.pValue)),
+                        ("mismatch", .bool(experiment.mismatch)),
+                    ])),
+                ])
+            })),
+        ])
+    }
+
+    private static func json(_ variation: VariationResult) -> JSONValue {
+        func money(_ list: [(currency: String, amount: String)]) -> JSONValue {
+            .array(list.map { .object([("currency_code", .string($0.currency)), ("amount", .string($0.amount))]) })
+        }
+        return .object([
+            ("variation_id", .string(variation.variationId)),
+            ("weight", .int(variation.weight)),
+            ("exposed", .int(variation.exposed)),
+            ("purchasers", .int(variation.purchasers)),
+            ("conversion", .object([("rate", .double(variation.rate)), ("low", .double(variation.low)), ("high", .double(variation.high))])),
+            ("revenue", money(variation.revenue)),
+            ("revenue_per_exposed", money(variation.revenuePerExposed)),
+        ])
+    }
+}
+
+extension Store {
+    /// Results of a placement's experiments (the bundle's), computed from the stored records
+    /// and transactions. Exposures or purchases naming a test or variation the bundle does
+    /// not have are left out.
+    func results(placementId: String, experiments: [DevServerSupport.Experiment], now: Int) async throws -> PlacementResults {
+        let (exposures, sales) = try await database.read { db in
+            let exposures = try Row.fetchAll(db, sql: """
+                SELECT DISTINCT ab_test_name, variation_id, profile_id FROM events
+                WHERE name = 'paywall_shown' AND placement_id = ?
+                """, arguments: [placementId]).map { ($0["ab_test_name"] as String, $0["variation_id"] as String, $0["profile_id"] as String) }
+            let sales = try Row.fetchAll(db, sql: """
+                SELECT ab_test_name, variation_id, purchaser_profile_id, price_amount, currency_code FROM transactions
+                WHERE status = 'verified' AND placement_id = ?
+                """, arguments: [placementId]).map {
+                ($0["ab_test_name"] as String, $0["variation_id"] as String, $0["purchaser_profile_id"] as String,
+                 $0["price_amount"] as String?, $0["currency_code"] as String?)
+            }
+            return (exposures, sales)
+        }
+        var exposed: [String: Set<String>] = [:]
+        for (test, variation, profile) in exposures { exposed[Self.cell(test, variation), default: []].insert(profile) }
+        var results: [ExperimentResult] = []
+        for experiment in experiments {
+            var variations: [VariationResult] = []
+            for (variationId, weight) in experiment.variations {
+                let cell = Self.cell(experiment.abTestName, variationId)
+                let profiles = exposed[cell] ?? []
+                let cellSales = sales.filter { Self.cell($0.0, $0.1) == cell && profiles.contains($0.2) }
+                let purchasers = Set(cellSales.map(\.2)).count
+                var revenue = MoneyTotals()
+                for sale in cellSales { if let amount = sale.3, let currency = sale.4 { revenue.add(amount, currency) } }
+                let interval = Statistics.wilson(successes: purchasers, trials: profiles.count)
+                variations.append(VariationResult(
+                    variationId: variationId, weight: weight, exposed: profiles.count, purchasers: purchasers,
+                    rate: profiles.isEmpty ? 0 : Double(purchasers) / Double(profiles.count), low: interval.low, high: interval.high,
+                    revenue: revenue.totals, revenuePerExposed: revenue.perUnit(profiles.count)))
+            }
+            results.append(Self.sampleRatio(experiment.abTestName, variations))
+        }
+        return PlacementResults(placementId: placementId, generatedAt: now, experiments: results)
+    }
+
+    /// The chi-square check of exposures against the weights. Variations weighted 0 expect no
+    /// one: they stay out of the test, and any exposure of theirs is a mismatch by itself.
+    private static func sampleRatio(_ name: String, _ variations: [VariationResult]) -> ExperimentResult {
+        let weighted = variations.filter { $0.weight > 0 }
+        let fit = Statistics.goodnessOfFit(observed: weighted.map(\.exposed), weights: weighted.map(\.weight))
+        let strayExposures = variations.contains { $0.weight == 0 && $0.exposed > 0 }
+        return ExperimentResult(abTestName: name, variations: variations, chiSquare: fit.chiSquare,
+                                degreesOfFreedom: fit.degreesOfFreedom, pValue: strayExposures ? 0 : fit.pValue,
+                                mismatch: strayExposures || fit.pValue < 0.001)
+    }
+
+    private static func cell(_ test: String, _ variation: String) -> String { "\(test)\u{0}\(variation)" }
+}
+
+/// Sums of exact decimal amounts by currency (Foundation's `Decimal`: base 10, 38 digits, so
+/// sums of prices are exact), written with as many decimals as the most precise amount.
+struct MoneyTotals {
+    private var sums: [String: (total: Decimal, scale: Int)] = [:]
+
+    mutating func add(_ amount: String, _ currency: String) {
+        guard let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")) else { return }
+        let scale = amount.contains("e") || amount.contains("E") ? max(0, -Int(value.exponent)) : amount.split(separator: ".").dropFirst().first?.count ?? 0
+        let current = sums[currency] ?? (0, 0)
+        sums[currency] = (current.total + value, max(current.scale, scale))
+    }
+
+    var totals: [(currency: String, amount: String)] {
+        sums.keys.sorted().compactMap { currency in sums[currency].map { (currency, Self.text($0.total, scale: $0.scale)) } }
+    }
+
+    /// Each total divided by `count`, rounded half-even to 4 decimals; none when count is 0.
+    func perUnit(_ count: Int) -> [(currency: String, amount: String)] {
+        guard count > 0 else { return [] }
+        return sums.keys.sorted().compactMap { currency in
+            sums[currency].map { (currency, Self.text($0.total / Decimal(count), scale: 4)) }
+        }
+    }
+
+    /// `value` rounded half-even to `scale` decimals, written with exactly that many.
+    static func text(_ value: Decimal, scale: Int) -> String {
+        var source = value, rounded = Decimal()
+        NSDecimalRound(&rounded, &source, scale, .bankers)
+        let plain = rounded.description
+        let parts = plain.split(separator: ".", maxSplits: 1)
+        let whole = parts.first.map(String.init) ?? "0"
+        guard scale > 0 else { return whole }
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        return whole + "." + fraction + String(repeating: "0", count: max(0, scale - fraction.count))
+    }
+}
