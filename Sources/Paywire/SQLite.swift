@@ -8,7 +8,8 @@ import Glibc
 /// `storage_failed` naming the file.
 final class SQLiteConnection {
     let path: String
-    private let handle: OpaquePointer
+    /// Nil once closed: every later use fails with `storage_failed`.
+    private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating, readable by the owner only) the database at `path`.
@@ -17,28 +18,52 @@ final class SQLiteConnection {
         // SQLite would create the file with the process umask; create it 0600 first.
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw WireError(.storageFailed, "cannot open '\(path)': \(String(cString: strerror(errno)))",
-                            details: JSONObject([("path", .string(path))]))
+            let reason = String(cString: strerror(errno))
+            throw WireError(.storageFailed, "cannot open '\(path)': \(reason)",
+                            details: JSONObject([("path", .string(path)), ("underlying_error", .string(reason))]))
         }
-        close(fd)
+        Glibc.close(fd)
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let opened else {
             if let opened { sqlite3_close_v2(opened) }
-            throw WireError(.storageFailed, "cannot open '\(path)': \(String(cString: sqlite3_errstr(status)))",
-                            details: JSONObject([("path", .string(path)), ("sqlite_code", .number(JSONNumber(Int(status))))]))
+            let reason = String(cString: sqlite3_errstr(status))
+            throw WireError(.storageFailed, "cannot open '\(path)': \(reason)",
+                            details: JSONObject([("path", .string(path)), ("sqlite_code", .number(JSONNumber(Int(status)))),
+                                                 ("underlying_error", .string(reason))]))
         }
+        // Before any statement: even the first (setting WAL mode) may meet a lock held by a
+        // previous owner's connection that is still closing.
+        sqlite3_busy_timeout(opened, SQLiteConnection.busyMilliseconds)
         handle = opened
     }
 
-    deinit {
+    /// How long a statement waits for a lock held by another connection before failing.
+    static let busyMilliseconds: Int32 = 1000
+
+    deinit { close() }
+
+    /// Finalizes the statements and closes the database now (not whenever the last reference
+    /// goes), so the next owner of the directory finds it closed. Idempotent.
+    func close() {
+        guard let open = handle else { return }
         for statement in statements.values { sqlite3_finalize(statement) }
-        sqlite3_close_v2(handle)
+        statements = [:]
+        sqlite3_close_v2(open)
+        handle = nil
+    }
+
+    private func openHandle() throws(WireError) -> OpaquePointer {
+        guard let handle else {
+            throw WireError(.storageFailed, "'\(path)' is closed: the client is being freed",
+                            details: JSONObject([("path", .string(path))]))
+        }
+        return handle
     }
 
     /// Runs statements with no parameters and no rows (schema, pragmas, transactions).
     func execute(_ sql: String) throws(WireError) {
-        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        let status = sqlite3_exec(try openHandle(), sql, nil, nil, nil)
         guard status == SQLITE_OK else { throw failure(status, doing: sql) }
     }
 
@@ -76,14 +101,14 @@ final class SQLiteConnection {
     private func prepared(_ sql: String) throws(WireError) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
-        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let status = sqlite3_prepare_v3(try openHandle(), sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw failure(status, doing: sql) }
         statements[sql] = statement
         return statement
     }
 
     func failure(_ status: Int32, doing what: String) -> WireError {
-        let message = String(cString: sqlite3_errmsg(handle))
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
         return WireError(.storageFailed, "'\(path)': \(message)",
                          details: JSONObject([("path", .string(path)), ("sqlite_code", .number(JSONNumber(Int(status)))),
                                               ("underlying_error", .string(String(cString: sqlite3_errstr(status))))]))

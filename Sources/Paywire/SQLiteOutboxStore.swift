@@ -22,7 +22,7 @@ final class SQLiteOutboxStore: OutboxStore {
     init(directory: String) throws(WireError) {
         database = try SQLiteConnection(path: "\(directory)/\(SQLiteOutboxStore.fileName)")
         try database.execute("""
-            PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=1000;
+            PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE,
                 kind INTEGER NOT NULL, size INTEGER NOT NULL, body BLOB NOT NULL);
@@ -50,6 +50,8 @@ final class SQLiteOutboxStore: OutboxStore {
         laneCounts = [.events: summary.events, .purchases: summary.purchases]
         totalBytes = summary.bytes
     }
+
+    func close() { database.close() }
 
     func nextSeq(in lane: OutboxLane) -> Int { lane == .events ? nextEventSeq : nextPurchaseSeq }
 

@@ -23,8 +23,9 @@ public final class Client {
     let outbox: Outbox
     let purchases: Purchases
     private let wrapper: (name: String, version: String)?
-    /// Held for `close`, which gives up the `storage_dir` lock.
+    /// Held for `close`, which closes the outbox's files and then gives up the `storage_dir` lock.
     private let storage: Storage
+    private let outboxStore: OutboxStore
 
     /// Creates a client from a checked config. Throws when the store, the storage directory,
     /// the transport or the fallback bundle cannot be used: failing loudly at start beats
@@ -43,8 +44,9 @@ public final class Client {
         server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
                                  chooser: Chooser(profiles: profiles, clock: runtime.clock, platform: config.platform,
                                                   appVersion: config.appVersion, installedAt: config.installedAt))
-        var outboxStore: OutboxStore = MemoryOutboxStore()
-        if let directory = config.storageDir, let openOutbox { outboxStore = try openOutbox(directory) }
+        var opened: OutboxStore = MemoryOutboxStore()
+        if let directory = config.storageDir, let openOutbox { opened = try openOutbox(directory) }
+        let outboxStore = opened
         outbox = Outbox(store: outboxStore, config: config.analytics, backend: backend, profiles: profiles,
                         source: RecordSource(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
                                              appVersion: config.appVersion, wrapper: config.wrapper),
@@ -63,6 +65,7 @@ public final class Client {
                                           loader: loader, sink: sink, defaultLocale: config.locale, analytics: outbox)
         wrapper = config.wrapper
         storage = runtime.storage
+        self.outboxStore = outboxStore
         outbox.purchaseAnswers = purchases
         purchases.restoreListener = paywallViews
         loader.listener = onboardingViews
@@ -76,6 +79,7 @@ public final class Client {
     /// so another client may take the directory as soon as this returns. Called once the
     /// boundary has stopped the client (no call runs after it); later writes fail.
     public func close() {
+        outboxStore.close()  // first: the next owner must find the database closed
         storage.close()
     }
 

@@ -69,11 +69,6 @@ def read_only(directory, empty):
     settings = config(directory)
     del settings["fallback"]  # no file outside the directory: `nobody` may not reach the checkout
     say({"start": outcome(lambda: paywire.Client(settings).close() or True)})
-    client = paywire.Client(settings)
-    say({"update_profile": outcome(lambda: client.call("update_profile", {"custom_attributes": {"after": "read-only"}}))})
-    say({"identify": outcome(lambda: client.call("identify", {"customer_user_id": "someone"}))})
-    say({"profile": outcome(lambda: client.call("get_profile"))})
-    client.close()
     say({"new_directory": outcome(lambda: paywire.Client(dict(settings, storage_dir=os.path.join(directory, "inner"))).close())})
     say({"no_lock_file": outcome(lambda: paywire.Client(dict(settings, storage_dir=empty)).close())})
     say({"listing": sorted(os.listdir(directory))})

@@ -5,6 +5,7 @@ import os
 import random
 import re
 import signal
+import sqlite3
 import time
 
 from helpers import config, paywire, read_line, start_child
@@ -12,10 +13,11 @@ from helpers import config, paywire, read_line, start_child
 KILLS = 60
 DEBRIS = re.compile(r"^[a-z0-9-]+\.json\.tmp\.[0-9]{1,10}$")
 
-# Files that are not a crashed writer's, and must survive a start: the outbox's SQLite files
-# (which will live here), a host's own files, and names close to the pattern but not in it.
+# Files that are not a crashed writer's, and must survive a start: a host's own files, and names
+# close to the pattern but not in it. (The outbox's live SQLite files are checked apart.)
+OUTBOX_FILES = {"outbox.sqlite", "outbox.sqlite-wal", "outbox.sqlite-shm"}
 FOREIGN_FILES = [
-    "outbox.sqlite", "outbox.sqlite-wal", "outbox.sqlite-shm", "notes.txt", "profile.json.bak",
+    "notes.txt", "profile.json.bak",
     "profile.json.tmp.", "profile.json.tmp.abc", "profile.json.tmp.12345678901", "Profile.json.tmp.1",
     "profile.json.tmp.1.old", "profile.tmp.1", "profile.json.tmp.1x", "a_b.json.tmp.1",
 ]
@@ -69,8 +71,12 @@ def test_a_start_after_60_kills_leaves_only_live_files_and_each_parses(tmp_path)
     assert "profile.json" in live and any(name.startswith("onboarding-answers-") for name in live), live
     for name in live:
         json.loads((store / name).read_text())
-    assert sorted(set(names) - set(live) - set(FOREIGN_FILES)) == sorted(
+    # The outbox survived every kill and the start that cleaned up: a whole database.
+    with sqlite3.connect(store / "outbox.sqlite") as outbox:
+        assert outbox.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert sorted(set(names) - set(live) - set(FOREIGN_FILES) - OUTBOX_FILES) == sorted(
         ["paywire.lock", "profile.json.tmp.31337", "placement-cache-ab.json.tmp.5"])
+    assert "outbox.sqlite" in names
 
 
 def test_a_failed_write_leaves_no_temporary_file(tmp_path):

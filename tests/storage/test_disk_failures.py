@@ -211,7 +211,9 @@ def test_a_client_that_cannot_write_its_first_profile_fails_to_start_and_frees_t
     paywire.Client(config(store)).close()
 
 
-def test_a_read_only_filesystem_serves_what_it_holds_and_refuses_changes(tiny_tmpfs):
+def test_a_read_only_filesystem_refuses_to_start_naming_the_outbox(tiny_tmpfs):
+    """The outbox promises that a recorded event is kept before its call returns; on a disk
+    that cannot keep anything the client says so at the start, not at every later call."""
     store = tiny_tmpfs / "store"
     client = paywire.Client(config(store))
     client.call("update_profile", {"custom_attributes": {"kept": 1}})
@@ -220,18 +222,17 @@ def test_a_read_only_filesystem_serves_what_it_holds_and_refuses_changes(tiny_tm
     if remounted != 0:
         pytest.skip("this machine refused to remount the tmpfs read-only")
 
-    client = paywire.Client(config(store))
-    assert client.call("get_profile")["custom_attributes"] == {"kept": 1}
-    error = refused(client.call, "update_profile", {"custom_attributes": {"lost": 2}})
-    assert_names(error, store / "profile.json")
+    before = sorted(os.listdir(store))
+    error = refused(paywire.Client, config(store))
+    assert_names(error, store / "outbox.sqlite")
     assert "read-only" in error.details["underlying_error"].lower()
-    assert client.call("get_profile")["custom_attributes"] == {"kept": 1}
-    client.close()
+    assert sorted(os.listdir(store)) == before
+    assert json.loads((store / "profile.json").read_text())["custom_attributes"] == {"kept": 1}
     error = refused(paywire.Client, config(tiny_tmpfs / "new"))
     assert error.code == "storage_failed" and error.details["path"] == str(tiny_tmpfs / "new")
 
 
-def test_a_read_only_directory_serves_what_it_holds_and_refuses_changes():
+def test_a_read_only_directory_refuses_to_start_naming_the_file_and_changes_nothing():
     parent = tempfile.mkdtemp(prefix="paywire-read-only-")
     try:
         os.chmod(parent, 0o755)  # `nobody` must reach the directories inside
@@ -251,11 +252,8 @@ def test_a_read_only_directory_serves_what_it_holds_and_refuses_changes():
         child = start_child("read-only", store, empty)
         lines = {key: value for line in iter(lambda: child.stdout.readline(), "") for key, value in json.loads(line).items()}
         assert child.wait(timeout=60) == 0, child.stderr.read()
-        assert lines["start"] == {"ok": True}
-        for check in ("update_profile", "identify"):
-            assert (lines[check]["error"], lines[check]["details"]["path"]) == ("storage_failed", os.path.join(store, "profile.json"))
-        assert lines["profile"]["ok"]["custom_attributes"] == {"kept": 1}
-        assert lines["profile"]["ok"]["customer_user_id"] is None
+        # The lock file exists, so the directory can be owned; the outbox cannot be written.
+        assert (lines["start"]["error"], lines["start"]["details"]["path"]) == ("storage_failed", os.path.join(store, "outbox.sqlite"))
         assert (lines["new_directory"]["error"], lines["new_directory"]["details"]["path"]) == ("storage_failed", os.path.join(store, "inner"))
         assert (lines["no_lock_file"]["error"], lines["no_lock_file"]["details"]["path"]) == ("storage_failed", os.path.join(empty, "paywire.lock"))
         assert lines["listing"] == before

@@ -59,8 +59,9 @@ def test_a_client_that_fails_to_start_leaves_the_directory_free(tmp_path):
 def test_the_lock_file_is_owner_only_and_the_only_file_besides_the_records(tmp_path):
     store = tmp_path / "store"
     paywire.Client(config(store)).close()
-    assert sorted(path.name for path in store.iterdir()) == ["paywire.lock", "profile.json"]
-    assert stat.S_IMODE((store / "paywire.lock").stat().st_mode) == 0o600
+    assert sorted(path.name for path in store.iterdir()) == ["outbox.sqlite", "paywire.lock", "profile.json"]
+    for name in ("paywire.lock", "outbox.sqlite", "profile.json"):
+        assert stat.S_IMODE((store / name).stat().st_mode) == 0o600, name
 
 
 def test_a_client_in_another_process_is_refused_until_the_owner_frees(tmp_path):

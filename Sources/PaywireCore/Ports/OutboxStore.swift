@@ -45,6 +45,8 @@ public struct OutboxRecord: Equatable, Sendable {
 public protocol OutboxStore: AnyObject {
     /// Made once when the queue is created, kept with it: one id per `storage_dir`.
     var installId: String { get }
+    /// Closes the queue's files now (the client is being freed); later calls fail.
+    func close()
     /// The seq the next record of a lane takes. The events lane's seq is the records' wire
     /// `seq`: monotonic per install across restarts. The purchases lane's only orders its queue
     /// (its seqs never mix with the events lane's, so neither shows the other as a gap).
@@ -91,6 +93,8 @@ final class MemoryOutboxStore: OutboxStore {
     private var laneCounts: [OutboxLane: Int] = [:]
 
     var count: Int { records.count }
+
+    func close() {}
 
     func count(in lane: OutboxLane) -> Int { laneCounts[lane] ?? 0 }
 

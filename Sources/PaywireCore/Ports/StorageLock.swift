@@ -29,8 +29,9 @@ final class StorageLock {
         let path = "\(directory)/\(StorageLock.fileName)"
         var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fd < 0 && (errno == EROFS || errno == EACCES) {
-            // A read-only directory that already holds the lock file can still be owned (and
-            // read); writes then fail one by one, each naming its file.
+            // A read-only directory that already holds the lock file can still be locked, so
+            // the failure the host hears names the file that cannot be written (the outbox's,
+            // at the start), not the lock.
             fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         }
         guard fd >= 0 else {
