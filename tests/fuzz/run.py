@@ -53,8 +53,8 @@ def run_target(target, args, work):
         directory.mkdir(parents=True, exist_ok=True)
     # Leaks: LeakSanitizer checks the whole process when it exits (a leak fails the run). The
     # per-input check (-detect_leaks=1, `--leaks-per-input`) names the leaking input, but costs
-    # over half the speed: memory that libdispatch frees after an input ends sends every input
-    # through a full leak scan.
+    # speed (over half, measured when the boundary still ran on libdispatch): memory a worker
+    # thread of the library frees after an input ends sends every input through a full scan.
     command = [str(Path(args.bin).resolve() / target), f"-max_total_time={args.seconds}", "-print_final_stats=1",
                f"-timeout={args.timeout}", "-rss_limit_mb=4096", f"-dict={work / 'seeds' / 'paywire.dict'}",
                f"-detect_leaks={1 if args.leaks_per_input else 0}",
