@@ -93,7 +93,13 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 # The dev server: the bundle over the backend API on loopback, with fault switches. Its own
 # package (tools/devserver), so its server framework never enters libpaywire's graph.
 devserver: $(BINDIR)/paywire-devserver
+# SwiftPM keeps a path dependency's file list from when it last read the manifests: when
+# PaywireCore gains or loses a file, touching the manifest makes it look again.
 $(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireCore -name '*.swift') tools/devserver/Package.swift | deps
+	@mkdir -p $(BUILD)
+	@find Sources/PaywireCore -name '*.swift' | sort > $(BUILD)/devserver-core-files.new; \
+	cmp -s $(BUILD)/devserver-core-files.new $(BUILD)/devserver-core-files || touch tools/devserver/Package.swift; \
+	mv $(BUILD)/devserver-core-files.new $(BUILD)/devserver-core-files
 	swift build -c release --package-path tools/devserver --product paywire-devserver
 	@mkdir -p $(BINDIR)
 	cp tools/devserver/.build/release/paywire-devserver $@

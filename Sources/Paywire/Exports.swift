@@ -114,7 +114,7 @@ public func paywire_client_new(
             }
         }
         let client = try Client(config: config, sink: events, scheduler: bridge, completions: bridge, httpTransport: transport,
-                                openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) })
+                                files: LocalFileSystem(), openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) })
         let handle = ClientHandle(client: client, events: events, bridge: bridge, transport: transport)
         guard let token = HandleTable.register(handle) else {
             return deliver(failure(.internal, "could not register the client"), to: outJSON)

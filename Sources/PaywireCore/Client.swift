@@ -23,6 +23,8 @@ public final class Client {
     let outbox: Outbox
     let purchases: Purchases
     private let wrapper: (name: String, version: String)?
+    /// For `set_fallback {path}`.
+    let files: FileSystem?
     /// Held for `close`, which closes the outbox's files and then gives up the `storage_dir` lock.
     private let storage: Storage
     private let outboxStore: OutboxStore
@@ -30,15 +32,18 @@ public final class Client {
     /// Creates a client from a checked config. Throws when the store, the storage directory,
     /// the transport or the fallback bundle cannot be used: failing loudly at start beats
     /// serving nothing later. `httpTransport` carries requests for `transport {type: http}`;
-    /// a config asking for it without one is refused. `openOutbox` opens the durable queue
-    /// under `storage_dir`; without it (or without `storage_dir`) the queue is in memory.
+    /// a config asking for it without one is refused. `files` reads `fallback.path` and opens
+    /// `storage_dir` (a config naming either without it is refused). `openOutbox` opens the
+    /// durable queue under `storage_dir`; without it (or without `storage_dir`) the queue is in
+    /// memory.
     public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?,
                 completions: CallCompletionSink? = nil, httpTransport: HTTPTransport? = nil,
-                openOutbox: OutboxStoreOpener? = nil) throws(WireError) {
-        let runtime = try Runtime(config: config, sink: sink, scheduler: scheduler, completions: completions, httpTransport: httpTransport)
+                files: FileSystem? = nil, openOutbox: OutboxStoreOpener? = nil) throws(WireError) {
+        let runtime = try Runtime(config: config, sink: sink, scheduler: scheduler, completions: completions,
+                                  httpTransport: httpTransport, files: files)
         (log, calls, timers, broker, store, backend) = (runtime.log, runtime.calls, runtime.timers, runtime.broker, runtime.store, runtime.backend)
         var bundle: FallbackBundle?
-        if let source = config.fallback { bundle = try FallbackBundle.load(source) }
+        if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
         let served = ServedPaywalls()
         profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock, log: log, observer: served)
         server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
@@ -65,6 +70,7 @@ public final class Client {
                                           loader: loader, sink: sink, defaultLocale: config.locale, analytics: outbox)
         wrapper = config.wrapper
         storage = runtime.storage
+        self.files = files
         self.outboxStore = outboxStore
         outbox.purchaseAnswers = purchases
         purchases.restoreListener = paywallViews

@@ -16,7 +16,8 @@ final class ManualScheduler: TimerScheduler, @unchecked Sendable {
 @Suite struct ClientTests {
     private func client(_ config: String, scheduler: ManualScheduler = ManualScheduler()) throws -> (Client, RecordingSink) {
         let sink = RecordingSink()
-        return (try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: sink, scheduler: scheduler), sink)
+        return (try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: sink, scheduler: scheduler,
+                           files: ReadingFileSystem()), sink)
     }
 
     private func call(_ client: Client, _ method: String, _ params: String) -> CallResponse {

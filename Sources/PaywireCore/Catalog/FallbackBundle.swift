@@ -23,15 +23,13 @@ final class FallbackBundle {
         onboardings = PlacementSection(section: "onboardings", bytes: bytes, ranges: onboardingRanges)
     }
 
-    /// The bundle a config or `set_fallback` names: inline, or a UTF-8 file.
-    static func load(_ source: ClientConfig.FallbackSource) throws(WireError) -> FallbackBundle {
+    /// The bundle a config or `set_fallback` names: inline, or a UTF-8 file read through `files`.
+    static func load(_ source: ClientConfig.FallbackSource, files: FileSystem?) throws(WireError) -> FallbackBundle {
         switch source {
         case .inline(let bytes):
             return try load(bytes)
         case .path(let path):
-            guard let bytes = try LocalFiles.read(path) else {
-                throw WireError(.notFound, "fallback file '\(path)' does not exist")
-            }
+            let bytes = try files.required(for: "fallback.path").read(path: path)
             guard String(validating: bytes, as: UTF8.self) != nil else {
                 throw WireError(.invalidUTF8, "fallback file '\(path)' is not valid UTF-8")
             }

@@ -7,7 +7,7 @@ extension MethodTable {
             guard let inline = try FallbackBundle.loadInline(params: params) else { return nil }
             return .done(client.server.install(inline))
         }) { (client: Client, params: Fields) throws(WireError) -> CallOutcome in
-            .done(client.server.install(try FallbackBundle.load(try ClientConfig.fallbackSource(params))))
+            .done(client.server.install(try FallbackBundle.load(try ClientConfig.fallbackSource(params), files: client.files)))
         },
         MethodEntry("get_paywall") { client, params throws(WireError) in
             // A paywall by id alone is looked up in the bundle; with its placement it goes

@@ -7,20 +7,27 @@ struct Runtime {
     let broker: HostRequestBroker
     let store: StoreGateway
     let storage: Storage
+    /// Nil when the client was built without one: `fallback.path` and `storage_dir` are refused.
+    let files: FileSystem?
     let clock: Clock
     /// Nil with no transport configured: the bundle is the only source.
     let backend: Backend?
 
     /// Builds them; throws when the store, the storage directory or the transport cannot be used.
     init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?, completions: CallCompletionSink?,
-         httpTransport: HTTPTransport?) throws(WireError) {
+         httpTransport: HTTPTransport?, files: FileSystem?) throws(WireError) {
         log = Log(level: config.logLevel, sink: sink)
         calls = Calls(completions: completions)
         timers = Timers(scheduler: scheduler)
         broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, timers: timers, log: log)
         let adapter = try ClientConfig.makeStore(config.storeFields)
         clock = adapter.fixedNow.map { FixedClock(milliseconds: $0) } ?? SystemClock()
-        if let directory = config.storageDir { storage = try DirectoryStorage(directory: directory) } else { storage = MemoryStorage() }
+        self.files = files
+        if let directory = config.storageDir {
+            storage = try files.required(for: "storage_dir").openStorage(directory: directory)
+        } else {
+            storage = MemoryStorage()
+        }
         store = StoreGateway(adapter: adapter, broker: broker, timers: timers)
         if let transport = try RemoteTransport(config.transport, builtIn: httpTransport) {
             backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers)

@@ -1,3 +1,4 @@
+import PaywireCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
