@@ -118,7 +118,7 @@ demo-remote: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 examples/remote_demo.py $(BINDIR)/paywire-devserver examples/bundle.json
 
-test: deps test-swift check-header check-exports check-needed check-install check-api conformance corpus test-python test-java test-dotnet integration crash-test test-ab ab-check demo-remote stress conformance-matrix
+test: deps test-swift check-header check-exports check-needed check-unload check-install check-api conformance corpus test-python test-java test-dotnet integration crash-test test-ab ab-check demo-remote stress conformance-matrix
 	@echo "make test: all checks passed"
 
 test-swift: deps
@@ -409,6 +409,14 @@ NEEDED_ALLOWED := libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1 ld-linux-x86-
 # The release library needs nothing beyond NEEDED_ALLOWED (the list names what is not).
 check-needed: lib
 	packaging/check_needed.sh $(LIBDIR)/$(LIB_REAL) $(NEEDED_ALLOWED)
+
+# A host that dlcloses the library while a worker thread lingers: the library stays mapped
+# (linked -z nodelete), so the thread ends in code that is still there.
+.PHONY: check-unload
+check-unload: lib
+	@mkdir -p $(BINDIR)
+	$(CC) -std=c99 $(STRICT) -O1 -Iinclude tests/unload/unload.c -o $(BINDIR)/paywire-unload -ldl
+	$(BINDIR)/paywire-unload $(CURDIR)/$(LIBDIR)/$(LIB_REAL)
 
 # Stripped sizes of the library and of the floor, built with the same flags.
 size: lib

@@ -31,6 +31,10 @@ let package = Package(
                     "-Xlinker", "-soname", "-Xlinker", "libpaywire.so.1",
                     // lld leaves localized symbols out of .dynsym (gold keeps them as LOCAL entries).
                     "-use-ld=lld",
+                    // dlclose never unmaps the library: its worker threads outlive the last
+                    // client by their idle linger, and the static Swift runtime cannot be torn
+                    // down (tests/unload shows the crash without it).
+                    "-Xlinker", "-z", "-Xlinker", "nodelete",
                 ]),
                 // Release: every symbol resolved at link time, so a stray direct curl_* call (or
                 // any other undefined symbol) fails the build, not the host at load time. Not in
