@@ -12,7 +12,7 @@ enum CStrings {
     }
 
     /// Copies a borrowed NUL-terminated string and checks it is UTF-8.
-    static func read(_ pointer: UnsafePointer<CChar>?) -> Input {
+    @_optimize(speed) static func read(_ pointer: UnsafePointer<CChar>?) -> Input {
         guard let pointer else { return .absent }
         let length = strlen(pointer)
         let bytes = pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
@@ -23,7 +23,7 @@ enum CStrings {
     }
 
     /// A caller-owned NUL-terminated copy (released with `paywire_string_free`), nil when out of memory.
-    static func copyOut(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
+    @_optimize(speed) static func copyOut(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
         guard let raw = malloc(bytes.count + 1) else { return nil }
         bytes.withUnsafeBytes { source in
             if let base = source.baseAddress { memcpy(raw, base, bytes.count) }

@@ -32,7 +32,7 @@ final class ClientHandle: Sendable {
     /// Runs one call under the client's lock; CLOSED once freeing has begun. A call that waits
     /// on the core's own work (the built-in HTTP client within its time budget) blocks here,
     /// without the lock, until it is answered or its wait limit passes.
-    func call(method: String, params: [UInt8]?) -> CallResponse {
+    @_optimize(speed) func call(method: String, params: [UInt8]?) -> CallResponse {
         let (outcome, waiter): (CallOutcome, SyncWaiter?) = state.withLock { state in
             guard !state.closed else {
                 return (.done(.failure(WireError(.closed, "the client is being freed"))), nil)
@@ -218,7 +218,7 @@ enum HandleTable {
         return UnsafeMutableRawPointer(bitPattern: token)
     }
 
-    static func lookup(_ pointer: UnsafeMutableRawPointer?) -> ClientHandle? {
+    @_optimize(speed) static func lookup(_ pointer: UnsafeMutableRawPointer?) -> ClientHandle? {
         guard let id = id(of: pointer) else { return nil }
         return table.withLock { $0.clients[id] }
     }

@@ -5,6 +5,8 @@ import Glibc
 
 // The C ABI of include/paywire.h. Each export is a firewall: it checks every pointer, turns
 // every failure into a status plus an envelope, and never traps. Semantics live in PaywireCore.
+// The functions of the call path are `@_optimize(speed)`: the library is built -Osize, and
+// every call passes through them (make bench (a): 19.4x -> 17.0x for 20 KB, with the others).
 
 public typealias EventFunction = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
 public typealias FreeFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
@@ -14,7 +16,7 @@ private let maxMethodLength = 128
 
 /// Writes `response`'s envelope to `out` (when given) and returns its status; NOMEM when the
 /// copy cannot be allocated (then `*out` is NULL).
-private func deliver(_ response: CallResponse, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+@_optimize(speed) private func deliver(_ response: CallResponse, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     guard let out else { return response.status.rawValue }
     guard let copy = CStrings.copyOut(response.envelope) else {
         out.pointee = nil
@@ -32,7 +34,7 @@ private func failure(_ code: ErrorCode, _ message: String, field: String? = nil)
 
 /// Reads a method name: present, UTF-8, of sane length. Method names fit Swift's inline small
 /// strings, so the common path allocates nothing.
-private func readMethod(_ pointer: UnsafePointer<CChar>?) -> Result<String, WireError> {
+@_optimize(speed) private func readMethod(_ pointer: UnsafePointer<CChar>?) -> Result<String, WireError> {
     guard let pointer else {
         return .failure(WireError(.wrongParam, "method is NULL", details: JSONObject([("field", .string("method"))])))
     }
@@ -48,7 +50,7 @@ private func readMethod(_ pointer: UnsafePointer<CChar>?) -> Result<String, Wire
 }
 
 /// Reads params: NULL means `{}`; invalid UTF-8 is refused.
-private func readParams(_ pointer: UnsafePointer<CChar>?) -> Result<[UInt8]?, WireError> {
+@_optimize(speed) private func readParams(_ pointer: UnsafePointer<CChar>?) -> Result<[UInt8]?, WireError> {
     switch CStrings.read(pointer) {
     case .absent: return .success(nil)
     case .invalidUTF8:
@@ -133,7 +135,7 @@ public func paywire_client_free(_ client: UnsafeMutableRawPointer?) {
 }
 
 @_cdecl("paywire_client_call")
-public func paywire_client_call(
+@_optimize(speed) public func paywire_client_call(
     _ client: UnsafeMutableRawPointer?,
     _ method: UnsafePointer<CChar>?,
     _ paramsJSON: UnsafePointer<CChar>?,

@@ -101,7 +101,7 @@ public final class Client {
     /// Runs one method. It may answer `.pending(token)` and complete later through
     /// `completions`: in `.async` mode whenever it waits; in `.sync` mode only when no answer
     /// from the host is needed (the caller blocks, so the host could never answer).
-    public func call(method: String, params: [UInt8]?, mode: CallMode) -> CallOutcome {
+    @_optimize(speed) public func call(method: String, params: [UInt8]?, mode: CallMode) -> CallOutcome {
         guard let entry = MethodTable.entries[method] else {
             return .done(.failure(WireError(.unknownMethod, "unknown method '\(method)'",
                                             details: JSONObject([("method", .string(method))]))))

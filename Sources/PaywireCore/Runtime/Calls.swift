@@ -14,7 +14,7 @@ final class Calls {
     init(completions: CallCompletionSink?) { self.completions = completions }
 
     /// Runs one call in `mode`.
-    func run(_ mode: CallMode, _ body: () -> CallOutcome) -> CallOutcome {
+    @_optimize(speed) func run(_ mode: CallMode, _ body: () -> CallOutcome) -> CallOutcome {
         self.mode = mode
         defer {
             self.mode = .sync
