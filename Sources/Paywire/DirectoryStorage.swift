@@ -102,7 +102,10 @@ final class DirectoryStorage: Storage {
                 guard let base = buffer.baseAddress else { return false }
                 let result = Glibc.write(fd, base + written, buffer.count - written)
                 if result < 0 && errno == EINTR { continue }
-                guard result > 0 else { return false }  // a write of nothing would loop forever
+                guard result > 0 else {  // a write of nothing would loop forever
+                    if result == 0 { errno = EIO }  // so the failure names a reason, not a stale one
+                    return false
+                }
                 written += result
             }
             return true

@@ -119,6 +119,7 @@ public func paywire_client_new(
                                 files: LocalFileSystem(), openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) })
         let handle = ClientHandle(client: client, events: events, bridge: bridge, transport: transport)
         guard let token = HandleTable.register(handle) else {
+            handle.close()  // releases the storage_dir, the transport and the threads in order
             return deliver(failure(.internal, "could not register the client"), to: outJSON)
         }
         bridge.attach(token)

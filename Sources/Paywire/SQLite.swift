@@ -93,7 +93,7 @@ final class SQLiteConnection {
             try body()
             try execute("COMMIT")
         } catch {
-            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            if let handle { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
     }

@@ -20,18 +20,23 @@ final class SerialWorker: @unchecked Sendable {
     /// Sorted by deadline; equal deadlines in the order they were asked for.
     private var delayed: [Delayed] = []
     private var threadRunning = false
+    /// A caller's thread is running the queue (no worker thread is, and none could be started,
+    /// or there was nothing to start one for): jobs queued meanwhile are its to run, in order.
+    private var draining = false
     private var thread: pthread_t?
 
-    /// Runs `job` after every job queued before it.
+    /// Runs `job` after every job queued before it. Should no thread be startable (the system
+    /// refuses one), the caller runs the queue itself rather than leave it stranded.
     func async(_ job: @escaping () -> Void) {
-        monitor.locked {
+        let runHere: Bool = monitor.locked {
             jobs.append(job)
-            wake()
+            return claimIfNoThread()
         }
+        if runHere { drainHere() }
     }
 
     /// Runs `job` once `milliseconds` have passed (on the monotonic clock), after the jobs due
-    /// before it.
+    /// before it. With no startable thread it waits for the next call to try again.
     func async(afterMilliseconds milliseconds: Int, _ job: @escaping () -> Void) {
         let deadline = Monitor.deadline(afterMilliseconds: Int32(clamping: max(0, milliseconds)))
         monitor.locked {
@@ -43,7 +48,11 @@ final class SerialWorker: @unchecked Sendable {
     }
 
     /// Runs `job` after every job queued before it, and returns when it has run. On the worker's
-    /// own thread it runs at once (waiting for itself would never end).
+    /// own thread it runs at once (waiting for itself would never end). With no thread running,
+    /// nothing is in progress, so the caller runs it (after anything queued) instead of starting
+    /// a thread only to wait for it: freeing a client starts no thread. The wait has no
+    /// deadline because what it waits for is a job in progress, such as a host's event handler,
+    /// which must have returned before the caller may go on.
     func sync(_ job: @escaping () -> Void) {
         if isWorkerThread {
             job()
@@ -51,7 +60,11 @@ final class SerialWorker: @unchecked Sendable {
         }
         let done = Monitor()
         var finished = false
-        let started: Bool = monitor.locked {
+        let runHere: Bool = monitor.locked {
+            if !threadRunning && !draining {
+                draining = true
+                return true
+            }
             jobs.append {
                 job()
                 done.locked {
@@ -59,9 +72,13 @@ final class SerialWorker: @unchecked Sendable {
                     done.broadcast()
                 }
             }
-            return wake()
+            wake()  // a thread or a draining caller is there: this only wakes it
+            return false
         }
-        if !started { runQueuedHere() }
+        if runHere {
+            drainHere(then: job)
+            return
+        }
         done.locked {
             while !finished { done.waitIndefinitely() }
         }
@@ -72,17 +89,30 @@ final class SerialWorker: @unchecked Sendable {
         monitor.locked { thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
-    /// Under `monitor`: wakes the thread, or starts one. False when no thread could be started:
-    /// the work stays queued for the next try (a `sync` runs it on its caller's thread).
+    /// Under `monitor`: wakes the worker, starting a thread when none runs; true when it must
+    /// be the caller that runs the queue (no thread could be started), which it then owns.
+    private func claimIfNoThread() -> Bool {
+        if wake() { return false }
+        draining = true
+        return true
+    }
+
+    /// Under `monitor`: wakes the thread (or the draining caller), or starts a thread. False
+    /// when none could be started: the work stays queued, and the next call tries again.
     @discardableResult
     private func wake() -> Bool {
-        if threadRunning {
+        if threadRunning || draining {
             monitor.broadcast()
             return true
         }
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        // The thread starts with every signal blocked, so a host's process-directed signals
+        // (SIGINT, SIGCHLD, a sigwait thread's) never land on a thread of the library's.
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_SETMASK, &all, &previous)
         var id = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let started = pthread_create(&id, &attributes, { context in
@@ -90,6 +120,7 @@ final class SerialWorker: @unchecked Sendable {
             Unmanaged<SerialWorker>.fromOpaque(context).takeRetainedValue().run()
             return nil
         }, context)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         pthread_attr_destroy(&attributes)
         guard started == 0 else {
             Unmanaged<SerialWorker>.fromOpaque(context).release()
@@ -99,13 +130,23 @@ final class SerialWorker: @unchecked Sendable {
         return true
     }
 
-    /// Runs what is queued on the caller's thread: only when no thread could be started, so
-    /// nothing else runs this worker's jobs meanwhile.
-    private func runQueuedHere() {
+    /// Runs the queue on the caller's thread, which claimed it (`draining`), then `last`, then
+    /// what came meanwhile; gives the claim back and leaves delayed jobs to a thread.
+    private func drainHere(then last: (() -> Void)? = nil) {
         monitor.locked {
-            while let job = takeJob(includingDelayed: false) {
-                monitor.unlocked { job() }
+            var last = last
+            while true {
+                if let job = takeJob(includingDelayed: false) {
+                    monitor.unlocked { job() }
+                } else if let final = last {
+                    last = nil
+                    monitor.unlocked { final() }
+                } else {
+                    break
+                }
             }
+            draining = false
+            if !delayed.isEmpty { wake() }
         }
     }
 

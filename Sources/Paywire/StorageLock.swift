@@ -29,6 +29,7 @@ final class StorageLock {
     init(directory: String) throws(WireError) {
         let path = "\(directory)/\(StorageLock.fileName)"
         var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let reason = fd < 0 ? LocalFiles.errorText() : ""  // the first refusal is the one to report
         if fd < 0 && (errno == EROFS || errno == EACCES) {
             // A read-only directory that already holds the lock file can still be locked, so
             // the failure the host hears names the file that cannot be written (the outbox's,
@@ -36,7 +37,7 @@ final class StorageLock {
             fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         }
         guard fd >= 0 else {
-            throw WireError(.storageFailed, "cannot create the lock file '\(path)': \(LocalFiles.errorText())",
+            throw WireError(.storageFailed, "cannot create the lock file '\(path)': \(reason)",
                             details: JSONObject([("path", .string(path)), ("field", .string("storage_dir"))]))
         }
         var result: Int32
