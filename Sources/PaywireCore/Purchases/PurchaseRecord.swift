@@ -10,9 +10,7 @@ enum PurchaseRecord {
             writer.member("event_id", eventId)
             writer.member("profile_id", profile.profileId)
             if let customerUserId = profile.customerUserId { writer.member("customer_user_id", customerUserId) }
-            writer.member("transaction_id", transaction.transactionId)
-            writer.member("original_transaction_id", transaction.originalTransactionId)
-            writer.member("vendor_product_id", transaction.vendorProductId)
+            transaction.writeMembers(to: &writer)
             if let price {
                 writer.key("price")
                 writer.object { writer in
@@ -21,10 +19,6 @@ enum PurchaseRecord {
                     writer.member("currency_code", price.currencyCode)
                 }
             }
-            writer.member("environment", transaction.environment.rawValue)
-            writer.member("store", transaction.store)
-            writer.member("verification", transaction.verification)
-            writer.member("purchased_at", transaction.purchasedAt)
             writer.member("state", state.rawValue)
             writer.member("observer_mode", observerMode)
             if let attribution {

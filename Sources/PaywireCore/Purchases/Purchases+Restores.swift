@@ -16,7 +16,9 @@ extension Purchases {
                 writer.member("profile_id", profile.profileId)
                 if let customerUserId = profile.customerUserId { writer.member("customer_user_id", customerUserId) }
                 writer.key("transactions")
-                writer.array { writer in for transaction in transactions { Purchases.write(transaction, to: &writer) } }
+                writer.array { writer in
+                    for transaction in transactions { writer.object { transaction.writeMembers(to: &$0) } }
+                }
             }
             backend.send(.restore(requester), method: "POST", url: backend.url(route: "restores"),
                          headers: [("accept", "application/json")], body: body.bytes)
@@ -114,20 +116,6 @@ extension Purchases {
         return list.compactMap { item in
             if case .object(let entry) = item, case .string(let id)? = entry["vendor_product_id"] { return id }
             return nil
-        }
-    }
-
-    /// `{transaction_id, original_transaction_id, vendor_product_id, verification, purchased_at,
-    /// environment, store}` as `POST /v1/restores` carries each transaction.
-    static func write(_ transaction: StoreTransaction, to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.member("transaction_id", transaction.transactionId)
-            writer.member("original_transaction_id", transaction.originalTransactionId)
-            writer.member("vendor_product_id", transaction.vendorProductId)
-            writer.member("verification", transaction.verification)
-            writer.member("purchased_at", transaction.purchasedAt)
-            writer.member("environment", transaction.environment.rawValue)
-            writer.member("store", transaction.store)
         }
     }
 

@@ -15,6 +15,19 @@ struct StoreTransaction: Equatable, Sendable {
     /// The store's own expiry, when it gives one.
     let expiresAt: Int?
 
+    /// `transaction_id, original_transaction_id, vendor_product_id, verification, purchased_at,
+    /// environment, store` into an open object: what `POST /v1/purchases` and each transaction
+    /// of `POST /v1/restores` carry alike.
+    func writeMembers(to writer: inout JSONWriter) {
+        writer.member("transaction_id", transactionId)
+        writer.member("original_transaction_id", originalTransactionId)
+        writer.member("vendor_product_id", vendorProductId)
+        writer.member("verification", verification)
+        writer.member("purchased_at", purchasedAt)
+        writer.member("environment", environment.rawValue)
+        writer.member("store", store)
+    }
+
     /// A transaction in the wire shape the host reports (`store.purchase` answers,
     /// `store.restore` answers, `report_transaction`): `{transaction_id, original_transaction_id?,
     /// vendor_product_id?, purchased_at? (ISO 8601), environment?, store?, verification?,
