@@ -60,7 +60,7 @@ final class DirectoryStorage: Storage {
     func remove(_ key: String) throws(WireError) {
         let target = try path(key)
         if unlink(target) != 0 && errno != ENOENT {
-            throw DirectoryStorage.failure("cannot remove", target)
+            throw LocalFiles.storageFailure("cannot remove", target)
         }
     }
 
@@ -68,16 +68,16 @@ final class DirectoryStorage: Storage {
         let target = try path(key)
         let temporary = "\(target)\(StorageDebris.temporaryInfix)\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw DirectoryStorage.failure("cannot write", target) }
+        guard fd >= 0 else { throw LocalFiles.storageFailure("cannot write", target) }
         var failure: WireError?
         if !DirectoryStorage.writeAll(fd, bytes) || fsync(fd) != 0 {
-            failure = DirectoryStorage.failure("cannot write", target)
+            failure = LocalFiles.storageFailure("cannot write", target)
         }
         if Glibc.close(fd) != 0 && failure == nil {
-            failure = DirectoryStorage.failure("cannot write", target)  // NFS reports ENOSPC here
+            failure = LocalFiles.storageFailure("cannot write", target)  // NFS reports ENOSPC here
         }
         if failure == nil && rename(temporary, target) != 0 {
-            failure = DirectoryStorage.failure("cannot replace", target)
+            failure = LocalFiles.storageFailure("cannot replace", target)
         }
         if let failure {
             unlink(temporary)
@@ -110,13 +110,6 @@ final class DirectoryStorage: Storage {
             }
             return true
         }
-    }
-
-    /// `storage_failed` naming the file and the system's reason (say, "No space left on device").
-    private static func failure(_ what: String, _ path: String) -> WireError {
-        let reason = LocalFiles.errorText()
-        return WireError(.storageFailed, "\(what) '\(path)': \(reason)",
-                         details: JSONObject([("path", .string(path)), ("underlying_error", .string(reason))]))
     }
 }
 

@@ -25,6 +25,14 @@ enum LocalFiles {
 
     static func errorText() -> String { String(cString: strerror(errno)) }
 
+    /// `storage_failed` naming the file and the reason (by default the system's, from errno),
+    /// as every storage error says it: `details.path`, `details.underlying_error`, and `extra`.
+    static func storageFailure(_ what: String, _ path: String, reason: String = errorText(),
+                               extra: [(String, JSONValue)] = []) -> WireError {
+        WireError(.storageFailed, "\(what) '\(path)': \(reason)",
+                  details: JSONObject([("path", .string(path)), ("underlying_error", .string(reason))] + extra))
+    }
+
     /// The file's bytes; nil only when `missingIsNil` and the file does not exist. Only regular
     /// files are read: anything else is refused before it is opened, because opening a FIFO
     /// blocks and opening a device can have effects of its own. `failure` is the code of an

@@ -17,20 +17,14 @@ final class SQLiteConnection {
         self.path = path
         // SQLite would create the file with the process umask; create it 0600 first.
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw WireError(.storageFailed, "cannot open '\(path)': \(reason)",
-                            details: JSONObject([("path", .string(path)), ("underlying_error", .string(reason))]))
-        }
+        guard fd >= 0 else { throw LocalFiles.storageFailure("cannot open", path) }
         Glibc.close(fd)
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let opened else {
             if let opened { sqlite3_close_v2(opened) }
-            let reason = String(cString: sqlite3_errstr(status))
-            throw WireError(.storageFailed, "cannot open '\(path)': \(reason)",
-                            details: JSONObject([("path", .string(path)), ("sqlite_code", .number(JSONNumber(Int(status)))),
-                                                 ("underlying_error", .string(reason))]))
+            throw LocalFiles.storageFailure("cannot open", path, reason: String(cString: sqlite3_errstr(status)),
+                                            extra: [("sqlite_code", .number(JSONNumber(Int(status))))])
         }
         // Before any statement: even the first (setting WAL mode) may meet a lock held by a
         // previous owner's connection that is still closing.
