@@ -138,6 +138,19 @@ import Testing
         #expect(machine.answered(.tooLarge, queued: 1, now: 0, jitter: 0) == [.drop(["a"], status: 413)])
     }
 
+    @Test func aSingleRecordTooLargeOnALaneThatNeverDropsIsKeptAndRetriedAfterTheBackoff() {
+        var settings = Self.settings
+        settings.dropsOversizedRecord = false
+        var machine = DeliveryMachine(settings: settings)
+        _ = machine.flushRequested(queued: 1)
+        _ = machine.sent(["a"])
+        let actions = machine.answered(.tooLarge, queued: 1, now: 0, jitter: 0)
+        #expect(!actions.contains { if case .drop = $0 { return true } else { return false } })
+        #expect(actions.contains { if case .log(.error, _) = $0 { return true } else { return false } })
+        #expect(actions.last == .schedule(.retry, afterMilliseconds: 1000))
+        #expect(machine.timerFired(.retry, queued: 1) == [.send(.oldest(1))])
+    }
+
     @Test func refusedCredentialsStopDeliveryForGood() {
         var machine = sending(["a"], queued: 1)
         let actions = machine.answered(.unauthorized(status: 401), queued: 1, now: 0, jitter: 0)

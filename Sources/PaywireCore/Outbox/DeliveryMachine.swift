@@ -25,6 +25,9 @@ struct DeliveryMachine: Sendable {
         var batchMaxRecords = 100
         var retryMinMilliseconds = 1000
         var retryMaxMilliseconds = 300_000
+        /// Whether a record refused as too large on its own (413) is dropped. Analytics records
+        /// are; a purchase record is kept and retried, because a 413 is no verdict on it.
+        var dropsOversizedRecord = true
     }
 
     enum Timer: Equatable, Hashable, Sendable {
@@ -163,11 +166,14 @@ struct DeliveryMachine: Sendable {
             if suspect { suspects.insert(ids, at: 0) }
             let delay = max(backoff(jitter: jitter), min(retryAfter ?? 0, 3_600_000))
             phase = .backingOff
-            return [.log(.warn, "analytics batch not delivered (\(reason)); next try in \(delay) ms"),
+            return [.log(.warn, "batch not delivered (\(reason)); next try in \(delay) ms"),
                     .schedule(.retry, afterMilliseconds: delay)]
         case .tooLarge:
             batchLimit = max(1, min(batchLimit, ids.count) / 2)
-            guard ids.count > 1 else { return [.drop(ids, status: 413)] + next(queued: queued - 1, now: now) }
+            guard ids.count > 1 else {
+                if settings.dropsOversizedRecord { return [.drop(ids, status: 413)] + next(queued: queued - 1, now: now) }
+                return keepOversized(ids, suspect: suspect, jitter: jitter)
+            }
             return split(ids) + send()
         case .refused(let status):
             guard ids.count > 1 else { return [.drop(ids, status: status)] + next(queued: queued - 1, now: now) }
@@ -175,8 +181,19 @@ struct DeliveryMachine: Sendable {
         case .unauthorized(let status):
             phase = .stopped
             suspects.removeAll()
-            return [.log(.error, "the backend refused the api_key (HTTP \(status)): analytics delivery stops until the config changes")]
+            return [.log(.error, "the backend refused the api_key (HTTP \(status)): delivery stops until the config changes")]
         }
+    }
+
+    /// A lone record the backend found too large, on a lane that never drops: it stays first in
+    /// line and is tried again after the backoff, loudly, since only the backend's limit can change.
+    private mutating func keepOversized(_ ids: [String], suspect: Bool, jitter: Double) -> [Action] {
+        failures += 1
+        if suspect { suspects.insert(ids, at: 0) }
+        let delay = backoff(jitter: jitter)
+        phase = .backingOff
+        return [.log(.error, "the backend refused a record as too large (HTTP 413); it is kept, next try in \(delay) ms"),
+                .schedule(.retry, afterMilliseconds: delay)]
     }
 
     /// After a batch ended well: the next part under suspicion, the rest of the queue when it

@@ -77,6 +77,7 @@ final class Outbox {
         var purchases = events
         purchases.flushAt = 1
         purchases.batchMaxRecords = 1
+        purchases.dropsOversizedRecord = false
         lanes = [.events: Lane(machine: DeliveryMachine(settings: events)), .purchases: Lane(machine: DeliveryMachine(settings: purchases))]
     }
 
