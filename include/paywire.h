@@ -99,7 +99,8 @@ void paywire_string_free(char *s);
  *   out_client   must not be NULL; receives the client on PAYWIRE_OK, NULL otherwise.
  *   out_json     may be NULL (then no envelope is returned); receives {"success": null} or an
  *                error naming the offending field in details.field.
- * Unknown config keys are not fatal: each is reported as a "log" event. Thread-safe. */
+ * The first event of every client is a did_load_latest_profile snapshot of its profile. Unknown
+ * config keys are not fatal: each is reported as a "log" event. Thread-safe. */
 paywire_status_t paywire_client_new(const char *config_json,
                                     paywire_client_t **out_client, char **out_json);
 
@@ -142,7 +143,8 @@ paywire_status_t paywire_client_call_async(paywire_client_t *client, const char 
  *                   replaced or removed (before this function returns, once a callback already
  *                   running with it has returned), or by paywire_client_free().
  * With fn NULL, user_data and user_data_free are ignored. Events already queued go to the new
- * handler. Returns PAYWIRE_INVALID_ARGUMENT when called from inside the client's own handler.
+ * handler, then a did_load_latest_profile snapshot of the current profile, so a handler set
+ * late still starts from the access state. Returns PAYWIRE_INVALID_ARGUMENT when called from inside the client's own handler.
  * Thread-safe. */
 paywire_status_t paywire_client_set_event_handler(paywire_client_t *client,
                                                   paywire_event_fn fn, void *user_data,

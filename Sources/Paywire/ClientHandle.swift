@@ -77,6 +77,14 @@ final class ClientHandle: Sendable {
         return callId
     }
 
+    /// Emits the profile snapshot a newly set event handler starts from, under the client's lock.
+    func eventHandlerAttached() {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.client.eventHandlerAttached()
+        }
+    }
+
     /// Runs a timer's work under the client's lock; nothing once freeing has begun.
     func fireTimer(_ token: UInt64) {
         state.withLock { state in

@@ -182,6 +182,8 @@ public func paywire_client_set_event_handler(
     guard let handle = HandleTable.lookup(client) else { return Status.invalidHandle.rawValue }
     guard !handle.events.isDeliveryThread else { return Status.invalidArgument.rawValue }
     handle.events.setHandler(function.map { EventHandler(function: $0, userData: userData, free: userDataFree) })
+    // The new handler hears the current profile first (after whatever was already queued).
+    if function != nil { handle.eventHandlerAttached() }
     return Status.ok.rawValue
 }
 

@@ -45,7 +45,10 @@ public final class Client {
         var bundle: FallbackBundle?
         if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
         let served = ServedPaywalls()
-        profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock, log: log, observer: served)
+        profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock, timers: timers, log: log,
+                                    observer: served)
+        // First of all events: the state a host attaching now starts from.
+        profiles.emitSnapshot()
         server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
                                  chooser: Chooser(profiles: profiles, clock: runtime.clock, platform: config.platform,
                                                   appVersion: config.appVersion, installedAt: config.installedAt))
@@ -58,8 +61,8 @@ public final class Client {
                         timers: timers, calls: calls, log: log, clock: runtime.clock)
         let catalog = ProductCatalog(store: store.adapter)
         purchases = Purchases(profiles: profiles, outbox: outbox, store: store, backend: backend, calls: calls, log: log,
-                              clock: runtime.clock, attributions: PurchaseAttributions(storage: runtime.storage), catalog: catalog,
-                              observerMode: config.observerMode)
+                              clock: runtime.clock, timers: timers, attributions: PurchaseAttributions(storage: runtime.storage),
+                              catalog: catalog, observerMode: config.observerMode, acknowledgeAfter: config.acknowledgeAfterMilliseconds)
         paywallViews = PaywallViews(environment: runtime.viewEnvironment(config), store: store, broker: broker, timers: timers,
                                     profiles: profiles, sink: sink, clock: runtime.clock, analytics: outbox, purchases: purchases)
         loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage), backend: backend, profiles: profiles,
@@ -152,6 +155,10 @@ public final class Client {
     /// the boundary may wait for it (`isSettled` tells when it is done), or nil.
     public func beginClosing() -> Int? { outbox.beginClosing() }
 
+    /// An event handler was set: it hears the current profile first. Called by the boundary
+    /// under the client's lock.
+    public func eventHandlerAttached() { profiles.emitSnapshot() }
+
     /// Whether nothing the client started on its own is in flight any more.
     public var isSettled: Bool { !outbox.isSending }
 
@@ -173,6 +180,10 @@ public final class Client {
             profileSync.budgetExpired(callToken: callToken)
         case .outbox(let timer):
             outbox.timerFired(timer)
+        case .accessChange:
+            profiles.judgeAccess()
+        case .acknowledgeDeadline(let transactionId):
+            purchases.acknowledgeDeadlinePassed(transactionId)
         }
     }
 
@@ -193,6 +204,7 @@ public final class Client {
     }
 
     private func backendAnswered(_ purpose: BackendRequest, _ outcome: HTTPOutcome) {
+        if case .response(let response) = outcome, let time = HTTPDate.of(response) { profiles.backendSaid(time) }
         switch purpose {
         case .placement(let key): loader.backendAnswered(key, outcome)
         case .profile(let profileId): profileSync.backendAnswered(profileId, outcome)

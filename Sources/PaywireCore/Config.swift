@@ -40,6 +40,10 @@ public struct ClientConfig: Sendable {
     var fallback: FallbackSource?
     /// The `store` object, checked; the client builds its store from it.
     var storeFields: Fields?
+    /// `store.acknowledge_after_ms`: a purchase the backend has not answered this long after it
+    /// was made is acknowledged to the store anyway (Google Play refunds one left 3 days).
+    var acknowledgeAfterMilliseconds = ClientConfig.defaultAcknowledgeAfter
+    static let defaultAcknowledgeAfter = 2 * 86_400_000
     var observerMode = false
     var logLevel: LogLevel = .warn
     /// How many events may wait for the host before the overflow rule applies.
@@ -85,6 +89,8 @@ public struct ClientConfig: Sendable {
         if let store = try fields.optionalObject("store") {
             _ = try ClientConfig.makeStore(store)  // refuse a bad store now, at client creation
             storeFields = store
+            acknowledgeAfterMilliseconds = try store.optionalInt("acknowledge_after_ms", in: 60_000...(3 * 86_400_000))
+                ?? ClientConfig.defaultAcknowledgeAfter
         }
         hostRequestTimeoutMilliseconds = try fields.optionalInt("host_request_timeout_ms", in: 10...3_600_000)
             ?? ClientConfig.defaultHostRequestTimeout

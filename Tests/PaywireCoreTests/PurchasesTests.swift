@@ -54,12 +54,13 @@ import Testing
     @Test func aPurchaseRecordReadsBackItsTransaction() {
         let transaction = StoreTransaction(transactionId: "t-9", originalTransactionId: "t-1", vendorProductId: "annual", purchasedAt: 7,
                                            environment: .production, store: "app_store", verification: "jws", expiresAt: nil)
-        let body = PurchaseRecord.encode(eventId: "e", transaction: transaction, state: .purchased, price: nil,
-                                         profile: Profile(profileId: "p-1", customerUserId: "c"), attribution: nil, observerMode: true)
+        let body = PurchaseRecord.encode(eventId: "e", transaction: transaction, state: .purchased, type: .consumable,
+                                         price: nil, profile: Profile(profileId: "p-1", customerUserId: "c"), attribution: nil, observerMode: true)
         let kept = PurchaseRecord.kept(body)
         #expect(kept?.transaction == transaction)
         #expect(kept?.profileId == "p-1")
         #expect(kept?.finishedByCore == false)
+        #expect(kept?.productType == .consumable)
     }
 
     @Test func aRefusalNamesItsCodeAndCarriesTheProfile() {

@@ -19,7 +19,8 @@ def test_a_signed_purchase_grants_until_one_calendar_month_later(devserver):
     premium = body["profile"]["access_levels"]["premium"]
     # January 31 + 1 month is the last day of February (2024 is a leap year).
     assert premium == {"vendor_product_id": "premium_monthly", "activated_at": "2024-01-31T00:00:00.000Z",
-                       "expires_at": "2024-02-29T00:00:00.000Z", "transaction_id": "t-1"}
+                       "expires_at": "2024-02-29T00:00:00.000Z", "transaction_id": "t-1", "original_transaction_id": "t-1",
+                       "store": "test", "is_sandbox": True, "is_lifetime": False, "will_renew": True}
     assert body["profile"]["subscriptions"]["premium_monthly"] == premium
     assert body["profile"]["is_test_user"] is True
     status, headers, fetched = devserver.call("GET", "/v1/profiles/buyer")
@@ -27,10 +28,21 @@ def test_a_signed_purchase_grants_until_one_calendar_month_later(devserver):
     assert devserver.call("GET", "/v1/profiles/buyer", headers={"If-None-Match": headers["etag"]})[0] == 304
 
 
-def test_a_product_without_a_period_grants_for_life_and_no_subscription(devserver):
+def test_a_consumable_grants_no_access_level_and_is_listed_as_a_non_subscription(devserver):
+    status, _, body = post(devserver, purchase("coin-buyer", "t-c1", product="coins_100"))
+    assert status == 200 and body["transaction"]["status"] == "verified"
+    assert body["profile"]["access_levels"] == {} and body["profile"]["subscriptions"] == {}
+    [coins] = body["profile"]["non_subscriptions"]["coins_100"]
+    assert coins == {"purchase_id": "t-c1", "vendor_product_id": "coins_100", "purchased_at": coins["purchased_at"],
+                     "is_consumable": True, "is_refund": False, "is_sandbox": True, "store": "test"}
+
+
+def test_a_non_consumable_grants_for_life_and_no_subscription(devserver):
     body = post(devserver, purchase("buyer", "t-life", product="lifetime", amount="149.00"))[2]
-    assert body["profile"]["access_levels"]["premium"]["expires_at"] is None
+    premium = body["profile"]["access_levels"]["premium"]
+    assert premium["expires_at"] is None and premium["is_lifetime"] is True and premium["will_renew"] is False
     assert body["profile"]["subscriptions"] == {}
+    assert [p["is_consumable"] for p in body["profile"]["non_subscriptions"]["lifetime"]] == [False]
 
 
 def test_a_later_expiry_replaces_an_earlier_one(devserver):

@@ -72,6 +72,8 @@ def test_a_purchase_is_verified_by_the_backend_which_checks_the_signature(devser
 def test_a_forged_receipt_is_refused_and_its_access_revoked(devserver, tmp_path):
     with buyer(devserver.url, tmp_path, "http-forger", forge="premium_monthly") as client:
         buy_in_a_view(client)
+        # The client's first event is its profile snapshot (no access yet), then the grant.
+        wait_for_profile(client, lambda profile: "premium" in profile["access_levels"])
         profile, seen = wait_for_profile(client, lambda profile: "premium" not in profile["access_levels"])
         refusal = [e for e in seen if e["event"] == "log" and e["details"].get("code") == "verification_failed"]
         assert len(refusal) == 1 and refusal[0]["level"] == "warn"

@@ -35,9 +35,8 @@ final class Chooser {
     func validUntil() -> Int {
         let now = clock.nowMilliseconds()
         var until = Int.max
-        for (_, grant) in profiles.current.accessLevels {
-            if let expiry = grant.expiresAt, expiry > now { until = min(until, expiry) }
-        }
+        let accessNow = profiles.accessNow()
+        if let change = profiles.current.nextAccessChange(after: accessNow) { until = min(until, now + (change - accessNow)) }
         if let installedAt, now >= installedAt {
             until = min(until, installedAt + ((now - installedAt) / 86_400_000 + 1) * 86_400_000)
         }
@@ -53,7 +52,7 @@ final class Chooser {
             language: LocaleMatch.language(of: requestLocale),
             platform: platform,
             appVersion: appVersion,
-            activeAccessLevels: profile.activeAccessLevels(now: now),
+            activeAccessLevels: profile.activeAccessLevels(now: profiles.accessNow()),
             installAgeDays: installedAt.map { max(0, (now - $0) / 86_400_000) })
     }
 }

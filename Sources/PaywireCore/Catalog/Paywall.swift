@@ -95,17 +95,15 @@ enum PostPurchaseStep: Equatable, Sendable {
     }
 }
 
-/// A product as a paywall names it: the store's id, the access level it grants, and its kind.
+/// A product as a paywall names it: the store's id, and what the placement says a purchase
+/// grants (its access level and type). Nothing named means nothing assumed: there is no
+/// default access level.
 struct ProductReference: Equatable, Sendable {
-    enum Kind: String, CaseIterable, Sendable {
-        case subscription, non_renewing_subscription, non_consumable, consumable, unknown
-    }
-
     let vendorProductId: String
-    /// The access level a purchase grants, when the paywall names one (written as `premium`
-    /// otherwise; the store's own description then decides).
+    /// The access level a purchase grants, when the placement names one.
     var accessLevelId: String?
-    var productType = Kind.unknown
+    /// The product's type, when the placement names one (the store's description decides otherwise).
+    var productType: ProductType?
 
     init(vendorProductId: String) { self.vendorProductId = vendorProductId }
 
@@ -113,14 +111,14 @@ struct ProductReference: Equatable, Sendable {
     init(_ fields: Fields) throws(WireError) {
         vendorProductId = try fields.identifier("vendor_product_id")
         accessLevelId = try fields.optionalString("access_level_id").flatMap { $0.isEmpty ? nil : $0 }
-        productType = try fields.optionalEnum("product_type", Kind.self) ?? .unknown
+        productType = try fields.optionalEnum("product_type", ProductType.self)
     }
 
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.member("vendor_product_id", vendorProductId)
-            writer.member("access_level_id", accessLevelId ?? "premium")
-            writer.member("product_type", productType.rawValue)
+            writer.member("access_level_id", accessLevelId)
+            writer.member("product_type", productType?.rawValue)
         }
     }
 }

@@ -69,8 +69,10 @@ struct StoreProduct: Equatable, Sendable {
     let price: Price
     let period: SubscriptionPeriod?
     let introOffer: IntroOffer?
-    /// The access level a purchase of this product grants.
-    let accessLevel: String
+    /// The access level a purchase of this product grants; nil: none (there is no default).
+    let accessLevel: String?
+    /// What a purchase grants and how it is finished; named by the store product, else inferred.
+    var productType = ProductType.non_consumable
     /// Eligibility for the intro offer as the store knows it now.
     var eligibility: OfferEligibility = .unknown
     /// What `unknown` becomes once the receipt is validated.
@@ -84,7 +86,7 @@ struct StoreProduct: Equatable, Sendable {
 
     /// When access bought at `start` ends: start plus one period; nil (for life) without a period.
     func expiry(from start: Int) -> Int? {
-        guard let period else { return nil }
+        guard let period, productType.hasPeriod else { return nil }
         switch period.unit {
         case .day: return start + period.numberOfUnits * 86_400_000
         case .week: return start + period.numberOfUnits * 7 * 86_400_000
@@ -96,8 +98,11 @@ struct StoreProduct: Equatable, Sendable {
     /// The wire form of a paywall product (`#/$defs/product`), tied to the paywall it was shown
     /// on (without one, the `paywall_*` members are left out).
     func write(to writer: inout JSONWriter, paywall: PaywallReference?, index: Int) {
+        let named = paywall?.products.first { $0.vendorProductId == vendorProductId }
         writer.object { writer in
             writer.member("vendor_product_id", vendorProductId)
+            writer.member("access_level_id", named?.accessLevelId ?? accessLevel)
+            writer.member("product_type", (named?.productType ?? productType).rawValue)
             writer.member("localized_title", localizedTitle)
             writer.member("localized_description", localizedDescription)
             writer.key("price")
@@ -115,11 +120,7 @@ struct StoreProduct: Equatable, Sendable {
                     if let introOffer {
                         writer.object { writer in
                             writer.member("type", introOffer.kind.rawValue)
-                            writer.key("offer_identifier")
-                            writer.object { writer in
-                                writer.member("type", introOffer.kind.rawValue)
-                                if let id = introOffer.identifier { writer.member("id", id) }
-                            }
+                            writer.member("offer_identifier", introOffer.identifier)
                             writer.member("payment_mode", introOffer.paymentMode.rawValue)
                             writer.key("period")
                             introOffer.period.write(to: &writer)

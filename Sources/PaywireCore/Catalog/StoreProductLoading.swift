@@ -19,9 +19,31 @@ extension StoreProduct {
             price: try prices.read("price", in: fields),
             period: period,
             introOffer: introOffer,
-            accessLevel: try fields.optionalString("access_level") ?? "premium")
+            accessLevel: try fields.optionalString("access_level").flatMap { $0.isEmpty ? nil : $0 })
         try product.loadStoreDetails(fields)
+        try product.loadType(fields)
         return product
+    }
+
+    /// `product_type`, checked against the period: a subscription or a non-renewing purchase
+    /// needs one (its length), a consumable or non-consumable has none. Without a type the
+    /// period and `renewal_type` decide.
+    private mutating func loadType(_ fields: Fields) throws(WireError) {
+        guard let named = try fields.optionalEnum("product_type", ProductType.self) else {
+            productType = ProductType.inferred(hasPeriod: period != nil, autoRenews: autoRenews)
+            return
+        }
+        if named.hasPeriod && period == nil {
+            throw WireError.wrongParam(fields.fieldPath("period"), "is required for a \(named.rawValue) product (its length)")
+        }
+        if !named.hasPeriod && period != nil {
+            throw WireError.wrongParam(fields.fieldPath("period"), "a \(named.rawValue) product has no period")
+        }
+        if fields.optional("renewal_type") != nil && named.hasPeriod && (named == .autorenewable) != autoRenews {
+            throw WireError.wrongParam(fields.fieldPath("renewal_type"), "contradicts product_type \(named.rawValue)")
+        }
+        productType = named
+        if named == .non_renewing { autoRenews = false }
     }
 
     /// Eligibility as the store knows it, and the details wrappers expect.

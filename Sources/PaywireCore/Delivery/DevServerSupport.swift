@@ -25,9 +25,14 @@ public enum DevServerSupport {
         /// The price's decimal text, exactly as authored.
         public let price: String
         public let currencyCode: String
-        public let accessLevel: String
+        /// Nil: the product grants no access level.
+        public let accessLevel: String?
+        /// `consumable`, `non_consumable`, `autorenewable` or `non_renewing`.
+        public let productType: String
         /// Whether the product is a subscription (it has a period).
         public let hasPeriod: Bool
+        /// Whether a purchase renews by itself.
+        public let autoRenews: Bool
         private let product: StoreProduct
 
         init(_ product: StoreProduct) {
@@ -36,7 +41,9 @@ public enum DevServerSupport {
             price = product.price.amount.text
             currencyCode = product.price.currencyCode
             accessLevel = product.accessLevel
-            hasPeriod = product.period != nil
+            productType = product.productType.rawValue
+            hasPeriod = product.productType.hasPeriod
+            autoRenews = product.productType == .autorenewable
         }
 
         /// When access bought at `start` ends, by the core's own calendar (months and years by

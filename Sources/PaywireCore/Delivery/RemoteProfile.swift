@@ -5,13 +5,15 @@
 ///     {"profile": {"customer_user_id"?, "is_test_user"?, "access_levels"?: {<id>: grant},
 ///      "subscriptions"?: {<vendor_product_id>: grant}, "custom_attributes"?: {...}}}
 ///     grant: {"vendor_product_id", "activated_at": ISO 8601, "expires_at": ISO 8601 | null,
-///             "transaction_id"?}
+///             "transaction_id"?, lifecycle members (Grant+JSON)?}
+///     "non_subscriptions"?: {<vendor_product_id>: [{purchase_id, purchased_at, is_consumable?, ...}]}
 ///     GET: 304 (unchanged)   404 (the backend does not know the profile yet)
 enum RemoteProfile {
     /// What the backend said, ready to merge.
     struct Snapshot {
         var accessLevels: [(id: String, grant: Profile.Grant)] = []
         var subscriptions: [(id: String, grant: Profile.Grant)] = []
+        var nonSubscriptions: [(id: String, purchases: [Profile.NonSubscription])] = []
         var customAttributes = JSONObject()
         var isTestUser = false
     }
@@ -33,29 +35,35 @@ enum RemoteProfile {
             var result: [(id: String, grant: Profile.Grant)] = []
             for member in list.members {
                 let path = "profile.\(key).\(member.key)"
-                guard case .object(let fields) = member.value,
-                      case .string(let product)? = fields["vendor_product_id"], !product.isEmpty,
-                      case .string(let activated)? = fields["activated_at"], let activatedAt = ISODate.parse(activated) else {
-                    throw malformed(path, "expected {vendor_product_id, activated_at, expires_at}")
-                }
-                var expiresAt: Int?
-                switch fields["expires_at"] {
-                case nil, .null?: expiresAt = nil
-                case .string(let text)?:
-                    guard let parsed = ISODate.parse(text) else { throw malformed(path + ".expires_at", "not an ISO 8601 UTC time") }
-                    expiresAt = parsed
-                default: throw malformed(path + ".expires_at", "expected an ISO 8601 time or null")
-                }
-                var grant = Profile.Grant(vendorProductId: product, activatedAt: activatedAt, expiresAt: expiresAt)
+                guard case .object(let fields) = member.value else { throw malformed(path, "expected {vendor_product_id, activated_at, ...}") }
+                var grant = try Profile.Grant(fields, path: path)
                 grant.verified = true
-                if case .string(let transaction)? = fields["transaction_id"] { grant.transactionId = transaction }
                 result.append((member.key, grant))
+            }
+            return result
+        }
+        func purchases() throws(WireError) -> [(id: String, purchases: [Profile.NonSubscription])] {
+            guard let value = profile["non_subscriptions"] else { return [] }
+            guard case .object(let list) = value else { throw malformed("profile.non_subscriptions", "expected an object") }
+            var result: [(id: String, purchases: [Profile.NonSubscription])] = []
+            for member in list.members {
+                let path = "profile.non_subscriptions.\(member.key)"
+                guard case .array(let items) = member.value else { throw malformed(path, "expected an array") }
+                var read: [Profile.NonSubscription] = []
+                for (index, item) in items.enumerated() {
+                    guard case .object(let fields) = item else { throw malformed("\(path)[\(index)]", "expected an object") }
+                    var purchase = try Profile.NonSubscription(fields, productId: member.key, path: "\(path)[\(index)]")
+                    purchase.verified = true
+                    read.append(purchase)
+                }
+                result.append((member.key, read))
             }
             return result
         }
         if case .bool(true)? = profile["is_test_user"] { snapshot.isTestUser = true }
         snapshot.accessLevels = try grants("access_levels")
         snapshot.subscriptions = try grants("subscriptions")
+        snapshot.nonSubscriptions = try purchases()
         switch profile["custom_attributes"] {
         case nil, .null?: break
         case .object(let attributes)?: snapshot.customAttributes = attributes
@@ -81,6 +89,10 @@ enum RemoteProfile {
         next.isTestUser = snapshot.isTestUser
         for (id, grant) in profile.accessLevels where isPending(grant, pending) { Profile.merge(grant, as: id, into: &next.accessLevels) }
         for (id, grant) in profile.subscriptions where isPending(grant, pending) { Profile.merge(grant, as: id, into: &next.subscriptions) }
+        next.nonSubscriptions = snapshot.nonSubscriptions
+        for (_, purchases) in profile.nonSubscriptions {
+            for purchase in purchases where !purchase.verified && pending.contains(purchase.purchaseId) { next.record(purchase) }
+        }
         for member in snapshot.customAttributes.members where next.customAttributes[member.key] == nil {
             next.customAttributes.set(member.key, member.value)
         }

@@ -2,22 +2,32 @@
 import Glibc
 #endif
 
-/// The wall clock, for subscription start and expiry. A port so tests can fix "now".
+/// The wall clock, for subscription start and expiry, and a count of elapsed time the user
+/// cannot move. A port so tests can fix "now".
 protocol Clock: AnyObject {
     /// Milliseconds since the Unix epoch.
     func nowMilliseconds() -> Int
+    /// Milliseconds on a clock that only moves forward, sleep included (not the wall clock).
+    func monotonicMilliseconds() -> Int
+}
+
+extension Clock {
+    func monotonicMilliseconds() -> Int { SystemClock.read(CLOCK_BOOTTIME) }
 }
 
 /// The system's real-time clock.
 final class SystemClock: Clock {
-    func nowMilliseconds() -> Int {
+    func nowMilliseconds() -> Int { SystemClock.read(CLOCK_REALTIME) }
+
+    static func read(_ id: clockid_t) -> Int {
         var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        clock_gettime(id, &now)
         return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
     }
 }
 
-/// A clock stopped at one instant (`store.now` of the test store), for reproducible expiries.
+/// A wall clock stopped at one instant (`store.now` of the test store), for reproducible
+/// purchase times; elapsed time still counts, so access judged by `AccessClock` still ends.
 final class FixedClock: Clock {
     private let milliseconds: Int
     init(milliseconds: Int) { self.milliseconds = milliseconds }

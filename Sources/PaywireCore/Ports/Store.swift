@@ -25,8 +25,9 @@ enum StoreOperation: Equatable, Sendable {
     /// A purchase of the product, as events and the host request carry it.
     case purchase(ViewProduct)
     case restore
-    /// The backend has the transaction: the store may stop delivering it.
-    case finishTransaction(StoreTransaction)
+    /// The backend has the transaction (or the store's deadline is near): the store may stop
+    /// delivering it; `consume` uses up a consumable.
+    case finishTransaction(StoreTransaction, consume: Bool)
     /// Settle intro-offer eligibility (validate the receipt) for these products.
     case refreshEligibility([String])
 }
@@ -130,10 +131,11 @@ final class HostStore: StoreAdapter {
             }
         case .restore:
             return .askHost(.storeRestore) { _ in }
-        case .finishTransaction(let transaction):
+        case .finishTransaction(let transaction, let consume):
             return .askHost(.storeFinishTransaction) { writer in
                 writer.member("transaction_id", transaction.transactionId)
                 writer.member("vendor_product_id", transaction.vendorProductId)
+                writer.member("consume", consume)
             }
         case .refreshEligibility(let ids):
             return .askHost(.storeRefreshEligibility) { writer in

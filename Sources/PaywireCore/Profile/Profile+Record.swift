@@ -1,17 +1,8 @@
 extension Profile {
-    /// The stored record: identity, grants and times in ms, never derived state.
+    /// The stored record: identity and grants in their JSON form (`Grant+JSON`), never derived state.
     var record: [UInt8] {
         func grants(_ list: [(id: String, grant: Grant)]) -> JSONValue {
-            .object(JSONObject(list.map { item in
-                var fields: [(key: String, value: JSONValue)] = [
-                    ("vendor_product_id", .string(item.grant.vendorProductId)),
-                    ("activated_at", .number(JSONNumber(item.grant.activatedAt))),
-                    ("expires_at", item.grant.expiresAt.map { .number(JSONNumber($0)) } ?? .null),
-                    ("verified", .bool(item.grant.verified)),
-                ]
-                if let transactionId = item.grant.transactionId { fields.append(("transaction_id", .string(transactionId))) }
-                return (item.id, .object(JSONObject(fields)))
-            }))
+            .object(JSONObject(list.map { ($0.id, .object(JSONObject($0.grant.members))) }))
         }
         return JSONWriter.encode(.object(JSONObject([
             ("profile_id", .string(profileId)),
@@ -19,8 +10,12 @@ extension Profile {
             ("email", email.map { .string($0) } ?? .null),
             ("timestamp", .number(JSONNumber(timestamp))),
             ("is_test_user", .bool(isTestUser)),
+            ("last_backend_time", .number(JSONNumber(lastBackendTime))),
             ("access_levels", grants(accessLevels)),
             ("subscriptions", grants(subscriptions)),
+            ("non_subscriptions", .object(JSONObject(nonSubscriptions.map { item in
+                (item.id, .array(item.purchases.map { .object(JSONObject($0.members)) }))
+            }))),
             ("custom_attributes", .object(customAttributes)),
             ("cross_placement_assignments", .object(JSONObject(crossPlacementAssignments.sorted { $0.key < $1.key }
                 .map { ($0.key, .string($0.value)) }))),
@@ -39,23 +34,28 @@ extension Profile {
         func grants(_ key: String) -> [(id: String, grant: Grant)] {
             guard case .object(let list)? = object[key] else { return [] }
             return list.members.compactMap { member in
-                guard case .object(let fields) = member.value,
-                      case .string(let product)? = fields["vendor_product_id"],
-                      case .number(let activated)? = fields["activated_at"], let activatedAt = activated.intValue else { return nil }
-                var grant = Grant(vendorProductId: product, activatedAt: activatedAt, expiresAt: nil)
-                if case .number(let expires)? = fields["expires_at"] {
-                    grant = Grant(vendorProductId: product, activatedAt: activatedAt, expiresAt: expires.intValue)
-                }
-                if case .bool(true)? = fields["verified"] { grant.verified = true }
-                if case .string(let transaction)? = fields["transaction_id"] { grant.transactionId = transaction }
+                guard case .object(let fields) = member.value, let grant = try? Grant(fields, path: key) else { return nil }
                 return (member.key, grant)
+            }
+        }
+        func purchases() -> [(id: String, purchases: [NonSubscription])] {
+            guard case .object(let list)? = object["non_subscriptions"] else { return [] }
+            return list.members.compactMap { member in
+                guard case .array(let items) = member.value else { return nil }
+                let read = items.compactMap { item -> NonSubscription? in
+                    guard case .object(let fields) = item else { return nil }
+                    return try? NonSubscription(fields, productId: member.key, path: "non_subscriptions")
+                }
+                return read.isEmpty ? nil : (member.key, read)
             }
         }
         var profile = Profile(profileId: id, customerUserId: text("customer_user_id"), email: text("email"))
         profile.accessLevels = grants("access_levels")
         profile.subscriptions = grants("subscriptions")
+        profile.nonSubscriptions = purchases()
         if case .number(let time)? = object["timestamp"] { profile.timestamp = time.intValue ?? 0 }
         if case .bool(true)? = object["is_test_user"] { profile.isTestUser = true }
+        if case .number(let time)? = object["last_backend_time"] { profile.lastBackendTime = time.intValue ?? 0 }
         if case .object(let attributes)? = object["custom_attributes"] { profile.customAttributes = attributes }
         if case .object(let assignments)? = object["cross_placement_assignments"] {
             for member in assignments.members {

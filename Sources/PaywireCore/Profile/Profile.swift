@@ -2,28 +2,16 @@
 /// customer user id, and what they paid for. Persisted so the same device keeps its A/B
 /// variations and access across restarts.
 struct Profile: Equatable, Sendable {
-    /// Access granted by a purchase: `premium` until `expiresAt` (nil: for life).
-    struct Grant: Equatable, Sendable {
-        let vendorProductId: String
-        let activatedAt: Int
-        let expiresAt: Int?
-        /// Confirmed by the backend. A grant made on the device's word (a purchase the backend
-        /// has not answered yet, or no backend at all) is not.
-        var verified = false
-        /// The store transaction behind it, when known.
-        var transactionId: String? = nil
-
-        func isActive(now: Int) -> Bool { expiresAt.map { $0 > now } ?? true }
-    }
-
     var profileId: String
     var customerUserId: String?
     /// Recorded from an onboarding's email input when the onboarding asks for it.
     var email: String?
     /// Access level id -> the grant behind it, in the order granted.
     var accessLevels: [(id: String, grant: Grant)] = []
-    /// Subscriptions by vendor product id, in the order bought.
+    /// Subscriptions (autorenewable and non-renewing) by vendor product id, in the order bought.
     var subscriptions: [(id: String, grant: Grant)] = []
+    /// Consumable and non-consumable purchases by vendor product id, oldest first.
+    var nonSubscriptions: [(id: String, purchases: [NonSubscription])] = []
     /// Set by `update_profile`; audience rules read them as `custom.<key>`.
     var customAttributes = JSONObject()
     /// Cross-placement test id -> the variation group this profile was assigned.
@@ -32,6 +20,9 @@ struct Profile: Equatable, Sendable {
     var timestamp = 0
     /// The backend counts this profile's purchases as tests (sandbox).
     var isTestUser = false
+    /// The backend's time at its last answer (ms; 0: never): access is never judged earlier.
+    /// Not part of equality.
+    var lastBackendTime = 0
 
     static let storageKey = "profile"
 
@@ -45,26 +36,33 @@ struct Profile: Equatable, Sendable {
         lhs.profileId == rhs.profileId && lhs.customerUserId == rhs.customerUserId && lhs.email == rhs.email
             && lhs.accessLevels.elementsEqual(rhs.accessLevels) { $0.id == $1.id && $0.grant == $1.grant }
             && lhs.subscriptions.elementsEqual(rhs.subscriptions) { $0.id == $1.id && $0.grant == $1.grant }
+            && lhs.nonSubscriptions.elementsEqual(rhs.nonSubscriptions) { $0.id == $1.id && $0.purchases == $1.purchases }
             && lhs.customAttributes == rhs.customAttributes && lhs.crossPlacementAssignments == rhs.crossPlacementAssignments
             && lhs.isTestUser == rhs.isTestUser
     }
 
-    /// Records a purchase or a restored product: the access level and, for a subscription, the
-    /// subscription. A later expiry replaces an earlier one; an earlier one never shortens access.
-    mutating func grant(accessLevel: String, _ grant: Grant, isSubscription: Bool) {
-        Profile.merge(grant, as: accessLevel, into: &accessLevels)
-        if isSubscription { Profile.merge(grant, as: grant.vendorProductId, into: &subscriptions) }
-    }
-
-    /// Adds `grant` under `id`, or lengthens the one there; never shortens it.
+    /// Adds `grant` under `id`, or replaces the one there when it outlasts it; never shortens access.
     static func merge(_ grant: Grant, as id: String, into list: inout [(id: String, grant: Grant)]) {
         guard let index = list.firstIndex(where: { $0.id == id }) else {
             list.append((id, grant))
             return
         }
-        // nil expiry is forever, so it outlasts any date.
-        let current = list[index].grant.expiresAt ?? .max
-        if (grant.expiresAt ?? .max) > current { list[index].grant = grant }
+        if grant.outlasts(list[index].grant) { list[index].grant = grant }
+    }
+
+    /// Records a consumable or non-consumable purchase once (by its purchase id).
+    mutating func record(_ purchase: NonSubscription) {
+        guard let index = nonSubscriptions.firstIndex(where: { $0.id == purchase.vendorProductId }) else {
+            nonSubscriptions.append((purchase.vendorProductId, [purchase]))
+            return
+        }
+        guard !nonSubscriptions[index].purchases.contains(where: { $0.purchaseId == purchase.purchaseId }) else { return }
+        nonSubscriptions[index].purchases.append(purchase)
+    }
+
+    /// The first time after `now` at which any access level may start or stop being active.
+    func nextAccessChange(after now: Int) -> Int? {
+        (accessLevels + subscriptions).compactMap { $0.grant.nextChange(after: now) }.min()
     }
 
     /// A new anonymous profile id: a random version-4 UUID.
@@ -83,17 +81,23 @@ struct Profile: Equatable, Sendable {
             writer.object { writer in
                 for (id, grant) in accessLevels {
                     writer.key(id)
-                    writer.object { writer in
-                        writer.member("id", id)
-                        Profile.writeGrant(grant, now: now, to: &writer)
-                    }
+                    Profile.writeGrant(grant, id: id, now: now, to: &writer)
                 }
             }
             writer.key("subscriptions")
             writer.object { writer in
                 for (id, grant) in subscriptions {
                     writer.key(id)
-                    writer.object { writer in Profile.writeGrant(grant, now: now, to: &writer) }
+                    Profile.writeGrant(grant, id: nil, now: now, to: &writer)
+                }
+            }
+            writer.key("non_subscriptions")
+            writer.object { writer in
+                for (id, purchases) in nonSubscriptions {
+                    writer.key(id)
+                    writer.array { writer in
+                        for purchase in purchases { writer.value(.object(JSONObject(purchase.members))) }
+                    }
                 }
             }
             writer.member("custom_attributes", .object(customAttributes))
@@ -105,12 +109,11 @@ struct Profile: Equatable, Sendable {
         Set(accessLevels.filter { $0.grant.isActive(now: now) }.map(\.id))
     }
 
-    private static func writeGrant(_ grant: Grant, now: Int, to writer: inout JSONWriter) {
-        writer.member("is_active", grant.isActive(now: now))
-        writer.member("vendor_product_id", grant.vendorProductId)
-        writer.member("activated_at", ISODate.format(milliseconds: grant.activatedAt))
-        writer.member("expires_at", grant.expiresAt.map { ISODate.format(milliseconds: $0) })
-        writer.member("verified", grant.verified)
-        if let transactionId = grant.transactionId { writer.member("transaction_id", transactionId) }
+    private static func writeGrant(_ grant: Grant, id: String?, now: Int, to writer: inout JSONWriter) {
+        writer.object { writer in
+            if let id { writer.member("id", id) }
+            writer.member("is_active", grant.isActive(now: now))
+            for member in grant.members { writer.member(member.key, member.value) }
+        }
     }
 }

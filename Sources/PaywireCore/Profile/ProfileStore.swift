@@ -19,13 +19,21 @@ final class ProfileStore {
     let clock: Clock
     private let log: Log
     private let observer: ProfileObserver
+    /// The time access is judged by (the backend's, once it has answered).
+    let accessClock: AccessClock
+    private let timers: Timers
+    /// The timer set for the profile's next change in time.
+    private var changeTimer: UInt64?
+    /// Which grants were active in the profile last emitted, so a timer emits only a change.
+    private var lastActivity: [String] = []
 
     /// The stored profile, adjusted to the config's `profile_id` and `customer_user_id`.
-    init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, log: Log,
+    init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, timers: Timers, log: Log,
          observer: ProfileObserver) throws(WireError) {
         self.storage = storage
         self.sink = sink
         self.clock = clock
+        self.timers = timers
         self.log = log
         self.observer = observer
         let stored = try storage.read(Profile.storageKey).flatMap(Profile.fromRecord)
@@ -41,14 +49,18 @@ final class ProfileStore {
             try storage.write(Profile.storageKey, starting.record)
         }
         current = starting
+        accessClock = AccessClock(clock: clock, lastBackendTime: starting.lastBackendTime)
     }
 
     var profileId: String { current.profileId }
 
+    /// Now, as access is judged: pass it to `Profile.write`.
+    func accessNow() -> Int { accessClock.now() }
+
     /// The profile as `get_profile` answers it, judged now.
     func response() -> CallResponse {
         let profile = current
-        let now = clock.nowMilliseconds()
+        let now = accessNow()
         return .success { writer in profile.write(to: &writer, now: now) }
     }
 
@@ -88,18 +100,15 @@ final class ProfileStore {
     }
 
     /// Access granted on the device's word (a purchase or a restore the backend has not
-    /// confirmed, or no backend at all): unverified until the backend answers. Each grant is
-    /// the described product's access level (else `accessLevel`, else `premium`) until the
-    /// store's expiry, else one period from the purchase.
-    func grantLocally(_ grants: [LocalGrant]) -> WireError? {
+    /// confirmed, or no backend at all), as `AccessRules` decided it: unverified until the
+    /// backend answers. A decision's note (a product that grants less than expected) is logged.
+    func grantLocally(_ decisions: [AccessDecision]) -> WireError? {
         var next = current
-        for local in grants {
-            let start = local.purchasedAt ?? clock.nowMilliseconds()
-            var grant = Profile.Grant(vendorProductId: local.productId, activatedAt: start,
-                                      expiresAt: local.expiresAt ?? local.product?.expiry(from: start))
-            grant.transactionId = local.transactionId
-            next.grant(accessLevel: local.product?.accessLevel ?? local.accessLevel ?? "premium", grant,
-                       isSubscription: local.product?.period != nil)
+        for decision in decisions {
+            if let (id, grant) = decision.accessLevel { Profile.merge(grant, as: id, into: &next.accessLevels) }
+            if let (id, grant) = decision.subscription { Profile.merge(grant, as: id, into: &next.subscriptions) }
+            if let purchase = decision.nonSubscription { next.record(purchase) }
+            if let note = decision.note { log(.warn, note) }
         }
         return next == current ? nil : keep(next)
     }
@@ -119,6 +128,10 @@ final class ProfileStore {
         var next = current
         next.accessLevels.removeAll { !$0.grant.verified && $0.grant.transactionId == transactionId }
         next.subscriptions.removeAll { !$0.grant.verified && $0.grant.transactionId == transactionId }
+        for index in next.nonSubscriptions.indices {
+            next.nonSubscriptions[index].purchases.removeAll { !$0.verified && $0.purchaseId == transactionId }
+        }
+        next.nonSubscriptions.removeAll { $0.purchases.isEmpty }
         return next == current ? nil : keep(next)
     }
 
@@ -157,23 +170,56 @@ final class ProfileStore {
     private func switchTo(_ next: Profile) {
         current = next
         observer.profileChanged()
-        let now = clock.nowMilliseconds()
+        emit(now: accessNow())
+    }
+
+    private func emit(now: Int) {
+        let profile = current
+        lastActivity = ProfileStore.activity(profile, now: now)
         sink.emit(Event("did_load_latest_profile") { writer in
             writer.key("profile")
-            next.write(to: &writer, now: now)
+            profile.write(to: &writer, now: now)
         })
+        scheduleNextChange(now: now)
     }
-}
 
-/// A grant made on the device's word.
-struct LocalGrant: Sendable {
-    let productId: String
-    /// The store's description (access level, period), when it has one.
-    let product: StoreProduct?
-    /// The access level the paywall names, used when the store does not describe the product.
-    var accessLevel: String? = nil
-    var transactionId: String? = nil
-    var purchasedAt: Int? = nil
-    /// The store's own expiry, when it gives one.
-    var expiresAt: Int? = nil
+    // MARK: - Access that changes by itself
+
+    /// The current profile as a `did_load_latest_profile` event, whether or not it changed: a
+    /// host that attaches (a new client, an event handler set) starts from the state, not from
+    /// the next change.
+    func emitSnapshot() { emit(now: accessNow()) }
+
+    /// The backend said it is `time` (its `Date` header): access is judged by it from now on.
+    func backendSaid(_ time: Int) {
+        accessClock.backendSaid(time)
+        current.lastBackendTime = time
+        judgeAccess()
+    }
+
+    /// A grant's time came (or the clock moved): emits the profile when what is active changed,
+    /// and sets the timer for the next change.
+    func judgeAccess() {
+        let now = accessNow()
+        if ProfileStore.activity(current, now: now) != lastActivity {
+            observer.profileChanged()
+            emit(now: now)
+        } else {
+            scheduleNextChange(now: now)
+        }
+    }
+
+    /// At most a day ahead: a long timer is set again rather than trusted for months.
+    private func scheduleNextChange(now: Int) {
+        if let changeTimer { timers.cancel(changeTimer) }
+        changeTimer = nil
+        guard let next = current.nextAccessChange(after: now) else { return }
+        changeTimer = timers.schedule(.accessChange, after: min(next - now, 86_400_000))
+    }
+
+    /// The ids of the grants active at `now`, as a comparable signature.
+    private static func activity(_ profile: Profile, now: Int) -> [String] {
+        profile.accessLevels.filter { $0.grant.isActive(now: now) }.map { "a:" + $0.id }
+            + profile.subscriptions.filter { $0.grant.isActive(now: now) }.map { "s:" + $0.id }
+    }
 }

@@ -3,7 +3,7 @@
 enum PurchaseRecord {
     enum State: String, Sendable { case purchased, pending }
 
-    static func encode(eventId: String, transaction: StoreTransaction, state: State, price: Price?, profile: Profile,
+    static func encode(eventId: String, transaction: StoreTransaction, state: State, type: ProductType, price: Price?, profile: Profile,
                        attribution: PurchaseAttribution?, observerMode: Bool) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 768)
         writer.object { writer in
@@ -20,6 +20,7 @@ enum PurchaseRecord {
                 }
             }
             writer.member("state", state.rawValue)
+            writer.member("product_type", type.rawValue)
             writer.member("observer_mode", observerMode)
             if let attribution {
                 writer.key("attribution")
@@ -36,6 +37,10 @@ enum PurchaseRecord {
         /// The profile it was bought for: an answer about another profile is not applied.
         let profileId: String
         let finishedByCore: Bool
+        /// Nil for records kept before product types were recorded.
+        let productType: ProductType?
+        /// Kept as `pending`: the store has not completed it, so there is nothing to acknowledge.
+        let isPending: Bool
     }
 
     /// Reads back a kept record's transaction; nil when it is not a purchase record.
@@ -54,7 +59,8 @@ enum PurchaseRecord {
                                            store: text("store"), verification: text("verification"), expiresAt: nil)
         var observer = false
         if case .bool(true)? = object["observer_mode"] { observer = true }
-        return Kept(transaction: transaction, profileId: text("profile_id"), finishedByCore: !observer)
+        return Kept(transaction: transaction, profileId: text("profile_id"), finishedByCore: !observer,
+                    productType: ProductType(rawValue: text("product_type")), isPending: text("state") == State.pending.rawValue)
     }
 
     /// The backend's answer: its profile (nil when the body has none), and, for a refusal, why.

@@ -69,7 +69,7 @@ extension Purchases {
         let outcome: PurchaseOutcome = pending ? .pending(transaction) : .succeeded(transaction: transaction, expiresAt: transaction.expiresAt)
         if let error = settle(outcome, productId: transaction.vendorProductId, product: product, paywall: paywall) { return .failure(error) }
         let profile = profiles.current
-        let now = clock.nowMilliseconds()
+        let now = profiles.accessNow()
         return .success { writer in writer.object { writer in
             writer.key("profile")
             profile.write(to: &writer, now: now)
@@ -93,7 +93,7 @@ extension Purchases {
             return .failure(error)
         }
         let profile = profiles.current
-        let now = clock.nowMilliseconds()
+        let now = profiles.accessNow()
         return .success { writer in
             writer.object { writer in
                 writer.member("type", type)

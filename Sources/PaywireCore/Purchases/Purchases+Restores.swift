@@ -50,20 +50,18 @@ extension Purchases {
 
     /// Grants, unverified, each restored product the store describes.
     private func grantRestored(_ productIds: [String], _ transactions: [StoreTransaction]) -> Result<RestoreSettlement, WireError> {
-        var grants: [LocalGrant] = []
+        var grants: [AccessDecision] = []
         for id in productIds {
             guard let product = catalog.product(id) else {
                 log(.warn, "the store restored '\(id)' but does not describe it: no access is granted for it",
                     details: [("product_id", .string(id))])
                 continue
             }
-            var grant = LocalGrant(productId: id, product: product)
-            if let transaction = transactions.last(where: { $0.vendorProductId == id }) {
-                grant.transactionId = transaction.transactionId
-                grant.purchasedAt = transaction.purchasedAt
-                grant.expiresAt = transaction.expiresAt
-            }
-            grants.append(grant)
+            let transaction = transactions.last { $0.vendorProductId == id }
+            let facts = PurchaseFacts.resolve(productId: id, named: nil, transaction: transaction, product: product,
+                                              purchasedAt: transaction?.purchasedAt ?? clock.nowMilliseconds(),
+                                              storeExpiresAt: transaction?.expiresAt)
+            grants.append(AccessRules.decide(facts))
         }
         if let error = profiles.grantLocally(grants) { return .failure(error) }
         return .success(settlement(productIds))
@@ -100,13 +98,13 @@ extension Purchases {
 
     private func settlement(_ productIds: [String]) -> RestoreSettlement {
         RestoreSettlement(restoredProductIds: productIds,
-                          hasActiveAccess: !profiles.current.activeAccessLevels(now: clock.nowMilliseconds()).isEmpty)
+                          hasActiveAccess: !profiles.current.activeAccessLevels(now: profiles.accessNow()).isEmpty)
     }
 
     func deliver(_ requester: RestoreRequester, _ result: Result<RestoreSettlement, WireError>) {
         switch requester {
         case .paywallView(let viewId): restoreListener?.restoreSettled(viewId, result)
-        case .call(let callToken): calls.complete(callToken, Purchases.restoreResponse(result, profiles: profiles, now: clock.nowMilliseconds()))
+        case .call(let callToken): calls.complete(callToken, Purchases.restoreResponse(result, profiles: profiles, now: profiles.accessNow()))
         }
     }
 

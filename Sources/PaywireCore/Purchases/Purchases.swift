@@ -36,9 +36,14 @@ final class Purchases: PurchaseAnswers {
     var restoresInFlight: [RestoreRequester: [String]] = [:]
     /// `make_purchase` and `restore_purchases` calls waiting for the store.
     var callsInFlight: [UInt64: PurchaseCall] = [:]
+    let timers: Timers
+    /// How long after a purchase the store is told it is done even without the backend's word.
+    let acknowledgeAfter: Int
+    /// Store deadlines of transactions kept for the backend, by transaction id.
+    var storeDeadlines: [String: StoreDeadline] = [:]
 
     init(profiles: ProfileStore, outbox: Outbox, store: StoreGateway, backend: Backend?, calls: Calls, log: Log, clock: Clock,
-         attributions: PurchaseAttributions, catalog: ProductCatalog, observerMode: Bool) {
+         timers: Timers, attributions: PurchaseAttributions, catalog: ProductCatalog, observerMode: Bool, acknowledgeAfter: Int) {
         self.profiles = profiles
         self.outbox = outbox
         self.store = store
@@ -49,8 +54,14 @@ final class Purchases: PurchaseAnswers {
         self.attributions = attributions
         self.catalog = catalog
         self.observerMode = observerMode
+        self.timers = timers
+        self.acknowledgeAfter = acknowledgeAfter
         let kept = (try? outbox.store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max)) ?? []
-        pendingTransactions = Set(kept.compactMap { PurchaseRecord.kept($0.body)?.transaction.transactionId })
+        let records = kept.compactMap { PurchaseRecord.kept($0.body) }
+        pendingTransactions = Set(records.map(\.transaction.transactionId))
+        for record in records where record.finishedByCore && !record.isPending {
+            watchStoreDeadline(record.transaction, type: record.productType)
+        }
     }
 
     /// A purchase is about to start: what it is attributed to is kept first, durably.
@@ -69,12 +80,10 @@ final class Purchases: PurchaseAnswers {
         let attribution = attributions.take(productId) ?? paywall.map(PurchaseAttribution.init)
         switch outcome {
         case .succeeded(let transaction, let expiresAt):
-            var grant = LocalGrant(productId: productId, product: product,
-                                   accessLevel: paywall?.products.first { $0.vendorProductId == productId }?.accessLevelId)
-            grant.transactionId = transaction?.transactionId
-            grant.purchasedAt = transaction?.purchasedAt
-            grant.expiresAt = expiresAt
-            if let error = profiles.grantLocally([grant]) { return error }
+            let facts = PurchaseFacts.resolve(productId: productId, named: paywall?.products.first { $0.vendorProductId == productId },
+                                              transaction: transaction, product: product,
+                                              purchasedAt: transaction?.purchasedAt ?? clock.nowMilliseconds(), storeExpiresAt: expiresAt)
+            if let error = profiles.grantLocally([AccessRules.decide(facts)]) { return error }
             guard let transaction else {
                 if backend != nil {
                     log(.warn, "the purchase of '\(productId)' came without a transaction: the backend cannot confirm it, its access stays unverified",
@@ -82,9 +91,12 @@ final class Purchases: PurchaseAnswers {
                 }
                 return nil
             }
-            keepForBackend(transaction, state: .purchased, price: product?.price, attribution: attribution)
+            keepForBackend(transaction, state: .purchased, type: facts.productType, price: product?.price, attribution: attribution)
         case .pending(let transaction?):
-            keepForBackend(transaction, state: .pending, price: product?.price, attribution: attribution)
+            let type = PurchaseFacts.resolve(productId: productId, named: paywall?.products.first { $0.vendorProductId == productId },
+                                             transaction: transaction, product: product, purchasedAt: transaction.purchasedAt,
+                                             storeExpiresAt: nil).productType
+            keepForBackend(transaction, state: .pending, type: type, price: product?.price, attribution: attribution)
         case .pending(nil), .cancelled, .failed:
             break
         }
@@ -94,19 +106,20 @@ final class Purchases: PurchaseAnswers {
     /// Keeps a transaction in the money lane. Without a backend nothing will confirm it: it is
     /// finished now. A transaction the queue could not keep is not finished either, so the
     /// store delivers it again.
-    private func keepForBackend(_ transaction: StoreTransaction, state: PurchaseRecord.State, price: Price?,
+    private func keepForBackend(_ transaction: StoreTransaction, state: PurchaseRecord.State, type: ProductType, price: Price?,
                                 attribution: PurchaseAttribution?) {
         guard backend != nil else {
-            if state == .purchased && !observerMode { finish(transaction) }
+            if state == .purchased && !observerMode { finish(transaction, consume: type == .consumable) }
             return
         }
         let now = clock.nowMilliseconds()
         let eventId = UUIDs.v7(milliseconds: now)
-        let body = PurchaseRecord.encode(eventId: eventId, transaction: transaction, state: state, price: price,
+        let body = PurchaseRecord.encode(eventId: eventId, transaction: transaction, state: state, type: type, price: price,
                                          profile: profiles.current, attribution: attribution, observerMode: observerMode)
         do throws(WireError) {
             pendingTransactions.insert(transaction.transactionId)
             try outbox.keep(OutboxRecord(eventId: eventId, seq: outbox.store.nextSeq(in: .purchases), kind: .money, body: body))
+            if state == .purchased && !observerMode { watchStoreDeadline(transaction, type: type) }
         } catch {
             pendingTransactions.remove(transaction.transactionId)
             log(.error, "could not keep transaction '\(transaction.transactionId)' for the backend: \(error.message); it is not finished",
@@ -114,9 +127,10 @@ final class Purchases: PurchaseAnswers {
         }
     }
 
-    /// Asks the store to finish a transaction (the host's store; the test store has nothing to do).
-    func finish(_ transaction: StoreTransaction) {
-        _ = store.start(.finishTransaction(transaction), for: .purchases, view: nil)
+    /// Asks the store to finish a transaction (the host's store; the test store has nothing to
+    /// do): `consume` uses up a consumable, which only the backend's word may allow.
+    func finish(_ transaction: StoreTransaction, consume: Bool) {
+        _ = store.start(.finishTransaction(transaction, consume: consume), for: .purchases, view: nil)
     }
 
     // MARK: - The backend's answers to purchase records
@@ -127,7 +141,7 @@ final class Purchases: PurchaseAnswers {
         if let snapshot = PurchaseRecord.answer(response.body).profile {
             _ = profiles.applyBackend(snapshot, profileId: kept.profileId, pending: pendingTransactions)
         }
-        if kept.finishedByCore { finish(kept.transaction) }
+        if kept.finishedByCore { finishAnswered(kept.transaction, consume: kept.productType == .consumable) }
     }
 
     func refused(_ record: OutboxRecord, response: HTTPResponse) {
@@ -144,7 +158,8 @@ final class Purchases: PurchaseAnswers {
         } else {
             _ = profiles.revoke(transactionId: transactionId)
         }
-        // The backend has judged it: the store need not deliver it again.
-        if kept.finishedByCore { finish(kept.transaction) }
+        // The backend has judged it: the store need not deliver it again. A refused consumable
+        // is not consumed: the backend did not vouch for it.
+        if kept.finishedByCore { finishAnswered(kept.transaction, consume: false) }
     }
 }

@@ -14,6 +14,10 @@ struct StoreTransaction: Equatable, Sendable {
     let verification: String
     /// The store's own expiry, when it gives one.
     let expiresAt: Int?
+    /// What the host says the product is, when it says (`report_transaction`, `store.purchase`).
+    var productType: ProductType?
+    /// The access level the host names, for a product neither the paywall nor the store names one for.
+    var accessLevelId: String?
 
     /// `transaction_id, original_transaction_id, vendor_product_id, verification, purchased_at,
     /// environment, store` into an open object: what `POST /v1/purchases` and each transaction
@@ -31,7 +35,7 @@ struct StoreTransaction: Equatable, Sendable {
     /// A transaction in the wire shape the host reports (`store.purchase` answers,
     /// `store.restore` answers, `report_transaction`): `{transaction_id, original_transaction_id?,
     /// vendor_product_id?, purchased_at? (ISO 8601), environment?, store?, verification?,
-    /// expires_at?}`. `productId` fills a missing `vendor_product_id`; `now` a missing purchase time.
+    /// expires_at?, product_type?, access_level_id?}`. `productId` fills a missing `vendor_product_id`; `now` a missing purchase time.
     init(_ fields: Fields, productId: String?, now: Int) throws(WireError) {
         transactionId = try fields.identifier("transaction_id")
         originalTransactionId = try fields.optionalString("original_transaction_id").flatMap { $0.isEmpty ? nil : $0 } ?? transactionId
@@ -44,6 +48,8 @@ struct StoreTransaction: Equatable, Sendable {
         store = try fields.optionalString("store") ?? "host"
         verification = try fields.optionalString("verification") ?? ""
         expiresAt = try StoreTransaction.date(fields, "expires_at")
+        productType = try fields.optionalEnum("product_type", ProductType.self)
+        accessLevelId = try fields.optionalString("access_level_id").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int,

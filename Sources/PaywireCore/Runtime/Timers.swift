@@ -13,6 +13,10 @@ enum TimerWork: Sendable {
     case profileBudget(callToken: UInt64)
     /// `Outbox`: delivery timers and `flush_analytics` deadlines.
     case outbox(Outbox.Timer)
+    /// `ProfileStore`: the next time a grant starts or ends.
+    case accessChange
+    /// `Purchases`: a transaction's store deadline (acknowledge it before the store refunds it).
+    case acknowledgeDeadline(transactionId: String)
 }
 
 /// The client's timers: a token per scheduled work, so a firing that was cancelled (or fires

@@ -84,7 +84,7 @@ final class PaywallViews: RestoreListener {
         for action in actions {
             switch action {
             case .emit(let event):
-                sink.emit(event.event(view: view, profile: profiles.current, now: clock.nowMilliseconds()))
+                sink.emit(event.event(view: view, profile: profiles.current, now: profiles.accessNow()))
                 analytics.paywallView(event, view: view)
             case .store(let operation):
                 if let outcome = store.start(operation, for: .paywallView(viewId: view.id), view: view) {

@@ -79,6 +79,8 @@ namespace Paywire.Tests
         {
             using (Client client = ExampleClient())
             {
+                JsonObject snapshot = client.Poll(0);
+                Check(snapshot != null && (string)snapshot["event"] == "did_load_latest_profile", "the profile snapshot every client starts with");
                 Check(client.Poll(0) == null, "no event");
             }
         }

@@ -19,7 +19,8 @@ namespace Paywire.Tests
                 var others = new List<JsonObject>();
                 JsonValue profile = client.WaitFor(callId, 5000, others);
                 Equal("demo-profile-0001", Text(profile, "profile_id"), "profile_id");
-                Equal(0, others.Count, "other events");
+                Equal(1, others.Count, "other events: the profile snapshot every client starts with");
+                Equal("did_load_latest_profile", (string)others[0]["event"], "the snapshot");
             }
         }
 
@@ -42,12 +43,14 @@ namespace Paywire.Tests
             using (Client client = ExampleClient())
             {
                 for (ulong expected = 1; expected <= 5; expected++) Equal(expected, client.CallAsync("get_log_level"), "call id");
-                for (long seq = 1; seq <= 5; seq++)
+                JsonObject snapshot = client.Poll(2000);
+                Check(snapshot != null && (long)snapshot["seq"] == 1, "the profile snapshot first");
+                for (long seq = 2; seq <= 6; seq++)
                 {
                     JsonObject evt = client.Poll(2000);
                     Check(evt != null, "event " + seq + " arrived");
                     Equal(seq, (long)evt["seq"], "seq");
-                    Equal(seq, (long)evt["call_id"], "call_id");
+                    Equal(seq - 1, (long)evt["call_id"], "call_id");
                     Equal("info", (string)Client.ResultOf(evt), "the example config's log level");
                 }
                 Check(client.Poll(50) == null, "no sixth event");
@@ -63,7 +66,9 @@ namespace Paywire.Tests
                 client.SetEventHandler(events.Add);
                 ulong callId = client.CallAsync("get_paywall", "{\"placement_id\": \"onboarding\"}");
                 JsonObject evt;
-                Check(events.TryTake(out evt, 5000), "call_result delivered to the handler");
+                Check(events.TryTake(out evt, 5000), "an event delivered to the handler");
+                // The profile snapshot every client starts with comes first.
+                while ((string)evt["event"] != "call_result") Check(events.TryTake(out evt, 5000), "call_result delivered to the handler");
                 Equal(callId, (ulong)evt["call_id"], "call_id");
                 Equal("onboarding", Text(Client.ResultOf(evt)["placement"], "developer_id"), "placement");
             }
@@ -79,22 +84,23 @@ namespace Paywire.Tests
             int before = NativeHandlers.LiveCount;
             using (Client client = ExampleClient())
             {
-                var first = new Counter(1);
+                // The first handler also gets the profile snapshot every client starts with.
+                var first = new Counter(2);
                 client.SetEventHandler(first.OnEvent);
                 client.CallAsync("get_log_level");
-                Check(first.Await(), "first handler got its event");
+                Check(first.Await(), "first handler got its events");
 
                 var second = new Counter(2);
                 client.SetEventHandler(second.OnEvent);
                 client.CallAsync("get_log_level");
                 client.CallAsync("get_log_level");
                 Check(second.Await(), "second handler got both events");
-                Equal(1, first.Count, "the replaced handler got nothing more");
+                Equal(2, first.Count, "the replaced handler got nothing more");
 
                 client.SetEventHandler(null);
                 client.CallAsync("get_log_level");
                 JsonObject polled = client.Poll(2000);
-                Check(polled != null && (long)polled["seq"] == 4, "back to polling, seq continues");
+                Check(polled != null && (long)polled["seq"] == 5, "back to polling, seq continues");
                 Equal(2, second.Count, "the removed handler got nothing more");
             }
             Equal(before, NativeHandlers.LiveCount, "Client leaves nothing registered for library threads to call");
@@ -122,7 +128,7 @@ namespace Paywire.Tests
                 while ((last = client.Poll(200)) != null) seen.Add((long)last["seq"]);
                 long expected = 1;
                 foreach (long seq in seen) Equal(expected++, seq, "events in seq order, none lost");
-                Equal(24L, expected, "all 23 events seen");
+                Equal(25L, expected, "all 24 events seen (the profile snapshot and 23 results)");
             }
         }
 

@@ -63,7 +63,8 @@ def test_async_call_result_arrives_through_events(client):
     call_id = client.call_async("get_profile")
     result, others = client.wait_for(call_id)
     assert result["profile_id"] == "demo-profile-0001"
-    assert others == []
+    # Only the profile snapshot every client starts with came before the result.
+    assert [event["event"] for event in others] == ["did_load_latest_profile"]
 
 
 def test_async_error_is_raised_by_wait_for(client):
@@ -103,11 +104,12 @@ def test_events_iterator_yields_in_seq_order_and_stops_when_quiet(client):
     for _ in range(5):
         client.call_async("get_log_level")
     events = list(client.events(timeout=1.0))
-    assert [event["seq"] for event in events] == [1, 2, 3, 4, 5]
-    assert all(event["event"] == "call_result" for event in events)
+    assert [event["seq"] for event in events] == [1, 2, 3, 4, 5, 6]
+    assert [event["event"] for event in events] == ["did_load_latest_profile"] + ["call_result"] * 5
 
 
 def test_poll_returns_none_when_nothing_is_queued(client):
+    assert client.poll(0)["event"] == "did_load_latest_profile"  # the snapshot every client starts with
     assert client.poll(0) is None
 
 

@@ -12,7 +12,8 @@ extension Store {
         let (known, customerUserId, grants) = try await database.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT customer_user_id FROM profiles WHERE profile_id = ?", arguments: [profileId])
             let grants = try Row.fetchAll(db, sql: """
-                SELECT transaction_id, vendor_product_id, purchased_at, expires_at, access_level, is_subscription, environment, store
+                SELECT transaction_id, original_transaction_id, vendor_product_id, purchased_at, expires_at, access_level,
+                    product_type, environment, store
                 FROM transactions WHERE owner_profile_id = ? AND status = 'verified' ORDER BY purchased_at, transaction_id
                 """, arguments: [profileId]).map(OwnedGrant.init)
             return (row != nil, row?["customer_user_id"] as String?, grants)
@@ -20,16 +21,16 @@ extension Store {
         guard known || devProfile != nil else { return nil }
         var accessLevels = Grants(devProfile?["access_levels"])
         var subscriptions = Grants(devProfile?["subscriptions"])
+        var purchases = NonSubscriptions(devProfile?["non_subscriptions"])
         var testUser = devProfile?["is_test_user"]?.asBool ?? false
         for owned in grants {
-            let grant = JSONValue.object([
-                ("vendor_product_id", .string(owned.vendorProductId)),
-                ("activated_at", .string(DevServerSupport.isoDate(milliseconds: owned.purchasedAt))),
-                ("expires_at", owned.expiresAt.map { .string(DevServerSupport.isoDate(milliseconds: $0)) } ?? .null),
-                ("transaction_id", .string(owned.transactionId)),
-            ])
-            accessLevels.offer(owned.accessLevel, grant, expiresAt: owned.expiresAt)
-            if owned.isSubscription { subscriptions.offer(owned.vendorProductId, grant, expiresAt: owned.expiresAt) }
+            switch owned.productType {
+            case "consumable", "non_consumable": purchases.add(owned)
+            default: subscriptions.offer(owned.vendorProductId, owned.grant, expiresAt: owned.expiresAt)
+            }
+            if let level = owned.accessLevel, owned.productType != "consumable" {
+                accessLevels.offer(level, owned.grant, expiresAt: owned.expiresAt)
+            }
             testUser = testUser || owned.isTest
         }
         var object: JSONObject
@@ -37,6 +38,7 @@ extension Store {
         if let customerUserId, object["customer_user_id"] == nil { object.set("customer_user_id", .string(customerUserId)) }
         object.set("access_levels", accessLevels.json)
         object.set("subscriptions", subscriptions.json)
+        object.set("non_subscriptions", purchases.json)
         if object["custom_attributes"] == nil { object.set("custom_attributes", .object([])) }
         object.set("is_test_user", .bool(testUser))
         return .object(object)
@@ -46,23 +48,83 @@ extension Store {
 /// A verified transaction a profile owns, as read from the store.
 struct OwnedGrant: Sendable {
     let transactionId: String
+    let originalTransactionId: String
     let vendorProductId: String
     let purchasedAt: Int
     let expiresAt: Int?
-    let accessLevel: String
-    let isSubscription: Bool
+    /// Nil: the product grants no access level.
+    let accessLevel: String?
+    let productType: String
+    let store: String
     /// A sandbox or test-store transaction makes its owner a test user.
     let isTest: Bool
+    let isSandbox: Bool
 
     init(_ row: Row) {
         transactionId = row["transaction_id"]
+        originalTransactionId = row["original_transaction_id"]
         vendorProductId = row["vendor_product_id"]
         purchasedAt = row["purchased_at"]
         expiresAt = row["expires_at"]
         accessLevel = row["access_level"]
-        isSubscription = row["is_subscription"]
-        isTest = row["environment"] as String == "sandbox" || row["store"] as String == "test"
+        productType = row["product_type"]
+        store = row["store"]
+        isSandbox = row["environment"] as String == "sandbox"
+        isTest = isSandbox || store == "test"
     }
+
+    /// The grant with the lifecycle the backend knows without store notifications: a
+    /// subscription renews until its expiry, a non-consumable lasts for life.
+    var grant: JSONValue {
+        let date = { (time: Int?) -> JSONValue in time.map { .string(DevServerSupport.isoDate(milliseconds: $0)) } ?? .null }
+        return .object([
+            ("vendor_product_id", .string(vendorProductId)),
+            ("activated_at", date(purchasedAt)),
+            ("expires_at", date(expiresAt)),
+            ("transaction_id", .string(transactionId)),
+            ("original_transaction_id", .string(originalTransactionId)),
+            ("store", .string(store)),
+            ("is_sandbox", .bool(isSandbox)),
+            ("is_lifetime", .bool(productType == "non_consumable")),
+            ("will_renew", .bool(productType == "autorenewable")),
+        ])
+    }
+
+    /// Its entry in `non_subscriptions`.
+    var purchase: JSONValue {
+        .object([
+            ("purchase_id", .string(transactionId)),
+            ("vendor_product_id", .string(vendorProductId)),
+            ("purchased_at", .string(DevServerSupport.isoDate(milliseconds: purchasedAt))),
+            ("is_consumable", .bool(productType == "consumable")),
+            ("is_refund", .bool(false)),
+            ("is_sandbox", .bool(isSandbox)),
+            ("store", .string(store)),
+        ])
+    }
+}
+
+/// Consumable and non-consumable purchases by product, oldest first.
+struct NonSubscriptions {
+    private var lists: [(key: String, items: [JSONValue])] = []
+
+    /// Starts from a dev profile's `non_subscriptions` (as authored).
+    init(_ authored: JSONValue?) {
+        guard case .object(let object)? = authored else { return }
+        for (key, value) in object.members {
+            if case .array(let items) = value { lists.append((key, items)) }
+        }
+    }
+
+    mutating func add(_ owned: OwnedGrant) {
+        if let index = lists.firstIndex(where: { $0.key == owned.vendorProductId }) {
+            lists[index].items.append(owned.purchase)
+        } else {
+            lists.append((owned.vendorProductId, [owned.purchase]))
+        }
+    }
+
+    var json: JSONValue { .object(lists.map { ($0.key, .array($0.items)) }) }
 }
 
 /// Grants by key, keeping the one that lasts longest.

@@ -106,11 +106,11 @@ extension Store {
     private static func insert(_ claim: TransactionClaim, owner: String, status: String, product: DevServerSupport.Product, _ db: Database) throws {
         try db.execute(sql: """
             INSERT INTO transactions (transaction_id, original_transaction_id, vendor_product_id, owner_profile_id,
-                purchaser_profile_id, status, environment, store, purchased_at, expires_at, access_level, is_subscription)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                purchaser_profile_id, status, environment, store, purchased_at, expires_at, access_level, is_subscription, product_type)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [claim.transactionId, claim.originalTransactionId, claim.vendorProductId, owner, owner, status,
                              claim.environment, claim.store, claim.purchasedAt, product.expiry(from: claim.purchasedAt),
-                             product.accessLevel, product.hasPeriod])
+                             product.accessLevel, product.hasPeriod, product.productType])
     }
 
     /// The backend has met this profile (a purchase or restore named it).

@@ -74,6 +74,36 @@ final class Store: Sendable {
                 CREATE TABLE profiles (profile_id TEXT PRIMARY KEY, customer_user_id TEXT);
                 """)
         }
+        // Product types: a consumable grants no access level (NULL), so the column loses its
+        // NOT NULL; the table is rebuilt because SQLite cannot drop a constraint in place.
+        migrator.registerMigration("v2-product-types") { db in
+            try db.execute(sql: """
+                CREATE TABLE transactions_v2 (
+                    transaction_id TEXT PRIMARY KEY,
+                    original_transaction_id TEXT NOT NULL,
+                    vendor_product_id TEXT NOT NULL,
+                    owner_profile_id TEXT NOT NULL,
+                    purchaser_profile_id TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    store TEXT NOT NULL,
+                    purchased_at INTEGER NOT NULL,
+                    expires_at INTEGER,
+                    access_level TEXT,
+                    is_subscription INTEGER NOT NULL,
+                    price_amount TEXT,
+                    currency_code TEXT,
+                    placement_id TEXT,
+                    ab_test_name TEXT,
+                    variation_id TEXT,
+                    product_type TEXT NOT NULL);
+                INSERT INTO transactions_v2 SELECT *, CASE is_subscription WHEN 1 THEN 'autorenewable' ELSE 'non_consumable' END
+                    FROM transactions;
+                DROP TABLE transactions;
+                ALTER TABLE transactions_v2 RENAME TO transactions;
+                CREATE INDEX transactions_by_owner ON transactions(owner_profile_id);
+                """)
+        }
         return migrator
     }
 

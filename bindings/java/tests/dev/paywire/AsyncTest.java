@@ -26,7 +26,8 @@ final class AsyncTest {
             List<JsonObject> others = new ArrayList<>();
             JsonElement profile = client.waitFor(callId, 5000, others);
             equal("demo-profile-0001", profile.getAsJsonObject().get("profile_id").getAsString(), "profile_id");
-            equal(0, others.size(), "other events");
+            equal(1, others.size(), "other events: the profile snapshot every client starts with");
+            equal("did_load_latest_profile", others.get(0).get("event").getAsString(), "the snapshot");
         }
     }
 
@@ -47,11 +48,13 @@ final class AsyncTest {
             for (long expected = 1; expected <= 5; expected++) {
                 equal(expected, client.callAsync("get_log_level"), "call id");
             }
-            for (long seq = 1; seq <= 5; seq++) {
+            JsonObject snapshot = client.poll(2000);
+            check(snapshot != null && snapshot.get("seq").getAsLong() == 1, "the profile snapshot first");
+            for (long seq = 2; seq <= 6; seq++) {
                 JsonObject event = client.poll(2000);
                 check(event != null, "event " + seq + " arrived");
                 equal(seq, event.get("seq").getAsLong(), "seq");
-                equal(seq, event.get("call_id").getAsLong(), "call_id");
+                equal(seq - 1, event.get("call_id").getAsLong(), "call_id");
                 equal("info", Client.resultOf(event).getAsString(), "the example config's log level");
             }
             check(client.poll(50) == null, "no sixth event");
@@ -65,6 +68,10 @@ final class AsyncTest {
             client.setEventHandler(events::add);
             long callId = client.callAsync("get_paywall", "{\"placement_id\": \"onboarding\"}");
             JsonObject event = events.poll(5, TimeUnit.SECONDS);
+            // The profile snapshots come first (the client's own, then the handler's).
+            while (event != null && !event.get("event").getAsString().equals("call_result")) {
+                event = events.poll(5, TimeUnit.SECONDS);
+            }
             check(event != null, "call_result delivered to the handler");
             equal(callId, event.get("call_id").getAsLong(), "call_id");
             equal("onboarding", Client.resultOf(event).getAsJsonObject().getAsJsonObject("placement")
