@@ -208,7 +208,7 @@ ab-check: lib devserver deps
 
 # The binding's tests, and a pip install of it into a fresh virtualenv that finds the library.
 test-python: lib deps
-	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python python3 -m pytest -q bindings/python/tests
+	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python python3 -m pytest -q bindings/python/tests tests/peers
 	@rm -rf $(BUILD)/venv && python3 -m venv --system-site-packages $(BUILD)/venv
 	$(BUILD)/venv/bin/python -m pip install -q --no-deps ./bindings/python
 	@rm -rf bindings/python/build
