@@ -103,6 +103,7 @@ def test_a_restore_that_cannot_be_kept_is_reported_as_failed(tiny_tmpfs):
 def test_an_onboarding_answer_that_cannot_be_kept_is_not_accepted(tiny_tmpfs):
     store = tiny_tmpfs / "store"
     client = paywire.Client(config(store))
+    assert [e["event"] for e in drain(client)] == ["did_load_latest_profile"]  # the snapshot every client starts with
     onboarding = client.call("get_onboarding", {"placement_id": "welcome"})
     view = client.call("create_onboarding_view", {"onboarding": onboarding})
     message = {"element_id": "name", "params": {"type": "input", "value": {"type": "text", "value": "Ada"}},

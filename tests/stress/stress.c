@@ -35,11 +35,12 @@ typedef struct {
     long long last_seq;
     long received;  /* flow events */
     long profiles;  /* profile updates */
+    long snapshots; /* the profile snapshots a client and a new handler start with */
     int stage[VIEWS + 1]; /* how far each view's flow has got */
     int failures;
 } tally_t;
 
-static tally_t tally = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, {0}, 0};
+static tally_t tally = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, {0}, 0};
 
 static void fail(const char *what, const char *event) {
     tally.failures++;
@@ -62,7 +63,11 @@ static void on_event(const char *event, void *user_data) {
        before a finish: never before a start or a dismissal, never two in a row. */
     static int profile_pending;
     long long view = number_after(event, "\"id\":\"paywall-view-");
-    if (strstr(event, "\"event\":\"did_load_latest_profile\"")) {
+    if (strstr(event, "\"event\":\"did_load_latest_profile\"") && tally.received == 0 && !profile_pending
+        && tally.snapshots < 2) {
+        /* Before any flow: the client's first event and the one the new handler starts with. */
+        tally.snapshots++;
+    } else if (strstr(event, "\"event\":\"did_load_latest_profile\"")) {
         if (profile_pending) fail("two profile updates in a row", event);
         profile_pending = 1;
         tally.profiles++;
@@ -212,9 +217,9 @@ int main(void) {
     const char *config =
         "{\"profile_id\":\"stress\",\"event_queue_limit\":1000000,\"fallback\":{\"path\":\"tests/conformance/bundles/views.json\"},"
         "\"store\":{\"type\":\"test\",\"now\":\"2024-01-15T10:30:00.000Z\",\"products\":["
-        "{\"vendor_product_id\":\"premium_monthly\",\"price\":\"9.99\",\"period\":{\"unit\":\"month\",\"number_of_units\":1},"
+        "{\"vendor_product_id\":\"premium_monthly\",\"price\":\"9.99\",\"period\":{\"unit\":\"month\",\"number_of_units\":1},\"access_level\":\"premium\","
         "\"purchase\":{\"type\":\"success\",\"delay_ms\":1}},"
-        "{\"vendor_product_id\":\"premium_annual\",\"price\":\"59.99\",\"period\":{\"unit\":\"year\",\"number_of_units\":1}}]}}";
+        "{\"vendor_product_id\":\"premium_annual\",\"price\":\"59.99\",\"period\":{\"unit\":\"year\",\"number_of_units\":1},\"access_level\":\"premium\"}]}}";
     if (paywire_client_new(config, &client, &out) != PAYWIRE_OK) {
         fprintf(stderr, "client_new: %s\n", out);
         return 1;
@@ -247,9 +252,11 @@ int main(void) {
     free(paywall_params);
 
     printf("stress: %d views from %d threads, %ld flow events, %ld profile updates, last seq %lld, %d views incomplete, "
-           "%d ordering failures\n", VIEWS, THREADS, received, tally.profiles, tally.last_seq, incomplete, failures);
+           "%d ordering failures, %ld snapshots\n", VIEWS, THREADS, received, tally.profiles, tally.last_seq, incomplete, failures,
+           tally.snapshots);
     /* Both products' first purchases change the profile, so at least one update must come. */
-    int ok = received == (long)VIEWS * EVENTS_PER_VIEW && incomplete == 0 && failures == 0 && tally.profiles > 0;
+    int ok = received == (long)VIEWS * EVENTS_PER_VIEW && incomplete == 0 && failures == 0 && tally.profiles > 0
+        && tally.snapshots == 2;
     int phases = 1, passed = ok;
     backend = getenv("PAYWIRE_STRESS_BACKEND");
     if (backend != NULL) {
