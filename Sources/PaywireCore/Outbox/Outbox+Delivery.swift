@@ -14,7 +14,7 @@ extension Outbox {
         }
         guard queued > 0 else { return .done(Outbox.flushed) }
         let (token, outcome) = try calls.promise("flush_analytics", waitsOnHost: backend.carriedByHost,
-                                                 waitLimit: timeoutMilliseconds + 2000)
+                                                 budget: timeoutMilliseconds)
         let deadline = timers.schedule(.outbox(.flushDeadline(callToken: token)), after: timeoutMilliseconds)
         waiters.append(FlushWaiter(callToken: token, upToSeq: store.nextSeq(in: .events) - 1, deadlineToken: deadline))
         drive(.events) { $0.flushRequested(queued: queued) }

@@ -68,11 +68,7 @@ final class Outbox {
         self.calls = calls
         self.log = log
         self.clock = clock
-        let events = DeliveryMachine.Settings(
-            flushIntervalMilliseconds: config.flushIntervalMilliseconds, flushAt: config.flushAt,
-            exposureFlushDelayMilliseconds: config.exposureFlushDelayMilliseconds,
-            exposureFlushesPerMinute: AnalyticsConfig.exposureFlushesPerMinute, batchMaxRecords: config.batchMaxRecords,
-            retryMinMilliseconds: config.retryMinMilliseconds, retryMaxMilliseconds: config.retryMaxMilliseconds)
+        let events = DeliveryMachine.Settings(config)
         // A purchase leaves at once, alone; it backs off like the rest.
         var purchases = events
         purchases.flushAt = 1

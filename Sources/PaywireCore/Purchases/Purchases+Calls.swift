@@ -22,7 +22,7 @@ extension Purchases {
         let operation = StoreOperation.purchase(bought)
         let plan = store.adapter.plan(operation)
         if case .now(.purchase(let outcome)) = plan { return .done(purchaseResponse(bought, outcome)) }
-        let (token, promised) = try calls.promise("make_purchase", waitsOnHost: Purchases.asksHost(plan), waitLimit: waitLimit(plan))
+        let (token, promised) = try calls.promise("make_purchase", waitsOnHost: Purchases.asksHost(plan), budget: budget(plan))
         callsInFlight[token] = .purchase(bought)
         if let outcome = store.carry(plan, operation, for: .purchaseCall(callToken: token), view: nil) { purchaseCallReplied(token, outcome) }
         return promised
@@ -38,7 +38,7 @@ extension Purchases {
         // The backend (or a lookup through the host's store) may be waited on after the store.
         let waitsOnHost = Purchases.asksHost(plan) || (backend?.carriedByHost ?? false)
             || (backend == nil && store.adapter.describesProductsOnlyAfterFetch)
-        let (token, promised) = try calls.promise("restore_purchases", waitsOnHost: waitsOnHost, waitLimit: 2 * waitLimit(plan))
+        let (token, promised) = try calls.promise("restore_purchases", waitsOnHost: waitsOnHost, budget: 2 * budget(plan))
         callsInFlight[token] = .restore
         if let outcome = store.carry(plan, .restore, for: .purchaseCall(callToken: token), view: nil) { purchaseCallReplied(token, outcome) }
         return promised
@@ -113,10 +113,11 @@ extension Purchases {
         return false
     }
 
-    private func waitLimit(_ plan: StorePlan) -> Int {
+    /// How long the store may take to answer.
+    private func budget(_ plan: StorePlan) -> Int {
         switch plan {
-        case .after(let milliseconds): return milliseconds + 2000
-        case .now, .askHost: return store.hostTimeout + 2000
+        case .after(let milliseconds): return milliseconds
+        case .now, .askHost: return store.hostTimeout
         }
     }
 }

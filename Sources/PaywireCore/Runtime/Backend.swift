@@ -113,7 +113,7 @@ final class Backend {
     func promise(_ method: String, loadTimeout: Double,
                  budgetWork: (UInt64) -> TimerWork) throws(WireError) -> (token: UInt64, outcome: CallOutcome, budget: UInt64) {
         let budgetMilliseconds = Int(loadTimeout * 1000)
-        let (token, outcome) = try calls.promise(method, waitsOnHost: carriedByHost, waitLimit: budgetMilliseconds + 2000)
+        let (token, outcome) = try calls.promise(method, waitsOnHost: carriedByHost, budget: budgetMilliseconds)
         return (token, outcome, timers.schedule(budgetWork(token), after: budgetMilliseconds))
     }
 }

@@ -42,7 +42,7 @@ final class PaywallProducts {
             if case .now(.eligibility(let settled)) = plan { return .done(productsResponse(paywall, found: PaywallProducts.apply(settled, found))) }
         }
         // Promised before anything is asked: a refused wait asks the host nothing.
-        let (token, promised) = try calls.promise("get_paywall_products", waitsOnHost: true, waitLimit: 2 * store.hostTimeout + 2000)
+        let (token, promised) = try calls.promise("get_paywall_products", waitsOnHost: true, budget: 2 * store.hostTimeout)
         waiting[token] = call
         if let outcome = store.carry(plan, operation, for: .productsCall(callToken: token), view: nil) {
             storeReplied(token, outcome)
