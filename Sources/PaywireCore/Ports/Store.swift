@@ -32,20 +32,6 @@ enum StoreOperation: Equatable, Sendable {
     case refreshEligibility([String])
 }
 
-/// Who asked the store, so the outcome finds its way back.
-enum StoreTicket: Equatable, Sendable {
-    /// `PaywallViews`: a view's products load, purchase or restore.
-    case paywallView(viewId: String)
-    /// `PaywallProducts`: a `get_paywall_products` call.
-    case productsCall(callToken: UInt64)
-    /// `Purchases`: a `make_purchase` or `restore_purchases` call.
-    case purchaseCall(callToken: UInt64)
-    /// `Purchases`: the products a restore must describe before it grants them.
-    case restoreLookup(RestoreRequester, productIds: [String], transactions: [StoreTransaction])
-    /// `Purchases`: work of its own (finishing transactions); the outcome is only logged.
-    case purchases
-}
-
 /// How an operation proceeds.
 enum StorePlan {
     case now(StoreOutcome)
