@@ -396,7 +396,7 @@ $(BINDIR)/paywire-soak: tests/soak/soak.c include/paywire.h $(LIBDIR)/$(LIB_REAL
 test: fuzz-smoke test-storage
 stress: soak
 clean: clean-fuzz
-.PHONY: clean-fuzz
+.PHONY: clean-fuzz hops
 clean-fuzz:
 	rm -rf .build-fuzz
 # <<< reliability ---------------------------------------------------------------------------
@@ -524,3 +524,9 @@ dist-check: dist-deps
 	packaging/dist-check/run.sh $(CURDIR)/$(DIST) $(CURDIR)/$(BUILD)/dist-check
 
 # ---- end distribution ---------------------------------------------------------------------------
+
+# How far a purchase tap travels (files crossed, entries into Client.swift) until the backend's
+# answer verifies the access, measured with a coverage build: see bench/purchase_hops.py.
+hops:
+	swift build --scratch-path .build-cov -Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping --product paywire
+	PATH=$(SWIFT_BIN):$$PATH python3 bench/purchase_hops.py .build-cov/debug/libpaywire.so

@@ -1,7 +1,7 @@
 /// One Paywire client, the state behind one `paywire_client_t`: the composition root. It
-/// builds the parts from the config, runs each call through the method table, and routes
-/// what comes back later (timers, host answers, HTTP answers, store outcomes) to the part
-/// that is waiting for it. It holds no domain state of its own.
+/// builds the parts from the config and runs each call through the method table. What comes
+/// back later (timers, host answers, HTTP answers, store outcomes) goes straight to the reply
+/// the asking part handed over; the client routes nothing. It holds no domain state of its own.
 ///
 /// Not thread-safe by itself: the boundary gives each client one owner (a lock around every
 /// call), so the parts run one call at a time.
@@ -45,8 +45,8 @@ public final class Client {
         var bundle: FallbackBundle?
         if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
         let served = ServedPaywalls()
-        profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock, timers: timers, log: log,
-                                    observer: served)
+        profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock,
+                                    accessClock: runtime.accessClock, timers: timers, log: log, observer: served)
         // First of all events: the state a host attaching now starts from.
         profiles.emitSnapshot()
         server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
@@ -64,7 +64,8 @@ public final class Client {
                               clock: runtime.clock, timers: timers, attributions: PurchaseAttributions(storage: runtime.storage),
                               catalog: catalog, observerMode: config.observerMode, acknowledgeAfter: config.acknowledgeAfterMilliseconds)
         paywallViews = PaywallViews(environment: runtime.viewEnvironment(config), store: store, broker: broker, timers: timers,
-                                    profiles: profiles, sink: sink, clock: runtime.clock, analytics: outbox, purchases: purchases)
+                                    profiles: profiles, sink: sink, clock: runtime.clock, analytics: outbox, purchases: purchases,
+                                    catalog: catalog)
         loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage), backend: backend, profiles: profiles,
                                  timers: timers, calls: calls, log: log, clock: runtime.clock, defaultLocale: config.locale)
         profileSync = ProfileSync(backend: backend, profiles: profiles, purchases: purchases, timers: timers, calls: calls, log: log)
@@ -75,9 +76,6 @@ public final class Client {
         storage = runtime.storage
         self.files = files
         self.outboxStore = outboxStore
-        outbox.purchaseAnswers = purchases
-        purchases.restoreListener = paywallViews
-        loader.listener = onboardingViews
         for key in config.unknownKeys {
             log(.warn, "unknown config key '\(key)' ignored", details: [("field", .string(key))])
         }
@@ -162,66 +160,14 @@ public final class Client {
     /// Whether nothing the client started on its own is in flight any more.
     public var isSettled: Bool { !outbox.isSending }
 
-    // MARK: - Routing what comes back later
+    // MARK: - What comes back later
 
-    /// Runs the work a timer was set for. Called by the boundary under the client's lock.
-    public func timerFired(_ token: UInt64) {
-        guard let work = timers.take(token) else { return }
-        switch work {
-        case .hostDeadline(let requestId):
-            if let (continuation, outcome) = broker.deadlinePassed(requestId) { resume(continuation, outcome) }
-        case .storeDelay(let ticket, let operation):
-            storeReplied(ticket, operation, store.delayPassed(operation))
-        case .paywallView(let viewId, let timer):
-            paywallViews.timerFired(viewId, timer)
-        case .placementBudget(let waiter, let key):
-            loader.budgetExpired(waiter: waiter, key: key)
-        case .profileBudget(let callToken):
-            profileSync.budgetExpired(callToken: callToken)
-        case .outbox(let timer):
-            outbox.timerFired(timer)
-        case .accessChange:
-            profiles.judgeAccess()
-        case .acknowledgeDeadline(let transactionId):
-            purchases.acknowledgeDeadlinePassed(transactionId)
-        }
-    }
+    /// Runs the work a timer was set for (the part that set it runs). Called by the boundary
+    /// under the client's lock.
+    public func timerFired(_ token: UInt64) { timers.fire(token) }
 
-    /// The built-in HTTP client's answer to request `token`. Called by the boundary under the
-    /// client's lock; an unknown token (already answered) is ignored.
-    public func httpFinished(token: UInt64, outcome: HTTPOutcome) {
-        guard let purpose = backend?.builtInFinished(token: token) else { return }
-        backendAnswered(purpose, outcome)
-    }
-
-    /// A host request ended: the part named by its continuation takes over.
-    func resume(_ continuation: HostContinuation, _ outcome: HostOutcome) {
-        switch continuation {
-        case .store(let ticket, let operation): storeReplied(ticket, operation, store.hostAnswered(operation, outcome))
-        case .paywallView(let viewId, let question): paywallViews.hostAnswered(viewId, question, outcome)
-        case .backend(let purpose): backendAnswered(purpose, outcome.httpOutcome)
-        }
-    }
-
-    private func backendAnswered(_ purpose: BackendRequest, _ outcome: HTTPOutcome) {
-        if case .response(let response) = outcome, let time = HTTPDate.of(response) { profiles.backendSaid(time) }
-        switch purpose {
-        case .placement(let key): loader.backendAnswered(key, outcome)
-        case .profile(let profileId): profileSync.backendAnswered(profileId, outcome)
-        case .outbox(let lane, let batch): outbox.batchAnswered(lane, batch, outcome)
-        case .restore(let requester): purchases.restoreAnswered(requester, outcome)
-        }
-    }
-
-    private func storeReplied(_ ticket: StoreTicket, _ operation: StoreOperation, _ outcome: StoreOutcome) {
-        switch ticket {
-        case .paywallView(let viewId): paywallViews.storeReplied(viewId, operation, outcome)
-        case .productsCall(let callToken): products.storeReplied(callToken, outcome)
-        case .purchaseCall(let callToken): purchases.purchaseCallReplied(callToken, outcome)
-        case .restoreLookup(let requester, let productIds, let transactions):
-            purchases.restoreLookupReplied(requester, productIds: productIds, transactions: transactions, outcome)
-        case .purchases:
-            if case .done(let error?) = outcome { log(.warn, "the store could not finish a transaction: \(error.message)") }
-        }
-    }
+    /// The built-in HTTP client's answer to request `token`, handed to the part that sent it.
+    /// Called by the boundary under the client's lock; an unknown token (already answered) is
+    /// ignored.
+    public func httpFinished(token: UInt64, outcome: HTTPOutcome) { backend?.builtInFinished(token: token, outcome) }
 }

@@ -14,27 +14,28 @@ final class ManualClock: Clock {
 @Suite struct AccessClockTests {
     @Test func beforeTheBackendAnswersTheWallClockCounts() {
         let clock = ManualClock(wall: 10_000)
-        let access = AccessClock(clock: clock, lastBackendTime: 0)
+        let access = AccessClock(clock: clock)
         clock.wall = 50_000
         #expect(access.now() == 50_000)
     }
 
     @Test func aWallClockMovedBackDoesNotTurnTimeBack() {
         let clock = ManualClock(wall: 10_000)
-        let access = AccessClock(clock: clock, lastBackendTime: 0)
+        let access = AccessClock(clock: clock)
         clock.elapsed = 500
         clock.wall = 1_000
         #expect(access.now() == 10_500)
     }
 
     @Test func neverEarlierThanTheLastBackendTimeKept() {
-        let access = AccessClock(clock: ManualClock(wall: 1_000), lastBackendTime: 90_000)
+        let access = AccessClock(clock: ManualClock(wall: 1_000))
+        access.raiseFloor(to: 90_000)
         #expect(access.now() == 90_000)
     }
 
     @Test func onceTheBackendAnsweredItsTimePlusElapsedCountsWhateverTheWallSays() {
         let clock = ManualClock(wall: 10_000)
-        let access = AccessClock(clock: clock, lastBackendTime: 0)
+        let access = AccessClock(clock: clock)
         access.backendSaid(1_000_000)
         clock.elapsed = 250
         clock.wall = 99_999_999

@@ -8,7 +8,7 @@ import Testing
         let log = Log(level: .warn, sink: sink)
         let config = try ClientConfig.parse(Array(#"{"profile_id":"p"}"#.utf8))
         let profiles = try ProfileStore(config: config, storage: MemoryStorage(), sink: sink, clock: FixedClock(milliseconds: 1000),
-                                        timers: Timers(scheduler: nil), log: log, observer: ServedPaywalls())
+                                        accessClock: AccessClock(clock: FixedClock(milliseconds: 1000)), timers: Timers(scheduler: nil), log: log, observer: ServedPaywalls())
         var analytics = AnalyticsConfig()
         analytics.maxQueued = maxQueued
         let outbox = Outbox(store: store, config: analytics, backend: nil, profiles: profiles,

@@ -17,8 +17,7 @@ extension MethodTable {
             let requestId = try params.identifier("request_id")
             let answer = try HostAnswer(params)
             switch try client.broker.answer(requestId, answer) {
-            case .resume(let continuation, let outcome):
-                client.resume(continuation, outcome)
+            case .delivered:
                 return .success { writer in writer.object { writer in writer.member("accepted", true) } }
             case .late:
                 return .success { writer in writer.object { writer in writer.member("accepted", false) } }

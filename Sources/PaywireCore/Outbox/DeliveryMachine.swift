@@ -17,17 +17,40 @@ enum BatchAnswer: Equatable, Sendable {
 /// records are alone and dropped, so no batch is retried forever; failures back off with full
 /// jitter and never poll faster than the schedule.
 struct DeliveryMachine: Sendable {
+    /// The delivery rules' numbers; their defaults live in `AnalyticsConfig`, once.
     struct Settings: Equatable, Sendable {
-        var flushIntervalMilliseconds = 10_000
-        var flushAt = 20
-        var exposureFlushDelayMilliseconds = 1000
-        var exposureFlushesPerMinute = 5
-        var batchMaxRecords = 100
-        var retryMinMilliseconds = 1000
-        var retryMaxMilliseconds = 300_000
+        var flushIntervalMilliseconds: Int
+        var flushAt: Int
+        var exposureFlushDelayMilliseconds: Int
+        var exposureFlushesPerMinute: Int
+        var batchMaxRecords: Int
+        var retryMinMilliseconds: Int
+        var retryMaxMilliseconds: Int
         /// Whether a record refused as too large on its own (413) is dropped. Analytics records
         /// are; a purchase record is kept and retried, because a 413 is no verdict on it.
         var dropsOversizedRecord = true
+
+        /// The events lane's settings from the client's `analytics` config.
+        init(_ config: AnalyticsConfig) {
+            flushIntervalMilliseconds = config.flushIntervalMilliseconds
+            flushAt = config.flushAt
+            exposureFlushDelayMilliseconds = config.exposureFlushDelayMilliseconds
+            exposureFlushesPerMinute = AnalyticsConfig.exposureFlushesPerMinute
+            batchMaxRecords = config.batchMaxRecords
+            retryMinMilliseconds = config.retryMinMilliseconds
+            retryMaxMilliseconds = config.retryMaxMilliseconds
+        }
+
+        init(flushIntervalMilliseconds: Int, flushAt: Int, exposureFlushDelayMilliseconds: Int, exposureFlushesPerMinute: Int,
+             batchMaxRecords: Int, retryMinMilliseconds: Int, retryMaxMilliseconds: Int) {
+            self.flushIntervalMilliseconds = flushIntervalMilliseconds
+            self.flushAt = flushAt
+            self.exposureFlushDelayMilliseconds = exposureFlushDelayMilliseconds
+            self.exposureFlushesPerMinute = exposureFlushesPerMinute
+            self.batchMaxRecords = batchMaxRecords
+            self.retryMinMilliseconds = retryMinMilliseconds
+            self.retryMaxMilliseconds = retryMaxMilliseconds
+        }
     }
 
     enum Timer: Equatable, Hashable, Sendable {

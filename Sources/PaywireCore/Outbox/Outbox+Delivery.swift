@@ -14,8 +14,8 @@ extension Outbox {
         }
         guard queued > 0 else { return .done(Outbox.flushed) }
         let (token, outcome) = try calls.promise("flush_analytics", waitsOnHost: backend.carriedByHost,
-                                                 waitLimit: timeoutMilliseconds + 2000)
-        let deadline = timers.schedule(.outbox(.flushDeadline(callToken: token)), after: timeoutMilliseconds)
+                                                 budget: timeoutMilliseconds)
+        let deadline = timers.schedule(after: timeoutMilliseconds) { [weak self] in self?.flushDeadlinePassed(token) }
         waiters.append(FlushWaiter(callToken: token, upToSeq: store.nextSeq(in: .events) - 1, deadlineToken: deadline))
         drive(.events) { $0.flushRequested(queued: queued) }
         return outcome
@@ -35,23 +35,22 @@ extension Outbox {
     /// Whether a batch is in flight in any lane.
     var isSending: Bool { lanes.values.contains { $0.inFlight != nil } }
 
-    func timerFired(_ timer: Timer) {
-        switch timer {
-        case .delivery(let lane, let timer):
-            lanes[lane]?.timerTokens.removeValue(forKey: timer)
-            let queued = store.count(in: lane)
-            drive(lane) { $0.timerFired(timer, queued: queued) }
-        case .flushDeadline(let callToken):
-            guard let index = waiters.firstIndex(where: { $0.callToken == callToken }) else { return }
-            let waiter = waiters.remove(at: index)
-            let remaining = (try? store.count(in: .events, upTo: waiter.upToSeq)) ?? 0
-            calls.complete(callToken, .failure(WireError(.timeout, "\(remaining) record(s) were not delivered in time",
-                                                         details: JSONObject([("remaining", .number(JSONNumber(remaining)))]))))
-        }
+    private func deliveryTimerFired(_ lane: OutboxLane, _ timer: DeliveryMachine.Timer) {
+        lanes[lane]?.timerTokens.removeValue(forKey: timer)
+        let queued = store.count(in: lane)
+        drive(lane) { $0.timerFired(timer, queued: queued) }
+    }
+
+    private func flushDeadlinePassed(_ callToken: UInt64) {
+        guard let index = waiters.firstIndex(where: { $0.callToken == callToken }) else { return }
+        let waiter = waiters.remove(at: index)
+        let remaining = (try? store.count(in: .events, upTo: waiter.upToSeq)) ?? 0
+        calls.complete(callToken, .failure(WireError(.timeout, "\(remaining) record(s) were not delivered in time",
+                                                     details: JSONObject([("remaining", .number(JSONNumber(remaining)))]))))
     }
 
     /// The backend's answer to batch `number` of `lane`.
-    func batchAnswered(_ lane: OutboxLane, _ number: UInt64, _ outcome: HTTPOutcome) {
+    private func batchAnswered(_ lane: OutboxLane, _ number: UInt64, _ outcome: HTTPOutcome) {
         guard let batch = lanes[lane]?.inFlight, batch.number == number else { return }
         let answer = Outbox.answer(outcome, now: clock.nowMilliseconds())
         if lane == .purchases, case .response(let response) = outcome {
@@ -84,7 +83,9 @@ extension Outbox {
             case .send(let selection): send(selection, in: lane)
             case .schedule(let timer, let milliseconds):
                 if let old = lanes[lane]?.timerTokens[timer] { timers.cancel(old) }
-                lanes[lane]?.timerTokens[timer] = timers.schedule(.outbox(.delivery(lane, timer)), after: milliseconds)
+                lanes[lane]?.timerTokens[timer] = timers.schedule(after: milliseconds) { [weak self] in
+                    self?.deliveryTimerFired(lane, timer)
+                }
             case .cancel(let timer):
                 if let old = lanes[lane]?.timerTokens.removeValue(forKey: timer) { timers.cancel(old) }
             case .acknowledge(let ids): acknowledge(ids, in: lane)
@@ -119,8 +120,10 @@ extension Outbox {
         let ids = records.map(\.eventId)
         drive(lane) { $0.sent(ids) }
         let body = lane == .events ? AnalyticsRecord.batch(records, droppedCount: dropped) : records[0].body
-        backend.send(.outbox(lane, batch: number), method: "POST", url: backend.url(route: lane == .events ? "events" : "purchases"),
-                     headers: [("accept", "application/json")], body: body)
+        backend.send(method: "POST", url: backend.url(route: lane == .events ? "events" : "purchases"),
+                     headers: [("accept", "application/json")], body: body) { [weak self] outcome in
+            self?.batchAnswered(lane, number, outcome)
+        }
     }
 
     private func acknowledge(_ ids: [String], in lane: OutboxLane) {

@@ -12,13 +12,6 @@ protocol PurchaseAnswers: AnyObject {
 /// `DeliveryMachine`'s rules, deleted by id only after the backend answered. Without a
 /// transport records are kept but not sent.
 final class Outbox {
-    /// The outbox's timers.
-    enum Timer: Equatable, Sendable {
-        case delivery(OutboxLane, DeliveryMachine.Timer)
-        /// A `flush_analytics` call's deadline.
-        case flushDeadline(callToken: UInt64)
-    }
-
     /// One lane's delivery: its rules, its timers, its batch in flight.
     struct Lane {
         var machine: DeliveryMachine
@@ -50,7 +43,8 @@ final class Outbox {
     let log: Log
     let clock: Clock
     /// Who hears the backend's answers to purchase records.
-    weak var purchaseAnswers: PurchaseAnswers?
+    /// The part that acts on the backend's verdict on a purchase record (it registers itself).
+    private(set) weak var purchaseAnswers: PurchaseAnswers?
     var lanes: [OutboxLane: Lane]
     var nextBatch: UInt64 = 1
     var waiters: [FlushWaiter] = []
@@ -68,11 +62,7 @@ final class Outbox {
         self.calls = calls
         self.log = log
         self.clock = clock
-        let events = DeliveryMachine.Settings(
-            flushIntervalMilliseconds: config.flushIntervalMilliseconds, flushAt: config.flushAt,
-            exposureFlushDelayMilliseconds: config.exposureFlushDelayMilliseconds,
-            exposureFlushesPerMinute: AnalyticsConfig.exposureFlushesPerMinute, batchMaxRecords: config.batchMaxRecords,
-            retryMinMilliseconds: config.retryMinMilliseconds, retryMaxMilliseconds: config.retryMaxMilliseconds)
+        let events = DeliveryMachine.Settings(config)
         // A purchase leaves at once, alone; it backs off like the rest.
         var purchases = events
         purchases.flushAt = 1
@@ -104,6 +94,20 @@ final class Outbox {
 
     /// Keeps a record whose body the caller made (a purchase), with the seq of its lane it was
     /// given (`store.nextSeq(in:)` when it was made).
+    /// `answers` hears the backend's verdict on every purchase record, this run's and those an
+    /// earlier run left.
+    func answerPurchases(with answers: PurchaseAnswers) { purchaseAnswers = answers }
+
+    /// The purchase records waiting for the backend (an earlier run's included), oldest first.
+    func keptPurchases() -> [OutboxRecord] {
+        (try? store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max)) ?? []
+    }
+
+    /// Keeps a purchase record durably, next in the money lane.
+    func keepPurchase(eventId: String, body: [UInt8]) throws(WireError) {
+        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: .money, body: body))
+    }
+
     func keep(_ record: OutboxRecord) throws(WireError) {
         let (kept, evicted) = try evictions(toMake: record)
         let dropped = evicted.count + (kept ? 0 : 1)

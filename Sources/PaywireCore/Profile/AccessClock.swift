@@ -8,11 +8,22 @@ final class AccessClock {
     private let clock: Clock
     private var anchor: (time: Int, monotonic: Int)
     private var anchoredByBackend = false
+    /// Told when the backend's time arrives (the profile store re-judges access then).
+    private var listener: ((Int) -> Void)?
 
-    init(clock: Clock, lastBackendTime: Int) {
+    init(clock: Clock) {
         self.clock = clock
-        anchor = (max(clock.nowMilliseconds(), lastBackendTime), clock.monotonicMilliseconds())
+        anchor = (clock.nowMilliseconds(), clock.monotonicMilliseconds())
     }
+
+    /// Access is never judged earlier than `time` (the last backend time a profile kept).
+    func raiseFloor(to time: Int) {
+        guard !anchoredByBackend, time > anchor.time else { return }
+        anchor = (time, clock.monotonicMilliseconds())
+    }
+
+    /// `listener` hears each backend time (one listener: the profile store that judges access).
+    func listen(_ listener: @escaping (Int) -> Void) { self.listener = listener }
 
     /// Now, as access is judged (ms since the epoch).
     func now() -> Int {
@@ -24,8 +35,6 @@ final class AccessClock {
     func backendSaid(_ time: Int) {
         anchor = (time, clock.monotonicMilliseconds())
         anchoredByBackend = true
+        listener?(time)
     }
-
-    /// The backend's time as last heard (nil before any answer in this run), for keeping.
-    var backendTime: Int? { anchoredByBackend ? now() : nil }
 }

@@ -28,7 +28,7 @@ final class ProfileStore {
     private var lastActivity: [String] = []
 
     /// The stored profile, adjusted to the config's `profile_id` and `customer_user_id`.
-    init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, timers: Timers, log: Log,
+    init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, accessClock: AccessClock, timers: Timers, log: Log,
          observer: ProfileObserver) throws(WireError) {
         self.storage = storage
         self.sink = sink
@@ -49,7 +49,9 @@ final class ProfileStore {
             try storage.write(Profile.storageKey, starting.record)
         }
         current = starting
-        accessClock = AccessClock(clock: clock, lastBackendTime: starting.lastBackendTime)
+        self.accessClock = accessClock
+        accessClock.raiseFloor(to: starting.lastBackendTime)
+        accessClock.listen { [weak self] time in self?.backendSaid(time) }
     }
 
     var profileId: String { current.profileId }
@@ -191,8 +193,7 @@ final class ProfileStore {
     func emitSnapshot() { emit(now: accessNow()) }
 
     /// The backend said it is `time` (its `Date` header): access is judged by it from now on.
-    func backendSaid(_ time: Int) {
-        accessClock.backendSaid(time)
+    private func backendSaid(_ time: Int) {
         current.lastBackendTime = time
         judgeAccess()
     }
@@ -214,7 +215,7 @@ final class ProfileStore {
         if let changeTimer { timers.cancel(changeTimer) }
         changeTimer = nil
         guard let next = current.nextAccessChange(after: now) else { return }
-        changeTimer = timers.schedule(.accessChange, after: min(next - now, 86_400_000))
+        changeTimer = timers.schedule(after: min(next - now, 86_400_000)) { [weak self] in self?.judgeAccess() }
     }
 
     /// The ids of the grants active at `now`, as a comparable signature.

@@ -22,9 +22,10 @@ extension Purchases {
         let operation = StoreOperation.purchase(bought)
         let plan = store.adapter.plan(operation)
         if case .now(.purchase(let outcome)) = plan { return .done(purchaseResponse(bought, outcome)) }
-        let (token, promised) = try calls.promise("make_purchase", waitsOnHost: Purchases.asksHost(plan), waitLimit: waitLimit(plan))
+        let (token, promised) = try calls.promise("make_purchase", waitsOnHost: Purchases.asksHost(plan), budget: budget(plan))
         callsInFlight[token] = .purchase(bought)
-        if let outcome = store.carry(plan, operation, for: .purchaseCall(callToken: token), view: nil) { purchaseCallReplied(token, outcome) }
+        let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(token, $0) }
+        if let outcome = store.carry(plan, operation, view: nil, reply: reply) { purchaseCallReplied(token, outcome) }
         return promised
     }
 
@@ -38,14 +39,15 @@ extension Purchases {
         // The backend (or a lookup through the host's store) may be waited on after the store.
         let waitsOnHost = Purchases.asksHost(plan) || (backend?.carriedByHost ?? false)
             || (backend == nil && store.adapter.describesProductsOnlyAfterFetch)
-        let (token, promised) = try calls.promise("restore_purchases", waitsOnHost: waitsOnHost, waitLimit: 2 * waitLimit(plan))
+        let (token, promised) = try calls.promise("restore_purchases", waitsOnHost: waitsOnHost, budget: 2 * budget(plan))
         callsInFlight[token] = .restore
-        if let outcome = store.carry(plan, .restore, for: .purchaseCall(callToken: token), view: nil) { purchaseCallReplied(token, outcome) }
+        let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(token, $0) }
+        if let outcome = store.carry(plan, .restore, view: nil, reply: reply) { purchaseCallReplied(token, outcome) }
         return promised
     }
 
     /// The store's outcome for a call.
-    func purchaseCallReplied(_ callToken: UInt64, _ outcome: StoreOutcome) {
+    private func purchaseCallReplied(_ callToken: UInt64, _ outcome: StoreOutcome) {
         guard let call = callsInFlight.removeValue(forKey: callToken) else { return }
         switch (call, outcome) {
         case (.purchase(let bought), .purchase(let purchase)):
@@ -53,12 +55,17 @@ extension Purchases {
         case (.restore, .restore(.failed(let error))):
             calls.complete(callToken, .failure(error))
         case (.restore, .restore(.restored(let productIds, let transactions))):
-            if let result = settleRestore(productIds: productIds, transactions: transactions, for: .call(callToken: callToken)) {
-                deliver(.call(callToken: callToken), result)
+            let reply: RestoreReply = { [weak self] result in self?.restoreCallSettled(callToken, result) }
+            if let result = settleRestore(productIds: productIds, transactions: transactions, reply: reply) {
+                restoreCallSettled(callToken, result)
             }
         default:
             calls.complete(callToken, .failure(WireError(.internal, "the store answered with another outcome")))
         }
+    }
+
+    private func restoreCallSettled(_ callToken: UInt64, _ result: Result<RestoreSettlement, WireError>) {
+        calls.complete(callToken, Purchases.restoreResponse(result, profiles: profiles, now: profiles.accessNow()))
     }
 
     /// `report_transaction {transaction, paywall?, state?}`: a purchase the app made itself
@@ -113,10 +120,11 @@ extension Purchases {
         return false
     }
 
-    private func waitLimit(_ plan: StorePlan) -> Int {
+    /// How long the store may take to answer.
+    private func budget(_ plan: StorePlan) -> Int {
         switch plan {
-        case .after(let milliseconds): return milliseconds + 2000
-        case .now, .askHost: return store.hostTimeout + 2000
+        case .after(let milliseconds): return milliseconds
+        case .now, .askHost: return store.hostTimeout
         }
     }
 }

@@ -1,13 +1,12 @@
 extension Purchases {
-    /// Settles what the store restored for `requester`: the backend validates the transactions
+    /// Settles what the store restored: the backend validates the transactions
     /// and answers the profile (`POST /v1/restores`); without a backend the products are granted
     /// on the device, unverified, looked up in the store's catalog (fetched first when the store
     /// describes products only on request), not in whatever a view loaded. The result comes
-    /// now, or later through the listener or the call.
+    /// now, or later through `reply`.
     func settleRestore(productIds: [String], transactions: [StoreTransaction],
-                       for requester: RestoreRequester) -> Result<RestoreSettlement, WireError>? {
+                       reply: @escaping RestoreReply) -> Result<RestoreSettlement, WireError>? {
         if let backend {
-            restoresInFlight[requester] = productIds
             let now = clock.nowMilliseconds()
             let profile = profiles.current
             var body = JSONWriter(reservingCapacity: 512)
@@ -20,24 +19,25 @@ extension Purchases {
                     for transaction in transactions { writer.object { transaction.writeMembers(to: &$0) } }
                 }
             }
-            backend.send(.restore(requester), method: "POST", url: backend.url(route: "restores"),
-                         headers: [("accept", "application/json")], body: body.bytes)
+            backend.send(method: "POST", url: backend.url(route: "restores"), headers: [("accept", "application/json")],
+                         body: body.bytes) { [weak self] outcome in
+                guard let self else { return }
+                reply(self.restoreAnswered(outcome, productIds: productIds))
+            }
             return nil
         }
         let undescribed = productIds.filter { catalog.product($0) == nil }
         if !undescribed.isEmpty && store.adapter.describesProductsOnlyAfterFetch {
-            let ticket = StoreTicket.restoreLookup(requester, productIds: productIds, transactions: transactions)
-            guard let outcome = store.start(.fetchProducts(undescribed), for: ticket, view: nil) else { return nil }
+            let lookup: StoreReply = { [weak self] outcome in
+                guard let self else { return }
+                reply(self.lookedUp(outcome, productIds: productIds, transactions: transactions))
+            }
+            guard let outcome = store.start(.fetchProducts(undescribed), view: nil, reply: lookup) else { return nil }
             return lookedUp(outcome, productIds: productIds, transactions: transactions)
         }
         return grantRestored(productIds, transactions)
     }
 
-    /// The products a local restore asked the store to describe.
-    func restoreLookupReplied(_ requester: RestoreRequester, productIds: [String], transactions: [StoreTransaction],
-                              _ outcome: StoreOutcome) {
-        deliver(requester, lookedUp(outcome, productIds: productIds, transactions: transactions))
-    }
 
     private func lookedUp(_ outcome: StoreOutcome, productIds: [String], transactions: [StoreTransaction]) -> Result<RestoreSettlement, WireError> {
         switch outcome {
@@ -69,8 +69,7 @@ extension Purchases {
 
     /// The backend's answer to a restore: its profile is the truth. Offline, the restore fails
     /// with `network_failed` (the caller's view stays open).
-    func restoreAnswered(_ requester: RestoreRequester, _ outcome: HTTPOutcome) {
-        guard let productIds = restoresInFlight.removeValue(forKey: requester) else { return }
+    private func restoreAnswered(_ outcome: HTTPOutcome, productIds: [String]) -> Result<RestoreSettlement, WireError> {
         let result: Result<RestoreSettlement, WireError>
         switch outcome {
         case .timedOut:
@@ -93,19 +92,12 @@ extension Purchases {
             result = .failure(WireError(code, "the backend answered the restore with HTTP \(response.status)",
                                         details: JSONObject([("status", .number(JSONNumber(response.status)))])))
         }
-        deliver(requester, result)
+        return result
     }
 
     private func settlement(_ productIds: [String]) -> RestoreSettlement {
         RestoreSettlement(restoredProductIds: productIds,
                           hasActiveAccess: !profiles.current.activeAccessLevels(now: profiles.accessNow()).isEmpty)
-    }
-
-    func deliver(_ requester: RestoreRequester, _ result: Result<RestoreSettlement, WireError>) {
-        switch requester {
-        case .paywallView(let viewId): restoreListener?.restoreSettled(viewId, result)
-        case .call(let callToken): calls.complete(callToken, Purchases.restoreResponse(result, profiles: profiles, now: profiles.accessNow()))
-        }
     }
 
     /// `restored: [{vendor_product_id}]` of a restore answer.

@@ -19,12 +19,12 @@ extension Purchases {
         guard storeDeadlines[id] == nil else { return }
         let delay = max(0, transaction.purchasedAt + acknowledgeAfter - profiles.accessNow())
         var deadline = StoreDeadline(transaction: transaction, consumable: type == .consumable)
-        deadline.timer = timers.schedule(.acknowledgeDeadline(transactionId: id), after: delay)
+        deadline.timer = timers.schedule(after: delay) { [weak self] in self?.acknowledgeDeadlinePassed(id) }
         storeDeadlines[id] = deadline
     }
 
     /// The deadline came before the backend's answer: acknowledge, keep the record.
-    func acknowledgeDeadlinePassed(_ transactionId: String) {
+    private func acknowledgeDeadlinePassed(_ transactionId: String) {
         guard var deadline = storeDeadlines[transactionId], !deadline.acknowledged else { return }
         deadline.timer = nil
         deadline.acknowledged = true

@@ -1,13 +1,5 @@
-/// Who waits for a restore to be settled.
-enum RestoreRequester: Hashable, Sendable {
-    case paywallView(viewId: String)
-    case call(callToken: UInt64)
-}
-
-/// Told when a restore a view asked for is settled.
-protocol RestoreListener: AnyObject {
-    func restoreSettled(_ viewId: String, _ result: Result<RestoreSettlement, WireError>)
-}
+/// What the part that asked for a restore does with its settlement (a view, or a call).
+typealias RestoreReply = (Result<RestoreSettlement, WireError>) -> Void
 
 /// Purchases and restores, from the store's word to the backend's: access is granted at once
 /// on the device (unverified), each transaction is kept in the outbox's money lane until the
@@ -28,12 +20,9 @@ final class Purchases: PurchaseAnswers {
     let catalog: ProductCatalog
     /// The app completes purchases itself (and finishes its transactions).
     let observerMode: Bool
-    weak var restoreListener: RestoreListener?
     /// Transactions kept for the backend and not answered yet: their local grants stand until
     /// it answers.
     private(set) var pendingTransactions = Set<String>()
-    /// Restores waiting for the backend, with what the store restored.
-    var restoresInFlight: [RestoreRequester: [String]] = [:]
     /// `make_purchase` and `restore_purchases` calls waiting for the store.
     var callsInFlight: [UInt64: PurchaseCall] = [:]
     let timers: Timers
@@ -56,12 +45,12 @@ final class Purchases: PurchaseAnswers {
         self.observerMode = observerMode
         self.timers = timers
         self.acknowledgeAfter = acknowledgeAfter
-        let kept = (try? outbox.store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max)) ?? []
-        let records = kept.compactMap { PurchaseRecord.kept($0.body) }
+        let records = outbox.keptPurchases().compactMap { PurchaseRecord.kept($0.body) }
         pendingTransactions = Set(records.map(\.transaction.transactionId))
         for record in records where record.finishedByCore && !record.isPending {
             watchStoreDeadline(record.transaction, type: record.productType)
         }
+        outbox.answerPurchases(with: self)
     }
 
     /// A purchase is about to start: what it is attributed to is kept first, durably.
@@ -118,7 +107,7 @@ final class Purchases: PurchaseAnswers {
                                          profile: profiles.current, attribution: attribution, observerMode: observerMode)
         do throws(WireError) {
             pendingTransactions.insert(transaction.transactionId)
-            try outbox.keep(OutboxRecord(eventId: eventId, seq: outbox.store.nextSeq(in: .purchases), kind: .money, body: body))
+            try outbox.keepPurchase(eventId: eventId, body: body)
             if state == .purchased && !observerMode { watchStoreDeadline(transaction, type: type) }
         } catch {
             pendingTransactions.remove(transaction.transactionId)
@@ -130,7 +119,10 @@ final class Purchases: PurchaseAnswers {
     /// Asks the store to finish a transaction (the host's store; the test store has nothing to
     /// do): `consume` uses up a consumable, which only the backend's word may allow.
     func finish(_ transaction: StoreTransaction, consume: Bool) {
-        _ = store.start(.finishTransaction(transaction, consume: consume), for: .purchases, view: nil)
+        let log = self.log
+        _ = store.start(.finishTransaction(transaction, consume: consume), view: nil) { outcome in
+            if case .done(let error?) = outcome { log(.warn, "the store could not finish a transaction: \(error.message)") }
+        }
     }
 
     // MARK: - The backend's answers to purchase records

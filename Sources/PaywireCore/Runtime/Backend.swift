@@ -1,14 +1,5 @@
-/// What a backend request is for, so its answer finds the part that asked.
-enum BackendRequest: Sendable {
-    /// `PlacementLoader`: a placement of a kind.
-    case placement(PlacementKey)
-    /// `ProfileSync`: the profile with this id (a later identify or logout makes the answer stale).
-    case profile(String)
-    /// `Outbox`: a batch of a lane's records, by number (one is in flight per lane).
-    case outbox(OutboxLane, batch: UInt64)
-    /// `Purchases`: a restore to validate, for whoever asked.
-    case restore(RestoreRequester)
-}
+/// What the part that sent a backend request does with the outcome.
+typealias BackendReply = (HTTPOutcome) -> Void
 
 /// Where remote content comes from, and who carries the requests.
 enum RemoteTransport {
@@ -48,16 +39,20 @@ final class Backend {
     private let broker: HostRequestBroker
     private let calls: Calls
     private let timers: Timers
+    /// Hears the backend's time (its `Date` header) on every answer.
+    private let accessClock: AccessClock
     /// Built-in client requests in flight, by transport token.
-    private var exchanges: [UInt64: BackendRequest] = [:]
+    private var exchanges: [UInt64: BackendReply] = [:]
     private var nextToken: UInt64 = 1
 
-    init(transport: RemoteTransport, apiKey: String?, broker: HostRequestBroker, calls: Calls, timers: Timers) {
+    init(transport: RemoteTransport, apiKey: String?, broker: HostRequestBroker, calls: Calls, timers: Timers,
+         accessClock: AccessClock) {
         self.transport = transport
         self.apiKey = apiKey
         self.broker = broker
         self.calls = calls
         self.timers = timers
+        self.accessClock = accessClock
     }
 
     /// `{base_url}/v1/{collection}/{id}`.
@@ -77,9 +72,15 @@ final class Backend {
         return false
     }
 
-    /// Sends one request, with the api key and, for a body, its content type; the outcome
-    /// comes back through `Client.backendAnswered`.
-    func send(_ purpose: BackendRequest, method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]? = nil) {
+    /// Sends one request, with the api key and, for a body, its content type; `reply` gets the
+    /// outcome, once.
+    func send(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]? = nil,
+              reply: @escaping BackendReply) {
+        let accessClock = self.accessClock
+        let reply: BackendReply = { outcome in
+            if case .response(let response) = outcome, let time = HTTPDate.of(response) { accessClock.backendSaid(time) }
+            reply(outcome)
+        }
         var headers = headers
         if body != nil { headers.append(("content-type", "application/json")) }
         if let apiKey { headers.append(("authorization", "Api-Key \(apiKey)")) }
@@ -87,11 +88,11 @@ final class Backend {
         case .builtIn(_, let client, let requestTimeout):
             let token = nextToken
             nextToken += 1
-            exchanges[token] = purpose
+            exchanges[token] = reply
             client.send(HTTPRequest(method: method, url: url, headers: headers, body: body, timeoutMilliseconds: requestTimeout), token: token)
         case .host:
             let timeout = broker.timeout
-            broker.ask(.http, view: nil, resume: .backend(purpose)) { writer in
+            broker.ask(.http, view: nil, payload: { writer in
                 writer.member("method", method)
                 writer.member("url", url)
                 writer.key("headers")
@@ -100,21 +101,21 @@ final class Backend {
                 }
                 writer.member("body", body.map { String(decoding: $0, as: UTF8.self) })
                 writer.member("timeout_ms", timeout)
-            }
+            }, reply: { outcome in reply(outcome.httpOutcome) })
         }
     }
 
-    /// The built-in client's answer to request `token`; nil when it was already answered.
-    func builtInFinished(token: UInt64) -> BackendRequest? { exchanges.removeValue(forKey: token) }
+    /// The built-in client's answer to request `token`; nothing when it was already answered.
+    func builtInFinished(token: UInt64, _ outcome: HTTPOutcome) { exchanges.removeValue(forKey: token)?(outcome) }
 
     /// Promises an answer to a call that waits on the backend, and sets its `load_timeout`
     /// budget (`budgetWork` names what happens when it runs out). A synchronous caller waits a
     /// little past the budget at most, so the budget's own answer always reaches it first.
     func promise(_ method: String, loadTimeout: Double,
-                 budgetWork: (UInt64) -> TimerWork) throws(WireError) -> (token: UInt64, outcome: CallOutcome, budget: UInt64) {
+                 budgetWork: @escaping (UInt64) -> Void) throws(WireError) -> (token: UInt64, outcome: CallOutcome, budget: UInt64) {
         let budgetMilliseconds = Int(loadTimeout * 1000)
-        let (token, outcome) = try calls.promise(method, waitsOnHost: carriedByHost, waitLimit: budgetMilliseconds + 2000)
-        return (token, outcome, timers.schedule(budgetWork(token), after: budgetMilliseconds))
+        let (token, outcome) = try calls.promise(method, waitsOnHost: carriedByHost, budget: budgetMilliseconds)
+        return (token, outcome, timers.schedule(after: budgetMilliseconds) { budgetWork(token) })
     }
 }
 

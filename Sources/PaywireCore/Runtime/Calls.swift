@@ -26,17 +26,21 @@ final class Calls {
         return outcome
     }
 
+    /// How long past its own budget a synchronous caller waits, so the answer the budget itself
+    /// produces (a timeout, a fallback) always reaches it first.
+    static let answerSlackMilliseconds = 2000
+
     /// Promises an answer later. A wait on the host is refused in a synchronous call, where a
     /// single-threaded host could never answer; a wait on the core's own work (the built-in
-    /// HTTP client, a time budget) is not, and `waitLimit` bounds it.
-    func promise(_ method: String, waitsOnHost: Bool, waitLimit: Int) throws(WireError) -> (token: UInt64, outcome: CallOutcome) {
+    /// HTTP client, a time budget) is not, and `budget` plus the slack bounds it.
+    func promise(_ method: String, waitsOnHost: Bool, budget: Int) throws(WireError) -> (token: UInt64, outcome: CallOutcome) {
         guard completions != nil, mode == .async || !waitsOnHost else {
             throw WireError(.requiresAsync, "\(method) waits for the host here: call it with paywire_client_call_async",
                             details: JSONObject([("method", .string(method))]))
         }
         defer { nextToken += 1 }
         promisedNow.insert(nextToken)
-        return (nextToken, .pending(token: nextToken, waitLimitMilliseconds: waitLimit))
+        return (nextToken, .pending(token: nextToken, waitLimitMilliseconds: budget + Calls.answerSlackMilliseconds))
     }
 
     /// Delivers the answer of a promised call (at once, when the call is still running).

@@ -12,17 +12,6 @@ enum HostRequestKind: String, Sendable {
     case http
 }
 
-/// The part that resumes when the host answers a request (or its deadline passes). Adding a
-/// request kind touches the part that asks and, when it is a new part, this enum.
-enum HostContinuation: Sendable {
-    /// `StoreGateway`: an operation the host's store carries.
-    case store(StoreTicket, StoreOperation)
-    /// `PaywallViews`: a question a view puts to the host itself.
-    case paywallView(viewId: String, PaywallViewQuestion)
-    /// `Backend`: a backend request the host carries (`transport.type host`).
-    case backend(BackendRequest)
-}
-
 /// How a host request ended.
 enum HostOutcome: Sendable {
     case answered(HostAnswer)
@@ -45,21 +34,24 @@ enum HostOutcome: Sendable {
     }
 }
 
+/// What the part that asked does with the host's answer (or the deadline's timeout).
+typealias HostReply = (HostOutcome) -> Void
+
 /// The open host requests of one client: each is emitted as a `host_request` event with a
-/// deadline and remembered with the continuation that resumes it. Every request ends exactly
+/// deadline and remembered with the reply of the part that asked. Every request ends exactly
 /// once: answered, or failed by its deadline. An id that timed out is remembered (a bounded
 /// number of them) so a late answer is told apart from a wrong id.
 final class HostRequestBroker {
     private struct Pending {
         let kind: HostRequestKind
-        let resume: HostContinuation
+        let reply: HostReply
         let deadlineToken: UInt64
     }
 
     /// How a `host_respond` was taken.
     enum Delivery {
-        /// In time: resume this part with this outcome.
-        case resume(HostContinuation, HostOutcome)
+        /// In time: the part that asked has it.
+        case delivered
         /// After the deadline: ignored (already failed with `timeout`).
         case late
     }
@@ -82,14 +74,15 @@ final class HostRequestBroker {
         self.log = log
     }
 
-    /// Emits a `host_request` with a deadline; `resume` names who continues. Returns its id.
+    /// Emits a `host_request` with a deadline; `reply` gets the answer or the timeout, once.
+    /// Returns its id.
     @discardableResult
-    func ask(_ kind: HostRequestKind, view: ViewInfo?, resume: HostContinuation,
-             payload: (inout JSONWriter) -> Void) -> String {
+    func ask(_ kind: HostRequestKind, view: ViewInfo?, payload: (inout JSONWriter) -> Void,
+             reply: @escaping HostReply) -> String {
         let id = "req-\(nextId)"
         nextId += 1
-        let deadline = timers.schedule(.hostDeadline(requestId: id), after: timeout)
-        pending[id] = Pending(kind: kind, resume: resume, deadlineToken: deadline)
+        let deadline = timers.schedule(after: timeout) { [weak self] in self?.deadlinePassed(id) }
+        pending[id] = Pending(kind: kind, reply: reply, deadlineToken: deadline)
         let timeout = self.timeout
         sink.emit(Event("host_request") { writer in
             writer.member("request_id", id)
@@ -118,12 +111,13 @@ final class HostRequestBroker {
                             details: JSONObject([("request_id", .string(requestId))]))
         }
         timers.cancel(request.deadlineToken)
-        return .resume(request.resume, .answered(answer))
+        request.reply(.answered(answer))
+        return .delivered
     }
 
     /// The deadline of `requestId` passed: it fails with `timeout`, and its id is remembered.
-    func deadlinePassed(_ requestId: String) -> (HostContinuation, HostOutcome)? {
-        guard let request = pending.removeValue(forKey: requestId) else { return nil }
+    private func deadlinePassed(_ requestId: String) {
+        guard let request = pending.removeValue(forKey: requestId) else { return }
         expired.append(requestId)
         expiredSet.insert(requestId)
         if expired.count > HostRequestBroker.expiredMemory {
@@ -133,6 +127,6 @@ final class HostRequestBroker {
             details: [("request_id", .string(requestId))])
         let error = WireError(.timeout, "the host did not answer \(request.kind.rawValue) within \(timeout) ms",
                               details: JSONObject([("request_id", .string(requestId))]))
-        return (request.resume, .timedOut(error))
+        request.reply(.timedOut(error))
     }
 }

@@ -10,6 +10,8 @@ struct Runtime {
     /// Nil when the client was built without one: `fallback.path` and `storage_dir` are refused.
     let files: FileSystem?
     let clock: Clock
+    /// The time access is judged by: the backend's, heard on every answer.
+    let accessClock: AccessClock
     /// Nil with no transport configured: the bundle is the only source.
     let backend: Backend?
 
@@ -22,6 +24,7 @@ struct Runtime {
         broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, timers: timers, log: log)
         let adapter = try ClientConfig.makeStore(config.storeFields)
         clock = adapter.fixedNow.map { FixedClock(milliseconds: $0) } ?? SystemClock()
+        accessClock = AccessClock(clock: clock)
         self.files = files
         if let directory = config.storageDir {
             storage = try files.required(for: "storage_dir").openStorage(directory: directory)
@@ -30,7 +33,8 @@ struct Runtime {
         }
         store = StoreGateway(adapter: adapter, broker: broker, timers: timers)
         if let transport = try RemoteTransport(config.transport, builtIn: httpTransport) {
-            backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers)
+            backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers,
+                              accessClock: accessClock)
         } else {
             backend = nil
         }

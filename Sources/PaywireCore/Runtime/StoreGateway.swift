@@ -1,6 +1,9 @@
+/// What the part that started a store operation does with its outcome when it comes later.
+typealias StoreReply = (StoreOutcome) -> Void
+
 /// Carries store operations out whatever the adapter's plan: an outcome now, a timer for a
-/// delayed one, or a `host_request` whose answer the client routes back here. The caller learns
-/// the outcome now or, later, through `Client` routing by `StoreTicket`.
+/// delayed one, or a `host_request`. The caller learns the outcome now or, later, through the
+/// reply it handed over.
 final class StoreGateway {
     let adapter: StoreAdapter
     private let broker: HostRequestBroker
@@ -12,32 +15,27 @@ final class StoreGateway {
         self.timers = timers
     }
 
-    /// Starts `operation` for `ticket`: its outcome now, or nil when it comes later.
-    func start(_ operation: StoreOperation, for ticket: StoreTicket, view: ViewInfo?) -> StoreOutcome? {
-        carry(adapter.plan(operation), operation, for: ticket, view: view)
+    /// Starts `operation`: its outcome now, or nil when it comes later through `reply`.
+    func start(_ operation: StoreOperation, view: ViewInfo?, reply: @escaping StoreReply) -> StoreOutcome? {
+        carry(adapter.plan(operation), operation, view: view, reply: reply)
     }
 
     /// Carries out a plan already made (a caller that must promise its answer first, before
     /// anything is asked of the host, plans and carries separately).
-    func carry(_ plan: StorePlan, _ operation: StoreOperation, for ticket: StoreTicket, view: ViewInfo?) -> StoreOutcome? {
+    func carry(_ plan: StorePlan, _ operation: StoreOperation, view: ViewInfo?, reply: @escaping StoreReply) -> StoreOutcome? {
+        let adapter = self.adapter
         switch plan {
         case .now(let outcome):
             return outcome
         case .after(let milliseconds):
-            timers.schedule(.storeDelay(ticket, operation), after: milliseconds)
+            timers.schedule(after: milliseconds) { reply(adapter.delayedOutcome(of: operation)) }
             return nil
         case .askHost(let kind, let payload):
-            broker.ask(kind, view: view, resume: .store(ticket, operation), payload: payload)
+            broker.ask(kind, view: view, payload: payload) { outcome in reply(adapter.outcome(of: operation, answer: outcome)) }
             return nil
         }
     }
 
-    func delayPassed(_ operation: StoreOperation) -> StoreOutcome { adapter.delayedOutcome(of: operation) }
-
     /// How long the host has to answer a store request.
     var hostTimeout: Int { broker.timeout }
-
-    func hostAnswered(_ operation: StoreOperation, _ outcome: HostOutcome) -> StoreOutcome {
-        adapter.outcome(of: operation, answer: outcome)
-    }
 }

@@ -1,37 +1,17 @@
-/// Work waiting for a timer, named by the part that owns it: a firing is routed to that part
-/// and to nothing else.
-enum TimerWork: Sendable {
-    /// `HostRequestBroker`: a host request's deadline.
-    case hostDeadline(requestId: String)
-    /// `StoreGateway`: a store that answers after a delay (the test store's scripted delays).
-    case storeDelay(StoreTicket, StoreOperation)
-    /// `PaywallViews`: a view's own timer.
-    case paywallView(viewId: String, PaywallViewTimer)
-    /// `PlacementLoader`: a waiter's `load_timeout` budget.
-    case placementBudget(waiter: UInt64, key: PlacementKey)
-    /// `ProfileSync`: a `get_profile` call's budget.
-    case profileBudget(callToken: UInt64)
-    /// `Outbox`: delivery timers and `flush_analytics` deadlines.
-    case outbox(Outbox.Timer)
-    /// `ProfileStore`: the next time a grant starts or ends.
-    case accessChange
-    /// `Purchases`: a transaction's store deadline (acknowledge it before the store refunds it).
-    case acknowledgeDeadline(transactionId: String)
-}
-
-/// The client's timers: a token per scheduled work, so a firing that was cancelled (or fires
-/// twice) does nothing. The boundary's scheduler calls `Client.timerFired(_:)` with the token.
+/// The client's timers. The part that sets one hands over the work to run when it fires (a
+/// closure that holds the part weakly); the runtime runs it without knowing whose it is. A
+/// token per timer, so a firing that was cancelled (or fires twice) does nothing.
 final class Timers {
-    private var pending: [UInt64: TimerWork] = [:]
+    private var pending: [UInt64: () -> Void] = [:]
     private var nextToken: UInt64 = 1
     /// Nil in unit tests that fire nothing: work is then only ever cancelled.
     private let scheduler: TimerScheduler?
 
     init(scheduler: TimerScheduler?) { self.scheduler = scheduler }
 
-    /// Asks for `work` after `milliseconds`; the token cancels it.
+    /// Runs `work` after `milliseconds`; the token cancels it.
     @discardableResult
-    func schedule(_ work: TimerWork, after milliseconds: Int) -> UInt64 {
+    func schedule(after milliseconds: Int, _ work: @escaping () -> Void) -> UInt64 {
         let token = nextToken
         nextToken += 1
         pending[token] = work
@@ -42,6 +22,6 @@ final class Timers {
     /// Forgets the work; its firing will do nothing.
     func cancel(_ token: UInt64) { pending.removeValue(forKey: token) }
 
-    /// The work of a firing, once; nil when it was cancelled or already ran.
-    func take(_ token: UInt64) -> TimerWork? { pending.removeValue(forKey: token) }
+    /// Runs the work of a firing, once; nothing when it was cancelled or already ran.
+    func fire(_ token: UInt64) { pending.removeValue(forKey: token)?() }
 }

@@ -1,6 +1,6 @@
 /// The onboarding views of one client: creating them, taking what their pages send, keeping
 /// the answers users give. View ids are `onboarding-view-N`, never reused.
-final class OnboardingViews: PlacementListener {
+final class OnboardingViews {
     private var machines: [String: OnboardingViewMachine] = [:]
     private var nextId = 1
     private let answers: OnboardingAnswers
@@ -85,7 +85,8 @@ final class OnboardingViews: PlacementListener {
                 // The paywall comes as any get_paywall's would: at once from the bundle, or
                 // when the backend (or the budget) answers.
                 let request = OnboardingPaywallRequest(viewId: machine.info.id, actionId: actionId, meta: meta)
-                if let response = loader.open(actionId, locale: machine.locale, for: request) { placementLoaded(request, response) }
+                let reply: (CallResponse) -> Void = { [weak self] response in self?.placementLoaded(request, response) }
+                if let response = loader.open(actionId, locale: machine.locale, reply: reply) { placementLoaded(request, response) }
             }
         }
     }
@@ -97,7 +98,7 @@ final class OnboardingViews: PlacementListener {
 
     /// The paywall an onboarding's paywall action named was served (or could not be): its view
     /// is created for the host, and the action is reported with both.
-    func placementLoaded(_ request: OnboardingPaywallRequest, _ response: CallResponse) {
+    private func placementLoaded(_ request: OnboardingPaywallRequest, _ response: CallResponse) {
         guard let machine = machines[request.viewId] else { return }
         emit(.paywallAction(actionId: request.actionId, request.meta, opened: opened(response)), on: machine)
     }

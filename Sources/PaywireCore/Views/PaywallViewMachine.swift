@@ -74,7 +74,7 @@ struct PaywallViewMachine: Sendable {
         var storeUnavailable: WireError?
         /// Purchases wait for the products to be loaded (the host's store).
         var describesProductsOnlyAfterFetch = false
-        var productsRetryDelayMilliseconds = 2000
+        var productsRetryDelayMilliseconds = ClientConfig.defaultProductsRetryDelay
     }
 
     enum Phase: Equatable, Sendable { case created, presented, dismissed }

@@ -1,7 +1,7 @@
 /// The paywall views of one client: each view's machine, and the running of the actions the
 /// machines return: events to the host, operations to the store, questions to the host,
 /// grants to the profile, timers. View ids are `paywall-view-N`, never reused.
-final class PaywallViews: RestoreListener {
+final class PaywallViews {
     private var machines: [String: PaywallViewMachine] = [:]
     private var nextId = 1
     private let environment: PaywallViewMachine.Environment
@@ -13,11 +13,15 @@ final class PaywallViews: RestoreListener {
     private let clock: Clock
     private let analytics: ViewAnalytics
     private let purchases: Purchases
+    /// Where products a view's store fetch described are remembered (purchases and restores look them up).
+    private let catalog: ProductCatalog
 
     init(environment: PaywallViewMachine.Environment, store: StoreGateway, broker: HostRequestBroker, timers: Timers,
-         profiles: ProfileStore, sink: EventSink, clock: Clock, analytics: ViewAnalytics, purchases: Purchases) {
+         profiles: ProfileStore, sink: EventSink, clock: Clock, analytics: ViewAnalytics, purchases: Purchases,
+         catalog: ProductCatalog) {
         self.analytics = analytics
         self.purchases = purchases
+        self.catalog = catalog
         self.environment = environment
         self.store = store
         self.broker = broker
@@ -60,21 +64,21 @@ final class PaywallViews: RestoreListener {
         return try read(machine)
     }
 
-    func storeReplied(_ viewId: String, _ operation: StoreOperation, _ outcome: StoreOutcome) {
-        if case .products(.success(let described)) = outcome { purchases.catalog.remember(described) }
+    private func storeReplied(_ viewId: String, _ operation: StoreOperation, _ outcome: StoreOutcome) {
+        if case .products(.success(let described)) = outcome { catalog.remember(described) }
         try? handle(viewId) { machine in machine.storeReplied(operation, outcome) }
     }
 
-    func hostAnswered(_ viewId: String, _ question: PaywallViewQuestion, _ outcome: HostOutcome) {
+    private func hostAnswered(_ viewId: String, _ question: PaywallViewQuestion, _ outcome: HostOutcome) {
         let now = clock.nowMilliseconds()
         try? handle(viewId) { machine in machine.hostAnswered(question, outcome, now: now) }
     }
 
-    func restoreSettled(_ viewId: String, _ result: Result<RestoreSettlement, WireError>) {
+    private func restoreSettled(_ viewId: String, _ result: Result<RestoreSettlement, WireError>) {
         try? handle(viewId) { machine in machine.restoreSettled(result) }
     }
 
-    func timerFired(_ viewId: String, _ timer: PaywallViewTimer) {
+    private func timerFired(_ viewId: String, _ timer: PaywallViewTimer) {
         try? handle(viewId) { machine in machine.timerFired(timer) }
     }
 
@@ -87,22 +91,26 @@ final class PaywallViews: RestoreListener {
                 sink.emit(event.event(view: view, profile: profiles.current, now: profiles.accessNow()))
                 analytics.paywallView(event, view: view)
             case .store(let operation):
-                if let outcome = store.start(operation, for: .paywallView(viewId: view.id), view: view) {
+                let reply: StoreReply = { [weak self] outcome in self?.storeReplied(view.id, operation, outcome) }
+                if let outcome = store.start(operation, view: view, reply: reply) {
                     storeReplied(view.id, operation, outcome)
                 }
             case .ask(let question):
-                broker.ask(question.kind, view: view, resume: .paywallView(viewId: view.id, question), payload: question.writePayload)
+                broker.ask(question.kind, view: view, payload: question.writePayload) { [weak self] outcome in
+                    self?.hostAnswered(view.id, question, outcome)
+                }
             case .purchaseStarting(let product):
                 purchases.purchaseStarting(product)
             case .settlePurchase(let bought, let outcome):
                 let error = purchases.settle(outcome, productId: bought.productId, product: bought.product, paywall: bought.paywall)
                 try? handle(view.id) { machine in machine.purchaseSettled(bought, outcome, error: error) }
             case .settleRestore(let productIds, let transactions):
-                if let result = purchases.settleRestore(productIds: productIds, transactions: transactions, for: .paywallView(viewId: view.id)) {
+                let reply: RestoreReply = { [weak self] result in self?.restoreSettled(view.id, result) }
+                if let result = purchases.settleRestore(productIds: productIds, transactions: transactions, reply: reply) {
                     restoreSettled(view.id, result)
                 }
             case .schedule(let timer, let milliseconds):
-                timers.schedule(.paywallView(viewId: view.id, timer), after: milliseconds)
+                timers.schedule(after: milliseconds) { [weak self] in self?.timerFired(view.id, timer) }
             }
         }
     }

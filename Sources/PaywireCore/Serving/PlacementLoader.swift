@@ -3,17 +3,16 @@
 /// fallback from network to cache to bundle (between cache and bundle the newer content wins).
 /// Every fallback is reported as a log event saying which source served and why.
 final class PlacementLoader {
-    /// Someone waiting for the network: a call, or an onboarding view's paywall action.
+    /// Someone waiting for the network: a call, or an onboarding view's paywall action, with
+    /// what it does with the answer.
     private struct Waiter {
         let id: UInt64
-        let requester: PlacementRequester
+        let reply: (CallResponse) -> Void
         let locale: String?
         let choice: PaywallChoice
         let budgetToken: UInt64
     }
 
-    /// Told when a placement an onboarding asked for is served.
-    weak var listener: PlacementListener?
     private var nextWaiter: UInt64 = 1
 
     private let server: PlacementServer
@@ -64,18 +63,19 @@ final class PlacementLoader {
             return .done(try server.serveFetched(cached, locale: requestLocale, choice: choice))
         }
         let waiterId = nextWaiter
-        let (token, outcome, budget) = try backend.promise(method, loadTimeout: request.loadTimeout) { _ in
-            .placementBudget(waiter: waiterId, key: key)
+        let (token, outcome, budget) = try backend.promise(method, loadTimeout: request.loadTimeout) { [weak self] _ in
+            self?.budgetExpired(waiter: waiterId, key: key)
         }
-        wait(Waiter(id: waiterId, requester: .call(token), locale: requestLocale, choice: choice, budgetToken: budget), for: key,
-             cached: cached, backend: backend)
+        let calls = self.calls
+        wait(Waiter(id: waiterId, reply: { calls.complete(token, $0) }, locale: requestLocale, choice: choice, budgetToken: budget),
+             for: key, cached: cached, backend: backend)
         return outcome
     }
 
     /// An onboarding opens the paywall placement `placementId`, as `get_paywall` would serve it
     /// (backend, cache, bundle, within the default budget). The answer is returned when it is
-    /// there at once, else handed to the listener.
-    func open(_ placementId: String, locale: String?, for request: OnboardingPaywallRequest) -> CallResponse? {
+    /// there at once, else handed to `reply`.
+    func open(_ placementId: String, locale: String?, reply: @escaping (CallResponse) -> Void) -> CallResponse? {
         let requestLocale = locale ?? defaultLocale
         guard let backend else {
             do throws(WireError) {
@@ -86,8 +86,10 @@ final class PlacementLoader {
         }
         let key = PlacementKey(kind: .paywall, id: placementId)
         let waiterId = nextWaiter
-        let budget = timers.schedule(.placementBudget(waiter: waiterId, key: key), after: Int(PlacementRequest.defaultLoadTimeout * 1000))
-        wait(Waiter(id: waiterId, requester: .onboarding(request), locale: requestLocale, choice: .byAudience, budgetToken: budget),
+        let budget = timers.schedule(after: Int(PlacementRequest.defaultLoadTimeout * 1000)) { [weak self] in
+            self?.budgetExpired(waiter: waiterId, key: key)
+        }
+        wait(Waiter(id: waiterId, reply: reply, locale: requestLocale, choice: .byAudience, budgetToken: budget),
              for: key, cached: cache.entry(key), backend: backend)
         return nil
     }
@@ -100,16 +102,13 @@ final class PlacementLoader {
             return
         }
         fetches[key] = [waiter]
-        backend.send(.placement(key), method: "GET", url: backend.url(key.kind.collection, key.id),
-                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cached?.etag))
-    }
-
-    private func deliver(_ waiter: Waiter, _ response: CallResponse) {
-        switch waiter.requester {
-        case .call(let token): calls.complete(token, response)
-        case .onboarding(let request): listener?.placementLoaded(request, response)
+        backend.send(method: "GET", url: backend.url(key.kind.collection, key.id),
+                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cached?.etag)) { [weak self] outcome in
+            self?.backendAnswered(key, outcome)
         }
     }
+
+    private func deliver(_ waiter: Waiter, _ response: CallResponse) { waiter.reply(response) }
 
     /// `get_paywall {paywall_id}` without a placement: from the bundle, rules skipped.
     func getPaywall(byId paywallId: String, locale: String?) throws(WireError) -> CallResponse {
@@ -129,7 +128,7 @@ final class PlacementLoader {
 
     /// The backend answered (or the request failed or timed out): keep what came, then answer
     /// every call still waiting.
-    func backendAnswered(_ key: PlacementKey, _ outcome: HTTPOutcome) {
+    private func backendAnswered(_ key: PlacementKey, _ outcome: HTTPOutcome) {
         let (failure, uncached) = keep(outcome, for: key)
         guard let waiters = fetches.removeValue(forKey: key) else { return }
         for waiter in waiters {
@@ -140,7 +139,7 @@ final class PlacementLoader {
 
     /// The budget ran out before the backend answered: answer from cache or bundle now; the
     /// request goes on, and its answer still refreshes the cache.
-    func budgetExpired(waiter waiterId: UInt64, key: PlacementKey) {
+    private func budgetExpired(waiter waiterId: UInt64, key: PlacementKey) {
         guard let index = fetches[key]?.firstIndex(where: { $0.id == waiterId }),
               let waiter = fetches[key]?.remove(at: index) else { return }
         let failure = WireError(.timeout, "the backend did not answer within the load_timeout budget",
@@ -218,14 +217,6 @@ final class PlacementLoader {
     }
 }
 
-/// Who waits for a placement.
-enum PlacementRequester: Sendable {
-    /// A `get_paywall` / `get_onboarding` call, by its token.
-    case call(UInt64)
-    /// An onboarding view's paywall action.
-    case onboarding(OnboardingPaywallRequest)
-}
-
 /// An onboarding view's paywall action waiting for its paywall.
 struct OnboardingPaywallRequest: Sendable {
     let viewId: String
@@ -233,7 +224,3 @@ struct OnboardingPaywallRequest: Sendable {
     let meta: OnboardingMeta
 }
 
-/// Told when a placement an onboarding asked for is served (or could not be).
-protocol PlacementListener: AnyObject {
-    func placementLoaded(_ request: OnboardingPaywallRequest, _ response: CallResponse)
-}

@@ -36,7 +36,9 @@ final class ProfileSync {
                 details: [("field", .string("load_timeout"))])
         }
         guard let backend, request.fetchFromBackend else { return .done(profiles.response()) }
-        let (token, outcome, budget) = try backend.promise("get_profile", loadTimeout: request.loadTimeout) { .profileBudget(callToken: $0) }
+        let (token, outcome, budget) = try backend.promise("get_profile", loadTimeout: request.loadTimeout) { [weak self] in
+            self?.budgetExpired(callToken: $0)
+        }
         let profileId = profiles.profileId
         if fetch?.profileId == profileId {
             fetch?.waiters.append((token, budget))
@@ -46,14 +48,16 @@ final class ProfileSync {
         if let stale = fetch { answer(stale.waiters, failure: nil) }
         fetch = Fetch(profileId: profileId, waiters: [(token, budget)])
         let knownTag = etag?.profileId == profileId ? etag?.value : nil
-        backend.send(.profile(profileId), method: "GET", url: backend.url("profiles", profileId),
-                     headers: RemoteSource.headers(profileId: profileId, etag: knownTag))
+        backend.send(method: "GET", url: backend.url("profiles", profileId),
+                     headers: RemoteSource.headers(profileId: profileId, etag: knownTag)) { [weak self] outcome in
+            self?.backendAnswered(profileId, outcome)
+        }
         return outcome
     }
 
     /// The backend's answer about `profileId`: merged in when it is still the current profile
     /// (a change emits `did_load_latest_profile`), then every waiting call is answered.
-    func backendAnswered(_ profileId: String, _ outcome: HTTPOutcome) {
+    private func backendAnswered(_ profileId: String, _ outcome: HTTPOutcome) {
         let failure = merge(outcome, profileId: profileId)
         guard let current = fetch, current.profileId == profileId else { return }
         fetch = nil
@@ -61,7 +65,7 @@ final class ProfileSync {
     }
 
     /// The budget ran out first: the device's profile answers; the request goes on.
-    func budgetExpired(callToken: UInt64) {
+    private func budgetExpired(callToken: UInt64) {
         guard let index = fetch?.waiters.firstIndex(where: { $0.callToken == callToken }),
               let waiter = fetch?.waiters.remove(at: index) else { return }
         answer([waiter], failure: WireError(.timeout, "the backend did not answer within the load_timeout budget"))

@@ -42,15 +42,15 @@ final class PaywallProducts {
             if case .now(.eligibility(let settled)) = plan { return .done(productsResponse(paywall, found: PaywallProducts.apply(settled, found))) }
         }
         // Promised before anything is asked: a refused wait asks the host nothing.
-        let (token, promised) = try calls.promise("get_paywall_products", waitsOnHost: true, waitLimit: 2 * store.hostTimeout + 2000)
+        let (token, promised) = try calls.promise("get_paywall_products", waitsOnHost: true, budget: 2 * store.hostTimeout)
         waiting[token] = call
-        if let outcome = store.carry(plan, operation, for: .productsCall(callToken: token), view: nil) {
+        if let outcome = store.carry(plan, operation, view: nil, reply: { [weak self] in self?.storeReplied(token, $0) }) {
             storeReplied(token, outcome)
         }
         return promised
     }
 
-    func storeReplied(_ callToken: UInt64, _ outcome: StoreOutcome) {
+    private func storeReplied(_ callToken: UInt64, _ outcome: StoreOutcome) {
         guard var call = waiting.removeValue(forKey: callToken) else { return }
         switch outcome {
         case .products(.failure(let error)):
@@ -64,7 +64,8 @@ final class PaywallProducts {
             }
             call.loaded = found
             waiting[callToken] = call
-            if let settled = store.start(.refreshEligibility(unsettled), for: .productsCall(callToken: callToken), view: nil) {
+            let reply: StoreReply = { [weak self] in self?.storeReplied(callToken, $0) }
+            if let settled = store.start(.refreshEligibility(unsettled), view: nil, reply: reply) {
                 storeReplied(callToken, settled)
             }
         case .eligibility(let settled):

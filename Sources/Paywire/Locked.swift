@@ -1,0 +1,15 @@
+/// A value guarded by a pthread mutex. Used instead of `Synchronization.Mutex` because
+/// ThreadSanitizer understands pthread locks (it cannot see Mutex's futex), so `make stress`
+/// can check the boundary's locking for real.
+final class Locked<Value>: @unchecked Sendable {
+    private let monitor = Monitor()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with the value, holding the lock.
+    @inline(__always)
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try monitor.locked { try body(&value) }
+    }
+}
