@@ -354,15 +354,17 @@ class CaseRun:
         expected = step["events"]
         subset = step.get("match", "subset") == "subset"
         received = []
+        # A case whose event comes at a set time after the client started gives its own wait.
+        timeout_ms = step.get("wait_ms", EVENT_TIMEOUT_MS)
         if step.get("via") == "handler":
             reply = self.runner.send({"op": "drain_events", "client": client, "count": len(expected),
-                                      "timeout_ms": EVENT_TIMEOUT_MS})
+                                      "timeout_ms": timeout_ms})
             received = reply["events"]
             for event in received:
                 self.check_event(event, client)
         else:
             while len(received) < len(expected):
-                reply = self.runner.send({"op": "poll", "client": client, "timeout_ms": EVENT_TIMEOUT_MS})
+                reply = self.runner.send({"op": "poll", "client": client, "timeout_ms": timeout_ms})
                 if reply.get("status_name") != "OK":
                     break
                 self.check_event(reply["event"], client)
