@@ -45,7 +45,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
-.PHONY: all deps lib harness demo demo-remote test test-swift check-header check-exports check-install \
+.PHONY: all deps lib harness demo demo-remote test test-full test-swift check-header check-exports check-install \
         check-api conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean \
         test-ab crash-test demo-ab ab-check deps-java deps-dotnet java dotnet test-java test-dotnet conformance-java conformance-dotnet conformance-matrix
 
@@ -120,8 +120,14 @@ demo-remote: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 examples/remote_demo.py $(BINDIR)/paywire-devserver examples/bundle.json
 
-test: deps test-swift check-header check-exports check-needed check-unload check-install check-api conformance corpus test-python test-java test-dotnet integration crash-test test-ab ab-check demo-remote stress conformance-matrix
-	@echo "make test: all checks passed"
+# The stages and what each needs are listed once, in tests/stages.py: two run at a time, each
+# is timed, and the times are printed at the end. `make test-full` adds what is slow and rarely
+# changes its verdict (every vector under valgrind, the ThreadSanitizer stress, the soak, the
+# fuzzers); CI runs it.
+test:
+	python3 tests/stages.py test
+test-full:
+	python3 tests/stages.py test-full
 
 test-swift: deps
 	swift test
@@ -178,10 +184,14 @@ conformance-python: lib deps
 	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 tests/conformance/driver.py --runner python --jobs 2 --results $(RESULTS)/python.json -- python3 bindings/python/conformance_runner.py
 
-# The bad-input corpus and every conformance vector through the C runner under valgrind: no
-# crash, no invalid access, no definite leak. Two cases at a time (one per core).
+# Under valgrind through the C runner: no crash, no invalid access, no definite leak. `corpus`
+# runs the bad-input corpus and the ABI vectors (string ownership, handlers, async calls);
+# `corpus-full` (make test-full) every vector. Two cases at a time (one per core).
 corpus: harness
 	python3 tests/conformance/driver.py --runner c-valgrind --jobs 2 --results $(RESULTS)/c-valgrind.json \
+	  --vectors tests/corpus --vectors tests/conformance/vectors/abi.json -- $(VALGRIND) $(BINDIR)/paywire-harness
+corpus-full: harness
+	python3 tests/conformance/driver.py --runner c-valgrind --jobs 2 --results $(RESULTS)/c-valgrind-full.json \
 	  --vectors tests/corpus --vectors tests/conformance/vectors -- $(VALGRIND) $(BINDIR)/paywire-harness
 
 # The built-in HTTP transport against the dev server over real HTTP: every fault switch, the
@@ -264,6 +274,10 @@ MCS         := mcs -warnaserror -warn:4 -r:System.Json.dll
 BINDING_VECTORS := --vectors tests/conformance/vectors --vectors tests/corpus
 APT_INSTALL := $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends
 
+.PHONY: deps-bindings bindings corpus-full
+deps-bindings: deps-java deps-dotnet
+bindings: java dotnet
+
 deps-java:
 	@missing=""; \
 	command -v javac >/dev/null && command -v jar >/dev/null || missing="$$missing default-jdk-headless"; \
@@ -322,8 +336,9 @@ conformance-dotnet: dotnet lib deps
 	python3 tests/conformance/driver.py --runner dotnet --jobs 2 --results $(RESULTS)/dotnet.json $(BINDING_VECTORS) \
 	  -- mono $(DOTNET_DIR)/paywire-conformance.exe
 
-# Every runner of this run against every vector file, from the result files the driver wrote.
-conformance-matrix: conformance corpus
+# Every runner of this run against every vector file, from the result files the driver wrote
+# (run the runners first: make conformance corpus conformance-matrix).
+conformance-matrix:
 	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet c-valgrind
 # ---- end of JVM and .NET bindings ------------------------------------------------------------
 
@@ -393,7 +408,6 @@ $(BINDIR)/paywire-soak: tests/soak/soak.c include/paywire.h $(LIBDIR)/$(LIB_REAL
 	@mkdir -p $(BINDIR)
 	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $< -o $@ -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
 
-test: fuzz-smoke test-storage
 stress: soak
 clean: clean-fuzz
 .PHONY: clean-fuzz hops

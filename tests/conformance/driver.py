@@ -394,9 +394,11 @@ class CaseRun:
 # ---------------------------------------------------------------------------- main
 
 def load_cases(directory, origins=None):
-    """The cases of every *.json in `directory`; `origins` (if given) maps each id to its file's stem."""
+    """The cases of every *.json in `directory` (or of the one file it names); `origins` (if
+    given) maps each id to its file's stem."""
     cases, seen = [], set()
-    for path in sorted(Path(directory).glob("*.json")):
+    paths = [Path(directory)] if Path(directory).is_file() else sorted(Path(directory).glob("*.json"))
+    for path in paths:
         document = json.loads(path.read_text(encoding="utf-8"))
         for case in document["cases"]:
             if case["id"] in seen:
@@ -411,7 +413,7 @@ def load_cases(directory, origins=None):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runner", required=True, help="runner name; selects expectations/NAME.txt")
-    parser.add_argument("--vectors", action="append", help="a directory of case files (repeatable); default: vectors/")
+    parser.add_argument("--vectors", action="append", help="a directory of case files, or one case file (repeatable); default: vectors/")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once, each in its own runner process")
     parser.add_argument("--case", action="append", help="run only these case ids")
     parser.add_argument("--results", help="write passed/failed per vector file and the run's time here (JSON)")
