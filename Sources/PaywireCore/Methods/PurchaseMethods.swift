@@ -17,8 +17,6 @@ extension MethodTable {
         },
         MethodEntry("restore_purchases") { client, _ throws(WireError) in try client.purchases.restorePurchases() },
         .now("report_transaction") { client, params throws(WireError) in
-            let transaction = try StoreTransaction(try params.object("transaction"), productId: nil,
-                                                   now: client.profiles.clock.nowMilliseconds())
             let paywall = try params.optionalObject("paywall").map { (fields: Fields) throws(WireError) in try PaywallReference(fields) }
             let pending: Bool
             switch try params.optionalString("state") ?? "purchased" {
@@ -26,7 +24,7 @@ extension MethodTable {
             case "pending": pending = true
             case let other: throw WireError.wrongParam("state", "'\(other)' is not one of: purchased, pending")
             }
-            return client.purchases.reportTransaction(transaction, paywall: paywall, pending: pending)
+            return try client.purchases.reportTransaction(try params.object("transaction"), paywall: paywall, pending: pending)
         },
     ]
 }

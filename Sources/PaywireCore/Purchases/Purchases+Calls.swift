@@ -70,8 +70,10 @@ extension Purchases {
 
     /// `report_transaction {transaction, paywall?, state?}`: a purchase the app made itself
     /// (observer mode) or one the store delivered again (after a restart): granted, and posted
-    /// to the backend (idempotently, on its transaction id). Answers the profile.
-    func reportTransaction(_ transaction: StoreTransaction, paywall: PaywallReference?, pending: Bool) -> CallResponse {
+    /// to the backend (idempotently, on its transaction id). Answers the profile. A transaction
+    /// without `purchased_at` was bought now, by this part's clock.
+    func reportTransaction(_ fields: Fields, paywall: PaywallReference?, pending: Bool) throws(WireError) -> CallResponse {
+        let transaction = try StoreTransaction(fields, productId: nil, now: clock.nowMilliseconds())
         let product = catalog.product(transaction.vendorProductId)
         let outcome: PurchaseOutcome = pending ? .pending(transaction) : .succeeded(transaction: transaction, expiresAt: transaction.expiresAt)
         if let error = settle(outcome, productId: transaction.vendorProductId, product: product, paywall: paywall) { return .failure(error) }
