@@ -74,7 +74,7 @@ def _example(method, pick):
             else "Expected result:"
         text += [words, "", _json(expect["success"])]
     else:
-        text += ["The case expects status `OK`.", ""]
+        text += ["The case expects status `OK` (the result's shape is checked against the schema above).", ""]
     if "events" in example:
         text += ["Events the case then expects:", "", _json(example["events"])]
     return "\n".join(text)

@@ -67,12 +67,13 @@ def call_of(step):
     return None
 
 
-def _rank(step, params):
+def _rank(step, params, events_after):
     """Lower is a better example: a success shown whole, with params a reader can copy."""
     expect = step.get("expect", {})
     text = json.dumps(params)
     return (
         "success" not in expect,          # an answer to show beats a bare OK
+        not events_after,                 # methods answering null speak through their events
         "$var" in text,                   # params spelled out beat values saved from a step
         expect.get("match") == "subset",  # the whole result beats a part of it
         len(text) + len(json.dumps(expect)) > 1500,  # short enough to read
@@ -92,7 +93,8 @@ def candidates(vectors, method):
                 expect = step.get("expect", {})
                 if expect.get("status", "OK") != "OK" or "error" in expect:
                     continue
-                found.append((_rank(step, call[1]), file, case["id"], index))
+                events_after = index + 1 < len(case["steps"]) and "events" in case["steps"][index + 1]
+                found.append((_rank(step, call[1], events_after), file, case["id"], index))
     return sorted(found)
 
 
@@ -110,7 +112,7 @@ def example_of(case, index):
     step = case["steps"][index]
     _, params = call_of(step)
     expect = {key: value for key, value in step.get("expect", {}).items() if key != "status"}
-    example = {"params": params, "expect": expect or {"success": None, "note": "status OK"}}
+    example = {"params": params, "expect": expect}
     following = case["steps"][index + 1] if index + 1 < len(case["steps"]) else {}
     if "events" in following:
         example["events"] = following["events"]
