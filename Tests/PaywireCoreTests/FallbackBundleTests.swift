@@ -37,4 +37,19 @@ import Testing
             _ = try FallbackBundle.loadInline(params: Array(#"{"bundle": {"format_version": 2, "response_created_at": 1, "placements": {}}}"#.utf8))
         }
     }
+    @Test func aDefaultLocaleThatIsNotALanguageTagIsRefusedWithItsPath() throws {
+        let text = #"""
+            {"format_version": 1, "response_created_at": 42, "placements": {"main": {"default_locale": "!!",
+            "audience_name": "All Users", "revision": 1, "ab_test_name": "t", "placement_audience_version_id": "v1",
+            "variations": [{"variation_id": "a", "paywall_id": "p", "paywall_name": "P", "weight": 100, "products": []}]}}}
+            """#
+        let bundle = try FallbackBundle.load(Array(text.utf8))
+        do {
+            _ = try bundle.paywalls.placement("main")
+            Issue.record("a placement with default_locale \"!!\" was accepted")
+        } catch {
+            #expect(error.code == .invalidFallback)
+            #expect(error.details["field"] == .string("placements.main.default_locale"))
+        }
+    }
 }

@@ -55,6 +55,8 @@ struct Audience<V: WeightedVariation>: Sendable {
 struct Placement<V: WeightedVariation>: Sendable {
     let developerId: String
     let audiences: [Audience<V>]
+    /// The locale whose localization answers when none answers the request's (before `en`).
+    let defaultLocale: String?
 
     /// The default audience (the last).
     var defaultAudience: Audience<V>? { audiences.last }
@@ -77,7 +79,11 @@ struct Placement<V: WeightedVariation>: Sendable {
             } else {
                 audiences.append(try loadAudience(fields, isDefault: true))
             }
-            return Placement(developerId: id, audiences: audiences)
+            let defaultLocale = try fields.optionalString("default_locale")
+            if let defaultLocale, LanguageTag(defaultLocale) == nil {
+                throw WireError.wrongParam(fields.fieldPath("default_locale"), "'\(defaultLocale)' is not a language tag like pt-BR")
+            }
+            return Placement(developerId: id, audiences: audiences, defaultLocale: defaultLocale)
         } catch {
             throw WireError(.invalidFallback, "the bundle's placement '\(id)' is invalid: \(error.message)", details: error.details)
         }

@@ -40,7 +40,7 @@ struct Selection<V: WeightedVariation>: Sendable {
         self.placement = placement
         self.audience = audience
         self.variation = variation
-        self.remoteConfig = LocaleMatch.pick(variation.remoteConfigs, language: LocaleMatch.language(of: locale)) { $0.lang }
+        self.remoteConfig = LocaleMatch.pick(variation.remoteConfigs, locale: locale, placementDefault: placement.defaultLocale) { $0.lang }
         self.responseCreatedAt = responseCreatedAt
         self.requestLocale = locale ?? LocaleMatch.defaultLanguage
         self.newCrossPlacementAssignment = assignment
@@ -104,9 +104,12 @@ struct Selection<V: WeightedVariation>: Sendable {
         }
     }
 
-    /// The closing members every served object carries.
+    /// The closing members every served object carries: `locale` is the localization that
+    /// answered `request_locale` (null when none did).
     func writeVersionAndLocale(to writer: inout JSONWriter) {
         writer.member("response_created_at", responseCreatedAt)
         writer.member("request_locale", requestLocale)
+        writer.key("locale")
+        if let remoteConfig { writer.string(remoteConfig.lang) } else { writer.null() }
     }
 }
