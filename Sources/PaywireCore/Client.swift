@@ -80,6 +80,7 @@ public final class Client {
             log(.warn, "unknown config key '\(key)' ignored", details: [("field", .string(key))])
         }
         outbox.resume()
+        if config.refreshProfileOnStart { profileSync.refreshInBackground(reason: "start") }
     }
 
     /// Releases what the client holds outside memory: the ownership lock of its `storage_dir`,

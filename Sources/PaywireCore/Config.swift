@@ -13,7 +13,7 @@ public struct ClientConfig: Sendable {
     static let knownKeys: Set<String> = [
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "wrapper", "host_request_timeout_ms",
-        "products_retry_delay_ms", "context", "transport", "api_key", "analytics",
+        "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start",
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
@@ -45,6 +45,9 @@ public struct ClientConfig: Sendable {
     var acknowledgeAfterMilliseconds = ClientConfig.defaultAcknowledgeAfter
     static let defaultAcknowledgeAfter = 2 * 86_400_000
     var observerMode = false
+    /// `refresh_profile_on_start`: with a backend, ask it for the profile as the client starts
+    /// (renewals, refunds and purchases made elsewhere since the app last ran).
+    var refreshProfileOnStart = true
     var logLevel: LogLevel = .warn
     /// How many events may wait for the host before the overflow rule applies.
     public private(set) var eventQueueLimit = ClientConfig.defaultEventQueueLimit
@@ -97,6 +100,7 @@ public struct ClientConfig: Sendable {
         productsRetryDelayMilliseconds = try fields.optionalInt("products_retry_delay_ms", in: 0...600_000)
             ?? ClientConfig.defaultProductsRetryDelay
         observerMode = try fields.optionalBool("observer_mode") ?? false
+        refreshProfileOnStart = try fields.optionalBool("refresh_profile_on_start") ?? true
         logLevel = try fields.optionalEnum("log_level", LogLevel.self) ?? .warn
         eventQueueLimit = try fields.optionalInt("event_queue_limit", in: ClientConfig.eventQueueLimitRange)
             ?? ClientConfig.defaultEventQueueLimit

@@ -33,8 +33,8 @@ import Testing
         #expect(VariationChooser.choose([Variation](), placementAudienceVersionId: "x", profileId: "y") == nil)
     }
 
-    @Test(arguments: [("en-US", "en"), ("FR_ca", "fr"), ("", "en"), (nil, "en"), ("-x", "x"), ("zh-Hant-TW", "zh")])
-    func languageIsTheLowercasedFirstSubtag(_ locale: String?, _ language: String) {
+    @Test(arguments: [("en-US", "en"), ("FR_ca", "fr"), ("", "en"), (nil, "en"), ("-de", "de"), ("x", "en"), ("zh-Hant-TW", "zh")])
+    func languageIsTheLowercasedFirstSubtagOrEnWhenItIsNoLanguage(_ locale: String?, _ language: String) {
         #expect(LocaleMatch.language(of: locale) == language)
     }
 

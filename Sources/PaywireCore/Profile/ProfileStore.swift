@@ -26,6 +26,9 @@ final class ProfileStore {
     private var changeTimer: UInt64?
     /// Which grants were active in the profile last emitted, so a timer emits only a change.
     private var lastActivity: [String] = []
+    /// Hears when a grant's time came and changed what is active: the store may have renewed
+    /// or ended it meanwhile, which only the backend knows (one listener: the profile sync).
+    private var accessTimeListener: (() -> Void)?
 
     /// The stored profile, adjusted to the config's `profile_id` and `customer_user_id`.
     init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, accessClock: AccessClock, timers: Timers, log: Log,
@@ -198,16 +201,25 @@ final class ProfileStore {
         judgeAccess()
     }
 
+    /// `listener` hears each time a grant's time came and changed what is active.
+    func whenAccessTimePasses(_ listener: @escaping () -> Void) { accessTimeListener = listener }
+
     /// A grant's time came (or the clock moved): emits the profile when what is active changed,
-    /// and sets the timer for the next change.
-    func judgeAccess() {
+    /// and sets the timer for the next change. Returns whether it changed.
+    @discardableResult
+    func judgeAccess() -> Bool {
         let now = accessNow()
-        if ProfileStore.activity(current, now: now) != lastActivity {
-            observer.profileChanged()
-            emit(now: now)
-        } else {
+        guard ProfileStore.activity(current, now: now) != lastActivity else {
             scheduleNextChange(now: now)
+            return false
         }
+        observer.profileChanged()
+        emit(now: now)
+        return true
+    }
+
+    private func accessTimeCame() {
+        if judgeAccess() { accessTimeListener?() }
     }
 
     /// At most a day ahead: a long timer is set again rather than trusted for months.
@@ -215,7 +227,7 @@ final class ProfileStore {
         if let changeTimer { timers.cancel(changeTimer) }
         changeTimer = nil
         guard let next = current.nextAccessChange(after: now) else { return }
-        changeTimer = timers.schedule(after: min(next - now, 86_400_000)) { [weak self] in self?.judgeAccess() }
+        changeTimer = timers.schedule(after: min(next - now, 86_400_000)) { [weak self] in self?.accessTimeCame() }
     }
 
     /// The ids of the grants active at `now`, as a comparable signature.

@@ -1,13 +1,24 @@
-/// `get_profile` with a remote source: asks the backend what it knows of the profile
-/// (purchases made elsewhere), merges it in, and answers within the `load_timeout` budget; when
-/// the backend fails or is late, the device's profile answers, with a log event saying why.
-/// Concurrent calls share one request; an answer about a profile the app has since left is
-/// not merged.
+/// What the device knows of its profile, kept fresh from the backend: `get_profile` merges the
+/// backend's answer and answers within the `load_timeout` budget (when the backend fails or is
+/// late, the device's profile answers, with a log event saying why); `refresh_profile` waits
+/// for the backend and fails when it does; refreshes with nobody waiting (the client's start,
+/// the app coming to the foreground, a grant's time passing) merge what comes and log a
+/// failure. Concurrent requests share one fetch; an answer about a profile the app has since
+/// left is not merged. A changed profile emits `did_load_latest_profile` (ProfileStore).
 final class ProfileSync {
-    /// The request in flight and the calls waiting for it.
+    /// A call waiting for the fetch: `strict` (refresh_profile) fails with the backend; the
+    /// others are answered from the device when it fails.
+    private struct Waiter {
+        let callToken: UInt64
+        let budgetToken: UInt64
+        let strict: Bool
+    }
+
+    /// The request in flight, the calls waiting for it, and why it was started.
     private struct Fetch {
         let profileId: String
-        var waiters: [(callToken: UInt64, budgetToken: UInt64)]
+        var waiters: [Waiter]
+        let reason: String
     }
 
     private let backend: Backend?
@@ -28,31 +39,61 @@ final class ProfileSync {
         self.timers = timers
         self.calls = calls
         self.log = log
+        profiles.whenAccessTimePasses { [weak self] in self?.refreshInBackground(reason: "access_time_passed") }
     }
 
+    /// `get_profile {fetch_policy?, load_timeout?}`.
     func get(_ request: ProfileRequest) throws(WireError) -> CallOutcome {
-        if let requested = request.clampedLoadTimeout {
-            log(.warn, "load_timeout \(requested) s raised to the minimum of \(PlacementRequest.minimumLoadTimeout) s",
-                details: [("field", .string("load_timeout"))])
-        }
+        warnIfClamped(request.clampedLoadTimeout)
         guard let backend, request.fetchFromBackend else { return .done(profiles.response()) }
-        let (token, outcome, budget) = try backend.promise("get_profile", loadTimeout: request.loadTimeout) { [weak self] in
+        return try wait(on: backend, method: "get_profile", loadTimeout: request.loadTimeout, strict: false)
+    }
+
+    /// `refresh_profile {load_timeout?}`: the backend's answer, or its failure.
+    func refresh(loadTimeout: Double, clamped: Double?) throws(WireError) -> CallOutcome {
+        warnIfClamped(clamped)
+        guard let backend else {
+            throw WireError(.invalidState, "refresh_profile needs a backend, and no transport is configured")
+        }
+        return try wait(on: backend, method: "refresh_profile", loadTimeout: loadTimeout, strict: true)
+    }
+
+    /// A refresh nobody waits for (`reason`: start, app_did_become_active, access_time_passed);
+    /// nothing without a backend, and nothing new when a fetch for this profile is in flight.
+    func refreshInBackground(reason: String) {
+        guard let backend, fetch?.profileId != profiles.profileId else { return }
+        startFetch(on: backend, waiters: [], reason: reason)
+    }
+
+    private func warnIfClamped(_ requested: Double?) {
+        guard let requested else { return }
+        log(.warn, "load_timeout \(requested) s raised to the minimum of \(PlacementRequest.minimumLoadTimeout) s",
+            details: [("field", .string("load_timeout"))])
+    }
+
+    private func wait(on backend: Backend, method: String, loadTimeout: Double, strict: Bool) throws(WireError) -> CallOutcome {
+        let (token, outcome, budget) = try backend.promise(method, loadTimeout: loadTimeout) { [weak self] in
             self?.budgetExpired(callToken: $0)
         }
-        let profileId = profiles.profileId
-        if fetch?.profileId == profileId {
-            fetch?.waiters.append((token, budget))
-            return outcome
+        let waiter = Waiter(callToken: token, budgetToken: budget, strict: strict)
+        if fetch?.profileId == profiles.profileId {
+            fetch?.waiters.append(waiter)
+        } else {
+            startFetch(on: backend, waiters: [waiter], reason: method)
         }
+        return outcome
+    }
+
+    private func startFetch(on backend: Backend, waiters: [Waiter], reason: String) {
+        let profileId = profiles.profileId
         // A fetch for a profile the app has since left keeps running, but nobody waits on it.
-        if let stale = fetch { answer(stale.waiters, failure: nil) }
-        fetch = Fetch(profileId: profileId, waiters: [(token, budget)])
+        if let stale = fetch { answer(stale.waiters, failure: nil, reason: stale.reason) }
+        fetch = Fetch(profileId: profileId, waiters: waiters, reason: reason)
         let knownTag = etag?.profileId == profileId ? etag?.value : nil
         backend.send(method: "GET", url: backend.url("profiles", profileId),
                      headers: RemoteSource.headers(profileId: profileId, etag: knownTag)) { [weak self] outcome in
             self?.backendAnswered(profileId, outcome)
         }
-        return outcome
     }
 
     /// The backend's answer about `profileId`: merged in when it is still the current profile
@@ -61,14 +102,14 @@ final class ProfileSync {
         let failure = merge(outcome, profileId: profileId)
         guard let current = fetch, current.profileId == profileId else { return }
         fetch = nil
-        answer(current.waiters, failure: failure)
+        answer(current.waiters, failure: failure, reason: current.reason)
     }
 
     /// The budget ran out first: the device's profile answers; the request goes on.
     private func budgetExpired(callToken: UInt64) {
         guard let index = fetch?.waiters.firstIndex(where: { $0.callToken == callToken }),
               let waiter = fetch?.waiters.remove(at: index) else { return }
-        answer([waiter], failure: WireError(.timeout, "the backend did not answer within the load_timeout budget"))
+        answer([waiter], failure: WireError(.timeout, "the backend did not answer within the load_timeout budget"), reason: nil)
     }
 
     /// Merges a 200; returns why nothing usable came, or nil (304 and 404 are not failures: a
@@ -105,15 +146,24 @@ final class ProfileSync {
         }
     }
 
-    private func answer(_ waiters: [(callToken: UInt64, budgetToken: UInt64)], failure: WireError?) {
-        guard !waiters.isEmpty else { return }
-        if let failure {
+    /// Answers the waiting calls: a strict one with the failure, the others with the device's
+    /// profile (and one log event saying why). A fetch nobody waited for logs its failure.
+    private func answer(_ waiters: [Waiter], failure: WireError?, reason: String?) {
+        if let failure, waiters.isEmpty, let reason {
+            log(.warn, "profile refresh (\(reason)) failed: \(failure.message)",
+                details: [("reason", .string(reason)), ("underlying_error", .string(failure.code.rawValue))])
+        }
+        if let failure, waiters.contains(where: { !$0.strict }) {
             log(.warn, "profile served from the device: \(failure.message)", details: RemoteSource.fallbackDetails(source: "device", failure: failure))
         }
         let response = profiles.response()
         for waiter in waiters {
             timers.cancel(waiter.budgetToken)
-            calls.complete(waiter.callToken, response)
+            if let failure, waiter.strict {
+                calls.complete(waiter.callToken, .failure(failure))
+            } else {
+                calls.complete(waiter.callToken, response)
+            }
         }
     }
 }
