@@ -4,7 +4,9 @@ Hand-written and small on purpose: the generated code calls only these, so a cha
 model reads JSON is made here once, not in the generator's templates.
 """
 from decimal import Decimal
-from typing import Any, Dict, FrozenSet, Mapping
+from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, TypeVar
+
+T = TypeVar("T")
 
 
 class DecodeError(ValueError):
@@ -63,3 +65,8 @@ def extra(data: Mapping[str, Any], known: FrozenSet[str]) -> Dict[str, Any]:
     """Members the schema does not name. Receivers ignore unknown fields, but a model keeps them
     so that decoding and encoding again gives back the JSON the library wrote."""
     return {key: value for key, value in data.items() if key not in known}
+
+
+def maybe(value: Any, decode: Callable[[Any], T]) -> Optional[T]:
+    """A nullable member: None stays None, anything else is decoded."""
+    return None if value is None else decode(value)
