@@ -579,3 +579,25 @@ docs-screens: docs-deps
 	python3 -m pytest -q tests/docs/test_site_screenshots.py
 
 # <<< docs --------------------------------------------------------------------------------------
+
+# >>> typed bindings: models and typed methods generated from the wire schema (issue 21) -----
+# tools/codegen/generate.py (standard library only) writes bindings/python/paywire/models.py and
+# methods.py from schema/paywire.schema.json; the output is committed. `make check-generated`
+# regenerates into a temporary directory and fails naming each file that differs (a hand edit,
+# or a schema or generator change not regenerated). `make check-python-types` runs mypy --strict,
+# pinned and installed here, on the binding and its typed sample.
+MYPY_PIN := mypy==1.13.0
+.PHONY: generate check-generated check-python-types typed-deps
+generate:
+	python3 tools/codegen/generate.py
+
+check-generated:
+	python3 tools/codegen/generate.py --check
+
+typed-deps:
+	@python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("mypy") != sys.argv[1].split("==")[1])' \
+	  $(MYPY_PIN) 2>/dev/null || python3 -m pip install -q $(MYPY_PIN)
+
+check-python-types: typed-deps
+	cd bindings/python && MYPYPATH=. python3 -m mypy --strict --python-version 3.8 paywire examples/typed_sample.py
+# <<< typed bindings ------------------------------------------------------------------------------

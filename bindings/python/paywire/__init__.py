@@ -2,7 +2,11 @@
 
     import paywire
     with paywire.Client({"fallback": {"path": "bundle.json"}}) as client:
-        paywall = client.call("get_paywall", {"placement_id": "onboarding"})
+        paywall = client.call("get_paywall", {"placement_id": "onboarding"})    # the raw contract
+        paywall = client.get_paywall(placement_id="onboarding")                 # typed: models.Paywall
+
+The typed methods and models (paywire.models, paywire.methods) are generated from the wire
+schema by tools/codegen; `paywire.aio` is the same surface for asyncio.
 
 Events are read by polling (`Client.events`, `Client.poll`): ctypes callbacks from the core's
 threads cost about ten times more per event and must be kept referenced, so this binding does
@@ -13,10 +17,15 @@ import json
 import threading
 import time
 from decimal import Decimal
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from . import _native
+from . import _native, models
+from ._modelbase import UNSET, DecodeError
+from .methods import TypedMethods
+from .models import AnyEvent, parse_event
 
-__all__ = ["Client", "PaywireError", "STATUS", "abi_version", "version"]
+__all__ = ["Client", "PaywireError", "STATUS", "abi_version", "version", "models", "parse_event", "AnyEvent",
+           "DecodeError", "UNSET"]
 __version__ = "0.1.0"
 
 _lib = _native.load()
@@ -37,26 +46,26 @@ _WIRE_CODES = {
 }
 
 
-def abi_version():
+def abi_version() -> int:
     """The loaded library's ABI version (checked against this binding's at import)."""
-    return _lib.paywire_abi_version()
+    return int(_lib.paywire_abi_version())
 
 
-def version():
+def version() -> str:
     """The loaded library's version string."""
-    return _lib.paywire_version().decode()
+    return str(_lib.paywire_version().decode())
 
 
-def _loads(text):
+def _loads(text: str) -> Any:
     # Decimal keeps amounts exact: 9.99 stays 9.99, never 9.9900000000000002.
     return json.loads(text, parse_float=Decimal)
 
 
-def _dumps(value):
+def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=_encode_decimal)
 
 
-def _encode_decimal(value):
+def _encode_decimal(value: Any) -> Any:
     if isinstance(value, Decimal):
         return float(value) if value != value.to_integral_value() else int(value)
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
@@ -65,7 +74,7 @@ def _encode_decimal(value):
 class PaywireError(Exception):
     """A failed call: `code` is the wire error code, `status` the ABI status name."""
 
-    def __init__(self, status, error):
+    def __init__(self, status: str, error: Mapping[str, Any]):
         self.status = status
         self.code = error.get("code", "internal")
         self.message = error.get("message", "")
@@ -73,7 +82,7 @@ class PaywireError(Exception):
         super().__init__(f"{self.code}: {self.message}")
 
 
-def _unwrap(status, envelope_text):
+def _unwrap(status: int, envelope_text: Optional[str]) -> Any:
     if envelope_text is None:
         raise MemoryError("libpaywire could not allocate the result")
     envelope = _loads(envelope_text)
@@ -82,53 +91,58 @@ def _unwrap(status, envelope_text):
     return envelope.get("success")
 
 
-def _refused(status, what):
+def _refused(status: int, what: str) -> PaywireError:
     """The error for a status that came without an envelope."""
     name = _lib.paywire_status_name(status).decode()
     return PaywireError(name, {"code": _WIRE_CODES.get(status, "internal"), "message": f"{what} refused: {name}"})
 
 
-class Client:
-    """One Paywire client. Thread-safe; close it (or use `with`) to release it."""
+class Client(TypedMethods):
+    """One Paywire client. Thread-safe; close it (or use `with`) to release it. Besides the raw
+    `call`, every wire method is a typed method (client.get_paywall(placement_id=...))."""
 
-    def __init__(self, config=None):
+    def __init__(self, config: Optional[Mapping[str, Any]] = None):
         self._lock = threading.Lock()
         handle = ctypes.c_void_p()
         out = ctypes.c_void_p()
         config_text = None if config is None else _dumps(config).encode()
         status = _lib.paywire_client_new(config_text, ctypes.byref(handle), ctypes.byref(out))
         _unwrap(status, _native.take_string(_lib, out.value))
-        self._handle = handle.value
+        self._handle: Optional[int] = handle.value
 
-    def call(self, method, params=None):
+    def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
         """Calls `method` and returns its result; raises PaywireError on failure."""
         out = ctypes.c_void_p()
         params_text = None if params is None else _dumps(params).encode()
         status = _lib.paywire_client_call(self._live(), method.encode(), params_text, ctypes.byref(out))
         return _unwrap(status, _native.take_string(_lib, out.value))
 
-    def call_async(self, method, params=None):
+    def _call_typed(self, method: str, params: Dict[str, Any]) -> Any:
+        return self.call(method, params)
+
+    def call_async(self, method: str, params: Optional[Mapping[str, Any]] = None) -> int:
         """Queues `method`; returns the call id its `call_result` event will carry."""
         call_id = ctypes.c_uint64()
         params_text = None if params is None else _dumps(params).encode()
         status = _lib.paywire_client_call_async(self._live(), method.encode(), params_text, ctypes.byref(call_id))
         if status != 0:
             raise _refused(status, "call_async")
-        return call_id.value
+        return int(call_id.value)
 
-    def poll(self, timeout=0.0):
+    def poll(self, timeout: float = 0.0) -> Optional[Dict[str, Any]]:
         """The next event as a dict, or None when none came within `timeout` seconds."""
         out = ctypes.c_void_p()
         status = _lib.paywire_client_poll(self._live(), int(timeout * 1000), ctypes.byref(out))
         text = _native.take_string(_lib, out.value)
         if status == STATUS["OK"]:
-            return _loads(text)
+            event: Dict[str, Any] = _loads(text or "{}")
+            return event
         if status == STATUS["TIMEOUT"]:
             return None
         _unwrap(status, text)
         return None
 
-    def events(self, timeout=0.0):
+    def events(self, timeout: float = 0.0) -> Iterator[Dict[str, Any]]:
         """Yields events until none arrives for `timeout` seconds."""
         while True:
             event = self.poll(timeout)
@@ -136,11 +150,16 @@ class Client:
                 return
             yield event
 
-    def wait_for(self, call_id, timeout=5.0):
+    def typed_events(self, timeout: float = 0.0) -> Iterator[AnyEvent]:
+        """`events`, each parsed into its model (models.UnknownEvent for a name the schema lacks)."""
+        for event in self.events(timeout):
+            yield parse_event(event)
+
+    def wait_for(self, call_id: int, timeout: float = 5.0) -> Tuple[Any, List[Dict[str, Any]]]:
         """Polls until the `call_result` of `call_id` arrives; returns its result or raises.
         Other events seen meanwhile are returned in the second element."""
         deadline = time.monotonic() + timeout
-        others = []
+        others: List[Dict[str, Any]] = []
         while time.monotonic() < deadline:
             event = self.poll(max(0.0, deadline - time.monotonic()))
             if event is None:
@@ -153,26 +172,26 @@ class Client:
             others.append(event)
         raise TimeoutError(f"no call_result for call {call_id} within {timeout} s")
 
-    def close(self):
+    def close(self) -> None:
         """Frees the client; later calls raise PaywireError(closed). Safe to call twice."""
         with self._lock:
             handle, self._handle = self._handle, None
         if handle:
             _lib.paywire_client_free(handle)
 
-    def _live(self):
+    def _live(self) -> int:
         handle = self._handle
         if handle is None:
             raise PaywireError("CLOSED", {"code": "closed", "message": "the client is closed"})
         return handle
 
-    def __enter__(self):
+    def __enter__(self) -> "Client":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:

@@ -6,7 +6,9 @@ pointer and leak it), copied with string_at, then released with paywire_string_f
 import ctypes
 import ctypes.util
 import os
+import sys
 from pathlib import Path
+from typing import Any, Iterator, Optional
 
 ABI_VERSION = 1
 
@@ -18,7 +20,7 @@ class LibraryNotFound(OSError):
     """libpaywire could not be found or has an incompatible ABI."""
 
 
-def _candidates():
+def _candidates() -> Iterator[str]:
     """Where to look, in order: PAYWIRE_LIBRARY (alone, when set), the library inside this
     package (a wheel from `make dist` carries it), a checkout's build/lib, the loader's search
     path, the install prefixes."""
@@ -33,12 +35,12 @@ def _candidates():
     found = ctypes.util.find_library("paywire")
     if found:
         yield found
-    for prefix in (os.environ.get("PAYWIRE_PREFIX"), "/usr/local", "/usr", os.sys.prefix):
+    for prefix in (os.environ.get("PAYWIRE_PREFIX"), "/usr/local", "/usr", sys.prefix):
         if prefix:
             yield str(Path(prefix) / "lib" / f"libpaywire.so.{ABI_VERSION}")
 
 
-def load():
+def load() -> Any:
     """Returns the loaded library with prototypes declared; raises LibraryNotFound."""
     tried = []
     for path in _candidates():
@@ -54,13 +56,13 @@ def load():
         version = lib.paywire_abi_version()
         if version != ABI_VERSION:
             raise LibraryNotFound(f"{path} has ABI {version}, this binding needs ABI {ABI_VERSION}")
-        lib.path = path
+        setattr(lib, "path", path)  # where it was found, for messages and tests
         return lib
     raise LibraryNotFound("libpaywire not found: install a paywire wheel that carries it (`make dist` builds "
                           "one), install libpaywire1, or set PAYWIRE_LIBRARY. Tried: " + "; ".join(tried))
 
 
-def _declare(lib):
+def _declare(lib: Any) -> None:
     out_string = ctypes.POINTER(ctypes.c_void_p)
     lib.paywire_abi_version.restype = ctypes.c_uint32
     lib.paywire_abi_version.argtypes = []
@@ -85,7 +87,7 @@ def _declare(lib):
     lib.paywire_client_poll.argtypes = [ctypes.c_void_p, ctypes.c_int32, out_string]
 
 
-def take_string(lib, pointer):
+def take_string(lib: Any, pointer: Optional[int]) -> Optional[str]:
     """Copies a library-owned string and frees it; None for NULL."""
     if not pointer:
         return None

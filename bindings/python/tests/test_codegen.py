@@ -1,0 +1,45 @@
+"""`make check-generated` (generate.py --check) fails on a hand edit of generated code, naming
+the file, and passes on what the generator writes."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py"]
+
+
+def checkout_copy(tmp_path):
+    """The generator, the schema and the committed outputs, laid out as in the repository."""
+    for path in ["tools/codegen", "schema/paywire.schema.json", *OUTPUTS]:
+        source, target = ROOT / path, tmp_path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
+    return tmp_path
+
+
+def check(root):
+    return subprocess.run([sys.executable, str(root / "tools/codegen/generate.py"), "--check"],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_committed_output_is_what_the_generator_writes(tmp_path):
+    result = check(checkout_copy(tmp_path))
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_hand_edit_of_generated_code_fails_naming_the_file(tmp_path):
+    root = checkout_copy(tmp_path)
+    models = root / OUTPUTS[0]
+    models.write_text(models.read_text().replace("    variation_id: str\n", "    variation_id: int\n", 1))
+    result = check(root)
+    assert result.returncode == 1
+    assert f"stale: {OUTPUTS[0]}" in result.stderr and OUTPUTS[1] not in result.stderr
+
+
+def test_a_schema_change_not_regenerated_fails(tmp_path):
+    root = checkout_copy(tmp_path)
+    schema = root / "schema/paywire.schema.json"
+    schema.write_text(schema.read_text().replace('"variation_id"', '"variation_key"'))
+    result = check(root)
+    assert result.returncode == 1 and f"stale: {OUTPUTS[0]}" in result.stderr
