@@ -580,7 +580,7 @@ docs-screens: docs-deps
 
 # <<< docs --------------------------------------------------------------------------------------
 
-# >>> typed bindings: models and typed methods generated from the wire schema (issue 21) -----
+# >>> typed bindings: models and typed methods generated from the wire schema -----------------
 # tools/codegen/generate.py (standard library only) writes bindings/python/paywire/models.py and
 # methods.py from schema/paywire.schema.json; the output is committed. `make check-generated`
 # regenerates into a temporary directory and fails naming each file that differs (a hand edit,

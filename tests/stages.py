@@ -58,6 +58,8 @@ TEST = [
     Stage("test-dotnet", ["bindings"]),
     Stage("conformance-java", ["bindings"]),
     Stage("conformance-dotnet", ["bindings"]),
+    Stage("check-generated"),
+    Stage("check-python-types", ["deps"]),
     Stage("docs-check", ["deps"]),
     Stage("docs-screens", ["docs-check"]),
     Stage("conformance-matrix", ["conformance-c", "conformance-python", "conformance-java",

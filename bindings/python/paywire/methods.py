@@ -32,6 +32,16 @@ class TypedMethods:
         params = models.GetProfileParams()
         return models.decode_get_profile_result(self._call_typed("get_profile", params.to_json()))
 
+    def refresh_profile(self, *, load_timeout: Optional[Decimal] = None) -> models.Profile:
+        """Calls `refresh_profile`."""
+        params = models.RefreshProfileParams(load_timeout=load_timeout)
+        return models.decode_refresh_profile_result(self._call_typed("refresh_profile", params.to_json()))
+
+    def app_did_become_active(self) -> None:
+        """Calls `app_did_become_active`."""
+        params = models.AppDidBecomeActiveParams()
+        return models.decode_app_did_become_active_result(self._call_typed("app_did_become_active", params.to_json()))
+
     def logout(self) -> None:
         """Calls `logout`."""
         params = models.LogoutParams()
@@ -219,6 +229,16 @@ class AsyncTypedMethods:
         """Calls `get_profile`."""
         params = models.GetProfileParams()
         return models.decode_get_profile_result(await self._call_typed("get_profile", params.to_json()))
+
+    async def refresh_profile(self, *, load_timeout: Optional[Decimal] = None) -> models.Profile:
+        """Calls `refresh_profile`."""
+        params = models.RefreshProfileParams(load_timeout=load_timeout)
+        return models.decode_refresh_profile_result(await self._call_typed("refresh_profile", params.to_json()))
+
+    async def app_did_become_active(self) -> None:
+        """Calls `app_did_become_active`."""
+        params = models.AppDidBecomeActiveParams()
+        return models.decode_app_did_become_active_result(await self._call_typed("app_did_become_active", params.to_json()))
 
     async def logout(self) -> None:
         """Calls `logout`."""

@@ -17,7 +17,7 @@ from . import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = '751971897af5a9de11886a50cb81f9a2feb7a4a4bde6633361a1622fc25bce94'
+SCHEMA_SHA256 = '2a865816546fd8e5823cb09ca8373952f55217706fc51b67b9d43302ecee0335'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized']
@@ -68,6 +68,55 @@ class GetProfileParams:
     @classmethod
     def from_json(cls, data: Any) -> "GetProfileParams":
         d = _mb.obj(data, "GetProfileParams")
+        return cls(
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class RefreshProfileParams:
+    """{load_timeout?}: waits for the backend's profile within the budget (seconds, default 5, at
+    least 1); fails with its error (timeout, network_failed; invalid_state without a transport)
+    rather than answering from the device
+    """
+
+    load_timeout: Optional[Decimal] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['load_timeout'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "RefreshProfileParams":
+        d = _mb.obj(data, "RefreshProfileParams")
+        return cls(
+            load_timeout=_mb.num(d["load_timeout"]) if d.get("load_timeout") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        if self.load_timeout is not None:
+            out["load_timeout"] = self.load_timeout
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class AppDidBecomeActiveParams:
+    """{}: the app came to the foreground; with a backend, the profile is refreshed in the
+    background (a change emits did_load_latest_profile, a failure a warn log event)
+    """
+
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset([])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "AppDidBecomeActiveParams":
+        d = _mb.obj(data, "AppDidBecomeActiveParams")
         return cls(
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -189,8 +238,9 @@ class BundlePlacement:
     variations: Optional[List[Variation]] = None
     cross_placement_test_id: Optional[str] = None
     audiences: Optional[List[Audience]] = None
+    default_locale: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'audience_name', 'audiences', 'cross_placement_test_id', 'placement_audience_version_id', 'revision', 'variations'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'audience_name', 'audiences', 'cross_placement_test_id', 'default_locale', 'placement_audience_version_id', 'revision', 'variations'])
 
     @classmethod
     def from_json(cls, data: Any) -> "BundlePlacement":
@@ -203,6 +253,7 @@ class BundlePlacement:
             variations=[Variation.from_json(x0) for x0 in d["variations"]] if d.get("variations") is not None else None,
             cross_placement_test_id=d["cross_placement_test_id"] if d.get("cross_placement_test_id") is not None else None,
             audiences=[Audience.from_json(x0) for x0 in d["audiences"]] if d.get("audiences") is not None else None,
+            default_locale=d["default_locale"] if d.get("default_locale") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -222,6 +273,8 @@ class BundlePlacement:
             out["cross_placement_test_id"] = self.cross_placement_test_id
         if self.audiences is not None:
             out["audiences"] = [x0.to_json() for x0 in self.audiences]
+        if self.default_locale is not None:
+            out["default_locale"] = self.default_locale
         out.update(self.extra_fields)
         return out
 
@@ -399,8 +452,9 @@ class BundleOnboardingPlacement:
     audience_name: Optional[str] = None
     revision: Optional[int] = None
     ab_test_name: Optional[str] = None
+    default_locale: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'audience_name', 'placement_audience_version_id', 'revision', 'variations'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'audience_name', 'default_locale', 'placement_audience_version_id', 'revision', 'variations'])
 
     @classmethod
     def from_json(cls, data: Any) -> "BundleOnboardingPlacement":
@@ -411,6 +465,7 @@ class BundleOnboardingPlacement:
             audience_name=d["audience_name"] if d.get("audience_name") is not None else None,
             revision=d["revision"] if d.get("revision") is not None else None,
             ab_test_name=d["ab_test_name"] if d.get("ab_test_name") is not None else None,
+            default_locale=d["default_locale"] if d.get("default_locale") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -424,6 +479,8 @@ class BundleOnboardingPlacement:
             out["ab_test_name"] = self.ab_test_name
         out["placement_audience_version_id"] = self.placement_audience_version_id
         out["variations"] = [x0.to_json() for x0 in self.variations]
+        if self.default_locale is not None:
+            out["default_locale"] = self.default_locale
         out.update(self.extra_fields)
         return out
 
@@ -571,12 +628,13 @@ class Paywall:
     products: List[PaywallProduct]
     response_created_at: int
     request_locale: str
+    locale: Optional[str]
     dismiss_on_purchase: bool
     post_purchase: Optional[PostPurchase]
     builder: Optional[Dict[str, Any]]
     dismiss_on_restore: bool
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'variation_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'variation_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Paywall":
@@ -590,6 +648,7 @@ class Paywall:
             products=[PaywallProduct.from_json(x0) for x0 in _mb.req(d, "products", "Paywall")],
             response_created_at=_mb.req(d, "response_created_at", "Paywall"),
             request_locale=_mb.req(d, "request_locale", "Paywall"),
+            locale=_mb.req(d, "locale", "Paywall"),
             dismiss_on_purchase=_mb.req(d, "dismiss_on_purchase", "Paywall"),
             post_purchase=_mb.maybe(_mb.req(d, "post_purchase", "Paywall"), decode_post_purchase),
             builder=_mb.req(d, "builder", "Paywall"),
@@ -607,6 +666,7 @@ class Paywall:
         out["products"] = [x0.to_json() for x0 in self.products]
         out["response_created_at"] = self.response_created_at
         out["request_locale"] = self.request_locale
+        out["locale"] = self.locale
         out["dismiss_on_purchase"] = self.dismiss_on_purchase
         out["post_purchase"] = (None if self.post_purchase is None else self.post_purchase.to_json())
         out["builder"] = self.builder
@@ -989,8 +1049,9 @@ class Onboarding:
     record_email_on_profile: bool
     response_created_at: int
     request_locale: str
+    locale: Optional[str]
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['onboarding_id', 'onboarding_name', 'placement', 'record_email_on_profile', 'remote_config', 'request_locale', 'response_created_at', 'variation_id', 'view_configuration'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['locale', 'onboarding_id', 'onboarding_name', 'placement', 'record_email_on_profile', 'remote_config', 'request_locale', 'response_created_at', 'variation_id', 'view_configuration'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Onboarding":
@@ -1005,6 +1066,7 @@ class Onboarding:
             record_email_on_profile=_mb.req(d, "record_email_on_profile", "Onboarding"),
             response_created_at=_mb.req(d, "response_created_at", "Onboarding"),
             request_locale=_mb.req(d, "request_locale", "Onboarding"),
+            locale=_mb.req(d, "locale", "Onboarding"),
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1019,6 +1081,7 @@ class Onboarding:
         out["record_email_on_profile"] = self.record_email_on_profile
         out["response_created_at"] = self.response_created_at
         out["request_locale"] = self.request_locale
+        out["locale"] = self.locale
         out.update(self.extra_fields)
         return out
 
@@ -3931,6 +3994,24 @@ def encode_get_profile_result(value: Profile) -> Any:
     return value.to_json()
 
 
+def decode_refresh_profile_result(data: Any) -> Profile:
+    result: Profile = Profile.from_json(data)
+    return result
+
+
+def encode_refresh_profile_result(value: Profile) -> Any:
+    return value.to_json()
+
+
+def decode_app_did_become_active_result(data: Any) -> None:
+    result: None = data
+    return result
+
+
+def encode_app_did_become_active_result(value: None) -> Any:
+    return value
+
+
 def decode_identify_result(data: Any) -> None:
     result: None = data
     return result
@@ -4170,6 +4251,8 @@ PARAMS_MODELS: Dict[str, Any] = {
     'get_sdk_version': GetSdkVersionParams,
     'get_log_level': GetLogLevelParams,
     'get_profile': GetProfileParams,
+    'refresh_profile': RefreshProfileParams,
+    'app_did_become_active': AppDidBecomeActiveParams,
     'logout': LogoutParams,
     'set_log_level': SetLogLevelParams,
     'set_fallback': FallbackSource,
@@ -4209,6 +4292,8 @@ RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'get_paywall': decode_get_paywall_result,
     'get_paywall_products': decode_get_paywall_products_result,
     'get_profile': decode_get_profile_result,
+    'refresh_profile': decode_refresh_profile_result,
+    'app_did_become_active': decode_app_did_become_active_result,
     'identify': decode_identify_result,
     'logout': decode_logout_result,
     'log_show_paywall': decode_log_show_paywall_result,
@@ -4244,6 +4329,8 @@ RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'get_paywall': encode_get_paywall_result,
     'get_paywall_products': encode_get_paywall_products_result,
     'get_profile': encode_get_profile_result,
+    'refresh_profile': encode_refresh_profile_result,
+    'app_did_become_active': encode_app_did_become_active_result,
     'identify': encode_identify_result,
     'logout': encode_logout_result,
     'log_show_paywall': encode_log_show_paywall_result,
