@@ -170,10 +170,12 @@ def make_client(devserver, fallback_path, tmp_path):
     """Clients with the built-in transport pointed at the devserver; closed after the test."""
     clients = []
 
-    def make(storage_dir=None, fallback=True, base_url=None, **transport):
+    def make(storage_dir=None, fallback=True, base_url=None, refresh_on_start=False, **transport):
+        # Off unless a test is about it: the tests count the requests the dev server saw.
         config = {
             "profile_id": "integration-profile",
             "transport": {"type": "http", "base_url": base_url or devserver.url, **transport},
+            "refresh_profile_on_start": refresh_on_start,
         }
         if fallback:
             config["fallback"] = {"path": fallback_path}

@@ -17,7 +17,7 @@ def outbox_client(server, tmp_path, api_key=None, profile_id="outbox-profile", *
     config = {"profile_id": profile_id, "storage_dir": str(tmp_path / "store"), "log_level": "debug",
               "transport": {"type": "http", "base_url": server.url, "request_timeout_ms": 2000},
               "fallback": {"path": str(pathlib.Path(__file__).resolve().parents[2] / "examples/bundle.json")},
-              "analytics": {**ANALYTICS, **analytics}}
+              "analytics": {**ANALYTICS, **analytics}, "refresh_profile_on_start": False}
     if api_key is not None:
         config["api_key"] = api_key
     return paywire.Client(config)

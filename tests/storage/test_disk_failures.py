@@ -153,7 +153,7 @@ def call_result(client, call_id):
 
 def test_a_fetched_placement_the_disk_refuses_is_served_but_not_kept(tiny_tmpfs):
     store = tiny_tmpfs / "store"
-    client = paywire.Client(config(store, transport={"type": "host", "base_url": "https://api.test"}))
+    client = paywire.Client(config(store, transport={"type": "host", "base_url": "https://api.test"}, refresh_profile_on_start=False))
     fill(tiny_tmpfs)
 
     call_id = client.call_async("get_paywall", {"placement_id": "onboarding"})
@@ -182,7 +182,7 @@ BACKEND_PROFILE = {"profile": {"access_levels": {"premium": {
 
 def test_a_backend_profile_the_disk_refuses_is_not_merged_nor_remembered_as_seen(tiny_tmpfs):
     store = tiny_tmpfs / "store"
-    client = paywire.Client(config(store, transport={"type": "host", "base_url": "https://api.test"}, log_level="warn"))
+    client = paywire.Client(config(store, transport={"type": "host", "base_url": "https://api.test"}, refresh_profile_on_start=False, log_level="warn"))
     fill(tiny_tmpfs)
 
     call_id = client.call_async("get_profile")
