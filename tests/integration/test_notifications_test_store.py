@@ -176,3 +176,21 @@ def test_results_and_dashboard_count_refunds_and_active_subscribers_per_variatio
         assert int(cells.cells[(test, variation, "purchasers")]) == purchasers
         assert int(cells.cells[(test, variation, "refunds")]) == refunds
         assert int(cells.cells[(test, variation, "active_subscribers")]) == active
+
+
+def test_lifecycles_and_seen_ids_survive_a_restart_with_data(tmp_path):
+    from conftest import DevServer
+    server = DevServer("--data", str(tmp_path))
+    try:
+        subscribe(server, "kept", "ot-kept")
+        assert notify(server, "REFUND", "ot-kept", "n-kept")[2]["outcome"] == "applied"
+    finally:
+        server.stop()
+    server = DevServer("--data", str(tmp_path))
+    try:
+        _, _, seen = profile(server, "kept")
+        assert seen["access_levels"]["premium"]["is_refund"] is True
+        status, _, body = notify(server, "DID_RENEW", "ot-kept", "n-kept")
+        assert status == 200 and body["outcome"] == "duplicate"
+    finally:
+        server.stop()

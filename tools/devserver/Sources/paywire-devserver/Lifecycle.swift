@@ -63,6 +63,7 @@ struct LifecycleEvent: Sendable {
     var vendorProductId: String?
     var expiresAt: Int?
     var gracePeriodExpiresAt: Int?
+    /// When a refund or revocation took effect (revocationDate, refunded_at).
     var refundedAt: Int?
     /// An explicit renewal status (App Store renewal info, test store) wins over the rule's.
     var willRenew: Bool?
@@ -101,7 +102,9 @@ enum Lifecycle {
             next.unsubscribedAt = status ? nil : (state.unsubscribedAt ?? event.at)
             next.cancellationReason = status ? nil : (event.cancellationReason ?? "voluntarily_cancelled")
         case .refund: ended(&next, event, at: event.refundedAt ?? event.at, reason: "refund", refund: true)
-        case .revoke: ended(&next, event, at: event.at, reason: event.cancellationReason ?? "unknown", refund: false)
+        case .revoke:
+            // The App Store dates a revocation (Family Sharing withdrawn) like a refund, by revocationDate.
+            ended(&next, event, at: event.refundedAt ?? event.at, reason: event.cancellationReason ?? "unknown", refund: false)
         case .consumptionRequest: return .record(reason: "CONSUMPTION_REQUEST is recorded; access does not change")
         case .other: return .record(reason: "this notification type is recorded; access does not change")
         }
