@@ -69,8 +69,9 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
-	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server
-	@python3 -c 'import scipy, schemathesis.cli' 2>/dev/null || python3 -m pip install -q scipy schemathesis
+	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server,
+	@# cryptography signs the App Store notifications the tests send (ES256 JWS)
+	@python3 -c 'import scipy, schemathesis.cli, cryptography' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography
 	@# <<< devserver
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported. The

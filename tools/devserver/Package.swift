@@ -18,6 +18,9 @@ let package = Package(
         // HMAC-MD5 of test-store signatures, checked by a well-kept implementation rather than
         // the core's own (which it thereby cross-checks).
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        // X.509 chain checks of App Store Server Notifications (the JWS header's x5c against
+        // --app-store-root): a maintained verifier instead of certificate parsing of our own.
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
     ],
     targets: [
         .executableTarget(
@@ -28,6 +31,7 @@ let package = Package(
                 .product(name: "FlyingSocks", package: "FlyingFox"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ]),
     ]
 )

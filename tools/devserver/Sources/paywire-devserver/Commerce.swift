@@ -99,7 +99,7 @@ extension Routes {
     }
 
     func profileBody(_ id: String) async throws -> JSONValue? {
-        try await setup.store.profileBody(id, devProfile: await state.profile(id))
+        try await setup.store.profileBody(id, devProfile: await state.profile(id), now: Self.now())
     }
 
     /// `GET /v1/experiments/{placement_id}/results`.

@@ -45,6 +45,8 @@ extension Routes {
             return Reply.json(bytes: try await setup.store.events(profileId: query("profile_id"), name: query("name")))
         case (.GET, "events"?, 2) where parts[1] == "summary":
             return Reply.json(try await setup.store.eventSummary())
+        case (.GET, "notifications"?, 1):
+            return Reply.json(.object([("notifications", try await setup.store.notificationLog())]))
         case (.GET, "purchases"?, 1):
             return Reply.json(.object([("purchases", try await setup.store.purchaseLog(profileId: query("profile_id")))]))
         default:

@@ -55,6 +55,7 @@ enum DashboardPage {
                 <tr data-variation="\(escape(variation.variationId))"><td data-field="variation_id">\(escape(variation.variationId))</td>\
                 <td data-field="weight">\(variation.weight)</td><td data-field="exposed">\(variation.exposed)</td>\
                 <td data-field="share">\(percent(share))</td><td data-field="purchasers">\(variation.purchasers)</td>\
+                <td data-field="refunds">\(variation.refunds)</td><td data-field="active_subscribers">\(variation.activeSubscribers)</td>\
                 <td data-field="rate">\(percent(variation.rate))</td>\
                 <td data-field="interval">\(percent(variation.low)) – \(percent(variation.high))</td>\
                 <td data-field="revenue">\(escape(money(variation.revenue)))</td>\
@@ -65,7 +66,7 @@ enum DashboardPage {
         let name = experiment.abTestName.isEmpty ? "(no A/B test name)" : experiment.abTestName
         return """
             <div class="experiment" data-ab-test="\(escape(experiment.abTestName))"><h3>\(escape(name))</h3>
-            <table><thead><tr><th>Variation</th><th>Weight</th><th>Exposed</th><th>Share of exposures</th><th>Purchasers</th>\
+            <table><thead><tr><th>Variation</th><th>Weight</th><th>Exposed</th><th>Share of exposures</th><th>Purchasers</th><th>Refunds</th><th>Active subscribers</th>\
             <th>Conversion</th><th>95 % interval (Wilson)</th><th>Revenue</th><th>Revenue per exposed</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             <p class="srm \(flag)" data-field="sample_ratio" data-mismatch="\(experiment.mismatch)">\

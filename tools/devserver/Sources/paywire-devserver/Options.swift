@@ -5,6 +5,7 @@ struct Options {
     static let usage = """
         usage: paywire-devserver --bundle FILE [--port N] [--profiles FILE] [--products FILE] [--data DIR]
                                  [--api-key KEY] [--test-signing-key KEY] [--trust-host-stores] [--max-body-bytes N]
+                                 [--app-store-root FILE]
                                  [--faults JSON] [--latency-ms N] [--fail-status CODE | --not-modified | --malformed | --drop]
         """
 
@@ -13,6 +14,8 @@ struct Options {
     var productsPath: String?
     var dataDirectory: String?
     var apiKey: String?
+    /// The root certificate (PEM or DER) App Store notifications are checked against.
+    var appStoreRoot: String?
     var signingKey = TestStoreSignature.defaultKey
     var trustHostStores = false
     var maxBodyBytes = 1 << 20
@@ -33,6 +36,7 @@ struct Options {
             case "--products": options.productsPath = value()
             case "--data": options.dataDirectory = value()
             case "--api-key": options.apiKey = value()
+            case "--app-store-root": options.appStoreRoot = value()
             case "--test-signing-key": options.signingKey = value()
             case "--trust-host-stores": options.trustHostStores = true
             case "--max-body-bytes":

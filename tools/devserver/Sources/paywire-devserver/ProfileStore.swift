@@ -8,15 +8,15 @@ import PaywireCore
 extension Store {
     /// The profile, or nil when the backend has met it neither through a purchase or restore
     /// nor through a dev profile.
-    func profileBody(_ profileId: String, devProfile: JSONValue?) async throws -> JSONValue? {
-        let (known, customerUserId, grants) = try await database.read { db in
+    func profileBody(_ profileId: String, devProfile: JSONValue?, now: Int) async throws -> JSONValue? {
+        let (known, customerUserId, grants, lifecycles) = try await database.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT customer_user_id FROM profiles WHERE profile_id = ?", arguments: [profileId])
             let grants = try Row.fetchAll(db, sql: """
                 SELECT transaction_id, original_transaction_id, vendor_product_id, purchased_at, expires_at, access_level,
                     product_type, environment, store
                 FROM transactions WHERE owner_profile_id = ? AND status = 'verified' ORDER BY purchased_at, transaction_id
                 """, arguments: [profileId]).map(OwnedGrant.init)
-            return (row != nil, row?["customer_user_id"] as String?, grants)
+            return (row != nil, row?["customer_user_id"] as String?, grants, try Store.lifecycles(owner: profileId, db))
         }
         guard known || devProfile != nil else { return nil }
         var accessLevels = Grants(devProfile?["access_levels"])
@@ -24,12 +24,16 @@ extension Store {
         var purchases = NonSubscriptions(devProfile?["non_subscriptions"])
         var testUser = devProfile?["is_test_user"]?.asBool ?? false
         for owned in grants {
+            // What store notifications said of this subscription, when any came.
+            let lifecycle = lifecycles[owned.originalTransactionId]
+            let grant = owned.grant(lifecycle, now: now)
+            let end = lifecycle.map { $0.end } ?? owned.expiresAt
             switch owned.productType {
-            case "consumable", "non_consumable": purchases.add(owned)
-            default: subscriptions.offer(owned.vendorProductId, owned.grant, expiresAt: owned.expiresAt)
+            case "consumable", "non_consumable": purchases.add(owned, refunded: lifecycle?.isRefund ?? false)
+            default: subscriptions.offer(owned.vendorProductId, grant, expiresAt: end)
             }
             if let level = owned.accessLevel, owned.productType != "consumable" {
-                accessLevels.offer(level, owned.grant, expiresAt: owned.expiresAt)
+                accessLevels.offer(level, grant, expiresAt: end)
             }
             testUser = testUser || owned.isTest
         }
@@ -73,31 +77,46 @@ struct OwnedGrant: Sendable {
         isTest = isSandbox || store == "test"
     }
 
-    /// The grant with the lifecycle the backend knows without store notifications: a
-    /// subscription renews until its expiry, a non-consumable lasts for life.
-    var grant: JSONValue {
+    /// The grant. Without store notifications it has the lifecycle the backend knows from the
+    /// purchase alone: a subscription renews until its expiry, a non-consumable lasts for life.
+    /// With them (`lifecycle`), every lifecycle field says what the store last reported.
+    func grant(_ lifecycle: LifecycleState?, now: Int) -> JSONValue {
         let date = { (time: Int?) -> JSONValue in time.map { .string(DevServerSupport.isoDate(milliseconds: $0)) } ?? .null }
-        return .object([
+        let text = { (value: String?) -> JSONValue in value.map { .string($0) } ?? .null }
+        var members: [(String, JSONValue)] = [
             ("vendor_product_id", .string(vendorProductId)),
             ("activated_at", date(purchasedAt)),
-            ("expires_at", date(expiresAt)),
-            ("transaction_id", .string(transactionId)),
+            ("expires_at", date(lifecycle.map { $0.expiresAt } ?? expiresAt)),
+            ("transaction_id", .string(lifecycle?.transactionId ?? transactionId)),
             ("original_transaction_id", .string(originalTransactionId)),
             ("store", .string(store)),
             ("is_sandbox", .bool(isSandbox)),
             ("is_lifetime", .bool(productType == "non_consumable")),
-            ("will_renew", .bool(productType == "autorenewable")),
-        ])
+            ("will_renew", .bool(lifecycle?.willRenew ?? (productType == "autorenewable"))),
+        ]
+        guard let lifecycle else { return .object(members) }
+        members += [
+            ("is_active", .bool(lifecycle.isActive(now: now))),
+            ("renewed_at", date(lifecycle.renewedAt)),
+            ("is_in_grace_period", .bool(lifecycle.isInGracePeriod)),
+            ("grace_period_expires_at", date(lifecycle.gracePeriodExpiresAt)),
+            ("billing_issue_detected_at", date(lifecycle.billingIssueDetectedAt)),
+            ("unsubscribed_at", date(lifecycle.unsubscribedAt)),
+            ("cancellation_reason", text(lifecycle.cancellationReason)),
+            ("is_refund", .bool(lifecycle.isRefund)),
+            ("refunded_at", date(lifecycle.refundedAt)),
+        ]
+        return .object(members)
     }
 
     /// Its entry in `non_subscriptions`.
-    var purchase: JSONValue {
+    func purchase(refunded: Bool) -> JSONValue {
         .object([
             ("purchase_id", .string(transactionId)),
             ("vendor_product_id", .string(vendorProductId)),
             ("purchased_at", .string(DevServerSupport.isoDate(milliseconds: purchasedAt))),
             ("is_consumable", .bool(productType == "consumable")),
-            ("is_refund", .bool(false)),
+            ("is_refund", .bool(refunded)),
             ("is_sandbox", .bool(isSandbox)),
             ("store", .string(store)),
         ])
@@ -116,11 +135,12 @@ struct NonSubscriptions {
         }
     }
 
-    mutating func add(_ owned: OwnedGrant) {
+    mutating func add(_ owned: OwnedGrant, refunded: Bool) {
+        let purchase = owned.purchase(refunded: refunded)
         if let index = lists.firstIndex(where: { $0.key == owned.vendorProductId }) {
-            lists[index].items.append(owned.purchase)
+            lists[index].items.append(purchase)
         } else {
-            lists.append((owned.vendorProductId, [owned.purchase]))
+            lists.append((owned.vendorProductId, [purchase]))
         }
     }
 

@@ -10,6 +10,10 @@ struct VariationResult: Sendable {
     let exposed: Int
     /// Unique profiles among them with a verified purchase attributed to this variation.
     let purchasers: Int
+    /// Purchasers of whom a store notification reported a purchase refunded.
+    let refunds: Int
+    /// Purchasers whose subscription bought here grants access now (a grace period counts).
+    let activeSubscribers: Int
     let rate: Double
     let low: Double
     let high: Double
@@ -61,6 +65,8 @@ struct PlacementResults: Sendable {
             ("weight", .int(variation.weight)),
             ("exposed", .int(variation.exposed)),
             ("purchasers", .int(variation.purchasers)),
+            ("refunds", .int(variation.refunds)),
+            ("active_subscribers", .int(variation.activeSubscribers)),
             ("conversion", .object([("rate", .double(variation.rate)), ("low", .double(variation.low)), ("high", .double(variation.high))])),
             ("revenue", money(variation.revenue)),
             ("revenue_per_exposed", money(variation.revenuePerExposed)),
@@ -79,12 +85,12 @@ extension Store {
                 WHERE name = 'paywall_shown' AND placement_id = ?
                 """, arguments: [placementId]).map { ($0["ab_test_name"] as String, $0["variation_id"] as String, $0["profile_id"] as String) }
             let sales = try Row.fetchAll(db, sql: """
-                SELECT ab_test_name, variation_id, purchaser_profile_id, price_amount, currency_code FROM transactions
-                WHERE status = 'verified' AND placement_id = ?
-                """, arguments: [placementId]).map {
-                ($0["ab_test_name"] as String, $0["variation_id"] as String, $0["purchaser_profile_id"] as String,
-                 $0["price_amount"] as String?, $0["currency_code"] as String?)
-            }
+                SELECT t.ab_test_name, t.variation_id, t.purchaser_profile_id, t.price_amount, t.currency_code, t.product_type,
+                    t.transaction_id, t.vendor_product_id, t.expires_at, l.original_transaction_id AS notified, l.expires_at AS l_expires_at,
+                    l.will_renew, l.is_in_grace_period, l.grace_period_expires_at, l.is_refund
+                FROM transactions t LEFT JOIN lifecycles l ON l.original_transaction_id = t.original_transaction_id
+                WHERE t.status = 'verified' AND t.placement_id = ?
+                """, arguments: [placementId]).map(Sale.init)
             return (exposures, sales)
         }
         var exposed: [String: Set<String>] = [:]
@@ -95,13 +101,16 @@ extension Store {
             for (variationId, weight) in experiment.variations {
                 let cell = Self.cell(experiment.abTestName, variationId)
                 let profiles = exposed[cell] ?? []
-                let cellSales = sales.filter { Self.cell($0.0, $0.1) == cell && profiles.contains($0.2) }
-                let purchasers = Set(cellSales.map(\.2)).count
+                let cellSales = sales.filter { Self.cell($0.abTestName, $0.variationId) == cell && profiles.contains($0.purchaser) }
+                let purchasers = Set(cellSales.map(\.purchaser)).count
                 var revenue = MoneyTotals()
-                for sale in cellSales { if let amount = sale.3, let currency = sale.4 { revenue.add(amount, currency) } }
+                for sale in cellSales { if let amount = sale.amount, let currency = sale.currency { revenue.add(amount, currency) } }
+                let refunds = Set(cellSales.filter(\.isRefund).map(\.purchaser)).count
+                let active = Set(cellSales.filter { $0.isActiveSubscription(now: now) }.map(\.purchaser)).count
                 let interval = Statistics.wilson(successes: purchasers, trials: profiles.count)
                 variations.append(VariationResult(
                     variationId: variationId, weight: weight, exposed: profiles.count, purchasers: purchasers,
+                    refunds: refunds, activeSubscribers: active,
                     rate: profiles.isEmpty ? 0 : Double(purchasers) / Double(profiles.count), low: interval.low, high: interval.high,
                     revenue: revenue.totals, revenuePerExposed: revenue.perUnit(profiles.count)))
             }
@@ -122,6 +131,44 @@ extension Store {
     }
 
     private static func cell(_ test: String, _ variation: String) -> String { "\(test)\u{0}\(variation)" }
+}
+
+/// A verified, attributed purchase with what store notifications said of it since.
+struct Sale {
+    let abTestName: String
+    let variationId: String
+    let purchaser: String
+    let amount: String?
+    let currency: String?
+    let isSubscription: Bool
+    let expiresAt: Int?
+    /// Nil when no notification came for its original transaction.
+    let lifecycle: LifecycleState?
+
+    init(_ row: Row) {
+        abTestName = row["ab_test_name"]
+        variationId = row["variation_id"]
+        purchaser = row["purchaser_profile_id"]
+        amount = row["price_amount"]
+        currency = row["currency_code"]
+        let productType: String = row["product_type"]
+        isSubscription = productType == "autorenewable" || productType == "non_renewing"
+        expiresAt = row["expires_at"]
+        lifecycle = (row["notified"] as String?).map { _ in
+            LifecycleState(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"], expiresAt: row["l_expires_at"],
+                           willRenew: row["will_renew"], isInGracePeriod: row["is_in_grace_period"],
+                           gracePeriodExpiresAt: row["grace_period_expires_at"], isRefund: row["is_refund"])
+        }
+    }
+
+    var isRefund: Bool { lifecycle?.isRefund ?? false }
+
+    /// Access now, by the same rule the profile's grants follow.
+    func isActiveSubscription(now: Int) -> Bool {
+        guard isSubscription else { return false }
+        if let lifecycle { return lifecycle.isActive(now: now) }
+        return (expiresAt ?? .max) > now
+    }
 }
 
 /// Sums of exact decimal amounts by currency (Foundation's `Decimal`: base 10, 38 digits, so

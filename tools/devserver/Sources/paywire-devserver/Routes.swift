@@ -17,6 +17,8 @@ struct ServerSetup: Sendable {
     let trustHostStores: Bool
     /// `--api-key`: when set, every /v1 request must carry `authorization: Api-Key <key>`.
     let apiKey: String?
+    /// `--app-store-root`: what App Store notifications' chains must lead to.
+    let appStore: JWSVerifier
     let state: DevState
     let store: Store
 }
@@ -24,6 +26,7 @@ struct ServerSetup: Sendable {
 /// A resource of the backend API (`api/openapi.yaml`) and the one method it takes.
 enum APIRoute {
     case placement(String), onboarding(String), profile(String), events, purchases, restores, results(String)
+    case notification(NotificationSource)
 
     static func match(_ parts: [String]) -> APIRoute? {
         switch (parts.count, parts.dropFirst().first) {
@@ -34,6 +37,7 @@ enum APIRoute {
         case (2, "purchases"?): return .purchases
         case (2, "restores"?): return .restores
         case (4, "experiments"?) where parts[3] == "results": return .results(parts[2])
+        case (3, "notifications"?): return NotificationSource(rawValue: parts[2]).map { .notification($0) }
         default: return nil
         }
     }
@@ -49,7 +53,7 @@ enum APIRoute {
     var method: HTTPMethod {
         switch self {
         case .placement, .onboarding, .profile, .results: return .GET
-        case .events, .purchases, .restores: return .POST
+        case .events, .purchases, .restores, .notification: return .POST
         }
     }
 }
@@ -114,6 +118,7 @@ struct Routes: HTTPHandler {
         case .purchases: response = try await purchase(request)
         case .restores: response = try await restore(request)
         case .results(let id): response = try await results(id)
+        case .notification(let source): response = try await notification(source, request)
         }
         if faulty, await state.roll(faults.loseResponseRate) { throw CloseWithoutResponse() }
         return response

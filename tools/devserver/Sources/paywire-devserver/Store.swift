@@ -104,13 +104,14 @@ final class Store: Sendable {
                 CREATE INDEX transactions_by_owner ON transactions(owner_profile_id);
                 """)
         }
+        registerNotificationMigration(&migrator)
         return migrator
     }
 
-    /// Forgets every event, transaction and profile (`POST /_dev/reset`).
+    /// Forgets every event, transaction, profile and notification (`POST /_dev/reset`).
     func reset() async throws {
         try await database.write { db in
-            for table in ["events", "counters", "transactions", "purchase_log", "profiles"] {
+            for table in ["events", "counters", "transactions", "purchase_log", "profiles", "lifecycles", "notifications"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

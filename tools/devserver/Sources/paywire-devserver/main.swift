@@ -60,9 +60,15 @@ do {
     fail("cannot open the store\(options.dataDirectory.map { " in \($0)" } ?? ""): \(error)")
 }
 
+let appStore: JWSVerifier
+do {
+    appStore = try JWSVerifier(rootFile: options.appStoreRoot)
+} catch {
+    fail("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
+}
 let setup = ServerSetup(bundle: bundle, experiments: experiments, products: products,
                         signature: TestStoreSignature(key: options.signingKey), trustHostStores: options.trustHostStores,
-                        apiKey: options.apiKey, state: DevState(faults: faults, profiles: profiles), store: store)
+                        apiKey: options.apiKey, appStore: appStore, state: DevState(faults: faults, profiles: profiles), store: store)
 let listening: Socket
 let boundPort: UInt16
 do {
