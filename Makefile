@@ -45,7 +45,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
-.PHONY: all deps lib harness demo demo-remote test test-full test-swift check-header check-exports check-install \
+.PHONY: all deps lib harness demo demo-remote demo-lifecycle test test-full test-swift check-header check-exports check-install \
         check-api conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean \
         test-ab crash-test demo-ab ab-check deps-java deps-dotnet java dotnet test-java test-dotnet conformance-java conformance-dotnet conformance-matrix
 
@@ -206,6 +206,12 @@ integration: lib devserver deps
 crash-test: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 tests/outbox/crash_test.py $(BINDIR)/paywire-devserver examples/bundle.json 50
+
+# A subscription's life through the dev server's store-notification route, as the device sees
+# it after each step (renewals, a grace period, recovery, cancellation, expiry, a refund).
+demo-lifecycle: lib devserver deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
+	  python3 examples/lifecycle_demo.py $(BINDIR)/paywire-devserver examples/bundle.json examples/config.json
 
 # An A/B test end to end over the built-in transport: 2,000 simulated users of a 50/50 paywall,
 # buying 4% vs 6%, while the dev server drops 20% of requests and restarts once; the dev

@@ -54,6 +54,7 @@ TEST = [
     Stage("ab-check", ["lib", "devserver"]),
     Stage("test-ab", ["lib"]),
     Stage("demo-remote", ["lib", "devserver"]),
+    Stage("demo-lifecycle", ["lib", "devserver"]),
     Stage("test-java", ["bindings"]),
     Stage("test-dotnet", ["bindings"]),
     Stage("conformance-java", ["bindings"]),
