@@ -139,6 +139,7 @@ public final class Client {
                 writer.member("version", PaywireVersion.library)
                 writer.member("abi_version", Int(PaywireVersion.abi))
                 writer.member("wire_version", PaywireVersion.wire)
+                writer.member("schema_sha256", SchemaFingerprint.sha256)
                 if let wrapper {
                     writer.key("wrapper")
                     writer.object { writer in

@@ -13,6 +13,7 @@ case that passes, an unlisted case that fails, or a case that did not run fails 
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -322,6 +323,8 @@ class CaseRun:
             envelope = self.check_envelope(reply, expect, step["call"] if "method_hex" not in step else None)
             if "save_as" in step and envelope is not None:
                 self.variables[step["save_as"]] = envelope.get("success")
+            if step["call"] == "get_sdk_version" and envelope is not None:
+                self.check_schema_fingerprint(envelope.get("success") or {})
         elif "op" in step:
             op = dict(substitute(step["op"], self.variables))
             op.setdefault("client", client)
@@ -378,6 +381,13 @@ class CaseRun:
             same(substitute(want, self.variables), got, subset, f"events[{index}]")
         if "save_as" in step:
             self.variables[step["save_as"]] = received
+
+    def check_schema_fingerprint(self, version):
+        """The library says which schema it was built from: this kit's, byte for byte."""
+        ours = hashlib.sha256(SCHEMA_PATH.read_bytes()).hexdigest()
+        if version.get("schema_sha256") != ours:
+            raise CaseFailure(f"the library was built from schema {version.get('schema_sha256')}, "
+                              f"this kit's schema is {ours}")
 
     def check_hello(self, reply):
         if reply.get("abi_version") != reply.get("header_abi_version", reply.get("abi_version")):

@@ -109,6 +109,19 @@ class Client(TypedMethods):
         status = _lib.paywire_client_new(config_text, ctypes.byref(handle), ctypes.byref(out))
         _unwrap(status, _native.take_string(_lib, out.value))
         self._handle: Optional[int] = handle.value
+        self._refuse_another_schema()
+
+    def _refuse_another_schema(self) -> None:
+        """The typed layer was generated from one schema: a library built from another would
+        hand it shapes it does not know, so it is refused here, naming both."""
+        built_from = self.call("get_sdk_version").get("schema_sha256")
+        if built_from != models.SCHEMA_SHA256:
+            self.close()
+            raise PaywireError("VERSION_MISMATCH", {
+                "code": "schema_mismatch",
+                "message": f"libpaywire was built from schema {built_from}, this binding was generated from "
+                           f"{models.SCHEMA_SHA256}: use the binding of the library's release",
+                "details": {"library_schema_sha256": built_from, "binding_schema_sha256": models.SCHEMA_SHA256}})
 
     def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
         """Calls `method` and returns its result; raises PaywireError on failure."""

@@ -17,7 +17,7 @@ from . import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = '2a865816546fd8e5823cb09ca8373952f55217706fc51b67b9d43302ecee0335'
+SCHEMA_SHA256 = '119f16ef247ea7ac1180762d33bc65c4e0eba455aded27c23d5e07870a3b8821'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized']
@@ -1668,9 +1668,10 @@ class GetSdkVersionResult:
     version: str
     abi_version: int
     wire_version: int
+    schema_sha256: str
     wrapper: Optional[Dict[str, Any]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['abi_version', 'version', 'wire_version', 'wrapper'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['abi_version', 'schema_sha256', 'version', 'wire_version', 'wrapper'])
 
     @classmethod
     def from_json(cls, data: Any) -> "GetSdkVersionResult":
@@ -1679,6 +1680,7 @@ class GetSdkVersionResult:
             version=_mb.req(d, "version", "GetSdkVersionResult"),
             abi_version=_mb.req(d, "abi_version", "GetSdkVersionResult"),
             wire_version=_mb.req(d, "wire_version", "GetSdkVersionResult"),
+            schema_sha256=_mb.req(d, "schema_sha256", "GetSdkVersionResult"),
             wrapper=d["wrapper"] if d.get("wrapper") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -1688,6 +1690,7 @@ class GetSdkVersionResult:
         out["version"] = self.version
         out["abi_version"] = self.abi_version
         out["wire_version"] = self.wire_version
+        out["schema_sha256"] = self.schema_sha256
         if self.wrapper is not None:
             out["wrapper"] = self.wrapper
         out.update(self.extra_fields)

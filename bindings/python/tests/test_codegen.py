@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py"]
+OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py",
+           "Sources/PaywireCore/Wire/SchemaFingerprint.swift"]
 
 
 def checkout_copy(tmp_path):
