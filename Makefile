@@ -634,7 +634,7 @@ $(NODE_ADDON): $(wildcard $(NODE_DIR)/src/*.cc $(NODE_DIR)/src/*.h) $(NODE_DIR)/
 # The binding's own tests (node --test): results, errors, async promises, events through the
 # handler, close, exact decimals, ownership under many calls, library loading.
 test-node: node lib
-	cd $(NODE_DIR) && $(NODE_ENV) node --test test/
+	cd $(NODE_DIR) && $(NODE_ENV) node --test test/*.test.js
 
 conformance-node: node lib deps
 	$(NODE_ENV) python3 tests/conformance/driver.py --runner node --jobs 2 --results $(RESULTS)/node.json $(BINDING_VECTORS) \

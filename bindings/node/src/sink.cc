@@ -7,9 +7,18 @@
 namespace paywire_node {
 namespace {
 
-// Called by the TSFN on the main thread, in queue order: hands one event's text to JS.
+// Called by the TSFN on the main thread, in queue order: hands one event's text to JS. Raw
+// napi calls: node-addon-api's Call turns a failure into a throw, which is fatal while the
+// environment is torn down; a listener's own exception stays pending and node reports it as
+// uncaught, as for any callback.
 void Deliver(Napi::Env env, Napi::Function callback, std::string *event) {
-  if (env != nullptr && callback != nullptr) callback.Call({Napi::String::New(env, *event)});
+  if (env != nullptr && callback != nullptr) {
+    napi_value text = nullptr, receiver = nullptr;
+    if (napi_create_string_utf8(env, event->data(), event->size(), &text) == napi_ok &&
+        napi_get_undefined(env, &receiver) == napi_ok) {
+      napi_call_function(env, receiver, callback, 1, &text, nullptr);
+    }
+  }
   delete event;
 }
 
@@ -19,16 +28,21 @@ void Deliver(Napi::Env env, Napi::Function callback, std::string *event) {
 // the library's own bounded queue already limits what can pile up before reaching us.
 void OnEvent(const char *event_json, void *user_data) {
   auto &state = *static_cast<std::shared_ptr<SinkState> *>(user_data);
+  std::lock_guard<std::mutex> lock(state->mutex);
+  if (state->finalized) return;  // the environment is gone: nobody is left to hear it
   auto *copy = new std::string(event_json != nullptr ? event_json : "");
-  if (state->tsfn.NonBlockingCall(copy, Deliver) != napi_ok) delete copy;  // closing: no JS left
+  if (state->tsfn.NonBlockingCall(copy, Deliver) != napi_ok) delete copy;  // closing
 }
 
 // user_data_free: the library is done with this handler (replaced, removed, client freed).
 // Events already queued still reach JS; then the TSFN finalizes and tells JS it drained.
 void OnFree(void *user_data) {
   auto *state = static_cast<std::shared_ptr<SinkState> *>(user_data);
-  (*state)->released.store(true);
-  (*state)->tsfn.Release();
+  {
+    std::lock_guard<std::mutex> lock((*state)->mutex);
+    (*state)->released.store(true);
+    if (!(*state)->finalized) (*state)->tsfn.Release();
+  }
   delete state;
 }
 
@@ -36,13 +50,25 @@ void OnFree(void *user_data) {
 void Finalize(Napi::Env env, void * /*data*/, std::shared_ptr<SinkState> *context) {
   std::shared_ptr<SinkState> state = *context;
   delete context;
-  state->finalized = true;
+  {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    state->finalized = true;
+  }
   if (state->on_drained.IsEmpty()) return;
   Napi::Function drained = state->on_drained.Value();
   state->on_drained.Reset();
-  drained.Call({});
-  // A throwing callback must not take the process down from inside a finalizer.
-  if (env.IsExceptionPending()) env.GetAndClearPendingException();
+  napi_value receiver = nullptr, ignored = nullptr;
+  // Raw napi, as in Deliver; a throw must not escape a finalizer (it may run at teardown).
+  if (napi_get_undefined(env, &receiver) == napi_ok &&
+      napi_call_function(env, receiver, drained, 0, nullptr, &ignored) == napi_pending_exception) {
+    napi_value exception = nullptr;
+    napi_get_and_clear_last_exception(env, &exception);
+  }
+}
+
+bool Finalized(SinkState &state) {
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.finalized;
 }
 
 Napi::FunctionReference *Constructor(Napi::Env env) { return env.GetInstanceData<Napi::FunctionReference>(); }
@@ -67,7 +93,7 @@ Napi::Value EventSink::Released(const Napi::CallbackInfo &info) {
 // refs it while async calls are outstanding, so `await client.callAsync(...)` cannot end the
 // process early, and unrefs it otherwise, so an open client never holds a finished program.
 Napi::Value EventSink::Ref(const Napi::CallbackInfo &info) {
-  if (state_ != nullptr && !state_->finalized && !state_->referenced) {
+  if (state_ != nullptr && !Finalized(*state_) && !state_->referenced) {
     state_->tsfn.Ref(info.Env());
     state_->referenced = true;
   }
@@ -75,7 +101,7 @@ Napi::Value EventSink::Ref(const Napi::CallbackInfo &info) {
 }
 
 Napi::Value EventSink::Unref(const Napi::CallbackInfo &info) {
-  if (state_ != nullptr && !state_->finalized && state_->referenced) {
+  if (state_ != nullptr && !Finalized(*state_) && state_->referenced) {
     state_->tsfn.Unref(info.Env());
     state_->referenced = false;
   }

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 
 #include "library.h"
 
@@ -17,7 +18,11 @@ struct SinkState {
   Napi::ThreadSafeFunction tsfn;
   Napi::FunctionReference on_drained;  // called once every queued event was delivered
   std::atomic<bool> released{false};   // the library called user_data_free (or we did)
-  bool finalized = false;              // main thread only: the TSFN is gone
+  // Node deletes a TSFN when its environment is torn down (the process exits with the client
+  // still open) even while the library's thread may still hold it: `finalized`, set by the
+  // finalizer under `mutex`, is checked under it before every use from another thread.
+  std::mutex mutex;
+  bool finalized = false;
   bool referenced = true;              // main thread only: keeps the event loop alive
 };
 
