@@ -53,7 +53,11 @@ function result(reply, status, text, key = 'envelope') {
     reply[key] = parse(text);
   } catch (error) {
     reply.unparseable = text;
+    return reply;
   }
+  // The round trip of issue 21 item 6 on everything the library writes in every case: decoded
+  // and encoded again, the text is the library's, numbers and all.
+  if (stringify(reply[key]) !== text) reply.runner_error = `round trip changed ${text.slice(0, 300)}`;
   return reply;
 }
 
@@ -131,7 +135,9 @@ const OPS = {
       reply = addon.setEventHandler(resolve(name), () => {});
     } else {
       reply = addon.setEventHandler(resolve(name), (text) => {
-        inbox.events.push(parse(text));
+        const event = parse(text);
+        if (stringify(event) !== text) inbox.roundTrip = `round trip changed ${text.slice(0, 300)}`;
+        inbox.events.push(event);
         if (inbox.wake) inbox.wake();
       });
       inbox.sinks.push(reply.sink);
@@ -152,7 +158,9 @@ const OPS = {
     }
     const events = inbox.events;
     inbox.events = [];
-    return { events, user_data_frees: frees(op.client) };
+    const reply = { events, user_data_frees: frees(op.client) };
+    if (inbox.roundTrip) reply.runner_error = inbox.roundTrip;
+    return reply;
   },
 
   client_free(op) {
