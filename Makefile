@@ -608,3 +608,42 @@ typed-deps:
 check-python-types: typed-deps
 	cd bindings/python && MYPYPATH=. python3 -m mypy --strict --python-version 3.8 paywire examples/typed_sample.py
 # <<< typed bindings ------------------------------------------------------------------------------
+
+# >>> node binding: an N-API addon (bindings/node) --------------------------------------------
+# Built with node-gyp against the installed node's headers and node-addon-api's. Debian's
+# node-gyp and node-addon-api packages depend on Debian's nodejs (nodejs:any); where node comes
+# from elsewhere (a nodesource build here) they do not install, so deps-node takes what is
+# missing another way: the node-gyp that npm bundles, and node-addon-api's headers unpacked from
+# the Debian package into build/node/deps (headers only: nothing of it is linked). The addon
+# opens libpaywire at load time (bindings/node/lib/native.js says where it looks).
+NODE_DIR        := bindings/node
+NODE_ADDON      := $(NODE_DIR)/build/Release/paywire.node
+NODE_DEPS       := $(BUILD)/node/deps
+NODE_API_DEB    := $(CURDIR)/$(NODE_DEPS)/usr/share/nodejs/node-addon-api
+NODE_API_DIR     = $(if $(wildcard /usr/share/nodejs/node-addon-api/napi.h),/usr/share/nodejs/node-addon-api,$(NODE_API_DEB))
+NODE_GYP         = $(shell command -v node-gyp || echo node $$(dirname $$(readlink -f $$(command -v npm)))/../node_modules/node-gyp/bin/node-gyp.js)
+NODE_GYP_FLAGS   = $(if $(wildcard /usr/include/node/common.gypi),--nodedir=/usr)
+NODE_ENV        := PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL)
+.PHONY: deps-node node test-node conformance-node
+
+deps-node:
+	@command -v node >/dev/null || { echo "installing: nodejs node-gyp node-addon-api"; $(APT_INSTALL) nodejs node-gyp node-addon-api >/dev/null; }
+	@command -v node-gyp >/dev/null || command -v npm >/dev/null || { echo "installing: node-gyp"; $(APT_INSTALL) node-gyp >/dev/null; }
+	@if [ ! -f /usr/share/nodejs/node-addon-api/napi.h ] && [ ! -f $(NODE_API_DEB)/napi.h ]; then \
+	  echo "unpacking node-addon-api into $(NODE_DEPS)"; mkdir -p $(NODE_DEPS) && cd $(NODE_DEPS) && \
+	  { apt-get download node-addon-api 2>/dev/null || { $(SUDO) apt-get update -qq && apt-get download node-addon-api 2>/dev/null; }; } && \
+	  dpkg-deb -x node-addon-api_*.deb . && rm -f node-addon-api_*.deb; fi
+
+node: $(NODE_ADDON)
+$(NODE_ADDON): $(wildcard $(NODE_DIR)/src/*.cc $(NODE_DIR)/src/*.h) $(NODE_DIR)/binding.gyp include/paywire.h | deps-node
+	cd $(NODE_DIR) && NODE_ADDON_API_DIR=$(NODE_API_DIR) $(NODE_GYP) rebuild $(NODE_GYP_FLAGS) --loglevel=warn
+
+# The binding's own tests (node --test): results, errors, async promises, events through the
+# handler, close, exact decimals, ownership under many calls, library loading.
+test-node: node lib
+	cd $(NODE_DIR) && $(NODE_ENV) node --test test/*.test.js
+
+conformance-node: node lib deps
+	$(NODE_ENV) python3 tests/conformance/driver.py --runner node --jobs 2 --results $(RESULTS)/node.json $(BINDING_VECTORS) \
+	  -- node $(NODE_DIR)/conformance_runner.js
+# <<< node binding ----------------------------------------------------------------------------
