@@ -176,7 +176,7 @@ check-install: lib deps
 check-api: deps
 	python3 tests/api/check_openapi.py
 
-conformance: conformance-c conformance-python conformance-java conformance-dotnet
+conformance: conformance-c conformance-python conformance-java conformance-dotnet conformance-node
 
 conformance-c: harness
 	python3 tests/conformance/driver.py --runner c --jobs 2 --openapi api/openapi.yaml --results $(RESULTS)/c.json -- $(BINDIR)/paywire-harness
@@ -346,7 +346,7 @@ conformance-dotnet: dotnet lib deps
 # Every runner of this run against every vector file, from the result files the driver wrote
 # (run the runners first: make conformance corpus conformance-matrix).
 conformance-matrix:
-	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet c-valgrind
+	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet node c-valgrind
 # ---- end of JVM and .NET bindings ------------------------------------------------------------
 
 bench: $(BINDIR)/paywire-bench devserver $(BINDIR)/paywire-loadcost $(LOAD_PROBES)
@@ -365,7 +365,7 @@ test-ab: lib deps
 # <<< devserver
 
 clean:
-	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build packaging/floor/.build $(DIST)
+	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build packaging/floor/.build $(DIST) bindings/node/build
 
 # >>> reliability: fuzzing, storage ownership and failures, soak ------------------
 # `make fuzz FUZZ_SECONDS=N` runs each libFuzzer target N seconds (FUZZ_JOBS at once; FUZZ_NICE=1

@@ -44,6 +44,7 @@ TEST = [
     Stage("check-install", ["lib"]),
     Stage("test-swift", ["lib"], build=True),
     Stage("bindings", ["lib", "deps-bindings"], build=True),
+    Stage("node", ["deps"], build=True),
     Stage("conformance-c", ["harness"]),
     Stage("conformance-python", ["lib"]),
     Stage("corpus", ["harness"]),
@@ -59,12 +60,14 @@ TEST = [
     Stage("test-dotnet", ["bindings"]),
     Stage("conformance-java", ["bindings"]),
     Stage("conformance-dotnet", ["bindings"]),
+    Stage("test-node", ["node", "lib"]),
+    Stage("conformance-node", ["node", "lib"]),
     Stage("check-generated"),
     Stage("check-python-types", ["deps"]),
     Stage("docs-check", ["deps"]),
     Stage("docs-screens", ["docs-check"]),
     Stage("conformance-matrix", ["conformance-c", "conformance-python", "conformance-java",
-                                 "conformance-dotnet", "corpus"]),
+                                 "conformance-dotnet", "conformance-node", "corpus"]),
 ]
 
 # What is slow and rarely changes its verdict: sanitizer and fuzzer builds, every vector under

@@ -15,7 +15,8 @@ import reference  # noqa: E402
 # What the generator and the checks read, copied so each test may break its own.
 INPUTS = ["schema", "api", "tests/conformance/vectors", "Sources/PaywireCore/Methods", "tools/docs/examples.lock.json",
           "docs", "mkdocs.yml", "README.md", "examples/quickstart.c", "packaging/dist-check/quickstart.py",
-          "include", "bindings/python/README.md", "bindings/java/README.md", "bindings/dotnet/README.md"]
+          "include", "bindings/python/README.md", "bindings/java/README.md", "bindings/dotnet/README.md",
+          "bindings/node/README.md"]
 
 
 @pytest.fixture
