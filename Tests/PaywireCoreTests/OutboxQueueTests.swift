@@ -21,7 +21,7 @@ import Testing
 
     @Test func recordsTakeConsecutiveSeqsAndUUIDv7Ids() throws {
         let (outbox, store, _) = try outbox()
-        let first = try outbox.record("a", kind: .analytics) { _ in }
+        let first = try #require(try outbox.record("a", kind: .analytics) { _ in })
         try outbox.record("b", kind: .analytics) { _ in }
         #expect(try seqs(store) == [1, 2])
         #expect(first.count == 36 && Array(first)[14] == "7")

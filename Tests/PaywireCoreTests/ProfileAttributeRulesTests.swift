@@ -14,8 +14,9 @@ import Testing
 
     private func refusedField(_ params: String) throws -> String? {
         var profile = Profile(profileId: "p", customerUserId: nil)
+        let update = try fields(params)
         do throws(WireError) {
-            try ProfileUpdate.apply(try fields(params), to: &profile, now: now)
+            try ProfileUpdate.apply(update, to: &profile, now: now)
             return nil
         } catch {
             guard case .string(let field)? = error.details["field"] else { return "" }
