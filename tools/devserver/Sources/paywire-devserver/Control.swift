@@ -45,6 +45,9 @@ extension Routes {
             return Reply.json(bytes: try await setup.store.events(profileId: query("profile_id"), name: query("name")))
         case (.GET, "events"?, 2) where parts[1] == "summary":
             return Reply.json(try await setup.store.eventSummary())
+        case (.GET, "profile-data"?, 1):
+            guard let id = query("profile_id"), !id.isEmpty else { return Reply.error(400, code: "invalid_request", "profile_id is required") }
+            return Reply.json(try await setup.store.profileData(profileId: id))
         case (.GET, "purchases"?, 1):
             return Reply.json(.object([("purchases", try await setup.store.purchaseLog(profileId: query("profile_id")))]))
         default:

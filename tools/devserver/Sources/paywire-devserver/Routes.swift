@@ -24,6 +24,7 @@ struct ServerSetup: Sendable {
 /// A resource of the backend API (`api/openapi.yaml`) and the one method it takes.
 enum APIRoute {
     case placement(String), onboarding(String), profile(String), events, purchases, restores, results(String)
+    case profileAttributes(String), integrationIds(String), attribution
 
     static func match(_ parts: [String]) -> APIRoute? {
         switch (parts.count, parts.dropFirst().first) {
@@ -34,6 +35,9 @@ enum APIRoute {
         case (2, "purchases"?): return .purchases
         case (2, "restores"?): return .restores
         case (4, "experiments"?) where parts[3] == "results": return .results(parts[2])
+        case (4, "profiles"?) where parts[3] == "attributes": return .profileAttributes(parts[2])
+        case (4, "profiles"?) where parts[3] == "integration-ids": return .integrationIds(parts[2])
+        case (2, "attribution"?): return .attribution
         default: return nil
         }
     }
@@ -49,7 +53,8 @@ enum APIRoute {
     var method: HTTPMethod {
         switch self {
         case .placement, .onboarding, .profile, .results: return .GET
-        case .events, .purchases, .restores: return .POST
+        case .events, .purchases, .restores, .attribution: return .POST
+        case .profileAttributes, .integrationIds: return .PUT
         }
     }
 }
@@ -114,6 +119,9 @@ struct Routes: HTTPHandler {
         case .purchases: response = try await purchase(request)
         case .restores: response = try await restore(request)
         case .results(let id): response = try await results(id)
+        case .profileAttributes(let id): response = try await profileData(request, kind: .attributes, profileId: id)
+        case .integrationIds(let id): response = try await profileData(request, kind: .integrationIdentifiers, profileId: id)
+        case .attribution: response = try await profileData(request, kind: .attribution, profileId: nil)
         }
         if faulty, await state.roll(faults.loseResponseRate) { throw CloseWithoutResponse() }
         return response

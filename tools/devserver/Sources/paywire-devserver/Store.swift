@@ -104,13 +104,15 @@ final class Store: Sendable {
                 CREATE INDEX transactions_by_owner ON transactions(owner_profile_id);
                 """)
         }
+        // What the device says about a profile besides purchases (ProfileData).
+        migrator.registerMigration("v3-profile-data") { db in try Store.migrateProfileData(db) }
         return migrator
     }
 
     /// Forgets every event, transaction and profile (`POST /_dev/reset`).
     func reset() async throws {
         try await database.write { db in
-            for table in ["events", "counters", "transactions", "purchase_log", "profiles"] {
+            for table in ["events", "counters", "transactions", "purchase_log", "profiles", "profile_records", "profile_data"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

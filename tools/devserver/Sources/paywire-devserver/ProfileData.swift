@@ -1,0 +1,126 @@
+import FlyingFox
+import GRDB
+// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
+import enum PaywireCore.DevServerSupport
+import enum PaywireCore.JSONValue
+import struct PaywireCore.JSONObject
+
+/// What the device tells the backend about a profile besides purchases: its attributes
+/// (`PUT /v1/profiles/{id}/attributes`), the ids other SDKs gave it (`PUT .../integration-ids`)
+/// and what an attribution provider said (`POST /v1/attribution`). The latest of each is kept
+/// (per source for attribution); each request is stored once by event_id, so a retry after a
+/// lost response changes nothing and answers `stored: false`.
+enum ProfileData {
+    enum Kind: String { case attributes, integrationIdentifiers = "integration_identifiers", attribution }
+
+    /// One request's content: whose, which kind, which source (attribution only), what to keep.
+    struct Post {
+        let eventId: String
+        let profileId: String
+        let kind: Kind
+        let source: String
+        let body: JSONValue
+    }
+
+    /// Reads a request body; `pathProfileId` is the id in the route, which must match the body's.
+    static func parse(_ bytes: [UInt8], kind: Kind, pathProfileId: String?) throws(RequestProblem) -> Post {
+        guard let document = try? DevServerSupport.parseJSON(bytes), document.isObject else {
+            throw RequestProblem("the body must be a JSON object")
+        }
+        guard let eventId = document["event_id"]?.asString, !eventId.isEmpty else { throw RequestProblem("event_id must be a non-empty string") }
+        guard let profileId = document["profile_id"]?.asString, !profileId.isEmpty else { throw RequestProblem("profile_id must be a non-empty string") }
+        if let pathProfileId, pathProfileId != profileId { throw RequestProblem("profile_id must be the profile the path names") }
+        if let customer = document["customer_user_id"], customer.asString?.isEmpty != false {
+            throw RequestProblem("customer_user_id must be a non-empty string")
+        }
+        switch kind {
+        case .attributes:
+            guard let attributes = document["attributes"], attributes.isObject else { throw RequestProblem("attributes must be an object") }
+            return Post(eventId: eventId, profileId: profileId, kind: kind, source: "", body: attributes)
+        case .integrationIdentifiers:
+            guard case .object(let ids)? = document["integration_identifiers"],
+                  ids.members.allSatisfy({ ($0.value.asString?.utf8.count ?? 0) > 0 && ($0.value.asString?.utf8.count ?? 0) <= 256 }) else {
+                throw RequestProblem("integration_identifiers must be an object of non-empty strings of at most 256 bytes")
+            }
+            return Post(eventId: eventId, profileId: profileId, kind: kind, source: "", body: .object(ids))
+        case .attribution:
+            guard let source = document["source"]?.asString, isSource(source) else {
+                throw RequestProblem("source must match ^[a-z][a-z0-9_]{0,63}$")
+            }
+            guard let attribution = document["attribution"], attribution.isObject else { throw RequestProblem("attribution must be an object") }
+            var kept: [(String, JSONValue)] = [("attribution", attribution)]
+            if let id = document["network_user_id"] {
+                guard let text = id.asString, !text.isEmpty, text.utf8.count <= 256 else {
+                    throw RequestProblem("network_user_id must be a non-empty string of at most 256 bytes")
+                }
+                kept.append(("network_user_id", id))
+            }
+            return Post(eventId: eventId, profileId: profileId, kind: kind, source: source, body: .object(kept))
+        }
+    }
+
+    static func isSource(_ source: String) -> Bool {
+        let bytes = Array(source.utf8)
+        guard let first = bytes.first, (97...122).contains(first), bytes.count <= 64 else { return false }
+        return bytes.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
+    }
+}
+
+extension Store {
+    /// Keeps `post` as the latest of its kind for its profile (and source), once per event_id.
+    /// Returns false when the event_id was stored before.
+    func storeProfileData(_ post: ProfileData.Post) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO profile_records (event_id, profile_id, kind) VALUES (?, ?, ?)",
+                           arguments: [post.eventId, post.profileId, post.kind.rawValue])
+            guard db.changesCount > 0 else { return false }
+            try db.execute(sql: """
+                INSERT INTO profile_data (profile_id, kind, source, body) VALUES (?, ?, ?, ?)
+                ON CONFLICT(profile_id, kind, source) DO UPDATE SET body = excluded.body
+                """, arguments: [post.profileId, post.kind.rawValue, post.source, String(decoding: post.body.encoded, as: UTF8.self)])
+            return true
+        }
+    }
+
+    /// `/_dev/profile-data?profile_id=`: `{attributes, integration_identifiers, attributions{source: ...}}`.
+    func profileData(profileId: String) async throws -> JSONValue {
+        try await database.read { db in
+            var attributes = JSONValue.object([]), ids = JSONValue.object([])
+            var attributions: [(String, JSONValue)] = []
+            for row in try Row.fetchAll(db, sql: "SELECT kind, source, body FROM profile_data WHERE profile_id = ? ORDER BY kind, source",
+                                        arguments: [profileId]) {
+                let kind: String = row["kind"], source: String = row["source"], text: String = row["body"]
+                let body = (try? DevServerSupport.parseJSON(Array(text.utf8))) ?? .null
+                switch ProfileData.Kind(rawValue: kind) {
+                case .attributes?: attributes = body
+                case .integrationIdentifiers?: ids = body
+                case .attribution?: attributions.append((source, body))
+                case nil: continue
+                }
+            }
+            return .object([("attributes", attributes), ("integration_identifiers", ids), ("attributions", .object(attributions))])
+        }
+    }
+
+    static func migrateProfileData(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE profile_records (event_id TEXT PRIMARY KEY, profile_id TEXT NOT NULL, kind TEXT NOT NULL);
+            CREATE TABLE profile_data (profile_id TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, body TEXT NOT NULL,
+                PRIMARY KEY (profile_id, kind, source));
+            """)
+    }
+}
+
+extension Routes {
+    /// The three profile-data routes: `200 {stored}`, or `400` naming the bad member.
+    func profileData(_ request: HTTPRequest, kind: ProfileData.Kind, profileId: String?) async throws -> HTTPResponse {
+        let body = Array(try await request.bodyData)
+        let post: ProfileData.Post
+        do {
+            post = try ProfileData.parse(body, kind: kind, pathProfileId: profileId)
+        } catch {
+            return Reply.error(400, code: "invalid_request", error.message)
+        }
+        return Reply.json(.object([("stored", .bool(try await setup.store.storeProfileData(post)))]))
+    }
+}
