@@ -79,8 +79,13 @@ def test_the_server_keeps_the_latest_once_per_event_id(devserver):
     later = {**body, "event_id": str(uuid.uuid4()), "attribution": {"campaign": "b"}}
     assert devserver.call("POST", "/v1/attribution", later)[2] == {"stored": True}
     assert devserver.control("GET", "profile-data?profile_id=pd-3")["attributions"] == {"appsflyer": {"attribution": {"campaign": "b"}}}
-    status, _, answer = devserver.call("PUT", "/v1/profiles/someone-else/integration-ids",
-                                       {"event_id": str(uuid.uuid4()), "profile_id": "pd-3", "integration_identifiers": {}})
+    # The path names the profile.
+    status, _, answer = devserver.call("PUT", "/v1/profiles/pd-3b/integration-ids",
+                                       {"event_id": str(uuid.uuid4()), "profile_id": "pd-3", "integration_identifiers": {"branch_id": "b"}})
+    assert (status, answer) == (200, {"stored": True})
+    assert devserver.control("GET", "profile-data?profile_id=pd-3b")["integration_identifiers"] == {"branch_id": "b"}
+    status, _, answer = devserver.call("PUT", "/v1/profiles/pd-3/integration-ids",
+                                       {"event_id": str(uuid.uuid4()), "profile_id": "pd-3", "integration_identifiers": {"branch_id": ""}})
     assert status == 400 and answer["error"]["code"] == "invalid_request"
     status, _, _ = devserver.call("POST", "/v1/attribution", {**body, "event_id": str(uuid.uuid4()), "source": "Not A Source"})
     assert status == 400
