@@ -102,4 +102,19 @@ import Testing
     func retryAfterReadsSecondsAndHTTPDates(_ header: String, _ expected: Int?) {
         #expect(Outbox.retryAfter(header, now: 1_705_314_600_000) == expected)
     }
+
+    @Test func anOptedOutUserMakesNoAnalyticsButTheProfilesRecordsStillGo() throws {
+        let (outbox, store, _) = try outbox()
+        try outbox.record("paywall_shown", kind: .attribution) { _ in }
+        try outbox.profiles.update({ (profile: inout Profile) throws(WireError) in profile.analyticsDisabled = true },
+                                   beforeKeeping: { _, next throws(WireError) in try outbox.keepProfileRecord(.profileAttributes, profile: next) })
+        #expect(try outbox.record("paywall_shown", kind: .attribution) { _ in } == nil)
+        #expect(try outbox.record("paywall_view_did_appear", kind: .analytics) { _ in } == nil)
+        #expect(store.count(in: .events) == 1)
+        try outbox.profiles.update({ (profile: inout Profile) throws(WireError) in profile.integrationIds["branch_id"] = "b" },
+                                   beforeKeeping: { _, next throws(WireError) in try outbox.keepProfileRecord(.integrationIds, profile: next) })
+        let kept = try store.oldest(in: .purchases, maxRecords: 10, maxBytes: .max)
+        #expect(kept.map(\.kind) == [.profileAttributes, .integrationIds])
+        #expect(outbox.keptPurchases().isEmpty)
+    }
 }
