@@ -38,8 +38,8 @@ final class SQLiteOutboxStore: OutboxStore {
         }
         var summary = (events: 0, purchases: 0, bytes: 0, newestEvent: 0, newestPurchase: 0)
         try database.run("""
-            SELECT COUNT(CASE WHEN kind < 2 THEN 1 END), COUNT(CASE WHEN kind = 2 THEN 1 END), COALESCE(SUM(size), 0),
-                   COALESCE(MAX(CASE WHEN kind < 2 THEN seq END), 0), COALESCE(MAX(CASE WHEN kind = 2 THEN seq END), 0) FROM records
+            SELECT COUNT(CASE WHEN kind < 2 THEN 1 END), COUNT(CASE WHEN kind >= 2 THEN 1 END), COALESCE(SUM(size), 0),
+                   COALESCE(MAX(CASE WHEN kind < 2 THEN seq END), 0), COALESCE(MAX(CASE WHEN kind >= 2 THEN seq END), 0) FROM records
             """) { row in
             summary = (row.integer(0), row.integer(1), row.integer(2), row.integer(3), row.integer(4))
         }

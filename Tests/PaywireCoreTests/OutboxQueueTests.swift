@@ -21,7 +21,7 @@ import Testing
 
     @Test func recordsTakeConsecutiveSeqsAndUUIDv7Ids() throws {
         let (outbox, store, _) = try outbox()
-        let first = try outbox.record("a", kind: .analytics) { _ in }
+        let first = try #require(try outbox.record("a", kind: .analytics) { _ in })
         try outbox.record("b", kind: .analytics) { _ in }
         #expect(try seqs(store) == [1, 2])
         #expect(first.count == 36 && Array(first)[14] == "7")
@@ -101,5 +101,20 @@ import Testing
     @Test(arguments: [("120", 120_000), ("0", 0), ("Mon, 15 Jan 2024 10:31:00 GMT", 60_000), ("soon", nil), ("", nil)])
     func retryAfterReadsSecondsAndHTTPDates(_ header: String, _ expected: Int?) {
         #expect(Outbox.retryAfter(header, now: 1_705_314_600_000) == expected)
+    }
+
+    @Test func anOptedOutUserMakesNoAnalyticsButTheProfilesRecordsStillGo() throws {
+        let (outbox, store, _) = try outbox()
+        try outbox.record("paywall_shown", kind: .attribution) { _ in }
+        try outbox.profiles.update({ (profile: inout Profile) throws(WireError) in profile.analyticsDisabled = true },
+                                   beforeKeeping: { _, next throws(WireError) in try outbox.keepProfileRecord(.profileAttributes, profile: next) })
+        #expect(try outbox.record("paywall_shown", kind: .attribution) { _ in } == nil)
+        #expect(try outbox.record("paywall_view_did_appear", kind: .analytics) { _ in } == nil)
+        #expect(store.count(in: .events) == 1)
+        try outbox.profiles.update({ (profile: inout Profile) throws(WireError) in profile.integrationIds["branch_id"] = "b" },
+                                   beforeKeeping: { _, next throws(WireError) in try outbox.keepProfileRecord(.integrationIds, profile: next) })
+        let kept = try store.oldest(in: .purchases, maxRecords: 10, maxBytes: .max)
+        #expect(kept.map(\.kind) == [.profileAttributes, .integrationIds])
+        #expect(outbox.keptPurchases().isEmpty)
     }
 }

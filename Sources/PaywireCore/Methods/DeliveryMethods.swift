@@ -39,7 +39,11 @@ extension MethodTable {
                 ("variation_id", .string(paywall.variationId)),
                 ("ab_test_name", .string(paywall.abTestName)),
             ])
-            return .success { writer in writer.object { writer in writer.member("event_id", eventId) } }
+            return .success { writer in
+                writer.object { writer in
+                    if let eventId { writer.member("event_id", eventId) } else { writer.member("analytics_disabled", true) }
+                }
+            }
         },
         MethodEntry("flush_analytics") { client, params throws(WireError) in
             try client.outbox.flush(timeoutMilliseconds: try params.optionalInt("timeout_ms", in: 10...600_000) ?? 10_000)

@@ -11,7 +11,21 @@ extension MethodTable {
             return done
         },
         .now("update_profile") { client, params throws(WireError) in
-            try client.profiles.updateAttributes(try params.object("custom_attributes"))
+            try updateProfile(client, params)
+            return done
+        },
+        .now("set_integration_identifiers") { client, params throws(WireError) in
+            try client.profiles.update({ (profile: inout Profile) throws(WireError) in
+                try IntegrationRules.apply(params, to: &profile.integrationIds)
+            }, beforeKeeping: { _, next throws(WireError) in try client.outbox.keepProfileRecord(.integrationIds, profile: next) })
+            return done
+        },
+        .now("update_attribution") { client, params throws(WireError) in
+            let (source, attribution) = try IntegrationRules.attribution(params)
+            try client.profiles.update({ (profile: inout Profile) throws(WireError) in profile.attributions[source] = attribution },
+                                       beforeKeeping: { _, next throws(WireError) in
+                try client.outbox.keepProfileRecord(.installAttribution, profile: next, source: source)
+            })
             return done
         },
         .now("identify") { client, params throws(WireError) in
@@ -23,4 +37,18 @@ extension MethodTable {
             return done
         },
     ]
+}
+
+extension MethodTable {
+    /// Applies `update_profile`; the backend hears of it (a record in the outbox) only when
+    /// what it is sent changed: the same update twice sends once.
+    fileprivate static func updateProfile(_ client: Client, _ params: Fields) throws(WireError) {
+        let now = client.profiles.clock.nowMilliseconds()
+        try client.profiles.update({ (profile: inout Profile) throws(WireError) in
+            try ProfileUpdate.apply(params, to: &profile, now: now)
+        }, beforeKeeping: { old, next throws(WireError) in
+            guard old.sentAttributes != next.sentAttributes else { return }
+            try client.outbox.keepProfileRecord(.profileAttributes, profile: next)
+        })
+    }
 }

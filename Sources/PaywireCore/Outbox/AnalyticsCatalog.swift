@@ -3,8 +3,9 @@
 /// view events that tell what came of them (under the host event's own name). Answers users
 /// type in onboardings are not recorded, only which element they answered.
 extension Outbox: ViewAnalytics {
-    /// `log_show_paywall`: the paywall's exposure.
-    func paywallShown(_ paywall: PaywallReference) throws(WireError) -> String {
+    /// `log_show_paywall`: the paywall's exposure; nil when analytics are disabled (then the
+    /// exposure is missing from the A/B results: docs/concepts/outbox.md).
+    func paywallShown(_ paywall: PaywallReference) throws(WireError) -> String? {
         // Members the host's copy of the paywall lacks are left out, not sent as null.
         try record("paywall_shown", kind: .attribution) { writer in
             writer.member("placement_id", paywall.placementId)

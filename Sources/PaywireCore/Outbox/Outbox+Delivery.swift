@@ -54,11 +54,17 @@ extension Outbox {
         guard let batch = lanes[lane]?.inFlight, batch.number == number else { return }
         let answer = Outbox.answer(outcome, now: clock.nowMilliseconds())
         if lane == .purchases, case .response(let response) = outcome {
-            // The part that made the record acts on the verdict before the record leaves.
-            switch answer {
-            case .accepted: for record in batch.records { purchaseAnswers?.delivered(record, response: response) }
-            case .refused: for record in batch.records { purchaseAnswers?.refused(record, response: response) }
-            default: break
+            // The part that made the record acts on the verdict before the record leaves; the
+            // profile's records need no act beyond leaving, but a refusal is worth an error.
+            for record in batch.records {
+                switch (answer, record.kind == .money) {
+                case (.accepted, true): purchaseAnswers?.delivered(record, response: response)
+                case (.refused, true): purchaseAnswers?.refused(record, response: response)
+                case (.refused, false):
+                    log(.error, "the backend refused the profile's record (HTTP \(response.status)); it is dropped",
+                        details: [("event_id", .string(record.eventId)), ("route", .string(Outbox.route(of: record).route))])
+                default: break
+                }
             }
         }
         let queued = store.count(in: lane)
@@ -120,7 +126,8 @@ extension Outbox {
         let ids = records.map(\.eventId)
         drive(lane) { $0.sent(ids) }
         let body = lane == .events ? AnalyticsRecord.batch(records, droppedCount: dropped) : records[0].body
-        backend.send(method: "POST", url: backend.url(route: lane == .events ? "events" : "purchases"),
+        let (method, route) = lane == .events ? ("POST", "events") : Outbox.route(of: records[0])
+        backend.send(method: method, url: backend.url(route: route),
                      headers: [("accept", "application/json")], body: body) { [weak self] outcome in
             self?.batchAnswered(lane, number, outcome)
         }

@@ -79,10 +79,13 @@ final class Outbox {
         }
     }
 
-    /// Keeps one analytics record durably and returns its `event_id`. Throws `storage_failed`
+    /// Keeps one analytics record durably and returns its `event_id`; nil when the user opted
+    /// out (`analytics_disabled`): from that call on no analytics record is made at all, while
+    /// those already queued still go (they were made with consent). Throws `storage_failed`
     /// when the queue could not keep it: then nothing claims it was recorded.
     @discardableResult
-    func record(_ name: String, kind: RecordKind, params: (inout JSONWriter) -> Void) throws(WireError) -> String {
+    func record(_ name: String, kind: RecordKind, params: (inout JSONWriter) -> Void) throws(WireError) -> String? {
+        guard !profiles.current.analyticsDisabled else { return nil }
         let now = clock.nowMilliseconds()
         let seq = store.nextSeq(in: kind.lane)
         let eventId = UUIDs.v7(milliseconds: now)
@@ -100,7 +103,7 @@ final class Outbox {
 
     /// The purchase records waiting for the backend (an earlier run's included), oldest first.
     func keptPurchases() -> [OutboxRecord] {
-        (try? store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max)) ?? []
+        ((try? store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max)) ?? []).filter { $0.kind == .money }
     }
 
     /// Keeps a purchase record durably, next in the money lane.

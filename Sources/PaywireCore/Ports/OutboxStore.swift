@@ -1,25 +1,36 @@
 /// How a record is treated when the queue is full: plain analytics go first (oldest first),
-/// attribution records (exposures) after them, and records that carry money never.
+/// attribution records (exposures) after them, and records that carry money never. The
+/// profile's own records (attributes, integration ids, install attribution) are never evicted
+/// either: a change makes one only when it changed something, so they stay few.
 public enum RecordKind: Int, Sendable, CaseIterable {
     case analytics = 0
     case attribution = 1
     case money = 2
+    /// `PUT /v1/profiles/{id}/attributes` (update_profile).
+    case profileAttributes = 3
+    /// `PUT /v1/profiles/{id}/integration-ids` (set_integration_identifiers).
+    case integrationIds = 4
+    /// `POST /v1/attribution` (update_attribution).
+    case installAttribution = 5
 }
 
-/// Where records go: analytics (plain and attribution) in batches to `/v1/events`, purchases
-/// (money) one at a time to `/v1/purchases`. Each lane is delivered on its own.
+/// Where records go: analytics (plain and attribution) in batches to `/v1/events`; purchases
+/// (money) and the profile's records one at a time, each to its own route. Each lane is
+/// delivered on its own. The purchases lane is the one `analytics_disabled` never stops.
 public enum OutboxLane: Int, Sendable, CaseIterable {
     case events = 0
     case purchases = 1
 
-    public var kinds: [RecordKind] { self == .events ? [.analytics, .attribution] : [.money] }
+    public var kinds: [RecordKind] {
+        self == .events ? [.analytics, .attribution] : [.money, .profileAttributes, .integrationIds, .installAttribution]
+    }
 
     /// Where the purchases lane's seqs start, far above any events seq.
     public static let purchasesFirstSeq = 1 << 52
 }
 
 extension RecordKind {
-    public var lane: OutboxLane { self == .money ? .purchases : .events }
+    public var lane: OutboxLane { self == .analytics || self == .attribution ? .events : .purchases }
 }
 
 /// One record on its way to the backend, as kept in the queue and sent: `body` is the

@@ -8,6 +8,10 @@ extension Profile {
             ("profile_id", .string(profileId)),
             ("customer_user_id", customerUserId.map { .string($0) } ?? .null),
             ("email", email.map { .string($0) } ?? .null),
+            ("standard_attributes", .object(standardJSON)),
+            ("analytics_disabled", .bool(analyticsDisabled)),
+            ("integration_identifiers", .object(integrationIdsJSON)),
+            ("attributions", .object(attributionsJSON)),
             ("timestamp", .number(JSONNumber(timestamp))),
             ("is_test_user", .bool(isTestUser)),
             ("last_backend_time", .number(JSONNumber(lastBackendTime))),
@@ -57,11 +61,58 @@ extension Profile {
         if case .bool(true)? = object["is_test_user"] { profile.isTestUser = true }
         if case .number(let time)? = object["last_backend_time"] { profile.lastBackendTime = time.intValue ?? 0 }
         if case .object(let attributes)? = object["custom_attributes"] { profile.customAttributes = attributes }
+        profile.readAttributes(object)
         if case .object(let assignments)? = object["cross_placement_assignments"] {
             for member in assignments.members {
                 if case .string(let group) = member.value { profile.crossPlacementAssignments[member.key] = group }
             }
         }
         return profile
+    }
+}
+
+extension Profile {
+    /// The standard attributes set, in the order the profile shows them.
+    var standardJSON: JSONObject {
+        JSONObject(StandardAttributeRules.keys.compactMap { key in standard[key].map { (key, .string($0)) } })
+    }
+
+    var integrationIdsJSON: JSONObject {
+        JSONObject(integrationIds.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+    }
+
+    var attributionsJSON: JSONObject {
+        JSONObject(attributions.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) })
+    }
+
+    /// What `PUT /v1/profiles/{id}/attributes` carries: the standard attributes set, the
+    /// opt-out, the custom attributes. A change here is what makes a new record.
+    var sentAttributes: JSONObject {
+        var object = standardJSON
+        object.set("analytics_disabled", .bool(analyticsDisabled))
+        object.set("custom_attributes", .object(customAttributes))
+        return object
+    }
+
+    /// Reads what `update_profile`, `set_integration_identifiers` and `update_attribution` kept;
+    /// a record from before they existed has none of them.
+    mutating func readAttributes(_ object: JSONObject) {
+        if case .object(let values)? = object["standard_attributes"] {
+            for member in values.members where StandardAttributeRules.keys.contains(member.key) {
+                if case .string(let value) = member.value { standard[member.key] = value }
+            }
+        }
+        if case .bool(true)? = object["analytics_disabled"] { analyticsDisabled = true }
+        if case .object(let ids)? = object["integration_identifiers"] {
+            for member in ids.members { if case .string(let value) = member.value { integrationIds[member.key] = value } }
+        }
+        if case .object(let sources)? = object["attributions"] {
+            for member in sources.members {
+                guard case .object(let entry) = member.value, case .object(let attribution)? = entry["attribution"] else { continue }
+                var networkUserId: String?
+                if case .string(let id)? = entry["network_user_id"] { networkUserId = id }
+                attributions[member.key] = SourceAttribution(attribution: attribution, networkUserId: networkUserId)
+            }
+        }
     }
 }

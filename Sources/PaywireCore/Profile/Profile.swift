@@ -4,8 +4,19 @@
 struct Profile: Equatable, Sendable {
     var profileId: String
     var customerUserId: String?
-    /// Recorded from an onboarding's email input when the onboarding asks for it.
-    var email: String?
+    /// The standard attributes `update_profile` sets (`StandardAttributeRules.keys` -> value).
+    var standard: [String: String] = [:]
+    /// Set by `update_profile`, or recorded from an onboarding's email input when it asks for it.
+    var email: String? {
+        get { standard["email"] }
+        set { standard["email"] = newValue }
+    }
+    /// The user opted out of analytics: no plain analytics record is kept (`Outbox.record`).
+    var analyticsDisabled = false
+    /// `set_integration_identifiers`: key -> id.
+    var integrationIds: [String: String] = [:]
+    /// `update_attribution`: source -> what it said.
+    var attributions: [String: SourceAttribution] = [:]
     /// Access level id -> the grant behind it, in the order granted.
     var accessLevels: [(id: String, grant: Grant)] = []
     /// Subscriptions (autorenewable and non-renewing) by vendor product id, in the order bought.
@@ -29,11 +40,13 @@ struct Profile: Equatable, Sendable {
     init(profileId: String, customerUserId: String?, email: String? = nil) {
         self.profileId = profileId
         self.customerUserId = customerUserId
-        self.email = email
+        if let email { standard["email"] = email }
     }
 
     static func == (lhs: Profile, rhs: Profile) -> Bool {
-        lhs.profileId == rhs.profileId && lhs.customerUserId == rhs.customerUserId && lhs.email == rhs.email
+        lhs.profileId == rhs.profileId && lhs.customerUserId == rhs.customerUserId && lhs.standard == rhs.standard
+            && lhs.analyticsDisabled == rhs.analyticsDisabled && lhs.integrationIds == rhs.integrationIds
+            && lhs.attributions == rhs.attributions
             && lhs.accessLevels.elementsEqual(rhs.accessLevels) { $0.id == $1.id && $0.grant == $1.grant }
             && lhs.subscriptions.elementsEqual(rhs.subscriptions) { $0.id == $1.id && $0.grant == $1.grant }
             && lhs.nonSubscriptions.elementsEqual(rhs.nonSubscriptions) { $0.id == $1.id && $0.purchases == $1.purchases }
@@ -74,7 +87,10 @@ struct Profile: Equatable, Sendable {
             writer.member("profile_id", profileId)
             // Absent rather than null: a host's model has no value to show.
             if let customerUserId { writer.member("customer_user_id", customerUserId) }
-            if let email { writer.member("email", email) }
+            for key in StandardAttributeRules.keys { if let value = standard[key] { writer.member(key, value) } }
+            if analyticsDisabled { writer.member("analytics_disabled", true) }
+            if !integrationIds.isEmpty { writer.member("integration_identifiers", .object(integrationIdsJSON)) }
+            if !attributions.isEmpty { writer.member("attributions", .object(attributionsJSON)) }
             writer.member("timestamp", timestamp)
             writer.member("is_test_user", isTestUser)
             writer.key("access_levels")

@@ -69,11 +69,16 @@ final class ProfileStore {
         return .success { writer in profile.write(to: &writer, now: now) }
     }
 
-    /// Sets or (with null) removes custom attributes by `AttributeRules`.
-    func updateAttributes(_ attributes: Fields) throws(WireError) {
+    /// Changes the profile by `change` (which throws when a rule refuses the change). When it
+    /// changed, `beforeKeeping(old, next)` runs first (it keeps the outbox record the change
+    /// needs), then the profile is written: a failure in either leaves the profile as it was.
+    func update(_ change: (inout Profile) throws(WireError) -> Void,
+                beforeKeeping: (_ old: Profile, _ next: Profile) throws(WireError) -> Void) throws(WireError) {
         var next = current
-        try AttributeRules.apply(attributes, to: &next.customAttributes)
-        if next != current { try commit(next) }
+        try change(&next)
+        guard next != current else { return }
+        try beforeKeeping(current, next)
+        try commit(next)
     }
 
     /// Identifies the profile as the app's user `customerUserId`.
@@ -83,7 +88,10 @@ final class ProfileStore {
 
     /// Starts a new anonymous profile.
     func logout() throws(WireError) {
-        try commit(Profile(profileId: Profile.newProfileId(), customerUserId: nil))
+        var next = Profile(profileId: Profile.newProfileId(), customerUserId: nil)
+        // The opt-out is the device user's choice, not the account's: a new profile keeps it.
+        next.analyticsDisabled = current.analyticsDisabled
+        try commit(next)
     }
 
     /// Records the email an onboarding collected.
@@ -145,8 +153,18 @@ final class ProfileStore {
     static func identified(_ profile: Profile, as customerUserId: String) -> Profile? {
         switch profile.customerUserId {
         case customerUserId?: return nil
-        case nil: return Profile(profileId: profile.profileId, customerUserId: customerUserId, email: profile.email)
-        case _?: return Profile(profileId: Profile.newProfileId(), customerUserId: customerUserId)
+        case nil:
+            // The same profile, claimed: what the device said about it stays.
+            var next = Profile(profileId: profile.profileId, customerUserId: customerUserId)
+            next.standard = profile.standard
+            next.integrationIds = profile.integrationIds
+            next.attributions = profile.attributions
+            next.analyticsDisabled = profile.analyticsDisabled
+            return next
+        case _?:
+            var next = Profile(profileId: Profile.newProfileId(), customerUserId: customerUserId)
+            next.analyticsDisabled = profile.analyticsDisabled
+            return next
         }
     }
 

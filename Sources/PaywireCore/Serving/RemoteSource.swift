@@ -46,6 +46,12 @@ enum RemoteSource {
 
     /// `{base_url}/v1/{collection}/{id}`, the id percent-encoded.
     static func url(baseURL: String, collection: String, id: String) -> String {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        return "\(base)/v1/\(collection)/\(escapedSegment(id))"
+    }
+
+    /// `id` percent-encoded as one path segment (unreserved characters stay).
+    static func escapedSegment(_ id: String) -> String {
         var escaped = ""
         for byte in id.utf8 {
             let character = Character(Unicode.Scalar(byte))
@@ -56,8 +62,7 @@ enum RemoteSource {
                 escaped += "%" + (hex.count == 1 ? "0" + hex : hex)
             }
         }
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        return "\(base)/v1/\(collection)/\(escaped)"
+        return escaped
     }
 
     static func headers(profileId: String, etag: String?) -> [(name: String, value: String)] {

@@ -178,9 +178,20 @@ class TypedMethods:
         params = models.GetPaywallForDefaultAudienceParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age)
         return models.decode_get_paywall_for_default_audience_result(self._call_typed("get_paywall_for_default_audience", params.to_json()))
 
-    def update_profile(self, *, custom_attributes: Dict[str, Optional[Union[str, Decimal, bool]]]) -> None:
-        """Calls `update_profile`. custom_attributes: null removes an attribute"""
-        params = models.UpdateProfileParams(custom_attributes=custom_attributes)
+    def update_profile(self, *, custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None, email: Union[Optional[str], _mb.Unset] = _mb.UNSET, phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET, first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET, birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET, app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET, analytics_disabled: Optional[bool] = None) -> None:
+        """Calls `update_profile`. custom_attributes: null removes an attribute; email:
+        local@domain, no spaces, at most 254 characters; null removes it; phone_number: an
+        optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate;
+        null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name:
+        not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-
+        MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null
+        removes it; app_tracking_transparency_status: the platform's tracking consent as the
+        host read it; null removes it; analytics_disabled: true: from this call on no plain
+        analytics record (exposures, view and onboarding events) is kept or sent; records
+        already queued still go. Purchases, restores, attribution and integration ids are not
+        affected. Kept across logout and identify: it is the device user's choice
+        """
+        params = models.UpdateProfileParams(custom_attributes=custom_attributes, email=email, phone_number=phone_number, first_name=first_name, last_name=last_name, gender=gender, birthday=birthday, app_tracking_transparency_status=app_tracking_transparency_status, analytics_disabled=analytics_disabled)
         return models.decode_update_profile_result(self._call_typed("update_profile", params.to_json()))
 
     def flush_analytics(self, *, timeout_ms: Optional[int] = None) -> models.FlushAnalyticsResult:
@@ -207,6 +218,19 @@ class TypedMethods:
         """Calls `onboarding_view_report_error`."""
         params = models.OnboardingViewReportErrorParams(view_id=view_id, message=message, underlying_error=underlying_error)
         return models.decode_onboarding_view_report_error_result(self._call_typed("onboarding_view_report_error", params.to_json()))
+
+    def set_integration_identifiers(self, *, appsflyer_id: Optional[str] = None, adjust_device_id: Optional[str] = None, firebase_app_instance_id: Optional[str] = None, mixpanel_user_distinct_id: Optional[str] = None, amplitude_user_id: Optional[str] = None, amplitude_device_id: Optional[str] = None, one_signal_subscription_id: Optional[str] = None, one_signal_player_id: Optional[str] = None, pushwoosh_hwid: Optional[str] = None, branch_id: Optional[str] = None, airbridge_device_id: Optional[str] = None, posthog_distinct_id: Optional[str] = None) -> None:
+        """Calls `set_integration_identifiers`."""
+        params = models.SetIntegrationIdentifiersParams(appsflyer_id=appsflyer_id, adjust_device_id=adjust_device_id, firebase_app_instance_id=firebase_app_instance_id, mixpanel_user_distinct_id=mixpanel_user_distinct_id, amplitude_user_id=amplitude_user_id, amplitude_device_id=amplitude_device_id, one_signal_subscription_id=one_signal_subscription_id, one_signal_player_id=one_signal_player_id, pushwoosh_hwid=pushwoosh_hwid, branch_id=branch_id, airbridge_device_id=airbridge_device_id, posthog_distinct_id=posthog_distinct_id)
+        return models.decode_set_integration_identifiers_result(self._call_typed("set_integration_identifiers", params.to_json()))
+
+    def update_attribution(self, *, source: str, attribution: Dict[str, Any], network_user_id: Optional[str] = None) -> None:
+        """Calls `update_attribution`. source: the attribution provider, e.g. adjust, appsflyer,
+        branch, apple_search_ads, custom; attribution: the provider's data as it gave it; at
+        most 10000 bytes as JSON; network_user_id: the provider's id of this user
+        """
+        params = models.UpdateAttributionParams(source=source, attribution=attribution, network_user_id=network_user_id)
+        return models.decode_update_attribution_result(self._call_typed("update_attribution", params.to_json()))
 
 
 class AsyncTypedMethods:
@@ -376,9 +400,20 @@ class AsyncTypedMethods:
         params = models.GetPaywallForDefaultAudienceParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age)
         return models.decode_get_paywall_for_default_audience_result(await self._call_typed("get_paywall_for_default_audience", params.to_json()))
 
-    async def update_profile(self, *, custom_attributes: Dict[str, Optional[Union[str, Decimal, bool]]]) -> None:
-        """Calls `update_profile`. custom_attributes: null removes an attribute"""
-        params = models.UpdateProfileParams(custom_attributes=custom_attributes)
+    async def update_profile(self, *, custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None, email: Union[Optional[str], _mb.Unset] = _mb.UNSET, phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET, first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET, birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET, app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET, analytics_disabled: Optional[bool] = None) -> None:
+        """Calls `update_profile`. custom_attributes: null removes an attribute; email:
+        local@domain, no spaces, at most 254 characters; null removes it; phone_number: an
+        optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate;
+        null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name:
+        not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-
+        MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null
+        removes it; app_tracking_transparency_status: the platform's tracking consent as the
+        host read it; null removes it; analytics_disabled: true: from this call on no plain
+        analytics record (exposures, view and onboarding events) is kept or sent; records
+        already queued still go. Purchases, restores, attribution and integration ids are not
+        affected. Kept across logout and identify: it is the device user's choice
+        """
+        params = models.UpdateProfileParams(custom_attributes=custom_attributes, email=email, phone_number=phone_number, first_name=first_name, last_name=last_name, gender=gender, birthday=birthday, app_tracking_transparency_status=app_tracking_transparency_status, analytics_disabled=analytics_disabled)
         return models.decode_update_profile_result(await self._call_typed("update_profile", params.to_json()))
 
     async def flush_analytics(self, *, timeout_ms: Optional[int] = None) -> models.FlushAnalyticsResult:
@@ -405,3 +440,16 @@ class AsyncTypedMethods:
         """Calls `onboarding_view_report_error`."""
         params = models.OnboardingViewReportErrorParams(view_id=view_id, message=message, underlying_error=underlying_error)
         return models.decode_onboarding_view_report_error_result(await self._call_typed("onboarding_view_report_error", params.to_json()))
+
+    async def set_integration_identifiers(self, *, appsflyer_id: Optional[str] = None, adjust_device_id: Optional[str] = None, firebase_app_instance_id: Optional[str] = None, mixpanel_user_distinct_id: Optional[str] = None, amplitude_user_id: Optional[str] = None, amplitude_device_id: Optional[str] = None, one_signal_subscription_id: Optional[str] = None, one_signal_player_id: Optional[str] = None, pushwoosh_hwid: Optional[str] = None, branch_id: Optional[str] = None, airbridge_device_id: Optional[str] = None, posthog_distinct_id: Optional[str] = None) -> None:
+        """Calls `set_integration_identifiers`."""
+        params = models.SetIntegrationIdentifiersParams(appsflyer_id=appsflyer_id, adjust_device_id=adjust_device_id, firebase_app_instance_id=firebase_app_instance_id, mixpanel_user_distinct_id=mixpanel_user_distinct_id, amplitude_user_id=amplitude_user_id, amplitude_device_id=amplitude_device_id, one_signal_subscription_id=one_signal_subscription_id, one_signal_player_id=one_signal_player_id, pushwoosh_hwid=pushwoosh_hwid, branch_id=branch_id, airbridge_device_id=airbridge_device_id, posthog_distinct_id=posthog_distinct_id)
+        return models.decode_set_integration_identifiers_result(await self._call_typed("set_integration_identifiers", params.to_json()))
+
+    async def update_attribution(self, *, source: str, attribution: Dict[str, Any], network_user_id: Optional[str] = None) -> None:
+        """Calls `update_attribution`. source: the attribution provider, e.g. adjust, appsflyer,
+        branch, apple_search_ads, custom; attribution: the provider's data as it gave it; at
+        most 10000 bytes as JSON; network_user_id: the provider's id of this user
+        """
+        params = models.UpdateAttributionParams(source=source, attribution=attribution, network_user_id=network_user_id)
+        return models.decode_update_attribution_result(await self._call_typed("update_attribution", params.to_json()))

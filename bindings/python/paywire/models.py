@@ -17,7 +17,7 @@ from . import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = '119f16ef247ea7ac1180762d33bc65c4e0eba455aded27c23d5e07870a3b8821'
+SCHEMA_SHA256 = 'ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized']
@@ -1457,21 +1457,58 @@ class GetPaywallForDefaultAudienceParams:
 
 @dataclass
 class UpdateProfileParams:
-    custom_attributes: Dict[str, Optional[Union[str, Decimal, bool]]]
+    """Every member is optional; the update is refused whole when one member breaks its rule
+    (wrong_param naming the member).
+    """
+
+    custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None
+    email: Union[Optional[str], _mb.Unset] = _mb.UNSET
+    phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET
+    first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET
+    last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET
+    gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET
+    birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET
+    app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET
+    analytics_disabled: Optional[bool] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['custom_attributes'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['analytics_disabled', 'app_tracking_transparency_status', 'birthday', 'custom_attributes', 'email', 'first_name', 'gender', 'last_name', 'phone_number'])
 
     @classmethod
     def from_json(cls, data: Any) -> "UpdateProfileParams":
         d = _mb.obj(data, "UpdateProfileParams")
         return cls(
-            custom_attributes={k0: _mb.num(x0) for k0, x0 in _mb.req(d, "custom_attributes", "UpdateProfileParams").items()},
+            custom_attributes={k0: _mb.num(x0) for k0, x0 in d["custom_attributes"].items()} if d.get("custom_attributes") is not None else None,
+            email=d["email"] if "email" in d else _mb.UNSET,
+            phone_number=d["phone_number"] if "phone_number" in d else _mb.UNSET,
+            first_name=d["first_name"] if "first_name" in d else _mb.UNSET,
+            last_name=d["last_name"] if "last_name" in d else _mb.UNSET,
+            gender=d["gender"] if "gender" in d else _mb.UNSET,
+            birthday=d["birthday"] if "birthday" in d else _mb.UNSET,
+            app_tracking_transparency_status=d["app_tracking_transparency_status"] if "app_tracking_transparency_status" in d else _mb.UNSET,
+            analytics_disabled=d["analytics_disabled"] if d.get("analytics_disabled") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        out["custom_attributes"] = self.custom_attributes
+        if self.custom_attributes is not None:
+            out["custom_attributes"] = self.custom_attributes
+        if not isinstance(self.email, _mb.Unset):
+            out["email"] = self.email
+        if not isinstance(self.phone_number, _mb.Unset):
+            out["phone_number"] = self.phone_number
+        if not isinstance(self.first_name, _mb.Unset):
+            out["first_name"] = self.first_name
+        if not isinstance(self.last_name, _mb.Unset):
+            out["last_name"] = self.last_name
+        if not isinstance(self.gender, _mb.Unset):
+            out["gender"] = self.gender
+        if not isinstance(self.birthday, _mb.Unset):
+            out["birthday"] = self.birthday
+        if not isinstance(self.app_tracking_transparency_status, _mb.Unset):
+            out["app_tracking_transparency_status"] = self.app_tracking_transparency_status
+        if self.analytics_disabled is not None:
+            out["analytics_disabled"] = self.analytics_disabled
         out.update(self.extra_fields)
         return out
 
@@ -1659,6 +1696,108 @@ class OnboardingViewReportErrorParams:
             out["message"] = self.message
         if self.underlying_error is not None:
             out["underlying_error"] = self.underlying_error
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class SetIntegrationIdentifiersParams:
+    """Ids the app's other SDKs gave this install, by key; a known key only. Kept with the profile
+    and sent once per change (PUT /v1/profiles/{profile_id}/integration-ids).
+    """
+
+    appsflyer_id: Optional[str] = None
+    adjust_device_id: Optional[str] = None
+    firebase_app_instance_id: Optional[str] = None
+    mixpanel_user_distinct_id: Optional[str] = None
+    amplitude_user_id: Optional[str] = None
+    amplitude_device_id: Optional[str] = None
+    one_signal_subscription_id: Optional[str] = None
+    one_signal_player_id: Optional[str] = None
+    pushwoosh_hwid: Optional[str] = None
+    branch_id: Optional[str] = None
+    airbridge_device_id: Optional[str] = None
+    posthog_distinct_id: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['adjust_device_id', 'airbridge_device_id', 'amplitude_device_id', 'amplitude_user_id', 'appsflyer_id', 'branch_id', 'firebase_app_instance_id', 'mixpanel_user_distinct_id', 'one_signal_player_id', 'one_signal_subscription_id', 'posthog_distinct_id', 'pushwoosh_hwid'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "SetIntegrationIdentifiersParams":
+        d = _mb.obj(data, "SetIntegrationIdentifiersParams")
+        return cls(
+            appsflyer_id=d["appsflyer_id"] if d.get("appsflyer_id") is not None else None,
+            adjust_device_id=d["adjust_device_id"] if d.get("adjust_device_id") is not None else None,
+            firebase_app_instance_id=d["firebase_app_instance_id"] if d.get("firebase_app_instance_id") is not None else None,
+            mixpanel_user_distinct_id=d["mixpanel_user_distinct_id"] if d.get("mixpanel_user_distinct_id") is not None else None,
+            amplitude_user_id=d["amplitude_user_id"] if d.get("amplitude_user_id") is not None else None,
+            amplitude_device_id=d["amplitude_device_id"] if d.get("amplitude_device_id") is not None else None,
+            one_signal_subscription_id=d["one_signal_subscription_id"] if d.get("one_signal_subscription_id") is not None else None,
+            one_signal_player_id=d["one_signal_player_id"] if d.get("one_signal_player_id") is not None else None,
+            pushwoosh_hwid=d["pushwoosh_hwid"] if d.get("pushwoosh_hwid") is not None else None,
+            branch_id=d["branch_id"] if d.get("branch_id") is not None else None,
+            airbridge_device_id=d["airbridge_device_id"] if d.get("airbridge_device_id") is not None else None,
+            posthog_distinct_id=d["posthog_distinct_id"] if d.get("posthog_distinct_id") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        if self.appsflyer_id is not None:
+            out["appsflyer_id"] = self.appsflyer_id
+        if self.adjust_device_id is not None:
+            out["adjust_device_id"] = self.adjust_device_id
+        if self.firebase_app_instance_id is not None:
+            out["firebase_app_instance_id"] = self.firebase_app_instance_id
+        if self.mixpanel_user_distinct_id is not None:
+            out["mixpanel_user_distinct_id"] = self.mixpanel_user_distinct_id
+        if self.amplitude_user_id is not None:
+            out["amplitude_user_id"] = self.amplitude_user_id
+        if self.amplitude_device_id is not None:
+            out["amplitude_device_id"] = self.amplitude_device_id
+        if self.one_signal_subscription_id is not None:
+            out["one_signal_subscription_id"] = self.one_signal_subscription_id
+        if self.one_signal_player_id is not None:
+            out["one_signal_player_id"] = self.one_signal_player_id
+        if self.pushwoosh_hwid is not None:
+            out["pushwoosh_hwid"] = self.pushwoosh_hwid
+        if self.branch_id is not None:
+            out["branch_id"] = self.branch_id
+        if self.airbridge_device_id is not None:
+            out["airbridge_device_id"] = self.airbridge_device_id
+        if self.posthog_distinct_id is not None:
+            out["posthog_distinct_id"] = self.posthog_distinct_id
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class UpdateAttributionParams:
+    """What an attribution SDK said about the install. Kept with the profile by source; sent once
+    per change (POST /v1/attribution).
+    """
+
+    source: str
+    attribution: Dict[str, Any]
+    network_user_id: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['attribution', 'network_user_id', 'source'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "UpdateAttributionParams":
+        d = _mb.obj(data, "UpdateAttributionParams")
+        return cls(
+            source=_mb.req(d, "source", "UpdateAttributionParams"),
+            attribution=_mb.req(d, "attribution", "UpdateAttributionParams"),
+            network_user_id=d["network_user_id"] if d.get("network_user_id") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["source"] = self.source
+        out["attribution"] = self.attribution
+        if self.network_user_id is not None:
+            out["network_user_id"] = self.network_user_id
         out.update(self.extra_fields)
         return out
 
@@ -1929,8 +2068,17 @@ class Profile:
     non_subscriptions: Dict[str, List[NonSubscription]]
     customer_user_id: Optional[str] = None
     email: Optional[str] = None
+    phone_number: Optional[str] = None
+    first_name: Optional[str] = None
+    last_name: Optional[str] = None
+    gender: Optional[Literal['female', 'male', 'other']] = None
+    birthday: Optional[str] = None
+    app_tracking_transparency_status: Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']] = None
+    analytics_disabled: Optional[bool] = None
+    integration_identifiers: Optional[Dict[str, str]] = None
+    attributions: Optional[Dict[str, Attribution]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_levels', 'custom_attributes', 'customer_user_id', 'email', 'is_test_user', 'non_subscriptions', 'profile_id', 'subscriptions', 'timestamp'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_levels', 'analytics_disabled', 'app_tracking_transparency_status', 'attributions', 'birthday', 'custom_attributes', 'customer_user_id', 'email', 'first_name', 'gender', 'integration_identifiers', 'is_test_user', 'last_name', 'non_subscriptions', 'phone_number', 'profile_id', 'subscriptions', 'timestamp'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Profile":
@@ -1945,6 +2093,15 @@ class Profile:
             non_subscriptions={k0: [NonSubscription.from_json(x1) for x1 in x0] for k0, x0 in _mb.req(d, "non_subscriptions", "Profile").items()},
             customer_user_id=d["customer_user_id"] if d.get("customer_user_id") is not None else None,
             email=d["email"] if d.get("email") is not None else None,
+            phone_number=d["phone_number"] if d.get("phone_number") is not None else None,
+            first_name=d["first_name"] if d.get("first_name") is not None else None,
+            last_name=d["last_name"] if d.get("last_name") is not None else None,
+            gender=d["gender"] if d.get("gender") is not None else None,
+            birthday=d["birthday"] if d.get("birthday") is not None else None,
+            app_tracking_transparency_status=d["app_tracking_transparency_status"] if d.get("app_tracking_transparency_status") is not None else None,
+            analytics_disabled=d["analytics_disabled"] if d.get("analytics_disabled") is not None else None,
+            integration_identifiers=d["integration_identifiers"] if d.get("integration_identifiers") is not None else None,
+            attributions={k0: Attribution.from_json(x0) for k0, x0 in d["attributions"].items()} if d.get("attributions") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1961,6 +2118,24 @@ class Profile:
         out["timestamp"] = self.timestamp
         out["is_test_user"] = self.is_test_user
         out["non_subscriptions"] = {k0: [x1.to_json() for x1 in x0] for k0, x0 in self.non_subscriptions.items()}
+        if self.phone_number is not None:
+            out["phone_number"] = self.phone_number
+        if self.first_name is not None:
+            out["first_name"] = self.first_name
+        if self.last_name is not None:
+            out["last_name"] = self.last_name
+        if self.gender is not None:
+            out["gender"] = self.gender
+        if self.birthday is not None:
+            out["birthday"] = self.birthday
+        if self.app_tracking_transparency_status is not None:
+            out["app_tracking_transparency_status"] = self.app_tracking_transparency_status
+        if self.analytics_disabled is not None:
+            out["analytics_disabled"] = self.analytics_disabled
+        if self.integration_identifiers is not None:
+            out["integration_identifiers"] = self.integration_identifiers
+        if self.attributions is not None:
+            out["attributions"] = {k0: x0.to_json() for k0, x0 in self.attributions.items()}
         out.update(self.extra_fields)
         return out
 
@@ -2185,22 +2360,52 @@ class NonSubscription:
 
 
 @dataclass
-class LogShowPaywallResult:
-    event_id: str
+class Attribution:
+    attribution: Dict[str, Any]
+    network_user_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['event_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['attribution', 'network_user_id'])
 
     @classmethod
-    def from_json(cls, data: Any) -> "LogShowPaywallResult":
-        d = _mb.obj(data, "LogShowPaywallResult")
+    def from_json(cls, data: Any) -> "Attribution":
+        d = _mb.obj(data, "Attribution")
         return cls(
-            event_id=_mb.req(d, "event_id", "LogShowPaywallResult"),
+            attribution=_mb.req(d, "attribution", "Attribution"),
+            network_user_id=d["network_user_id"] if d.get("network_user_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        out["event_id"] = self.event_id
+        out["attribution"] = self.attribution
+        if self.network_user_id is not None:
+            out["network_user_id"] = self.network_user_id
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class LogShowPaywallResult:
+    event_id: Optional[str] = None
+    analytics_disabled: Optional[Literal[True]] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['analytics_disabled', 'event_id'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "LogShowPaywallResult":
+        d = _mb.obj(data, "LogShowPaywallResult")
+        return cls(
+            event_id=d["event_id"] if d.get("event_id") is not None else None,
+            analytics_disabled=d["analytics_disabled"] if d.get("analytics_disabled") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        if self.event_id is not None:
+            out["event_id"] = self.event_id
+        if self.analytics_disabled is not None:
+            out["analytics_disabled"] = self.analytics_disabled
         out.update(self.extra_fields)
         return out
 
@@ -4249,6 +4454,24 @@ def encode_onboarding_view_report_error_result(value: None) -> Any:
     return value
 
 
+def decode_set_integration_identifiers_result(data: Any) -> None:
+    result: None = data
+    return result
+
+
+def encode_set_integration_identifiers_result(value: None) -> Any:
+    return value
+
+
+def decode_update_attribution_result(data: Any) -> None:
+    result: None = data
+    return result
+
+
+def encode_update_attribution_result(value: None) -> Any:
+    return value
+
+
 #: method -> its params model, its result decoder and encoder.
 PARAMS_MODELS: Dict[str, Any] = {
     'get_sdk_version': GetSdkVersionParams,
@@ -4286,6 +4509,8 @@ PARAMS_MODELS: Dict[str, Any] = {
     'restore_purchases': RestorePurchasesParams,
     'report_transaction': ReportTransactionParams,
     'onboarding_view_report_error': OnboardingViewReportErrorParams,
+    'set_integration_identifiers': SetIntegrationIdentifiersParams,
+    'update_attribution': UpdateAttributionParams,
 }
 RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'get_sdk_version': decode_get_sdk_version_result,
@@ -4323,6 +4548,8 @@ RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'restore_purchases': decode_restore_purchases_result,
     'report_transaction': decode_report_transaction_result,
     'onboarding_view_report_error': decode_onboarding_view_report_error_result,
+    'set_integration_identifiers': decode_set_integration_identifiers_result,
+    'update_attribution': decode_update_attribution_result,
 }
 RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'get_sdk_version': encode_get_sdk_version_result,
@@ -4360,6 +4587,8 @@ RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'restore_purchases': encode_restore_purchases_result,
     'report_transaction': encode_report_transaction_result,
     'onboarding_view_report_error': encode_onboarding_view_report_error_result,
+    'set_integration_identifiers': encode_set_integration_identifiers_result,
+    'update_attribution': encode_update_attribution_result,
 }
 
 

@@ -47,6 +47,9 @@ extension Routes {
             return Reply.json(try await setup.store.eventSummary())
         case (.GET, "notifications"?, 1):
             return Reply.json(.object([("notifications", try await setup.store.notificationLog())]))
+        case (.GET, "profile-data"?, 1):
+            guard let id = query("profile_id"), !id.isEmpty else { return Reply.error(400, code: "invalid_request", "profile_id is required") }
+            return Reply.json(try await setup.store.profileData(profileId: id))
         case (.GET, "purchases"?, 1):
             return Reply.json(.object([("purchases", try await setup.store.purchaseLog(profileId: query("profile_id")))]))
         default:

@@ -27,6 +27,7 @@ struct ServerSetup: Sendable {
 enum APIRoute {
     case placement(String), onboarding(String), profile(String), events, purchases, restores, results(String)
     case notification(NotificationSource)
+    case profileAttributes(String), integrationIds(String), attribution
 
     static func match(_ parts: [String]) -> APIRoute? {
         switch (parts.count, parts.dropFirst().first) {
@@ -38,6 +39,9 @@ enum APIRoute {
         case (2, "restores"?): return .restores
         case (4, "experiments"?) where parts[3] == "results": return .results(parts[2])
         case (3, "notifications"?): return NotificationSource(rawValue: parts[2]).map { .notification($0) }
+        case (4, "profiles"?) where parts[3] == "attributes": return .profileAttributes(parts[2])
+        case (4, "profiles"?) where parts[3] == "integration-ids": return .integrationIds(parts[2])
+        case (2, "attribution"?): return .attribution
         default: return nil
         }
     }
@@ -53,7 +57,8 @@ enum APIRoute {
     var method: HTTPMethod {
         switch self {
         case .placement, .onboarding, .profile, .results: return .GET
-        case .events, .purchases, .restores, .notification: return .POST
+        case .events, .purchases, .restores, .attribution, .notification: return .POST
+        case .profileAttributes, .integrationIds: return .PUT
         }
     }
 }
@@ -119,6 +124,9 @@ struct Routes: HTTPHandler {
         case .restores: response = try await restore(request)
         case .results(let id): response = try await results(id)
         case .notification(let source): response = try await notification(source, request)
+        case .profileAttributes(let id): response = try await profileData(request, kind: .attributes, profileId: id)
+        case .integrationIds(let id): response = try await profileData(request, kind: .integrationIdentifiers, profileId: id)
+        case .attribution: response = try await profileData(request, kind: .attribution, profileId: nil)
         }
         if faulty, await state.roll(faults.loseResponseRate) { throw CloseWithoutResponse() }
         return response

@@ -105,13 +105,16 @@ final class Store: Sendable {
                 """)
         }
         registerNotificationMigration(&migrator)
+        // What the device says about a profile besides purchases (ProfileData).
+        migrator.registerMigration("v4-profile-data") { db in try Store.migrateProfileData(db) }
         return migrator
     }
 
     /// Forgets every event, transaction, profile and notification (`POST /_dev/reset`).
     func reset() async throws {
         try await database.write { db in
-            for table in ["events", "counters", "transactions", "purchase_log", "profiles", "lifecycles", "notifications"] {
+            for table in ["events", "counters", "transactions", "purchase_log", "profiles", "lifecycles", "notifications",
+                          "profile_records", "profile_data"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

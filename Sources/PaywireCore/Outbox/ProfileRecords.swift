@@ -1,0 +1,42 @@
+/// The profile's own records: what `update_profile`, `set_integration_identifiers` and
+/// `update_attribution` told the device, on its way to the backend. They ride the purchases
+/// lane (one at a time, never evicted, never stopped by `analytics_disabled`): an attribution
+/// the user gave and the ids that join other tools' data are not analytics to opt out of, and
+/// losing one would lose it for good, since the device sends each change once.
+extension Outbox {
+    /// Keeps a record that `profile` changed what the backend holds of it: the attributes, the
+    /// integration ids (every id, for a PUT), or what one attribution `source` said.
+    func keepProfileRecord(_ kind: RecordKind, profile: Profile, source: String? = nil) throws(WireError) {
+        let eventId = UUIDs.v7(milliseconds: clock.nowMilliseconds())
+        var writer = JSONWriter(reservingCapacity: 256)
+        writer.object { writer in
+            writer.member("event_id", eventId)
+            writer.member("profile_id", profile.profileId)
+            if let customerUserId = profile.customerUserId { writer.member("customer_user_id", customerUserId) }
+            switch kind {
+            case .profileAttributes: writer.member("attributes", .object(profile.sentAttributes))
+            case .integrationIds: writer.member("integration_identifiers", .object(profile.integrationIdsJSON))
+            default:
+                guard let source, let attribution = profile.attributions[source] else { return }
+                writer.member("source", source)
+                writer.member("attribution", .object(attribution.attribution))
+                if let id = attribution.networkUserId { writer.member("network_user_id", id) }
+            }
+        }
+        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: kind, body: writer.bytes))
+    }
+
+    /// The method and route a purchases-lane record is sent to. A profile's route names the
+    /// profile the record was made for, read from its body (it may no longer be the current one).
+    static func route(of record: OutboxRecord) -> (method: String, route: String) {
+        switch record.kind {
+        case .profileAttributes, .integrationIds:
+            var profileId = ""
+            if case .object(let body)? = try? JSONParser.parse(record.body), case .string(let id)? = body["profile_id"] { profileId = id }
+            let tail = record.kind == .profileAttributes ? "attributes" : "integration-ids"
+            return ("PUT", "profiles/\(RemoteSource.escapedSegment(profileId))/\(tail)")
+        case .installAttribution: return ("POST", "attribution")
+        default: return ("POST", "purchases")
+        }
+    }
+}
