@@ -61,6 +61,8 @@ def encode(t: tuple, v: str, d: int = 0) -> str:
     if kind in ("list", "map", "opt"):
         fn = {"list": "Array", "map": "Object", "opt": "NullOr"}[kind]
         return f"ModelJson.{fn}({v}, x{d} => {encode(t[1], f'x{d}', d + 1)})"
+    if cstype(t) in ("JsonValue", "JsonObject"):
+        return v  # already JSON (System.Json's implicit conversions would make an overload ambiguous)
     return f"ModelJson.Json({v})"
 
 
@@ -91,9 +93,9 @@ def field_lines(c: Class, f: Field) -> List[str]:
     return out + [f"{I2}public {typ} {name} {{ get; set; }}{init}"]
 
 
-def decode_lines(c: Class) -> List[str]:
+def decode_lines(c: Class, hides: bool) -> List[str]:
     out = [f"{I2}/// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>",
-           f"{I2}public static {c.name} FromJson(JsonValue json)", f"{I2}{{",
+           f"{I2}public {'new ' if hides else ''}static {c.name} FromJson(JsonValue json)", f"{I2}{{",
            f'{I3}JsonObject o = ModelJson.Obj(json, "{c.name}");', f"{I3}var v = new {c.name}();"]
     if c.event:
         out.append(f'{I3}v.Seq = ModelJson.Integer(ModelJson.Req(o, "seq", "{c.name}"));')
@@ -115,11 +117,12 @@ def encode_lines(c: Class, override: bool) -> List[str]:
         out += [f'{I3}o["event"] = EventName;', f'{I3}o["seq"] = ModelJson.Json(Seq);']
     for f in c.fields:
         name, key = prop_name(c, f), json.dumps(f.name)
-        line = f"o[{key}] = {encode(f.type, name)};"
+        # this.: a property may share its name with a class (PostPurchase), and the class would win
+        line = f"o[{key}] = {encode(f.type, 'this.' + name)};"
         if f.required:
             out.append(f"{I3}{line}")
         else:
-            out.append(f"{I3}if ({'Has' + name if f.nullable_optional else name + ' != null'}) {line}")
+            out.append(f"{I3}if ({'this.Has' + name if f.nullable_optional else 'this.' + name + ' != null'}) {line}")
     return out + [f"{I3}ModelJson.AddAll(o, ExtraFields);", f"{I3}return o;", f"{I2}}}"]
 
 
@@ -137,7 +140,7 @@ def emit_class(c: Class, union: str) -> List[str]:
         out += field_lines(c, f)
     out += [f"{I2}/// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>",
             f"{I2}public JsonObject ExtraFields {{ get; set; }} = new JsonObject();", ""]
-    return out + decode_lines(c) + [""] + encode_lines(c, bool(union)) + [f"{I1}}}"]
+    return out + decode_lines(c, bool(union)) + [""] + encode_lines(c, bool(union)) + [f"{I1}}}"]
 
 
 def emit_union(u: Union) -> List[str]:
