@@ -61,7 +61,7 @@ namespace Paywire
         }
 
         /// <summary>The error for a library built from another schema than the binding's; null when they match.</summary>
-        internal static PaywireException SchemaMismatch(string library, string binding)
+        public static PaywireException SchemaMismatch(string library, string binding)
         {
             if (library == binding) return null;
             var details = new JsonObject { { "library_schema_sha256", library }, { "binding_schema_sha256", binding } };
