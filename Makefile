@@ -331,10 +331,15 @@ $(DOTNET_DIR)/paywire-conformance.exe: $(wildcard bindings/dotnet/runner/*.cs) $
 $(DOTNET_DIR)/paywire-tests.exe: $(wildcard bindings/dotnet/tests/*.cs) $(DOTNET_DIR)/Paywire.dll
 	$(MCS) -target:exe -r:$(DOTNET_DIR)/Paywire.dll -out:$@ $(filter %.cs,$^)
 
-# The bindings' own tests: results, errors, async calls, handlers, 100,000-call ownership, loading.
-test-java: java lib
+# The bindings' own tests: results, errors, async calls, handlers, 100,000-call ownership, loading,
+# typed calls and the round trip of every vector shape through the generated models (which shapes:
+# tests/conformance/roundtrip_cases.py, so both languages check the same ones).
+ROUNDTRIP_CASES := $(BUILD)/roundtrip-cases.json
+$(ROUNDTRIP_CASES): tests/conformance/roundtrip_cases.py schema/paywire.schema.json $(wildcard tests/conformance/vectors/*.json) | deps
+	python3 tests/conformance/roundtrip_cases.py $@
+test-java: java lib $(ROUNDTRIP_CASES)
 	java -XX:+UseSerialGC -Xmx256m -Dpaywire.root=$(CURDIR) -cp $(JAVA_CP):$(CURDIR)/$(JAVA_DIR)/test-classes dev.paywire.TestMain
-test-dotnet: dotnet lib
+test-dotnet: dotnet lib $(ROUNDTRIP_CASES)
 	PAYWIRE_ROOT=$(CURDIR) mono $(DOTNET_DIR)/paywire-tests.exe
 
 conformance-java: java lib deps

@@ -17,14 +17,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import csharp_methods  # noqa: E402
+import java_methods  # noqa: E402
 import python_emit  # noqa: E402
 import python_methods  # noqa: E402
 import schema_ir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = "schema/paywire.schema.json"
+# A directory here is wholly generated: a file in it that the generator no longer writes is stale too.
 OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py",
-           "Sources/PaywireCore/Wire/SchemaFingerprint.swift"]
+           "Sources/PaywireCore/Wire/SchemaFingerprint.swift",
+           "bindings/java/src/dev/paywire/model", "bindings/java/src/dev/paywire/TypedMethods.java",
+           "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs"]
 
 
 def fingerprint_swift(sha256: str) -> str:
@@ -47,14 +52,21 @@ def render(schema_bytes: bytes) -> dict:
         OUTPUTS[0]: python_emit.models_py(model, schema["$id"], sha256),
         OUTPUTS[1]: python_methods.methods_py(model, schema["$id"]),
         OUTPUTS[2]: fingerprint_swift(sha256),
+        **java_methods.outputs(model, schema["$id"], sha256),
+        **csharp_methods.outputs(model, schema["$id"], sha256),
     }
 
 
 def write(root: Path, files: dict) -> None:
+    for directory in (path for path in OUTPUTS if "." not in Path(path).name):
+        for orphan in (root / directory).glob("*") if (root / directory).is_dir() else []:
+            if f"{directory}/{orphan.name}" not in files:
+                orphan.unlink()
     for path, text in files.items():
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
+        if not target.exists() or target.read_text() != text:  # an unchanged file keeps its mtime: no rebuild
+            target.write_text(text)
 
 
 def check(root: Path, files: dict) -> int:
@@ -73,6 +85,12 @@ def check(root: Path, files: dict) -> int:
                 diff = difflib.unified_diff(current.splitlines(), fresh.splitlines(), f"committed/{path}",
                                             f"generated/{path}", lineterm="", n=1)
                 print("\n".join(list(diff)[:40]), file=sys.stderr)
+    for directory in (path for path in OUTPUTS if "." not in Path(path).name):
+        for orphan in sorted((root / directory).glob("*")) if (root / directory).is_dir() else []:
+            if f"{directory}/{orphan.name}" not in files:
+                stale += 1
+                print(f"stale: {directory}/{orphan.name} is in a generated directory but {SCHEMA} no longer "
+                      f"generates it; run `make generate` (which removes it) and commit", file=sys.stderr)
     if not stale:
         print(f"generated: {len(files)} files match {SCHEMA}")
     return 1 if stale else 0

@@ -4,6 +4,8 @@ using System.Diagnostics;
 using System.Json;
 using System.Runtime.CompilerServices;
 using System.Threading;
+using System.Threading.Tasks;
+using Paywire.Model;
 
 namespace Paywire
 {
@@ -12,18 +14,21 @@ namespace Paywire
     /// <code>
     /// using (var client = new Paywire.Client("{\"fallback\": {\"path\": \"examples/bundle.json\"}}"))
     /// {
-    ///     JsonValue paywall = client.Call("get_paywall", "{\"placement_id\": \"onboarding\"}");
+    ///     Paywall paywall = client.GetPaywall(new GetPaywallParams { PlacementId = "onboarding" });
     /// }
     /// </code>
+    /// Every wire method is a typed method (TypedMethods.g.cs, generated from the wire schema) with an
+    /// ...Async twin returning a Task; <see cref="Call(string, string)"/> is the raw contract.
     /// Every method may be called from any thread; the library serializes a client's calls.
     /// Results are System.Json values; decimals stay decimals (a price of 9.99 stays 9.99).
     /// Dispose the client when done: there is no finalizer, so freeing happens at a point the host
     /// chose, never on the finalizer thread at a time nobody can predict.
     /// </summary>
-    public sealed class Client : IDisposable
+    public sealed partial class Client : IDisposable
     {
         private IntPtr handle;
         private EventPump pump;
+        private AsyncCalls calls;
 
         /// <summary>
         /// Receives an exception an event handler threw. It must not unwind into the thread that
@@ -37,6 +42,31 @@ namespace Paywire
             Abi.Load();
             handle = Create(configJson);
             pump = new EventPump(handle);
+            calls = new AsyncCalls(PollLibrary);
+            RefuseAnotherSchema();
+        }
+
+        /// <summary>
+        /// The typed layer was generated from one schema: a library built from another would hand it
+        /// shapes it does not know, so it is refused here, naming both hashes.
+        /// </summary>
+        private void RefuseAnotherSchema()
+        {
+            JsonValue builtFrom;
+            ((JsonObject)Call("get_sdk_version")).TryGetValue("schema_sha256", out builtFrom);
+            PaywireException refused = SchemaMismatch(builtFrom == null ? null : (string)builtFrom, Schema.Sha256);
+            if (refused == null) return;
+            Dispose();
+            throw refused;
+        }
+
+        /// <summary>The error for a library built from another schema than the binding's; null when they match.</summary>
+        public static PaywireException SchemaMismatch(string library, string binding)
+        {
+            if (library == binding) return null;
+            var details = new JsonObject { { "library_schema_sha256", library }, { "binding_schema_sha256", binding } };
+            return new PaywireException(Status.VersionMismatch, "schema_mismatch", "libpaywire was built from schema " + library
+                + ", this binding was generated from " + binding + ": use the binding of the library's release", details);
         }
 
         /// <summary>A client configured by a JSON object (README "Client config").</summary>
@@ -90,6 +120,17 @@ namespace Paywire
             return Call(method, parameters == null ? null : parameters.ToString());
         }
 
+        private JsonValue CallTyped(string method, JsonValue parameters)
+        {
+            return Call(method, parameters);
+        }
+
+        private Task<JsonValue> CallTypedAsync(string method, JsonValue parameters)
+        {
+            string text = parameters.ToString();
+            return calls.Start(() => CallAsync(method, text));
+        }
+
         /// <summary>
         /// Queues a method and returns at once with its call id; the result arrives as a call_result
         /// event carrying that id (see <see cref="ResultOf"/> and <see cref="WaitFor"/>).
@@ -116,10 +157,30 @@ namespace Paywire
         /// </summary>
         public JsonObject Poll(int timeoutMs)
         {
+            Live();
+            if (pump.Active) throw new PaywireException(Status.InvalidArgument, "wrong_param", "Poll while an event handler is set", null);
+            JsonObject held = pump.TakePending() ?? calls.TakeHeld();
+            if (held != null) return held;
+            var clock = Stopwatch.StartNew();
+            while (true)
+            {
+                JsonObject evt = PollLibrary((int)Math.Max(0, timeoutMs - clock.ElapsedMilliseconds));
+                if (evt == null || !calls.Offer(evt)) return evt;  // else a typed async call's result: its task has it
+            }
+        }
+
+        /// <summary>The next typed event (<see cref="Events.Parse"/>), or null when none came within the timeout.</summary>
+        public IEvent PollEvent(int timeoutMs)
+        {
+            JsonObject evt = Poll(timeoutMs);
+            return evt == null ? null : Events.Parse(evt);
+        }
+
+        /// <summary>The library's next event, as it came.</summary>
+        private JsonObject PollLibrary(int timeoutMs)
+        {
             IntPtr client = Live();
             if (pump.Active) throw new PaywireException(Status.InvalidArgument, "wrong_param", "Poll while an event handler is set", null);
-            JsonObject held = pump.TakePending();
-            if (held != null) return held;
             IntPtr outJson;
             int status = Abi.paywire_client_poll(client, timeoutMs, out outJson);
             string text = Abi.TakeString(outJson);
@@ -168,8 +229,20 @@ namespace Paywire
             {
                 throw new PaywireException(Status.InvalidArgument, "wrong_param", "SetEventHandler inside the client's own handler", null);
             }
-            if (handler == null) pump.Stop();
-            else pump.Set(handler);
+            if (handler == null)
+            {
+                pump.Stop();
+                calls.HandlerSet(false);
+                return;
+            }
+            calls.HandlerSet(true);
+            pump.Set(evt => { if (!calls.Offer(evt)) handler(evt); });
+        }
+
+        /// <summary><see cref="SetEventHandler"/> with each event parsed into its model (<see cref="Events.Parse"/>).</summary>
+        public void SetTypedEventHandler(Action<IEvent> handler)
+        {
+            SetEventHandler(handler == null ? (Action<JsonObject>)null : evt => handler(Events.Parse(evt)));
         }
 
         /// <summary>
@@ -183,6 +256,7 @@ namespace Paywire
             if (client == IntPtr.Zero) return;
             Abi.paywire_client_free(client);
             pump.Stop();
+            calls.FailAll(new PaywireException(Status.Closed, "closed", "the client was disposed", null));
         }
 
         /// <summary>Hands an exception a handler threw to <see cref="HandlerFaulted"/>, or to stderr.</summary>

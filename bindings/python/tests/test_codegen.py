@@ -7,7 +7,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py",
-           "Sources/PaywireCore/Wire/SchemaFingerprint.swift"]
+           "Sources/PaywireCore/Wire/SchemaFingerprint.swift",
+           "bindings/java/src/dev/paywire/model", "bindings/java/src/dev/paywire/TypedMethods.java",
+           "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs"]
 
 
 def checkout_copy(tmp_path):
@@ -44,3 +46,21 @@ def test_a_schema_change_not_regenerated_fails(tmp_path):
     schema.write_text(schema.read_text().replace('"variation_id"', '"variation_key"'))
     result = check(root)
     assert result.returncode == 1 and f"stale: {OUTPUTS[0]}" in result.stderr
+
+
+def test_a_hand_edit_of_java_or_csharp_fails_naming_the_file(tmp_path):
+    root = checkout_copy(tmp_path)
+    paywall = root / OUTPUTS[3] / "Paywall.java"
+    paywall.write_text(paywall.read_text().replace("private String variationId;", "private Object variationId;", 1))
+    models = root / OUTPUTS[5]
+    models.write_text(models.read_text().replace("public string VariationId", "public object VariationId", 1))
+    result = check(root)
+    assert result.returncode == 1
+    assert f"stale: {OUTPUTS[3]}/Paywall.java" in result.stderr and f"stale: {OUTPUTS[5]}" in result.stderr
+
+
+def test_a_stray_file_in_a_generated_directory_fails(tmp_path):
+    root = checkout_copy(tmp_path)
+    (root / OUTPUTS[3] / "Handmade.java").write_text("package dev.paywire.model;\n")
+    result = check(root)
+    assert result.returncode == 1 and f"stale: {OUTPUTS[3]}/Handmade.java" in result.stderr

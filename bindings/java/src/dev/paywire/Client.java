@@ -4,11 +4,16 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
+import dev.paywire.model.Event;
+import dev.paywire.model.Events;
+import dev.paywire.model.Schema;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -16,9 +21,12 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>{@code
  * try (Client client = new Client("{\"fallback\": {\"path\": \"examples/bundle.json\"}}")) {
- *     JsonElement paywall = client.call("get_paywall", "{\"placement_id\": \"onboarding\"}");
+ *     Paywall paywall = client.getPaywall(new GetPaywallParams().withPlacementId("onboarding"));
  * }
  * }</pre>
+ *
+ * Every wire method is a typed method ({@link TypedMethods}, generated from the wire schema), with
+ * an {@code ...Async} twin returning a CompletableFuture; {@link #call} is the raw contract.
  *
  * Every method may be called from any thread; the library serializes a client's calls. Results
  * are gson trees whose numbers keep the text the library wrote (a price of 9.99 stays 9.99).
@@ -26,12 +34,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * whose handler refers to it stays reachable through that handler anyway, so freeing on garbage
  * collection could not be relied on, and the point where events stop should be the host's choice.
  */
-public final class Client implements AutoCloseable {
+public final class Client extends TypedMethods implements AutoCloseable {
     /** The client whose handler the current thread is running, to refuse close() from inside it. */
     private static final ThreadLocal<Client> DELIVERING = new ThreadLocal<>();
 
     private final Abi.Library library;
     private final AtomicReference<Pointer> handle;
+    private final AsyncCalls calls = new AsyncCalls(this);
 
     /** A client with the default config ({@code {}}). */
     public Client() {
@@ -51,6 +60,32 @@ public final class Client implements AutoCloseable {
             unwrap(status, Abi.takeString(out));
             handle = new AtomicReference<>(client.getPointer(0));
         }
+        refuseAnotherSchema();
+    }
+
+    /**
+     * The typed layer was generated from one schema: a library built from another would hand it
+     * shapes it does not know, so it is refused here, naming both hashes.
+     */
+    private void refuseAnotherSchema() {
+        JsonElement builtFrom = call("get_sdk_version").getAsJsonObject().get("schema_sha256");
+        PaywireException refused = schemaMismatch(builtFrom == null || builtFrom.isJsonNull() ? null : builtFrom.getAsString(), Schema.SHA256);
+        if (refused != null) {
+            close();
+            throw refused;
+        }
+    }
+
+    /** The error for a library built from another schema than the binding's; null when they match. */
+    static PaywireException schemaMismatch(String library, String binding) {
+        if (binding.equals(library)) {
+            return null;
+        }
+        JsonObject details = new JsonObject();
+        details.addProperty("library_schema_sha256", library);
+        details.addProperty("binding_schema_sha256", binding);
+        return new PaywireException(Status.VERSION_MISMATCH, "schema_mismatch", "libpaywire was built from schema " + library
+                + ", this binding was generated from " + binding + ": use the binding of the library's release", details);
     }
 
     /** The loaded library's ABI version (equal to {@link Abi#ABI_VERSION}: checked at load). */
@@ -85,6 +120,16 @@ public final class Client implements AutoCloseable {
         }
     }
 
+    @Override
+    JsonElement callTyped(String method, JsonElement params) {
+        return call(method, params);
+    }
+
+    @Override
+    CompletableFuture<JsonElement> callTypedAsync(String method, JsonElement params) {
+        return calls.start(method, Json.write(params));
+    }
+
     /** Queues a method with no params. */
     public long callAsync(String method) {
         return callAsync(method, (String) null);
@@ -116,6 +161,28 @@ public final class Client implements AutoCloseable {
      * closed while waiting).
      */
     public JsonObject poll(long timeoutMillis) {
+        JsonObject held = calls.takeHeld();
+        if (held != null) {
+            return held;
+        }
+        long deadline = System.nanoTime() + Math.max(0, timeoutMillis) * 1_000_000L;
+        while (true) {
+            JsonObject event = pollLibrary(timeoutMillis);
+            if (event == null || !calls.offer(event)) {
+                return event;  // a typed async call's call_result completed its future instead
+            }
+            timeoutMillis = Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
+        }
+    }
+
+    /** The next typed event ({@link Events#parse}), or null when none came within the timeout. */
+    public Event pollEvent(long timeoutMillis) {
+        JsonObject event = poll(timeoutMillis);
+        return event == null ? null : Events.parse(event);
+    }
+
+    /** The library's next event, as it came. */
+    JsonObject pollLibrary(long timeoutMillis) {
         int timeout = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, timeoutMillis));
         int status;
         String text;
@@ -172,14 +239,20 @@ public final class Client implements AutoCloseable {
         Pointer client = live();
         if (handler == null) {
             check(library.paywire_client_set_event_handler(client, null, null, null), "setEventHandler");
+            calls.handlerSet(false);
             return;
         }
+        calls.handlerSet(true);
         Pointer token = NativeHandlers.register(new NativeHandlers.Handler() {
             @Override
             public void onEvent(String eventJson) {
                 DELIVERING.set(Client.this);
                 try {
-                    handler.onEvent(parse(eventJson).getAsJsonObject());
+                    JsonObject event = parse(eventJson).getAsJsonObject();
+                    if (calls.offer(event)) {
+                        return;  // a typed async call's result: its future has it
+                    }
+                    handler.onEvent(event);
                 } finally {
                     DELIVERING.remove();
                 }
@@ -192,8 +265,14 @@ public final class Client implements AutoCloseable {
         int status = library.paywire_client_set_event_handler(client, NativeHandlers.EVENTS, token, NativeHandlers.RELEASE);
         if (status != Status.OK.code()) {
             NativeHandlers.unregister(token);
+            calls.handlerSet(false);
             check(status, "setEventHandler");
         }
+    }
+
+    /** {@link #setEventHandler} with each event parsed into its model ({@link Events#parse}). */
+    public void setTypedEventHandler(Consumer<Event> handler) {
+        setEventHandler(handler == null ? null : event -> handler.accept(Events.parse(event)));
     }
 
     /**
@@ -209,6 +288,7 @@ public final class Client implements AutoCloseable {
         Pointer client = handle.getAndSet(null);
         if (client != null) {
             library.paywire_client_free(client);
+            calls.failAll(new PaywireException(Status.CLOSED, "closed", "the client was closed", null));
         }
     }
 

@@ -1,0 +1,122 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Json;
+using System.Linq;
+using System.Security.Cryptography;
+using System.Threading;
+using Paywire.Model;
+using static Paywire.Tests.TestMain;
+
+namespace Paywire.Tests
+{
+    /// <summary>The generated typed surface: typed calls, tasks, typed events, the schema check.</summary>
+    public static class TypedTests
+    {
+        [Check]
+        public static void TypedCallsReturnModelsWithExactPrices()
+        {
+            using (Client client = ExampleClient())
+            {
+                Paywall paywall = client.GetPaywall(new GetPaywallParams { PlacementId = "settings" });
+                Check(!string.IsNullOrEmpty(paywall.VariationId), "variation id");
+                List<Product> products = client.GetPaywallProducts(new GetPaywallProductsParams { Paywall = paywall });
+                Product monthly = products.First(p => p.VendorProductId == "premium_monthly");
+                Equal(9.99m, monthly.Price.Amount, "a decimal, as the library wrote it");
+                Equal("9.99", monthly.Price.Amount.Value.ToString(System.Globalization.CultureInfo.InvariantCulture), "its digits");
+                Equal(Schema.Sha256, client.GetSdkVersion().SchemaSha256, "no-params overload, typed result");
+            }
+        }
+
+        [Check]
+        public static void AsyncCallsCompleteTheirTasksWithoutAHandler()
+        {
+            using (Client client = ExampleClient())
+            {
+                Paywall paywall = client.GetPaywallAsync(new GetPaywallParams { PlacementId = "onboarding" }).Result;
+                Equal("onboarding", paywall.Placement.DeveloperId, "placement");
+                try
+                {
+                    client.GetPaywallAsync(new GetPaywallParams { PlacementId = "nowhere" }).Wait();
+                    throw new Exception("expected not_found");
+                }
+                catch (AggregateException error)
+                {
+                    Equal("not_found", ((PaywireException)error.InnerException).Code, "the call's error");
+                }
+                Equal("did_load_latest_profile", client.PollEvent(1000).Event, "events the pump took wait for the host's poll");
+            }
+        }
+
+        [Check]
+        public static void AsyncCallsCompleteThroughATypedHandler()
+        {
+            using (Client client = ExampleClient())
+            {
+                var events = new List<IEvent>();
+                client.SetTypedEventHandler(evt => { lock (events) events.Add(evt); });
+                Paywall paywall = client.GetPaywallAsync(new GetPaywallParams { PlacementId = "onboarding" }).Result;
+                View view = client.CreatePaywallView(new CreatePaywallViewParams { Paywall = paywall });
+                client.PresentPaywallViewAsync(new PresentPaywallViewParams { ViewId = view.Id }).Wait();
+                for (int i = 0; i < 500 && !Seen(events, e => e is PaywallViewDidAppearEvent); i++) Thread.Sleep(10);
+                Check(Seen(events, e => e is PaywallViewDidAppearEvent), "typed appear event");
+                Check(!Seen(events, e => e.Event == "call_result"), "call results went to their tasks");
+            }
+        }
+
+        [Check]
+        public static void ALibraryOfAnotherSchemaIsRefusedNamingBoth()
+        {
+            string ours;
+            using (var sha = SHA256.Create())
+            {
+                ours = string.Concat(sha.ComputeHash(File.ReadAllBytes(Path.Combine(Root, "schema", "paywire.schema.json"))).Select(b => b.ToString("x2")));
+            }
+            Equal(ours, Schema.Sha256, "the binding carries the schema's hash");
+            Check(Client.SchemaMismatch(ours, Schema.Sha256) == null, "same schema: accepted");
+            string other = new string('0', 64);
+            PaywireException refused = Client.SchemaMismatch(ours, other);
+            Equal(Status.VersionMismatch, refused.Status, "status");
+            Equal("schema_mismatch", refused.Code, "code");
+            Equal(ours, (string)refused.Details["library_schema_sha256"], "library hash");
+            Equal(other, (string)refused.Details["binding_schema_sha256"], "binding hash");
+            Check(refused.Message.Contains(ours) && refused.Message.Contains(other), "message names both");
+        }
+
+        [Check]
+        public static void WhatTheLibraryWritesRoundTrips()
+        {
+            using (Client client = ExampleClient())
+            {
+                JsonValue paywall = Live(client, "get_paywall", "{\"placement_id\": \"onboarding\", \"locale\": \"fr\"}");
+                JsonValue products = Live(client, "get_paywall_products", "{\"paywall\": " + paywall.ToString() + "}");
+                string product = products[0]["vendor_product_id"];
+                string view = Live(client, "create_paywall_view", "{\"paywall\": " + paywall.ToString() + "}")["id"];
+                client.PresentPaywallView(new PresentPaywallViewParams { ViewId = view });
+                client.PaywallViewMakePurchase(new PaywallViewMakePurchaseParams { ViewId = view, ProductId = product });
+                Live(client, "get_profile", null);
+                var names = new HashSet<string>();
+                for (JsonObject evt = client.Poll(500); evt != null; evt = client.Poll(500))
+                {
+                    IEvent typed = Events.Parse(evt);
+                    Check(!(typed is UnknownEvent), "known event " + typed.Event);
+                    RoundTripTests.Same(evt, typed.ToJson());
+                    names.Add(typed.Event);
+                }
+                Check(names.Contains("paywall_view_did_appear") && names.Contains("paywall_view_did_finish_purchase"), "events: " + string.Join(",", names));
+            }
+        }
+
+        private static JsonValue Live(Client client, string method, string parameters)
+        {
+            JsonValue result = client.Call(method, parameters);
+            RoundTripTests.Same(result, Results.ResultRoundTrip[method](result));
+            return result;
+        }
+
+        private static bool Seen(List<IEvent> events, Func<IEvent, bool> match)
+        {
+            lock (events) return events.Any(match);
+        }
+    }
+}
