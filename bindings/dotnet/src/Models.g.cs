@@ -52,7 +52,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256.</summary>
-        public const string Sha256 = "119f16ef247ea7ac1180762d33bc65c4e0eba455aded27c23d5e07870a3b8821";
+        public const string Sha256 = "ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0";
     }
 
     /// <summary>The values of ProductType; a value not listed (a newer library's) still reads.</summary>
@@ -1787,11 +1787,49 @@ namespace Paywire.Model
         }
     }
 
+    /// <summary>Every member is optional; the update is refused whole when one member breaks its rule (wrong_param naming the member).</summary>
     public sealed class UpdateProfileParams : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "custom_attributes" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "analytics_disabled", "app_tracking_transparency_status", "birthday", "custom_attributes", "email", "first_name", "gender", "last_name", "phone_number" };
         /// <summary>null removes an attribute</summary>
         public Dictionary<string, JsonValue> CustomAttributes { get; set; }
+        /// <summary>local@domain, no spaces, at most 254 characters; null removes it</summary>
+        public string Email { get { return _Email; } set { _Email = value; HasEmail = true; } }
+        private string _Email;
+        /// <summary>True when email is present (null included); false when absent.</summary>
+        public bool HasEmail { get; private set; }
+        /// <summary>an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it</summary>
+        public string PhoneNumber { get { return _PhoneNumber; } set { _PhoneNumber = value; HasPhoneNumber = true; } }
+        private string _PhoneNumber;
+        /// <summary>True when phone_number is present (null included); false when absent.</summary>
+        public bool HasPhoneNumber { get; private set; }
+        /// <summary>not blank, at most 256 bytes; null removes it</summary>
+        public string FirstName { get { return _FirstName; } set { _FirstName = value; HasFirstName = true; } }
+        private string _FirstName;
+        /// <summary>True when first_name is present (null included); false when absent.</summary>
+        public bool HasFirstName { get; private set; }
+        /// <summary>not blank, at most 256 bytes; null removes it</summary>
+        public string LastName { get { return _LastName; } set { _LastName = value; HasLastName = true; } }
+        private string _LastName;
+        /// <summary>True when last_name is present (null included); false when absent.</summary>
+        public bool HasLastName { get; private set; }
+        /// <summary>null removes it</summary>
+        public string Gender { get { return _Gender; } set { _Gender = value; HasGender = true; } }
+        private string _Gender;
+        /// <summary>True when gender is present (null included); false when absent.</summary>
+        public bool HasGender { get; private set; }
+        /// <summary>YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it</summary>
+        public string Birthday { get { return _Birthday; } set { _Birthday = value; HasBirthday = true; } }
+        private string _Birthday;
+        /// <summary>True when birthday is present (null included); false when absent.</summary>
+        public bool HasBirthday { get; private set; }
+        /// <summary>the platform's tracking consent as the host read it; null removes it</summary>
+        public string AppTrackingTransparencyStatus { get { return _AppTrackingTransparencyStatus; } set { _AppTrackingTransparencyStatus = value; HasAppTrackingTransparencyStatus = true; } }
+        private string _AppTrackingTransparencyStatus;
+        /// <summary>True when app_tracking_transparency_status is present (null included); false when absent.</summary>
+        public bool HasAppTrackingTransparencyStatus { get; private set; }
+        /// <summary>true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice</summary>
+        public bool? AnalyticsDisabled { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -1800,7 +1838,15 @@ namespace Paywire.Model
         {
             JsonObject o = ModelJson.Obj(json, "UpdateProfileParams");
             var v = new UpdateProfileParams();
-            v.CustomAttributes = ModelJson.Map(ModelJson.Req(o, "custom_attributes", "UpdateProfileParams"), x0 => ModelJson.Nullable(x0, x1 => x1));
+            if (ModelJson.Present(o, "custom_attributes")) v.CustomAttributes = ModelJson.Map(o["custom_attributes"], x0 => ModelJson.Nullable(x0, x1 => x1));
+            if (o.ContainsKey("email")) v.Email = ModelJson.Nullable(o["email"], x0 => ModelJson.String(x0));
+            if (o.ContainsKey("phone_number")) v.PhoneNumber = ModelJson.Nullable(o["phone_number"], x0 => ModelJson.String(x0));
+            if (o.ContainsKey("first_name")) v.FirstName = ModelJson.Nullable(o["first_name"], x0 => ModelJson.String(x0));
+            if (o.ContainsKey("last_name")) v.LastName = ModelJson.Nullable(o["last_name"], x0 => ModelJson.String(x0));
+            if (o.ContainsKey("gender")) v.Gender = ModelJson.Nullable(o["gender"], x0 => ModelJson.String(x0));
+            if (o.ContainsKey("birthday")) v.Birthday = ModelJson.Nullable(o["birthday"], x0 => ModelJson.String(x0));
+            if (o.ContainsKey("app_tracking_transparency_status")) v.AppTrackingTransparencyStatus = ModelJson.Nullable(o["app_tracking_transparency_status"], x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "analytics_disabled")) v.AnalyticsDisabled = ModelJson.Bool(o["analytics_disabled"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -1809,7 +1855,15 @@ namespace Paywire.Model
         public JsonObject ToJson()
         {
             var o = new JsonObject();
-            o["custom_attributes"] = ModelJson.Object(this.CustomAttributes, x0 => ModelJson.NullOr(x0, x1 => x1));
+            if (this.CustomAttributes != null) o["custom_attributes"] = ModelJson.Object(this.CustomAttributes, x0 => ModelJson.NullOr(x0, x1 => x1));
+            if (this.HasEmail) o["email"] = ModelJson.NullOr(this.Email, x0 => ModelJson.Json(x0));
+            if (this.HasPhoneNumber) o["phone_number"] = ModelJson.NullOr(this.PhoneNumber, x0 => ModelJson.Json(x0));
+            if (this.HasFirstName) o["first_name"] = ModelJson.NullOr(this.FirstName, x0 => ModelJson.Json(x0));
+            if (this.HasLastName) o["last_name"] = ModelJson.NullOr(this.LastName, x0 => ModelJson.Json(x0));
+            if (this.HasGender) o["gender"] = ModelJson.NullOr(this.Gender, x0 => ModelJson.Json(x0));
+            if (this.HasBirthday) o["birthday"] = ModelJson.NullOr(this.Birthday, x0 => ModelJson.Json(x0));
+            if (this.HasAppTrackingTransparencyStatus) o["app_tracking_transparency_status"] = ModelJson.NullOr(this.AppTrackingTransparencyStatus, x0 => ModelJson.Json(x0));
+            if (this.AnalyticsDisabled != null) o["analytics_disabled"] = ModelJson.Json(this.AnalyticsDisabled);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2021,6 +2075,104 @@ namespace Paywire.Model
             o["view_id"] = ModelJson.Json(this.ViewId);
             if (this.Message != null) o["message"] = ModelJson.Json(this.Message);
             if (this.UnderlyingError != null) o["underlying_error"] = ModelJson.Json(this.UnderlyingError);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>Ids the app's other SDKs gave this install, by key; a known key only. Kept with the profile and sent once per change (PUT /v1/profiles/{profile_id}/integration-ids).</summary>
+    public sealed class SetIntegrationIdentifiersParams : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "adjust_device_id", "airbridge_device_id", "amplitude_device_id", "amplitude_user_id", "appsflyer_id", "branch_id", "firebase_app_instance_id", "mixpanel_user_distinct_id", "one_signal_player_id", "one_signal_subscription_id", "posthog_distinct_id", "pushwoosh_hwid" };
+        public string AppsflyerId { get; set; }
+        public string AdjustDeviceId { get; set; }
+        public string FirebaseAppInstanceId { get; set; }
+        public string MixpanelUserDistinctId { get; set; }
+        public string AmplitudeUserId { get; set; }
+        public string AmplitudeDeviceId { get; set; }
+        public string OneSignalSubscriptionId { get; set; }
+        public string OneSignalPlayerId { get; set; }
+        public string PushwooshHwid { get; set; }
+        public string BranchId { get; set; }
+        public string AirbridgeDeviceId { get; set; }
+        public string PosthogDistinctId { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static SetIntegrationIdentifiersParams FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "SetIntegrationIdentifiersParams");
+            var v = new SetIntegrationIdentifiersParams();
+            if (ModelJson.Present(o, "appsflyer_id")) v.AppsflyerId = ModelJson.String(o["appsflyer_id"]);
+            if (ModelJson.Present(o, "adjust_device_id")) v.AdjustDeviceId = ModelJson.String(o["adjust_device_id"]);
+            if (ModelJson.Present(o, "firebase_app_instance_id")) v.FirebaseAppInstanceId = ModelJson.String(o["firebase_app_instance_id"]);
+            if (ModelJson.Present(o, "mixpanel_user_distinct_id")) v.MixpanelUserDistinctId = ModelJson.String(o["mixpanel_user_distinct_id"]);
+            if (ModelJson.Present(o, "amplitude_user_id")) v.AmplitudeUserId = ModelJson.String(o["amplitude_user_id"]);
+            if (ModelJson.Present(o, "amplitude_device_id")) v.AmplitudeDeviceId = ModelJson.String(o["amplitude_device_id"]);
+            if (ModelJson.Present(o, "one_signal_subscription_id")) v.OneSignalSubscriptionId = ModelJson.String(o["one_signal_subscription_id"]);
+            if (ModelJson.Present(o, "one_signal_player_id")) v.OneSignalPlayerId = ModelJson.String(o["one_signal_player_id"]);
+            if (ModelJson.Present(o, "pushwoosh_hwid")) v.PushwooshHwid = ModelJson.String(o["pushwoosh_hwid"]);
+            if (ModelJson.Present(o, "branch_id")) v.BranchId = ModelJson.String(o["branch_id"]);
+            if (ModelJson.Present(o, "airbridge_device_id")) v.AirbridgeDeviceId = ModelJson.String(o["airbridge_device_id"]);
+            if (ModelJson.Present(o, "posthog_distinct_id")) v.PosthogDistinctId = ModelJson.String(o["posthog_distinct_id"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            if (this.AppsflyerId != null) o["appsflyer_id"] = ModelJson.Json(this.AppsflyerId);
+            if (this.AdjustDeviceId != null) o["adjust_device_id"] = ModelJson.Json(this.AdjustDeviceId);
+            if (this.FirebaseAppInstanceId != null) o["firebase_app_instance_id"] = ModelJson.Json(this.FirebaseAppInstanceId);
+            if (this.MixpanelUserDistinctId != null) o["mixpanel_user_distinct_id"] = ModelJson.Json(this.MixpanelUserDistinctId);
+            if (this.AmplitudeUserId != null) o["amplitude_user_id"] = ModelJson.Json(this.AmplitudeUserId);
+            if (this.AmplitudeDeviceId != null) o["amplitude_device_id"] = ModelJson.Json(this.AmplitudeDeviceId);
+            if (this.OneSignalSubscriptionId != null) o["one_signal_subscription_id"] = ModelJson.Json(this.OneSignalSubscriptionId);
+            if (this.OneSignalPlayerId != null) o["one_signal_player_id"] = ModelJson.Json(this.OneSignalPlayerId);
+            if (this.PushwooshHwid != null) o["pushwoosh_hwid"] = ModelJson.Json(this.PushwooshHwid);
+            if (this.BranchId != null) o["branch_id"] = ModelJson.Json(this.BranchId);
+            if (this.AirbridgeDeviceId != null) o["airbridge_device_id"] = ModelJson.Json(this.AirbridgeDeviceId);
+            if (this.PosthogDistinctId != null) o["posthog_distinct_id"] = ModelJson.Json(this.PosthogDistinctId);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>What an attribution SDK said about the install. Kept with the profile by source; sent once per change (POST /v1/attribution).</summary>
+    public sealed class UpdateAttributionParams : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "attribution", "network_user_id", "source" };
+        /// <summary>the attribution provider, e.g. adjust, appsflyer, branch, apple_search_ads, custom</summary>
+        public string Source { get; set; }
+        /// <summary>the provider's data as it gave it; at most 10000 bytes as JSON</summary>
+        public JsonObject Attribution { get; set; }
+        /// <summary>the provider's id of this user</summary>
+        public string NetworkUserId { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static UpdateAttributionParams FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "UpdateAttributionParams");
+            var v = new UpdateAttributionParams();
+            v.Source = ModelJson.String(ModelJson.Req(o, "source", "UpdateAttributionParams"));
+            v.Attribution = ModelJson.Object(ModelJson.Req(o, "attribution", "UpdateAttributionParams"));
+            if (ModelJson.Present(o, "network_user_id")) v.NetworkUserId = ModelJson.String(o["network_user_id"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["source"] = ModelJson.Json(this.Source);
+            o["attribution"] = this.Attribution;
+            if (this.NetworkUserId != null) o["network_user_id"] = ModelJson.Json(this.NetworkUserId);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2325,14 +2477,14 @@ namespace Paywire.Model
 
     public sealed class Profile : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_levels", "custom_attributes", "customer_user_id", "email", "is_test_user", "non_subscriptions", "profile_id", "subscriptions", "timestamp" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp" };
         public string ProfileId { get; set; }
         /// <summary>absent until the app identifies the user</summary>
         public string CustomerUserId { get; set; }
         public Dictionary<string, AccessLevel> AccessLevels { get; set; }
         /// <summary>autorenewable and non_renewing purchases, by vendor product id</summary>
         public Dictionary<string, Grant> Subscriptions { get; set; }
-        /// <summary>recorded from an onboarding email input when the onboarding asks for it; absent otherwise</summary>
+        /// <summary>set by update_profile, or recorded from an onboarding email input when the onboarding asks for it; absent otherwise</summary>
         public string Email { get; set; }
         public Dictionary<string, JsonValue> CustomAttributes { get; set; }
         /// <summary>when the profile last changed (ms since the epoch)</summary>
@@ -2341,6 +2493,24 @@ namespace Paywire.Model
         public bool? IsTestUser { get; set; }
         /// <summary>consumable and non_consumable purchases, by vendor product id, oldest first</summary>
         public Dictionary<string, List<NonSubscription>> NonSubscriptions { get; set; }
+        /// <summary>set by update_profile; absent until set</summary>
+        public string PhoneNumber { get; set; }
+        /// <summary>set by update_profile; absent until set</summary>
+        public string FirstName { get; set; }
+        /// <summary>set by update_profile; absent until set</summary>
+        public string LastName { get; set; }
+        /// <summary>set by update_profile; absent until set</summary>
+        public string Gender { get; set; }
+        /// <summary>set by update_profile; absent until set</summary>
+        public string Birthday { get; set; }
+        /// <summary>set by update_profile; absent until set</summary>
+        public string AppTrackingTransparencyStatus { get; set; }
+        /// <summary>present (true) only when update_profile disabled analytics: plain analytics are neither kept nor sent</summary>
+        public bool? AnalyticsDisabled { get; set; }
+        /// <summary>set by set_integration_identifiers, by key; absent until one is set</summary>
+        public Dictionary<string, string> IntegrationIdentifiers { get; set; }
+        /// <summary>set by update_attribution, by source; absent until one is set</summary>
+        public Dictionary<string, Attribution> Attributions { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -2358,6 +2528,15 @@ namespace Paywire.Model
             v.Timestamp = ModelJson.Integer(ModelJson.Req(o, "timestamp", "Profile"));
             v.IsTestUser = ModelJson.Bool(ModelJson.Req(o, "is_test_user", "Profile"));
             v.NonSubscriptions = ModelJson.Map(ModelJson.Req(o, "non_subscriptions", "Profile"), x0 => ModelJson.List(x0, x1 => NonSubscription.FromJson(x1)));
+            if (ModelJson.Present(o, "phone_number")) v.PhoneNumber = ModelJson.String(o["phone_number"]);
+            if (ModelJson.Present(o, "first_name")) v.FirstName = ModelJson.String(o["first_name"]);
+            if (ModelJson.Present(o, "last_name")) v.LastName = ModelJson.String(o["last_name"]);
+            if (ModelJson.Present(o, "gender")) v.Gender = ModelJson.String(o["gender"]);
+            if (ModelJson.Present(o, "birthday")) v.Birthday = ModelJson.String(o["birthday"]);
+            if (ModelJson.Present(o, "app_tracking_transparency_status")) v.AppTrackingTransparencyStatus = ModelJson.String(o["app_tracking_transparency_status"]);
+            if (ModelJson.Present(o, "analytics_disabled")) v.AnalyticsDisabled = ModelJson.Bool(o["analytics_disabled"]);
+            if (ModelJson.Present(o, "integration_identifiers")) v.IntegrationIdentifiers = ModelJson.Map(o["integration_identifiers"], x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "attributions")) v.Attributions = ModelJson.Map(o["attributions"], x0 => Attribution.FromJson(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -2375,6 +2554,15 @@ namespace Paywire.Model
             o["timestamp"] = ModelJson.Json(this.Timestamp);
             o["is_test_user"] = ModelJson.Json(this.IsTestUser);
             o["non_subscriptions"] = ModelJson.Object(this.NonSubscriptions, x0 => ModelJson.Array(x0, x1 => x1.ToJson()));
+            if (this.PhoneNumber != null) o["phone_number"] = ModelJson.Json(this.PhoneNumber);
+            if (this.FirstName != null) o["first_name"] = ModelJson.Json(this.FirstName);
+            if (this.LastName != null) o["last_name"] = ModelJson.Json(this.LastName);
+            if (this.Gender != null) o["gender"] = ModelJson.Json(this.Gender);
+            if (this.Birthday != null) o["birthday"] = ModelJson.Json(this.Birthday);
+            if (this.AppTrackingTransparencyStatus != null) o["app_tracking_transparency_status"] = ModelJson.Json(this.AppTrackingTransparencyStatus);
+            if (this.AnalyticsDisabled != null) o["analytics_disabled"] = ModelJson.Json(this.AnalyticsDisabled);
+            if (this.IntegrationIdentifiers != null) o["integration_identifiers"] = ModelJson.Object(this.IntegrationIdentifiers, x0 => ModelJson.Json(x0));
+            if (this.Attributions != null) o["attributions"] = ModelJson.Object(this.Attributions, x0 => x0.ToJson());
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2629,20 +2817,21 @@ namespace Paywire.Model
         }
     }
 
-    public sealed class LogShowPaywallResult : IModel
+    public sealed class Attribution : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "event_id" };
-        /// <summary>the paywall_shown record's id (UUIDv7), kept durably before the call returned</summary>
-        public string EventId { get; set; }
+        private static readonly HashSet<string> Keys = new HashSet<string> { "attribution", "network_user_id" };
+        public JsonObject AttributionValue { get; set; }
+        public string NetworkUserId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
-        public static LogShowPaywallResult FromJson(JsonValue json)
+        public static Attribution FromJson(JsonValue json)
         {
-            JsonObject o = ModelJson.Obj(json, "LogShowPaywallResult");
-            var v = new LogShowPaywallResult();
-            v.EventId = ModelJson.String(ModelJson.Req(o, "event_id", "LogShowPaywallResult"));
+            JsonObject o = ModelJson.Obj(json, "Attribution");
+            var v = new Attribution();
+            v.AttributionValue = ModelJson.Object(ModelJson.Req(o, "attribution", "Attribution"));
+            if (ModelJson.Present(o, "network_user_id")) v.NetworkUserId = ModelJson.String(o["network_user_id"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -2651,7 +2840,40 @@ namespace Paywire.Model
         public JsonObject ToJson()
         {
             var o = new JsonObject();
-            o["event_id"] = ModelJson.Json(this.EventId);
+            o["attribution"] = this.AttributionValue;
+            if (this.NetworkUserId != null) o["network_user_id"] = ModelJson.Json(this.NetworkUserId);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    public sealed class LogShowPaywallResult : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "analytics_disabled", "event_id" };
+        /// <summary>the paywall_shown record's id (UUIDv7), kept durably before the call returned; absent when analytics are disabled</summary>
+        public string EventId { get; set; }
+        /// <summary>present when update_profile disabled analytics: nothing was recorded</summary>
+        public bool? AnalyticsDisabled { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static LogShowPaywallResult FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "LogShowPaywallResult");
+            var v = new LogShowPaywallResult();
+            if (ModelJson.Present(o, "event_id")) v.EventId = ModelJson.String(o["event_id"]);
+            if (ModelJson.Present(o, "analytics_disabled")) v.AnalyticsDisabled = ModelJson.Bool(o["analytics_disabled"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            if (this.EventId != null) o["event_id"] = ModelJson.Json(this.EventId);
+            if (this.AnalyticsDisabled != null) o["analytics_disabled"] = ModelJson.Json(this.AnalyticsDisabled);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -4660,6 +4882,8 @@ namespace Paywire.Model
             { "restore_purchases", json => RestorePurchasesParams.FromJson(json).ToJson() },
             { "report_transaction", json => ReportTransactionParams.FromJson(json).ToJson() },
             { "onboarding_view_report_error", json => OnboardingViewReportErrorParams.FromJson(json).ToJson() },
+            { "set_integration_identifiers", json => SetIntegrationIdentifiersParams.FromJson(json).ToJson() },
+            { "update_attribution", json => UpdateAttributionParams.FromJson(json).ToJson() },
         };
 
         /// <summary>method -> JSON result read into its model and written back.</summary>
@@ -4700,6 +4924,8 @@ namespace Paywire.Model
             { "restore_purchases", json => EncodeRestorePurchases(DecodeRestorePurchases(json)) },
             { "report_transaction", json => EncodeReportTransaction(DecodeReportTransaction(json)) },
             { "onboarding_view_report_error", json => EncodeOnboardingViewReportError(DecodeOnboardingViewReportError(json)) },
+            { "set_integration_identifiers", json => EncodeSetIntegrationIdentifiers(DecodeSetIntegrationIdentifiers(json)) },
+            { "update_attribution", json => EncodeUpdateAttribution(DecodeUpdateAttribution(json)) },
         };
 
         public static GetSdkVersionResult DecodeGetSdkVersion(JsonValue json)
@@ -5048,6 +5274,26 @@ namespace Paywire.Model
         }
 
         public static JsonValue EncodeOnboardingViewReportError(object value)
+        {
+            return ModelJson.Json(value);
+        }
+
+        public static object DecodeSetIntegrationIdentifiers(JsonValue json)
+        {
+            return ModelJson.None(json);
+        }
+
+        public static JsonValue EncodeSetIntegrationIdentifiers(object value)
+        {
+            return ModelJson.Json(value);
+        }
+
+        public static object DecodeUpdateAttribution(JsonValue json)
+        {
+            return ModelJson.None(json);
+        }
+
+        public static JsonValue EncodeUpdateAttribution(object value)
         {
             return ModelJson.Json(value);
         }

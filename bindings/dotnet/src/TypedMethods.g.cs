@@ -358,14 +358,14 @@ namespace Paywire
             return Results.DecodeGetPaywallForDefaultAudience(await CallTypedAsync("get_paywall_for_default_audience", (parameters ?? new GetPaywallForDefaultAudienceParams()).ToJson()));
         }
 
-        /// <summary>Calls update_profile. custom_attributes: null removes an attribute</summary>
-        public void UpdateProfile(UpdateProfileParams parameters)
+        /// <summary>Calls update_profile. custom_attributes: null removes an attribute; email: local@domain, no spaces, at most 254 characters; null removes it; phone_number: an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name: not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it; app_tracking_transparency_status: the platform's tracking consent as the host read it; null removes it; analytics_disabled: true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice</summary>
+        public void UpdateProfile(UpdateProfileParams parameters = null)
         {
             CallTyped("update_profile", (parameters ?? new UpdateProfileParams()).ToJson());
         }
 
         /// <summary>Calls update_profile without blocking: the task completes when its call_result arrives.</summary>
-        public async Task UpdateProfileAsync(UpdateProfileParams parameters)
+        public async Task UpdateProfileAsync(UpdateProfileParams parameters = null)
         {
             await CallTypedAsync("update_profile", (parameters ?? new UpdateProfileParams()).ToJson());
         }
@@ -428,6 +428,30 @@ namespace Paywire
         public async Task OnboardingViewReportErrorAsync(OnboardingViewReportErrorParams parameters)
         {
             await CallTypedAsync("onboarding_view_report_error", (parameters ?? new OnboardingViewReportErrorParams()).ToJson());
+        }
+
+        /// <summary>Calls set_integration_identifiers.</summary>
+        public void SetIntegrationIdentifiers(SetIntegrationIdentifiersParams parameters = null)
+        {
+            CallTyped("set_integration_identifiers", (parameters ?? new SetIntegrationIdentifiersParams()).ToJson());
+        }
+
+        /// <summary>Calls set_integration_identifiers without blocking: the task completes when its call_result arrives.</summary>
+        public async Task SetIntegrationIdentifiersAsync(SetIntegrationIdentifiersParams parameters = null)
+        {
+            await CallTypedAsync("set_integration_identifiers", (parameters ?? new SetIntegrationIdentifiersParams()).ToJson());
+        }
+
+        /// <summary>Calls update_attribution. source: the attribution provider, e.g. adjust, appsflyer, branch, apple_search_ads, custom; attribution: the provider's data as it gave it; at most 10000 bytes as JSON; network_user_id: the provider's id of this user</summary>
+        public void UpdateAttribution(UpdateAttributionParams parameters)
+        {
+            CallTyped("update_attribution", (parameters ?? new UpdateAttributionParams()).ToJson());
+        }
+
+        /// <summary>Calls update_attribution without blocking: the task completes when its call_result arrives.</summary>
+        public async Task UpdateAttributionAsync(UpdateAttributionParams parameters)
+        {
+            await CallTypedAsync("update_attribution", (parameters ?? new UpdateAttributionParams()).ToJson());
         }
     }
 }

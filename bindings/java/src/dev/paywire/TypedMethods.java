@@ -372,7 +372,7 @@ public abstract class TypedMethods {
         return callTypedAsync("get_paywall_for_default_audience", params.toJson()).thenApply(Results::decodeGetPaywallForDefaultAudience);
     }
 
-    /** Calls update_profile. custom_attributes: null removes an attribute */
+    /** Calls update_profile. custom_attributes: null removes an attribute; email: local@domain, no spaces, at most 254 characters; null removes it; phone_number: an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name: not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it; app_tracking_transparency_status: the platform's tracking consent as the host read it; null removes it; analytics_disabled: true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice */
     public void updateProfile(UpdateProfileParams params) {
         callTyped("update_profile", params.toJson());
     }
@@ -380,6 +380,14 @@ public abstract class TypedMethods {
     /** Calls update_profile without blocking: the future completes when its call_result arrives. */
     public CompletableFuture<Void> updateProfileAsync(UpdateProfileParams params) {
         return callTypedAsync("update_profile", params.toJson()).thenApply(Results::decodeUpdateProfile);
+    }
+
+    public void updateProfile() {
+        updateProfile(new UpdateProfileParams());
+    }
+
+    public CompletableFuture<Void> updateProfileAsync() {
+        return updateProfileAsync(new UpdateProfileParams());
     }
 
     /** Calls flush_analytics. timeout_ms: default 10000 */
@@ -454,5 +462,33 @@ public abstract class TypedMethods {
     /** Calls onboarding_view_report_error without blocking: the future completes when its call_result arrives. */
     public CompletableFuture<Void> onboardingViewReportErrorAsync(OnboardingViewReportErrorParams params) {
         return callTypedAsync("onboarding_view_report_error", params.toJson()).thenApply(Results::decodeOnboardingViewReportError);
+    }
+
+    /** Calls set_integration_identifiers. */
+    public void setIntegrationIdentifiers(SetIntegrationIdentifiersParams params) {
+        callTyped("set_integration_identifiers", params.toJson());
+    }
+
+    /** Calls set_integration_identifiers without blocking: the future completes when its call_result arrives. */
+    public CompletableFuture<Void> setIntegrationIdentifiersAsync(SetIntegrationIdentifiersParams params) {
+        return callTypedAsync("set_integration_identifiers", params.toJson()).thenApply(Results::decodeSetIntegrationIdentifiers);
+    }
+
+    public void setIntegrationIdentifiers() {
+        setIntegrationIdentifiers(new SetIntegrationIdentifiersParams());
+    }
+
+    public CompletableFuture<Void> setIntegrationIdentifiersAsync() {
+        return setIntegrationIdentifiersAsync(new SetIntegrationIdentifiersParams());
+    }
+
+    /** Calls update_attribution. source: the attribution provider, e.g. adjust, appsflyer, branch, apple_search_ads, custom; attribution: the provider's data as it gave it; at most 10000 bytes as JSON; network_user_id: the provider's id of this user */
+    public void updateAttribution(UpdateAttributionParams params) {
+        callTyped("update_attribution", params.toJson());
+    }
+
+    /** Calls update_attribution without blocking: the future completes when its call_result arrives. */
+    public CompletableFuture<Void> updateAttributionAsync(UpdateAttributionParams params) {
+        return callTypedAsync("update_attribution", params.toJson()).thenApply(Results::decodeUpdateAttribution);
     }
 }

@@ -57,7 +57,7 @@ final class OwnershipTest {
             long growth = cHeapGrowth(CALLS, () -> client.call("get_paywall", PARAMS));
             long leak = (long) CALLS * envelopeBytes;
             System.out.printf("     %d calls: C heap grew %d bytes (a leak would be %d)%n", CALLS, growth, leak);
-            check(growth < leak / 10, "C heap grew " + growth + " bytes over " + CALLS + " calls");
+            check(growth < leak / 4, "C heap grew " + growth + " bytes over " + CALLS + " calls");
         }
     }
 
@@ -72,7 +72,9 @@ final class OwnershipTest {
             });
             long leak = (long) CALLS * eventBytes;
             System.out.printf("     %d async calls polled: C heap grew %d bytes (a leak would be %d)%n", CALLS, growth, leak);
-            check(growth < leak / 10, "C heap grew " + growth + " bytes over " + CALLS + " polled events");
+            // The JVM's own native memory (JIT, GC, threads) wanders by a few MB from run to run
+            // (-6 to +2.5 MB seen); a leaked event string per call would be the whole of `leak`.
+            check(growth < leak / 4, "C heap grew " + growth + " bytes over " + CALLS + " polled events");
         }
     }
 

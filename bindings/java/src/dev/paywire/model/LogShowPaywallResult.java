@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 public final class LogShowPaywallResult implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("event_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("analytics_disabled", "event_id");
     private JsonObject extraFields = new JsonObject();
 
     private String eventId;
-    /** the paywall_shown record's id (UUIDv7), kept durably before the call returned */
+    /** the paywall_shown record's id (UUIDv7), kept durably before the call returned; absent when analytics are disabled */
     public String getEventId() {
         return eventId;
     }
@@ -29,6 +29,21 @@ public final class LogShowPaywallResult implements Model {
         return this;
     }
 
+    private Boolean analyticsDisabled;
+    /** present when update_profile disabled analytics: nothing was recorded */
+    public Boolean getAnalyticsDisabled() {
+        return analyticsDisabled;
+    }
+
+    public void setAnalyticsDisabled(Boolean value) {
+        analyticsDisabled = value;
+    }
+
+    public LogShowPaywallResult withAnalyticsDisabled(Boolean value) {
+        setAnalyticsDisabled(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -38,7 +53,12 @@ public final class LogShowPaywallResult implements Model {
     public static LogShowPaywallResult fromJson(JsonElement json) {
         JsonObject o = ModelJson.obj(json, "LogShowPaywallResult");
         LogShowPaywallResult v = new LogShowPaywallResult();
-        v.eventId = ModelJson.string(ModelJson.req(o, "event_id", "LogShowPaywallResult"));
+        if (ModelJson.present(o, "event_id")) {
+            v.eventId = ModelJson.string(o.get("event_id"));
+        }
+        if (ModelJson.present(o, "analytics_disabled")) {
+            v.analyticsDisabled = ModelJson.bool(o.get("analytics_disabled"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -47,7 +67,12 @@ public final class LogShowPaywallResult implements Model {
     @Override
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
-        o.add("event_id", ModelJson.json(eventId));
+        if (eventId != null) {
+            o.add("event_id", ModelJson.json(eventId));
+        }
+        if (analyticsDisabled != null) {
+            o.add("analytics_disabled", ModelJson.json(analyticsDisabled));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

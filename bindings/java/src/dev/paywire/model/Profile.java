@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Profile implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("access_levels", "custom_attributes", "customer_user_id", "email", "is_test_user", "non_subscriptions", "profile_id", "subscriptions", "timestamp");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp");
     private JsonObject extraFields = new JsonObject();
 
     private String profileId;
@@ -73,7 +73,7 @@ public final class Profile implements Model {
     }
 
     private String email;
-    /** recorded from an onboarding email input when the onboarding asks for it; absent otherwise */
+    /** set by update_profile, or recorded from an onboarding email input when the onboarding asks for it; absent otherwise */
     public String getEmail() {
         return email;
     }
@@ -146,6 +146,141 @@ public final class Profile implements Model {
         return this;
     }
 
+    private String phoneNumber;
+    /** set by update_profile; absent until set */
+    public String getPhoneNumber() {
+        return phoneNumber;
+    }
+
+    public void setPhoneNumber(String value) {
+        phoneNumber = value;
+    }
+
+    public Profile withPhoneNumber(String value) {
+        setPhoneNumber(value);
+        return this;
+    }
+
+    private String firstName;
+    /** set by update_profile; absent until set */
+    public String getFirstName() {
+        return firstName;
+    }
+
+    public void setFirstName(String value) {
+        firstName = value;
+    }
+
+    public Profile withFirstName(String value) {
+        setFirstName(value);
+        return this;
+    }
+
+    private String lastName;
+    /** set by update_profile; absent until set */
+    public String getLastName() {
+        return lastName;
+    }
+
+    public void setLastName(String value) {
+        lastName = value;
+    }
+
+    public Profile withLastName(String value) {
+        setLastName(value);
+        return this;
+    }
+
+    private String gender;
+    /** set by update_profile; absent until set */
+    public String getGender() {
+        return gender;
+    }
+
+    public void setGender(String value) {
+        gender = value;
+    }
+
+    public Profile withGender(String value) {
+        setGender(value);
+        return this;
+    }
+
+    private String birthday;
+    /** set by update_profile; absent until set */
+    public String getBirthday() {
+        return birthday;
+    }
+
+    public void setBirthday(String value) {
+        birthday = value;
+    }
+
+    public Profile withBirthday(String value) {
+        setBirthday(value);
+        return this;
+    }
+
+    private String appTrackingTransparencyStatus;
+    /** set by update_profile; absent until set */
+    public String getAppTrackingTransparencyStatus() {
+        return appTrackingTransparencyStatus;
+    }
+
+    public void setAppTrackingTransparencyStatus(String value) {
+        appTrackingTransparencyStatus = value;
+    }
+
+    public Profile withAppTrackingTransparencyStatus(String value) {
+        setAppTrackingTransparencyStatus(value);
+        return this;
+    }
+
+    private Boolean analyticsDisabled;
+    /** present (true) only when update_profile disabled analytics: plain analytics are neither kept nor sent */
+    public Boolean getAnalyticsDisabled() {
+        return analyticsDisabled;
+    }
+
+    public void setAnalyticsDisabled(Boolean value) {
+        analyticsDisabled = value;
+    }
+
+    public Profile withAnalyticsDisabled(Boolean value) {
+        setAnalyticsDisabled(value);
+        return this;
+    }
+
+    private Map<String, String> integrationIdentifiers;
+    /** set by set_integration_identifiers, by key; absent until one is set */
+    public Map<String, String> getIntegrationIdentifiers() {
+        return integrationIdentifiers;
+    }
+
+    public void setIntegrationIdentifiers(Map<String, String> value) {
+        integrationIdentifiers = value;
+    }
+
+    public Profile withIntegrationIdentifiers(Map<String, String> value) {
+        setIntegrationIdentifiers(value);
+        return this;
+    }
+
+    private Map<String, Attribution> attributions;
+    /** set by update_attribution, by source; absent until one is set */
+    public Map<String, Attribution> getAttributions() {
+        return attributions;
+    }
+
+    public void setAttributions(Map<String, Attribution> value) {
+        attributions = value;
+    }
+
+    public Profile withAttributions(Map<String, Attribution> value) {
+        setAttributions(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -168,6 +303,33 @@ public final class Profile implements Model {
         v.timestamp = ModelJson.integer(ModelJson.req(o, "timestamp", "Profile"));
         v.isTestUser = ModelJson.bool(ModelJson.req(o, "is_test_user", "Profile"));
         v.nonSubscriptions = ModelJson.map(ModelJson.req(o, "non_subscriptions", "Profile"), x0 -> ModelJson.list(x0, x1 -> NonSubscription.fromJson(x1)));
+        if (ModelJson.present(o, "phone_number")) {
+            v.phoneNumber = ModelJson.string(o.get("phone_number"));
+        }
+        if (ModelJson.present(o, "first_name")) {
+            v.firstName = ModelJson.string(o.get("first_name"));
+        }
+        if (ModelJson.present(o, "last_name")) {
+            v.lastName = ModelJson.string(o.get("last_name"));
+        }
+        if (ModelJson.present(o, "gender")) {
+            v.gender = ModelJson.string(o.get("gender"));
+        }
+        if (ModelJson.present(o, "birthday")) {
+            v.birthday = ModelJson.string(o.get("birthday"));
+        }
+        if (ModelJson.present(o, "app_tracking_transparency_status")) {
+            v.appTrackingTransparencyStatus = ModelJson.string(o.get("app_tracking_transparency_status"));
+        }
+        if (ModelJson.present(o, "analytics_disabled")) {
+            v.analyticsDisabled = ModelJson.bool(o.get("analytics_disabled"));
+        }
+        if (ModelJson.present(o, "integration_identifiers")) {
+            v.integrationIdentifiers = ModelJson.map(o.get("integration_identifiers"), x0 -> ModelJson.string(x0));
+        }
+        if (ModelJson.present(o, "attributions")) {
+            v.attributions = ModelJson.map(o.get("attributions"), x0 -> Attribution.fromJson(x0));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -189,6 +351,33 @@ public final class Profile implements Model {
         o.add("timestamp", ModelJson.json(timestamp));
         o.add("is_test_user", ModelJson.json(isTestUser));
         o.add("non_subscriptions", ModelJson.object(nonSubscriptions, x0 -> ModelJson.array(x0, x1 -> x1.toJson())));
+        if (phoneNumber != null) {
+            o.add("phone_number", ModelJson.json(phoneNumber));
+        }
+        if (firstName != null) {
+            o.add("first_name", ModelJson.json(firstName));
+        }
+        if (lastName != null) {
+            o.add("last_name", ModelJson.json(lastName));
+        }
+        if (gender != null) {
+            o.add("gender", ModelJson.json(gender));
+        }
+        if (birthday != null) {
+            o.add("birthday", ModelJson.json(birthday));
+        }
+        if (appTrackingTransparencyStatus != null) {
+            o.add("app_tracking_transparency_status", ModelJson.json(appTrackingTransparencyStatus));
+        }
+        if (analyticsDisabled != null) {
+            o.add("analytics_disabled", ModelJson.json(analyticsDisabled));
+        }
+        if (integrationIdentifiers != null) {
+            o.add("integration_identifiers", ModelJson.object(integrationIdentifiers, x0 -> ModelJson.json(x0)));
+        }
+        if (attributions != null) {
+            o.add("attributions", ModelJson.object(attributions, x0 -> x0.toJson()));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

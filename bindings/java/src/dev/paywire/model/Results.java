@@ -55,6 +55,8 @@ public final class Results {
         PARAMS_ROUND_TRIP.put("restore_purchases", json -> RestorePurchasesParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("report_transaction", json -> ReportTransactionParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("onboarding_view_report_error", json -> OnboardingViewReportErrorParams.fromJson(json).toJson());
+        PARAMS_ROUND_TRIP.put("set_integration_identifiers", json -> SetIntegrationIdentifiersParams.fromJson(json).toJson());
+        PARAMS_ROUND_TRIP.put("update_attribution", json -> UpdateAttributionParams.fromJson(json).toJson());
         RESULT_ROUND_TRIP.put("get_sdk_version", json -> encodeGetSdkVersion(decodeGetSdkVersion(json)));
         RESULT_ROUND_TRIP.put("get_log_level", json -> encodeGetLogLevel(decodeGetLogLevel(json)));
         RESULT_ROUND_TRIP.put("set_log_level", json -> encodeSetLogLevel(decodeSetLogLevel(json)));
@@ -90,6 +92,8 @@ public final class Results {
         RESULT_ROUND_TRIP.put("restore_purchases", json -> encodeRestorePurchases(decodeRestorePurchases(json)));
         RESULT_ROUND_TRIP.put("report_transaction", json -> encodeReportTransaction(decodeReportTransaction(json)));
         RESULT_ROUND_TRIP.put("onboarding_view_report_error", json -> encodeOnboardingViewReportError(decodeOnboardingViewReportError(json)));
+        RESULT_ROUND_TRIP.put("set_integration_identifiers", json -> encodeSetIntegrationIdentifiers(decodeSetIntegrationIdentifiers(json)));
+        RESULT_ROUND_TRIP.put("update_attribution", json -> encodeUpdateAttribution(decodeUpdateAttribution(json)));
     }
 
     private Results() {
@@ -372,6 +376,22 @@ public final class Results {
     }
 
     public static JsonElement encodeOnboardingViewReportError(Void value) {
+        return ModelJson.json(value);
+    }
+
+    public static Void decodeSetIntegrationIdentifiers(JsonElement json) {
+        return ModelJson.none(json);
+    }
+
+    public static JsonElement encodeSetIntegrationIdentifiers(Void value) {
+        return ModelJson.json(value);
+    }
+
+    public static Void decodeUpdateAttribution(JsonElement json) {
+        return ModelJson.none(json);
+    }
+
+    public static JsonElement encodeUpdateAttribution(Void value) {
         return ModelJson.json(value);
     }
 }

@@ -10,8 +10,9 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
+/** Every member is optional; the update is refused whole when one member breaks its rule (wrong_param naming the member). */
 public final class UpdateProfileParams implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("custom_attributes");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("analytics_disabled", "app_tracking_transparency_status", "birthday", "custom_attributes", "email", "first_name", "gender", "last_name", "phone_number");
     private JsonObject extraFields = new JsonObject();
 
     private Map<String, JsonElement> customAttributes;
@@ -29,6 +30,168 @@ public final class UpdateProfileParams implements Model {
         return this;
     }
 
+    private String email;
+    private boolean hasEmail;
+    /** local@domain, no spaces, at most 254 characters; null removes it */
+    public String getEmail() {
+        return email;
+    }
+
+    public void setEmail(String value) {
+        email = value; hasEmail = true;
+    }
+
+    public UpdateProfileParams withEmail(String value) {
+        setEmail(value);
+        return this;
+    }
+
+    /** True when email is present (null included); false when absent. */
+    public boolean hasEmail() {
+        return hasEmail;
+    }
+
+    private String phoneNumber;
+    private boolean hasPhoneNumber;
+    /** an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it */
+    public String getPhoneNumber() {
+        return phoneNumber;
+    }
+
+    public void setPhoneNumber(String value) {
+        phoneNumber = value; hasPhoneNumber = true;
+    }
+
+    public UpdateProfileParams withPhoneNumber(String value) {
+        setPhoneNumber(value);
+        return this;
+    }
+
+    /** True when phone_number is present (null included); false when absent. */
+    public boolean hasPhoneNumber() {
+        return hasPhoneNumber;
+    }
+
+    private String firstName;
+    private boolean hasFirstName;
+    /** not blank, at most 256 bytes; null removes it */
+    public String getFirstName() {
+        return firstName;
+    }
+
+    public void setFirstName(String value) {
+        firstName = value; hasFirstName = true;
+    }
+
+    public UpdateProfileParams withFirstName(String value) {
+        setFirstName(value);
+        return this;
+    }
+
+    /** True when first_name is present (null included); false when absent. */
+    public boolean hasFirstName() {
+        return hasFirstName;
+    }
+
+    private String lastName;
+    private boolean hasLastName;
+    /** not blank, at most 256 bytes; null removes it */
+    public String getLastName() {
+        return lastName;
+    }
+
+    public void setLastName(String value) {
+        lastName = value; hasLastName = true;
+    }
+
+    public UpdateProfileParams withLastName(String value) {
+        setLastName(value);
+        return this;
+    }
+
+    /** True when last_name is present (null included); false when absent. */
+    public boolean hasLastName() {
+        return hasLastName;
+    }
+
+    private String gender;
+    private boolean hasGender;
+    /** null removes it */
+    public String getGender() {
+        return gender;
+    }
+
+    public void setGender(String value) {
+        gender = value; hasGender = true;
+    }
+
+    public UpdateProfileParams withGender(String value) {
+        setGender(value);
+        return this;
+    }
+
+    /** True when gender is present (null included); false when absent. */
+    public boolean hasGender() {
+        return hasGender;
+    }
+
+    private String birthday;
+    private boolean hasBirthday;
+    /** YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it */
+    public String getBirthday() {
+        return birthday;
+    }
+
+    public void setBirthday(String value) {
+        birthday = value; hasBirthday = true;
+    }
+
+    public UpdateProfileParams withBirthday(String value) {
+        setBirthday(value);
+        return this;
+    }
+
+    /** True when birthday is present (null included); false when absent. */
+    public boolean hasBirthday() {
+        return hasBirthday;
+    }
+
+    private String appTrackingTransparencyStatus;
+    private boolean hasAppTrackingTransparencyStatus;
+    /** the platform's tracking consent as the host read it; null removes it */
+    public String getAppTrackingTransparencyStatus() {
+        return appTrackingTransparencyStatus;
+    }
+
+    public void setAppTrackingTransparencyStatus(String value) {
+        appTrackingTransparencyStatus = value; hasAppTrackingTransparencyStatus = true;
+    }
+
+    public UpdateProfileParams withAppTrackingTransparencyStatus(String value) {
+        setAppTrackingTransparencyStatus(value);
+        return this;
+    }
+
+    /** True when app_tracking_transparency_status is present (null included); false when absent. */
+    public boolean hasAppTrackingTransparencyStatus() {
+        return hasAppTrackingTransparencyStatus;
+    }
+
+    private Boolean analyticsDisabled;
+    /** true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice */
+    public Boolean getAnalyticsDisabled() {
+        return analyticsDisabled;
+    }
+
+    public void setAnalyticsDisabled(Boolean value) {
+        analyticsDisabled = value;
+    }
+
+    public UpdateProfileParams withAnalyticsDisabled(Boolean value) {
+        setAnalyticsDisabled(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -38,7 +201,40 @@ public final class UpdateProfileParams implements Model {
     public static UpdateProfileParams fromJson(JsonElement json) {
         JsonObject o = ModelJson.obj(json, "UpdateProfileParams");
         UpdateProfileParams v = new UpdateProfileParams();
-        v.customAttributes = ModelJson.map(ModelJson.req(o, "custom_attributes", "UpdateProfileParams"), x0 -> ModelJson.nullable(x0, x1 -> x1));
+        if (ModelJson.present(o, "custom_attributes")) {
+            v.customAttributes = ModelJson.map(o.get("custom_attributes"), x0 -> ModelJson.nullable(x0, x1 -> x1));
+        }
+        if (o.has("email")) {
+            v.email = ModelJson.nullable(o.get("email"), x0 -> ModelJson.string(x0));
+            v.hasEmail = true;
+        }
+        if (o.has("phone_number")) {
+            v.phoneNumber = ModelJson.nullable(o.get("phone_number"), x0 -> ModelJson.string(x0));
+            v.hasPhoneNumber = true;
+        }
+        if (o.has("first_name")) {
+            v.firstName = ModelJson.nullable(o.get("first_name"), x0 -> ModelJson.string(x0));
+            v.hasFirstName = true;
+        }
+        if (o.has("last_name")) {
+            v.lastName = ModelJson.nullable(o.get("last_name"), x0 -> ModelJson.string(x0));
+            v.hasLastName = true;
+        }
+        if (o.has("gender")) {
+            v.gender = ModelJson.nullable(o.get("gender"), x0 -> ModelJson.string(x0));
+            v.hasGender = true;
+        }
+        if (o.has("birthday")) {
+            v.birthday = ModelJson.nullable(o.get("birthday"), x0 -> ModelJson.string(x0));
+            v.hasBirthday = true;
+        }
+        if (o.has("app_tracking_transparency_status")) {
+            v.appTrackingTransparencyStatus = ModelJson.nullable(o.get("app_tracking_transparency_status"), x0 -> ModelJson.string(x0));
+            v.hasAppTrackingTransparencyStatus = true;
+        }
+        if (ModelJson.present(o, "analytics_disabled")) {
+            v.analyticsDisabled = ModelJson.bool(o.get("analytics_disabled"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -47,7 +243,33 @@ public final class UpdateProfileParams implements Model {
     @Override
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
-        o.add("custom_attributes", ModelJson.object(customAttributes, x0 -> ModelJson.nullOr(x0, x1 -> ModelJson.json(x1))));
+        if (customAttributes != null) {
+            o.add("custom_attributes", ModelJson.object(customAttributes, x0 -> ModelJson.nullOr(x0, x1 -> ModelJson.json(x1))));
+        }
+        if (hasEmail) {
+            o.add("email", ModelJson.nullOr(email, x0 -> ModelJson.json(x0)));
+        }
+        if (hasPhoneNumber) {
+            o.add("phone_number", ModelJson.nullOr(phoneNumber, x0 -> ModelJson.json(x0)));
+        }
+        if (hasFirstName) {
+            o.add("first_name", ModelJson.nullOr(firstName, x0 -> ModelJson.json(x0)));
+        }
+        if (hasLastName) {
+            o.add("last_name", ModelJson.nullOr(lastName, x0 -> ModelJson.json(x0)));
+        }
+        if (hasGender) {
+            o.add("gender", ModelJson.nullOr(gender, x0 -> ModelJson.json(x0)));
+        }
+        if (hasBirthday) {
+            o.add("birthday", ModelJson.nullOr(birthday, x0 -> ModelJson.json(x0)));
+        }
+        if (hasAppTrackingTransparencyStatus) {
+            o.add("app_tracking_transparency_status", ModelJson.nullOr(appTrackingTransparencyStatus, x0 -> ModelJson.json(x0)));
+        }
+        if (analyticsDisabled != null) {
+            o.add("analytics_disabled", ModelJson.json(analyticsDisabled));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }
