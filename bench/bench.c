@@ -130,7 +130,7 @@ static void bench_generated_bundle(int padding);
 static void bench_cache_and_bundle(void) {
     /* (d): fetch "big" once through the host transport, then serve it from the cache. */
     char *out = NULL;
-    if (paywire_client_new("{\"profile_id\":\"bench\",\"transport\":{\"type\":\"host\",\"base_url\":\"https://api.test\"}}",
+    if (paywire_client_new("{\"profile_id\":\"bench\",\"transport\":{\"type\":\"host\",\"base_url\":\"https://api.test\"},\"refresh_profile_on_start\":false}",
                            &remote_client, &out) != PAYWIRE_OK) { fprintf(stderr, "remote client: %s\n", out); exit(1); }
     paywire_string_free(out);
     uint64_t call_id;
