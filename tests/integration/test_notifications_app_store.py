@@ -173,3 +173,22 @@ def test_without_a_root_nothing_is_trusted(chain):
         assert "--app-store-root" in body["error"]["message"]
     finally:
         bare.stop()
+
+
+def test_apple_needs_no_api_key_but_every_other_route_still_does(chain):
+    """Apple cannot send the server's key: its signature chain is the proof of origin."""
+    from conftest import purchase
+    keyed = DevServer("--app-store-root", str(chain.root_path), "--trust-host-stores", "--api-key", "k-1")
+    try:
+        key = {"authorization": "Api-Key k-1"}
+        status, _, body = keyed.call("POST", "/v1/purchases", purchase("keyed", "ot-k", store="app_store",
+                                                                       purchased_at=now_ms() - DAY), headers=key)
+        assert status == 200, body
+        status, _, body = post(keyed, app_store_body(chain, "REFUND", "ot-k", signed_at=now_ms(),
+                                                     transaction={"revocationDate": now_ms()}))
+        assert status == 200 and body["outcome"] == "applied", body
+        status, _, body = keyed.call("POST", "/v1/notifications/test-store",
+                                     {"notification_id": "n-1", "type": "REFUND", "original_transaction_id": "ot-k"})
+        assert status == 401 and body["error"]["code"] == "unauthorized"
+    finally:
+        keyed.stop()

@@ -54,6 +54,13 @@ enum APIRoute {
         }
     }
 
+    /// Every route but the App Store's notifications: Apple sends no key, and the signature
+    /// chain checked against --app-store-root proves where a notification came from.
+    var needsAPIKey: Bool {
+        if case .notification(.appStore) = self { return false }
+        return true
+    }
+
     var method: HTTPMethod {
         switch self {
         case .placement, .onboarding, .profile, .results: return .GET
@@ -104,7 +111,7 @@ struct Routes: HTTPHandler {
             if faults.latencyMilliseconds > 0 { try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds)) }
             if let failure = answer(faults) { return failure }
         }
-        if let apiKey = setup.apiKey, !Self.sameKey(request.headers[.authorization], "Api-Key " + apiKey) {
+        if let apiKey = setup.apiKey, route.needsAPIKey, !Self.sameKey(request.headers[.authorization], "Api-Key " + apiKey) {
             return Reply.error(401, code: "unauthorized", "this server needs 'authorization: Api-Key <key>' with the key it was started with")
         }
         if route.needsProfileHeader, (request.headers[HTTPHeader("x-paywire-profile-id")] ?? "").isEmpty {
