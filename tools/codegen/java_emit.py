@@ -11,6 +11,7 @@ null is also a value (an envelope's `success`) have `hasX()` to tell absent from
 import json
 from typing import Dict, List
 
+import static_types
 from schema_ir import Class, Field, Model, Union, camel
 
 PKG = "dev.paywire.model"
@@ -31,30 +32,11 @@ def lower(name: str) -> str:
     return c + "_" if c in KEYWORDS else c
 
 
-def lit_type(values: tuple) -> str:
-    kinds = {type(v) for v in values}
-    return {frozenset([str]): "String", frozenset([int]): "Long", frozenset([bool]): "Boolean"}.get(
-        frozenset(kinds), "JsonElement")
-
-
-def jtype(t: tuple) -> str:
-    kind = t[0]
-    if kind == "prim":
-        return {"str": "String", "int": "Long", "bool": "Boolean", "number": "BigDecimal", "null": "Void",
-                "any": "JsonElement", "object": "JsonObject"}[t[1]]
-    if kind == "lit":
-        return lit_type(t[1])
-    if kind == "alias":
-        return lit_type(t[2][1])
-    if kind in ("class", "tagged"):
-        return t[1]
-    if kind == "list":
-        return f"List<{jtype(t[1])}>"
-    if kind == "map":
-        return f"Map<String, {jtype(t[1])}>"
-    if kind == "opt":
-        return jtype(t[1])
-    return "JsonElement"  # a union of pass-through types (a string or an object)
+jtype, lit_type = static_types.namer(
+    prims={"str": "String", "int": "Long", "bool": "Boolean", "number": "BigDecimal", "null": "Void",
+           "any": "JsonElement", "object": "JsonObject"},
+    literals={str: "String", int: "Long", bool: "Boolean"}, list_of="List<{}>", map_of="Map<String, {}>",
+    passthrough="JsonElement")
 
 
 _PRIM_DECODE = {"String": "ModelJson.string", "Long": "ModelJson.integer", "Boolean": "ModelJson.bool",
