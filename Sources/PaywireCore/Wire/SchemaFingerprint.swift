@@ -3,5 +3,5 @@
 /// The sha256 of the wire schema this library was built from (`get_sdk_version`'s
 /// `schema_sha256`): a binding generated from another schema refuses the library.
 enum SchemaFingerprint {
-    static let sha256 = "119f16ef247ea7ac1180762d33bc65c4e0eba455aded27c23d5e07870a3b8821"
+    static let sha256 = "3d37a3353e2d95a6ae499c06956fbf1b7372c5e86ce39c2e6f6d88658852470b"
 }

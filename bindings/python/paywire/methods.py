@@ -178,6 +178,11 @@ class TypedMethods:
         params = models.GetPaywallForDefaultAudienceParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age)
         return models.decode_get_paywall_for_default_audience_result(self._call_typed("get_paywall_for_default_audience", params.to_json()))
 
+    def prefetch(self, *, placement_ids: List[str], locale: Optional[str] = None) -> models.PrefetchResult:
+        """Calls `prefetch`."""
+        params = models.PrefetchParams(placement_ids=placement_ids, locale=locale)
+        return models.decode_prefetch_result(self._call_typed("prefetch", params.to_json()))
+
     def update_profile(self, *, custom_attributes: Dict[str, Optional[Union[str, Decimal, bool]]]) -> None:
         """Calls `update_profile`. custom_attributes: null removes an attribute"""
         params = models.UpdateProfileParams(custom_attributes=custom_attributes)
@@ -375,6 +380,11 @@ class AsyncTypedMethods:
         """
         params = models.GetPaywallForDefaultAudienceParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age)
         return models.decode_get_paywall_for_default_audience_result(await self._call_typed("get_paywall_for_default_audience", params.to_json()))
+
+    async def prefetch(self, *, placement_ids: List[str], locale: Optional[str] = None) -> models.PrefetchResult:
+        """Calls `prefetch`."""
+        params = models.PrefetchParams(placement_ids=placement_ids, locale=locale)
+        return models.decode_prefetch_result(await self._call_typed("prefetch", params.to_json()))
 
     async def update_profile(self, *, custom_attributes: Dict[str, Optional[Union[str, Decimal, bool]]]) -> None:
         """Calls `update_profile`. custom_attributes: null removes an attribute"""

@@ -17,7 +17,7 @@ from . import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = '119f16ef247ea7ac1180762d33bc65c4e0eba455aded27c23d5e07870a3b8821'
+SCHEMA_SHA256 = '3d37a3353e2d95a6ae499c06956fbf1b7372c5e86ce39c2e6f6d88658852470b'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized']
@@ -1456,6 +1456,35 @@ class GetPaywallForDefaultAudienceParams:
 
 
 @dataclass
+class PrefetchParams:
+    """{placement_ids, locale?}: warms the memory and disk cache for these paywall placements
+    (async with the host transport); one placement failing does not fail the others
+    """
+
+    placement_ids: List[str]
+    locale: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['locale', 'placement_ids'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "PrefetchParams":
+        d = _mb.obj(data, "PrefetchParams")
+        return cls(
+            placement_ids=_mb.req(d, "placement_ids", "PrefetchParams"),
+            locale=d["locale"] if d.get("locale") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placement_ids"] = self.placement_ids
+        if self.locale is not None:
+            out["locale"] = self.locale
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
 class UpdateProfileParams:
     custom_attributes: Dict[str, Optional[Union[str, Decimal, bool]]]
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
@@ -2422,6 +2451,61 @@ class Section:
         out["type"] = self.type
         if self.style is not None:
             out["style"] = self.style
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class PrefetchResult:
+    placements: List[PrefetchResultPlacement]
+    asset_urls: List[str]
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['asset_urls', 'placements'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "PrefetchResult":
+        d = _mb.obj(data, "PrefetchResult")
+        return cls(
+            placements=[PrefetchResultPlacement.from_json(x0) for x0 in _mb.req(d, "placements", "PrefetchResult")],
+            asset_urls=_mb.req(d, "asset_urls", "PrefetchResult"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placements"] = [x0.to_json() for x0 in self.placements]
+        out["asset_urls"] = self.asset_urls
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class PrefetchResultPlacement:
+    placement_id: str
+    source: Literal['backend', 'cache', 'fallback', 'none']
+    asset_urls: List[str]
+    error: Optional[Error] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['asset_urls', 'error', 'placement_id', 'source'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "PrefetchResultPlacement":
+        d = _mb.obj(data, "PrefetchResultPlacement")
+        return cls(
+            placement_id=_mb.req(d, "placement_id", "PrefetchResultPlacement"),
+            source=_mb.req(d, "source", "PrefetchResultPlacement"),
+            asset_urls=_mb.req(d, "asset_urls", "PrefetchResultPlacement"),
+            error=Error.from_json(d["error"]) if d.get("error") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placement_id"] = self.placement_id
+        out["source"] = self.source
+        if self.error is not None:
+            out["error"] = self.error.to_json()
+        out["asset_urls"] = self.asset_urls
         out.update(self.extra_fields)
         return out
 
@@ -4195,6 +4279,15 @@ def encode_get_paywall_for_default_audience_result(value: Paywall) -> Any:
     return value.to_json()
 
 
+def decode_prefetch_result(data: Any) -> PrefetchResult:
+    result: PrefetchResult = PrefetchResult.from_json(data)
+    return result
+
+
+def encode_prefetch_result(value: PrefetchResult) -> Any:
+    return value.to_json()
+
+
 def decode_update_profile_result(data: Any) -> None:
     result: None = data
     return result
@@ -4280,6 +4373,7 @@ PARAMS_MODELS: Dict[str, Any] = {
     'paywall_view_report_rendering_failure': PaywallViewReportRenderingFailureParams,
     'paywall_view_get_configuration': PaywallViewGetConfigurationParams,
     'get_paywall_for_default_audience': GetPaywallForDefaultAudienceParams,
+    'prefetch': PrefetchParams,
     'update_profile': UpdateProfileParams,
     'flush_analytics': FlushAnalyticsParams,
     'make_purchase': MakePurchaseParams,
@@ -4317,6 +4411,7 @@ RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'paywall_view_report_rendering_failure': decode_paywall_view_report_rendering_failure_result,
     'paywall_view_get_configuration': decode_paywall_view_get_configuration_result,
     'get_paywall_for_default_audience': decode_get_paywall_for_default_audience_result,
+    'prefetch': decode_prefetch_result,
     'update_profile': decode_update_profile_result,
     'flush_analytics': decode_flush_analytics_result,
     'make_purchase': decode_make_purchase_result,
@@ -4354,6 +4449,7 @@ RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'paywall_view_report_rendering_failure': encode_paywall_view_report_rendering_failure_result,
     'paywall_view_get_configuration': encode_paywall_view_get_configuration_result,
     'get_paywall_for_default_audience': encode_get_paywall_for_default_audience_result,
+    'prefetch': encode_prefetch_result,
     'update_profile': encode_update_profile_result,
     'flush_analytics': encode_flush_analytics_result,
     'make_purchase': encode_make_purchase_result,
