@@ -3,5 +3,5 @@
 /// The sha256 of the wire schema this library was built from (`get_sdk_version`'s
 /// `schema_sha256`): a binding generated from another schema refuses the library.
 enum SchemaFingerprint {
-    static let sha256 = "3d37a3353e2d95a6ae499c06956fbf1b7372c5e86ce39c2e6f6d88658852470b"
+    static let sha256 = "cc2a088f30fb66d4136bb7e5c1fefaefb4866e0b253d93d0c56d0a65a2110ab2"
 }

@@ -193,9 +193,14 @@ class TypedMethods:
         params = models.FlushAnalyticsParams(timeout_ms=timeout_ms)
         return models.decode_flush_analytics_result(self._call_typed("flush_analytics", params.to_json()))
 
-    def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None) -> models.MakePurchaseResult:
-        """Calls `make_purchase`."""
-        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall)
+    def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
+        """Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with:
+        the backend signs it for this profile (a transport is needed) and the signature goes to
+        the store in store.purchase; refused with purchase_failed, details.reason
+        offer_not_eligible, when the profile may not have it. Without it, a paywall product's
+        own offer (promotional_offer_id / win_back_offer_id) is used
+        """
+        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer)
         return models.decode_make_purchase_result(self._call_typed("make_purchase", params.to_json()))
 
     def restore_purchases(self) -> models.RestorePurchasesResult:
@@ -396,9 +401,14 @@ class AsyncTypedMethods:
         params = models.FlushAnalyticsParams(timeout_ms=timeout_ms)
         return models.decode_flush_analytics_result(await self._call_typed("flush_analytics", params.to_json()))
 
-    async def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None) -> models.MakePurchaseResult:
-        """Calls `make_purchase`."""
-        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall)
+    async def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
+        """Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with:
+        the backend signs it for this profile (a transport is needed) and the signature goes to
+        the store in store.purchase; refused with purchase_failed, details.reason
+        offer_not_eligible, when the profile may not have it. Without it, a paywall product's
+        own offer (promotional_offer_id / win_back_offer_id) is used
+        """
+        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer)
         return models.decode_make_purchase_result(await self._call_typed("make_purchase", params.to_json()))
 
     async def restore_purchases(self) -> models.RestorePurchasesResult:

@@ -17,7 +17,7 @@ from . import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = '3d37a3353e2d95a6ae499c06956fbf1b7372c5e86ce39c2e6f6d88658852470b'
+SCHEMA_SHA256 = 'cc2a088f30fb66d4136bb7e5c1fefaefb4866e0b253d93d0c56d0a65a2110ab2'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized']
@@ -284,7 +284,7 @@ class Variation:
     variation_id: str
     paywall_id: str
     weight: int
-    products: List[Union[str, Dict[str, Any]]]
+    products: List[Any]
     paywall_name: Optional[str] = None
     remote_configs: Optional[List[VariationRemoteConfig]] = None
     dismiss_on_purchase: Optional[bool] = None
@@ -329,6 +329,35 @@ class Variation:
             out["builder"] = self.builder
         if self.cross_placement_group is not None:
             out["cross_placement_group"] = self.cross_placement_group
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class VariationProduct:
+    vendor_product_id: Any
+    promotional_offer_id: Optional[str] = None
+    win_back_offer_id: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['promotional_offer_id', 'vendor_product_id', 'win_back_offer_id'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "VariationProduct":
+        d = _mb.obj(data, "VariationProduct")
+        return cls(
+            vendor_product_id=_mb.req(d, "vendor_product_id", "VariationProduct"),
+            promotional_offer_id=d["promotional_offer_id"] if d.get("promotional_offer_id") is not None else None,
+            win_back_offer_id=d["win_back_offer_id"] if d.get("win_back_offer_id") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        if self.promotional_offer_id is not None:
+            out["promotional_offer_id"] = self.promotional_offer_id
+        if self.win_back_offer_id is not None:
+            out["win_back_offer_id"] = self.win_back_offer_id
+        out["vendor_product_id"] = self.vendor_product_id
         out.update(self.extra_fields)
         return out
 
@@ -740,8 +769,10 @@ class PaywallProduct:
     vendor_product_id: str
     access_level_id: Optional[str]
     product_type: Optional[ProductType]
+    promotional_offer_id: Optional[str] = None
+    win_back_offer_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'product_type', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'product_type', 'promotional_offer_id', 'vendor_product_id', 'win_back_offer_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "PaywallProduct":
@@ -750,6 +781,8 @@ class PaywallProduct:
             vendor_product_id=_mb.req(d, "vendor_product_id", "PaywallProduct"),
             access_level_id=_mb.req(d, "access_level_id", "PaywallProduct"),
             product_type=_mb.req(d, "product_type", "PaywallProduct"),
+            promotional_offer_id=d["promotional_offer_id"] if d.get("promotional_offer_id") is not None else None,
+            win_back_offer_id=d["win_back_offer_id"] if d.get("win_back_offer_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -758,6 +791,10 @@ class PaywallProduct:
         out["vendor_product_id"] = self.vendor_product_id
         out["access_level_id"] = self.access_level_id
         out["product_type"] = self.product_type
+        if self.promotional_offer_id is not None:
+            out["promotional_offer_id"] = self.promotional_offer_id
+        if self.win_back_offer_id is not None:
+            out["win_back_offer_id"] = self.win_back_offer_id
         out.update(self.extra_fields)
         return out
 
@@ -1532,8 +1569,9 @@ class MakePurchaseParams:
     product: Optional[Dict[str, Any]] = None
     vendor_product_id: Optional[str] = None
     paywall: Optional[Paywall] = None
+    offer: Optional[Offer] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['paywall', 'product', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['offer', 'paywall', 'product', 'vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "MakePurchaseParams":
@@ -1542,6 +1580,7 @@ class MakePurchaseParams:
             product=d["product"] if d.get("product") is not None else None,
             vendor_product_id=d["vendor_product_id"] if d.get("vendor_product_id") is not None else None,
             paywall=Paywall.from_json(d["paywall"]) if d.get("paywall") is not None else None,
+            offer=Offer.from_json(d["offer"]) if d.get("offer") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1553,6 +1592,39 @@ class MakePurchaseParams:
             out["vendor_product_id"] = self.vendor_product_id
         if self.paywall is not None:
             out["paywall"] = self.paywall.to_json()
+        if self.offer is not None:
+            out["offer"] = self.offer.to_json()
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class Offer:
+    """a promotional or win-back offer to buy the product with: the backend signs it for this
+    profile (a transport is needed) and the signature goes to the store in store.purchase;
+    refused with purchase_failed, details.reason offer_not_eligible, when the profile may not
+    have it. Without it, a paywall product's own offer (promotional_offer_id /
+    win_back_offer_id) is used
+    """
+
+    type: Literal['promotional', 'win_back']
+    id: str
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['id', 'type'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Offer":
+        d = _mb.obj(data, "Offer")
+        return cls(
+            type=_mb.req(d, "type", "Offer"),
+            id=_mb.req(d, "id", "Offer"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["type"] = self.type
+        out["id"] = self.id
         out.update(self.extra_fields)
         return out
 
@@ -1855,7 +1927,7 @@ class Price:
 class Subscription:
     period: Period
     localized_period: str
-    offer: Optional[Offer]
+    offer: Optional[SubscriptionOffer]
     group_identifier: Optional[str]
     renewal_type: Literal['autorenewable', 'non_renewable']
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
@@ -1867,7 +1939,7 @@ class Subscription:
         return cls(
             period=Period.from_json(_mb.req(d, "period", "Subscription")),
             localized_period=_mb.req(d, "localized_period", "Subscription"),
-            offer=_mb.maybe(_mb.req(d, "offer", "Subscription"), Offer.from_json),
+            offer=_mb.maybe(_mb.req(d, "offer", "Subscription"), SubscriptionOffer.from_json),
             group_identifier=_mb.req(d, "group_identifier", "Subscription"),
             renewal_type=_mb.req(d, "renewal_type", "Subscription"),
             extra_fields=_mb.extra(d, cls._KEYS),
@@ -1909,7 +1981,7 @@ class Period:
 
 
 @dataclass
-class Offer:
+class SubscriptionOffer:
     type: Literal['introductory', 'promotional', 'win_back']
     payment_mode: Literal['free_trial', 'pay_as_you_go', 'pay_up_front']
     period: Period
@@ -1921,16 +1993,16 @@ class Offer:
     _KEYS: ClassVar[FrozenSet[str]] = frozenset(['localized_period', 'number_of_periods', 'offer_identifier', 'payment_mode', 'period', 'price', 'type'])
 
     @classmethod
-    def from_json(cls, data: Any) -> "Offer":
-        d = _mb.obj(data, "Offer")
+    def from_json(cls, data: Any) -> "SubscriptionOffer":
+        d = _mb.obj(data, "SubscriptionOffer")
         return cls(
-            type=_mb.req(d, "type", "Offer"),
-            payment_mode=_mb.req(d, "payment_mode", "Offer"),
-            period=Period.from_json(_mb.req(d, "period", "Offer")),
-            localized_period=_mb.req(d, "localized_period", "Offer"),
-            number_of_periods=_mb.req(d, "number_of_periods", "Offer"),
-            price=Price.from_json(_mb.req(d, "price", "Offer")),
-            offer_identifier=_mb.req(d, "offer_identifier", "Offer"),
+            type=_mb.req(d, "type", "SubscriptionOffer"),
+            payment_mode=_mb.req(d, "payment_mode", "SubscriptionOffer"),
+            period=Period.from_json(_mb.req(d, "period", "SubscriptionOffer")),
+            localized_period=_mb.req(d, "localized_period", "SubscriptionOffer"),
+            number_of_periods=_mb.req(d, "number_of_periods", "SubscriptionOffer"),
+            price=Price.from_json(_mb.req(d, "price", "SubscriptionOffer")),
+            offer_identifier=_mb.req(d, "offer_identifier", "SubscriptionOffer"),
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
