@@ -47,6 +47,9 @@ extension Routes {
             return Reply.json(try await setup.store.eventSummary())
         case (.GET, "notifications"?, 1):
             return Reply.json(.object([("notifications", try await setup.store.notificationLog())]))
+        case (.GET, "offers"?, 2) where parts[1] == "key":
+            return Reply.json(.object([("bundle_id", .string(setup.offers.bundleId)), ("key_id", .string(setup.offers.keyId)),
+                                       ("public_key_pem", .string(setup.offers.publicKeyPEM))]))
         case (.GET, "purchases"?, 1):
             return Reply.json(.object([("purchases", try await setup.store.purchaseLog(profileId: query("profile_id")))]))
         default:
