@@ -35,34 +35,25 @@ extension Purchases {
     /// then the store is asked with the signature. Without a backend nothing can sign it: the
     /// store would refuse an unsigned offer, so the call fails before anything is asked.
     private func purchase(_ bought: ViewProduct, with offer: PurchaseOffer) throws(WireError) -> CallOutcome {
-        guard let backend else {
-            throw WireError(.invalidState, "a purchase with an offer needs a transport: only the backend can sign the offer",
-                            details: offer.details(productId: bought.productId, reason: "offer_needs_backend"))
-        }
+        guard let backend else { throw Purchases.offerNeedsBackend(offer, productId: bought.productId) }
         let plan = store.adapter.plan(.purchase(bought))
         let waitsOnHost = backend.carriedByHost || Purchases.asksHost(plan)
         let (token, promised) = try calls.promise("make_purchase", waitsOnHost: waitsOnHost, budget: backend.requestTimeout + budget(plan))
         purchaseStarting(bought)
         callsInFlight[token] = .purchase(bought)
-        let profileId = profiles.profileId
-        let productId = bought.productId
-        backend.send(method: "POST", url: backend.url(route: "offers/sign"), headers: [("accept", "application/json")],
-                     body: OfferSigning.body(profileId: profileId, productId: productId, offer: offer)) { [weak self] outcome in
-            self?.offerSigned(token, OfferSigning.interpret(outcome, offer: offer, productId: productId, profileId: profileId))
-        }
+        sign(offer, for: bought) { [weak self] result in self?.offerSigned(token, result) }
         return promised
     }
 
     /// The backend's answer to an offer signing: the store is asked with the signature, or the
     /// call fails with the refusal.
-    private func offerSigned(_ callToken: UInt64, _ result: Result<SignedOffer, WireError>) {
-        guard case .purchase(let bought)? = callsInFlight[callToken] else { return }
+    private func offerSigned(_ callToken: UInt64, _ result: Result<ViewProduct, WireError>) {
+        guard case .purchase? = callsInFlight[callToken] else { return }
         switch result {
         case .failure(let error):
             callsInFlight.removeValue(forKey: callToken)
             calls.complete(callToken, .failure(error))
-        case .success(let signed):
-            let signedProduct = bought.with(signed)
+        case .success(let signedProduct):
             callsInFlight[callToken] = .purchase(signedProduct)
             let operation = StoreOperation.purchase(signedProduct)
             let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(callToken, $0) }
