@@ -68,6 +68,10 @@ def test_the_server_signs_only_offers_the_profile_may_have(devserver):
         assert status == 403 and refusal["error"]["code"] == "offer_not_eligible"
     assert sign(devserver, stranger, "intro")[0] == 400
     assert devserver.call("POST", "/v1/offers/sign", {"profile_id": stranger})[0] == 400
+    assert sign(devserver, lapsed, "promotional")[0] == 200
+    status, _, _ = devserver.call("POST", "/v1/offers/sign", {"profile_id": lapsed, "vendor_product_id": "premium_monthly",
+                                                          "offer_id": "x", "offer_type": "promotional", "extra": 1})
+    assert status == 400
 
 
 def buyer(devserver, tmp_path, profile_id):

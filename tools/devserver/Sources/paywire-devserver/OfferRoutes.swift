@@ -10,8 +10,12 @@ extension Routes {
         guard let object = try? DevServerSupport.parseJSON(Array(try await request.bodyData)), object.isObject else {
             return Reply.error(400, code: "invalid_request", "the body must be {profile_id, vendor_product_id, offer_id, offer_type}")
         }
+        let known = ["profile_id", "vendor_product_id", "offer_id", "offer_type"]
+        if case .object(let members) = object, let unknown = members.keys.first(where: { !known.contains($0) }) {
+            return Reply.error(400, code: "invalid_request", "unknown member '\(unknown)'")
+        }
         var fields: [String: String] = [:]
-        for key in ["profile_id", "vendor_product_id", "offer_id", "offer_type"] {
+        for key in known {
             guard let text = object[key]?.asString, !text.isEmpty else {
                 return Reply.error(400, code: "invalid_request", "\(key) must be a non-empty string")
             }
