@@ -20,7 +20,7 @@ final class NoStore: StoreAdapter {
 }
 
 /// `store: {"type": "host"}`: the host's store (StoreKit, Play Billing, ...), asked through
-/// `host_request` events: `store.fetch_products {product_ids}`, `store.purchase {product}`,
+/// `host_request` events: `store.fetch_products {product_ids}`, `store.purchase {product, offer?}`,
 /// `store.restore {}`.
 final class HostStore: StoreAdapter {
     /// The clock transactions without a purchase time are dated by.
@@ -44,6 +44,10 @@ final class HostStore: StoreAdapter {
             return .askHost(.storePurchase) { writer in
                 writer.key("product")
                 product.write(to: &writer)
+                if let offer = product.offer {
+                    writer.key("offer")
+                    offer.write(to: &writer)
+                }
             }
         case .restore:
             return .askHost(.storeRestore) { _ in }

@@ -104,14 +104,20 @@ struct ProductReference: Equatable, Sendable {
     var accessLevelId: String?
     /// The product's type, when the placement names one (the store's description decides otherwise).
     var productType: ProductType?
+    /// Offers a purchase on this paywall is made with (see `PurchaseOffer.init(_:)`).
+    var promotionalOfferId: String?
+    var winBackOfferId: String?
 
     init(vendorProductId: String) { self.vendorProductId = vendorProductId }
 
-    /// `{vendor_product_id, access_level_id?, product_type?}` in a bundle or a fetched placement.
+    /// `{vendor_product_id, access_level_id?, product_type?, promotional_offer_id?,
+    /// win_back_offer_id?}` in a bundle or a fetched placement.
     init(_ fields: Fields) throws(WireError) {
         vendorProductId = try fields.identifier("vendor_product_id")
         accessLevelId = try fields.optionalString("access_level_id").flatMap { $0.isEmpty ? nil : $0 }
         productType = try fields.optionalEnum("product_type", ProductType.self)
+        promotionalOfferId = try fields.optionalString("promotional_offer_id").flatMap { $0.isEmpty ? nil : $0 }
+        winBackOfferId = try fields.optionalString("win_back_offer_id").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func write(to writer: inout JSONWriter) {
@@ -119,6 +125,9 @@ struct ProductReference: Equatable, Sendable {
             writer.member("vendor_product_id", vendorProductId)
             writer.member("access_level_id", accessLevelId)
             writer.member("product_type", productType?.rawValue)
+            // Only when named: a paywall without offers keeps its shape byte for byte.
+            if let promotionalOfferId { writer.member("promotional_offer_id", promotionalOfferId) }
+            if let winBackOfferId { writer.member("win_back_offer_id", winBackOfferId) }
         }
     }
 }

@@ -23,6 +23,9 @@ extension MethodTable {
             try client.loader.get(try PlacementRequest(params), kind: .paywall, method: "get_paywall_for_default_audience",
                                   choice: .defaultAudience)
         },
+        MethodEntry("prefetch") { client, params throws(WireError) in
+            try client.loader.prefetch(try PrefetchRequest(params))
+        },
         MethodEntry("get_onboarding") { client, params throws(WireError) in
             try client.loader.get(try PlacementRequest(params), kind: .onboarding, method: "get_onboarding")
         },

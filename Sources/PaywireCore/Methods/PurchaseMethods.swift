@@ -13,7 +13,8 @@ extension MethodTable {
             if let paywall, !paywall.productIds.contains(productId) {
                 throw WireError(.notFound, "product '\(productId)' is not on this paywall", details: JSONObject([("product_id", .string(productId))]))
             }
-            return try client.purchases.makePurchase(productId: productId, paywall: paywall)
+            let offer = try params.optionalObject("offer").map { (fields: Fields) throws(WireError) in try PurchaseOffer(fields) }
+            return try client.purchases.makePurchase(productId: productId, paywall: paywall, offer: offer)
         },
         MethodEntry("restore_purchases") { client, _ throws(WireError) in try client.purchases.restorePurchases() },
         .now("report_transaction") { client, params throws(WireError) in

@@ -8,8 +8,9 @@ enum PurchaseCall: Sendable {
 /// deadlines, outbox and results as a view's, and profile events instead of view events.
 extension Purchases {
     /// `make_purchase`: `{type: success | pending | user_cancelled, product_id, transaction?,
-    /// profile}`, or the store's error.
-    func makePurchase(productId: String, paywall: PaywallReference?) throws(WireError) -> CallOutcome {
+    /// profile}`, or the store's error. With an offer (asked for, or named by the paywall's
+    /// product) the backend signs it first.
+    func makePurchase(productId: String, paywall: PaywallReference?, offer requested: PurchaseOffer? = nil) throws(WireError) -> CallOutcome {
         if observerMode {
             throw WireError(.invalidState, "observer mode: the app makes purchases itself and reports them with report_transaction")
         }
@@ -18,6 +19,7 @@ extension Purchases {
             throw WireError(.purchaseInProgress, "a purchase is already in progress")
         }
         let bought = ViewProduct(productId: productId, product: catalog.product(productId), paywall: paywall)
+        if let offer = requested ?? bought.namedOffer { return try purchase(bought, with: offer) }
         purchaseStarting(bought)
         let operation = StoreOperation.purchase(bought)
         let plan = store.adapter.plan(operation)
@@ -27,6 +29,36 @@ extension Purchases {
         let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(token, $0) }
         if let outcome = store.carry(plan, operation, view: nil, reply: reply) { purchaseCallReplied(token, outcome) }
         return promised
+    }
+
+    /// A purchase with an offer: the backend signs the offer for this profile (or refuses it),
+    /// then the store is asked with the signature. Without a backend nothing can sign it: the
+    /// store would refuse an unsigned offer, so the call fails before anything is asked.
+    private func purchase(_ bought: ViewProduct, with offer: PurchaseOffer) throws(WireError) -> CallOutcome {
+        guard let backend else { throw Purchases.offerNeedsBackend(offer, productId: bought.productId) }
+        let plan = store.adapter.plan(.purchase(bought))
+        let waitsOnHost = backend.carriedByHost || Purchases.asksHost(plan)
+        let (token, promised) = try calls.promise("make_purchase", waitsOnHost: waitsOnHost, budget: backend.requestTimeout + budget(plan))
+        purchaseStarting(bought)
+        callsInFlight[token] = .purchase(bought)
+        sign(offer, for: bought) { [weak self] result in self?.offerSigned(token, result) }
+        return promised
+    }
+
+    /// The backend's answer to an offer signing: the store is asked with the signature, or the
+    /// call fails with the refusal.
+    private func offerSigned(_ callToken: UInt64, _ result: Result<ViewProduct, WireError>) {
+        guard case .purchase? = callsInFlight[callToken] else { return }
+        switch result {
+        case .failure(let error):
+            callsInFlight.removeValue(forKey: callToken)
+            calls.complete(callToken, .failure(error))
+        case .success(let signedProduct):
+            callsInFlight[callToken] = .purchase(signedProduct)
+            let operation = StoreOperation.purchase(signedProduct)
+            let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(callToken, $0) }
+            if let outcome = store.start(operation, view: nil, reply: reply) { purchaseCallReplied(callToken, outcome) }
+        }
     }
 
     /// `restore_purchases`: `{restored_product_ids, profile}`, or the store's or the backend's error.

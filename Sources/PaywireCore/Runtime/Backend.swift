@@ -66,6 +66,15 @@ final class Backend {
         return "\(base)/v1/\(route)"
     }
 
+    /// How long one request may take before its outcome is a timeout: the host's deadline or
+    /// the built-in client's request timeout.
+    var requestTimeout: Int {
+        switch transport {
+        case .host: return broker.timeout
+        case .builtIn(_, _, let requestTimeout): return requestTimeout
+        }
+    }
+
     /// Whether the host carries the requests (a call waiting on one waits on the host).
     var carriedByHost: Bool {
         if case .host = transport { return true }

@@ -7,7 +7,7 @@ final class PlacementLoader {
     /// what it does with the answer.
     private struct Waiter {
         let id: UInt64
-        let reply: (CallResponse) -> Void
+        let reply: (PlacementAnswer) -> Void
         let locale: String?
         let choice: PaywallChoice
         let budgetToken: UInt64
@@ -67,7 +67,7 @@ final class PlacementLoader {
             self?.budgetExpired(waiter: waiterId, key: key)
         }
         let calls = self.calls
-        wait(Waiter(id: waiterId, reply: { calls.complete(token, $0) }, locale: requestLocale, choice: choice, budgetToken: budget),
+        wait(Waiter(id: waiterId, reply: { calls.complete(token, $0.response) }, locale: requestLocale, choice: choice, budgetToken: budget),
              for: key, cached: cached, backend: backend)
         return outcome
     }
@@ -76,12 +76,22 @@ final class PlacementLoader {
     /// (backend, cache, bundle, within the default budget). The answer is returned when it is
     /// there at once, else handed to `reply`.
     func open(_ placementId: String, locale: String?, reply: @escaping (CallResponse) -> Void) -> CallResponse? {
+        warm(placementId, locale: locale) { reply($0.response) }?.response
+    }
+
+    /// Serves a paywall placement as `get_paywall` with its default policy and budget would
+    /// (the backend asked, revalidating the cached copy; then cache, then bundle), and says which
+    /// source served. Without a backend the bundle answers at once (returned); otherwise the
+    /// answer goes to `reply`, sharing the request in flight for the placement.
+    func warm(_ placementId: String, locale: String?,
+              reply: @escaping (PlacementAnswer) -> Void) -> PlacementAnswer? {
         let requestLocale = locale ?? defaultLocale
         guard let backend else {
             do throws(WireError) {
-                return CallResponse(status: .ok, envelope: try server.servePaywall(placementId, locale: requestLocale).envelope)
+                let served = try server.servePaywall(placementId, locale: requestLocale)
+                return PlacementAnswer(CallResponse(status: .ok, envelope: served.envelope), .fallback)
             } catch {
-                return .failure(error)
+                return PlacementAnswer(.failure(error), .none)
             }
         }
         let key = PlacementKey(kind: .paywall, id: placementId)
@@ -92,6 +102,29 @@ final class PlacementLoader {
         wait(Waiter(id: waiterId, reply: reply, locale: requestLocale, choice: .byAudience, budgetToken: budget),
              for: key, cached: cache.entry(key), backend: backend)
         return nil
+    }
+
+    /// `prefetch`: warms every placement asked for; the answer comes when the last one is served
+    /// (each within its own budget), one failing placement reported beside the others.
+    func prefetch(_ request: PrefetchRequest) throws(WireError) -> CallOutcome {
+        let run = PrefetchRun(placementIds: request.placementIds)
+        guard let backend else {
+            for (index, placementId) in request.placementIds.enumerated() {
+                if let answer = warm(placementId, locale: request.locale, reply: { _ in }) { run.record(index, answer) }
+            }
+            return .done(run.response)
+        }
+        // Each placement has its own budget; this one only bounds a synchronous caller's wait.
+        let (token, outcome, budget) = try backend.promise("prefetch", loadTimeout: PlacementRequest.defaultLoadTimeout) { _ in }
+        let (calls, timers) = (self.calls, self.timers)
+        run.whenDone = { response in
+            timers.cancel(budget)
+            calls.complete(token, response)
+        }
+        for (index, placementId) in request.placementIds.enumerated() {
+            _ = warm(placementId, locale: request.locale) { run.record(index, $0) }
+        }
+        return outcome
     }
 
     /// Adds a waiter to the request in flight for `key`, sending one when there is none.
@@ -108,7 +141,7 @@ final class PlacementLoader {
         }
     }
 
-    private func deliver(_ waiter: Waiter, _ response: CallResponse) { waiter.reply(response) }
+    private func deliver(_ waiter: Waiter, _ answer: PlacementAnswer) { waiter.reply(answer) }
 
     /// `get_paywall {paywall_id}` without a placement: from the bundle, rules skipped.
     func getPaywall(byId paywallId: String, locale: String?) throws(WireError) -> CallResponse {
@@ -183,29 +216,29 @@ final class PlacementLoader {
     /// The newest of network, cache and bundle: the fetched copy when the network answered,
     /// else the newer of cache and bundle; an error when there is none.
     private func answer(_ waiter: Waiter, key: PlacementKey, networkFailure: WireError?,
-                        fetchedNow: RemoteSource.Fetched? = nil) -> CallResponse {
+                        fetchedNow: RemoteSource.Fetched? = nil) -> PlacementAnswer {
         do throws(WireError) {
             let cached = fetchedNow ?? cache.entry(key)
             if networkFailure == nil, let cached {
-                return try server.serveFetched(cached, locale: waiter.locale, choice: waiter.choice)
+                return PlacementAnswer(try server.serveFetched(cached, locale: waiter.locale, choice: waiter.choice), .backend)
             }
             let failure = networkFailure ?? WireError(.networkFailed, "the backend sent nothing usable")
             let bundleVersion = server.bundleVersion(of: key)
             if let cached, cached.responseCreatedAt >= (bundleVersion ?? .min) {
                 logFallback(key.id, source: "cache", failure: failure)
-                return try server.serveFetched(cached, locale: waiter.locale, choice: waiter.choice)
+                return PlacementAnswer(try server.serveFetched(cached, locale: waiter.locale, choice: waiter.choice), .cache, failure)
             }
             guard bundleVersion != nil else { throw failure }
             logFallback(key.id, source: "fallback", failure: failure)
             switch key.kind {
             case .paywall:
                 let served = try server.servePaywall(key.id, locale: waiter.locale, choice: waiter.choice)
-                return CallResponse(status: .ok, envelope: served.envelope)
+                return PlacementAnswer(CallResponse(status: .ok, envelope: served.envelope), .fallback, failure)
             case .onboarding:
-                return try server.serveOnboarding(key.id, locale: waiter.locale)
+                return PlacementAnswer(try server.serveOnboarding(key.id, locale: waiter.locale), .fallback, failure)
             }
         } catch {
-            return .failure(error)
+            return PlacementAnswer(.failure(error), .none)
         }
     }
 
@@ -214,6 +247,26 @@ final class PlacementLoader {
         let details = [("placement_id", JSONValue.string(placementId))] + RemoteSource.fallbackDetails(source: source, failure: failure)
         log(.warn, "placement '\(placementId)' served from the \(source == "cache" ? "cache" : "fallback bundle"): \(failure.message)",
             details: details)
+    }
+}
+
+/// Which source served a placement: the backend's answer (now cached), the cache or the bundle
+/// after the backend failed, or none when nothing could.
+enum PlacementSource: String, Sendable {
+    case backend, cache, fallback, none
+}
+
+/// What served a placement: the envelope a call gets, its source, and the backend's failure
+/// behind a cache or bundle answer (which the envelope does not carry; a `log` event does).
+struct PlacementAnswer: Sendable {
+    let response: CallResponse
+    let source: PlacementSource
+    let failure: WireError?
+
+    init(_ response: CallResponse, _ source: PlacementSource, _ failure: WireError? = nil) {
+        self.response = response
+        self.source = source
+        self.failure = failure
     }
 }
 

@@ -82,6 +82,27 @@ final class PaywallViews {
         try? handle(viewId) { machine in machine.timerFired(timer) }
     }
 
+    /// Starts a store operation; its outcome goes to the machine as the outcome of `asked`
+    /// (the product the machine chose, before any offer was signed onto it).
+    private func startStore(_ operation: StoreOperation, as asked: StoreOperation, on view: ViewInfo) {
+        let reply: StoreReply = { [weak self] outcome in self?.storeReplied(view.id, asked, outcome) }
+        if let outcome = store.start(operation, view: view, reply: reply) {
+            storeReplied(view.id, asked, outcome)
+        }
+    }
+
+    /// A view purchase of a product the paywall names an offer for: the backend signs it first;
+    /// a refusal is the purchase's failure, as the store's would be.
+    private func signThenBuy(_ bought: ViewProduct, on view: ViewInfo) {
+        guard let offer = bought.namedOffer else { return }
+        purchases.sign(offer, for: bought) { [weak self] result in
+            switch result {
+            case .success(let signed): self?.startStore(.purchase(signed), as: .purchase(bought), on: view)
+            case .failure(let error): self?.storeReplied(view.id, .purchase(bought), .purchase(.failed(error)))
+            }
+        }
+    }
+
     /// Runs actions in order. A store outcome that is there at once is fed back before the
     /// next action, so the events of a whole flow keep the machine's order.
     private func run(_ actions: [PaywallViewAction], on view: ViewInfo) {
@@ -90,11 +111,10 @@ final class PaywallViews {
             case .emit(let event):
                 sink.emit(event.event(view: view, profile: profiles.current, now: profiles.accessNow()))
                 analytics.paywallView(event, view: view)
+            case .store(.purchase(let bought)) where bought.offer == nil && bought.namedOffer != nil:
+                signThenBuy(bought, on: view)
             case .store(let operation):
-                let reply: StoreReply = { [weak self] outcome in self?.storeReplied(view.id, operation, outcome) }
-                if let outcome = store.start(operation, view: view, reply: reply) {
-                    storeReplied(view.id, operation, outcome)
-                }
+                startStore(operation, as: operation, on: view)
             case .ask(let question):
                 broker.ask(question.kind, view: view, payload: question.writePayload) { [weak self] outcome in
                     self?.hostAnswered(view.id, question, outcome)

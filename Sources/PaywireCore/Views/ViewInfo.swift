@@ -59,15 +59,24 @@ final class ViewProduct: Equatable, Sendable {
     let product: StoreProduct?
     /// The paywall it is bought on; nil for a purchase without one (`make_purchase`).
     let paywall: PaywallReference?
+    /// The signed offer the purchase is made with, passed to the store in `store.purchase`.
+    let offer: SignedOffer?
 
-    init(productId: String, product: StoreProduct?, paywall: PaywallReference?) {
+    init(productId: String, product: StoreProduct?, paywall: PaywallReference?, offer: SignedOffer? = nil) {
         self.productId = productId
         self.product = product
         self.paywall = paywall
+        self.offer = offer
     }
 
+    /// The same product, bought with `offer`.
+    func with(_ offer: SignedOffer) -> ViewProduct { ViewProduct(productId: productId, product: product, paywall: paywall, offer: offer) }
+
+    /// The offer the paywall names for this product, if any.
+    var namedOffer: PurchaseOffer? { PurchaseOffer(paywall?.products.first { $0.vendorProductId == productId }) }
+
     static func == (lhs: ViewProduct, rhs: ViewProduct) -> Bool {
-        lhs.productId == rhs.productId && lhs.product == rhs.product && lhs.paywall == rhs.paywall
+        lhs.productId == rhs.productId && lhs.product == rhs.product && lhs.paywall == rhs.paywall && lhs.offer == rhs.offer
     }
 
     func write(to writer: inout JSONWriter) {

@@ -3,5 +3,5 @@
 /// The sha256 of the wire schema this library was built from (`get_sdk_version`'s
 /// `schema_sha256`): a binding generated from another schema refuses the library.
 enum SchemaFingerprint {
-    static let sha256 = "ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0"
+    static let sha256 = "30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b"
 }

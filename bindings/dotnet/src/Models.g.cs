@@ -52,7 +52,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256.</summary>
-        public const string Sha256 = "ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0";
+        public const string Sha256 = "30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b";
     }
 
     /// <summary>The values of ProductType; a value not listed (a newer library's) still reads.</summary>
@@ -453,6 +453,41 @@ namespace Paywire.Model
             if (this.PostPurchase != null) o["post_purchase"] = this.PostPurchase;
             if (this.Builder != null) o["builder"] = this.Builder;
             if (this.CrossPlacementGroup != null) o["cross_placement_group"] = ModelJson.Json(this.CrossPlacementGroup);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    public sealed class VariationProduct : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "promotional_offer_id", "vendor_product_id", "win_back_offer_id" };
+        /// <summary>a promotional offer of this product (App Store Connect's offer id): a purchase of it on this paywall asks the backend to sign the offer (POST /v1/offers/sign) and passes the signature to the store</summary>
+        public string PromotionalOfferId { get; set; }
+        /// <summary>a win-back offer of this product, signed and passed like a promotional offer; used when both are named</summary>
+        public string WinBackOfferId { get; set; }
+        public JsonValue VendorProductId { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static VariationProduct FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "VariationProduct");
+            var v = new VariationProduct();
+            if (ModelJson.Present(o, "promotional_offer_id")) v.PromotionalOfferId = ModelJson.String(o["promotional_offer_id"]);
+            if (ModelJson.Present(o, "win_back_offer_id")) v.WinBackOfferId = ModelJson.String(o["win_back_offer_id"]);
+            v.VendorProductId = ModelJson.Req(o, "vendor_product_id", "VariationProduct");
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            if (this.PromotionalOfferId != null) o["promotional_offer_id"] = ModelJson.Json(this.PromotionalOfferId);
+            if (this.WinBackOfferId != null) o["win_back_offer_id"] = ModelJson.Json(this.WinBackOfferId);
+            o["vendor_product_id"] = this.VendorProductId;
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -921,12 +956,16 @@ namespace Paywire.Model
 
     public sealed class PaywallProduct : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "product_type", "vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "product_type", "promotional_offer_id", "vendor_product_id", "win_back_offer_id" };
         public string VendorProductId { get; set; }
         /// <summary>the access level a purchase grants; null: none (there is no default)</summary>
         public string AccessLevelId { get; set; }
         /// <summary>null when the placement does not say; the store's description then decides</summary>
         public string ProductType { get; set; }
+        /// <summary>as the placement names it; absent when it names none</summary>
+        public string PromotionalOfferId { get; set; }
+        /// <summary>as the placement names it; absent when it names none</summary>
+        public string WinBackOfferId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -938,6 +977,8 @@ namespace Paywire.Model
             v.VendorProductId = ModelJson.String(ModelJson.Req(o, "vendor_product_id", "PaywallProduct"));
             v.AccessLevelId = ModelJson.Nullable(ModelJson.Req(o, "access_level_id", "PaywallProduct"), x0 => ModelJson.String(x0));
             v.ProductType = ModelJson.Nullable(ModelJson.Req(o, "product_type", "PaywallProduct"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "promotional_offer_id")) v.PromotionalOfferId = ModelJson.String(o["promotional_offer_id"]);
+            if (ModelJson.Present(o, "win_back_offer_id")) v.WinBackOfferId = ModelJson.String(o["win_back_offer_id"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -949,6 +990,8 @@ namespace Paywire.Model
             o["vendor_product_id"] = ModelJson.Json(this.VendorProductId);
             o["access_level_id"] = ModelJson.NullOr(this.AccessLevelId, x0 => ModelJson.Json(x0));
             o["product_type"] = ModelJson.NullOr(this.ProductType, x0 => ModelJson.Json(x0));
+            if (this.PromotionalOfferId != null) o["promotional_offer_id"] = ModelJson.Json(this.PromotionalOfferId);
+            if (this.WinBackOfferId != null) o["win_back_offer_id"] = ModelJson.Json(this.WinBackOfferId);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -1787,6 +1830,37 @@ namespace Paywire.Model
         }
     }
 
+    /// <summary>{placement_ids, locale?}: warms the memory and disk cache for these paywall placements (async with the host transport); one placement failing does not fail the others</summary>
+    public sealed class PrefetchParams : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "locale", "placement_ids" };
+        public List<string> PlacementIds { get; set; }
+        public string Locale { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static PrefetchParams FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "PrefetchParams");
+            var v = new PrefetchParams();
+            v.PlacementIds = ModelJson.List(ModelJson.Req(o, "placement_ids", "PrefetchParams"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "locale")) v.Locale = ModelJson.String(o["locale"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["placement_ids"] = ModelJson.Array(this.PlacementIds, x0 => ModelJson.Json(x0));
+            if (this.Locale != null) o["locale"] = ModelJson.Json(this.Locale);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
     /// <summary>Every member is optional; the update is refused whole when one member breaks its rule (wrong_param naming the member).</summary>
     public sealed class UpdateProfileParams : IModel
     {
@@ -1899,10 +1973,12 @@ namespace Paywire.Model
 
     public sealed class MakePurchaseParams : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "paywall", "product", "vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "offer", "paywall", "product", "vendor_product_id" };
         public JsonObject Product { get; set; }
         public string VendorProductId { get; set; }
         public Paywall Paywall { get; set; }
+        /// <summary>a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used</summary>
+        public Offer Offer { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -1914,6 +1990,7 @@ namespace Paywire.Model
             if (ModelJson.Present(o, "product")) v.Product = ModelJson.Object(o["product"]);
             if (ModelJson.Present(o, "vendor_product_id")) v.VendorProductId = ModelJson.String(o["vendor_product_id"]);
             if (ModelJson.Present(o, "paywall")) v.Paywall = Paywall.FromJson(o["paywall"]);
+            if (ModelJson.Present(o, "offer")) v.Offer = Offer.FromJson(o["offer"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -1925,6 +2002,38 @@ namespace Paywire.Model
             if (this.Product != null) o["product"] = this.Product;
             if (this.VendorProductId != null) o["vendor_product_id"] = ModelJson.Json(this.VendorProductId);
             if (this.Paywall != null) o["paywall"] = this.Paywall.ToJson();
+            if (this.Offer != null) o["offer"] = this.Offer.ToJson();
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used</summary>
+    public sealed class Offer : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "id", "type" };
+        public string Type { get; set; }
+        public string Id { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static Offer FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "Offer");
+            var v = new Offer();
+            v.Type = ModelJson.String(ModelJson.Req(o, "type", "Offer"));
+            v.Id = ModelJson.String(ModelJson.Req(o, "id", "Offer"));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["type"] = ModelJson.Json(this.Type);
+            o["id"] = ModelJson.Json(this.Id);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2364,7 +2473,7 @@ namespace Paywire.Model
         private static readonly HashSet<string> Keys = new HashSet<string> { "group_identifier", "localized_period", "offer", "period", "renewal_type" };
         public Period Period { get; set; }
         public string LocalizedPeriod { get; set; }
-        public Offer Offer { get; set; }
+        public SubscriptionOffer Offer { get; set; }
         /// <summary>the subscription group (upgrades and downgrades happen within one)</summary>
         public string GroupIdentifier { get; set; }
         public string RenewalType { get; set; }
@@ -2378,7 +2487,7 @@ namespace Paywire.Model
             var v = new Subscription();
             v.Period = Period.FromJson(ModelJson.Req(o, "period", "Subscription"));
             v.LocalizedPeriod = ModelJson.String(ModelJson.Req(o, "localized_period", "Subscription"));
-            v.Offer = ModelJson.Nullable(ModelJson.Req(o, "offer", "Subscription"), x0 => Offer.FromJson(x0));
+            v.Offer = ModelJson.Nullable(ModelJson.Req(o, "offer", "Subscription"), x0 => SubscriptionOffer.FromJson(x0));
             v.GroupIdentifier = ModelJson.Nullable(ModelJson.Req(o, "group_identifier", "Subscription"), x0 => ModelJson.String(x0));
             v.RenewalType = ModelJson.String(ModelJson.Req(o, "renewal_type", "Subscription"));
             v.ExtraFields = ModelJson.Extra(o, Keys);
@@ -2429,7 +2538,7 @@ namespace Paywire.Model
         }
     }
 
-    public sealed class Offer : IModel
+    public sealed class SubscriptionOffer : IModel
     {
         private static readonly HashSet<string> Keys = new HashSet<string> { "localized_period", "number_of_periods", "offer_identifier", "payment_mode", "period", "price", "type" };
         public string Type { get; set; }
@@ -2444,17 +2553,17 @@ namespace Paywire.Model
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
-        public static Offer FromJson(JsonValue json)
+        public static SubscriptionOffer FromJson(JsonValue json)
         {
-            JsonObject o = ModelJson.Obj(json, "Offer");
-            var v = new Offer();
-            v.Type = ModelJson.String(ModelJson.Req(o, "type", "Offer"));
-            v.PaymentMode = ModelJson.String(ModelJson.Req(o, "payment_mode", "Offer"));
-            v.Period = Period.FromJson(ModelJson.Req(o, "period", "Offer"));
-            v.LocalizedPeriod = ModelJson.String(ModelJson.Req(o, "localized_period", "Offer"));
-            v.NumberOfPeriods = ModelJson.Integer(ModelJson.Req(o, "number_of_periods", "Offer"));
-            v.Price = Price.FromJson(ModelJson.Req(o, "price", "Offer"));
-            v.OfferIdentifier = ModelJson.Nullable(ModelJson.Req(o, "offer_identifier", "Offer"), x0 => ModelJson.String(x0));
+            JsonObject o = ModelJson.Obj(json, "SubscriptionOffer");
+            var v = new SubscriptionOffer();
+            v.Type = ModelJson.String(ModelJson.Req(o, "type", "SubscriptionOffer"));
+            v.PaymentMode = ModelJson.String(ModelJson.Req(o, "payment_mode", "SubscriptionOffer"));
+            v.Period = Period.FromJson(ModelJson.Req(o, "period", "SubscriptionOffer"));
+            v.LocalizedPeriod = ModelJson.String(ModelJson.Req(o, "localized_period", "SubscriptionOffer"));
+            v.NumberOfPeriods = ModelJson.Integer(ModelJson.Req(o, "number_of_periods", "SubscriptionOffer"));
+            v.Price = Price.FromJson(ModelJson.Req(o, "price", "SubscriptionOffer"));
+            v.OfferIdentifier = ModelJson.Nullable(ModelJson.Req(o, "offer_identifier", "SubscriptionOffer"), x0 => ModelJson.String(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -3134,6 +3243,76 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["type"] = ModelJson.Json(this.Type);
             if (this.Style != null) o["style"] = ModelJson.Json(this.Style);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    public sealed class PrefetchResult : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "asset_urls", "placements" };
+        /// <summary>one entry per requested placement id, in the order asked</summary>
+        public List<PrefetchResultPlacement> Placements { get; set; }
+        /// <summary>every placement's asset_urls together, deduplicated, in order</summary>
+        public List<string> AssetUrls { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static PrefetchResult FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "PrefetchResult");
+            var v = new PrefetchResult();
+            v.Placements = ModelJson.List(ModelJson.Req(o, "placements", "PrefetchResult"), x0 => PrefetchResultPlacement.FromJson(x0));
+            v.AssetUrls = ModelJson.List(ModelJson.Req(o, "asset_urls", "PrefetchResult"), x0 => ModelJson.String(x0));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["placements"] = ModelJson.Array(this.Placements, x0 => x0.ToJson());
+            o["asset_urls"] = ModelJson.Array(this.AssetUrls, x0 => ModelJson.Json(x0));
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    public sealed class PrefetchResultPlacement : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "asset_urls", "error", "placement_id", "source" };
+        public string PlacementId { get; set; }
+        /// <summary>what serves this placement now: the backend's answer (now in the cache), the cache or the fallback bundle (the backend failed; error says why), none (nothing can serve it; error says why)</summary>
+        public string Source { get; set; }
+        public Error Error { get; set; }
+        /// <summary>the image and icon URLs the served variation's builder names, deduplicated, in document order</summary>
+        public List<string> AssetUrls { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static PrefetchResultPlacement FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "PrefetchResultPlacement");
+            var v = new PrefetchResultPlacement();
+            v.PlacementId = ModelJson.String(ModelJson.Req(o, "placement_id", "PrefetchResultPlacement"));
+            v.Source = ModelJson.String(ModelJson.Req(o, "source", "PrefetchResultPlacement"));
+            if (ModelJson.Present(o, "error")) v.Error = Error.FromJson(o["error"]);
+            v.AssetUrls = ModelJson.List(ModelJson.Req(o, "asset_urls", "PrefetchResultPlacement"), x0 => ModelJson.String(x0));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["placement_id"] = ModelJson.Json(this.PlacementId);
+            o["source"] = ModelJson.Json(this.Source);
+            if (this.Error != null) o["error"] = this.Error.ToJson();
+            o["asset_urls"] = ModelJson.Array(this.AssetUrls, x0 => ModelJson.Json(x0));
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -4876,6 +5055,7 @@ namespace Paywire.Model
             { "paywall_view_report_rendering_failure", json => PaywallViewReportRenderingFailureParams.FromJson(json).ToJson() },
             { "paywall_view_get_configuration", json => PaywallViewGetConfigurationParams.FromJson(json).ToJson() },
             { "get_paywall_for_default_audience", json => GetPaywallForDefaultAudienceParams.FromJson(json).ToJson() },
+            { "prefetch", json => PrefetchParams.FromJson(json).ToJson() },
             { "update_profile", json => UpdateProfileParams.FromJson(json).ToJson() },
             { "flush_analytics", json => FlushAnalyticsParams.FromJson(json).ToJson() },
             { "make_purchase", json => MakePurchaseParams.FromJson(json).ToJson() },
@@ -4918,6 +5098,7 @@ namespace Paywire.Model
             { "paywall_view_report_rendering_failure", json => EncodePaywallViewReportRenderingFailure(DecodePaywallViewReportRenderingFailure(json)) },
             { "paywall_view_get_configuration", json => EncodePaywallViewGetConfiguration(DecodePaywallViewGetConfiguration(json)) },
             { "get_paywall_for_default_audience", json => EncodeGetPaywallForDefaultAudience(DecodeGetPaywallForDefaultAudience(json)) },
+            { "prefetch", json => EncodePrefetch(DecodePrefetch(json)) },
             { "update_profile", json => EncodeUpdateProfile(DecodeUpdateProfile(json)) },
             { "flush_analytics", json => EncodeFlushAnalytics(DecodeFlushAnalytics(json)) },
             { "make_purchase", json => EncodeMakePurchase(DecodeMakePurchase(json)) },
@@ -5214,6 +5395,16 @@ namespace Paywire.Model
         }
 
         public static JsonValue EncodeGetPaywallForDefaultAudience(Paywall value)
+        {
+            return value.ToJson();
+        }
+
+        public static PrefetchResult DecodePrefetch(JsonValue json)
+        {
+            return PrefetchResult.FromJson(json);
+        }
+
+        public static JsonValue EncodePrefetch(PrefetchResult value)
         {
             return value.ToJson();
         }

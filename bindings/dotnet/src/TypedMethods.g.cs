@@ -358,6 +358,18 @@ namespace Paywire
             return Results.DecodeGetPaywallForDefaultAudience(await CallTypedAsync("get_paywall_for_default_audience", (parameters ?? new GetPaywallForDefaultAudienceParams()).ToJson()));
         }
 
+        /// <summary>Calls prefetch.</summary>
+        public PrefetchResult Prefetch(PrefetchParams parameters)
+        {
+            return Results.DecodePrefetch(CallTyped("prefetch", (parameters ?? new PrefetchParams()).ToJson()));
+        }
+
+        /// <summary>Calls prefetch without blocking: the task completes when its call_result arrives.</summary>
+        public async Task<PrefetchResult> PrefetchAsync(PrefetchParams parameters)
+        {
+            return Results.DecodePrefetch(await CallTypedAsync("prefetch", (parameters ?? new PrefetchParams()).ToJson()));
+        }
+
         /// <summary>Calls update_profile. custom_attributes: null removes an attribute; email: local@domain, no spaces, at most 254 characters; null removes it; phone_number: an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name: not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it; app_tracking_transparency_status: the platform's tracking consent as the host read it; null removes it; analytics_disabled: true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice</summary>
         public void UpdateProfile(UpdateProfileParams parameters = null)
         {
@@ -382,7 +394,7 @@ namespace Paywire
             return Results.DecodeFlushAnalytics(await CallTypedAsync("flush_analytics", (parameters ?? new FlushAnalyticsParams()).ToJson()));
         }
 
-        /// <summary>Calls make_purchase.</summary>
+        /// <summary>Calls make_purchase. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used</summary>
         public MakePurchaseResult MakePurchase(MakePurchaseParams parameters = null)
         {
             return Results.DecodeMakePurchase(CallTyped("make_purchase", (parameters ?? new MakePurchaseParams()).ToJson()));

@@ -178,6 +178,11 @@ class TypedMethods:
         params = models.GetPaywallForDefaultAudienceParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age)
         return models.decode_get_paywall_for_default_audience_result(self._call_typed("get_paywall_for_default_audience", params.to_json()))
 
+    def prefetch(self, *, placement_ids: List[str], locale: Optional[str] = None) -> models.PrefetchResult:
+        """Calls `prefetch`."""
+        params = models.PrefetchParams(placement_ids=placement_ids, locale=locale)
+        return models.decode_prefetch_result(self._call_typed("prefetch", params.to_json()))
+
     def update_profile(self, *, custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None, email: Union[Optional[str], _mb.Unset] = _mb.UNSET, phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET, first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET, birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET, app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET, analytics_disabled: Optional[bool] = None) -> None:
         """Calls `update_profile`. custom_attributes: null removes an attribute; email:
         local@domain, no spaces, at most 254 characters; null removes it; phone_number: an
@@ -199,9 +204,14 @@ class TypedMethods:
         params = models.FlushAnalyticsParams(timeout_ms=timeout_ms)
         return models.decode_flush_analytics_result(self._call_typed("flush_analytics", params.to_json()))
 
-    def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None) -> models.MakePurchaseResult:
-        """Calls `make_purchase`."""
-        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall)
+    def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
+        """Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with:
+        the backend signs it for this profile (a transport is needed) and the signature goes to
+        the store in store.purchase; refused with purchase_failed, details.reason
+        offer_not_eligible, when the profile may not have it. Without it, a paywall product's
+        own offer (promotional_offer_id / win_back_offer_id) is used
+        """
+        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer)
         return models.decode_make_purchase_result(self._call_typed("make_purchase", params.to_json()))
 
     def restore_purchases(self) -> models.RestorePurchasesResult:
@@ -400,6 +410,11 @@ class AsyncTypedMethods:
         params = models.GetPaywallForDefaultAudienceParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age)
         return models.decode_get_paywall_for_default_audience_result(await self._call_typed("get_paywall_for_default_audience", params.to_json()))
 
+    async def prefetch(self, *, placement_ids: List[str], locale: Optional[str] = None) -> models.PrefetchResult:
+        """Calls `prefetch`."""
+        params = models.PrefetchParams(placement_ids=placement_ids, locale=locale)
+        return models.decode_prefetch_result(await self._call_typed("prefetch", params.to_json()))
+
     async def update_profile(self, *, custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None, email: Union[Optional[str], _mb.Unset] = _mb.UNSET, phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET, first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET, birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET, app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET, analytics_disabled: Optional[bool] = None) -> None:
         """Calls `update_profile`. custom_attributes: null removes an attribute; email:
         local@domain, no spaces, at most 254 characters; null removes it; phone_number: an
@@ -421,9 +436,14 @@ class AsyncTypedMethods:
         params = models.FlushAnalyticsParams(timeout_ms=timeout_ms)
         return models.decode_flush_analytics_result(await self._call_typed("flush_analytics", params.to_json()))
 
-    async def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None) -> models.MakePurchaseResult:
-        """Calls `make_purchase`."""
-        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall)
+    async def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
+        """Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with:
+        the backend signs it for this profile (a transport is needed) and the signature goes to
+        the store in store.purchase; refused with purchase_failed, details.reason
+        offer_not_eligible, when the profile may not have it. Without it, a paywall product's
+        own offer (promotional_offer_id / win_back_offer_id) is used
+        """
+        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer)
         return models.decode_make_purchase_result(await self._call_typed("make_purchase", params.to_json()))
 
     async def restore_purchases(self) -> models.RestorePurchasesResult:

@@ -17,7 +17,7 @@ from . import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = 'ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0'
+SCHEMA_SHA256 = '30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized']
@@ -284,7 +284,7 @@ class Variation:
     variation_id: str
     paywall_id: str
     weight: int
-    products: List[Union[str, Dict[str, Any]]]
+    products: List[Any]
     paywall_name: Optional[str] = None
     remote_configs: Optional[List[VariationRemoteConfig]] = None
     dismiss_on_purchase: Optional[bool] = None
@@ -329,6 +329,35 @@ class Variation:
             out["builder"] = self.builder
         if self.cross_placement_group is not None:
             out["cross_placement_group"] = self.cross_placement_group
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class VariationProduct:
+    vendor_product_id: Any
+    promotional_offer_id: Optional[str] = None
+    win_back_offer_id: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['promotional_offer_id', 'vendor_product_id', 'win_back_offer_id'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "VariationProduct":
+        d = _mb.obj(data, "VariationProduct")
+        return cls(
+            vendor_product_id=_mb.req(d, "vendor_product_id", "VariationProduct"),
+            promotional_offer_id=d["promotional_offer_id"] if d.get("promotional_offer_id") is not None else None,
+            win_back_offer_id=d["win_back_offer_id"] if d.get("win_back_offer_id") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        if self.promotional_offer_id is not None:
+            out["promotional_offer_id"] = self.promotional_offer_id
+        if self.win_back_offer_id is not None:
+            out["win_back_offer_id"] = self.win_back_offer_id
+        out["vendor_product_id"] = self.vendor_product_id
         out.update(self.extra_fields)
         return out
 
@@ -740,8 +769,10 @@ class PaywallProduct:
     vendor_product_id: str
     access_level_id: Optional[str]
     product_type: Optional[ProductType]
+    promotional_offer_id: Optional[str] = None
+    win_back_offer_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'product_type', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'product_type', 'promotional_offer_id', 'vendor_product_id', 'win_back_offer_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "PaywallProduct":
@@ -750,6 +781,8 @@ class PaywallProduct:
             vendor_product_id=_mb.req(d, "vendor_product_id", "PaywallProduct"),
             access_level_id=_mb.req(d, "access_level_id", "PaywallProduct"),
             product_type=_mb.req(d, "product_type", "PaywallProduct"),
+            promotional_offer_id=d["promotional_offer_id"] if d.get("promotional_offer_id") is not None else None,
+            win_back_offer_id=d["win_back_offer_id"] if d.get("win_back_offer_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -758,6 +791,10 @@ class PaywallProduct:
         out["vendor_product_id"] = self.vendor_product_id
         out["access_level_id"] = self.access_level_id
         out["product_type"] = self.product_type
+        if self.promotional_offer_id is not None:
+            out["promotional_offer_id"] = self.promotional_offer_id
+        if self.win_back_offer_id is not None:
+            out["win_back_offer_id"] = self.win_back_offer_id
         out.update(self.extra_fields)
         return out
 
@@ -1456,6 +1493,35 @@ class GetPaywallForDefaultAudienceParams:
 
 
 @dataclass
+class PrefetchParams:
+    """{placement_ids, locale?}: warms the memory and disk cache for these paywall placements
+    (async with the host transport); one placement failing does not fail the others
+    """
+
+    placement_ids: List[str]
+    locale: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['locale', 'placement_ids'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "PrefetchParams":
+        d = _mb.obj(data, "PrefetchParams")
+        return cls(
+            placement_ids=_mb.req(d, "placement_ids", "PrefetchParams"),
+            locale=d["locale"] if d.get("locale") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placement_ids"] = self.placement_ids
+        if self.locale is not None:
+            out["locale"] = self.locale
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
 class UpdateProfileParams:
     """Every member is optional; the update is refused whole when one member breaks its rule
     (wrong_param naming the member).
@@ -1540,8 +1606,9 @@ class MakePurchaseParams:
     product: Optional[Dict[str, Any]] = None
     vendor_product_id: Optional[str] = None
     paywall: Optional[Paywall] = None
+    offer: Optional[Offer] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['paywall', 'product', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['offer', 'paywall', 'product', 'vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "MakePurchaseParams":
@@ -1550,6 +1617,7 @@ class MakePurchaseParams:
             product=d["product"] if d.get("product") is not None else None,
             vendor_product_id=d["vendor_product_id"] if d.get("vendor_product_id") is not None else None,
             paywall=Paywall.from_json(d["paywall"]) if d.get("paywall") is not None else None,
+            offer=Offer.from_json(d["offer"]) if d.get("offer") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1561,6 +1629,39 @@ class MakePurchaseParams:
             out["vendor_product_id"] = self.vendor_product_id
         if self.paywall is not None:
             out["paywall"] = self.paywall.to_json()
+        if self.offer is not None:
+            out["offer"] = self.offer.to_json()
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class Offer:
+    """a promotional or win-back offer to buy the product with: the backend signs it for this
+    profile (a transport is needed) and the signature goes to the store in store.purchase;
+    refused with purchase_failed, details.reason offer_not_eligible, when the profile may not
+    have it. Without it, a paywall product's own offer (promotional_offer_id /
+    win_back_offer_id) is used
+    """
+
+    type: Literal['promotional', 'win_back']
+    id: str
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['id', 'type'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Offer":
+        d = _mb.obj(data, "Offer")
+        return cls(
+            type=_mb.req(d, "type", "Offer"),
+            id=_mb.req(d, "id", "Offer"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["type"] = self.type
+        out["id"] = self.id
         out.update(self.extra_fields)
         return out
 
@@ -1965,7 +2066,7 @@ class Price:
 class Subscription:
     period: Period
     localized_period: str
-    offer: Optional[Offer]
+    offer: Optional[SubscriptionOffer]
     group_identifier: Optional[str]
     renewal_type: Literal['autorenewable', 'non_renewable']
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
@@ -1977,7 +2078,7 @@ class Subscription:
         return cls(
             period=Period.from_json(_mb.req(d, "period", "Subscription")),
             localized_period=_mb.req(d, "localized_period", "Subscription"),
-            offer=_mb.maybe(_mb.req(d, "offer", "Subscription"), Offer.from_json),
+            offer=_mb.maybe(_mb.req(d, "offer", "Subscription"), SubscriptionOffer.from_json),
             group_identifier=_mb.req(d, "group_identifier", "Subscription"),
             renewal_type=_mb.req(d, "renewal_type", "Subscription"),
             extra_fields=_mb.extra(d, cls._KEYS),
@@ -2019,7 +2120,7 @@ class Period:
 
 
 @dataclass
-class Offer:
+class SubscriptionOffer:
     type: Literal['introductory', 'promotional', 'win_back']
     payment_mode: Literal['free_trial', 'pay_as_you_go', 'pay_up_front']
     period: Period
@@ -2031,16 +2132,16 @@ class Offer:
     _KEYS: ClassVar[FrozenSet[str]] = frozenset(['localized_period', 'number_of_periods', 'offer_identifier', 'payment_mode', 'period', 'price', 'type'])
 
     @classmethod
-    def from_json(cls, data: Any) -> "Offer":
-        d = _mb.obj(data, "Offer")
+    def from_json(cls, data: Any) -> "SubscriptionOffer":
+        d = _mb.obj(data, "SubscriptionOffer")
         return cls(
-            type=_mb.req(d, "type", "Offer"),
-            payment_mode=_mb.req(d, "payment_mode", "Offer"),
-            period=Period.from_json(_mb.req(d, "period", "Offer")),
-            localized_period=_mb.req(d, "localized_period", "Offer"),
-            number_of_periods=_mb.req(d, "number_of_periods", "Offer"),
-            price=Price.from_json(_mb.req(d, "price", "Offer")),
-            offer_identifier=_mb.req(d, "offer_identifier", "Offer"),
+            type=_mb.req(d, "type", "SubscriptionOffer"),
+            payment_mode=_mb.req(d, "payment_mode", "SubscriptionOffer"),
+            period=Period.from_json(_mb.req(d, "period", "SubscriptionOffer")),
+            localized_period=_mb.req(d, "localized_period", "SubscriptionOffer"),
+            number_of_periods=_mb.req(d, "number_of_periods", "SubscriptionOffer"),
+            price=Price.from_json(_mb.req(d, "price", "SubscriptionOffer")),
+            offer_identifier=_mb.req(d, "offer_identifier", "SubscriptionOffer"),
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -2627,6 +2728,61 @@ class Section:
         out["type"] = self.type
         if self.style is not None:
             out["style"] = self.style
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class PrefetchResult:
+    placements: List[PrefetchResultPlacement]
+    asset_urls: List[str]
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['asset_urls', 'placements'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "PrefetchResult":
+        d = _mb.obj(data, "PrefetchResult")
+        return cls(
+            placements=[PrefetchResultPlacement.from_json(x0) for x0 in _mb.req(d, "placements", "PrefetchResult")],
+            asset_urls=_mb.req(d, "asset_urls", "PrefetchResult"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placements"] = [x0.to_json() for x0 in self.placements]
+        out["asset_urls"] = self.asset_urls
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class PrefetchResultPlacement:
+    placement_id: str
+    source: Literal['backend', 'cache', 'fallback', 'none']
+    asset_urls: List[str]
+    error: Optional[Error] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['asset_urls', 'error', 'placement_id', 'source'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "PrefetchResultPlacement":
+        d = _mb.obj(data, "PrefetchResultPlacement")
+        return cls(
+            placement_id=_mb.req(d, "placement_id", "PrefetchResultPlacement"),
+            source=_mb.req(d, "source", "PrefetchResultPlacement"),
+            asset_urls=_mb.req(d, "asset_urls", "PrefetchResultPlacement"),
+            error=Error.from_json(d["error"]) if d.get("error") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placement_id"] = self.placement_id
+        out["source"] = self.source
+        if self.error is not None:
+            out["error"] = self.error.to_json()
+        out["asset_urls"] = self.asset_urls
         out.update(self.extra_fields)
         return out
 
@@ -4400,6 +4556,15 @@ def encode_get_paywall_for_default_audience_result(value: Paywall) -> Any:
     return value.to_json()
 
 
+def decode_prefetch_result(data: Any) -> PrefetchResult:
+    result: PrefetchResult = PrefetchResult.from_json(data)
+    return result
+
+
+def encode_prefetch_result(value: PrefetchResult) -> Any:
+    return value.to_json()
+
+
 def decode_update_profile_result(data: Any) -> None:
     result: None = data
     return result
@@ -4503,6 +4668,7 @@ PARAMS_MODELS: Dict[str, Any] = {
     'paywall_view_report_rendering_failure': PaywallViewReportRenderingFailureParams,
     'paywall_view_get_configuration': PaywallViewGetConfigurationParams,
     'get_paywall_for_default_audience': GetPaywallForDefaultAudienceParams,
+    'prefetch': PrefetchParams,
     'update_profile': UpdateProfileParams,
     'flush_analytics': FlushAnalyticsParams,
     'make_purchase': MakePurchaseParams,
@@ -4542,6 +4708,7 @@ RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'paywall_view_report_rendering_failure': decode_paywall_view_report_rendering_failure_result,
     'paywall_view_get_configuration': decode_paywall_view_get_configuration_result,
     'get_paywall_for_default_audience': decode_get_paywall_for_default_audience_result,
+    'prefetch': decode_prefetch_result,
     'update_profile': decode_update_profile_result,
     'flush_analytics': decode_flush_analytics_result,
     'make_purchase': decode_make_purchase_result,
@@ -4581,6 +4748,7 @@ RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'paywall_view_report_rendering_failure': encode_paywall_view_report_rendering_failure_result,
     'paywall_view_get_configuration': encode_paywall_view_get_configuration_result,
     'get_paywall_for_default_audience': encode_get_paywall_for_default_audience_result,
+    'prefetch': encode_prefetch_result,
     'update_profile': encode_update_profile_result,
     'flush_analytics': encode_flush_analytics_result,
     'make_purchase': encode_make_purchase_result,

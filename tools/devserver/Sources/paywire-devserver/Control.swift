@@ -50,6 +50,9 @@ extension Routes {
         case (.GET, "profile-data"?, 1):
             guard let id = query("profile_id"), !id.isEmpty else { return Reply.error(400, code: "invalid_request", "profile_id is required") }
             return Reply.json(try await setup.store.profileData(profileId: id))
+        case (.GET, "offers"?, 2) where parts[1] == "key":
+            return Reply.json(.object([("bundle_id", .string(setup.offers.bundleId)), ("key_id", .string(setup.offers.keyId)),
+                                       ("public_key_pem", .string(setup.offers.publicKeyPEM))]))
         case (.GET, "purchases"?, 1):
             return Reply.json(.object([("purchases", try await setup.store.purchaseLog(profileId: query("profile_id")))]))
         default:

@@ -4,7 +4,7 @@ import Foundation
 struct Options {
     static let usage = """
         usage: paywire-devserver --bundle FILE [--port N] [--profiles FILE] [--products FILE] [--data DIR]
-                                 [--api-key KEY] [--test-signing-key KEY] [--trust-host-stores] [--max-body-bytes N]
+                                 [--api-key KEY] [--test-signing-key KEY] [--offer-bundle-id ID] [--offer-key-id ID] [--trust-host-stores] [--max-body-bytes N]
                                  [--app-store-root FILE]
                                  [--faults JSON] [--latency-ms N] [--fail-status CODE | --not-modified | --malformed | --drop]
         """
@@ -17,6 +17,9 @@ struct Options {
     /// The root certificate (PEM or DER) App Store notifications are checked against.
     var appStoreRoot: String?
     var signingKey = TestStoreSignature.defaultKey
+    /// The app's bundle id and key id offer signatures cover (the key itself is made at start).
+    var offerBundleId = "dev.paywire.app"
+    var offerKeyId = "PAYWIRETEST1"
     var trustHostStores = false
     var maxBodyBytes = 1 << 20
     var port: UInt16 = 0
@@ -38,6 +41,8 @@ struct Options {
             case "--api-key": options.apiKey = value()
             case "--app-store-root": options.appStoreRoot = value()
             case "--test-signing-key": options.signingKey = value()
+            case "--offer-bundle-id": options.offerBundleId = value()
+            case "--offer-key-id": options.offerKeyId = value()
             case "--trust-host-stores": options.trustHostStores = true
             case "--max-body-bytes":
                 guard let bytes = Int(value()), bytes >= 1024 else { fail("--max-body-bytes needs a number >= 1024") }

@@ -14,6 +14,8 @@ struct ServerSetup: Sendable {
     /// The test-store catalog (`--products`) by vendor product id.
     let products: [String: DevServerSupport.Product]
     let signature: TestStoreSignature
+    /// Signs promotional and win-back offers (`POST /v1/offers/sign`) with a test key.
+    let offers: OfferSigner
     let trustHostStores: Bool
     /// `--api-key`: when set, every /v1 request must carry `authorization: Api-Key <key>`.
     let apiKey: String?
@@ -25,7 +27,7 @@ struct ServerSetup: Sendable {
 
 /// A resource of the backend API (`api/openapi.yaml`) and the one method it takes.
 enum APIRoute {
-    case placement(String), onboarding(String), profile(String), events, purchases, restores, results(String)
+    case placement(String), onboarding(String), profile(String), events, purchases, restores, results(String), offerSign
     case notification(NotificationSource)
     case profileAttributes(String), integrationIds(String), attribution
 
@@ -34,6 +36,7 @@ enum APIRoute {
         case (3, "placements"?): return .placement(parts[2])
         case (3, "onboardings"?): return .onboarding(parts[2])
         case (3, "profiles"?): return .profile(parts[2])
+        case (3, "offers"?) where parts[2] == "sign": return .offerSign
         case (2, "events"?): return .events
         case (2, "purchases"?): return .purchases
         case (2, "restores"?): return .restores
@@ -64,7 +67,7 @@ enum APIRoute {
     var method: HTTPMethod {
         switch self {
         case .placement, .onboarding, .profile, .results: return .GET
-        case .events, .purchases, .restores, .attribution, .notification: return .POST
+        case .events, .purchases, .restores, .attribution, .notification, .offerSign: return .POST
         case .profileAttributes, .integrationIds: return .PUT
         }
     }
@@ -130,6 +133,7 @@ struct Routes: HTTPHandler {
         case .purchases: response = try await purchase(request)
         case .restores: response = try await restore(request)
         case .results(let id): response = try await results(id)
+        case .offerSign: response = try await signOffer(request)
         case .notification(let source): response = try await notification(source, request)
         case .profileAttributes(let id): response = try await profileData(request, kind: .attributes, profileId: id)
         case .integrationIds(let id): response = try await profileData(request, kind: .integrationIdentifiers, profileId: id)

@@ -67,7 +67,8 @@ do {
     fail("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
 }
 let setup = ServerSetup(bundle: bundle, experiments: experiments, products: products,
-                        signature: TestStoreSignature(key: options.signingKey), trustHostStores: options.trustHostStores,
+                        signature: TestStoreSignature(key: options.signingKey),
+                        offers: OfferSigner(bundleId: options.offerBundleId, keyId: options.offerKeyId), trustHostStores: options.trustHostStores,
                         apiKey: options.apiKey, appStore: appStore, state: DevState(faults: faults, profiles: profiles), store: store)
 let listening: Socket
 let boundPort: UInt16

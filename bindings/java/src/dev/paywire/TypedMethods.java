@@ -372,6 +372,16 @@ public abstract class TypedMethods {
         return callTypedAsync("get_paywall_for_default_audience", params.toJson()).thenApply(Results::decodeGetPaywallForDefaultAudience);
     }
 
+    /** Calls prefetch. */
+    public PrefetchResult prefetch(PrefetchParams params) {
+        return Results.decodePrefetch(callTyped("prefetch", params.toJson()));
+    }
+
+    /** Calls prefetch without blocking: the future completes when its call_result arrives. */
+    public CompletableFuture<PrefetchResult> prefetchAsync(PrefetchParams params) {
+        return callTypedAsync("prefetch", params.toJson()).thenApply(Results::decodePrefetch);
+    }
+
     /** Calls update_profile. custom_attributes: null removes an attribute; email: local@domain, no spaces, at most 254 characters; null removes it; phone_number: an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name: not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it; app_tracking_transparency_status: the platform's tracking consent as the host read it; null removes it; analytics_disabled: true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice */
     public void updateProfile(UpdateProfileParams params) {
         callTyped("update_profile", params.toJson());
@@ -408,7 +418,7 @@ public abstract class TypedMethods {
         return flushAnalyticsAsync(new FlushAnalyticsParams());
     }
 
-    /** Calls make_purchase. */
+    /** Calls make_purchase. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
     public MakePurchaseResult makePurchase(MakePurchaseParams params) {
         return Results.decodeMakePurchase(callTyped("make_purchase", params.toJson()));
     }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class MakePurchaseParams implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("paywall", "product", "vendor_product_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("offer", "paywall", "product", "vendor_product_id");
     private JsonObject extraFields = new JsonObject();
 
     private JsonObject product;
@@ -56,6 +56,21 @@ public final class MakePurchaseParams implements Model {
         return this;
     }
 
+    private Offer offer;
+    /** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
+    public Offer getOffer() {
+        return offer;
+    }
+
+    public void setOffer(Offer value) {
+        offer = value;
+    }
+
+    public MakePurchaseParams withOffer(Offer value) {
+        setOffer(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -74,6 +89,9 @@ public final class MakePurchaseParams implements Model {
         if (ModelJson.present(o, "paywall")) {
             v.paywall = Paywall.fromJson(o.get("paywall"));
         }
+        if (ModelJson.present(o, "offer")) {
+            v.offer = Offer.fromJson(o.get("offer"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -90,6 +108,9 @@ public final class MakePurchaseParams implements Model {
         }
         if (paywall != null) {
             o.add("paywall", paywall.toJson());
+        }
+        if (offer != null) {
+            o.add("offer", offer.toJson());
         }
         ModelJson.addAll(o, extraFields);
         return o;

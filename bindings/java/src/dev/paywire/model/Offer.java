@@ -10,8 +10,9 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
+/** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
 public final class Offer implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("localized_period", "number_of_periods", "offer_identifier", "payment_mode", "period", "price", "type");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("id", "type");
     private JsonObject extraFields = new JsonObject();
 
     private String type;
@@ -28,88 +29,17 @@ public final class Offer implements Model {
         return this;
     }
 
-    private String paymentMode;
-    public String getPaymentMode() {
-        return paymentMode;
+    private String id;
+    public String getId() {
+        return id;
     }
 
-    public void setPaymentMode(String value) {
-        paymentMode = value;
+    public void setId(String value) {
+        id = value;
     }
 
-    public Offer withPaymentMode(String value) {
-        setPaymentMode(value);
-        return this;
-    }
-
-    private Period period;
-    public Period getPeriod() {
-        return period;
-    }
-
-    public void setPeriod(Period value) {
-        period = value;
-    }
-
-    public Offer withPeriod(Period value) {
-        setPeriod(value);
-        return this;
-    }
-
-    private String localizedPeriod;
-    public String getLocalizedPeriod() {
-        return localizedPeriod;
-    }
-
-    public void setLocalizedPeriod(String value) {
-        localizedPeriod = value;
-    }
-
-    public Offer withLocalizedPeriod(String value) {
-        setLocalizedPeriod(value);
-        return this;
-    }
-
-    private Long numberOfPeriods;
-    public Long getNumberOfPeriods() {
-        return numberOfPeriods;
-    }
-
-    public void setNumberOfPeriods(Long value) {
-        numberOfPeriods = value;
-    }
-
-    public Offer withNumberOfPeriods(Long value) {
-        setNumberOfPeriods(value);
-        return this;
-    }
-
-    private Price price;
-    public Price getPrice() {
-        return price;
-    }
-
-    public void setPrice(Price value) {
-        price = value;
-    }
-
-    public Offer withPrice(Price value) {
-        setPrice(value);
-        return this;
-    }
-
-    private String offerIdentifier;
-    /** the store's id of a promotional or win-back offer; null for an introductory offer */
-    public String getOfferIdentifier() {
-        return offerIdentifier;
-    }
-
-    public void setOfferIdentifier(String value) {
-        offerIdentifier = value;
-    }
-
-    public Offer withOfferIdentifier(String value) {
-        setOfferIdentifier(value);
+    public Offer withId(String value) {
+        setId(value);
         return this;
     }
 
@@ -123,12 +53,7 @@ public final class Offer implements Model {
         JsonObject o = ModelJson.obj(json, "Offer");
         Offer v = new Offer();
         v.type = ModelJson.string(ModelJson.req(o, "type", "Offer"));
-        v.paymentMode = ModelJson.string(ModelJson.req(o, "payment_mode", "Offer"));
-        v.period = Period.fromJson(ModelJson.req(o, "period", "Offer"));
-        v.localizedPeriod = ModelJson.string(ModelJson.req(o, "localized_period", "Offer"));
-        v.numberOfPeriods = ModelJson.integer(ModelJson.req(o, "number_of_periods", "Offer"));
-        v.price = Price.fromJson(ModelJson.req(o, "price", "Offer"));
-        v.offerIdentifier = ModelJson.nullable(ModelJson.req(o, "offer_identifier", "Offer"), x0 -> ModelJson.string(x0));
+        v.id = ModelJson.string(ModelJson.req(o, "id", "Offer"));
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -138,12 +63,7 @@ public final class Offer implements Model {
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
         o.add("type", ModelJson.json(type));
-        o.add("payment_mode", ModelJson.json(paymentMode));
-        o.add("period", period.toJson());
-        o.add("localized_period", ModelJson.json(localizedPeriod));
-        o.add("number_of_periods", ModelJson.json(numberOfPeriods));
-        o.add("price", price.toJson());
-        o.add("offer_identifier", ModelJson.nullOr(offerIdentifier, x0 -> ModelJson.json(x0)));
+        o.add("id", ModelJson.json(id));
         ModelJson.addAll(o, extraFields);
         return o;
     }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class PaywallProduct implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "product_type", "vendor_product_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "product_type", "promotional_offer_id", "vendor_product_id", "win_back_offer_id");
     private JsonObject extraFields = new JsonObject();
 
     private String vendorProductId;
@@ -58,6 +58,36 @@ public final class PaywallProduct implements Model {
         return this;
     }
 
+    private String promotionalOfferId;
+    /** as the placement names it; absent when it names none */
+    public String getPromotionalOfferId() {
+        return promotionalOfferId;
+    }
+
+    public void setPromotionalOfferId(String value) {
+        promotionalOfferId = value;
+    }
+
+    public PaywallProduct withPromotionalOfferId(String value) {
+        setPromotionalOfferId(value);
+        return this;
+    }
+
+    private String winBackOfferId;
+    /** as the placement names it; absent when it names none */
+    public String getWinBackOfferId() {
+        return winBackOfferId;
+    }
+
+    public void setWinBackOfferId(String value) {
+        winBackOfferId = value;
+    }
+
+    public PaywallProduct withWinBackOfferId(String value) {
+        setWinBackOfferId(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -70,6 +100,12 @@ public final class PaywallProduct implements Model {
         v.vendorProductId = ModelJson.string(ModelJson.req(o, "vendor_product_id", "PaywallProduct"));
         v.accessLevelId = ModelJson.nullable(ModelJson.req(o, "access_level_id", "PaywallProduct"), x0 -> ModelJson.string(x0));
         v.productType = ModelJson.nullable(ModelJson.req(o, "product_type", "PaywallProduct"), x0 -> ModelJson.string(x0));
+        if (ModelJson.present(o, "promotional_offer_id")) {
+            v.promotionalOfferId = ModelJson.string(o.get("promotional_offer_id"));
+        }
+        if (ModelJson.present(o, "win_back_offer_id")) {
+            v.winBackOfferId = ModelJson.string(o.get("win_back_offer_id"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -81,6 +117,12 @@ public final class PaywallProduct implements Model {
         o.add("vendor_product_id", ModelJson.json(vendorProductId));
         o.add("access_level_id", ModelJson.nullOr(accessLevelId, x0 -> ModelJson.json(x0)));
         o.add("product_type", ModelJson.nullOr(productType, x0 -> ModelJson.json(x0)));
+        if (promotionalOfferId != null) {
+            o.add("promotional_offer_id", ModelJson.json(promotionalOfferId));
+        }
+        if (winBackOfferId != null) {
+            o.add("win_back_offer_id", ModelJson.json(winBackOfferId));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

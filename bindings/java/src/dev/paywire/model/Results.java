@@ -49,6 +49,7 @@ public final class Results {
         PARAMS_ROUND_TRIP.put("paywall_view_report_rendering_failure", json -> PaywallViewReportRenderingFailureParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("paywall_view_get_configuration", json -> PaywallViewGetConfigurationParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("get_paywall_for_default_audience", json -> GetPaywallForDefaultAudienceParams.fromJson(json).toJson());
+        PARAMS_ROUND_TRIP.put("prefetch", json -> PrefetchParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("update_profile", json -> UpdateProfileParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("flush_analytics", json -> FlushAnalyticsParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("make_purchase", json -> MakePurchaseParams.fromJson(json).toJson());
@@ -86,6 +87,7 @@ public final class Results {
         RESULT_ROUND_TRIP.put("paywall_view_report_rendering_failure", json -> encodePaywallViewReportRenderingFailure(decodePaywallViewReportRenderingFailure(json)));
         RESULT_ROUND_TRIP.put("paywall_view_get_configuration", json -> encodePaywallViewGetConfiguration(decodePaywallViewGetConfiguration(json)));
         RESULT_ROUND_TRIP.put("get_paywall_for_default_audience", json -> encodeGetPaywallForDefaultAudience(decodeGetPaywallForDefaultAudience(json)));
+        RESULT_ROUND_TRIP.put("prefetch", json -> encodePrefetch(decodePrefetch(json)));
         RESULT_ROUND_TRIP.put("update_profile", json -> encodeUpdateProfile(decodeUpdateProfile(json)));
         RESULT_ROUND_TRIP.put("flush_analytics", json -> encodeFlushAnalytics(decodeFlushAnalytics(json)));
         RESULT_ROUND_TRIP.put("make_purchase", json -> encodeMakePurchase(decodeMakePurchase(json)));
@@ -328,6 +330,14 @@ public final class Results {
     }
 
     public static JsonElement encodeGetPaywallForDefaultAudience(Paywall value) {
+        return value.toJson();
+    }
+
+    public static PrefetchResult decodePrefetch(JsonElement json) {
+        return PrefetchResult.fromJson(json);
+    }
+
+    public static JsonElement encodePrefetch(PrefetchResult value) {
         return value.toJson();
     }
 

@@ -14,7 +14,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256. */
-    public static final String SHA256 = "ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0";
+    public static final String SHA256 = "30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b";
 
     private Schema() {
     }

@@ -42,16 +42,16 @@ public final class Subscription implements Model {
         return this;
     }
 
-    private Offer offer;
-    public Offer getOffer() {
+    private SubscriptionOffer offer;
+    public SubscriptionOffer getOffer() {
         return offer;
     }
 
-    public void setOffer(Offer value) {
+    public void setOffer(SubscriptionOffer value) {
         offer = value;
     }
 
-    public Subscription withOffer(Offer value) {
+    public Subscription withOffer(SubscriptionOffer value) {
         setOffer(value);
         return this;
     }
@@ -96,7 +96,7 @@ public final class Subscription implements Model {
         Subscription v = new Subscription();
         v.period = Period.fromJson(ModelJson.req(o, "period", "Subscription"));
         v.localizedPeriod = ModelJson.string(ModelJson.req(o, "localized_period", "Subscription"));
-        v.offer = ModelJson.nullable(ModelJson.req(o, "offer", "Subscription"), x0 -> Offer.fromJson(x0));
+        v.offer = ModelJson.nullable(ModelJson.req(o, "offer", "Subscription"), x0 -> SubscriptionOffer.fromJson(x0));
         v.groupIdentifier = ModelJson.nullable(ModelJson.req(o, "group_identifier", "Subscription"), x0 -> ModelJson.string(x0));
         v.renewalType = ModelJson.string(ModelJson.req(o, "renewal_type", "Subscription"));
         v.extraFields = ModelJson.extra(o, KEYS);

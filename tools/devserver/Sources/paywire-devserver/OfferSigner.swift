@@ -1,0 +1,43 @@
+import Crypto
+import Foundation
+import enum PaywireCore.JSONValue
+
+/// Signs promotional and win-back offers the way the App Store expects a developer's server
+/// to: ECDSA P-256 with SHA-256 (swift-crypto), DER, base64, over
+/// `bundle_id ⁣ key_id ⁣ product_id ⁣ offer_id ⁣ application_username ⁣ nonce ⁣ timestamp`
+/// joined by U+2063 (INVISIBLE SEPARATOR), the username and nonce lowercased. The key is a
+/// test key made when the server starts (its public half: `GET /_dev/offers/key`), so tests
+/// verify real signatures without any secret in the repository.
+struct OfferSigner: Sendable {
+    static let separator = "\u{2063}"
+    let bundleId: String
+    let keyId: String
+    /// The private key's raw bytes (a P256 key is made per use: keep the struct Sendable).
+    private let keyBytes: Data
+
+    init(bundleId: String, keyId: String) {
+        self.bundleId = bundleId
+        self.keyId = keyId
+        keyBytes = P256.Signing.PrivateKey().rawRepresentation
+    }
+
+    /// The text Apple's promotional-offer signature covers.
+    func payload(productId: String, offerId: String, applicationUsername: String, nonce: String, timestamp: Int) -> String {
+        [bundleId, keyId, productId, offerId, applicationUsername.lowercased(), nonce.lowercased(), String(timestamp)]
+            .joined(separator: Self.separator)
+    }
+
+    /// `{key_id, nonce, timestamp, signature}` for one purchase: a fresh nonce each time.
+    func sign(productId: String, offerId: String, applicationUsername: String, now: Int) throws -> JSONValue {
+        let nonce = UUID().uuidString.lowercased()
+        let text = payload(productId: productId, offerId: offerId, applicationUsername: applicationUsername, nonce: nonce, timestamp: now)
+        let signature = try P256.Signing.PrivateKey(rawRepresentation: keyBytes).signature(for: Data(text.utf8))
+        return .object([("key_id", .string(keyId)), ("nonce", .string(nonce)), ("timestamp", .int(now)),
+                        ("signature", .string(signature.derRepresentation.base64EncodedString()))])
+    }
+
+    /// The public key as PEM, for `/_dev/offers/key`.
+    var publicKeyPEM: String {
+        (try? P256.Signing.PrivateKey(rawRepresentation: keyBytes).publicKey.pemRepresentation) ?? ""
+    }
+}
