@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parents[3]
 OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py",
            "Sources/PaywireCore/Wire/SchemaFingerprint.swift",
            "bindings/java/src/dev/paywire/model", "bindings/java/src/dev/paywire/TypedMethods.java",
-           "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs"]
+           "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs",
+           "bindings/node/models.d.ts", "bindings/node/lib/methods.js", "bindings/node/lib/methods.d.ts"]
 
 
 def checkout_copy(tmp_path):
