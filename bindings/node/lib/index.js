@@ -193,5 +193,5 @@ function version() { return addon.version(); }
 
 module.exports = {
   Client, PaywireError, Decimal, STATUS, ABI_VERSION, libraryPath, abiVersion, version, parse, stringify,
-  SCHEMA_SHA256: methods.SCHEMA_SHA256, SCHEMA_ID: methods.SCHEMA_ID,
+  TypedMethods: methods.TypedMethods, SCHEMA_SHA256: methods.SCHEMA_SHA256, SCHEMA_ID: methods.SCHEMA_ID,
 };
