@@ -593,8 +593,9 @@ docs-screens: docs-deps
 # <<< docs --------------------------------------------------------------------------------------
 
 # >>> typed bindings: models and typed methods generated from the wire schema -----------------
-# tools/codegen/generate.py (standard library only) writes bindings/python/paywire/models.py and
-# methods.py from schema/paywire.schema.json; the output is committed. `make check-generated`
+# tools/codegen/generate.py (standard library only) writes the typed layer of the Python, Java,
+# C# and Node bindings (its OUTPUTS; for Node models.d.ts, lib/methods.js and lib/methods.d.ts)
+# from schema/paywire.schema.json; the output is committed. `make check-generated`
 # regenerates into a temporary directory and fails naming each file that differs (a hand edit,
 # or a schema or generator change not regenerated). `make check-python-types` runs mypy --strict,
 # pinned and installed here, on the binding and its typed sample.

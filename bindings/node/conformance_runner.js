@@ -13,6 +13,7 @@ const path = require('path');
 const { Worker } = require('worker_threads');
 const { addon } = require('./lib/native');
 const { parse, stringify } = require('./lib/json');
+const methods = require('./lib/methods');
 
 const clients = new Map();   // name -> handle (bigint)
 const inboxes = new Map();   // name -> {events, sinks, wake}
@@ -41,7 +42,7 @@ function argument(op, key) {
   return Buffer.from(typeof value === 'string' ? value : stringify(value), 'utf8');
 }
 
-function result(reply, status, text, key = 'envelope') {
+function result(reply, status, text, key = 'envelope', method = null) {
   reply.status = status;
   reply.status_name = addon.statusName(status);
   if (text === null) {
@@ -58,6 +59,14 @@ function result(reply, status, text, key = 'envelope') {
   // The round trip of issue 21 item 6 on everything the library writes in every case: decoded
   // and encoded again, the text is the library's, numbers and all.
   if (stringify(reply[key]) !== text) reply.runner_error = `round trip changed ${text.slice(0, 300)}`;
+  // And through the generated typed layer (numbers the schema calls `number` made Decimal): a
+  // typed result or event encodes back to the same text too.
+  const typed = parse(text);
+  if (key === 'event') methods.decodeEvent(typed);
+  else if (typeof method === 'string' && typed !== null && typeof typed === 'object' && 'success' in typed) {
+    typed.success = methods.decodeResult(method, typed.success);
+  }
+  if (stringify(typed) !== text) reply.runner_error = `typed round trip changed ${text.slice(0, 300)}`;
   return reply;
 }
 
@@ -88,7 +97,7 @@ const OPS = {
 
   call(op) {
     const reply = addon.call(resolve(op.client), argument(op, 'method'), argument(op, 'params'), Boolean(op.null_out_json));
-    return result({}, reply.status, reply.text);
+    return result({}, reply.status, reply.text, 'envelope', typeof op.method === 'string' ? op.method : null);
   },
 
   call_async(op) {

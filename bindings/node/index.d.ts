@@ -1,6 +1,12 @@
-// TypeScript declarations of the Paywire Node.js binding (hand-written; the wire models are
-// not generated yet: results and events are typed as JSON values, see README.md).
-import { EventEmitter } from 'events';
+// TypeScript declarations of the Paywire Node.js binding. The core API here is hand-written;
+// the wire models (models.d.ts) and the typed methods (lib/methods.d.ts, the Client's base
+// TypedMethods: `getPaywall(params): Paywall`, `getPaywallAsync(params): Promise<Paywall>`) are
+// generated from schema/paywire.schema.json by tools/codegen and re-exported here.
+import { TypedMethods } from './lib/methods';
+import type { Event } from './models';
+
+export * from './models';
+export { TypedMethods, SCHEMA_SHA256, SCHEMA_ID } from './lib/methods';
 
 /** An exact decimal number as the library wrote it (a price's amount, any number with a
  * fraction or an exponent). Not an arithmetic type: `String(d)` is exact, `Number(d)` is not. */
@@ -18,20 +24,11 @@ export declare class Decimal {
 export type JsonValue = null | boolean | number | bigint | string | Decimal | JsonValue[] | JsonObject;
 export interface JsonObject { [key: string]: JsonValue; }
 
-/** An event: `{event: "<name>", seq: N, ...payload}`; unknown names and fields are to be ignored. */
+/** Any event, untyped: `{event: "<name>", seq: N, ...payload}`. The typed union of the events
+ * this binding's schema names is `Event` (models.d.ts); unknown names and fields are to be ignored. */
 export interface PaywireEvent extends JsonObject {
   event: string;
   seq: number;
-}
-
-/** The envelope of a call_result event, delivered with the call's id. */
-export interface CallResultEvent extends PaywireEvent {
-  event: 'call_result';
-  call_id: number;
-  method: string;
-  status: number;
-  status_name: StatusName;
-  envelope: { success?: JsonValue; error?: WireError };
 }
 
 export interface WireError {
@@ -71,8 +68,11 @@ export interface RawReply {
 
 export type Params = { [key: string]: unknown };
 
-export declare class Client extends EventEmitter {
-  /** Creates a client from its config (README "Client config"); throws PaywireError. */
+/** A client: the typed methods of TypedMethods (generated, one sync and one Promise method per
+ * wire method) over the untyped core below. */
+export declare class Client extends TypedMethods {
+  /** Creates a client from its config (README "Client config"); throws PaywireError, with code
+   * schema_mismatch (status VERSION_MISMATCH) when the library was built from another schema. */
   constructor(config?: Params | string | null);
   /** Calls a method synchronously: its result, or a thrown PaywireError. */
   call<T = JsonValue>(method: string, params?: Params | string | null): T;
@@ -81,15 +81,15 @@ export declare class Client extends EventEmitter {
   /** Queues a method; settles with its call_result. Switches the client to handler mode. */
   callAsync<T = JsonValue>(method: string, params?: Params | string | null): Promise<T>;
   /** The next event in poll mode, or null when none came within timeoutMs (blocks meanwhile). */
-  poll(timeoutMs?: number): PaywireEvent | null;
+  poll(timeoutMs?: number): Event | null;
   /** Frees the client; idempotent. Queued events are still emitted, pending calls reject. */
   close(): void;
   readonly closed: boolean;
 
   /** Every event, in seq order, on the main thread. The first listener switches to handler mode. */
-  on(name: 'event', listener: (event: PaywireEvent) => void): this;
-  once(name: 'event', listener: (event: PaywireEvent) => void): this;
-  off(name: 'event', listener: (event: PaywireEvent) => void): this;
+  on(name: 'event', listener: (event: Event) => void): this;
+  once(name: 'event', listener: (event: Event) => void): this;
+  off(name: 'event', listener: (event: Event) => void): this;
   on(name: string | symbol, listener: (...args: any[]) => void): this;
   once(name: string | symbol, listener: (...args: any[]) => void): this;
   off(name: string | symbol, listener: (...args: any[]) => void): this;

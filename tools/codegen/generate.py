@@ -22,6 +22,7 @@ import java_methods  # noqa: E402
 import python_emit  # noqa: E402
 import python_methods  # noqa: E402
 import schema_ir  # noqa: E402
+import ts_methods  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = "schema/paywire.schema.json"
@@ -29,7 +30,8 @@ SCHEMA = "schema/paywire.schema.json"
 OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py",
            "Sources/PaywireCore/Wire/SchemaFingerprint.swift",
            "bindings/java/src/dev/paywire/model", "bindings/java/src/dev/paywire/TypedMethods.java",
-           "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs"]
+           "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs",
+           "bindings/node/models.d.ts", "bindings/node/lib/methods.js", "bindings/node/lib/methods.d.ts"]
 
 
 def fingerprint_swift(sha256: str) -> str:
@@ -54,6 +56,7 @@ def render(schema_bytes: bytes) -> dict:
         OUTPUTS[2]: fingerprint_swift(sha256),
         **java_methods.outputs(model, schema["$id"], sha256),
         **csharp_methods.outputs(model, schema["$id"], sha256),
+        **ts_methods.outputs(model, schema["$id"], sha256),
     }
 
 

@@ -4,16 +4,19 @@
 //
 //   const { Client } = require('paywire');
 //   const client = new Client({ fallback: { path: 'bundle.json' } });
-//   const paywall = client.call('get_paywall', { placement_id: 'onboarding' });
-//   const profile = await client.callAsync('get_profile');
+//   const paywall = client.getPaywall({ placement_id: 'onboarding' });   // typed: a Paywall
+//   const profile = await client.getProfileAsync();
+//   const raw = client.call('get_paywall', { placement_id: 'onboarding' });  // untyped
 //   client.on('event', (event) => console.log(event.event, event.seq));
 //   client.close();
 //
 // Numbers with a fraction are Decimal (exact text; see json.js); `callRaw` gives the library's
-// text itself.
-const { EventEmitter } = require('events');
+// text itself. The typed methods (getPaywall, getPaywallAsync, ...) are generated from the wire
+// schema into methods.js (TypedMethods, this Client's base); a library built from another schema
+// is refused at construction.
 const { addon, libraryPath, ABI_VERSION } = require('./native');
 const { Decimal, parse, stringify } = require('./json');
+const methods = require('./methods');
 
 /** The pinned status codes of the C ABI. */
 const STATUS = Object.freeze({
@@ -64,7 +67,7 @@ function encode(value) {
  * `poll`), or handler mode, entered for good by the first `callAsync` or the first 'event'
  * listener, after which every event is emitted as 'event' on the main thread, in seq order.
  */
-class Client extends EventEmitter {
+class Client extends methods.TypedMethods {
   constructor(config) {
     super();
     const reply = addon.clientNew(encode(config), false);
@@ -73,7 +76,27 @@ class Client extends EventEmitter {
     this._sink = null;
     this._pending = new Map();  // call id (string) -> {resolve, reject}
     this.on('newListener', (name) => { if (name === 'event') this._attach(); });
+    this._refuseAnotherSchema();
   }
+
+  // The typed layer was generated from one schema: a library built from another would hand it
+  // shapes it does not know, so it is refused here, naming both (as every binding does).
+  _refuseAnotherSchema() {
+    const builtFrom = this.call('get_sdk_version').schema_sha256;
+    const ours = methods.SCHEMA_SHA256;
+    if (builtFrom === ours) return;
+    this.close();
+    throw new PaywireError('VERSION_MISMATCH', {
+      code: 'schema_mismatch',
+      message: `libpaywire was built from schema ${builtFrom}, this binding was generated from ${ours}: `
+        + 'use the binding of the library\'s release',
+      details: { library_schema_sha256: builtFrom ?? null, binding_schema_sha256: ours },
+    });
+  }
+
+  _callTyped(method, params) { return this.call(method, params ?? {}); }
+
+  _callTypedAsync(method, params) { return this.callAsync(method, params ?? {}); }
 
   /** Calls `method` synchronously; returns its result or throws a PaywireError. */
   call(method, params) {
@@ -106,7 +129,7 @@ class Client extends EventEmitter {
   /** The next event (poll mode), or null when none came within timeoutMs. Blocks meanwhile. */
   poll(timeoutMs = 0) {
     const reply = addon.poll(this._live(), timeoutMs);
-    if (reply.status === STATUS.OK) return parse(reply.text);
+    if (reply.status === STATUS.OK) return methods.decodeEvent(parse(reply.text));
     if (reply.status === STATUS.TIMEOUT) return null;
     return unwrap(reply.status, reply.text);
   }
@@ -136,7 +159,7 @@ class Client extends EventEmitter {
   }
 
   _deliver(text) {
-    const event = parse(text);
+    const event = methods.decodeEvent(parse(text));
     if (event.event === 'call_result') this._settle(event);
     this.emit('event', event);
   }
@@ -170,4 +193,5 @@ function version() { return addon.version(); }
 
 module.exports = {
   Client, PaywireError, Decimal, STATUS, ABI_VERSION, libraryPath, abiVersion, version, parse, stringify,
+  TypedMethods: methods.TypedMethods, SCHEMA_SHA256: methods.SCHEMA_SHA256, SCHEMA_ID: methods.SCHEMA_ID,
 };

@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parents[3]
 OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py",
            "Sources/PaywireCore/Wire/SchemaFingerprint.swift",
            "bindings/java/src/dev/paywire/model", "bindings/java/src/dev/paywire/TypedMethods.java",
-           "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs"]
+           "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs",
+           "bindings/node/models.d.ts", "bindings/node/lib/methods.js", "bindings/node/lib/methods.d.ts"]
 
 
 def checkout_copy(tmp_path):
@@ -64,3 +65,15 @@ def test_a_stray_file_in_a_generated_directory_fails(tmp_path):
     (root / OUTPUTS[3] / "Handmade.java").write_text("package dev.paywire.model;\n")
     result = check(root)
     assert result.returncode == 1 and f"stale: {OUTPUTS[3]}/Handmade.java" in result.stderr
+
+
+def test_a_hand_edit_of_the_node_declarations_or_methods_fails_naming_the_file(tmp_path):
+    root = checkout_copy(tmp_path)
+    declarations = root / OUTPUTS[7]
+    declarations.write_text(declarations.read_text().replace("  variation_id: string;\n", "  variation_id: number;\n", 1))
+    methods = root / OUTPUTS[8]
+    methods.write_text(methods.read_text().replace("  getPaywall(params = {}) {", "  getPaywall(params) {", 1))
+    result = check(root)
+    assert result.returncode == 1
+    assert f"stale: {OUTPUTS[7]}" in result.stderr and f"stale: {OUTPUTS[8]}" in result.stderr
+    assert f"stale: {OUTPUTS[9]}" not in result.stderr
