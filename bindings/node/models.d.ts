@@ -6,7 +6,7 @@
 import type { Decimal, JsonObject, JsonValue } from './index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0";
+export type SchemaSha256 = "30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -74,13 +74,21 @@ export interface Variation {
   paywall_id: string;
   paywall_name?: string;
   weight: number;
-  products: Array<string | JsonObject>;
+  products: JsonValue[];
   remote_configs?: VariationRemoteConfig[];
   dismiss_on_purchase?: boolean;
   post_purchase?: JsonObject;
   /** see #/$defs/builder */
   builder?: JsonObject;
   cross_placement_group?: string;
+}
+
+export interface VariationProduct {
+  /** a promotional offer of this product (App Store Connect's offer id): a purchase of it on this paywall asks the backend to sign the offer (POST /v1/offers/sign) and passes the signature to the store */
+  promotional_offer_id?: string;
+  /** a win-back offer of this product, signed and passed like a promotional offer; used when both are named */
+  win_back_offer_id?: string;
+  vendor_product_id: JsonValue;
 }
 
 export interface VariationRemoteConfig {
@@ -195,6 +203,10 @@ export interface PaywallProduct {
   access_level_id: string | null;
   /** null when the placement does not say; the store's description then decides */
   product_type: ProductType | null;
+  /** as the placement names it; absent when it names none */
+  promotional_offer_id?: string;
+  /** as the placement names it; absent when it names none */
+  win_back_offer_id?: string;
 }
 
 export interface PostPurchaseDeepLink {
@@ -352,6 +364,12 @@ export interface GetPaywallForDefaultAudienceParams {
   max_age?: Decimal | number;
 }
 
+/** {placement_ids, locale?}: warms the memory and disk cache for these paywall placements (async with the host transport); one placement failing does not fail the others */
+export interface PrefetchParams {
+  placement_ids: string[];
+  locale?: string;
+}
+
 /** Every member is optional; the update is refused whole when one member breaks its rule (wrong_param naming the member). */
 export interface UpdateProfileParams {
   /** null removes an attribute */
@@ -383,6 +401,14 @@ export interface MakePurchaseParams {
   product?: JsonObject;
   vendor_product_id?: string;
   paywall?: Paywall;
+  /** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
+  offer?: Offer;
+}
+
+/** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
+export interface Offer {
+  type: "promotional" | "win_back";
+  id: string;
 }
 
 export interface RestorePurchasesParams {
@@ -493,7 +519,7 @@ export interface Price {
 export interface Subscription {
   period: Period;
   localized_period: string;
-  offer: Offer | null;
+  offer: SubscriptionOffer | null;
   /** the subscription group (upgrades and downgrades happen within one) */
   group_identifier: string | null;
   renewal_type: "autorenewable" | "non_renewable";
@@ -504,7 +530,7 @@ export interface Period {
   number_of_units: number;
 }
 
-export interface Offer {
+export interface SubscriptionOffer {
   type: "introductory" | "promotional" | "win_back";
   payment_mode: "free_trial" | "pay_as_you_go" | "pay_up_front";
   period: Period;
@@ -691,6 +717,22 @@ export interface Builder {
 export interface Section {
   type: "header" | "features_list" | "plan_selection" | "cta_button" | "social_proof" | "guarantee" | "image" | "spacer" | "testimonial" | "countdown" | "legal" | "divider" | "sticky_footer" | "card" | "carousel" | "timeline" | "icon_grid" | "comparison_table" | "promo_input" | "toggle" | "reviews_carousel";
   style?: "horizontal_cards" | "vertical_stack" | "toggle_switch" | "segmented_control" | "radio_list" | "carousel" | "comparison_grid" | "pill_selector" | "tier_blocks" | "minimal_text" | "featured_highlight" | "accordion";
+}
+
+export interface PrefetchResult {
+  /** one entry per requested placement id, in the order asked */
+  placements: PrefetchResultPlacement[];
+  /** every placement's asset_urls together, deduplicated, in order */
+  asset_urls: string[];
+}
+
+export interface PrefetchResultPlacement {
+  placement_id: string;
+  /** what serves this placement now: the backend's answer (now in the cache), the cache or the fallback bundle (the backend failed; error says why), none (nothing can serve it; error says why) */
+  source: "backend" | "cache" | "fallback" | "none";
+  error?: Error;
+  /** the image and icon URLs the served variation's builder names, deduplicated, in document order */
+  asset_urls: string[];
 }
 
 /** every record queued at the call has left the device (acknowledged by the backend, or refused and dropped) */
@@ -1170,6 +1212,7 @@ export interface MethodMap {
   paywall_view_report_rendering_failure: { params: PaywallViewReportRenderingFailureParams; result: null };
   paywall_view_get_configuration: { params: PaywallViewGetConfigurationParams; result: Builder };
   get_paywall_for_default_audience: { params: GetPaywallForDefaultAudienceParams; result: Paywall };
+  prefetch: { params: PrefetchParams; result: PrefetchResult };
   update_profile: { params: UpdateProfileParams; result: null };
   flush_analytics: { params: FlushAnalyticsParams; result: FlushAnalyticsResult };
   make_purchase: { params: MakePurchaseParams; result: MakePurchaseResult };

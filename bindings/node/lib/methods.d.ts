@@ -45,6 +45,8 @@ import type {
   PaywallViewRestoreParams,
   PaywallViewSelectProductParams,
   PaywallViewSubmitPromoCodeParams,
+  PrefetchParams,
+  PrefetchResult,
   PresentPaywallViewParams,
   Product,
   Profile,
@@ -63,7 +65,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from; the Client refuses a library built from another. */
-export declare const SCHEMA_SHA256: "ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0";
+export declare const SCHEMA_SHA256: "30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
 /** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */
@@ -218,6 +220,11 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `get_paywall_for_default_audience` without blocking: the Promise settles with its call_result. */
   getPaywallForDefaultAudienceAsync(params: GetPaywallForDefaultAudienceParams): Promise<Paywall>;
 
+  /** Calls `prefetch`. */
+  prefetch(params: PrefetchParams): PrefetchResult;
+  /** Calls `prefetch` without blocking: the Promise settles with its call_result. */
+  prefetchAsync(params: PrefetchParams): Promise<PrefetchResult>;
+
   /** Calls `update_profile`. custom_attributes: null removes an attribute; email: local@domain, no spaces, at most 254 characters; null removes it; phone_number: an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name: not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it; app_tracking_transparency_status: the platform's tracking consent as the host read it; null removes it; analytics_disabled: true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice */
   updateProfile(params?: UpdateProfileParams): null;
   /** Calls `update_profile` without blocking: the Promise settles with its call_result. */
@@ -228,7 +235,7 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `flush_analytics` without blocking: the Promise settles with its call_result. */
   flushAnalyticsAsync(params?: FlushAnalyticsParams): Promise<FlushAnalyticsResult>;
 
-  /** Calls `make_purchase`. */
+  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
   makePurchase(params?: MakePurchaseParams): MakePurchaseResult;
   /** Calls `make_purchase` without blocking: the Promise settles with its call_result. */
   makePurchaseAsync(params?: MakePurchaseParams): Promise<MakePurchaseResult>;

@@ -11,7 +11,7 @@ const { Decimal } = require('./json');
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json: the Client refuses a library whose get_sdk_version
 // schema_sha256 differs.
-const SCHEMA_SHA256 = "ad74a043e8a14544ad36fb2c6ef27a7f5edd0f718241db8a39498173cd6c8eb0";
+const SCHEMA_SHA256 = "30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b";
 
 // class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]
 const NUMBERS = Object.freeze({
@@ -22,8 +22,8 @@ const NUMBERS = Object.freeze({
   UpdateProfileParams: {"custom_attributes": ["map", "n"]},
   Product: {"price": "Price", "subscription": "Subscription"},
   Price: {"amount": "n"},
-  Subscription: {"offer": "Offer"},
-  Offer: {"price": "Price"},
+  Subscription: {"offer": "SubscriptionOffer"},
+  SubscriptionOffer: {"price": "Price"},
   Profile: {"custom_attributes": ["map", "n"]},
   MakePurchaseResult: {"profile": "Profile"},
   RestorePurchasesResult: {"profile": "Profile"},
@@ -88,6 +88,7 @@ const METHODS = Object.freeze({
   paywall_view_report_rendering_failure: "paywallViewReportRenderingFailure",
   paywall_view_get_configuration: "paywallViewGetConfiguration",
   get_paywall_for_default_audience: "getPaywallForDefaultAudience",
+  prefetch: "prefetch",
   update_profile: "updateProfile",
   flush_analytics: "flushAnalytics",
   make_purchase: "makePurchase",
@@ -423,6 +424,16 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('get_paywall_for_default_audience', params).then((result) => decodeResult('get_paywall_for_default_audience', result));
   }
 
+  /** Calls `prefetch`. */
+  prefetch(params) {
+    return decodeResult('prefetch', this._callTyped('prefetch', params));
+  }
+
+  /** Calls `prefetch` without blocking: the Promise settles with its call_result. */
+  prefetchAsync(params) {
+    return this._callTypedAsync('prefetch', params).then((result) => decodeResult('prefetch', result));
+  }
+
   /** Calls `update_profile`. custom_attributes: null removes an attribute; email: local@domain, no spaces, at most 254 characters; null removes it; phone_number: an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name: not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it; app_tracking_transparency_status: the platform's tracking consent as the host read it; null removes it; analytics_disabled: true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice */
   updateProfile(params = {}) {
     return decodeResult('update_profile', this._callTyped('update_profile', params));
@@ -443,7 +454,7 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('flush_analytics', params).then((result) => decodeResult('flush_analytics', result));
   }
 
-  /** Calls `make_purchase`. */
+  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
   makePurchase(params = {}) {
     return decodeResult('make_purchase', this._callTyped('make_purchase', params));
   }
