@@ -93,17 +93,17 @@ final class ClientHandle: Sendable {
         }
     }
 
-    /// Stops the client: later calls get CLOSED, queued async calls are skipped, blocked
-    /// synchronous calls and pollers wake, HTTP transfers are aborted, the `storage_dir` lock
-    /// is released (now, not whenever the last reference goes), and no callback runs once this
-    /// returns.
+    /// Stops the client, the one place a client is shut down: later calls get CLOSED, queued
+    /// async calls are skipped, blocked synchronous calls and pollers wake, HTTP transfers are
+    /// aborted, the `storage_dir` lock is released (now, not whenever the last reference goes),
+    /// and no callback runs once this returns. The core's steps are `Client+Shutdown.swift`.
     func close() {
         // A last analytics batch, within its budget: freeing never blocks longer than that.
         let budget: Int? = state.withLock { state in state.closed ? nil : state.client.beginClosing() }
         if let budget { waitUntilSettled(milliseconds: budget) }
         state.withLock { state in  // waits for a call in progress
             state.closed = true
-            state.client.close()
+            state.client.releaseFiles()
         }
         bridge.close()
         transport?.close()

@@ -25,9 +25,9 @@ public final class Client {
     private let wrapper: (name: String, version: String)?
     /// For `set_fallback {path}`.
     let files: FileSystem?
-    /// Held for `close`, which closes the outbox's files and then gives up the `storage_dir` lock.
-    private let storage: Storage
-    private let outboxStore: OutboxStore
+    /// Held for `releaseFiles`, which closes the outbox's files and then gives up the `storage_dir` lock.
+    let storage: Storage
+    let outboxStore: OutboxStore
 
     /// Creates a client from a checked config. Throws when the store, the storage directory,
     /// the transport or the fallback bundle cannot be used: failing loudly at start beats
@@ -81,14 +81,6 @@ public final class Client {
         }
         outbox.resume()
         if config.refreshProfileOnStart { profileSync.refreshInBackground(reason: "start") }
-    }
-
-    /// Releases what the client holds outside memory: the ownership lock of its `storage_dir`,
-    /// so another client may take the directory as soon as this returns. Called once the
-    /// boundary has stopped the client (no call runs after it); later writes fail.
-    public func close() {
-        outboxStore.close()  // first: the next owner must find the database closed
-        storage.close()
     }
 
     /// Runs one method with nothing left pending (unit tests): a method that would wait is
@@ -151,16 +143,9 @@ public final class Client {
         }
     }
 
-    /// The client is being freed: a last analytics batch leaves when it can. Returns how long
-    /// the boundary may wait for it (`isSettled` tells when it is done), or nil.
-    public func beginClosing() -> Int? { outbox.beginClosing() }
-
     /// An event handler was set: it hears the current profile first. Called by the boundary
     /// under the client's lock.
     public func eventHandlerAttached() { profiles.emitSnapshot() }
-
-    /// Whether nothing the client started on its own is in flight any more.
-    public var isSettled: Bool { !outbox.isSending }
 
     // MARK: - What comes back later
 
