@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "bindings" / "python"))
 CONFIG = {
     "profile_id": "hops", "api_key": "pk_test_123", "host_request_timeout_ms": 3000,
     "fallback": {"path": str(ROOT / "tests/conformance/bundles/basic.json")},
-    "transport": {"type": "host", "base_url": "https://api.test"},
+    "transport": {"type": "host", "base_url": "https://api.test"}, "refresh_profile_on_start": False,
     "store": {"type": "test", "now": "2024-01-15T10:30:00.000Z", "products": [
         {"vendor_product_id": "monthly", "title": "Monthly", "description": "", "price": "9.99", "currency_code": "USD",
          "period": {"unit": "month", "number_of_units": 1}, "access_level": "premium"}]},
