@@ -40,7 +40,7 @@ import Testing
         let run = PrefetchRun(placementIds: ["a", "b"])
         var answers: [CallResponse] = []
         run.whenDone = { answers.append($0) }
-        run.record(1, PlacementAnswer(.failure(WireError(.notFound, "none")), .none))
+        run.record(1, .failed(WireError(.notFound, "none")))
         #expect(answers.isEmpty)
         let paywall = CallResponse.success(Array(#"{"builder":{"layout":"stack","sections":[{"type":"image","url":"https://x/1.png"}]}}"#.utf8))
         run.record(0, PlacementAnswer(paywall, .cache, WireError(.timeout, "slow")))

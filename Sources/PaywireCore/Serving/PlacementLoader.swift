@@ -91,7 +91,7 @@ final class PlacementLoader {
                 let served = try server.servePaywall(placementId, locale: requestLocale)
                 return PlacementAnswer(CallResponse(status: .ok, envelope: served.envelope), .fallback)
             } catch {
-                return PlacementAnswer(.failure(error), .none)
+                return .failed(error)
             }
         }
         let key = PlacementKey(kind: .paywall, id: placementId)
@@ -238,7 +238,7 @@ final class PlacementLoader {
                 return PlacementAnswer(try server.serveOnboarding(key.id, locale: waiter.locale), .fallback, failure)
             }
         } catch {
-            return PlacementAnswer(.failure(error), .none)
+            return .failed(error)
         }
     }
 
@@ -256,8 +256,9 @@ enum PlacementSource: String, Sendable {
     case backend, cache, fallback, none
 }
 
-/// What served a placement: the envelope a call gets, its source, and the backend's failure
-/// behind a cache or bundle answer (which the envelope does not carry; a `log` event does).
+/// What served a placement: the envelope a call gets, its source, and the failure behind it:
+/// the backend's behind a cache or bundle answer (which the envelope does not carry; a `log`
+/// event does), or the error itself when nothing served.
 struct PlacementAnswer: Sendable {
     let response: CallResponse
     let source: PlacementSource
@@ -268,6 +269,9 @@ struct PlacementAnswer: Sendable {
         self.source = source
         self.failure = failure
     }
+
+    /// Nothing could serve the placement: `error` is the answer.
+    static func failed(_ error: WireError) -> PlacementAnswer { PlacementAnswer(.failure(error), .none, error) }
 }
 
 /// An onboarding view's paywall action waiting for its paywall.

@@ -27,37 +27,31 @@ struct PrefetchOutcome: Sendable {
     let placementId: String
     let source: PlacementSource
     /// The backend's failure when cache or bundle served, or why nothing could.
-    let error: JSONValue?
+    let error: WireError?
     let assetURLs: [String]
 
-    /// Reads what `get_paywall` would have answered: a paywall's builder, or an error; beside
-    /// a cache or bundle answer, the backend's failure that made it one.
+    /// Reads what `get_paywall` would have answered: a served paywall's builder, and the
+    /// failure the answer carries.
     init(placementId: String, _ answer: PlacementAnswer) {
         self.placementId = placementId
         source = answer.source
-        var error = answer.failure.map { PrefetchOutcome.encode($0) }
+        error = answer.failure
         var urls: [String] = []
-        if case .object(let envelope)? = try? JSONParser.parse(answer.response.envelope) {
-            if case .object(let paywall)? = envelope["success"] {
-                urls = PaywallBuilder.assetURLs(paywall["builder"])
-            } else if let failure = envelope["error"] {
-                error = failure
-            }
+        if answer.source != .none, case .object(let envelope)? = try? JSONParser.parse(answer.response.envelope),
+           case .object(let paywall)? = envelope["success"] {
+            urls = PaywallBuilder.assetURLs(paywall["builder"])
         }
-        self.error = error
         assetURLs = urls
-    }
-
-    private static func encode(_ error: WireError) -> JSONValue {
-        .object(JSONObject([("code", .string(error.code.rawValue)), ("message", .string(error.message)),
-                            ("details", .object(error.details))]))
     }
 
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.member("placement_id", placementId)
             writer.member("source", source.rawValue)
-            if let error { writer.member("error", error) }
+            if let error {
+                writer.key("error")
+                error.write(to: &writer)
+            }
             writer.key("asset_urls")
             writer.array { writer in for url in assetURLs { writer.string(url) } }
         }

@@ -114,7 +114,7 @@ enum PaywallBuilder {
             case .optionalText:
                 if present, case .string = value {} else if present { fail(path, "expected text") }
             case .url:
-                guard case .string(let text)? = value, text.hasPrefix("https://") || text.hasPrefix("http://") || text.hasPrefix("asset://") else {
+                guard case .string(let text)? = value, PaywallBuilder.isAssetURL(text) else {
                     return fail(path, "expected an https://, http:// or asset:// URL")
                 }
             case .number(let min, let max), .optionalNumber(let min, let max):
