@@ -43,10 +43,7 @@ extension MethodTable {
     /// Applies `update_profile`; the backend hears of it (a record in the outbox) only when
     /// what it is sent changed: the same update twice sends once.
     fileprivate static func updateProfile(_ client: Client, _ params: Fields) throws(WireError) {
-        let now = client.profiles.clock.nowMilliseconds()
-        try client.profiles.update({ (profile: inout Profile) throws(WireError) in
-            try ProfileUpdate.apply(params, to: &profile, now: now)
-        }, beforeKeeping: { old, next throws(WireError) in
+        try client.profiles.apply(params, beforeKeeping: { old, next throws(WireError) in
             guard old.sentAttributes != next.sentAttributes else { return }
             try client.outbox.keepProfileRecord(.profileAttributes, profile: next)
         })

@@ -16,7 +16,7 @@ final class ProfileStore {
     private(set) var current: Profile
     private let storage: Storage
     private let sink: EventSink
-    let clock: Clock
+    private let clock: Clock
     private let log: Log
     private let observer: ProfileObserver
     /// The time access is judged by (the backend's, once it has answered).
@@ -79,6 +79,14 @@ final class ProfileStore {
         guard next != current else { return }
         try beforeKeeping(current, next)
         try commit(next)
+    }
+
+    /// `update_profile {...}` by `ProfileUpdate`'s rules, judged by this store's clock (a
+    /// birthday cannot be in the future), kept as `update` keeps a change.
+    func apply(_ update: Fields, beforeKeeping: (_ old: Profile, _ next: Profile) throws(WireError) -> Void) throws(WireError) {
+        let now = clock.nowMilliseconds()
+        try self.update({ (profile: inout Profile) throws(WireError) in try ProfileUpdate.apply(update, to: &profile, now: now) },
+                        beforeKeeping: beforeKeeping)
     }
 
     /// Identifies the profile as the app's user `customerUserId`.
