@@ -44,6 +44,13 @@ extension Profile {
         /// Whether it gives access at `now`: not refunded, started, and before its expiry (or
         /// its grace period's end while the store retries a failed renewal).
         func isActive(now: Int) -> Bool {
+            Grant.isActive(now: now, startsAt: startsAt, expiresAt: expiresAt, isRefund: isRefund,
+                           isInGracePeriod: isInGracePeriod, gracePeriodExpiresAt: gracePeriodExpiresAt)
+        }
+
+        /// The rule itself, for the dev backend too (`DevServerSupport.grantIsActive`).
+        static func isActive(now: Int, startsAt: Int?, expiresAt: Int?, isRefund: Bool, isInGracePeriod: Bool,
+                             gracePeriodExpiresAt: Int?) -> Bool {
             if isRefund { return false }
             if let startsAt, startsAt > now { return false }
             guard let expiresAt else { return true }

@@ -13,6 +13,14 @@ public enum DevServerSupport {
         value.isFinite ? JSONNumber(validatedText: "\(value)") : nil
     }
 
+    /// Whether a grant gives access at `now`, by the rule the device's profile follows: not
+    /// refunded, and before its expiry or, while the store retries a renewal, its grace period's end.
+    public static func grantIsActive(now: Int, expiresAt: Int?, isRefund: Bool, isInGracePeriod: Bool,
+                                     gracePeriodExpiresAt: Int?) -> Bool {
+        Profile.Grant.isActive(now: now, startsAt: nil, expiresAt: expiresAt, isRefund: isRefund,
+                               isInGracePeriod: isInGracePeriod, gracePeriodExpiresAt: gracePeriodExpiresAt)
+    }
+
     /// Milliseconds since the epoch as the wire's `YYYY-MM-DDTHH:MM:SS.sssZ`.
     public static func isoDate(milliseconds: Int) -> String { ISODate.format(milliseconds: milliseconds) }
 

@@ -1,3 +1,5 @@
+import PaywireCore
+
 /// A subscription's lifecycle as the stores report it, kept per original transaction id: the
 /// fields of issue 19 that the profile's grants carry. Times are milliseconds since the epoch.
 struct LifecycleState: Sendable, Equatable {
@@ -15,14 +17,11 @@ struct LifecycleState: Sendable, Equatable {
     var isRefund = false
     var refundedAt: Int?
 
-    /// The same rule as the core's `Grant.isActive`: a refund ends access at once; past the
-    /// expiry only a grace period still grants.
+    /// The core's rule (a refund ends access at once; past the expiry only a grace period
+    /// still grants), so the backend and the device cannot disagree.
     func isActive(now: Int) -> Bool {
-        if isRefund { return false }
-        guard let expiresAt else { return true }
-        if expiresAt > now { return true }
-        if isInGracePeriod, let grace = gracePeriodExpiresAt { return grace > now }
-        return false
+        DevServerSupport.grantIsActive(now: now, expiresAt: expiresAt, isRefund: isRefund, isInGracePeriod: isInGracePeriod,
+                                       gracePeriodExpiresAt: gracePeriodExpiresAt)
     }
 
     /// When access ends (or .max for life): what ranks grants of one access level.
