@@ -93,19 +93,47 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
 	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson) -lpthread
 
-# The dev server: the bundle over the backend API on loopback, with fault switches. Its own
-# package (tools/devserver), so its server framework never enters libpaywire's graph.
+# The server (server/: paywire-server, its own package, so no server framework or database driver
+# enters libpaywire's graph): Hummingbird 2 on SwiftNIO, routes and models generated from
+# api/openapi.yaml, SQLite or PostgreSQL. build/bin/paywire-devserver runs it with --dev (fault
+# switches, /_dev/*, authored profiles, the test store) for the demos and tests.
+SERVER_SOURCES := $(shell find server/Sources -name '*.swift') server/Package.swift
 devserver: $(BINDIR)/paywire-devserver
 # SwiftPM keeps a path dependency's file list from when it last read the manifests: when
 # PaywireCore gains or loses a file, touching the manifest makes it look again.
-$(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireCore -name '*.swift') tools/devserver/Package.swift | deps
+$(BINDIR)/paywire-server: $(SERVER_SOURCES) $(shell find Sources/PaywireCore -name '*.swift') | deps
 	@mkdir -p $(BUILD)
-	@find Sources/PaywireCore -name '*.swift' | sort > $(BUILD)/devserver-core-files.new; \
-	cmp -s $(BUILD)/devserver-core-files.new $(BUILD)/devserver-core-files || touch tools/devserver/Package.swift; \
-	mv $(BUILD)/devserver-core-files.new $(BUILD)/devserver-core-files
-	swift build -c release --package-path tools/devserver --product paywire-devserver
+	@find Sources/PaywireCore -name '*.swift' | sort > $(BUILD)/server-core-files.new; \
+	cmp -s $(BUILD)/server-core-files.new $(BUILD)/server-core-files || touch server/Package.swift; \
+	mv $(BUILD)/server-core-files.new $(BUILD)/server-core-files
+	swift build -c release --package-path server --product paywire-server
 	@mkdir -p $(BINDIR)
-	cp tools/devserver/.build/release/paywire-devserver $@
+	cp server/.build/release/paywire-server $@
+$(BINDIR)/paywire-devserver: $(BINDIR)/paywire-server
+	printf '#!/bin/sh\n# paywire-server in development mode (make devserver writes this file).\nexec "$$(dirname "$$0")/paywire-server" --dev "$$@"\n' > $@
+	chmod +x $@
+
+# The server's routes and models, generated from api/openapi.yaml by swift-openapi-generator
+# (server/codegen builds it: OpenAPIKit and Yams take minutes, so the output is committed).
+# `make server-generate` writes them; `make check-server-generated` (make test-full) fails when
+# the committed files differ from what the spec and server/openapi-generator-config.yaml give.
+OPENAPI_GENERATOR := server/codegen/.build/debug/swift-openapi-generator
+SERVER_GENERATED  := server/Sources/PaywireAPI
+.PHONY: server-generate check-server-generated
+$(OPENAPI_GENERATOR): server/codegen/Package.swift
+	swift build --package-path server/codegen --product swift-openapi-generator
+	@touch $@
+server-generate: $(OPENAPI_GENERATOR)
+	rm -f $(SERVER_GENERATED)/Types*.swift $(SERVER_GENERATED)/Server.swift
+	$(OPENAPI_GENERATOR) generate --config server/openapi-generator-config.yaml --output-directory $(SERVER_GENERATED) api/openapi.yaml
+check-server-generated: $(OPENAPI_GENERATOR)
+	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	$(OPENAPI_GENERATOR) generate --config server/openapi-generator-config.yaml --output-directory "$$out" api/openapi.yaml >/dev/null 2>&1 \
+	  || { echo "swift-openapi-generator failed on api/openapi.yaml"; exit 1; }; \
+	stale=""; for file in "$$out"/*.swift; do cmp -s "$$file" $(SERVER_GENERATED)/$$(basename "$$file") || stale="$$stale $$(basename "$$file")"; done; \
+	for file in $(SERVER_GENERATED)/Types*.swift $(SERVER_GENERATED)/Server.swift; do [ -f "$$out/$$(basename "$$file")" ] || stale="$$stale $$(basename "$$file")"; done; \
+	if [ -n "$$stale" ]; then echo "server/Sources/PaywireAPI is not what api/openapi.yaml gives:$$stale (make server-generate)"; exit 1; fi; \
+	echo "server/Sources/PaywireAPI: current with api/openapi.yaml"
 
 BENCH_SOURCES := bench/bench.c bench/measure.c bench/outbox.c
 $(BINDIR)/paywire-bench: $(BENCH_SOURCES) bench/bench.h include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
@@ -370,7 +398,7 @@ test-ab: lib deps
 # <<< devserver
 
 clean:
-	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build packaging/floor/.build $(DIST) bindings/node/build
+	rm -rf $(BUILD) .build .build-tsan server/.build server/codegen/.build packaging/floor/.build $(DIST) bindings/node/build
 
 # >>> reliability: fuzzing, storage ownership and failures, soak ------------------
 # `make fuzz FUZZ_SECONDS=N` runs each libFuzzer target N seconds (FUZZ_JOBS at once; FUZZ_NICE=1

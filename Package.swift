@@ -9,7 +9,7 @@ let package = Package(
     products: [
         // libpaywire.so: the C ABI in include/paywire.h, and nothing else exported.
         .library(name: "paywire", type: .dynamic, targets: ["Paywire"]),
-        // The pure domain, for tools built on the same rules (tools/devserver).
+        // The pure domain, for tools built on the same rules (the server, server/).
         .library(name: "PaywireCore", targets: ["PaywireCore"]),
     ],
     targets: [

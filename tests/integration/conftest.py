@@ -111,6 +111,23 @@ def shown(profile_id, variation_id, placement_id="onboarding", ab_test_name="onb
         "variation_id": variation_id, "paywall_id": "pw", "paywall_name": "Paywall"})
 
 
+#: A grant's members that read as null when left out (api/openapi.yaml, Grant): every time and id.
+GRANT_NULLS = ("expires_at", "transaction_id", "original_transaction_id", "store", "starts_at", "renewed_at",
+               "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "refunded_at",
+               "active_introductory_offer_type", "active_promotional_offer_id")
+
+
+def as_read(grant):
+    """A grant as the spec says a reader takes it: members left out read as their defaults
+    (null; false for the flags; is_lifetime when expires_at is null). is_active stays absent
+    until a store notification reported on the grant."""
+    read = {name: None for name in GRANT_NULLS}
+    read.update({"is_sandbox": False, "will_renew": False, "is_in_grace_period": False, "is_refund": False})
+    read.update(grant)
+    read.setdefault("is_lifetime", read["expires_at"] is None)
+    return read
+
+
 def sign(transaction_id, original_transaction_id, vendor_product_id, purchased_at, key=DEV_SIGNING_KEY):
     """The test store's verification string, computed independently of the server."""
     payload = f"{transaction_id}\n{original_transaction_id}\n{vendor_product_id}\n{purchased_at}".encode()

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
-from conftest import purchase
+from conftest import as_read, purchase
 
 DAY = 24 * 3600 * 1000
 
@@ -46,8 +46,8 @@ def profile(server, profile_id, etag=None):
 
 
 def premium(body):
-    """The premium access level of a notification answer or a profile."""
-    return (body.get("profile") or body)["access_levels"]["premium"]
+    """The premium access level of a notification answer or a profile, as a reader takes it."""
+    return as_read((body.get("profile") or body)["access_levels"]["premium"])
 
 
 # ---- certificates and JWS ---------------------------------------------------------------

@@ -2,7 +2,7 @@
 with calendar expiry, idempotency, refusals with the profile, and the profile route."""
 import json
 
-from conftest import DevServer, purchase, sign, transaction
+from conftest import DevServer, as_read, purchase, sign, transaction
 
 JAN_31_2024 = 1706659200000          # 2024-01-31T00:00:00.000Z
 NOV_22_2024 = 1732300000000          # 2024-11-22T18:26:40.000Z
@@ -39,7 +39,7 @@ def test_a_consumable_grants_no_access_level_and_is_listed_as_a_non_subscription
 
 def test_a_non_consumable_grants_for_life_and_no_subscription(devserver):
     body = post(devserver, purchase("buyer", "t-life", product="lifetime", amount="149.00"))[2]
-    premium = body["profile"]["access_levels"]["premium"]
+    premium = as_read(body["profile"]["access_levels"]["premium"])
     assert premium["expires_at"] is None and premium["is_lifetime"] is True and premium["will_renew"] is False
     assert body["profile"]["subscriptions"] == {}
     assert [p["is_consumable"] for p in body["profile"]["non_subscriptions"]["lifetime"]] == [False]
@@ -175,7 +175,7 @@ def test_grants_merge_with_a_dev_profile_keeping_the_later_expiry(devserver):
         "extra": {"vendor_product_id": "gift", "activated_at": "2024-01-01T00:00:00Z", "expires_at": None}}})
     profile = post(devserver, purchase("buyer", "t-12", purchased_at=NOV_22_2024))[2]["profile"]
     assert profile["access_levels"]["premium"]["vendor_product_id"] == "gift"
-    assert profile["access_levels"]["extra"]["expires_at"] is None
+    assert as_read(profile["access_levels"]["extra"])["expires_at"] is None
     assert profile["subscriptions"]["premium_monthly"]["transaction_id"] == "t-12"
     assert profile["custom_attributes"] == {"plan": "team"}
 

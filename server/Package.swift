@@ -1,0 +1,56 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// paywire-server: the backend of api/openapi.yaml. HTTP on Hummingbird 2 (SwiftNIO); routes and
+// models generated from the spec (swift-openapi-generator, committed in Sources/PaywireAPI);
+// storage on SQLite (embedded, the default) or PostgreSQL. A package of its own, so no server
+// framework or database driver ever enters libpaywire's dependency graph. `make devserver`
+// builds it; build/bin/paywire-devserver runs it with --dev.
+let package = Package(
+    name: "paywire-server",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "paywire", path: ".."),
+        // No optional traits (swift-configuration, full Foundation): less to build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", exact: "1.13.4", traits: []),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", exact: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        // The pieces of Hummingbird's own stack the server's HTTP head checks sit between.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // SQLite (Debian's libsqlite3-dev) for the embedded store: WAL, one writer, unique keys.
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        // HMAC-MD5 of test-store signatures, ES256 of offers and App Store notifications.
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        // X.509 chain checks of App Store Server Notifications (the JWS header's x5c).
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+    ],
+    targets: [
+        // Generated from api/openapi.yaml by server/codegen (never edited by hand).
+        .target(
+            name: "PaywireAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "Sources/PaywireAPI"),
+        .executableTarget(
+            name: "paywire-server",
+            dependencies: [
+                "PaywireAPI",
+                .product(name: "PaywireCore", package: "paywire"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
+    ]
+)

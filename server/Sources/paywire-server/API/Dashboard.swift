@@ -1,0 +1,134 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// `GET /dashboard`: every placement's experiments as a page, from the same computation as the
+/// results route.
+enum DashboardRoute {
+    static func register(on routes: ServerRoutes, api: API) {
+        routes.add(.get, "/dashboard") { _, _ in
+            var placements: [PlacementResults] = []
+            let now = ServerSetup.now()
+            for placementId in api.setup.experiments.keys.sorted() {
+                placements.append(try await api.results(placementId, api.setup.experiments[placementId] ?? []))
+            }
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now))))
+        }
+    }
+}
+
+/// The results page: server-rendered HTML with inline CSS and SVG, no script and no external
+/// asset. Cells carry `data-field` (and rows `data-variation`) so a test can read them back.
+enum DashboardPage {
+    static func page(_ placements: [PlacementResults], generatedAt: Int) -> String {
+        let body = placements.map(placement).joined(separator: "\n")
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>Paywire experiments</title>
+            <style>
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1d2330; background: #fff; }
+            h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; } h3 { font-size: 15px; }
+            table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 4px 10px; border-bottom: 1px solid #dde; text-align: right; }
+            th:first-child, td:first-child { text-align: left; } th { background: #f3f4f8; }
+            .srm { padding: 6px 10px; border-radius: 4px; display: inline-block; }
+            svg.conversion-chart { display: block; margin: 8px 0 16px; }
+            .srm.ok { background: #e8f6ec; } .srm.mismatch { background: #fde8e8; color: #9b1c1c; font-weight: 600; }
+            </style></head><body>
+            <h1>Paywire experiments</h1>
+            <p class="generated" data-generated-at="\(generatedAt)">Computed from the stored events and verified purchases at \(escape(isoDate(generatedAt))).</p>
+            \(body)
+            </body></html>
+            """
+    }
+
+    private static func placement(_ results: PlacementResults) -> String {
+        let experiments = results.experiments.map { experiment($0, placementId: results.placementId) }.joined(separator: "\n")
+        return "<section class=\"placement\" data-placement=\"\(escape(results.placementId))\"><h2>Placement \(escape(results.placementId))</h2>\n\(experiments)</section>"
+    }
+
+    private static func experiment(_ experiment: ExperimentResult, placementId: String) -> String {
+        let total = experiment.variations.reduce(0) { $0 + $1.exposed }
+        let rows = experiment.variations.map { (variation: VariationResult) -> String in
+            let share = total == 0 ? 0 : Double(variation.exposed) / Double(total)
+            return """
+                <tr data-variation="\(escape(variation.variationId))"><td data-field="variation_id">\(escape(variation.variationId))</td>\
+                <td data-field="weight">\(variation.weight)</td><td data-field="exposed">\(variation.exposed)</td>\
+                <td data-field="share">\(percent(share))</td><td data-field="purchasers">\(variation.purchasers)</td>\
+                <td data-field="refunds">\(variation.refunds)</td><td data-field="active_subscribers">\(variation.activeSubscribers)</td>\
+                <td data-field="rate">\(percent(variation.rate))</td>\
+                <td data-field="interval">\(percent(variation.low)) – \(percent(variation.high))</td>\
+                <td data-field="revenue">\(escape(money(variation.revenue)))</td>\
+                <td data-field="revenue_per_exposed">\(escape(money(variation.revenuePerExposed)))</td></tr>
+                """
+        }.joined(separator: "\n")
+        let flag = experiment.mismatch ? "mismatch" : "ok"
+        let name = experiment.abTestName.isEmpty ? "(no A/B test name)" : experiment.abTestName
+        return """
+            <div class="experiment" data-ab-test="\(escape(experiment.abTestName))"><h3>\(escape(name))</h3>
+            <table><thead><tr><th>Variation</th><th>Weight</th><th>Exposed</th><th>Share of exposures</th><th>Purchasers</th><th>Refunds</th><th>Active subscribers</th>\
+            <th>Conversion</th><th>95 % interval (Wilson)</th><th>Revenue</th><th>Revenue per exposed</th></tr></thead>
+            <tbody>\(rows)</tbody></table>
+            <p class="srm \(flag)" data-field="sample_ratio" data-mismatch="\(experiment.mismatch)">\
+            \(experiment.mismatch ? "Sample ratio mismatch" : "No sample ratio mismatch"): \
+            χ² = <span data-field="chi_square">\(format(experiment.chiSquare))</span>, \
+            df = <span data-field="degrees_of_freedom">\(experiment.degreesOfFreedom)</span>, \
+            p = <span data-field="p_value">\(format(experiment.pValue))</span> (flagged when p &lt; 0.001)</p>
+            \(chart(experiment.variations))
+            </div>
+            """
+    }
+
+    /// Conversion per variation: a bar to the rate and a whisker over the 95 % interval.
+    static func chart(_ variations: [VariationResult]) -> String {
+        let rowHeight = 34.0, labelWidth = 170.0, plotWidth = 420.0, top = 10.0
+        let highest = variations.map(\.high).max() ?? 0
+        let axisMax = highest <= 0 ? 0.1 : min(1, (highest * 1.15 * 20).rounded(.up) / 20)
+        let height = top + rowHeight * Double(variations.count) + 30
+        func x(_ value: Double) -> Double { labelWidth + plotWidth * value / axisMax }
+        var parts: [String] = []
+        for (index, variation) in variations.enumerated() {
+            let y = top + rowHeight * Double(index)
+            let middle = y + rowHeight / 2
+            parts.append("""
+                <g class="variation" data-variation="\(escape(variation.variationId))">\
+                <title>\(escape(variation.variationId)): \(percent(variation.rate)) (\(percent(variation.low)) – \(percent(variation.high)))</title>\
+                <text x="\(labelWidth - 8)" y="\(middle + 4)" text-anchor="end">\(escape(variation.variationId))</text>\
+                <rect x="\(labelWidth)" y="\(y + 8)" width="\(x(variation.rate) - labelWidth)" height="\(rowHeight - 16)" fill="#4c6ef5"/>\
+                <line x1="\(x(variation.low))" x2="\(x(variation.high))" y1="\(middle)" y2="\(middle)" stroke="#1d2330" stroke-width="2"/>\
+                <line x1="\(x(variation.low))" x2="\(x(variation.low))" y1="\(middle - 7)" y2="\(middle + 7)" stroke="#1d2330" stroke-width="2"/>\
+                <line x1="\(x(variation.high))" x2="\(x(variation.high))" y1="\(middle - 7)" y2="\(middle + 7)" stroke="#1d2330" stroke-width="2"/>\
+                <text x="\(x(variation.high) + 6)" y="\(middle + 4)">\(percent(variation.rate))</text></g>
+                """)
+        }
+        let axisY = top + rowHeight * Double(variations.count)
+        var axis = "<line x1=\"\(labelWidth)\" x2=\"\(labelWidth + plotWidth)\" y1=\"\(axisY)\" y2=\"\(axisY)\" stroke=\"#889\"/>"
+        for step in 0...4 {
+            let value = axisMax * Double(step) / 4
+            axis += "<text x=\"\(x(value))\" y=\"\(axisY + 18)\" text-anchor=\"middle\" fill=\"#556\">\(percent(value, digits: 1))</text>"
+        }
+        return """
+            <svg class="conversion-chart" xmlns="http://www.w3.org/2000/svg" width="\(labelWidth + plotWidth + 90)" height="\(height)" \
+            font-size="12" role="img" aria-label="Conversion per variation with 95 % intervals">\(parts.joined())\(axis)</svg>
+            """
+    }
+
+    /// A share as a percentage with `digits` decimals (`5.20 %`).
+    static func percent(_ value: Double, digits: Int = 2) -> String { String(format: "%.\(digits)f %%", value * 100) }
+
+    /// Four significant digits (`0.8100`, `1.234e-07`).
+    static func format(_ value: Double) -> String { String(format: "%.4g", value) }
+
+    static func money(_ list: [(currency: String, amount: String)]) -> String {
+        list.isEmpty ? "–" : list.map { "\($0.currency) \($0.amount)" }.joined(separator: ", ")
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    private static func isoDate(_ milliseconds: Int) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}

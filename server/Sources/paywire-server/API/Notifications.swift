@@ -1,0 +1,81 @@
+import PaywireAPI
+
+/// `POST /v1/notifications/{test-store,app-store,play}`: a store's server notification, checked,
+/// applied to the profile owning its original transaction, answered with that profile. A
+/// refusal (400, 404) stores nothing; a replayed id answers 200 `duplicate` and changes nothing.
+extension API {
+    func postTestStoreNotification(_ input: Operations.PostTestStoreNotification.Input) async throws
+        -> Operations.PostTestStoreNotification.Output {
+        guard setup.testStore != nil else {
+            return .badRequest(Self.invalid("the test store is off on this server (--dev or --test-signing-key turns it on)", code: "test_store_off"))
+        }
+        let notification: StoreNotification
+        do {
+            notification = try NotificationRequests.testStore(RawBody.current, now: ServerSetup.now())
+        } catch {
+            return .badRequest(Self.invalid(error.message))
+        }
+        switch try await apply(notification) {
+        case .result(let result): return .ok(.init(body: .json(result)))
+        case .unknownTransaction(let error): return .notFound(.init(body: .json(error)))
+        }
+    }
+
+    func postAppStoreNotification(_ input: Operations.PostAppStoreNotification.Input) async throws
+        -> Operations.PostAppStoreNotification.Output {
+        let notification: StoreNotification
+        do {
+            notification = try await AppStoreNotification.parse(RawBody.current, verifier: setup.appStore)
+        } catch {
+            return .badRequest(.init(body: .json(ErrorDocument(error.code, error.message))))
+        }
+        switch try await apply(notification) {
+        case .result(let result): return .ok(.init(body: .json(result)))
+        case .unknownTransaction(let error): return .notFound(.init(body: .json(error)))
+        }
+    }
+
+    func postPlayNotification(_ input: Operations.PostPlayNotification.Input) async throws -> Operations.PostPlayNotification.Output {
+        let notification: StoreNotification
+        do {
+            notification = try NotificationRequests.play(RawBody.current, products: setup.products)
+        } catch {
+            return .badRequest(Self.invalid(error.message))
+        }
+        switch try await apply(notification) {
+        case .result(let result): return .ok(.init(body: .json(result)))
+        case .unknownTransaction(let error): return .notFound(.init(body: .json(error)))
+        }
+    }
+
+    /// Applies a checked notification; an unknown original transaction is a 404 rather than a
+    /// recorded "unmatched": the store retries a non-2xx answer, and a notification that raced
+    /// ahead of the device's purchase post then lands.
+    private func apply(_ notification: StoreNotification) async throws -> Applied {
+        switch try await setup.store.apply(notification) {
+        case .unknownTransaction:
+            return .unknownTransaction(ErrorDocument(
+                "unknown_transaction",
+                "no verified transaction has original_transaction_id '\(notification.originalTransactionId)'; nothing was stored"))
+        case .duplicate(let outcome, let profileId):
+            return .result(try await result(notification, .duplicate, profileId: profileId,
+                                             message: "notification already received (it was \(outcome)); nothing changed"))
+        case .done(let outcome, let profileId, let reason):
+            return .result(try await result(notification, outcome == "applied" ? .applied : .recorded, profileId: profileId,
+                                             message: reason ?? "\(notification.event.storeType) applied to the grant"))
+        }
+    }
+
+    private func result(_ notification: StoreNotification, _ outcome: Components.Schemas.NotificationResult.OutcomePayload,
+                        profileId: String, message: String) async throws -> Components.Schemas.NotificationResult {
+        .init(notificationId: notification.notificationId, outcome: outcome, message: message, _type: notification.event.storeType,
+              originalTransactionId: notification.originalTransactionId, profileId: profileId,
+              profile: try await profile(profileId) ?? Profile())
+    }
+}
+
+/// What applying a notification answers: the result, or `404 unknown_transaction`.
+enum Applied {
+    case result(Components.Schemas.NotificationResult)
+    case unknownTransaction(ErrorDocument)
+}

@@ -1,0 +1,72 @@
+import PaywireAPI
+
+/// `POST /v1/purchases` and `POST /v1/restores`: store transactions checked, recorded and
+/// granted; the answer carries the profile as it now stands.
+extension API {
+    func postPurchase(_ input: Operations.PostPurchase.Input) async throws -> Operations.PostPurchase.Output {
+        let body = RawBody.current
+        let post: PurchasePost
+        do {
+            post = try PurchaseRequests.purchase(body)
+        } catch {
+            return .badRequest(Self.invalid(error.message))
+        }
+        let outcome = try await setup.store.recordPurchase(post, product: setup.products[post.claim.vendorProductId],
+                                                           refusal: check(post.claim), request: String(decoding: body, as: UTF8.self))
+        let profile = try await profile(post.profileId) ?? Profile()
+        switch outcome {
+        case .success(let status):
+            let transaction = Components.Schemas.PurchaseResponse.TransactionPayload(
+                transactionId: post.claim.transactionId, status: status == "pending" ? .pending : .verified)
+            return .ok(.init(body: .json(.init(profile: profile, transaction: transaction))))
+        case .failure(let refusal):
+            return .unprocessableContent(.init(body: .json(.init(error: .init(code: refusal.code, message: refusal.message), profile: profile))))
+        }
+    }
+
+    func postRestore(_ input: Operations.PostRestore.Input) async throws -> Operations.PostRestore.Output {
+        let post: RestorePost
+        do {
+            post = try PurchaseRequests.restore(RawBody.current)
+        } catch {
+            return .badRequest(Self.invalid(error.message))
+        }
+        var refusals: [String: Refusal] = [:]
+        for claim in post.claims { refusals[claim.transactionId] = check(claim) }
+        let outcome = try await setup.store.recordRestore(post, products: setup.products, refusals: refusals)
+        return .ok(.init(body: .json(.init(
+            profile: try await profile(post.profileId) ?? Profile(),
+            restored: outcome.restored.map { .init(transactionId: $0.transactionId, vendorProductId: $0.vendorProductId) },
+            refused: outcome.refused.map { .init(transactionId: $0.0.transactionId, code: Self.restoreCode($0.1.code), message: $0.1.message) }))))
+    }
+
+    /// Why a store's claim cannot be granted, checked without the store: the store is one this
+    /// server trusts, the product is in its catalog, and a test-store claim carries the test
+    /// store's signature (with the test store on: --dev or --test-signing-key).
+    func check(_ claim: TransactionClaim) -> Refusal? {
+        if claim.store == "test", setup.testStore == nil {
+            return Refusal(code: .unsupportedStore, message: "the test store is off on this server (--dev or --test-signing-key turns it on)")
+        }
+        if claim.store != "test" && !setup.trustHostStores {
+            return Refusal(code: .unsupportedStore,
+                           message: "store '\(claim.store)' is not checked here; start the server with --trust-host-stores to grant it")
+        }
+        if setup.products[claim.vendorProductId] == nil {
+            return Refusal(code: .unknownProduct, message: "product '\(claim.vendorProductId)' is not in this server's catalog (--products)")
+        }
+        if claim.store == "test", let signature = setup.testStore, !signature.isValid(claim) {
+            return Refusal(code: .verificationFailed, message: "the verification is not the test store's signature of this transaction")
+        }
+        return nil
+    }
+
+    /// The same code in the restore answer's own enum.
+    static func restoreCode(_ code: Refusal.Code) -> Components.Schemas.RestoreResponse.RefusedPayloadPayload.CodePayload {
+        switch code {
+        case .verificationFailed: return .verificationFailed
+        case .unknownProduct: return .unknownProduct
+        case .transactionConflict: return .transactionConflict
+        case .unsupportedStore: return .unsupportedStore
+        }
+    }
+}

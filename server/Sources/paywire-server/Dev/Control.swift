@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The `/_dev/` endpoints of `--dev` (not in the API spec): fault switches, request counts,
+/// reset, authored profiles, and what was stored, for tests and demos.
+enum DevRoutes {
+    static func register(on routes: ServerRoutes, setup: ServerSetup, dev: DevState) {
+        let store = setup.store
+        routes.add(.post, "/_dev/faults") { request, _ in
+            do {
+                let faults = try Faults(json: try await body(request))
+                await dev.setFaults(faults)
+                return json(faults.json)
+            } catch {
+                return ErrorBody.response(.badRequest, code: "invalid_request", "\(error)")
+            }
+        }
+        routes.add(.get, "/_dev/faults") { _, _ in json(await dev.faults.json) }
+        routes.add(.get, "/_dev/stats") { _, _ in json(await dev.stats) }
+        routes.add(.post, "/_dev/reset") { _, _ in
+            await dev.reset()
+            try await store.reset()
+            return json(.object([]))
+        }
+        routes.add(.put, "/_dev/profiles/{profile_id}") { request, context in
+            guard let id = context.parameters.get("profile_id"),
+                  let profile = try? WireJSON.decoder().decode(Profile.self, from: Data(try await body(request))) else {
+                return ErrorBody.response(.badRequest, code: "invalid_request", "the body must be a profile as the spec's Profile describes it")
+            }
+            await dev.setProfile(id, profile)
+            return json(.object([]))
+        }
+        routes.add(.get, "/_dev/events") { request, _ in
+            let query = request.uri.queryParameters
+            return json(bytes: try await store.events(profileId: query.get("profile_id"), name: query.get("name")))
+        }
+        routes.add(.get, "/_dev/events/summary") { _, _ in json(try await store.eventSummary()) }
+        routes.add(.get, "/_dev/notifications") { _, _ in json(.object([("notifications", try await store.notificationLog())])) }
+        routes.add(.get, "/_dev/profile-data") { request, _ in
+            guard let id = request.uri.queryParameters.get("profile_id"), !id.isEmpty else {
+                return ErrorBody.response(.badRequest, code: "invalid_request", "profile_id is required")
+            }
+            return json(try await store.profileData(profileId: id))
+        }
+        routes.add(.get, "/_dev/offers/key") { _, _ in
+            guard let offers = setup.offers else { return ErrorBody.response(.notFound, code: "not_found", "no offer key") }
+            return json(.object([("bundle_id", .string(offers.bundleId)), ("key_id", .string(offers.keyId)),
+                                 ("public_key_pem", .string(offers.publicKeyPEM))]))
+        }
+        routes.add(.get, "/_dev/purchases") { request, _ in
+            json(.object([("purchases", try await store.purchaseLog(profileId: request.uri.queryParameters.get("profile_id")))]))
+        }
+    }
+
+    static func body(_ request: Request) async throws -> [UInt8] {
+        [UInt8](buffer: try await request.body.collect(upTo: 1 << 20))
+    }
+
+    static func json(_ value: JSONValue) -> Response { json(bytes: Core.encode(value)) }
+
+    static func json(bytes: [UInt8]) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

@@ -1,0 +1,194 @@
+
+/// A subscription's lifecycle as the stores report it, kept per original transaction id: the
+/// fields of issue 19 that the profile's grants carry. Times are milliseconds since the epoch.
+struct LifecycleState: Sendable, Equatable {
+    var transactionId: String
+    var vendorProductId: String
+    /// Nil: for life (a non-consumable), until a refund or revocation dates its end.
+    var expiresAt: Int?
+    var renewedAt: Int?
+    var willRenew: Bool
+    var isInGracePeriod = false
+    var gracePeriodExpiresAt: Int?
+    var billingIssueDetectedAt: Int?
+    var unsubscribedAt: Int?
+    var cancellationReason: String?
+    var isRefund = false
+    var refundedAt: Int?
+
+    /// The core's rule (a refund ends access at once; past the expiry only a grace period
+    /// still grants), so the backend and the device cannot disagree.
+    func isActive(now: Int) -> Bool {
+        Core.grantIsActive(now: now, expiresAt: expiresAt, isRefund: isRefund, isInGracePeriod: isInGracePeriod,
+                                       gracePeriodExpiresAt: gracePeriodExpiresAt)
+    }
+
+    /// When access ends (or .max for life): what ranks grants of one access level.
+    var end: Int {
+        let expiry = expiresAt ?? .max
+        guard isInGracePeriod, let grace = gracePeriodExpiresAt else { return expiry }
+        return max(expiry, grace)
+    }
+}
+
+/// The App Store Server Notifications v2 vocabulary every store's notifications are mapped onto.
+enum NotificationKind: String, Sendable, CaseIterable {
+    case subscribed = "SUBSCRIBED"
+    case didRenew = "DID_RENEW"
+    case didFailToRenew = "DID_FAIL_TO_RENEW"
+    case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
+    case expired = "EXPIRED"
+    case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
+    case refund = "REFUND"
+    case revoke = "REVOKE"
+    /// Apple asks for consumption data; nothing about access changes.
+    case consumptionRequest = "CONSUMPTION_REQUEST"
+    /// Any other type a store sends (Play's pause or price-change notices, App Store types
+    /// not handled here): recorded, so it is idempotent too, and nothing changes.
+    case other = "OTHER"
+}
+
+/// One notification, store-neutral: what happened and what the store said with it. Members a
+/// store did not send are nil and the rules fall back on the current state.
+struct LifecycleEvent: Sendable {
+    let kind: NotificationKind
+    /// The store's own name of the type (`DID_RENEW`, `SUBSCRIPTION_PAUSED`), as recorded.
+    let storeType: String
+    let subtype: String?
+    /// When the store says it happened (signedDate / eventTimeMillis / event_at).
+    let at: Int
+    var transactionId: String?
+    var vendorProductId: String?
+    var expiresAt: Int?
+    var gracePeriodExpiresAt: Int?
+    /// When a refund or revocation took effect (revocationDate, refunded_at).
+    var refundedAt: Int?
+    /// An explicit renewal status (App Store renewal info, test store) wins over the rule's.
+    var willRenew: Bool?
+    var cancellationReason: String?
+}
+
+/// What a notification does to a grant.
+enum LifecycleAction: Sendable, Equatable {
+    /// Store the new state; the profile changes.
+    case update(LifecycleState)
+    /// Record the notification only (nothing about access changes).
+    case record(reason: String)
+}
+
+/// The lifecycle rules: the current state and a notification in, the action out. Pure, so the
+/// routes of every store share it and a test can walk it step by step.
+enum Lifecycle {
+    static func apply(_ state: LifecycleState, _ event: LifecycleEvent) -> LifecycleAction {
+        var next = state
+        next.transactionId = event.transactionId ?? state.transactionId
+        next.vendorProductId = event.vendorProductId ?? state.vendorProductId
+        switch event.kind {
+        case .subscribed, .didRenew: renewed(&next, event)
+        case .didFailToRenew: failedToRenew(&next, event)
+        case .gracePeriodExpired:
+            // Billing never recovered: the grace ends now, the billing issue stays on record.
+            next.isInGracePeriod = false
+            next.gracePeriodExpiresAt = event.gracePeriodExpiresAt ?? state.gracePeriodExpiresAt ?? event.at
+        case .expired: expired(&next, event)
+        case .didChangeRenewalStatus:
+            guard let status = renewalStatus(event) else {
+                return .record(reason: "DID_CHANGE_RENEWAL_STATUS without AUTO_RENEW_ENABLED or AUTO_RENEW_DISABLED")
+            }
+            next.willRenew = status
+            // Turning renewal off is the user unsubscribing; on again takes that back.
+            next.unsubscribedAt = status ? nil : (state.unsubscribedAt ?? event.at)
+            next.cancellationReason = status ? nil : (event.cancellationReason ?? "voluntarily_cancelled")
+        case .refund: ended(&next, event, at: event.refundedAt ?? event.at, reason: "refund", refund: true)
+        case .revoke:
+            // The App Store dates a revocation (Family Sharing withdrawn) like a refund, by revocationDate.
+            ended(&next, event, at: event.refundedAt ?? event.at, reason: event.cancellationReason ?? "unknown", refund: false)
+        case .consumptionRequest: return .record(reason: "CONSUMPTION_REQUEST is recorded; access does not change")
+        case .other: return .record(reason: "this notification type is recorded; access does not change")
+        }
+        // The store's renewal status, when sent, is the truth while the subscription goes on;
+        // once it ended (expired, refunded, revoked) nothing renews, whatever it still says.
+        if let willRenew = event.willRenew, [.subscribed, .didRenew, .didFailToRenew, .gracePeriodExpired].contains(event.kind) {
+            next.willRenew = willRenew
+        }
+        return next == state ? .record(reason: "the grant already says this") : .update(next)
+    }
+
+    /// SUBSCRIBED (a first buy or a resubscribe) and DID_RENEW (a renewal, or billing
+    /// recovered): a new period, every trouble of the last one cleared.
+    private static func renewed(_ next: inout LifecycleState, _ event: LifecycleEvent) {
+        if let expiresAt = event.expiresAt { next.expiresAt = expiresAt }
+        let isFirstBuy = event.kind == .subscribed && event.subtype != "RESUBSCRIBE"
+        next.renewedAt = isFirstBuy ? next.renewedAt : event.at
+        next.willRenew = true
+        next.isInGracePeriod = false
+        next.gracePeriodExpiresAt = nil
+        next.billingIssueDetectedAt = nil
+        next.unsubscribedAt = nil
+        next.cancellationReason = nil
+        if event.kind == .subscribed {
+            // A resubscription after a refund is a new purchase of the same subscription.
+            next.isRefund = false
+            next.refundedAt = nil
+        }
+    }
+
+    /// DID_FAIL_TO_RENEW: a billing issue; with the GRACE_PERIOD subtype access goes on until
+    /// the grace period's end, without it access ends at the expiry (billing retry).
+    private static func failedToRenew(_ next: inout LifecycleState, _ event: LifecycleEvent) {
+        next.billingIssueDetectedAt = next.billingIssueDetectedAt ?? event.at
+        if event.subtype == "GRACE_PERIOD" {
+            next.isInGracePeriod = true
+            next.gracePeriodExpiresAt = event.gracePeriodExpiresAt ?? next.gracePeriodExpiresAt ?? next.expiresAt
+        } else {
+            next.isInGracePeriod = false
+            next.gracePeriodExpiresAt = nil
+        }
+    }
+
+    /// EXPIRED: access is over, for the reason its subtype gives.
+    private static func expired(_ next: inout LifecycleState, _ event: LifecycleEvent) {
+        let end = event.expiresAt ?? min(next.expiresAt ?? event.at, event.at)
+        next.expiresAt = end
+        next.willRenew = false
+        next.isInGracePeriod = false
+        next.cancellationReason = event.cancellationReason ?? expiryReason(event.subtype) ?? next.cancellationReason ?? "unknown"
+        if next.cancellationReason == "voluntarily_cancelled" { next.unsubscribedAt = next.unsubscribedAt ?? end }
+    }
+
+    /// REFUND and REVOKE: access ends at `time`, even a lifetime one (its end is dated then).
+    private static func ended(_ next: inout LifecycleState, _ event: LifecycleEvent, at time: Int, reason: String, refund: Bool) {
+        next.expiresAt = min(next.expiresAt ?? time, time)
+        next.willRenew = false
+        next.isInGracePeriod = false
+        next.cancellationReason = reason
+        if refund {
+            next.isRefund = true
+            next.refundedAt = time
+        }
+    }
+
+    private static func renewalStatus(_ event: LifecycleEvent) -> Bool? {
+        switch event.subtype {
+        case "AUTO_RENEW_ENABLED"?: return true
+        case "AUTO_RENEW_DISABLED"?: return false
+        default: return event.willRenew
+        }
+    }
+
+    /// The App Store's EXPIRED subtypes as the profile's cancellation reasons.
+    static func expiryReason(_ subtype: String?) -> String? {
+        switch subtype {
+        case "VOLUNTARY"?: return "voluntarily_cancelled"
+        case "BILLING_RETRY"?: return "billing_error"
+        case "PRICE_INCREASE"?: return "price_increase"
+        case "PRODUCT_NOT_FOR_SALE"?: return "product_was_not_available"
+        default: return nil
+        }
+    }
+
+    /// The cancellation reasons the profile's grants may carry (`api/openapi.yaml`).
+    static let cancellationReasons: Set<String> = [
+        "voluntarily_cancelled", "billing_error", "price_increase", "product_was_not_available", "refund", "upgraded", "unknown",
+    ]
+}

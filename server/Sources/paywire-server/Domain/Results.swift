@@ -1,0 +1,162 @@
+import Foundation
+import PaywireAPI
+
+/// One variation's numbers in `GET /v1/experiments/{placement_id}/results`.
+struct VariationResult: Sendable {
+    let variationId: String
+    let weight: Int
+    /// Unique profiles with a `paywall_shown` of this placement, test and variation.
+    let exposed: Int
+    /// Unique profiles among them with a verified purchase attributed to this variation.
+    let purchasers: Int
+    /// Purchasers of whom a store notification reported a purchase refunded.
+    let refunds: Int
+    /// Purchasers whose subscription bought here grants access now (a grace period counts).
+    let activeSubscribers: Int
+    let rate: Double
+    let low: Double
+    let high: Double
+    /// Exact decimal strings by currency (sorted by currency code).
+    let revenue: [(currency: String, amount: String)]
+    let revenuePerExposed: [(currency: String, amount: String)]
+}
+
+struct ExperimentResult: Sendable {
+    let abTestName: String
+    let variations: [VariationResult]
+    let chiSquare: Double
+    let degreesOfFreedom: Int
+    let pValue: Double
+    /// Sample-ratio mismatch: p < 0.001, or exposures of a variation weighted 0.
+    let mismatch: Bool
+}
+
+struct PlacementResults: Sendable {
+    let placementId: String
+    let generatedAt: Int
+    let experiments: [ExperimentResult]
+
+    /// As the spec's `ExperimentResults`.
+    var document: Components.Schemas.ExperimentResults {
+        func money(_ list: [(currency: String, amount: String)]) -> [Components.Schemas.Money] {
+            list.map { .init(currencyCode: $0.currency, amount: $0.amount) }
+        }
+        return .init(placementId: placementId, generatedAt: generatedAt, experiments: experiments.map { experiment in
+            .init(abTestName: experiment.abTestName,
+                  variations: experiment.variations.map { variation in
+                      .init(variationId: variation.variationId, weight: variation.weight, exposed: variation.exposed,
+                            purchasers: variation.purchasers, refunds: variation.refunds, activeSubscribers: variation.activeSubscribers,
+                            conversion: .init(rate: variation.rate, low: variation.low, high: variation.high),
+                            revenue: money(variation.revenue), revenuePerExposed: money(variation.revenuePerExposed))
+                  },
+                  sampleRatio: .init(chiSquare: experiment.chiSquare, degreesOfFreedom: experiment.degreesOfFreedom,
+                                     pValue: experiment.pValue, mismatch: experiment.mismatch))
+        })
+    }
+}
+
+/// Experiment results, computed from what the store holds.
+enum Results {
+    /// Results of a placement's experiments (the bundle's), computed from the stored records
+    /// and transactions. Exposures or purchases naming a test or variation the bundle does
+    /// not have are left out.
+    static func compute(placementId: String, experiments: [Experiment], facts: ResultFacts, now: Int) -> PlacementResults {
+        let (exposures, sales) = (facts.exposures, facts.sales)
+        var exposed: [String: Set<String>] = [:]
+        for (test, variation, profile) in exposures { exposed[Self.cell(test, variation), default: []].insert(profile) }
+        var results: [ExperimentResult] = []
+        for experiment in experiments {
+            var variations: [VariationResult] = []
+            for (variationId, weight) in experiment.variations {
+                let cell = Self.cell(experiment.abTestName, variationId)
+                let profiles = exposed[cell] ?? []
+                let cellSales = sales.filter { Self.cell($0.abTestName, $0.variationId) == cell && profiles.contains($0.purchaser) }
+                let purchasers = Set(cellSales.map(\.purchaser)).count
+                var revenue = MoneyTotals()
+                for sale in cellSales { if let amount = sale.amount, let currency = sale.currency { revenue.add(amount, currency) } }
+                let refunds = Set(cellSales.filter(\.isRefund).map(\.purchaser)).count
+                let active = Set(cellSales.filter { $0.isActiveSubscription(now: now) }.map(\.purchaser)).count
+                let interval = Statistics.wilson(successes: purchasers, trials: profiles.count)
+                variations.append(VariationResult(
+                    variationId: variationId, weight: weight, exposed: profiles.count, purchasers: purchasers,
+                    refunds: refunds, activeSubscribers: active,
+                    rate: profiles.isEmpty ? 0 : Double(purchasers) / Double(profiles.count), low: interval.low, high: interval.high,
+                    revenue: revenue.totals, revenuePerExposed: revenue.perUnit(profiles.count)))
+            }
+            results.append(Self.sampleRatio(experiment.abTestName, variations))
+        }
+        return PlacementResults(placementId: placementId, generatedAt: now, experiments: results)
+    }
+
+    /// The chi-square check of exposures against the weights. Variations weighted 0 expect no
+    /// one: they stay out of the test, and any exposure of theirs is a mismatch by itself.
+    private static func sampleRatio(_ name: String, _ variations: [VariationResult]) -> ExperimentResult {
+        let weighted = variations.filter { $0.weight > 0 }
+        let fit = Statistics.goodnessOfFit(observed: weighted.map(\.exposed), weights: weighted.map(\.weight))
+        let strayExposures = variations.contains { $0.weight == 0 && $0.exposed > 0 }
+        return ExperimentResult(abTestName: name, variations: variations, chiSquare: fit.chiSquare,
+                                degreesOfFreedom: fit.degreesOfFreedom, pValue: strayExposures ? 0 : fit.pValue,
+                                mismatch: strayExposures || fit.pValue < 0.001)
+    }
+
+    private static func cell(_ test: String, _ variation: String) -> String { "\(test)\u{0}\(variation)" }
+}
+
+/// A verified, attributed purchase with what store notifications said of it since.
+struct Sale: Sendable {
+    let abTestName: String
+    let variationId: String
+    let purchaser: String
+    let amount: String?
+    let currency: String?
+    let isSubscription: Bool
+    let expiresAt: Int?
+    /// Nil when no notification came for its original transaction.
+    let lifecycle: LifecycleState?
+
+    var isRefund: Bool { lifecycle?.isRefund ?? false }
+
+    /// Access now, by the same rule the profile's grants follow.
+    func isActiveSubscription(now: Int) -> Bool {
+        guard isSubscription else { return false }
+        if let lifecycle { return lifecycle.isActive(now: now) }
+        return (expiresAt ?? .max) > now
+    }
+}
+
+/// Sums of exact decimal amounts by currency (Foundation's `Decimal`: base 10, 38 digits, so
+/// sums of prices are exact), written with as many decimals as the most precise amount.
+struct MoneyTotals {
+    private var sums: [String: (total: Decimal, scale: Int)] = [:]
+
+    mutating func add(_ amount: String, _ currency: String) {
+        guard let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")) else { return }
+        let scale = amount.contains("e") || amount.contains("E") ? max(0, -Int(value.exponent)) : amount.split(separator: ".").dropFirst().first?.count ?? 0
+        let current = sums[currency] ?? (0, 0)
+        sums[currency] = (current.total + value, max(current.scale, scale))
+    }
+
+    var totals: [(currency: String, amount: String)] {
+        sums.keys.sorted().compactMap { currency in sums[currency].map { (currency, Self.text($0.total, scale: $0.scale)) } }
+    }
+
+    /// Each total divided by `count`, rounded half-even to 4 decimals; none when count is 0.
+    func perUnit(_ count: Int) -> [(currency: String, amount: String)] {
+        guard count > 0 else { return [] }
+        return sums.keys.sorted().compactMap { currency in
+            sums[currency].map { (currency, Self.text($0.total / Decimal(count), scale: 4)) }
+        }
+    }
+
+    /// `value` rounded half-even to `scale` decimals, written with exactly that many.
+    static func text(_ value: Decimal, scale: Int) -> String {
+        var source = value, rounded = Decimal()
+        NSDecimalRound(&rounded, &source, scale, .bankers)
+        let plain = rounded.description
+        let parts = plain.split(separator: ".", maxSplits: 1)
+        let whole = parts.first.map(String.init) ?? "0"
+        guard scale > 0 else { return whole }
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        return whole + "." + fraction + String(repeating: "0", count: max(0, scale - fraction.count))
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// The configuration, from environment variables (`PAYWIRE_*`) and then flags, which win. Every
+/// option has both; `--help` lists them. The development conveniences (fault switches, authored
+/// profiles, `/_dev/*`) are refused without `--dev`.
+struct Options {
+    var dev = false
+    var host = "127.0.0.1"
+    /// Nil: 0 (a free port) with --dev, else 8080.
+    var port: Int?
+    var bundlePath: String?
+    var productsPath: String?
+    var profilesPath: String?
+    /// `postgres://user:password@host:port/database`, `sqlite:PATH` or a file path.
+    var database: String?
+    /// The older way to name an SQLite store: `DIR/devserver.sqlite`.
+    var dataDirectory: String?
+    /// SHA-256 digests of the accepted API keys (a key given in clear is hashed at once).
+    var apiKeyDigests: [[UInt8]] = []
+    var appStoreRoot: String?
+    /// The test store's signing key; nil: the test store is off (the dev key with --dev).
+    var signingKey: String?
+    var offerBundleId = "dev.paywire.app"
+    var offerKeyId = "PAYWIRETEST1"
+    /// The App Store Connect offer key (a PEM P-256 private key); nil: a key made at start with --dev.
+    var offerKeyPath: String?
+    var trustHostStores = false
+    var maxBodyBytes = 1 << 20
+    var databasePoolSize = 8
+    var logLevel = "info"
+    var logFormat = "json"
+    var faults: [String: Any] = [:]
+
+    /// Which flags only --dev allows (checked after every flag is read, whatever the order).
+    private var devOnlyGiven: [String] = []
+
+    /// One option: its flag, its environment variable, whether it takes a value, what it sets.
+    struct Spec: Sendable {
+        let flag: String
+        let value: String?
+        let help: String
+        let apply: @Sendable (inout Options, String) throws(OptionProblem) -> Void
+        var environment: String {
+            "PAYWIRE_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+        }
+    }
+
+    var resolvedPort: Int { port ?? (dev ? 0 : 8080) }
+
+    /// Reads `environment` first, then `arguments`.
+    static func parse(_ arguments: [String], environment: [String: String]) throws(OptionProblem) -> Options {
+        var options = Options()
+        for spec in specs {
+            guard let text = environment[spec.environment] else { continue }
+            if spec.value == nil {
+                guard let on = ["1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][text.lowercased()] else {
+                    throw OptionProblem("\(spec.environment) must be true or false")
+                }
+                if on { try spec.apply(&options, "") }
+            } else {
+                try spec.apply(&options, text)
+            }
+        }
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            if argument == "--help" || argument == "-h" { throw OptionProblem.help }
+            let (flag, inline) = split(argument)
+            guard let spec = specs.first(where: { $0.flag == flag }) else { throw OptionProblem("unknown argument '\(argument)'") }
+            if spec.value == nil {
+                guard inline == nil else { throw OptionProblem("\(flag) takes no value") }
+                try spec.apply(&options, "")
+            } else {
+                guard let value = inline ?? iterator.next() else { throw OptionProblem("\(flag) needs a value") }
+                try spec.apply(&options, value)
+            }
+        }
+        if !options.dev, let flag = options.devOnlyGiven.first {
+            throw OptionProblem("\(flag) is a development convenience: start with --dev to use it")
+        }
+        if !options.dev && options.database == nil && options.dataDirectory == nil {
+            throw OptionProblem("--database is required without --dev (a file path, sqlite:PATH or postgres://...)")
+        }
+        return options
+    }
+
+    /// `--flag=value` or `--flag`.
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    static var usage: String {
+        let lines = specs.map { spec in
+            let left = "  \(spec.flag)\(spec.value.map { " \($0)" } ?? "")"
+            return left.padding(toLength: max(left.count, 30), withPad: " ", startingAt: 0) + " \(spec.help) [\(spec.environment)]"
+        }
+        return "usage: paywire-server --bundle FILE --database URL [options]\n" + lines.joined(separator: "\n")
+    }
+}
+
+/// A configuration that cannot start the server; `help` asks for the usage.
+struct OptionProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+    static let help = OptionProblem("")
+    var isHelp: Bool { description.isEmpty }
+}
+
+extension Options {
+    private static func integer(_ text: String, _ flag: String, _ range: ClosedRange<Int>) throws(OptionProblem) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw OptionProblem("\(flag) needs a whole number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A fault flag of the older command line: the same object `POST /_dev/faults` takes.
+    private static func fault(_ flag: String, _ key: String, _ value: String?, read: @escaping @Sendable (String) -> Any) -> Spec {
+        Spec(flag: flag, value: value, help: "dev fault: \(key) (see --faults)") { options, text in
+            options.devOnlyGiven.append(flag)
+            options.faults[key] = read(text)
+        }
+    }
+
+    static let specs: [Spec] = [
+        Spec(flag: "--dev", value: nil, help: "development mode: /_dev/*, fault switches, authored profiles, the test store") { o, _ in o.dev = true },
+        Spec(flag: "--host", value: "ADDR", help: "address to listen on (default 127.0.0.1)") { o, v in o.host = v },
+        Spec(flag: "--port", value: "N", help: "port (default 8080; 0 picks a free one, the default with --dev)") { o, v throws(OptionProblem) in
+            o.port = try integer(v, "--port", 0...65535)
+        },
+        Spec(flag: "--bundle", value: "FILE", help: "the placements and onboardings served (required)") { o, v in o.bundlePath = v },
+        Spec(flag: "--products", value: "FILE", help: "the product catalog: a JSON array or a client config's store.products") { o, v in o.productsPath = v },
+        Spec(flag: "--database", value: "URL", help: "postgres://user:pass@host:port/db, sqlite:PATH or PATH") { o, v in o.database = v },
+        Spec(flag: "--data", value: "DIR", help: "SQLite in DIR/devserver.sqlite (as --database DIR/devserver.sqlite)") { o, v in o.dataDirectory = v },
+        Spec(flag: "--db-pool-size", value: "N", help: "PostgreSQL connections per replica (default 8)") { o, v throws(OptionProblem) in
+            o.databasePoolSize = try integer(v, "--db-pool-size", 1...256)
+        },
+        Spec(flag: "--api-key", value: "KEY", help: "an accepted API key, hashed at start (prefer --api-key-sha256)") { o, v in
+            o.apiKeyDigests.append(APIKeys.digest(of: v))
+        },
+        Spec(flag: "--api-key-sha256", value: "HEX[,HEX]", help: "SHA-256 (hex) of accepted API keys") { o, v throws(OptionProblem) in
+            for item in v.split(separator: ",") {
+                guard let digest = APIKeys.digest(hex: item.trimmingCharacters(in: .whitespaces)) else {
+                    throw OptionProblem("--api-key-sha256 needs 64 hex digits per key")
+                }
+                o.apiKeyDigests.append(digest)
+            }
+        },
+        Spec(flag: "--app-store-root", value: "FILE", help: "root certificate (PEM or DER) App Store notifications chain to") { o, v in o.appStoreRoot = v },
+        Spec(flag: "--test-signing-key", value: "KEY", help: "turns the test store on with this signing key") { o, v in o.signingKey = v },
+        Spec(flag: "--offer-bundle-id", value: "ID", help: "the app's bundle id offer signatures cover") { o, v in o.offerBundleId = v },
+        Spec(flag: "--offer-key-id", value: "ID", help: "the App Store Connect key id of the offer key") { o, v in o.offerKeyId = v },
+        Spec(flag: "--offer-key", value: "FILE", help: "the offer signing key (PEM, P-256); --dev makes one at start") { o, v in o.offerKeyPath = v },
+        Spec(flag: "--trust-host-stores", value: nil, help: "grant other stores' transactions unchecked") { o, _ in o.trustHostStores = true },
+        Spec(flag: "--max-body-bytes", value: "N", help: "largest request body (default 1 MiB); larger: 413 from the head") { o, v throws(OptionProblem) in
+            o.maxBodyBytes = try integer(v, "--max-body-bytes", 1024...(1 << 30))
+        },
+        Spec(flag: "--log-level", value: "LEVEL", help: "trace, debug, info, notice, warning, error (default info)") { o, v throws(OptionProblem) in
+            guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {
+                throw OptionProblem("--log-level must be trace, debug, info, notice, warning, error or critical")
+            }
+            o.logLevel = v
+        },
+        Spec(flag: "--log-format", value: "FORMAT", help: "json (one object a line, the default) or text") { o, v throws(OptionProblem) in
+            guard v == "json" || v == "text" else { throw OptionProblem("--log-format must be json or text") }
+            o.logFormat = v
+        },
+        Spec(flag: "--profiles", value: "FILE", help: "dev: authored profiles (profile id -> profile)") { o, v in
+            o.devOnlyGiven.append("--profiles")
+            o.profilesPath = v
+        },
+        Spec(flag: "--faults", value: "JSON", help: "dev: fault switches, as POST /_dev/faults takes") { o, v throws(OptionProblem) in
+            o.devOnlyGiven.append("--faults")
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(v.utf8))) as? [String: Any] else {
+                throw OptionProblem("--faults needs a JSON object, as POST /_dev/faults takes")
+            }
+            o.faults.merge(object) { _, new in new }
+        },
+        fault("--latency-ms", "latency_ms", "N") { Int($0) ?? -1 },
+        fault("--fail-status", "status", "CODE") { Int($0) ?? -1 },
+        fault("--not-modified", "not_modified", nil) { _ in true },
+        fault("--malformed", "malformed", nil) { _ in true },
+        fault("--drop", "drop", nil) { _ in true },
+    ]
+}

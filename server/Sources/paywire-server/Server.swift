@@ -1,0 +1,144 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The composition root: every part built from the configuration, then wired to the router.
+struct ServerParts {
+    let options: Options
+    let setup: ServerSetup
+    let logger: Logger
+    /// What the start line says after the address.
+    let summary: String
+
+    /// Reads the bundle, catalog and development files and opens the store; a file the core
+    /// refuses stops the start, naming the file and why.
+    static func build(_ options: Options, logger: Logger) async throws -> ServerParts {
+        guard let bundlePath = options.bundlePath else { throw StartProblem("--bundle is required") }
+        let bundleBytes = try read(bundlePath, "the bundle")
+        let bundle: ServableBundle, experiments: [String: [Experiment]]
+        do {
+            bundle = try Core.servableBundle(bundleBytes)
+            experiments = try Core.experiments(bundle: bundleBytes)
+        } catch {
+            throw StartProblem("\(bundlePath): \(error)")
+        }
+        var products: [String: Product] = [:]
+        if let path = options.productsPath {
+            do {
+                for product in try Core.products(try read(path, "the products file")) { products[product.vendorProductId] = product }
+            } catch let problem as StartProblem {
+                throw problem
+            } catch {
+                throw StartProblem("\(path): \(error)")
+            }
+        }
+        let store = try openStore(options)
+        let appStore: JWSVerifier
+        do {
+            appStore = try JWSVerifier(rootFile: options.appStoreRoot)
+        } catch {
+            throw StartProblem("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
+        }
+        let setup = ServerSetup(
+            placements: try ServerSetup.served(bundle.placements), onboardings: try ServerSetup.served(bundle.onboardings),
+            experiments: experiments, products: products,
+            testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
+            offers: try offerSigner(options), trustHostStores: options.trustHostStores, appStore: appStore,
+            dev: options.dev ? DevState(faults: try faults(options), profiles: try profiles(options)) : nil, store: store)
+        if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
+        let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
+            + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
+        return ServerParts(options: options, setup: setup, logger: logger, summary: summary)
+    }
+
+    /// Serves until SIGTERM or SIGINT; requests in flight are answered before it returns.
+    func run() async throws {
+        let router = Router(context: ServerContext.self)
+        let table = RouteTable()
+        if let dev = setup.dev { router.add(middleware: DevTraffic(state: dev)) }
+        router.add(middleware: RequireAPIKey(keys: APIKeys(digests: options.apiKeyDigests)))
+        router.add(middleware: APIErrors(routes: table))
+        let api = API(setup: setup)
+        try api.registerHandlers(on: RecordingTransport(router: router, table: table), configuration: WireJSON.configuration,
+                                 middlewares: [PlainHeaderValues(), RawBody.Middleware(limit: options.maxBodyBytes)])
+        let routes = ServerRoutes(router: router, table: table)
+        DashboardRoute.register(on: routes, api: api)
+        if let dev = setup.dev { DevRoutes.register(on: routes, setup: setup, dev: dev) }
+        let summary = summary, host = options.host
+        let app = Application(
+            router: router, server: .guardedHTTP1(maxBodyBytes: options.maxBodyBytes),
+            configuration: .init(address: .hostname(host, port: options.resolvedPort)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port) (\(summary))\n".utf8))
+            },
+            logger: logger)
+        try await app.runService()
+    }
+
+    private static func read(_ path: String, _ what: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw StartProblem("cannot read \(what) \(path)") }
+        return Array(data)
+    }
+
+    private static func openStore(_ options: Options) throws -> Store {
+        var path: String?
+        if let directory = options.dataDirectory {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            path = (directory as NSString).appendingPathComponent("devserver.sqlite")
+        }
+        if let database = options.database {
+            guard !database.hasPrefix("postgres") else { throw StartProblem("--database postgres:// is not supported yet") }
+            path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+        }
+        do {
+            return try Store(path: path)
+        } catch {
+            throw StartProblem("cannot open the store \(path ?? "in memory"): \(error)")
+        }
+    }
+
+    private static func offerSigner(_ options: Options) throws -> OfferSigner? {
+        guard let path = options.offerKeyPath else {
+            return options.dev ? OfferSigner(bundleId: options.offerBundleId, keyId: options.offerKeyId) : nil
+        }
+        guard let pem = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw StartProblem("cannot read the offer key \(path)")
+        }
+        do {
+            return try OfferSigner(bundleId: options.offerBundleId, keyId: options.offerKeyId, pem: pem)
+        } catch {
+            throw StartProblem("\(path) is not a PEM P-256 private key: \(error)")
+        }
+    }
+
+    private static func faults(_ options: Options) throws -> Faults {
+        do {
+            return try Faults(json: Array(try JSONSerialization.data(withJSONObject: options.faults)))
+        } catch {
+            throw StartProblem("\(error)")
+        }
+    }
+
+    /// `--profiles FILE`: profile id -> a profile as the spec's `Profile` describes it.
+    private static func profiles(_ options: Options) throws -> [String: Profile] {
+        guard let path = options.profilesPath else { return [:] }
+        guard case .object(let object)? = try? Core.parseJSON(try read(path, "the profiles file")) else {
+            throw StartProblem("\(path) must be a JSON object of profile id -> profile")
+        }
+        var profiles: [String: Profile] = [:]
+        for (id, profile) in object.members {
+            guard let decoded = try? WireJSON.decoder().decode(Profile.self, from: Data(Core.encode(profile))) else {
+                throw StartProblem("\(path): profile '\(id)' is not a profile as the spec's Profile describes it")
+            }
+            profiles[id] = decoded
+        }
+        return profiles
+    }
+}
+
+/// A configuration or file the server cannot start with.
+struct StartProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

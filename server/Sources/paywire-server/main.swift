@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// paywire-server: the backend of api/openapi.yaml. It reads its configuration, builds the
+/// parts, and serves until SIGTERM or SIGINT, finishing the requests in flight. It prints one
+/// line, `listening on http://HOST:PORT (...)`, once it accepts connections.
+let options: Options
+do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+    if error.isHelp {
+        print(Options.usage)
+        exit(0)
+    }
+    fail("\(error)\n\(Options.usage)")
+}
+let logger = ServerLog.bootstrap(level: options.logLevel, format: options.logFormat)
+let server: ServerParts
+do {
+    server = try await ServerParts.build(options, logger: logger)
+} catch {
+    fail("\(error)")
+}
+do {
+    try await server.run()
+} catch {
+    logger.critical("the server stopped", metadata: ["error": "\(error)"])
+    exit(1)
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("paywire-server: \(message)\n".utf8))
+    exit(2)
+}
