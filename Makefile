@@ -46,7 +46,7 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo demo-remote demo-lifecycle test test-full test-swift check-header check-exports check-install \
-        check-api conformance conformance-c conformance-python corpus test-python integration devserver stress bench install clean \
+        check-api conformance conformance-c conformance-python corpus test-python integration integration-postgres devserver stress bench install clean \
         test-ab crash-test demo-ab ab-check deps-java deps-dotnet java dotnet test-java test-dotnet conformance-java conformance-dotnet conformance-matrix
 
 all: lib harness
@@ -64,6 +64,12 @@ deps:
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	: '<<< devserver'; \
+	: '>>> server: PostgreSQL for the second engine, nginx for the replica stage, wrk for the latency bench'; \
+	[ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
+	command -v psql >/dev/null || missing="$$missing postgresql-client-15"; \
+	command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
+	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	: '<<< server'; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
@@ -95,22 +101,37 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 
 # The server (server/: paywire-server, its own package, so no server framework or database driver
 # enters libpaywire's graph): Hummingbird 2 on SwiftNIO, routes and models generated from
-# api/openapi.yaml, SQLite or PostgreSQL. build/bin/paywire-devserver runs it with --dev (fault
-# switches, /_dev/*, authored profiles, the test store) for the demos and tests.
+# api/openapi.yaml, SQLite or PostgreSQL. `make server` builds the release binary
+# (build/bin/paywire-server: production, `make bench`). The tests and demos run a debug build
+# (build/dev/paywire-server: half the compile on two cores, which `make test` cannot spare)
+# through build/bin/paywire-devserver, which starts it with --dev (fault switches, /_dev/*,
+# authored profiles, the test store).
 SERVER_SOURCES := $(shell find server/Sources -name '*.swift') server/Package.swift
+SERVER_DEV     := $(BUILD)/dev/paywire-server
+.PHONY: server
+server: $(BINDIR)/paywire-server
 devserver: $(BINDIR)/paywire-devserver
 # SwiftPM keeps a path dependency's file list from when it last read the manifests: when
 # PaywireCore gains or loses a file, touching the manifest makes it look again.
-$(BINDIR)/paywire-server: $(SERVER_SOURCES) $(shell find Sources/PaywireCore -name '*.swift') | deps
+define server_core_files
 	@mkdir -p $(BUILD)
 	@find Sources/PaywireCore -name '*.swift' | sort > $(BUILD)/server-core-files.new; \
 	cmp -s $(BUILD)/server-core-files.new $(BUILD)/server-core-files || touch server/Package.swift; \
 	mv $(BUILD)/server-core-files.new $(BUILD)/server-core-files
+endef
+$(SERVER_DEV): $(SERVER_SOURCES) $(shell find Sources/PaywireCore -name '*.swift') | deps
+	$(server_core_files)
+	swift build --package-path server --product paywire-server
+	@mkdir -p $(@D)
+	cp server/.build/debug/paywire-server $@.new && mv $@.new $@
+$(BINDIR)/paywire-server: $(SERVER_SOURCES) $(shell find Sources/PaywireCore -name '*.swift') | deps
+	$(server_core_files)
 	swift build -c release --package-path server --product paywire-server
-	@mkdir -p $(BINDIR)
-	cp server/.build/release/paywire-server $@
-$(BINDIR)/paywire-devserver: $(BINDIR)/paywire-server
-	printf '#!/bin/sh\n# paywire-server in development mode (make devserver writes this file).\nexec "$$(dirname "$$0")/paywire-server" --dev "$$@"\n' > $@
+	@mkdir -p $(@D)
+	cp server/.build/release/paywire-server $@.new && mv $@.new $@
+$(BINDIR)/paywire-devserver: $(SERVER_DEV)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\n# paywire-server in development mode (make devserver writes this file).\nexec "$$(dirname "$$0")/../dev/paywire-server" --dev "$$@"\n' > $@
 	chmod +x $@
 
 # The server's routes and models, generated from api/openapi.yaml by swift-openapi-generator
@@ -228,6 +249,16 @@ corpus-full: harness
 integration: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 -m pytest -q tests/integration
+
+# The same suite, the outbox's kill test and the A/B check on the second engine: a PostgreSQL of
+# Debian's packages started for this stage in a temporary directory on loopback, and stopped after
+# (tests/postgres/cluster.py); each test server gets a database of its own.
+ON_POSTGRES := PAYWIRE_DEVSERVER=$(CURDIR)/tests/postgres/devserver_on_postgres.py
+integration-postgres: lib devserver deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python $(ON_POSTGRES) python3 tests/postgres/cluster.py -- \
+	  sh -c 'python3 -m pytest -q tests/integration && \
+	         python3 tests/outbox/crash_test.py $$PAYWIRE_DEVSERVER examples/bundle.json 50 && \
+	         python3 examples/ab_demo.py $$PAYWIRE_DEVSERVER examples/bundle.json examples/config.json 200'
 
 # Nothing lost under kill -9: a recording child killed 50 times while the dev server drops 20%
 # of requests and loses 10% of its answers; every acknowledged event id stored exactly once.

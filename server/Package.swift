@@ -16,12 +16,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", exact: "1.13.4", traits: []),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", exact: "2.1.0"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        // Graceful shutdown on SIGTERM: the server and the database pool as services of one group.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         // The pieces of Hummingbird's own stack the server's HTTP head checks sit between.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // SQLite (Debian's libsqlite3-dev) for the embedded store: WAL, one writer, unique keys.
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        // PostgreSQL (to scale out: replicas share nothing but the database).
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
         // HMAC-MD5 of test-store signatures, ES256 of offers and App Store notifications.
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         // X.509 chain checks of App Store Server Notifications (the JWS header's x5c).
@@ -48,7 +52,9 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),

@@ -51,6 +51,7 @@ TEST = [
     Stage("test-python", ["lib"]),
     Stage("test-storage", ["lib"]),
     Stage("integration", ["lib", "devserver"]),
+    Stage("integration-postgres", ["lib", "devserver"]),
     Stage("crash-test", ["lib", "devserver"]),
     Stage("ab-check", ["lib", "devserver"]),
     Stage("test-ab", ["lib"]),

@@ -16,6 +16,9 @@ import paywire
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEVSERVER = os.environ.get("PAYWIRE_DEVSERVER", str(ROOT / "build/bin/paywire-devserver"))
+#: The suite runs on SQLite, or on PostgreSQL when tests/postgres/cluster.py started one for it
+#: (PAYWIRE_DEVSERVER is then tests/postgres/devserver_on_postgres.py).
+ON_POSTGRES = bool(os.environ.get("PAYWIRE_TEST_POSTGRES"))
 BACKEND_BUNDLE = ROOT / "examples/bundle.json"
 #: The test-store catalog the dev server grants from (store.products of the example config).
 PRODUCTS = ROOT / "examples/config.json"

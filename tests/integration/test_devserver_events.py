@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import DevServer, record
+from conftest import ON_POSTGRES, DevServer, record
 
 
 def summary(server):
@@ -85,8 +85,9 @@ def test_records_survive_a_restart_with_data_in_sqlite_wal(tmp_path):
         assert server.post_events(batch)[2] == {"accepted": 2, "duplicates": 0}
     finally:
         server.stop()
-    with sqlite3.connect(tmp_path / "devserver.sqlite") as db:
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if not ON_POSTGRES:   # on PostgreSQL, --data names the database (tests/postgres/devserver_on_postgres.py)
+        with sqlite3.connect(tmp_path / "devserver.sqlite") as db:
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     server = DevServer("--data", str(tmp_path))
     try:
         assert stored_ids(server) == [r["event_id"] for r in batch]

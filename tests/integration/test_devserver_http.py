@@ -65,3 +65,14 @@ def test_a_head_over_64_kib_is_refused(devserver):
 
 def test_a_broken_request_line_is_400(devserver):
     assert exchange(devserver, b"HELLO\r\n\r\n").startswith(b"HTTP/1.1 400 ")
+
+
+def test_a_string_holding_nul_is_refused_on_every_engine(devserver):
+    # PostgreSQL's text cannot hold U+0000, so neither engine stores one: the body is refused whole.
+    body = json.dumps({"event_id": "e", "profile_id": "nul", "transactions": [{
+        "transaction_id": "t\u0000", "original_transaction_id": "t", "vendor_product_id": "premium_monthly",
+        "verification": "x", "purchased_at": 1, "environment": "sandbox", "store": "test"}]}).encode()
+    status, _, answer = devserver.call("POST", "/v1/restores", body)
+    assert (status, answer["error"]["code"]) == (400, "invalid_request")
+    assert devserver.call("GET", "/v1/profiles/t%00")[0] == 400
+    assert devserver.call("GET", "/v1/profiles/nul")[0] == 404, "nothing was stored"

@@ -221,7 +221,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/placements/{placement_id}/get(getPlacement)/responses/400`.
             ///
@@ -550,7 +552,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/onboardings/{placement_id}/get(getOnboardingPlacement)/responses/400`.
             ///
@@ -884,7 +888,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/get(getProfile)/responses/400`.
             ///
@@ -1124,7 +1130,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/attributes/put(putProfileAttributes)/responses/400`.
             ///
@@ -1365,7 +1373,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/integration-ids/put(putIntegrationIds)/responses/400`.
             ///
@@ -1590,7 +1600,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/attribution/post(postAttribution)/responses/400`.
             ///
@@ -2117,7 +2129,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/purchases/post(postPurchase)/responses/400`.
             ///
@@ -2442,7 +2456,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/restores/post(postRestore)/responses/400`.
             ///
@@ -2673,7 +2689,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/offers/sign/post(signOffer)/responses/400`.
             ///
@@ -2950,7 +2968,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/experiments/{placement_id}/results/get(getExperimentResults)/responses/400`.
             ///
@@ -3265,7 +3285,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/notifications/test-store/post(postTestStoreNotification)/responses/400`.
             ///
@@ -3784,7 +3806,9 @@ package enum Operations {
                     }
                 }
             }
-            /// A malformed request (`invalid_request`), or a request head with bytes that are not ASCII.
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/notifications/play/post(postPlayNotification)/responses/400`.
             ///

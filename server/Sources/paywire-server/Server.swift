@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The composition root: every part built from the configuration, then wired to the router.
 struct ServerParts {
@@ -9,6 +10,8 @@ struct ServerParts {
     let logger: Logger
     /// What the start line says after the address.
     let summary: String
+    /// What runs beside the server (the PostgreSQL pool).
+    let services: [any Service]
 
     /// Reads the bundle, catalog and development files and opens the store; a file the core
     /// refuses stops the start, naming the file and why.
@@ -32,7 +35,7 @@ struct ServerParts {
                 throw StartProblem("\(path): \(error)")
             }
         }
-        let store = try openStore(options)
+        let (store, storeService) = try openStore(options, logger: logger)
         let appStore: JWSVerifier
         do {
             appStore = try JWSVerifier(rootFile: options.appStoreRoot)
@@ -48,7 +51,7 @@ struct ServerParts {
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
-        return ServerParts(options: options, setup: setup, logger: logger, summary: summary)
+        return ServerParts(options: options, setup: setup, logger: logger, summary: summary, services: storeService.map { [$0] } ?? [])
     }
 
     /// Serves until SIGTERM or SIGINT; requests in flight are answered before it returns.
@@ -65,14 +68,17 @@ struct ServerParts {
         DashboardRoute.register(on: routes, api: api)
         if let dev = setup.dev { DevRoutes.register(on: routes, setup: setup, dev: dev) }
         let summary = summary, host = options.host
-        let app = Application(
+        var app = Application(
             router: router, server: .guardedHTTP1(maxBodyBytes: options.maxBodyBytes),
             configuration: .init(address: .hostname(host, port: options.resolvedPort)),
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port) (\(summary))\n".utf8))
             },
             logger: logger)
+        let store = setup.store
+        app.beforeServerStarts { try await store.migrate() }
         try await app.runService()
     }
 
@@ -81,18 +87,24 @@ struct ServerParts {
         return Array(data)
     }
 
-    private static func openStore(_ options: Options) throws -> Store {
+    /// `--database` (postgres://..., sqlite:PATH or PATH) or `--data DIR` (SQLite in
+    /// DIR/devserver.sqlite); neither: SQLite in memory (--dev only). PostgreSQL's pool is a
+    /// service that runs beside the server.
+    private static func openStore(_ options: Options, logger: Logger) throws -> (any Storage, (any Service)?) {
+        if let database = options.database, database.hasPrefix("postgres") {
+            let storage = try PostgresStorage(url: database, poolSize: options.databasePoolSize, logger: logger)
+            return (storage, storage.client)
+        }
         var path: String?
         if let directory = options.dataDirectory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             path = (directory as NSString).appendingPathComponent("devserver.sqlite")
         }
         if let database = options.database {
-            guard !database.hasPrefix("postgres") else { throw StartProblem("--database postgres:// is not supported yet") }
             path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
         }
         do {
-            return try Store(path: path)
+            return (try SQLiteStorage(path: path), nil)
         } catch {
             throw StartProblem("cannot open the store \(path ?? "in memory"): \(error)")
         }

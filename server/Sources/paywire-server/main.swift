@@ -25,7 +25,7 @@ do {
 do {
     try await server.run()
 } catch {
-    logger.critical("the server stopped", metadata: ["error": "\(error)"])
+    logger.critical("the server stopped", metadata: ["error": "\(StorageProblem.describe(error))"])
     exit(1)
 }
 

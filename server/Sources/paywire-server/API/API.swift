@@ -25,7 +25,7 @@ struct ServerSetup: Sendable {
     let appStore: JWSVerifier
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
-    let store: Store
+    let store: any Storage
 
     static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
 

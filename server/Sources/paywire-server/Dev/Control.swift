@@ -33,15 +33,25 @@ enum DevRoutes {
         }
         routes.add(.get, "/_dev/events") { request, _ in
             let query = request.uri.queryParameters
-            return json(bytes: try await store.events(profileId: query.get("profile_id"), name: query.get("name")))
+            return json(bytes: events(try await store.events(profileId: query.get("profile_id"), name: query.get("name"))))
         }
-        routes.add(.get, "/_dev/events/summary") { _, _ in json(try await store.eventSummary()) }
-        routes.add(.get, "/_dev/notifications") { _, _ in json(.object([("notifications", try await store.notificationLog())])) }
+        routes.add(.get, "/_dev/events/summary") { _, _ in
+            let summary = try await store.eventSummary()
+            return json(.object([("stored", .int(summary.stored)), ("duplicates", .int(summary.duplicates)), ("batches", .int(summary.batches)),
+                                 ("dropped_reported", .int(summary.droppedReported))]))
+        }
+        routes.add(.get, "/_dev/notifications") { _, _ in
+            json(.object([("notifications", .array(try await store.notificationLog().map { entry in
+                .object([("source", .string(entry.source)), ("notification_id", .string(entry.notificationId)), ("type", .string(entry.type)),
+                         ("subtype", entry.subtype.map { .string($0) } ?? .null), ("original_transaction_id", .string(entry.originalTransactionId)),
+                         ("profile_id", .string(entry.profileId)), ("outcome", .string(entry.outcome))])
+            }))]))
+        }
         routes.add(.get, "/_dev/profile-data") { request, _ in
             guard let id = request.uri.queryParameters.get("profile_id"), !id.isEmpty else {
                 return ErrorBody.response(.badRequest, code: "invalid_request", "profile_id is required")
             }
-            return json(try await store.profileData(profileId: id))
+            return json(profileData(try await store.profileData(profileId: id)))
         }
         routes.add(.get, "/_dev/offers/key") { _, _ in
             guard let offers = setup.offers else { return ErrorBody.response(.notFound, code: "not_found", "no offer key") }
@@ -49,8 +59,41 @@ enum DevRoutes {
                                  ("public_key_pem", .string(offers.publicKeyPEM))]))
         }
         routes.add(.get, "/_dev/purchases") { request, _ in
-            json(.object([("purchases", try await store.purchaseLog(profileId: request.uri.queryParameters.get("profile_id")))]))
+            json(.object([("purchases", .array(try await store.purchaseLog(profileId: request.uri.queryParameters.get("profile_id")).map { entry in
+                // The request as sent, with its outcome.
+                guard case .object(var object)? = try? Core.parseJSON(Array(entry.request.utf8)) else { return .null }
+                object.set("status", .string(entry.status))
+                if !entry.code.isEmpty { object.set("code", .string(entry.code)) }
+                return .object(object)
+            }))]))
         }
+    }
+
+    /// `{"events": [...]}` from the stored texts, as they are.
+    static func events(_ texts: [String]) -> [UInt8] {
+        var body = Array("{\"events\":[".utf8)
+        for (index, text) in texts.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: text.utf8)
+        }
+        body.append(contentsOf: "]}".utf8)
+        return body
+    }
+
+    /// `{attributes, integration_identifiers, attributions: {source: ...}}`.
+    static func profileData(_ entries: [ProfileDataEntry]) -> JSONValue {
+        var attributes = JSONValue.object([]), ids = JSONValue.object([])
+        var attributions: [(String, JSONValue)] = []
+        for entry in entries {
+            let body = (try? Core.parseJSON(Array(entry.body.utf8))) ?? .null
+            switch ProfileData.Kind(rawValue: entry.kind) {
+            case .attributes?: attributes = body
+            case .integrationIdentifiers?: ids = body
+            case .attribution?: attributions.append((entry.source, body))
+            case nil: continue
+            }
+        }
+        return .object([("attributes", attributes), ("integration_identifiers", ids), ("attributions", .object(attributions))])
     }
 
     static func body(_ request: Request) async throws -> [UInt8] {

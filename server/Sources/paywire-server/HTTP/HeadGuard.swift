@@ -6,7 +6,8 @@ import NIOHTTP1
 /// - A head NIO cannot parse is answered `400` (`431` when it is over the head limit), in the
 ///   API's JSON error shape, where a bare parser would close the connection or answer empty.
 /// - A head whose request target, header names or values hold a byte outside printable ASCII is
-///   answered `400` (RFC 9110 §5.5 lets a recipient refuse them), not passed on half-decoded.
+///   answered `400` (RFC 9110 §5.5 lets a recipient refuse them), not passed on half-decoded;
+///   so is a target holding `%00`.
 /// - A `Content-Length` over the body limit is answered `413` without reading the body;
 ///   `Transfer-Encoding` bodies are refused (`411`): every body has a length to check first.
 /// - `Expect: 100-continue` is answered `100 Continue` for a body the server will read.
@@ -87,6 +88,8 @@ final class HeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     static func nonASCII(_ head: HTTPRequestHead) -> String? {
         func clean(_ text: String) -> Bool { text.utf8.allSatisfy { $0 == 9 || (32...126).contains($0) } }
         guard clean(head.uri) else { return "the request target holds a byte that is not printable ASCII" }
+        // No store keeps U+0000 (PostgreSQL's text cannot), so no path names it either.
+        guard !head.uri.contains("%00") else { return "the request target holds %00" }
         for (name, value) in head.headers where !clean(name) || !clean(value) {
             return "header '\(String(name.unicodeScalars.filter(\.isASCII)))' holds a byte that is not ASCII: header names and values must be ASCII"
         }

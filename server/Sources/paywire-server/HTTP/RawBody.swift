@@ -4,7 +4,9 @@ import OpenAPIRuntime
 /// The request body's bytes as they came, for the parts of an operation that need its exact
 /// text: numbers as written (prices), members the spec does not name (kept in stored records),
 /// records named one by one in a refusal. The generated server decodes the typed input from
-/// the same bytes; `RawBody.middleware` collects them once and hands both on.
+/// the same bytes; `RawBody.middleware` collects them once and hands both on. A body with a
+/// string holding U+0000 is refused here (`400`): PostgreSQL's text cannot hold it, so both
+/// engines refuse it alike, and no client has a reason to send one.
 enum RawBody {
     @TaskLocal static var current: [UInt8] = []
 
@@ -18,9 +20,22 @@ enum RawBody {
             async throws -> (HTTPResponse, HTTPBody?) {
             guard let body else { return try await next(request, nil, metadata) }
             let bytes = try await [UInt8](collecting: body, upTo: limit)
+            if RawBody.holdsNUL(bytes) {
+                let answer = ErrorBody.bytes(code: "invalid_request", message: "a string of the body holds U+0000, which this server does not store")
+                return (HTTPResponse(status: .badRequest, headerFields: [.contentType: "application/json"]), HTTPBody(answer))
+            }
             return try await RawBody.$current.withValue(bytes) {
                 try await next(request, HTTPBody(bytes), metadata)
             }
         }
+    }
+
+    /// Whether a JSON string of the body holds U+0000 (only parsed when its escape appears).
+    static func holdsNUL(_ bytes: [UInt8]) -> Bool {
+        let escape = Array("\\u0000".utf8)
+        guard bytes.count >= escape.count,
+              (0...(bytes.count - escape.count)).contains(where: { bytes[$0..<($0 + escape.count)].elementsEqual(escape) }),
+              let document = try? Core.parseJSON(bytes) else { return false }
+        return document.holdsNUL
     }
 }

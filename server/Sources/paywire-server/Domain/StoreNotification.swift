@@ -1,0 +1,22 @@
+/// A checked notification, store-neutral, ready to apply.
+struct StoreNotification: Sendable {
+    /// `app_store`, `play_store` or `test`: ids are unique within a source.
+    let source: String
+    /// The notification UUID (App Store, test store) or the Pub/Sub messageId (Play).
+    let notificationId: String
+    let originalTransactionId: String
+    let event: LifecycleEvent
+    /// The body as received, kept for `/_dev/notifications`.
+    let text: String
+}
+
+/// What applying a notification came to.
+enum NotificationOutcome: Sendable {
+    /// The grant changed (`applied`) or the notification was only recorded (`recorded`).
+    case done(outcome: String, profileId: String, reason: String?)
+    /// Seen before under this id: nothing changed this time.
+    case duplicate(outcome: String, profileId: String)
+    /// No verified transaction has this original_transaction_id: nothing stored, so the
+    /// store's retry lands once the device has posted the purchase.
+    case unknownTransaction
+}

@@ -1,0 +1,113 @@
+/// The schema's versions, in order, each as SQLite and as PostgreSQL write it. An engine applies
+/// those above the highest version in its `paywire_migrations` table, each in one transaction
+/// with its row; replicas starting together take a lock first (PostgreSQL: an advisory lock),
+/// so one migrates and the others find it done. A version, once released, never changes: a
+/// change to the schema is a new version at the end.
+struct Migration: Sendable {
+    let version: Int
+    let name: String
+    let sqlite: String
+    let postgres: String
+
+    static let table = "paywire_migrations"
+
+    static let all: [Migration] = [
+        // Records in arrival order; event_id unique: storing is idempotent. The paywall_shown
+        // columns are what experiment results count (the only index besides event_id's: every
+        // index is paid for on each insert). One row per batch rather than shared counters, so
+        // replicas storing batches at once never wait on one another's row.
+        Migration(version: 1, name: "events", sqlite: """
+            CREATE TABLE events (
+                arrival INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, profile_id TEXT NOT NULL,
+                name TEXT NOT NULL, placement_id TEXT, ab_test_name TEXT, variation_id TEXT, record TEXT NOT NULL);
+            CREATE INDEX events_by_exposure ON events(placement_id, ab_test_name, variation_id, profile_id) WHERE name = 'paywall_shown';
+            CREATE TABLE event_batches (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, accepted INTEGER NOT NULL, duplicates INTEGER NOT NULL, dropped INTEGER NOT NULL);
+            """, postgres: """
+            CREATE TABLE events (
+                arrival BIGSERIAL PRIMARY KEY, event_id TEXT NOT NULL UNIQUE, profile_id TEXT NOT NULL,
+                name TEXT NOT NULL, placement_id TEXT, ab_test_name TEXT, variation_id TEXT, record TEXT NOT NULL);
+            CREATE INDEX events_by_exposure ON events(placement_id, ab_test_name, variation_id, profile_id) WHERE name = 'paywall_shown';
+            CREATE TABLE event_batches (
+                id BIGSERIAL PRIMARY KEY, accepted INTEGER NOT NULL, duplicates INTEGER NOT NULL, dropped BIGINT NOT NULL);
+            """),
+        // One row per store transaction: owner_profile_id holds access now (a restore moves it),
+        // purchaser_profile_id bought it (attribution stays with them). access_level NULL: the
+        // product grants none (a consumable).
+        Migration(version: 2, name: "transactions", sqlite: """
+            CREATE TABLE transactions (
+                transaction_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
+                owner_profile_id TEXT NOT NULL, purchaser_profile_id TEXT NOT NULL, status TEXT NOT NULL, environment TEXT NOT NULL,
+                store TEXT NOT NULL, purchased_at INTEGER NOT NULL, expires_at INTEGER, access_level TEXT,
+                product_type TEXT NOT NULL, price_amount TEXT, currency_code TEXT,
+                placement_id TEXT, ab_test_name TEXT, variation_id TEXT);
+            CREATE INDEX transactions_by_owner ON transactions(owner_profile_id);
+            CREATE INDEX transactions_by_original ON transactions(original_transaction_id);
+            CREATE TABLE purchase_log (
+                arrival INTEGER PRIMARY KEY AUTOINCREMENT, transaction_id TEXT NOT NULL, profile_id TEXT NOT NULL,
+                status TEXT NOT NULL, code TEXT NOT NULL DEFAULT '', request TEXT NOT NULL,
+                UNIQUE (transaction_id, profile_id, status, code));
+            CREATE TABLE profiles (profile_id TEXT PRIMARY KEY, customer_user_id TEXT);
+            """, postgres: """
+            CREATE TABLE transactions (
+                transaction_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
+                owner_profile_id TEXT NOT NULL, purchaser_profile_id TEXT NOT NULL, status TEXT NOT NULL, environment TEXT NOT NULL,
+                store TEXT NOT NULL, purchased_at BIGINT NOT NULL, expires_at BIGINT, access_level TEXT,
+                product_type TEXT NOT NULL, price_amount TEXT, currency_code TEXT,
+                placement_id TEXT, ab_test_name TEXT, variation_id TEXT);
+            CREATE INDEX transactions_by_owner ON transactions(owner_profile_id);
+            CREATE INDEX transactions_by_original ON transactions(original_transaction_id);
+            CREATE TABLE purchase_log (
+                arrival BIGSERIAL PRIMARY KEY, transaction_id TEXT NOT NULL, profile_id TEXT NOT NULL,
+                status TEXT NOT NULL, code TEXT NOT NULL DEFAULT '', request TEXT NOT NULL,
+                UNIQUE (transaction_id, profile_id, status, code));
+            CREATE TABLE profiles (profile_id TEXT PRIMARY KEY, customer_user_id TEXT);
+            """),
+        // Store notifications, unique per source and id, and the lifecycle they leave per
+        // original transaction.
+        Migration(version: 3, name: "notifications", sqlite: """
+            CREATE TABLE lifecycles (
+                original_transaction_id TEXT PRIMARY KEY, transaction_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
+                expires_at INTEGER, renewed_at INTEGER, will_renew INTEGER NOT NULL, is_in_grace_period INTEGER NOT NULL,
+                grace_period_expires_at INTEGER, billing_issue_detected_at INTEGER, unsubscribed_at INTEGER,
+                cancellation_reason TEXT, is_refund INTEGER NOT NULL, refunded_at INTEGER);
+            CREATE TABLE notifications (
+                arrival INTEGER PRIMARY KEY AUTOINCREMENT, source TEXT NOT NULL, notification_id TEXT NOT NULL, type TEXT NOT NULL,
+                subtype TEXT, original_transaction_id TEXT NOT NULL, profile_id TEXT NOT NULL, outcome TEXT NOT NULL, body TEXT NOT NULL,
+                UNIQUE (source, notification_id));
+            """, postgres: """
+            CREATE TABLE lifecycles (
+                original_transaction_id TEXT PRIMARY KEY, transaction_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
+                expires_at BIGINT, renewed_at BIGINT, will_renew BOOLEAN NOT NULL, is_in_grace_period BOOLEAN NOT NULL,
+                grace_period_expires_at BIGINT, billing_issue_detected_at BIGINT, unsubscribed_at BIGINT,
+                cancellation_reason TEXT, is_refund BOOLEAN NOT NULL, refunded_at BIGINT);
+            CREATE TABLE notifications (
+                arrival BIGSERIAL PRIMARY KEY, source TEXT NOT NULL, notification_id TEXT NOT NULL, type TEXT NOT NULL,
+                subtype TEXT, original_transaction_id TEXT NOT NULL, profile_id TEXT NOT NULL, outcome TEXT NOT NULL, body TEXT NOT NULL,
+                UNIQUE (source, notification_id));
+            """),
+        // What the device says about a profile besides purchases: each request once by event_id,
+        // the latest per (profile, kind, source) kept.
+        Migration(version: 4, name: "profile-data", sqlite: """
+            CREATE TABLE profile_records (event_id TEXT PRIMARY KEY, profile_id TEXT NOT NULL, kind TEXT NOT NULL);
+            CREATE TABLE profile_data (profile_id TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, body TEXT NOT NULL,
+                PRIMARY KEY (profile_id, kind, source));
+            """, postgres: """
+            CREATE TABLE profile_records (event_id TEXT PRIMARY KEY, profile_id TEXT NOT NULL, kind TEXT NOT NULL);
+            CREATE TABLE profile_data (profile_id TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, body TEXT NOT NULL,
+                PRIMARY KEY (profile_id, kind, source));
+            """),
+        // Each offer signature's nonce, unique across replicas.
+        Migration(version: 5, name: "offer-nonces", sqlite: """
+            CREATE TABLE offer_nonces (nonce TEXT PRIMARY KEY, profile_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
+                offer_id TEXT NOT NULL, signed_at INTEGER NOT NULL);
+            """, postgres: """
+            CREATE TABLE offer_nonces (nonce TEXT PRIMARY KEY, profile_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
+                offer_id TEXT NOT NULL, signed_at BIGINT NOT NULL);
+            """),
+    ]
+
+    /// Every table the migrations make, children first (what a reset empties).
+    static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
+                         "profile_records", "profile_data", "offer_nonces"]
+}

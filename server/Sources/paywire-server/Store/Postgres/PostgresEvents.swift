@@ -1,0 +1,80 @@
+import PostgresNIO
+
+/// Records, results and offer nonces in PostgreSQL.
+extension PostgresStorage {
+    /// One statement: the records inserted (each once, whatever another replica stores at the
+    /// same time), and the batch's row counted from what was new.
+    func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int) {
+        var values: [SQLValue] = []
+        values.reserveCapacity(records.count * 7 + 2)
+        for record in records {
+            values += [.text(record.eventId), .text(record.profileId), .text(record.name), .text(record.placementId),
+                       .text(record.abTestName), .text(record.variationId), .text(record.text)]
+        }
+        values += [.int(records.count), .int(dropped)]
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: records.count).joined(separator: ", ")
+        let result = try await self.rows("""
+            WITH inserted AS (
+                INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, record) VALUES \(rows)
+                ON CONFLICT (event_id) DO NOTHING RETURNING 1)
+            INSERT INTO event_batches (accepted, duplicates, dropped)
+            SELECT count(*), ? - count(*), CASE WHEN count(*) > 0 THEN ? ELSE 0 END FROM inserted
+            RETURNING accepted
+            """, values)
+        let accepted = try result.first?["accepted"].decode(Int.self) ?? 0
+        return (accepted, records.count - accepted)
+    }
+
+    func events(profileId: String?, name: String?) async throws -> [String] {
+        var conditions: [String] = [], values: [SQLValue] = []
+        if let profileId {
+            conditions.append("profile_id = ?")
+            values.append(.text(profileId))
+        }
+        if let name {
+            conditions.append("name = ?")
+            values.append(.text(name))
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try await rows("SELECT record FROM events \(filter) ORDER BY arrival", values).map { try $0["record"].decode(String.self) }
+    }
+
+    func eventSummary() async throws -> EventSummary {
+        let row = try await rows("""
+            SELECT (SELECT COUNT(*) FROM events)::BIGINT AS stored, COALESCE(SUM(duplicates), 0)::BIGINT AS duplicates,
+                COUNT(*)::BIGINT AS batches, COALESCE(SUM(dropped), 0)::BIGINT AS dropped FROM event_batches
+            """).first
+        return EventSummary(stored: try row?["stored"].decode(Int.self) ?? 0, duplicates: try row?["duplicates"].decode(Int.self) ?? 0,
+                            batches: try row?["batches"].decode(Int.self) ?? 0, droppedReported: try row?["dropped"].decode(Int.self) ?? 0)
+    }
+
+    func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws {
+        _ = try await rows("INSERT INTO offer_nonces (nonce, profile_id, vendor_product_id, offer_id, signed_at) VALUES (?, ?, ?, ?, ?)",
+                           [.text(nonce), .text(profileId), .text(productId), .text(offerId), .int(time)])
+    }
+
+    func resultFacts(placementId: String) async throws -> ResultFacts {
+        let exposures = try await rows("""
+            SELECT DISTINCT ab_test_name, variation_id, profile_id FROM events WHERE name = 'paywall_shown' AND placement_id = ?
+            """, [.text(placementId)]).map {
+            (try $0["ab_test_name"].decode(String.self), try $0["variation_id"].decode(String.self), try $0["profile_id"].decode(String.self))
+        }
+        let sales = try await rows(ResultFacts.salesQuery(placeholder: "?"), [.text(placementId)]).map { row in
+            let productType = try row["product_type"].decode(String.self)
+            let notified = try row["notified"].decode(String?.self)
+            return Sale(abTestName: try row["ab_test_name"].decode(String.self), variationId: try row["variation_id"].decode(String.self),
+                        purchaser: try row["purchaser_profile_id"].decode(String.self), amount: try row["price_amount"].decode(String?.self),
+                        currency: try row["currency_code"].decode(String?.self),
+                        isSubscription: productType == "autorenewable" || productType == "non_renewing",
+                        expiresAt: try row["expires_at"].decode(Int?.self),
+                        lifecycle: notified == nil ? nil : LifecycleState(
+                            transactionId: try row["transaction_id"].decode(String.self),
+                            vendorProductId: try row["vendor_product_id"].decode(String.self),
+                            expiresAt: try row["l_expires_at"].decode(Int?.self), willRenew: try row["will_renew"].decode(Bool.self),
+                            isInGracePeriod: try row["is_in_grace_period"].decode(Bool.self),
+                            gracePeriodExpiresAt: try row["grace_period_expires_at"].decode(Int?.self),
+                            isRefund: try row["is_refund"].decode(Bool.self)))
+        }
+        return ResultFacts(exposures: exposures, sales: sales)
+    }
+}

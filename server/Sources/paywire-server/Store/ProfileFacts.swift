@@ -1,0 +1,38 @@
+/// What the store knows of a profile: whether it met it, its customer user id, the verified
+/// transactions it owns and what store notifications said of them.
+struct ProfileFacts: Sendable {
+    let known: Bool
+    let customerUserId: String?
+    let grants: [OwnedGrant]
+    /// By original transaction id.
+    let lifecycles: [String: LifecycleState]
+}
+
+/// A verified transaction a profile owns, as read from the store.
+struct OwnedGrant: Sendable {
+    let transactionId: String
+    let originalTransactionId: String
+    let vendorProductId: String
+    let purchasedAt: Int
+    let expiresAt: Int?
+    /// Nil: the product grants no access level.
+    let accessLevel: String?
+    let productType: String
+    let store: String
+    let isSandbox: Bool
+    /// A sandbox or test-store transaction makes its owner a test user.
+    var isTest: Bool { isSandbox || store == "test" }
+
+    init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int, expiresAt: Int?,
+         accessLevel: String?, productType: String, store: String, environment: String) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.vendorProductId = vendorProductId
+        self.purchasedAt = purchasedAt
+        self.expiresAt = expiresAt
+        self.accessLevel = accessLevel
+        self.productType = productType
+        self.store = store
+        isSandbox = environment == "sandbox"
+    }
+}

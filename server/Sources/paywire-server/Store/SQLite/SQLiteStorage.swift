@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+
+/// The embedded engine: one SQLite file through GRDB, in WAL mode (readers never wait for the
+/// writer; GRDB's synchronous NORMAL: a committed write survives the process being killed), or
+/// a database in memory for development. One writer at a time, so every write transaction sees
+/// and decides alone.
+final class SQLiteStorage: Storage {
+    let database: any DatabaseWriter
+
+    /// Opens (or creates) the file at `path`, or a database in memory.
+    init(path: String?) throws {
+        database = try path.map { try DatabasePool(path: $0) } ?? DatabaseQueue()
+    }
+
+    func migrate() async throws {
+        try await database.write { db in
+            if try db.tableExists("grdb_migrations"), try !db.tableExists(Migration.table) {
+                throw StartProblem("this SQLite file was made by an earlier paywire-devserver; start with a new file")
+            }
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Migration.table) (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)")
+        }
+        let applied = try await database.read { db in try Int.fetchOne(db, sql: "SELECT MAX(version) FROM \(Migration.table)") ?? 0 }
+        for migration in Migration.all where migration.version > applied {
+            try await database.write { db in
+                try db.execute(sql: migration.sqlite)
+                try db.execute(sql: "INSERT INTO \(Migration.table) (version, name, applied_at) VALUES (?, ?, ?)",
+                               arguments: [migration.version, migration.name, ServerSetup.now()])
+            }
+        }
+    }
+
+    func reset() async throws {
+        try await database.write { db in
+            for table in Migration.tables { try db.execute(sql: "DELETE FROM \(table)") }
+        }
+    }
+
+    func ping() async throws {
+        _ = try await database.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int) {
+        try await database.write { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING
+                """)
+            var accepted = 0
+            for record in records {
+                try insert.execute(arguments: [record.eventId, record.profileId, record.name, record.placementId,
+                                               record.abTestName, record.variationId, record.text])
+                accepted += db.changesCount
+            }
+            try db.execute(sql: "INSERT INTO event_batches (accepted, duplicates, dropped) VALUES (?, ?, ?)",
+                           arguments: [accepted, records.count - accepted, accepted > 0 ? dropped : 0])
+            return (accepted, records.count - accepted)
+        }
+    }
+
+    func events(profileId: String?, name: String?) async throws -> [String] {
+        try await database.read { db in
+            var conditions: [String] = [], arguments: [String] = []
+            if let profileId {
+                conditions.append("profile_id = ?")
+                arguments.append(profileId)
+            }
+            if let name {
+                conditions.append("name = ?")
+                arguments.append(name)
+            }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            return try String.fetchAll(db, sql: "SELECT record FROM events \(filter) ORDER BY arrival", arguments: StatementArguments(arguments))
+        }
+    }
+
+    func eventSummary() async throws -> EventSummary {
+        try await database.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM events) AS stored, COALESCE(SUM(duplicates), 0) AS duplicates, COUNT(*) AS batches,
+                    COALESCE(SUM(dropped), 0) AS dropped FROM event_batches
+                """)
+            return EventSummary(stored: row?["stored"] ?? 0, duplicates: row?["duplicates"] ?? 0, batches: row?["batches"] ?? 0,
+                                droppedReported: row?["dropped"] ?? 0)
+        }
+    }
+
+    func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws {
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO offer_nonces (nonce, profile_id, vendor_product_id, offer_id, signed_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [nonce, profileId, productId, offerId, time])
+        }
+    }
+
+    func resultFacts(placementId: String) async throws -> ResultFacts {
+        try await database.read { db in
+            let exposures = try Row.fetchAll(db, sql: """
+                SELECT DISTINCT ab_test_name, variation_id, profile_id FROM events WHERE name = 'paywall_shown' AND placement_id = ?
+                """, arguments: [placementId]).map { ($0["ab_test_name"] as String, $0["variation_id"] as String, $0["profile_id"] as String) }
+            let sales = try Row.fetchAll(db, sql: ResultFacts.salesQuery(placeholder: "?"), arguments: [placementId]).map { row in
+                let productType: String = row["product_type"]
+                return Sale(abTestName: row["ab_test_name"], variationId: row["variation_id"], purchaser: row["purchaser_profile_id"],
+                            amount: row["price_amount"], currency: row["currency_code"],
+                            isSubscription: productType == "autorenewable" || productType == "non_renewing", expiresAt: row["expires_at"],
+                            lifecycle: (row["notified"] as String?).map { _ in
+                                LifecycleState(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"],
+                                               expiresAt: row["l_expires_at"], willRenew: row["will_renew"],
+                                               isInGracePeriod: row["is_in_grace_period"],
+                                               gracePeriodExpiresAt: row["grace_period_expires_at"], isRefund: row["is_refund"])
+                            })
+            }
+            return ResultFacts(exposures: exposures, sales: sales)
+        }
+    }
+}

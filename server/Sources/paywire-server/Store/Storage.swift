@@ -1,0 +1,87 @@
+/// Everything the server keeps, behind one protocol with two engines: SQLite (embedded, one
+/// file, the default) and PostgreSQL (shared by replicas). Each method is one transaction: a
+/// request that was acknowledged is stored, and one that failed left nothing behind. Every
+/// idempotency key (event ids, transaction ids, notification ids, offer nonces, profile-data
+/// event ids) is a unique key in the database, never something a process remembers, so any
+/// replica can answer any retry. What a write decides from what it read is decided by the pure
+/// rules of `StorageRules`, the same for both engines.
+protocol Storage: Sendable {
+    /// Applies the migrations the database lacks (before the server takes requests).
+    func migrate() async throws
+
+    /// Stores a checked batch; returns how many records were new and how many were already
+    /// stored (an earlier post of the same event_id, or a repeat inside this batch). The
+    /// batch's `dropped_count` counts only when it stored something new.
+    func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int)
+    /// Stored records' texts in arrival order, optionally of one profile and/or name.
+    func events(profileId: String?, name: String?) async throws -> [String]
+    func eventSummary() async throws -> EventSummary
+
+    /// A checked purchase, or its refusal, recorded: the status (`verified`, `pending`) or the
+    /// refusal, including a `transaction_conflict` found here.
+    func recordPurchase(_ post: PurchasePost, product: Product?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal>
+    /// Restores checked claims to the restoring profile; `refusals` are those already refused.
+    func recordRestore(_ post: RestorePost, products: [String: Product], refusals: [String: Refusal]) async throws -> RestoreOutcome
+    /// Every purchase post and restored claim with its outcome, in arrival order.
+    func purchaseLog(profileId: String?) async throws -> [PurchaseLogEntry]
+
+    func profileFacts(_ profileId: String) async throws -> ProfileFacts
+
+    /// Applies a checked notification: replay check, owner, current state, the rule, the new
+    /// state and the record together.
+    func apply(_ notification: StoreNotification) async throws -> NotificationOutcome
+    func notificationLog() async throws -> [NotificationLogEntry]
+
+    /// Keeps `post` as the latest of its kind (and source); false when its event_id was stored before.
+    func storeProfileData(_ post: ProfileData.Post) async throws -> Bool
+    func profileData(profileId: String) async throws -> [ProfileDataEntry]
+
+    func resultFacts(placementId: String) async throws -> ResultFacts
+
+    /// Records an offer signature's nonce; one used before fails.
+    func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws
+
+    /// Forgets everything stored (`POST /_dev/reset`).
+    func reset() async throws
+    /// Answers when the database does (`/readyz`).
+    func ping() async throws
+}
+
+/// `/_dev/events/summary`: stored records, duplicates sent, batches, evictions reported.
+struct EventSummary: Sendable {
+    let stored: Int
+    let duplicates: Int
+    let batches: Int
+    let droppedReported: Int
+}
+
+/// What a restore came to.
+struct RestoreOutcome: Sendable {
+    let restored: [TransactionClaim]
+    let refused: [(TransactionClaim, Refusal)]
+}
+
+/// One line of `/_dev/purchases`: the request or claim as sent, and its outcome.
+struct PurchaseLogEntry: Sendable {
+    let request: String
+    let status: String
+    let code: String
+}
+
+/// One line of `/_dev/notifications`.
+struct NotificationLogEntry: Sendable {
+    let source: String
+    let notificationId: String
+    let type: String
+    let subtype: String?
+    let originalTransactionId: String
+    let profileId: String
+    let outcome: String
+}
+
+/// The latest profile data of one kind (and source, for attribution), as stored.
+struct ProfileDataEntry: Sendable {
+    let kind: String
+    let source: String
+    let body: String
+}

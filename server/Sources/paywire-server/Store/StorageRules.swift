@@ -1,0 +1,85 @@
+/// What a write decides from what it read, the same for every engine: each engine reads the
+/// rows, asks these rules, and writes what they say, all in one transaction. Pure.
+enum StorageRules {
+    /// A stored transaction as a purchase decision needs it.
+    struct KnownTransaction: Sendable {
+        let owner: String
+        let purchaser: String
+        let productId: String
+        let status: String
+    }
+
+    enum PurchaseDecision: Equatable {
+        /// Record the refusal (the purchase log), change nothing else.
+        case refuse(Refusal)
+        /// Answer the stored status; nothing is written (the same post again).
+        case unchanged(status: String)
+        /// A pending transaction posted as purchased: it becomes verified (price, attribution, expiry anew).
+        case verifyPending
+        /// A transaction never seen: store it with this status.
+        case insert(status: String)
+    }
+
+    /// Idempotent on (transaction id, state); a transaction already known for another profile
+    /// (neither its owner nor its purchaser) or another product is a conflict.
+    static func purchase(_ post: PurchasePost, hasProduct: Bool, refusal: Refusal?, existing: KnownTransaction?) -> PurchaseDecision {
+        if let refusal { return .refuse(refusal) }
+        guard hasProduct else { return .refuse(Refusal(code: .unknownProduct, message: "product '\(post.claim.vendorProductId)' is not in the catalog")) }
+        let status = post.pending ? "pending" : "verified"
+        guard let existing else { return .insert(status: status) }
+        guard existing.productId == post.claim.vendorProductId, post.profileId == existing.owner || post.profileId == existing.purchaser else {
+            return .refuse(Refusal(code: .transactionConflict,
+                                   message: "transaction '\(post.claim.transactionId)' is already known for another profile or product"))
+        }
+        guard existing.status == "pending" && status == "verified" else { return .unchanged(status: existing.status) }
+        return .verifyPending
+    }
+
+    enum RestoreDecision: Equatable {
+        case refuse(Refusal)
+        /// A known transaction: access moves to the restoring profile (and it is verified).
+        case move
+        /// A transaction never seen: store it, owned by the restoring profile.
+        case insert
+    }
+
+    /// One restored claim: refused as verification found, a conflict when the transaction is
+    /// known for another product, else moved or stored.
+    static func restore(_ claim: TransactionClaim, refusal: Refusal?, existingProduct: String?, hasProduct: Bool) -> RestoreDecision {
+        if let refusal { return .refuse(refusal) }
+        if let existingProduct {
+            guard existingProduct == claim.vendorProductId else {
+                return .refuse(Refusal(code: .transactionConflict,
+                                       message: "transaction '\(claim.transactionId)' is already known for product '\(existingProduct)'"))
+            }
+            return .move
+        }
+        guard hasProduct else { return .refuse(Refusal(code: .unknownProduct, message: "product '\(claim.vendorProductId)' is not in the catalog")) }
+        return .insert
+    }
+
+    /// The newest verified transaction of an original transaction, as a notification needs it.
+    struct LatestTransaction: Sendable {
+        let owner: String
+        let transactionId: String
+        let vendorProductId: String
+        let expiresAt: Int?
+        let productType: String
+    }
+
+    /// What a notification does, given its transaction and the lifecycle stored for it (nil
+    /// before the first notification: the lifecycle the purchase alone gives).
+    static func notification(_ notification: StoreNotification, latest: LatestTransaction, stored: LifecycleState?)
+        -> (save: LifecycleState?, outcome: String, reason: String?) {
+        let current = stored ?? LifecycleState(transactionId: latest.transactionId, vendorProductId: latest.vendorProductId,
+                                               expiresAt: latest.expiresAt, willRenew: latest.productType == "autorenewable")
+        switch Lifecycle.apply(current, notification.event) {
+        case .update(let next): return (next, "applied", nil)
+        case .record(let why): return (nil, "recorded", why)
+        }
+    }
+}
+
+extension Refusal: Equatable {
+    static func == (lhs: Refusal, rhs: Refusal) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
+}
