@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", exact: "1.13.4", traits: []),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", exact: "2.1.0"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        // Prometheus /metrics through swift-metrics' API.
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // Graceful shutdown on SIGTERM: the server and the database pool as services of one group.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         // The pieces of Hummingbird's own stack the server's HTTP head checks sit between.
@@ -53,6 +56,8 @@ let package = Package(
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

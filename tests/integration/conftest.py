@@ -7,8 +7,10 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 import time
 import urllib.request
+import uuid
 
 import pytest
 
@@ -19,6 +21,8 @@ DEVSERVER = os.environ.get("PAYWIRE_DEVSERVER", str(ROOT / "build/bin/paywire-de
 #: The suite runs on SQLite, or on PostgreSQL when tests/postgres/cluster.py started one for it
 #: (PAYWIRE_DEVSERVER is then tests/postgres/devserver_on_postgres.py).
 ON_POSTGRES = bool(os.environ.get("PAYWIRE_TEST_POSTGRES"))
+#: The server itself, without --dev (what production runs).
+SERVER = os.environ.get("PAYWIRE_SERVER", str(ROOT / "build/dev/paywire-server"))
 BACKEND_BUNDLE = ROOT / "examples/bundle.json"
 #: The test-store catalog the dev server grants from (store.products of the example config).
 PRODUCTS = ROOT / "examples/config.json"
@@ -27,13 +31,26 @@ BACKEND_CREATED_AT = json.loads(BACKEND_BUNDLE.read_text())["response_created_at
 FALLBACK_CREATED_AT = 1700000000000
 
 
-class DevServer:
-    """A running paywire-devserver and its control endpoints."""
+def database_url(directory):
+    """The store a production-mode server in a test uses: an SQLite file in `directory`, or on
+    PostgreSQL a database of its own."""
+    if not ON_POSTGRES:
+        return f"sqlite:{directory}/server.sqlite"
+    sys.path.insert(0, str(ROOT / "tests/postgres"))
+    from devserver_on_postgres import database
+    return database(os.environ["PAYWIRE_TEST_POSTGRES"], "s_" + uuid.uuid4().hex[:20])
 
-    def __init__(self, *extra_args):
+
+class DevServer:
+    """A running paywire-devserver (or, with `executable=SERVER`, the server without --dev)
+    and its control endpoints."""
+
+    def __init__(self, *extra_args, executable=None, env=None, files=True):
+        """`files`: pass the example bundle and catalog (else the arguments or `env` name them)."""
+        defaults = ["--bundle", str(BACKEND_BUNDLE), "--products", str(PRODUCTS)] if files else []
         self.process = subprocess.Popen(
-            [DEVSERVER, "--bundle", str(BACKEND_BUNDLE), "--products", str(PRODUCTS), *extra_args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [executable or DEVSERVER, *defaults, *extra_args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         line = self.process.stdout.readline()
         if not line.startswith("listening on "):
             self.process.kill()

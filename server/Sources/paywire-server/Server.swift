@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Prometheus
 import ServiceLifecycle
 
 /// The composition root: every part built from the configuration, then wired to the router.
@@ -12,6 +13,8 @@ struct ServerParts {
     let summary: String
     /// What runs beside the server (the PostgreSQL pool).
     let services: [any Service]
+    /// What `/metrics` writes out.
+    let registry: PrometheusCollectorRegistry
 
     /// Reads the bundle, catalog and development files and opens the store; a file the core
     /// refuses stops the start, naming the file and why.
@@ -51,13 +54,15 @@ struct ServerParts {
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
-        return ServerParts(options: options, setup: setup, logger: logger, summary: summary, services: storeService.map { [$0] } ?? [])
+        return ServerParts(options: options, setup: setup, logger: logger, summary: summary, services: storeService.map { [$0] } ?? [],
+                           registry: ServerMetrics.bootstrap())
     }
 
     /// Serves until SIGTERM or SIGINT; requests in flight are answered before it returns.
     func run() async throws {
         let router = Router(context: ServerContext.self)
         let table = RouteTable()
+        router.add(middleware: Observe())
         if let dev = setup.dev { router.add(middleware: DevTraffic(state: dev)) }
         router.add(middleware: RequireAPIKey(keys: APIKeys(digests: options.apiKeyDigests)))
         router.add(middleware: APIErrors(routes: table))
@@ -66,6 +71,7 @@ struct ServerParts {
                                  middlewares: [PlainHeaderValues(), RawBody.Middleware(limit: options.maxBodyBytes)])
         let routes = ServerRoutes(router: router, table: table)
         DashboardRoute.register(on: routes, api: api)
+        OpsRoutes.register(on: routes, store: setup.store, registry: registry)
         if let dev = setup.dev { DevRoutes.register(on: routes, setup: setup, dev: dev) }
         let summary = summary, host = options.host
         var app = Application(

@@ -17,6 +17,7 @@ extension API {
                                                                        eventIds: refused.map(\.eventId)))))
             }
             let stored = try await setup.store.storeEvents(batch.records, dropped: batch.dropped)
+            ServerMetrics.events(accepted: stored.accepted, duplicates: stored.duplicates)
             return .ok(.init(body: .json(.init(accepted: stored.accepted, duplicates: stored.duplicates))))
         }
     }

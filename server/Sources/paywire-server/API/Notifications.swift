@@ -7,12 +7,14 @@ extension API {
     func postTestStoreNotification(_ input: Operations.PostTestStoreNotification.Input) async throws
         -> Operations.PostTestStoreNotification.Output {
         guard setup.testStore != nil else {
+            ServerMetrics.notification(source: "test", outcome: "refused")
             return .badRequest(Self.invalid("the test store is off on this server (--dev or --test-signing-key turns it on)", code: "test_store_off"))
         }
         let notification: StoreNotification
         do {
             notification = try NotificationRequests.testStore(RawBody.current, now: ServerSetup.now())
         } catch {
+            ServerMetrics.notification(source: "test", outcome: "refused")
             return .badRequest(Self.invalid(error.message))
         }
         switch try await apply(notification) {
@@ -27,6 +29,7 @@ extension API {
         do {
             notification = try await AppStoreNotification.parse(RawBody.current, verifier: setup.appStore)
         } catch {
+            ServerMetrics.notification(source: "app_store", outcome: "refused")
             return .badRequest(.init(body: .json(ErrorDocument(error.code, error.message))))
         }
         switch try await apply(notification) {
@@ -40,6 +43,7 @@ extension API {
         do {
             notification = try NotificationRequests.play(RawBody.current, products: setup.products)
         } catch {
+            ServerMetrics.notification(source: "play_store", outcome: "refused")
             return .badRequest(Self.invalid(error.message))
         }
         switch try await apply(notification) {
@@ -52,7 +56,13 @@ extension API {
     /// recorded "unmatched": the store retries a non-2xx answer, and a notification that raced
     /// ahead of the device's purchase post then lands.
     private func apply(_ notification: StoreNotification) async throws -> Applied {
-        switch try await setup.store.apply(notification) {
+        let outcome = try await setup.store.apply(notification)
+        switch outcome {
+        case .unknownTransaction: ServerMetrics.notification(source: notification.source, outcome: "unknown_transaction")
+        case .duplicate: ServerMetrics.notification(source: notification.source, outcome: "duplicate")
+        case .done(let done, _, _): ServerMetrics.notification(source: notification.source, outcome: done)
+        }
+        switch outcome {
         case .unknownTransaction:
             return .unknownTransaction(ErrorDocument(
                 "unknown_transaction",

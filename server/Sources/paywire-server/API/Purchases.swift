@@ -15,6 +15,10 @@ extension API {
                                                            refusal: check(post.claim), request: String(decoding: body, as: UTF8.self))
         let profile = try await profile(post.profileId) ?? Profile()
         switch outcome {
+        case .success(let status): ServerMetrics.purchase(status)
+        case .failure(let refusal): ServerMetrics.purchase(refusal.code.rawValue)
+        }
+        switch outcome {
         case .success(let status):
             let transaction = Components.Schemas.PurchaseResponse.TransactionPayload(
                 transactionId: post.claim.transactionId, status: status == "pending" ? .pending : .verified)
@@ -34,6 +38,8 @@ extension API {
         var refusals: [String: Refusal] = [:]
         for claim in post.claims { refusals[claim.transactionId] = check(claim) }
         let outcome = try await setup.store.recordRestore(post, products: setup.products, refusals: refusals)
+        for _ in outcome.restored { ServerMetrics.purchase("verified") }
+        for (_, refusal) in outcome.refused { ServerMetrics.purchase(refusal.code.rawValue) }
         return .ok(.init(body: .json(.init(
             profile: try await profile(post.profileId) ?? Profile(),
             restored: outcome.restored.map { .init(transactionId: $0.transactionId, vendorProductId: $0.vendorProductId) },

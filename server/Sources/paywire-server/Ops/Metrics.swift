@@ -1,0 +1,45 @@
+import Metrics
+import Prometheus
+
+/// The server's metrics, through swift-metrics' API into a Prometheus registry that
+/// `GET /metrics` writes out: requests by route, method and status, their latency as a
+/// histogram, records ingested by outcome, purchases and notifications by outcome.
+enum ServerMetrics {
+    /// The registry `/metrics` writes; swift-metrics reports into it from the start.
+    static func bootstrap() -> PrometheusCollectorRegistry {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+                                                   .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+                                                   .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10)]
+        MetricsSystem.bootstrap(factory)
+        return registry
+    }
+
+    /// One request answered (`status`: the code, or `no_response` for a connection closed without one).
+    static func request(route: String, method: String, status: String, nanoseconds: Int64) {
+        Counter(label: "paywire_http_requests_total", dimensions: [("route", route), ("method", method), ("status", status)]).increment()
+        Timer(label: "paywire_http_request_duration_seconds", dimensions: [("route", route), ("method", method)])
+            .recordNanoseconds(nanoseconds)
+    }
+
+    private static let accepted = Counter(label: "paywire_events_ingested_total", dimensions: [("outcome", "accepted")])
+    private static let duplicates = Counter(label: "paywire_events_ingested_total", dimensions: [("outcome", "duplicate")])
+
+    /// Records of a stored batch: newly stored, and already stored (sent again).
+    static func events(accepted count: Int, duplicates repeated: Int) {
+        accepted.increment(by: count)
+        duplicates.increment(by: repeated)
+    }
+
+    /// A store notification by source (`app_store`, `play_store`, `test`) and outcome
+    /// (`applied`, `recorded`, `duplicate`, `unknown_transaction`, `refused`).
+    static func notification(source: String, outcome: String) {
+        Counter(label: "paywire_notifications_total", dimensions: [("source", source), ("outcome", outcome)]).increment()
+    }
+
+    /// A purchase or restored transaction by outcome (`verified`, `pending`, or the refusal's code).
+    static func purchase(_ outcome: String) {
+        Counter(label: "paywire_purchases_total", dimensions: [("outcome", outcome)]).increment()
+    }
+}
