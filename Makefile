@@ -46,7 +46,7 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo demo-remote demo-lifecycle test test-full test-swift check-header check-exports check-install \
-        check-api conformance conformance-c conformance-python corpus test-python integration integration-postgres devserver stress bench install clean \
+        check-api conformance conformance-c conformance-python corpus test-python integration integration-postgres replica-test devserver stress bench install clean \
         test-ab crash-test demo-ab ab-check deps-java deps-dotnet java dotnet test-java test-dotnet conformance-java conformance-dotnet conformance-matrix
 
 all: lib harness
@@ -259,6 +259,14 @@ integration-postgres: lib devserver deps
 	  sh -c 'python3 -m pytest -q tests/integration && \
 	         python3 tests/outbox/crash_test.py $$PAYWIRE_DEVSERVER examples/bundle.json 50 && \
 	         python3 examples/ab_demo.py $$PAYWIRE_DEVSERVER examples/bundle.json examples/config.json 200'
+
+# Replicas share nothing but the database: three servers (no --dev) behind nginx on one
+# PostgreSQL, four clients of the library recording through nginx while replicas are killed
+# with kill -9 and restarted; every record a client saw recorded is stored once, none lost, and
+# the same batch sent to all three at once is accepted by exactly one (tests/replicas).
+replica-test: lib devserver deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
+	  python3 tests/replicas/replica_kill.py $(SERVER_DEV) examples/bundle.json 12
 
 # Nothing lost under kill -9: a recording child killed 50 times while the dev server drops 20%
 # of requests and loses 10% of its answers; every acknowledged event id stored exactly once.

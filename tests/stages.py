@@ -52,6 +52,7 @@ TEST = [
     Stage("test-storage", ["lib"]),
     Stage("integration", ["lib", "devserver"]),
     Stage("integration-postgres", ["lib", "devserver"]),
+    Stage("replica-test", ["lib", "devserver"]),
     Stage("crash-test", ["lib", "devserver"]),
     Stage("ab-check", ["lib", "devserver"]),
     Stage("test-ab", ["lib"]),
