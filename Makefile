@@ -421,13 +421,14 @@ conformance-matrix:
 	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet node c-valgrind
 # ---- end of JVM and .NET bindings ------------------------------------------------------------
 
-bench: $(BINDIR)/paywire-bench devserver $(BINDIR)/paywire-loadcost $(LOAD_PROBES)
+bench: $(BINDIR)/paywire-bench server $(BINDIR)/paywire-loadcost $(LOAD_PROBES) deps
 	$(BINDIR)/paywire-bench
 	$(BINDIR)/paywire-loadcost $(LOAD_PROBES) $(CURDIR)/examples/bundle.json
-	@# >>> devserver: events acknowledged per second against SQLite inserting the same rows directly
+	@# >>> server: events acknowledged per second against the same rows stored directly, on SQLite and
+	@# on PostgreSQL; POST /v1/events latency under wrk (bench/server_events.py)
 	@echo
-	python3 bench/devserver_events.py $(BINDIR)/paywire-devserver examples/bundle.json
-	@# <<< devserver
+	python3 bench/server_events.py $(BINDIR)/paywire-server examples/bundle.json
+	@# <<< server
 
 # >>> devserver
 # A/B bucketing at scale: 100,000 profile ids through the Python binding against an independent

@@ -68,7 +68,7 @@ struct ServerParts {
         router.add(middleware: APIErrors(routes: table))
         let api = API(setup: setup)
         try api.registerHandlers(on: RecordingTransport(router: router, table: table), configuration: WireJSON.configuration,
-                                 middlewares: [PlainHeaderValues(), RawBody.Middleware(limit: options.maxBodyBytes)])
+                                 middlewares: [PlainHeaderValues(), RawBody.Middleware(limit: options.maxBodyBytes), EventIntake(api: api)])
         let routes = ServerRoutes(router: router, table: table)
         DashboardRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)

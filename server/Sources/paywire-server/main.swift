@@ -1,10 +1,16 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 
 /// paywire-server: the backend of api/openapi.yaml. It reads its configuration, builds the
 /// parts, and serves until SIGTERM or SIGINT, finishing the requests in flight. It prints one
 /// line, `listening on http://HOST:PORT (...)`, once it accepts connections.
+// Swift concurrency's jobs run on NIO's event loop threads, where the connections' I/O is: a
+// request no longer hops between NIO's threads and the concurrency pool on its way.
+_ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+
 let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)

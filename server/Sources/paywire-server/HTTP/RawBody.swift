@@ -32,10 +32,20 @@ enum RawBody {
 
     /// Whether a JSON string of the body holds U+0000 (only parsed when its escape appears).
     static func holdsNUL(_ bytes: [UInt8]) -> Bool {
-        let escape = Array("\\u0000".utf8)
-        guard bytes.count >= escape.count,
-              (0...(bytes.count - escape.count)).contains(where: { bytes[$0..<($0 + escape.count)].elementsEqual(escape) }),
-              let document = try? Core.parseJSON(bytes) else { return false }
+        let escape = Array("u0000".utf8)
+        let mayHold = bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while index + 5 < buffer.count {
+                // A backslash, then u0000: the one way JSON text writes U+0000.
+                if buffer[index] == UInt8(ascii: "\\"), buffer[index + 1] == escape[0], buffer[index + 2] == escape[1],
+                   buffer[index + 3] == escape[2], buffer[index + 4] == escape[3], buffer[index + 5] == escape[4] {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+        guard mayHold, let document = try? Core.parseJSON(bytes) else { return false }
         return document.holdsNUL
     }
 }

@@ -6,9 +6,7 @@ extension PostgresStorage {
         try await serializable { connection in
             try await self.meet(post.profileId, post.customerUserId, connection)
             let claim = post.claim
-            let existing = try await self.rows("""
-                SELECT owner_profile_id, purchaser_profile_id, vendor_product_id, status FROM transactions WHERE transaction_id = ?
-                """, [.text(claim.transactionId)], on: connection).first.map {
+            let existing = try await self.rows(Statements.knownTransaction, [.text(claim.transactionId)], on: connection).first.map {
                 StorageRules.KnownTransaction(owner: try $0["owner_profile_id"].decode(String.self),
                                               purchaser: try $0["purchaser_profile_id"].decode(String.self),
                                               productId: try $0["vendor_product_id"].decode(String.self), status: try $0["status"].decode(String.self))
@@ -22,18 +20,14 @@ extension PostgresStorage {
                 return .success(stored)
             case .verifyPending:
                 status = "verified"
-                _ = try await self.rows("UPDATE transactions SET status = 'verified', purchased_at = ?, expires_at = ? WHERE transaction_id = ?",
-                                        [.int(claim.purchasedAt), .int(product?.expiry(from: claim.purchasedAt)), .text(claim.transactionId)],
+                _ = try await self.rows(Statements.verifyPending, [.int(claim.purchasedAt), .int(product?.expiry(from: claim.purchasedAt)), .text(claim.transactionId)],
                                         on: connection)
             case .insert(let new):
                 guard let product else { return .failure(Refusal(code: .unknownProduct, message: "no product '\(claim.vendorProductId)'")) }
                 status = new
                 try await self.insert(claim, owner: post.profileId, status: new, product: product, connection)
             }
-            _ = try await self.rows("""
-                UPDATE transactions SET price_amount = ?, currency_code = ?, placement_id = ?, ab_test_name = ?, variation_id = ?
-                WHERE transaction_id = ?
-                """, [.text(post.amount ?? product?.price), .text(post.currencyCode ?? product?.currencyCode),
+            _ = try await self.rows(Statements.priceAndAttribution, [.text(post.amount ?? product?.price), .text(post.currencyCode ?? product?.currencyCode),
                       .text(post.attribution?.placementId), .text(post.attribution?.abTestName), .text(post.attribution?.variationId),
                       .text(claim.transactionId)], on: connection)
             try await self.log(claim.transactionId, post.profileId, status, "", request, connection)
@@ -46,8 +40,7 @@ extension PostgresStorage {
             try await self.meet(post.profileId, post.customerUserId, connection)
             var restored: [TransactionClaim] = [], refused: [(TransactionClaim, Refusal)] = []
             for claim in post.claims {
-                let existingProduct = try await self.rows("SELECT vendor_product_id FROM transactions WHERE transaction_id = ?",
-                                                          [.text(claim.transactionId)], on: connection).first?["vendor_product_id"].decode(String.self)
+                let existingProduct = try await self.rows(Statements.transactionProduct, [.text(claim.transactionId)], on: connection).first?["vendor_product_id"].decode(String.self)
                 switch StorageRules.restore(claim, refusal: refusals[claim.transactionId], existingProduct: existingProduct,
                                             hasProduct: products[claim.vendorProductId] != nil) {
                 case .refuse(let refusal):
@@ -55,8 +48,7 @@ extension PostgresStorage {
                     refused.append((claim, refusal))
                     continue
                 case .move:
-                    _ = try await self.rows("UPDATE transactions SET owner_profile_id = ?, status = 'verified' WHERE transaction_id = ?",
-                                            [.text(post.profileId), .text(claim.transactionId)], on: connection)
+                    _ = try await self.rows(Statements.moveTransaction, [.text(post.profileId), .text(claim.transactionId)], on: connection)
                 case .insert:
                     guard let product = products[claim.vendorProductId] else { continue }
                     try await self.insert(claim, owner: post.profileId, status: "verified", product: product, connection)
@@ -69,20 +61,15 @@ extension PostgresStorage {
     }
 
     func purchaseLog(profileId: String?) async throws -> [PurchaseLogEntry] {
-        try await rows("SELECT request, status, code FROM purchase_log \(profileId == nil ? "" : "WHERE profile_id = ?") ORDER BY arrival",
-                       profileId.map { [.text($0)] } ?? []).map {
+        try await rows(Statements.purchaseLog(ofOneProfile: profileId != nil), profileId.map { [.text($0)] } ?? []).map {
             PurchaseLogEntry(request: try $0["request"].decode(String.self), status: try $0["status"].decode(String.self),
                              code: try $0["code"].decode(String.self))
         }
     }
 
     func profileFacts(_ profileId: String) async throws -> ProfileFacts {
-        let profile = try await rows("SELECT customer_user_id FROM profiles WHERE profile_id = ?", [.text(profileId)]).first
-        let grants = try await rows("""
-            SELECT transaction_id, original_transaction_id, vendor_product_id, purchased_at, expires_at, access_level,
-                product_type, environment, store
-            FROM transactions WHERE owner_profile_id = ? AND status = 'verified' ORDER BY purchased_at, transaction_id
-            """, [.text(profileId)]).map {
+        let profile = try await rows(Statements.profile, [.text(profileId)]).first
+        let grants = try await rows(Statements.ownedGrants, [.text(profileId)]).map {
             OwnedGrant(transactionId: try $0["transaction_id"].decode(String.self),
                        originalTransactionId: try $0["original_transaction_id"].decode(String.self),
                        vendorProductId: try $0["vendor_product_id"].decode(String.self), purchasedAt: try $0["purchased_at"].decode(Int.self),
@@ -91,10 +78,7 @@ extension PostgresStorage {
                        environment: try $0["environment"].decode(String.self))
         }
         var lifecycles: [String: LifecycleState] = [:]
-        for row in try await rows("""
-            SELECT * FROM lifecycles WHERE original_transaction_id IN
-                (SELECT original_transaction_id FROM transactions WHERE owner_profile_id = ? AND status = 'verified')
-            """, [.text(profileId)]) {
+        for row in try await rows(Statements.ownedLifecycles, [.text(profileId)]) {
             lifecycles[try row["original_transaction_id"].decode(String.self)] = try Self.lifecycle(row)
         }
         return ProfileFacts(known: profile != nil, customerUserId: try profile?["customer_user_id"].decode(String?.self),
@@ -102,29 +86,19 @@ extension PostgresStorage {
     }
 
     private func insert(_ claim: TransactionClaim, owner: String, status: String, product: Product, _ connection: PostgresConnection) async throws {
-        _ = try await rows("""
-            INSERT INTO transactions (transaction_id, original_transaction_id, vendor_product_id, owner_profile_id,
-                purchaser_profile_id, status, environment, store, purchased_at, expires_at, access_level, product_type)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(claim.transactionId), .text(claim.originalTransactionId), .text(claim.vendorProductId), .text(owner), .text(owner),
+        _ = try await rows(Statements.insertTransaction, [.text(claim.transactionId), .text(claim.originalTransactionId), .text(claim.vendorProductId), .text(owner), .text(owner),
                   .text(status), .text(claim.environment), .text(claim.store), .int(claim.purchasedAt),
                   .int(product.expiry(from: claim.purchasedAt)), .text(product.accessLevel), .text(product.productType)], on: connection)
     }
 
     /// The backend has met this profile (a purchase or restore named it).
     private func meet(_ profileId: String, _ customerUserId: String?, _ connection: PostgresConnection) async throws {
-        _ = try await rows("""
-            INSERT INTO profiles (profile_id, customer_user_id) VALUES (?, ?)
-            ON CONFLICT (profile_id) DO UPDATE SET customer_user_id = COALESCE(excluded.customer_user_id, profiles.customer_user_id)
-            """, [.text(profileId), .text(customerUserId)], on: connection)
+        _ = try await rows(Statements.meetProfile, [.text(profileId), .text(customerUserId)], on: connection)
     }
 
     /// Each distinct outcome of a transaction for a profile once.
     private func log(_ transactionId: String, _ profileId: String, _ status: String, _ code: String, _ request: String,
                      _ connection: PostgresConnection) async throws {
-        _ = try await rows("""
-            INSERT INTO purchase_log (transaction_id, profile_id, status, code, request) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (transaction_id, profile_id, status, code) DO NOTHING
-            """, [.text(transactionId), .text(profileId), .text(status), .text(code), .text(request)], on: connection)
+        _ = try await rows(Statements.logPurchase, [.text(transactionId), .text(profileId), .text(status), .text(code), .text(request)], on: connection)
     }
 }

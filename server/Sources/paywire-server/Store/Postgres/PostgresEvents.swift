@@ -12,11 +12,8 @@ extension PostgresStorage {
                        .text(record.abTestName), .text(record.variationId), .text(record.text)]
         }
         values += [.int(records.count), .int(dropped)]
-        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: records.count).joined(separator: ", ")
         let result = try await self.rows("""
-            WITH inserted AS (
-                INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, record) VALUES \(rows)
-                ON CONFLICT (event_id) DO NOTHING RETURNING 1)
+            WITH inserted AS (\(Statements.insertEvents(count: records.count)) RETURNING 1)
             INSERT INTO event_batches (accepted, duplicates, dropped)
             SELECT count(*), ? - count(*), CASE WHEN count(*) > 0 THEN ? ELSE 0 END FROM inserted
             RETURNING accepted
@@ -26,40 +23,25 @@ extension PostgresStorage {
     }
 
     func events(profileId: String?, name: String?) async throws -> [String] {
-        var conditions: [String] = [], values: [SQLValue] = []
-        if let profileId {
-            conditions.append("profile_id = ?")
-            values.append(.text(profileId))
-        }
-        if let name {
-            conditions.append("name = ?")
-            values.append(.text(name))
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return try await rows("SELECT record FROM events \(filter) ORDER BY arrival", values).map { try $0["record"].decode(String.self) }
+        let query = Statements.events(profileId: profileId, name: name)
+        return try await rows(query.sql, query.values.map { .text($0) }).map { try $0["record"].decode(String.self) }
     }
 
     func eventSummary() async throws -> EventSummary {
-        let row = try await rows("""
-            SELECT (SELECT COUNT(*) FROM events)::BIGINT AS stored, COALESCE(SUM(duplicates), 0)::BIGINT AS duplicates,
-                COUNT(*)::BIGINT AS batches, COALESCE(SUM(dropped), 0)::BIGINT AS dropped FROM event_batches
-            """).first
+        let row = try await rows(Statements.eventSummary).first
         return EventSummary(stored: try row?["stored"].decode(Int.self) ?? 0, duplicates: try row?["duplicates"].decode(Int.self) ?? 0,
                             batches: try row?["batches"].decode(Int.self) ?? 0, droppedReported: try row?["dropped"].decode(Int.self) ?? 0)
     }
 
     func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws {
-        _ = try await rows("INSERT INTO offer_nonces (nonce, profile_id, vendor_product_id, offer_id, signed_at) VALUES (?, ?, ?, ?, ?)",
-                           [.text(nonce), .text(profileId), .text(productId), .text(offerId), .int(time)])
+        _ = try await rows(Statements.recordOfferNonce, [.text(nonce), .text(profileId), .text(productId), .text(offerId), .int(time)])
     }
 
     func resultFacts(placementId: String) async throws -> ResultFacts {
-        let exposures = try await rows("""
-            SELECT DISTINCT ab_test_name, variation_id, profile_id FROM events WHERE name = 'paywall_shown' AND placement_id = ?
-            """, [.text(placementId)]).map {
+        let exposures = try await rows(Statements.exposures, [.text(placementId)]).map {
             (try $0["ab_test_name"].decode(String.self), try $0["variation_id"].decode(String.self), try $0["profile_id"].decode(String.self))
         }
-        let sales = try await rows(ResultFacts.salesQuery(placeholder: "?"), [.text(placementId)]).map { row in
+        let sales = try await rows(Statements.sales, [.text(placementId)]).map { row in
             let productType = try row["product_type"].decode(String.self)
             let notified = try row["notified"].decode(String?.self)
             return Sale(abTestName: try row["ab_test_name"].decode(String.self), variationId: try row["variation_id"].decode(String.self),

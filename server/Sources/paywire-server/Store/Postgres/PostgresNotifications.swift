@@ -4,28 +4,21 @@ import PostgresNIO
 extension PostgresStorage {
     func apply(_ notification: StoreNotification) async throws -> NotificationOutcome {
         try await serializable { connection in
-            if let seen = try await self.rows("SELECT outcome, profile_id FROM notifications WHERE source = ? AND notification_id = ?",
-                                              [.text(notification.source), .text(notification.notificationId)], on: connection).first {
+            if let seen = try await self.rows(Statements.seenNotification, [.text(notification.source), .text(notification.notificationId)], on: connection).first {
                 return .duplicate(outcome: try seen["outcome"].decode(String.self), profileId: try seen["profile_id"].decode(String.self))
             }
-            guard let latest = try await self.rows("""
-                SELECT owner_profile_id, transaction_id, vendor_product_id, expires_at, product_type FROM transactions
-                WHERE original_transaction_id = ? AND status = 'verified' ORDER BY purchased_at DESC, transaction_id DESC LIMIT 1
-                """, [.text(notification.originalTransactionId)], on: connection).first.map({
+            guard let latest = try await self.rows(Statements.latestTransaction, [.text(notification.originalTransactionId)], on: connection)
+                .first.map({
                     StorageRules.LatestTransaction(owner: try $0["owner_profile_id"].decode(String.self),
                                                    transactionId: try $0["transaction_id"].decode(String.self),
                                                    vendorProductId: try $0["vendor_product_id"].decode(String.self),
                                                    expiresAt: try $0["expires_at"].decode(Int?.self),
                                                    productType: try $0["product_type"].decode(String.self))
                 }) else { return .unknownTransaction }
-            let stored = try await self.rows("SELECT * FROM lifecycles WHERE original_transaction_id = ?",
-                                             [.text(notification.originalTransactionId)], on: connection).first.map(Self.lifecycle)
+            let stored = try await self.rows(Statements.lifecycle, [.text(notification.originalTransactionId)], on: connection).first.map(Self.lifecycle)
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
             if let next = decision.save { try await self.save(next, notification.originalTransactionId, connection) }
-            _ = try await self.rows("""
-                INSERT INTO notifications (source, notification_id, type, subtype, original_transaction_id, profile_id, outcome, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(notification.source), .text(notification.notificationId), .text(notification.event.storeType),
+            _ = try await self.rows(Statements.insertNotification, [.text(notification.source), .text(notification.notificationId), .text(notification.event.storeType),
                       .text(notification.event.subtype), .text(notification.originalTransactionId), .text(latest.owner),
                       .text(decision.outcome), .text(notification.text)], on: connection)
             return .done(outcome: decision.outcome, profileId: latest.owner, reason: decision.reason)
@@ -33,7 +26,7 @@ extension PostgresStorage {
     }
 
     func notificationLog() async throws -> [NotificationLogEntry] {
-        try await rows("SELECT * FROM notifications ORDER BY arrival").map {
+        try await rows(Statements.notificationLog).map {
             NotificationLogEntry(source: try $0["source"].decode(String.self), notificationId: try $0["notification_id"].decode(String.self),
                                  type: try $0["type"].decode(String.self), subtype: try $0["subtype"].decode(String?.self),
                                  originalTransactionId: try $0["original_transaction_id"].decode(String.self),
@@ -45,20 +38,15 @@ extension PostgresStorage {
     /// its answer stores nothing twice, whichever replica it reaches.
     func storeProfileData(_ post: ProfileData.Post) async throws -> Bool {
         try await serializable { connection in
-            guard try await !self.rows("""
-                INSERT INTO profile_records (event_id, profile_id, kind) VALUES (?, ?, ?) ON CONFLICT (event_id) DO NOTHING RETURNING 1
-                """, [.text(post.eventId), .text(post.profileId), .text(post.kind.rawValue)], on: connection).isEmpty else { return false }
-            _ = try await self.rows("""
-                INSERT INTO profile_data (profile_id, kind, source, body) VALUES (?, ?, ?, ?)
-                ON CONFLICT (profile_id, kind, source) DO UPDATE SET body = excluded.body
-                """, [.text(post.profileId), .text(post.kind.rawValue), .text(post.source),
+            guard try await !self.rows(Statements.recordProfileData, [.text(post.eventId), .text(post.profileId), .text(post.kind.rawValue)], on: connection).isEmpty else { return false }
+            _ = try await self.rows(Statements.keepProfileData, [.text(post.profileId), .text(post.kind.rawValue), .text(post.source),
                       .text(String(decoding: post.body.encoded, as: UTF8.self))], on: connection)
             return true
         }
     }
 
     func profileData(profileId: String) async throws -> [ProfileDataEntry] {
-        try await rows("SELECT kind, source, body FROM profile_data WHERE profile_id = ? ORDER BY kind, source", [.text(profileId)]).map {
+        try await rows(Statements.profileData, [.text(profileId)]).map {
             ProfileDataEntry(kind: try $0["kind"].decode(String.self), source: try $0["source"].decode(String.self),
                              body: try $0["body"].decode(String.self))
         }
@@ -76,18 +64,7 @@ extension PostgresStorage {
     }
 
     private func save(_ state: LifecycleState, _ originalTransactionId: String, _ connection: PostgresConnection) async throws {
-        _ = try await rows("""
-            INSERT INTO lifecycles (original_transaction_id, transaction_id, vendor_product_id, expires_at, renewed_at,
-                will_renew, is_in_grace_period, grace_period_expires_at, billing_issue_detected_at, unsubscribed_at,
-                cancellation_reason, is_refund, refunded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (original_transaction_id) DO UPDATE SET transaction_id = excluded.transaction_id,
-                vendor_product_id = excluded.vendor_product_id, expires_at = excluded.expires_at, renewed_at = excluded.renewed_at,
-                will_renew = excluded.will_renew, is_in_grace_period = excluded.is_in_grace_period,
-                grace_period_expires_at = excluded.grace_period_expires_at, billing_issue_detected_at = excluded.billing_issue_detected_at,
-                unsubscribed_at = excluded.unsubscribed_at, cancellation_reason = excluded.cancellation_reason,
-                is_refund = excluded.is_refund, refunded_at = excluded.refunded_at
-            """, [.text(originalTransactionId), .text(state.transactionId), .text(state.vendorProductId), .int(state.expiresAt),
+        _ = try await rows(Statements.saveLifecycle, [.text(originalTransactionId), .text(state.transactionId), .text(state.vendorProductId), .int(state.expiresAt),
                   .int(state.renewedAt), .bool(state.willRenew), .bool(state.isInGracePeriod), .int(state.gracePeriodExpiresAt),
                   .int(state.billingIssueDetectedAt), .int(state.unsubscribedAt), .text(state.cancellationReason), .bool(state.isRefund),
                   .int(state.refundedAt)], on: connection)

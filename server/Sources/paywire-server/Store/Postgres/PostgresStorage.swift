@@ -63,7 +63,7 @@ final class PostgresStorage: Storage {
                 }
                 try await connection.query("COMMIT", logger: logger)
             } catch {
-                try? await connection.query("ROLLBACK", logger: logger)
+                await rollback(connection)
                 throw error
             }
         }
@@ -82,7 +82,7 @@ final class PostgresStorage: Storage {
                         try await connection.query("COMMIT", logger: logger)
                         return value
                     } catch {
-                        try? await connection.query("ROLLBACK", logger: logger)
+                        await self.rollback(connection)
                         throw error
                     }
                 }
@@ -90,6 +90,16 @@ final class PostgresStorage: Storage {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 << attempt))))
             }
+        }
+    }
+
+    /// Ends a transaction that failed; a rollback that fails too is logged (the transaction's
+    /// own error is the one thrown, and the pool drops a connection that broke).
+    private func rollback(_ connection: PostgresConnection) async {
+        do {
+            try await connection.query("ROLLBACK", logger: logger)
+        } catch {
+            logger.warning("rollback failed", metadata: ["error": "\(StorageProblem.describe(error))"])
         }
     }
 
@@ -117,9 +127,9 @@ final class PostgresStorage: Storage {
             index += 1
             text += "$\(index)"
             switch values[index - 1] {
-            case .text(let value): try bindings.append(value)
-            case .int(let value): try bindings.append(value)
-            case .bool(let value): try bindings.append(value)
+            case .text(let value): bindings.append(value)
+            case .int(let value): bindings.append(value)
+            case .bool(let value): bindings.append(value)
             }
         }
         guard index == values.count else { throw StorageProblem("more values than placeholders in: \(sql.prefix(80))") }

@@ -4,26 +4,18 @@ import GRDB
 extension SQLiteStorage {
     func apply(_ notification: StoreNotification) async throws -> NotificationOutcome {
         try await database.write { db in
-            if let seen = try Row.fetchOne(db, sql: "SELECT outcome, profile_id FROM notifications WHERE source = ? AND notification_id = ?",
-                                           arguments: [notification.source, notification.notificationId]) {
+            if let seen = try Row.fetchOne(db, sql: Statements.seenNotification, arguments: [notification.source, notification.notificationId]) {
                 return .duplicate(outcome: seen["outcome"], profileId: seen["profile_id"])
             }
-            guard let latest = try Row.fetchOne(db, sql: """
-                SELECT owner_profile_id, transaction_id, vendor_product_id, expires_at, product_type FROM transactions
-                WHERE original_transaction_id = ? AND status = 'verified' ORDER BY purchased_at DESC, transaction_id DESC LIMIT 1
-                """, arguments: [notification.originalTransactionId]).map({
+            guard let latest = try Row.fetchOne(db, sql: Statements.latestTransaction, arguments: [notification.originalTransactionId]).map({
                     StorageRules.LatestTransaction(owner: $0["owner_profile_id"], transactionId: $0["transaction_id"],
                                                    vendorProductId: $0["vendor_product_id"], expiresAt: $0["expires_at"],
                                                    productType: $0["product_type"])
                 }) else { return .unknownTransaction }
-            let stored = try Row.fetchOne(db, sql: "SELECT * FROM lifecycles WHERE original_transaction_id = ?",
-                                          arguments: [notification.originalTransactionId]).map(Self.lifecycle)
+            let stored = try Row.fetchOne(db, sql: Statements.lifecycle, arguments: [notification.originalTransactionId]).map(Self.lifecycle)
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
             if let next = decision.save { try Self.save(next, notification.originalTransactionId, db) }
-            try db.execute(sql: """
-                INSERT INTO notifications (source, notification_id, type, subtype, original_transaction_id, profile_id, outcome, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [notification.source, notification.notificationId, notification.event.storeType,
+            try db.execute(sql: Statements.insertNotification, arguments: [notification.source, notification.notificationId, notification.event.storeType,
                                  notification.event.subtype, notification.originalTransactionId, latest.owner, decision.outcome,
                                  notification.text])
             return .done(outcome: decision.outcome, profileId: latest.owner, reason: decision.reason)
@@ -32,7 +24,7 @@ extension SQLiteStorage {
 
     func notificationLog() async throws -> [NotificationLogEntry] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM notifications ORDER BY arrival").map {
+            try Row.fetchAll(db, sql: Statements.notificationLog).map {
                 NotificationLogEntry(source: $0["source"], notificationId: $0["notification_id"], type: $0["type"], subtype: $0["subtype"],
                                      originalTransactionId: $0["original_transaction_id"], profileId: $0["profile_id"],
                                      outcome: $0["outcome"])
@@ -42,21 +34,17 @@ extension SQLiteStorage {
 
     func storeProfileData(_ post: ProfileData.Post) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO profile_records (event_id, profile_id, kind) VALUES (?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
-                           arguments: [post.eventId, post.profileId, post.kind.rawValue])
-            guard db.changesCount > 0 else { return false }
-            try db.execute(sql: """
-                INSERT INTO profile_data (profile_id, kind, source, body) VALUES (?, ?, ?, ?)
-                ON CONFLICT (profile_id, kind, source) DO UPDATE SET body = excluded.body
-                """, arguments: [post.profileId, post.kind.rawValue, post.source, String(decoding: post.body.encoded, as: UTF8.self)])
+            guard try Row.fetchOne(db, sql: Statements.recordProfileData, arguments: [post.eventId, post.profileId, post.kind.rawValue]) != nil else {
+                return false
+            }
+            try db.execute(sql: Statements.keepProfileData, arguments: [post.profileId, post.kind.rawValue, post.source, String(decoding: post.body.encoded, as: UTF8.self)])
             return true
         }
     }
 
     func profileData(profileId: String) async throws -> [ProfileDataEntry] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT kind, source, body FROM profile_data WHERE profile_id = ? ORDER BY kind, source",
-                             arguments: [profileId]).map { ProfileDataEntry(kind: $0["kind"], source: $0["source"], body: $0["body"]) }
+            try Row.fetchAll(db, sql: Statements.profileData, arguments: [profileId]).map { ProfileDataEntry(kind: $0["kind"], source: $0["source"], body: $0["body"]) }
         }
     }
 
@@ -70,18 +58,7 @@ extension SQLiteStorage {
     }
 
     private static func save(_ state: LifecycleState, _ originalTransactionId: String, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO lifecycles (original_transaction_id, transaction_id, vendor_product_id, expires_at, renewed_at,
-                will_renew, is_in_grace_period, grace_period_expires_at, billing_issue_detected_at, unsubscribed_at,
-                cancellation_reason, is_refund, refunded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (original_transaction_id) DO UPDATE SET transaction_id = excluded.transaction_id,
-                vendor_product_id = excluded.vendor_product_id, expires_at = excluded.expires_at, renewed_at = excluded.renewed_at,
-                will_renew = excluded.will_renew, is_in_grace_period = excluded.is_in_grace_period,
-                grace_period_expires_at = excluded.grace_period_expires_at, billing_issue_detected_at = excluded.billing_issue_detected_at,
-                unsubscribed_at = excluded.unsubscribed_at, cancellation_reason = excluded.cancellation_reason,
-                is_refund = excluded.is_refund, refunded_at = excluded.refunded_at
-            """, arguments: [originalTransactionId, state.transactionId, state.vendorProductId, state.expiresAt, state.renewedAt,
+        try db.execute(sql: Statements.saveLifecycle, arguments: [originalTransactionId, state.transactionId, state.vendorProductId, state.expiresAt, state.renewedAt,
                              state.willRenew, state.isInGracePeriod, state.gracePeriodExpiresAt, state.billingIssueDetectedAt,
                              state.unsubscribedAt, state.cancellationReason, state.isRefund, state.refundedAt])
     }
