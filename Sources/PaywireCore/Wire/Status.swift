@@ -12,9 +12,13 @@ public enum Status: Int32, CaseIterable, Sendable {
     case timeout = -9
     case `internal` = -10
     case noMemory = -11
+    case busy = -12
 
     /// The name `paywire_status_name` returns, as in the header's `#define`s without the prefix.
-    public var name: String {
+    public var name: String { literalName.description }
+
+    /// The name as static text, which the boundary hands out as `const char *` without copying.
+    public var literalName: StaticString {
         switch self {
         case .ok: return "OK"
         case .failed: return "FAILED"
@@ -28,6 +32,7 @@ public enum Status: Int32, CaseIterable, Sendable {
         case .timeout: return "TIMEOUT"
         case .internal: return "INTERNAL"
         case .noMemory: return "NOMEM"
+        case .busy: return "BUSY"
         }
     }
 }
@@ -59,6 +64,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case invalidState = "invalid_state"
     case requiresAsync = "requires_async"
     case unauthorized = "unauthorized"
+    /// The client refused new work because the host has not taken what it already owes it:
+    /// `async_call_limit` answers, or `event_queue_limit` events that must be kept.
+    case busy = "busy"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.
@@ -73,6 +81,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .timeout: return .timeout
         case .wrongFallbackVersion: return .versionMismatch
         case .internal: return .internal
+        case .busy: return .busy
         default: return .failed
         }
     }
