@@ -207,7 +207,7 @@ final class ProfileStore {
     private func emit(now: Int) {
         let profile = current
         lastActivity = ProfileStore.activity(profile, now: now)
-        sink.emit(Event("did_load_latest_profile") { writer in
+        sink.emit(Event("did_load_latest_profile", retention: .latestState) { writer in
             writer.key("profile")
             profile.write(to: &writer, now: now)
         })

@@ -13,7 +13,7 @@ final class Log {
     /// Emits `{"event":"log", level, message, details}` when `level` is in force.
     func callAsFunction(_ level: LogLevel, _ message: String, details: [(key: String, value: JSONValue)] = []) {
         guard level <= self.level else { return }
-        sink.emit(Event("log") { writer in
+        sink.emit(Event("log", retention: .droppable) { writer in
             writer.member("level", level.rawValue)
             writer.member("message", message)
             writer.member("details", .object(JSONObject(details)))

@@ -5,12 +5,16 @@
 public struct Event: Sendable {
     /// The wire name (`log`, `call_result`, `did_load_latest_profile`, ...).
     public let name: String
+    /// What the queue may do with it when the host falls behind.
+    public let retention: EventRetention
     /// The payload as one encoded JSON object; its members are spliced after `event` and `seq`.
     public let payload: [UInt8]
 
-    /// Creates an event whose payload members are written by `body`.
-    public init(_ name: String, _ body: (inout JSONWriter) -> Void = { _ in }) {
+    /// Creates an event whose payload members are written by `body`. Events are kept unless
+    /// said otherwise: dropping one must be a decision.
+    public init(_ name: String, retention: EventRetention = .kept, _ body: (inout JSONWriter) -> Void = { _ in }) {
         self.name = name
+        self.retention = retention
         var writer = JSONWriter()
         writer.object(body)
         self.payload = writer.bytes
@@ -36,10 +40,30 @@ public struct Event: Sendable {
     }
 }
 
+/// What the event queue may do with an event when the host falls behind (docs/operations/threads.md).
+public enum EventRetention: Sendable, Equatable {
+    /// Nobody waits for it (`log`): when the queue is full it is dropped, and an
+    /// `events_overflowed` notice names it.
+    case droppable
+    /// A snapshot of state (`did_load_latest_profile`): when the queue is full, a newer one takes
+    /// the place (and `seq`) of the one still queued, so the newest state is never lost.
+    case latestState
+    /// Someone waits for it or must act on it (`host_request`, the events that drive a screen):
+    /// never dropped. Its sources stop when the host falls behind (`EventSink.isBacklogged`).
+    case kept
+    /// The `call_result` of an async call: never dropped; it counts against `async_call_limit`
+    /// until the host has taken it.
+    case answer
+}
+
 /// Where the core sends events. The boundary implements it with an ordered, bounded queue.
 public protocol EventSink: AnyObject, Sendable {
     /// Queues an event; never blocks on the host and never runs host code on the caller's stack.
     func emit(_ event: Event)
+    /// Whether the host has fallen behind: `event_queue_limit` events it must not lose wait
+    /// for it. Work that would add more (a screen's input, a host request) is then refused
+    /// with `busy` where it enters, so the queue stays bounded whether the host polls or not.
+    var isBacklogged: Bool { get }
 }
 
 /// Severity of `log` events, in increasing verbosity.
