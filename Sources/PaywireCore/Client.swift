@@ -10,6 +10,7 @@ public final class Client {
     let calls: Calls
     let timers: Timers
     let broker: HostRequestBroker
+    let backpressure: Backpressure
     let store: StoreGateway
     /// Nil with no transport configured: the bundle is the only source.
     let backend: Backend?
@@ -42,6 +43,7 @@ public final class Client {
         let runtime = try Runtime(config: config, sink: sink, scheduler: scheduler, completions: completions,
                                   httpTransport: httpTransport, files: files)
         (log, calls, timers, broker, store, backend) = (runtime.log, runtime.calls, runtime.timers, runtime.broker, runtime.store, runtime.backend)
+        backpressure = runtime.backpressure
         var bundle: FallbackBundle?
         if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
         let served = ServedPaywalls()
@@ -100,6 +102,7 @@ public final class Client {
             return .done(.failure(WireError(.unknownMethod, "unknown method '\(method)'",
                                             details: JSONObject([("method", .string(method))]))))
         }
+        if entry.feedsScreen, let refusal = backpressure.refusal(of: method) { return .done(.failure(refusal)) }
         return calls.run(mode) {
             do throws(WireError) {
                 if let fastPath = entry.fastPath, let params, let outcome = try fastPath(self, params) { return outcome }

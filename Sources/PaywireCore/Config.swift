@@ -12,7 +12,7 @@ public struct ClientConfig: Sendable {
 
     static let knownKeys: Set<String> = [
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
-        "observer_mode", "log_level", "event_queue_limit", "wrapper", "host_request_timeout_ms",
+        "observer_mode", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms",
         "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start",
     ]
 
@@ -32,6 +32,9 @@ public struct ClientConfig: Sendable {
     /// The default and bounds of `event_queue_limit`.
     public static let defaultEventQueueLimit = 1000
     static let eventQueueLimitRange = 16...1_000_000
+    /// The default and bounds of `async_call_limit`.
+    public static let defaultAsyncCallLimit = 1000
+    static let asyncCallLimitRange = 1...1_000_000
 
     var profileId: String?
     var customerUserId: String?
@@ -51,6 +54,9 @@ public struct ClientConfig: Sendable {
     var logLevel: LogLevel = .warn
     /// How many events may wait for the host before the overflow rule applies.
     public private(set) var eventQueueLimit = ClientConfig.defaultEventQueueLimit
+    /// How many async calls may wait for the host to take their answers before
+    /// `paywire_client_call_async` refuses more with BUSY.
+    public private(set) var asyncCallLimit = ClientConfig.defaultAsyncCallLimit
     var wrapperName: String?
     var wrapperVersion: String?
     /// `wrapper {name, version}`, when both are given.
@@ -104,6 +110,8 @@ public struct ClientConfig: Sendable {
         logLevel = try fields.optionalEnum("log_level", LogLevel.self) ?? .warn
         eventQueueLimit = try fields.optionalInt("event_queue_limit", in: ClientConfig.eventQueueLimitRange)
             ?? ClientConfig.defaultEventQueueLimit
+        asyncCallLimit = try fields.optionalInt("async_call_limit", in: ClientConfig.asyncCallLimitRange)
+            ?? ClientConfig.defaultAsyncCallLimit
         if let wrapper = try fields.optionalObject("wrapper") {
             wrapperName = try wrapper.identifier("name")
             wrapperVersion = try wrapper.identifier("version")

@@ -4,6 +4,8 @@ import Testing
 /// Collects events instead of queueing them for a host.
 final class RecordingSink: EventSink, @unchecked Sendable {
     var events: [Event] = []
+    /// What the sink answers when asked whether the host fell behind.
+    var isBacklogged = false
     func emit(_ event: Event) { events.append(event) }
 }
 
@@ -46,6 +48,49 @@ final class ManualScheduler: TimerScheduler, @unchecked Sendable {
         let count = sink.events.count
         client.timerFired(scheduler.scheduled[0].token)
         #expect(sink.events.count == count)
+    }
+
+    @Test func aHostThatFellBehindHasScreenInputsRefusedWithBusyAndReadsStillRun() throws {
+        let (client, sink) = try client(#"{"profile_id":"p","store":{"type":"host"},"fallback":{"path":"tests/conformance/bundles/basic.json"}}"#)
+        let paywall = call(client, "get_paywall", #"{"placement_id":"onboarding"}"#)
+        guard case .object(let envelope) = try JSONParser.parse(paywall.envelope), let served = envelope["success"] else {
+            Issue.record("no paywall"); return
+        }
+        let created = call(client, "create_paywall_view", String(decoding: JSONWriter.encode(.object(JSONObject([("paywall", served)]))), as: UTF8.self))
+        #expect(created.status == .ok)
+        sink.isBacklogged = true
+        let before = sink.events.map(\.name)
+        let refused = call(client, "paywall_view_select_product", #"{"view_id":"paywall-view-1","product_id":"monthly"}"#)
+        #expect(refused.status == .busy)
+        #expect(try result(refused).flatMap { value -> JSONValue? in
+            if case .object(let error) = value { return error["code"] } else { return nil }
+        } == .string("busy"))
+        #expect(call(client, "get_profile", "{}").status == .ok)
+        #expect(sink.events.map(\.name) == before)
+        sink.isBacklogged = false
+        #expect(call(client, "paywall_view_select_product", #"{"view_id":"paywall-view-1","product_id":"monthly"}"#).status == .ok)
+    }
+
+    @Test func aHostRequestFindingTheHostBehindIsNeverEmittedAndFailsWithBusyAfterTheStep() {
+        let sink = RecordingSink()
+        let scheduler = ManualScheduler()
+        let timers = Timers(scheduler: scheduler)
+        let log = Log(level: .warn, sink: sink)
+        let broker = HostRequestBroker(timeout: 500, sink: sink, backpressure: Backpressure(sink: sink, eventQueueLimit: 16),
+                                       timers: timers, log: log)
+        sink.isBacklogged = true
+        var outcomes: [HostOutcome] = []
+        broker.ask(.storePurchase, view: nil, payload: { _ in }) { outcomes.append($0) }
+        #expect(sink.events.isEmpty)
+        #expect(outcomes.isEmpty)                          // not inside ask: the asking step finishes first
+        #expect(scheduler.scheduled.map(\.milliseconds) == [0])
+        timers.fire(scheduler.scheduled[0].token)
+        guard outcomes.count == 1, case .timedOut(let error) = outcomes[0] else { Issue.record("no refusal"); return }
+        #expect(error.code == .busy)
+        #expect(sink.events.map(\.name) == ["log"])
+        sink.isBacklogged = false
+        broker.ask(.storePurchase, view: nil, payload: { _ in }) { outcomes.append($0) }
+        #expect(sink.events.map(\.name) == ["log", "host_request"])
     }
 
     private func result(_ response: CallResponse) throws -> JSONValue? {

@@ -5,6 +5,8 @@ struct Runtime {
     let calls: Calls
     let timers: Timers
     let broker: HostRequestBroker
+    /// Whether the host keeps up with its events; work is refused where it enters when not.
+    let backpressure: Backpressure
     let store: StoreGateway
     let storage: Storage
     /// Nil when the client was built without one: `fallback.path` and `storage_dir` are refused.
@@ -21,7 +23,9 @@ struct Runtime {
         log = Log(level: config.logLevel, sink: sink)
         calls = Calls(completions: completions)
         timers = Timers(scheduler: scheduler)
-        broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, timers: timers, log: log)
+        backpressure = Backpressure(sink: sink, eventQueueLimit: config.eventQueueLimit)
+        broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, backpressure: backpressure,
+                                   timers: timers, log: log)
         let adapter = try ClientConfig.makeStore(config.storeFields)
         clock = adapter.fixedNow.map { FixedClock(milliseconds: $0) } ?? SystemClock()
         accessClock = AccessClock(clock: clock)
