@@ -52,7 +52,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256.</summary>
-        public const string Sha256 = "30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b";
+        public const string Sha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
     }
 
     /// <summary>The values of ProductType; a value not listed (a newer library's) still reads.</summary>
@@ -92,6 +92,7 @@ namespace Paywire.Model
         public const string InvalidState = "invalid_state";
         public const string RequiresAsync = "requires_async";
         public const string Unauthorized = "unauthorized";
+        public const string Busy = "busy";
     }
 
     /// <summary>The values of CancellationReason; a value not listed (a newer library's) still reads.</summary>
@@ -3591,7 +3592,7 @@ namespace Paywire.Model
         }
     }
 
-    /// <summary>The events_overflowed event.</summary>
+    /// <summary>Follows at once the log events dropped because the host fell behind: their seqs are first_dropped_seq..last_dropped_seq and this notice's seq is the next one. Only droppable events (log) are ever dropped.</summary>
     public sealed class EventsOverflowedEvent : IEvent
     {
         private static readonly HashSet<string> Keys = new HashSet<string> { "dropped", "event", "first_dropped_seq", "last_dropped_seq", "seq" };

@@ -17,10 +17,10 @@ from . import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = '30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b'
+SCHEMA_SHA256 = 'b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
-ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized']
+ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy']
 CancellationReason = Literal['voluntarily_cancelled', 'billing_error', 'price_increase', 'product_was_not_available', 'refund', 'upgraded', 'unknown']
 
 
@@ -3024,7 +3024,10 @@ class Envelope:
 
 @dataclass
 class EventsOverflowedEvent:
-    """The events_overflowed event."""
+    """Follows at once the log events dropped because the host fell behind: their seqs are
+    first_dropped_seq..last_dropped_seq and this notice's seq is the next one. Only droppable
+    events (log) are ever dropped.
+    """
 
     EVENT: ClassVar[str] = 'events_overflowed'
     seq: int

@@ -37,6 +37,7 @@ public final class ErrorCode {
     public static final String INVALID_STATE = "invalid_state";
     public static final String REQUIRES_ASYNC = "requires_async";
     public static final String UNAUTHORIZED = "unauthorized";
+    public static final String BUSY = "busy";
 
     private ErrorCode() {
     }

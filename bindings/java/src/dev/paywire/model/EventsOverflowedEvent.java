@@ -10,7 +10,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
-/** The events_overflowed event. */
+/** Follows at once the log events dropped because the host fell behind: their seqs are first_dropped_seq..last_dropped_seq and this notice's seq is the next one. Only droppable events (log) are ever dropped. */
 public final class EventsOverflowedEvent implements Event {
     private static final java.util.Set<String> KEYS = ModelJson.keys("dropped", "event", "first_dropped_seq", "last_dropped_seq", "seq");
     /** The wire name of this event. */
