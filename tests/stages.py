@@ -41,6 +41,7 @@ TEST = [
     Stage("check-exports", ["lib"]),
     Stage("check-needed", ["lib"]),
     Stage("check-unload", ["lib"]),
+    Stage("check-backpressure", ["lib"]),
     Stage("check-install", ["lib"]),
     Stage("test-swift", ["lib"], build=True),
     Stage("bindings", ["lib", "deps-bindings"], build=True),
