@@ -16,7 +16,8 @@ double measure(operation op, void *context, int iterations);
 /* One line: the figure, its baseline from the same run, their ratio against the target. */
 void report(const char *name, double value, double baseline, const char *baseline_name, double target);
 
-/* (f): recording one event with storage_dir against a plain SQLite insert-and-commit. */
+/* (f) and (g): recording one event with storage_dir, into an empty and a full queue, against a plain
+ * SQLite insert-and-commit. */
 void bench_outbox(void);
 
 #endif
