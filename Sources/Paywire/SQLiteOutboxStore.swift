@@ -87,10 +87,14 @@ final class SQLiteOutboxStore: OutboxStore {
         return oldest
     }
 
-    func oldest(kind: RecordKind, limit: Int) throws(WireError) -> [(eventId: String, size: Int)] {
-        var rows: [(eventId: String, size: Int)] = []
-        try database.run("SELECT event_id, size FROM records WHERE kind = ? ORDER BY seq LIMIT ?", [.integer(kind.rawValue), .integer(limit)]) { row in
-            rows.append((row.text(0), row.integer(1)))
+    /// `records_by_kind (kind, seq)` serves both the range and the order: SQLite seeks to the
+    /// first row after `seq` and stops after `limit` (EXPLAIN QUERY PLAN: SEARCH records USING
+    /// INDEX records_by_kind (kind=? AND seq>?), no sort), so the queue's length costs nothing.
+    func oldest(kind: RecordKind, after seq: Int, limit: Int) throws(WireError) -> [(eventId: String, seq: Int, size: Int)] {
+        var rows: [(eventId: String, seq: Int, size: Int)] = []
+        try database.run("SELECT event_id, seq, size FROM records WHERE kind = ? AND seq > ? ORDER BY seq LIMIT ?",
+                         [.integer(kind.rawValue), .integer(seq), .integer(limit)]) { row in
+            rows.append((row.text(0), row.integer(1), row.integer(2)))
         }
         return rows
     }

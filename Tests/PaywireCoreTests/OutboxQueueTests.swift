@@ -3,7 +3,8 @@ import Testing
 
 /// The outbox's queue rules through the memory store: records, seq, bounds and eviction.
 @Suite struct OutboxQueueTests {
-    func outbox(maxQueued: Int = 100, store: OutboxStore = MemoryOutboxStore()) throws -> (Outbox, OutboxStore, RecordingSink) {
+    func outbox(maxQueued: Int = 100, maxBytes: Int = AnalyticsConfig().maxBytes,
+                store: OutboxStore = MemoryOutboxStore()) throws -> (Outbox, OutboxStore, RecordingSink) {
         let sink = RecordingSink()
         let log = Log(level: .warn, sink: sink)
         let config = try ClientConfig.parse(Array(#"{"profile_id":"p"}"#.utf8))
@@ -11,6 +12,7 @@ import Testing
                                         accessClock: AccessClock(clock: FixedClock(milliseconds: 1000)), timers: Timers(scheduler: nil), log: log, observer: ServedPaywalls())
         var analytics = AnalyticsConfig()
         analytics.maxQueued = maxQueued
+        analytics.maxBytes = maxBytes
         let outbox = Outbox(store: store, config: analytics, backend: nil, profiles: profiles,
                             source: RecordSource(installId: "install", sessionId: "session", platform: nil, appVersion: nil, wrapper: nil),
                             timers: Timers(scheduler: nil), calls: Calls(completions: nil), log: log, clock: FixedClock(milliseconds: 1000))
@@ -83,6 +85,27 @@ import Testing
             + store.oldest(in: .purchases, maxRecords: 1, maxBytes: .max).map(\.eventId)
         try store.remove(sent + ["not-held"], reportedDropped: 0)
         #expect((store.count(in: .events), store.count(in: .purchases), store.count) == (87, 2, 89))
+    }
+
+    @Test func theMemoryStoreKeepsSeqOrderAcrossKindsThroughRemovalsAnywhere() throws {
+        let store = MemoryOutboxStore()
+        func id(_ seq: Int) -> String { "id-\(seq)" }
+        for seq in 1...200 {
+            let record = OutboxRecord(eventId: id(seq), seq: seq, kind: seq % 3 == 0 ? .attribution : .analytics, body: [UInt8](repeating: 0, count: seq))
+            try store.commit(inserting: record, seq: seq, lane: .events, evicting: [], dropped: 0)
+        }
+        // From the middle, then most of the front (which gives the lines' space back).
+        try store.remove([id(160), id(161)], reportedDropped: 0)
+        try store.commit(inserting: nil, seq: 201, lane: .events, evicting: (1...150).map(id), dropped: 150)
+        let left = [151, 152, 153, 154, 155, 156, 157, 158, 159] + Array(162...200)
+        #expect(try store.oldest(in: .events, maxRecords: 1000, maxBytes: .max).map(\.seq) == left)
+        #expect((store.count, store.count(in: .events), store.totalBytes, store.droppedCount) == (left.count, left.count, left.reduce(0, +), 150))
+        #expect(try store.oldestSeq(in: .events) == 151)
+        #expect(try store.count(in: .events, upTo: 162) == 10)
+        #expect(try store.oldest(kind: .attribution, after: 156, limit: 3).map(\.seq) == [159, 162, 165])
+        #expect(try store.oldest(kind: .analytics, after: 0, limit: 2).map(\.size) == [151, 152])
+        #expect(try store.records(withIds: [id(170), id(1), id(155)]).map(\.seq) == [155, 170])
+        #expect(store.nextSeq(in: .events) == 202)
     }
 
     @Test func aFullQueueLogsOnceNotPerRecord() throws {

@@ -77,8 +77,11 @@ public protocol OutboxStore: AnyObject {
     /// seq, of `lane`, is consumed either way), deletes `evicting`, adds `dropped` to the
     /// dropped count.
     func commit(inserting record: OutboxRecord?, seq: Int, lane: OutboxLane, evicting: [String], dropped: Int) throws(WireError)
-    /// The oldest records of `kind`, at most `limit`, with their sizes (eviction candidates).
-    func oldest(kind: RecordKind, limit: Int) throws(WireError) -> [(eventId: String, size: Int)]
+    /// The oldest records of `kind` with a seq above `seq`, at most `limit`, in seq order, with
+    /// their sizes: eviction candidates, asked a few at a time (`after` the last one read), so
+    /// making room reads about as many rows as it removes. Must not read the whole queue: it is
+    /// asked each time a full queue makes room.
+    func oldest(kind: RecordKind, after seq: Int, limit: Int) throws(WireError) -> [(eventId: String, seq: Int, size: Int)]
     /// The oldest records of a lane in seq order: at most `maxRecords`, and within `maxBytes`
     /// (always at least one when any is held).
     func oldest(in lane: OutboxLane, maxRecords: Int, maxBytes: Int) throws(WireError) -> [OutboxRecord]
