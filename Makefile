@@ -37,7 +37,7 @@ SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --i
                  -Xlinker -mllvm -Xlinker -dwarf-version=4
 # ---- end release build flags --------------------------------------------------------------------
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
-SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
 RESULTS     := $(BUILD)/conformance-results
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -97,10 +97,10 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 # package (tools/devserver), so its server framework never enters libpaywire's graph.
 devserver: $(BINDIR)/paywire-devserver
 # SwiftPM keeps a path dependency's file list from when it last read the manifests: when
-# PaywireCore gains or loses a file, touching the manifest makes it look again.
-$(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireCore -name '*.swift') tools/devserver/Package.swift | deps
+# the wire or the model gains or loses a file, touching the manifest makes it look again.
+$(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/PaywireWire Sources/PaywireModel -name '*.swift') tools/devserver/Package.swift | deps
 	@mkdir -p $(BUILD)
-	@find Sources/PaywireCore -name '*.swift' | sort > $(BUILD)/devserver-core-files.new; \
+	@find Sources/PaywireWire Sources/PaywireModel -name '*.swift' | sort > $(BUILD)/devserver-core-files.new; \
 	cmp -s $(BUILD)/devserver-core-files.new $(BUILD)/devserver-core-files || touch tools/devserver/Package.swift; \
 	mv $(BUILD)/devserver-core-files.new $(BUILD)/devserver-core-files
 	swift build -c release --package-path tools/devserver --product paywire-devserver

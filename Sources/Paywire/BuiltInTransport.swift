@@ -1,5 +1,7 @@
 import CCurl
 import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// An HTTP transport the boundary owns: it must stop (abort transfers, deliver nothing more)
 /// when the client is freed.

@@ -1,4 +1,6 @@
 import PaywireCore
+import PaywireModel
+import PaywireWire
 import Synchronization
 
 /// Everything behind one `paywire_client_t *`: the core client under its lock (one owner for

@@ -1,5 +1,7 @@
 import CCurl
 import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// The built-in HTTP client (`transport {type: http}`), over libcurl's multi interface. libcurl
 /// is loaded on demand (Sources/CCurl): `BuiltInTransport.make` loads it before making one.

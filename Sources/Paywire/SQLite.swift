@@ -1,5 +1,7 @@
 import CSQLite
 import PaywireCore
+import PaywireModel
+import PaywireWire
 #if canImport(Glibc)
 import Glibc
 #endif

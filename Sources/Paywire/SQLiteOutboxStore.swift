@@ -1,5 +1,7 @@
 import CSQLite
 import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// The outbox's durable queue: `<storage_dir>/outbox.sqlite`, SQLite in WAL mode with
 /// `synchronous=NORMAL`. A record is committed before the call that made it returns, so a

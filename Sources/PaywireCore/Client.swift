@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// One Paywire client, the state behind one `paywire_client_t`: the composition root. It
 /// builds the parts from the config and runs each call through the method table. What comes
 /// back later (timers, host answers, HTTP answers, store outcomes) goes straight to the reply

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The configuration given to `paywire_client_new`, checked field by field.
 ///
 /// A bad value fails client creation with `wrong_param` naming the field; an unknown key is

@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// A clock whose wall time and elapsed count the test moves by hand.
 final class ManualClock: Clock {

@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// The grant decision on its own: product type x what the store said x what the backend said.
 @Suite struct AccessRulesTests {

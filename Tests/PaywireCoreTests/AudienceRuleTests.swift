@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 @Suite struct AudienceRuleTests {
     private func rule(_ text: String) throws -> AudienceRule {

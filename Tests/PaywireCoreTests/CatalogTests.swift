@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 @Suite struct CatalogTests {
     private func hex(_ bytes: [UInt8]) -> String {

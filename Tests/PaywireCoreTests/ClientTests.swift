@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// Collects events instead of queueing them for a host.
 final class RecordingSink: EventSink, @unchecked Sendable {

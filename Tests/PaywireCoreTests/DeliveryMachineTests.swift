@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// The delivery rules on their own: when batches leave, and what each answer leads to.
 @Suite struct DeliveryMachineTests {

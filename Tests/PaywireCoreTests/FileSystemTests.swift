@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// Reads real files (the repository's bundles) for tests; no storage.
 final class ReadingFileSystem: FileSystem {

@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// The BCP 47 lookup chain and the choice of a localization, on their own.
 @Suite struct LocaleMatchTests {

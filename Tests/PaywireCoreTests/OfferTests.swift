@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 @Suite struct OfferTests {
     private let offer = PurchaseOffer(kind: .win_back, id: "wb-1")

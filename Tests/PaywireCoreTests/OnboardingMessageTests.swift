@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 @Suite struct OnboardingMessageTests {
     private func parse(_ text: String, type: String? = nil) throws -> OnboardingMessage {

@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// The onboarding view rules on their own: which actions each page message leads to.
 @Suite struct OnboardingViewMachineTests {

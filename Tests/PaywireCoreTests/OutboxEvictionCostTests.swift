@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// What making room in a full queue costs, counted in rows through the store port: it must
 /// follow the records that go, never the records held (a full queue of an app offline for a

@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// The outbox's queue rules through the memory store: records, seq, bounds and eviction.
 @Suite struct OutboxQueueTests {

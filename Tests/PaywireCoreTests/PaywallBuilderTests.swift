@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 @Suite struct PaywallBuilderTests {
     private func product(_ id: String, _ price: String, _ unit: SubscriptionPeriod.Unit?, count: Int = 1, offer: IntroOffer? = nil) -> StoreProduct {

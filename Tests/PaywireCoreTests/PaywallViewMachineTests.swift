@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// The paywall view machine on its own: each input's actions, in order, for every flow the
 /// seeds describe.

@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 @Suite struct PlacementCacheTests {
     private func fetched(_ id: String, at time: Int) -> RemoteSource.Fetched {

@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 @Suite struct PrefetchTests {
     private func builder(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }

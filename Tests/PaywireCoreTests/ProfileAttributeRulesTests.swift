@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// The rules of `update_profile`'s standard attributes, `set_integration_identifiers` and
 /// `update_attribution`, and how the profile keeps what they set.

@@ -1,5 +1,7 @@
 import Testing
 @testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
 
 /// The purchase rules that need no client: signatures, the backend's profile as the truth, and
 /// purchase records.

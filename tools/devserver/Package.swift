@@ -26,7 +26,7 @@ let package = Package(
         .executableTarget(
             name: "paywire-devserver",
             dependencies: [
-                .product(name: "PaywireCore", package: "paywire"),
+                .product(name: "PaywireModel", package: "paywire"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `store: {"type": "none"}`: no billing provider; every operation fails at once.
 final class NoStore: StoreAdapter {
     var unavailable: WireError? { WireError(.billingUnavailable, "no billing provider is configured (store.type is none)") }

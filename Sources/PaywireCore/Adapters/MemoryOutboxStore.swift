@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The queue without `storage_dir`: the same rules, kept for the client's life only (not durable).
 /// Records are held by `event_id`, and each kind's ids wait in their own line in seq order, so
 /// eviction reads and removes only the records that go, however long the queue.

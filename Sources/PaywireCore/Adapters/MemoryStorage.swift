@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Keeps records in memory for one client's lifetime (no `storage_dir`).
 final class MemoryStorage: Storage {
     private var records: [String: [UInt8]] = [:]

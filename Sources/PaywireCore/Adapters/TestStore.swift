@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `store: {"type": "test", ...}`: a product catalog from config, each product with a scripted
 /// purchase outcome and the access level it grants; a scripted restore; products fetches that
 /// fail a number of times before succeeding; and optionally a fixed clock. Everything a test

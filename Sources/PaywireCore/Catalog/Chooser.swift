@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Chooses in placements for the current profile: what audience rules know of the app and the
 /// profile, and the cross-placement groups the profile keeps.
 final class Chooser {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// One method of the wire: how its params are read and which part answers. Adding a method
 /// is adding one entry to one of the area lists below.
 struct MethodEntry: Sendable {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension MethodTable {
     /// The user: identity, attributes, access.
     static let profileMethods: [MethodEntry] = [

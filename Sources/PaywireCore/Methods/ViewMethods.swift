@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension MethodTable {
     /// Paywall views: what the host reports the user did, and what it asks.
     static let paywallViewMethods: [MethodEntry] = [

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension Outbox {
     /// `flush_analytics`: answered once every analytics record queued now has left
     /// (acknowledged, or refused and dropped), or with `timeout` when `timeoutMilliseconds`

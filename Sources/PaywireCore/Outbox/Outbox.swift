@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the backend said to a purchase record (the money lane): the part that made the record
 /// acts on the answer, which carries the profile.
 protocol PurchaseAnswers: AnyObject {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The profile's own records: what `update_profile`, `set_integration_identifiers` and
 /// `update_attribution` told the device, on its way to the backend. They ride the purchases
 /// lane (one at a time, never evicted, never stopped by `analytics_disabled`): an attribution

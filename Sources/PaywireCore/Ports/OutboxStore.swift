@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// How a record is treated when the queue is full: plain analytics go first (oldest first),
 /// attribution records (exposures) after them, and records that carry money never. The
 /// profile's own records (attributes, integration ids, install attribution) are never evicted

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The time access is judged by. Once the backend has answered, it is the backend's time
 /// (its `Date` header) plus the time the device has counted since on a clock the user cannot
 /// move: turning the wall clock back does not bring an expired subscription back, and

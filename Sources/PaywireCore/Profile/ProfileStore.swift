@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Told when what a profile may be shown could have changed (identity, access, attributes,
 /// cross-placement groups), so choices made for the old profile are not served again.
 protocol ProfileObserver: AnyObject {

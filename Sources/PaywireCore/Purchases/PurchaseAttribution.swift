@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What a purchase is attributed to: the paywall (placement, audience, A/B test, variation)
 /// it was made on. The backend reads conversions per variation from it.
 struct PurchaseAttribution: Equatable, Sendable {

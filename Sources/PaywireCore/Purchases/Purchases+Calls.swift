@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// A `make_purchase` or `restore_purchases` call waiting for the store.
 enum PurchaseCall: Sendable {
     case purchase(ViewProduct)

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension Purchases {
     /// Settles what the store restored: the backend validates the transactions
     /// and answers the profile (`POST /v1/restores`); without a backend the products are granted

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// A transaction kept for the backend, watched against the store's own deadline.
 struct StoreDeadline: Sendable {
     let transaction: StoreTransaction

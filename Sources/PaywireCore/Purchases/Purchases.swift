@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the part that asked for a restore does with its settlement (a view, or a call).
 typealias RestoreReply = (Result<RestoreSettlement, WireError>) -> Void
 

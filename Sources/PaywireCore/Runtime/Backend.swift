@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the part that sent a backend request does with the outcome.
 typealias BackendReply = (HTTPOutcome) -> Void
 
@@ -87,7 +90,7 @@ final class Backend {
               reply: @escaping BackendReply) {
         let accessClock = self.accessClock
         let reply: BackendReply = { outcome in
-            if case .response(let response) = outcome, let time = HTTPDate.of(response) { accessClock.backendSaid(time) }
+            if case .response(let response) = outcome, let time = response.date { accessClock.backendSaid(time) }
             reply(outcome)
         }
         var headers = headers

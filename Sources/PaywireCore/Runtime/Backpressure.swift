@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Whether the host keeps up with its events, asked where new work enters (a screen's input,
 /// a host request) so that work is refused with `busy` at once instead of growing a queue the
 /// host does not drain. Answers of async calls have their own bound (`async_call_limit`, at

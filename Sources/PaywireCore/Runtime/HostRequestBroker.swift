@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the core can ask the host, as `host_request` events with a `kind`.
 enum HostRequestKind: String, Sendable {
     case storeFetchProducts = "store.fetch_products"

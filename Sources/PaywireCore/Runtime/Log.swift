@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The client's `log` events: the level in force, and the one writer of their shape.
 final class Log {
     private(set) var level: LogLevel

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The services every part of a client shares, built first from the config: logging, calls,
 /// timers, host requests, the store, storage, the clock and the link to the backend.
 struct Runtime {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the part that started a store operation does with its outcome when it comes later.
 typealias StoreReply = (StoreOutcome) -> Void
 

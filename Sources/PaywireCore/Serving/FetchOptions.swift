@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// How `get_paywall` may use cached data. With only a bundle as source every policy serves the
 /// bundle; the remote source and the cache give them their distinct behaviour.
 enum FetchPolicy: String, CaseIterable, Sendable {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `get_paywall_products`: a paywall's products as the store describes them, in the paywall's
 /// order, tied to the paywall. The store may answer at once (test store) or through the host,
 /// in which case the call is answered when the host is. With `wait_for_receipt_validation`,

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `get_paywall`, `get_paywall_for_default_audience` and `get_onboarding`: the fetch policies,
 /// the `load_timeout` budget, one shared backend request per placement, the cache, and the
 /// fallback from network to cache to bundle (between cache and bundle the newer content wins).

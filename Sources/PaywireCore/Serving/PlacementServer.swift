@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Serves paywalls and onboardings from the fallback bundle or from a fetched copy: chooses for
 /// the profile, encodes once, and hands out the same bytes while the choice stands.
 final class PlacementServer {

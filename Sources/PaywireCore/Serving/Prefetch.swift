@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `prefetch {placement_ids, locale?}`: the paywall placements to warm.
 struct PrefetchRequest: Sendable {
     /// More would be a sync caller blocking on a flood of requests; a host warms in batches.

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the device knows of its profile, kept fresh from the backend: `get_profile` merges the
 /// backend's answer and answers within the `load_timeout` budget (when the backend fails or is
 /// late, the device's profile answers, with a log event saying why); `refresh_profile` waits

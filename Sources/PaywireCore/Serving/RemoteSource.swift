@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Which kind of placement: paywall placements and onboarding placements are fetched, cached
 /// and served alike, from their own collections.
 enum PlacementKind: Sendable, Hashable {

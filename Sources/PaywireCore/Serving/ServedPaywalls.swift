@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Which served paywall a request maps to.
 struct PaywallCacheKey: Hashable {
     let placementId: String

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The onboarding views of one client: creating them, taking what their pages send, keeping
 /// the answers users give. View ids are `onboarding-view-N`, never reused.
 final class OnboardingViews {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The paywall views of one client: each view's machine, and the running of the actions the
 /// machines return: events to the host, operations to the store, questions to the host,
 /// grants to the profile, timers. View ids are `paywall-view-N`, never reused.

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Which placement, A/B test and variation a view shows: the analytics context every view
 /// event carries, so conversion can be measured per placement and variant.
 struct ViewInfo: Equatable, Sendable {

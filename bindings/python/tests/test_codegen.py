@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods.py",
-           "Sources/PaywireCore/Wire/SchemaFingerprint.swift",
+           "Sources/PaywireWire/SchemaFingerprint.swift",
            "bindings/java/src/dev/paywire/model", "bindings/java/src/dev/paywire/TypedMethods.java",
            "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs",
            "bindings/node/models.d.ts", "bindings/node/lib/methods.js", "bindings/node/lib/methods.d.ts"]

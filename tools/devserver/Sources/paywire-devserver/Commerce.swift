@@ -1,10 +1,8 @@
 import FlyingFox
 import Foundation
-// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
-import enum PaywireCore.DevServerSupport
-import enum PaywireCore.JSONValue
-import struct PaywireCore.JSONObject
-import struct PaywireCore.ServableBundle
+// Scoped: FlyingFox has a JSONValue of its own.
+import enum PaywireWire.JSONValue
+import struct PaywireModel.ServableBundle
 
 /// The stored resources of the API: events, purchases, restores, profiles and results.
 extension Routes {

@@ -1,9 +1,6 @@
 import FlyingFox
-// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
-import enum PaywireCore.DevServerSupport
-import enum PaywireCore.JSONValue
-import struct PaywireCore.JSONObject
-import struct PaywireCore.ServableBundle
+// Scoped: FlyingFox has a JSONValue of its own.
+import enum PaywireWire.JSONValue
 
 /// The `/_dev/` endpoints tests use (not part of the API spec): faults, counts, reset, dev
 /// profiles, and what was stored.
@@ -36,7 +33,7 @@ extension Routes {
             try await setup.store.reset()
             return Reply.json(.object([]))
         case (.PUT, "profiles"?, 2):
-            guard let body = try? await request.bodyData, let profile = try? DevServerSupport.parseJSON(Array(body)), profile.isObject else {
+            guard let body = try? await request.bodyData, let profile = try? JSONValue(parsing: Array(body)), profile.isObject else {
                 return Reply.error(400, code: "invalid_request", "the body must be a profile object")
             }
             await state.setProfile(parts[1], profile)

@@ -1,4 +1,5 @@
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// The server's mutable state besides the store, one owner: the faults in force and their
 /// dice, what was asked, and the profiles set by `--profiles` or `PUT /_dev/profiles/{id}`.

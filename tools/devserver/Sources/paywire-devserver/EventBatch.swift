@@ -1,4 +1,5 @@
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// One analytics record of `POST /v1/events`, checked, ready to store.
 struct EventRecord: Sendable {
@@ -29,7 +30,7 @@ enum EventBatch {
     }
 
     static func parse(_ body: [UInt8]) -> Result<(records: [EventRecord], dropped: Int), Problem> {
-        guard let document = try? DevServerSupport.parseJSON(body), case .object(let batch) = document else {
+        guard let document = try? JSONValue(parsing: body), case .object(let batch) = document else {
             return .failure(.request("the body must be a JSON object {\"records\": [...]}"))
         }
         guard let items = batch["records"]?.asArray, (1...maxRecords).contains(items.count) else {

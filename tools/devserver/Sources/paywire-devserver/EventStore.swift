@@ -1,5 +1,6 @@
 import GRDB
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// Analytics records in the store: one transaction per batch, deduplicated on event_id.
 extension Store {

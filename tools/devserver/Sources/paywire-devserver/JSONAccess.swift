@@ -1,4 +1,5 @@
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// Short ways to read and build the core's ordered JSON values, which keep number text exact
 /// (prices stay the decimals they were written as).
@@ -6,7 +7,7 @@ extension JSONValue {
     static func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
 
     /// A finite double as a number; null when not finite.
-    static func double(_ value: Double) -> JSONValue { DevServerSupport.number(value).map { .number($0) } ?? .null }
+    static func double(_ value: Double) -> JSONValue { JSONNumber(exactly: value).map { .number($0) } ?? .null }
 
     static func object(_ members: [(String, JSONValue)]) -> JSONValue {
         .object(JSONObject(members.map { (key: $0.0, value: $0.1) }))

@@ -1,7 +1,7 @@
 import FlyingFox
 import Foundation
-// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
-import enum PaywireCore.JSONValue
+// Scoped: FlyingFox has a JSONValue of its own.
+import enum PaywireWire.JSONValue
 
 /// The stores whose server notifications the dev server takes (`/v1/notifications/<source>`).
 enum NotificationSource: String, Sendable {

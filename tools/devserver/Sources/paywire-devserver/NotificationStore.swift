@@ -1,5 +1,6 @@
 import GRDB
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// A checked notification, store-neutral, ready to apply.
 struct StoreNotification: Sendable {

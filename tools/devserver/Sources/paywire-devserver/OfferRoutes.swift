@@ -1,13 +1,13 @@
 import FlyingFox
-// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
-import enum PaywireCore.DevServerSupport
-import enum PaywireCore.JSONValue
+// Scoped: FlyingFox has a JSONValue of its own.
+import enum PaywireWire.JSONValue
+import enum PaywireWire.ISODate
 
 extension Routes {
     /// `POST /v1/offers/sign`: the signature when the profile may have the offer, else `403
     /// offer_not_eligible` saying why.
     func signOffer(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let object = try? DevServerSupport.parseJSON(Array(try await request.bodyData)), object.isObject else {
+        guard let object = try? JSONValue(parsing: Array(try await request.bodyData)), object.isObject else {
             return Reply.error(400, code: "invalid_request", "the body must be {profile_id, vendor_product_id, offer_id, offer_type}")
         }
         let known = ["profile_id", "vendor_product_id", "offer_id", "offer_type"]
@@ -59,7 +59,7 @@ enum OfferEligibility {
     /// `is_active` when the grant says it, else whether it has not expired (no expiry: for life).
     static func isActive(_ grant: JSONValue, now: Int) -> Bool {
         if let active = grant["is_active"]?.asBool { return active }
-        guard let text = grant["expires_at"]?.asString, let expiresAt = DevServerSupport.parseISODate(text) else { return true }
+        guard let text = grant["expires_at"]?.asString, let expiresAt = ISODate.parse(text) else { return true }
         return expiresAt > now
     }
 }

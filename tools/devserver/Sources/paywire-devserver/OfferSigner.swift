@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import enum PaywireCore.JSONValue
+import PaywireModel
+import PaywireWire
 
 /// Signs promotional and win-back offers the way the App Store expects a developer's server
 /// to: ECDSA P-256 with SHA-256 (swift-crypto), DER, base64, over

@@ -1,9 +1,7 @@
 import FlyingFox
 import GRDB
-// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
-import enum PaywireCore.DevServerSupport
-import enum PaywireCore.JSONValue
-import struct PaywireCore.JSONObject
+// Scoped: FlyingFox has a JSONValue of its own.
+import enum PaywireWire.JSONValue
 
 /// What the device tells the backend about a profile besides purchases: its attributes
 /// (`PUT /v1/profiles/{id}/attributes`), the ids other SDKs gave it (`PUT .../integration-ids`)
@@ -25,7 +23,7 @@ enum ProfileData {
     /// Reads a request body. `pathProfileId` is the id in the route: where there is one, it
     /// names the profile (the body's copy is the device's, and the spec cannot tie the two).
     static func parse(_ bytes: [UInt8], kind: Kind, pathProfileId: String?) throws(RequestProblem) -> Post {
-        guard let document = try? DevServerSupport.parseJSON(bytes), document.isObject else {
+        guard let document = try? JSONValue(parsing: bytes), document.isObject else {
             throw RequestProblem("the body must be a JSON object")
         }
         guard let eventId = document["event_id"]?.asString, isUUID(eventId) else { throw RequestProblem("event_id must be a UUID") }
@@ -133,7 +131,7 @@ extension Store {
             for row in try Row.fetchAll(db, sql: "SELECT kind, source, body FROM profile_data WHERE profile_id = ? ORDER BY kind, source",
                                         arguments: [profileId]) {
                 let kind: String = row["kind"], source: String = row["source"], text: String = row["body"]
-                let body = (try? DevServerSupport.parseJSON(Array(text.utf8))) ?? .null
+                let body = (try? JSONValue(parsing: Array(text.utf8))) ?? .null
                 switch ProfileData.Kind(rawValue: kind) {
                 case .attributes?: attributes = body
                 case .integrationIdentifiers?: ids = body

@@ -1,5 +1,6 @@
 import GRDB
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// The backend's profile (`ProfileBody`): grants from the verified transactions a profile
 /// owns, merged with a profile set by `PUT /_dev/profiles/{id}` or `--profiles`. For each
@@ -27,13 +28,13 @@ extension Store {
             // What store notifications said of this subscription, when any came.
             let lifecycle = lifecycles[owned.originalTransactionId]
             let grant = owned.grant(lifecycle, now: now)
-            let end = lifecycle.map { $0.end } ?? owned.expiresAt
+            let standing = lifecycle?.standing ?? GrantStanding(expiresAt: owned.expiresAt)
             switch owned.productType {
             case "consumable", "non_consumable": purchases.add(owned, refunded: lifecycle?.isRefund ?? false)
-            default: subscriptions.offer(owned.vendorProductId, grant, expiresAt: end)
+            default: subscriptions.offer(owned.vendorProductId, grant, standing: standing)
             }
             if let level = owned.accessLevel, owned.productType != "consumable" {
-                accessLevels.offer(level, grant, expiresAt: end)
+                accessLevels.offer(level, grant, standing: standing)
             }
             testUser = testUser || owned.isTest
         }
@@ -81,7 +82,7 @@ struct OwnedGrant: Sendable {
     /// purchase alone: a subscription renews until its expiry, a non-consumable lasts for life.
     /// With them (`lifecycle`), every lifecycle field says what the store last reported.
     func grant(_ lifecycle: LifecycleState?, now: Int) -> JSONValue {
-        let date = { (time: Int?) -> JSONValue in time.map { .string(DevServerSupport.isoDate(milliseconds: $0)) } ?? .null }
+        let date = { (time: Int?) -> JSONValue in time.map { .string(ISODate.format(milliseconds: $0)) } ?? .null }
         let text = { (value: String?) -> JSONValue in value.map { .string($0) } ?? .null }
         var members: [(String, JSONValue)] = [
             ("vendor_product_id", .string(vendorProductId)),
@@ -114,7 +115,7 @@ struct OwnedGrant: Sendable {
         .object([
             ("purchase_id", .string(transactionId)),
             ("vendor_product_id", .string(vendorProductId)),
-            ("purchased_at", .string(DevServerSupport.isoDate(milliseconds: purchasedAt))),
+            ("purchased_at", .string(ISODate.format(milliseconds: purchasedAt))),
             ("is_consumable", .bool(productType == "consumable")),
             ("is_refund", .bool(refunded)),
             ("is_sandbox", .bool(isSandbox)),
@@ -147,32 +148,36 @@ struct NonSubscriptions {
     var json: JSONValue { .object(lists.map { ($0.key, .array($0.items)) }) }
 }
 
-/// Grants by key, keeping the one that lasts longest.
+/// Grants by key, keeping the one the model's rule ranks first (`GrantStanding.outranks`): a
+/// grant not refunded over a refunded one, then the one whose access ends later.
 struct Grants {
-    private var grants: [(key: String, grant: JSONValue, expiry: Int)] = []
+    private var grants: [(key: String, grant: JSONValue, standing: GrantStanding)] = []
 
     /// Starts from a dev profile's grants object (as authored).
     init(_ authored: JSONValue?) {
         guard case .object(let object)? = authored else { return }
         for (key, grant) in object.members {
-            grants.append((key, grant, Self.expiry(of: grant)))
+            grants.append((key, grant, Self.standing(of: grant)))
         }
     }
 
-    mutating func offer(_ key: String, _ grant: JSONValue, expiresAt: Int?) {
-        let expiry = expiresAt ?? .max
+    mutating func offer(_ key: String, _ grant: JSONValue, standing: GrantStanding) {
         if let index = grants.firstIndex(where: { $0.key == key }) {
-            if expiry > grants[index].expiry { grants[index] = (key, grant, expiry) }
+            if standing.outranks(grants[index].standing) { grants[index] = (key, grant, standing) }
         } else {
-            grants.append((key, grant, expiry))
+            grants.append((key, grant, standing))
         }
     }
 
     var json: JSONValue { .object(grants.map { ($0.key, $0.grant) }) }
 
-    /// A grant's expiry in ms: null is for life; an unreadable date counts as already over.
-    private static func expiry(of grant: JSONValue) -> Int {
-        guard let expires = grant["expires_at"], expires != .null else { return .max }
-        return expires.asString.flatMap(DevServerSupport.parseISODate) ?? .min
+    /// An authored grant's times: null `expires_at` is for life; an unreadable date counts as
+    /// already over.
+    private static func standing(of grant: JSONValue) -> GrantStanding {
+        func time(_ key: String) -> Int? { grant[key]?.asString.flatMap(ISODate.parse) }
+        let expiresAt: Int? = (grant["expires_at"] ?? .null) == .null ? nil : (time("expires_at") ?? .min)
+        return GrantStanding(startsAt: time("starts_at"), expiresAt: expiresAt, isRefund: grant["is_refund"]?.asBool ?? false,
+                             isInGracePeriod: grant["is_in_grace_period"]?.asBool ?? false,
+                             gracePeriodExpiresAt: time("grace_period_expires_at"))
     }
 }

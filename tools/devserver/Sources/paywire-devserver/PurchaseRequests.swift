@@ -1,4 +1,5 @@
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// What a store says about one transaction: the part a signature covers and a restore carries.
 struct TransactionClaim: Sendable {
@@ -111,7 +112,7 @@ enum PurchaseRequests {
     }
 
     private static func document(_ body: [UInt8]) throws(RequestProblem) -> JSONValue {
-        guard let document = try? DevServerSupport.parseJSON(body), document.isObject else {
+        guard let document = try? JSONValue(parsing: body), document.isObject else {
             throw RequestProblem("the body must be a JSON object")
         }
         return document

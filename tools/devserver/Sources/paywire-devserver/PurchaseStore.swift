@@ -1,5 +1,6 @@
 import GRDB
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// Why a transaction was refused (`422`): one of the contract's codes and a reason for people.
 struct Refusal: Error, Sendable {
@@ -12,7 +13,7 @@ struct Refusal: Error, Sendable {
 extension Store {
     /// A checked purchase, or its refusal, recorded; returns the status (`verified` or
     /// `pending`) or the refusal, including `transaction_conflict` found here.
-    func recordPurchase(_ post: PurchasePost, product: DevServerSupport.Product?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal> {
+    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal> {
         try await database.write { db in
             try Store.meet(post.profileId, post.customerUserId, db)
             let claim = post.claim
@@ -22,7 +23,7 @@ extension Store {
             }
             guard let product else { return .failure(Refusal(code: "unknown_product", message: "no product")) }
             let status = post.pending ? "pending" : "verified"
-            let amount = post.amount ?? product.price, currencyCode = post.currencyCode ?? product.currencyCode
+            let amount = post.amount ?? product.priceText, currencyCode = post.currencyCode ?? product.currencyCode
             if let existing = try Row.fetchOne(db, sql: "SELECT * FROM transactions WHERE transaction_id = ?", arguments: [claim.transactionId]) {
                 let owner: String = existing["owner_profile_id"], purchaser: String = existing["purchaser_profile_id"]
                 let productId: String = existing["vendor_product_id"], current: String = existing["status"]
@@ -54,7 +55,7 @@ extension Store {
 
     /// Restores checked claims to `post.profileId`; `refusals` are those already refused by
     /// verification (by transaction id). Returns what was restored and what was refused.
-    func recordRestore(_ post: RestorePost, products: [String: DevServerSupport.Product], refusals: [String: Refusal])
+    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal])
         async throws -> (restored: [TransactionClaim], refused: [(TransactionClaim, Refusal)]) {
         try await database.write { db in
             try Store.meet(post.profileId, post.customerUserId, db)
@@ -95,7 +96,7 @@ extension Store {
                 """, arguments: StatementArguments(profileId.map { [$0] } ?? []))
             return .array(rows.map { row in
                 let text: String = row["request"], status: String = row["status"], code: String = row["code"]
-                guard case .object(var object)? = try? DevServerSupport.parseJSON(Array(text.utf8)) else { return .null }
+                guard case .object(var object)? = try? JSONValue(parsing: Array(text.utf8)) else { return .null }
                 object.set("status", .string(status))
                 if !code.isEmpty { object.set("code", .string(code)) }
                 return .object(object)
@@ -103,14 +104,14 @@ extension Store {
         }
     }
 
-    private static func insert(_ claim: TransactionClaim, owner: String, status: String, product: DevServerSupport.Product, _ db: Database) throws {
+    private static func insert(_ claim: TransactionClaim, owner: String, status: String, product: StoreProduct, _ db: Database) throws {
         try db.execute(sql: """
             INSERT INTO transactions (transaction_id, original_transaction_id, vendor_product_id, owner_profile_id,
                 purchaser_profile_id, status, environment, store, purchased_at, expires_at, access_level, is_subscription, product_type)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [claim.transactionId, claim.originalTransactionId, claim.vendorProductId, owner, owner, status,
                              claim.environment, claim.store, claim.purchasedAt, product.expiry(from: claim.purchasedAt),
-                             product.accessLevel, product.hasPeriod, product.productType])
+                             product.accessLevel, product.productType.hasPeriod, product.productType.rawValue])
     }
 
     /// The backend has met this profile (a purchase or restore named it).

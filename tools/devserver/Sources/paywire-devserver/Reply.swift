@@ -1,10 +1,7 @@
 import FlyingFox
 import Foundation
-// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
-import enum PaywireCore.DevServerSupport
-import enum PaywireCore.JSONValue
-import struct PaywireCore.JSONObject
-import struct PaywireCore.ServableBundle
+// Scoped: FlyingFox has a JSONValue of its own.
+import enum PaywireWire.JSONValue
 
 /// Responses the server gives: JSON bodies, and errors as
 /// `{"error": {"code": ..., "message": ..., ...}}` (the contract's shape on every route).

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-import PaywireCore
+import PaywireModel
+import PaywireWire
 
 /// One variation's numbers in `GET /v1/experiments/{placement_id}/results`.
 struct VariationResult: Sendable {
@@ -78,7 +79,7 @@ extension Store {
     /// Results of a placement's experiments (the bundle's), computed from the stored records
     /// and transactions. Exposures or purchases naming a test or variation the bundle does
     /// not have are left out.
-    func results(placementId: String, experiments: [DevServerSupport.Experiment], now: Int) async throws -> PlacementResults {
+    func results(placementId: String, experiments: [Experiment], now: Int) async throws -> PlacementResults {
         let (exposures, sales) = try await database.read { db in
             let exposures = try Row.fetchAll(db, sql: """
                 SELECT DISTINCT ab_test_name, variation_id, profile_id FROM events

@@ -1,18 +1,18 @@
 import FlyingFox
 import Foundation
-// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
-import enum PaywireCore.DevServerSupport
-import enum PaywireCore.JSONValue
-import struct PaywireCore.JSONObject
-import struct PaywireCore.ServableBundle
+// Scoped: FlyingFox has a JSONValue of its own.
+import enum PaywireWire.JSONValue
+import struct PaywireModel.ServableBundle
+import struct PaywireModel.StoreProduct
+import struct PaywireModel.Experiment
 
 /// What the server was started with, shared by every request.
 struct ServerSetup: Sendable {
     let bundle: ServableBundle
     /// The bundle's A/B tests by placement id (what results are computed for).
-    let experiments: [String: [DevServerSupport.Experiment]]
+    let experiments: [String: [Experiment]]
     /// The test-store catalog (`--products`) by vendor product id.
-    let products: [String: DevServerSupport.Product]
+    let products: [String: StoreProduct]
     let signature: TestStoreSignature
     /// Signs promotional and win-back offers (`POST /v1/offers/sign`) with a test key.
     let offers: OfferSigner

@@ -1,11 +1,11 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
-// Scoped: FlyingFox has a JSONValue and PaywireCore an HTTPRequest of its own.
-import enum PaywireCore.DevServerSupport
-import enum PaywireCore.JSONValue
-import struct PaywireCore.JSONObject
-import struct PaywireCore.ServableBundle
+// Scoped: FlyingFox has a JSONValue of its own.
+import enum PaywireWire.JSONValue
+import struct PaywireModel.ServableBundle
+import struct PaywireModel.StoreProduct
+import struct PaywireModel.Experiment
 
 /// paywire-devserver: the backend API of api/openapi.yaml on 127.0.0.1 for demos and tests.
 /// It serves a bundle's placements, stores events and store transactions (in memory, or in
@@ -22,24 +22,24 @@ func contents(_ path: String, _ what: String) -> [UInt8] {
 guard let bundlePath = options.bundlePath else { fail("--bundle is required\n\(Options.usage)") }
 let bundleBytes = contents(bundlePath, "the bundle")
 let bundle: ServableBundle
-let experiments: [String: [DevServerSupport.Experiment]]
+let experiments: [String: [Experiment]]
 do {
     bundle = try ServableBundle.load(bundleBytes)
-    experiments = try DevServerSupport.experiments(bundle: bundleBytes)
+    experiments = try Experiment.all(inBundle: bundleBytes)
 } catch {
     fail("\(bundlePath): \(error.message)")
 }
-var products: [String: DevServerSupport.Product] = [:]
+var products: [String: StoreProduct] = [:]
 if let path = options.productsPath {
     do {
-        for product in try DevServerSupport.products(contents(path, "the products file")) { products[product.vendorProductId] = product }
+        for product in try StoreProduct.catalog(contents(path, "the products file")) { products[product.vendorProductId] = product }
     } catch {
         fail("\(path): \(error.message)")
     }
 }
 var profiles: [String: JSONValue] = [:]
 if let path = options.profilesPath {
-    guard case .object(let object)? = try? DevServerSupport.parseJSON(contents(path, "the profiles file")) else {
+    guard case .object(let object)? = try? JSONValue(parsing: contents(path, "the profiles file")) else {
         fail("\(path) must be a JSON object of profile id -> profile")
     }
     for (id, profile) in object.members {
