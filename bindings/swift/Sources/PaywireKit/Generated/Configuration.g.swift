@@ -116,7 +116,7 @@ public struct PaywireConfiguration: PaywireModel {
 /// The schema's `Store`.
 public struct StoreConfiguration: PaywireModel {
     /// The `type` member.
-    public var type: StoreConfigurationType
+    public var type: StoreType
     /// The `products` member.
     public var products: [StoreProduct]?
     /// The `restore` member.
@@ -133,7 +133,7 @@ public struct StoreConfiguration: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(type: StoreConfigurationType, products: [StoreProduct]? = nil, restore: ScriptedOutcome? = nil, fetchProducts: ScriptedFetchFailure? = nil, now: String? = nil, signingKey: String? = nil, acknowledgeAfterMs: Int? = nil, unknownMembers: JSONObject = [:]) {
+    public init(type: StoreType, products: [StoreProduct]? = nil, restore: ScriptedOutcome? = nil, fetchProducts: ScriptedFetchFailure? = nil, now: String? = nil, signingKey: String? = nil, acknowledgeAfterMs: Int? = nil, unknownMembers: JSONObject = [:]) {
         self.type = type
         self.products = products
         self.restore = restore

@@ -331,7 +331,7 @@ public enum FetchPolicy: PaywireEnum {
 
 /// One of the schema’s strings: `default`, `wait_for_receipt_validation`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum GetPaywallProductsParamsFetchPolicy: PaywireEnum {
+public enum ProductsFetchPolicy: PaywireEnum {
     /// `default`
     case `default`
     /// `wait_for_receipt_validation`
@@ -358,7 +358,7 @@ public enum GetPaywallProductsParamsFetchPolicy: PaywireEnum {
 
 /// One of the schema’s strings: `custom`, `close`, `open_paywall`, `openPaywall`, `state_updated`, `stateUpdated`, `analytics`, `did_finish_loading`, `didFinishLoading`, `onboarding_loaded`, `onboardingLoaded`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum OnboardingViewIngestParamsType: PaywireEnum {
+public enum OnboardingMessageType: PaywireEnum {
     /// `custom`
     case custom
     /// `close`
@@ -809,7 +809,7 @@ public enum PaymentMode: PaywireEnum {
 
 /// One of the schema’s strings: `stack`, `grid`, `carousel`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum PaywallLayoutLayout: PaywireEnum {
+public enum LayoutKind: PaywireEnum {
     /// `stack`
     case stack
     /// `grid`
@@ -1138,7 +1138,7 @@ public enum PurchaseOutcomeUnsettledType: PaywireEnum {
 
 /// One of the schema’s strings: `store.fetch_products`, `store.purchase`, `store.restore`, `observer.purchase`, `products.retry`, `promo_code.validate`, `web_payment.open`, `http`, `store.finish_transaction`, `store.refresh_eligibility`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum HostRequestEventKind: PaywireEnum {
+public enum HostRequestKind: PaywireEnum {
     /// `store.fetch_products`
     case storeFetchProducts
     /// `store.purchase`
@@ -1197,7 +1197,7 @@ public enum HostRequestEventKind: PaywireEnum {
 
 /// One of the schema’s strings: `test`, `host`, `none`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum StoreConfigurationType: PaywireEnum {
+public enum StoreType: PaywireEnum {
     /// `test`
     case test
     /// `host`

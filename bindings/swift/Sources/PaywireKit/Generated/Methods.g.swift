@@ -60,7 +60,7 @@ extension PaywireClient {
 
     /// Calls `get_paywall_products` (`GetPaywallProductsParams`).
     /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
-    public func getPaywallProducts(paywall: Paywall, fetchPolicy: GetPaywallProductsParamsFetchPolicy? = nil) async throws -> [PaywallProduct] {
+    public func getPaywallProducts(paywall: Paywall, fetchPolicy: ProductsFetchPolicy? = nil) async throws -> [PaywallProduct] {
         try await invoke("get_paywall_products", GetPaywallProductsParams(paywall: paywall, fetchPolicy: fetchPolicy))
     }
 
@@ -94,7 +94,7 @@ extension PaywireClient {
     /// Calls `onboarding_view_ingest` (`OnboardingViewIngestParams`): `message`: the message as the page sent it, snake_case or camelCase, as an object or as JSON text; at most 64 KiB; `type`: the message kind, when the message does not carry its own type
     /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
     @discardableResult
-    public func onboardingViewIngest(viewId: String, message: JSONValue, type: OnboardingViewIngestParamsType? = nil) async throws -> OnboardingViewIngestResult {
+    public func onboardingViewIngest(viewId: String, message: JSONValue, type: OnboardingMessageType? = nil) async throws -> OnboardingViewIngestResult {
         try await invoke("onboarding_view_ingest", OnboardingViewIngestParams(viewId: viewId, message: message, type: type))
     }
 

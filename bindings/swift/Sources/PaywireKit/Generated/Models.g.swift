@@ -790,12 +790,12 @@ public struct GetPaywallProductsParams: PaywireModel {
     /// The `paywall` member.
     public var paywall: Paywall
     /// The `fetch_policy` member.
-    public var fetchPolicy: GetPaywallProductsParamsFetchPolicy?
+    public var fetchPolicy: ProductsFetchPolicy?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(paywall: Paywall, fetchPolicy: GetPaywallProductsParamsFetchPolicy? = nil, unknownMembers: JSONObject = [:]) {
+    public init(paywall: Paywall, fetchPolicy: ProductsFetchPolicy? = nil, unknownMembers: JSONObject = [:]) {
         self.paywall = paywall
         self.fetchPolicy = fetchPolicy
         self.unknownMembers = unknownMembers
@@ -1525,12 +1525,12 @@ public struct OnboardingViewIngestParams: PaywireModel {
     /// the message as the page sent it, snake_case or camelCase, as an object or as JSON text; at most 64 KiB
     public var message: JSONValue
     /// the message kind, when the message does not carry its own type
-    public var type: OnboardingViewIngestParamsType?
+    public var type: OnboardingMessageType?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(viewId: String, message: JSONValue, type: OnboardingViewIngestParamsType? = nil, unknownMembers: JSONObject = [:]) {
+    public init(viewId: String, message: JSONValue, type: OnboardingMessageType? = nil, unknownMembers: JSONObject = [:]) {
         self.viewId = viewId
         self.message = message
         self.type = type
@@ -3627,14 +3627,14 @@ public struct GetOnboardingStateResult: PaywireModel {
 /// The paywall builder layout the host renders. Checked when a view is created; the section fields are listed in README.md.
 public struct PaywallLayout: PaywireModel {
     /// The `layout` member.
-    public var layout: PaywallLayoutLayout
+    public var layout: LayoutKind
     /// The `sections` member.
     public var sections: [PaywallSection]
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(layout: PaywallLayoutLayout, sections: [PaywallSection], unknownMembers: JSONObject = [:]) {
+    public init(layout: LayoutKind, sections: [PaywallSection], unknownMembers: JSONObject = [:]) {
         self.layout = layout
         self.sections = sections
         self.unknownMembers = unknownMembers
@@ -5570,7 +5570,7 @@ public struct HostRequestEvent: PaywireModel {
     /// The `request_id` member.
     public var requestId: String
     /// The `kind` member.
-    public var kind: HostRequestEventKind
+    public var kind: HostRequestKind
     /// The `timeout_ms` member.
     public var timeoutMs: Int
     /// The `view` member.
@@ -5581,7 +5581,7 @@ public struct HostRequestEvent: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(seq: Int, requestId: String, kind: HostRequestEventKind, timeoutMs: Int, view: ViewInfo? = nil, payload: JSONObject, unknownMembers: JSONObject = [:]) {
+    public init(seq: Int, requestId: String, kind: HostRequestKind, timeoutMs: Int, view: ViewInfo? = nil, payload: JSONObject, unknownMembers: JSONObject = [:]) {
         self.seq = seq
         self.requestId = requestId
         self.kind = kind
