@@ -661,7 +661,7 @@ conformance-node: node lib deps
 SWIFT_KIT      := bindings/swift
 SWIFT_KIT_BIN  := $(SWIFT_KIT)/.build/debug
 SWIFT_KIT_ENV  := PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL)
-.PHONY: swift-kit conformance-swift
+.PHONY: swift-kit conformance-swift demo-swift
 
 swift-kit:
 	swift build --package-path $(SWIFT_KIT) --build-tests -Xswiftc -warnings-as-errors
@@ -669,5 +669,10 @@ swift-kit:
 conformance-swift: swift-kit lib deps
 	$(SWIFT_KIT_ENV) python3 tests/conformance/driver.py --runner swift --jobs 2 --results $(RESULTS)/swift.json \
 	  $(BINDING_VECTORS) -- $(SWIFT_KIT_BIN)/paywire-swift-runner
+
+# A terminal app: a paywall, a PaywallController through select, purchase and restore with the
+# test store, each delegate call printed.
+demo-swift: swift-kit lib
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/PaywallDemo examples/config.json
 
 # <<< swift binding -------------------------------------------------------------------------------

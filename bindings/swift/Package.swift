@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "PaywireKit", targets: ["PaywireKit"]),
         .executable(name: "paywire-swift-runner", targets: ["PaywireConformanceRunner"]),
+        .executable(name: "PaywallDemo", targets: ["PaywallDemo"]),
     ],
     targets: [
         // include/paywire.h as a C module (a symbolic link to the header, never a copy).
@@ -17,6 +18,8 @@ let package = Package(
         .target(name: "PaywireKit", dependencies: ["CPaywire"]),
         // The sixth conformance runner (tests/conformance/README.md).
         .executableTarget(name: "PaywireConformanceRunner", dependencies: ["PaywireKit"]),
+        // A terminal app: a paywall driven through select, purchase and restore with the test store.
+        .executableTarget(name: "PaywallDemo", dependencies: ["PaywireKit"], path: "Examples/PaywallDemo"),
     ],
     swiftLanguageModes: [.v6]
 )

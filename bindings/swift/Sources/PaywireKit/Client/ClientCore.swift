@@ -23,7 +23,10 @@ final class ClientCore: Sendable {
 
     struct ProfileState {
         var latest: Profile?
+        var latestSeq = 0
         weak var delegate: (any PaywireDelegate)?
+        /// The seq of the profile the delegate heard last: each profile is heard once, in order.
+        var heardSeq = 0
     }
 
     init(native: NativeLibrary, handle: NativeHandle, store: (any PaywireStore)?) {
@@ -96,8 +99,11 @@ final class ClientCore: Sendable {
         let event = PaywireEvent.reading(json)
         switch event {
         case .didLoadLatestProfile(let loaded):
-            profile.withLock { $0.latest = loaded.profile }
-            MainDelivery.async { [self] in deliverProfile() }
+            profile.withLock { state in
+                state.latest = loaded.profile
+                state.latestSeq = loaded.seq
+            }
+            MainDelivery.async { [self] in deliverProfile(loaded.profile, seq: loaded.seq) }
         case .hostRequest(let request):
             HostRequests.route(request, event: event, core: self)
         default:
@@ -115,14 +121,25 @@ final class ClientCore: Sendable {
     var delegate: (any PaywireDelegate)? {
         get { profile.withLock { $0.delegate } }
         set {
-            profile.withLock { $0.delegate = newValue }
-            MainDelivery.async { [self] in deliverProfile() }
+            profile.withLock { state in
+                state.delegate = newValue
+                state.heardSeq = 0
+            }
+            MainDelivery.async { [self] in deliverProfile(nil, seq: nil) }
         }
     }
 
-    @MainActor private func deliverProfile() {
-        let (delegate, latest) = profile.withLock { ($0.delegate, $0.latest) }
-        if let delegate, let latest { delegate.didLoadLatestProfile(latest) }
+    /// Gives the delegate `loaded` (seq `seq`), or the latest profile when the delegate was just
+    /// set, unless it heard that one or a later one already.
+    @MainActor private func deliverProfile(_ loaded: Profile?, seq: Int?) {
+        let (delegate, heard): ((any PaywireDelegate)?, Profile?) = profile.withLock { state in
+            let candidate = loaded ?? state.latest
+            let candidateSeq = seq ?? state.latestSeq
+            guard let candidate, candidateSeq > state.heardSeq else { return (nil, nil) }
+            state.heardSeq = candidateSeq
+            return (state.delegate, candidate)
+        }
+        if let delegate, let heard { delegate.didLoadLatestProfile(heard) }
     }
 }
 

@@ -153,13 +153,19 @@ extension Optional: JSONRepresentable where Wrapped: JSONRepresentable {
     public var jsonValue: JSONValue { map(\.jsonValue) ?? .null }
 }
 
-/// A number the schema lets be a string too (a store's `price`): read from either, written as
-/// the string, which keeps the amount exact in any JSON tool.
+/// A number the schema lets be a string too (a store's `price`): read from either and written
+/// back as it was read (`"149.00"` stays `"149.00"`); one made from a `Decimal` is written as a
+/// string, which keeps the amount exact in any JSON tool.
 public struct DecimalText: JSONRepresentable, Hashable {
+    /// The amount as JSON: a string or a number, as written.
+    public let jsonValue: JSONValue
     /// The amount.
-    public var value: Decimal
+    public let value: Decimal
 
-    public init(_ value: Decimal) { self.value = value }
+    public init(_ value: Decimal) {
+        self.value = value
+        jsonValue = .string(value.description)
+    }
 
     /// An amount from its text (`"9.99"`); nil when the text is not a decimal number.
     public init?(_ text: String) {
@@ -167,6 +173,7 @@ public struct DecimalText: JSONRepresentable, Hashable {
             return nil
         }
         self.value = value
+        jsonValue = .string(text)
     }
 
     public init(json: JSONValue) throws {
@@ -174,6 +181,7 @@ public struct DecimalText: JSONRepresentable, Hashable {
         case .number(let number):
             guard let value = number.decimal else { throw JSONShapeError(path: [], message: "\(number.text) is out of range") }
             self.value = value
+            jsonValue = json
         case .string(let text):
             guard let amount = DecimalText(text) else { throw JSONShapeError(path: [], message: "'\(text)' is not a decimal amount") }
             self = amount
@@ -181,6 +189,4 @@ public struct DecimalText: JSONRepresentable, Hashable {
             throw JSONShapeError.expected("a decimal amount", got: json)
         }
     }
-
-    public var jsonValue: JSONValue { .string(value.description) }
 }
