@@ -661,10 +661,16 @@ conformance-node: node lib deps
 SWIFT_KIT      := bindings/swift
 SWIFT_KIT_BIN  := $(SWIFT_KIT)/.build/debug
 SWIFT_KIT_ENV  := PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL)
-.PHONY: swift-kit conformance-swift demo-swift
+.PHONY: swift-kit test-swift-kit conformance-swift demo-swift
 
 swift-kit:
 	swift build --package-path $(SWIFT_KIT) --build-tests -Xswiftc -warnings-as-errors
+
+# The binding's tests (XCTest): async calls (busy, closed, exactly one answer each), events,
+# controllers and their delegates, the store bridge, library loading, and the round trip of
+# every vector shape through the generated models (tests/conformance/roundtrip_cases.py).
+test-swift-kit: swift-kit lib $(ROUNDTRIP_CASES)
+	$(SWIFT_KIT_ENV) PAYWIRE_ROOT=$(CURDIR) swift test --skip-build --package-path $(SWIFT_KIT)
 
 conformance-swift: swift-kit lib deps
 	$(SWIFT_KIT_ENV) python3 tests/conformance/driver.py --runner swift --jobs 2 --results $(RESULTS)/swift.json \

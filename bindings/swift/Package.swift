@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "PaywireConformanceRunner", dependencies: ["PaywireKit"]),
         // A terminal app: a paywall driven through select, purchase and restore with the test store.
         .executableTarget(name: "PaywallDemo", dependencies: ["PaywireKit"], path: "Examples/PaywallDemo"),
+        .testTarget(name: "PaywireKitTests", dependencies: ["PaywireKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,21 +23,20 @@ final class CallTicket: Sendable {
     /// Settles the ticket; true when this settled it (false when it was settled already).
     @discardableResult
     func settle(_ outcome: Outcome) -> Bool {
-        let waiter: CheckedContinuation<Outcome, Never>? = state.withLock { state in
+        let (settled, waiter): (Bool, CheckedContinuation<Outcome, Never>?) = state.withLock { state in
             switch state {
             case .open:
                 state = .settled(outcome)
-                return nil
+                return (true, nil)
             case .waiting(let continuation):
                 state = .taken
-                return continuation
+                return (true, continuation)
             case .settled, .taken:
-                return nil
+                return (false, nil)
             }
         }
-        guard let waiter else { return false }
-        waiter.resume(returning: outcome)
-        return true
+        waiter?.resume(returning: outcome)
+        return settled
     }
 
     /// Waits for the outcome. One waiter per ticket.

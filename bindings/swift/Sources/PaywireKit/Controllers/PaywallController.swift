@@ -147,7 +147,7 @@ public final class PaywallController {
 
     // MARK: -
 
-    private func send(_ method: String, failure: (PaywireError) -> Void, _ params: (String) -> JSONValue) async {
+    private func send(_ method: String, failure: (PaywireError) -> Void, _ params: @escaping (String) -> JSONValue) async {
         if let error = await session.send(method, params) { failure(error) }
     }
 

@@ -8,7 +8,9 @@ final class ViewSession {
     private(set) var view: ViewInfo?
     private var failure: PaywireError?
     private var settled = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Calls made before the view existed, in the order they were made: sent, in that order, as
+    /// soon as it does (resumed tasks need not run in the order they were resumed).
+    private var waiting: [(method: String, params: (String) -> JSONValue, ticket: CheckedContinuation<CallTicket?, Never>)] = []
 
     init(core: ClientCore) { self.core = core }
 
@@ -32,21 +34,25 @@ final class ViewSession {
             failure = error
         }
         settled = true
-        let resumed = waiting
+        let queued = waiting
         waiting = []
         for event in early { target(event) }
-        for continuation in resumed { continuation.resume() }
+        for call in queued { call.ticket.resume(returning: view.map { core.submit(call.method, call.params($0.id)) }) }
         return failure
+    }
+
+    /// The call's ticket: sent now when the view exists, else once it does (nil if it never will).
+    private func ticket(_ method: String, _ params: @escaping (String) -> JSONValue) async -> CallTicket? {
+        if settled { return view.map { core.submit(method, params($0.id)) } }
+        return await withCheckedContinuation { waiting.append((method, params, $0)) }
     }
 
     /// Sends an action of the view (`method`, with the params made from the view's id). Returns
     /// once the core answered it and every delegate call of the events the core sent before that
     /// answer has been made; the error when the action was refused (or the view never existed).
     /// Actions reach the core in the order they were sent, also while the view is being created.
-    func send(_ method: String, _ params: (String) -> JSONValue) async -> PaywireError? {
-        if !settled { await withCheckedContinuation { waiting.append($0) } }
-        guard let view else { return failure ?? .binding(.invalidState, "the view was not created") }
-        let ticket = core.submit(method, params(view.id))
+    func send(_ method: String, _ params: @escaping (String) -> JSONValue) async -> PaywireError? {
+        guard let ticket = await ticket(method, params) else { return failure ?? .binding(.invalidState, "the view was not created") }
         let outcome = await ticket.outcome
         await MainDelivery.barrier()
         if case .failure(let error) = outcome { return error }
@@ -54,10 +60,9 @@ final class ViewSession {
     }
 
     /// Sends a call and returns its result (for a getter of the view, such as its layout).
-    func fetch(_ method: String, _ params: (String) -> JSONValue) async throws(PaywireError) -> JSONValue {
-        if !settled { await withCheckedContinuation { waiting.append($0) } }
-        guard let view else { throw failure ?? .binding(.invalidState, "the view was not created") }
-        return try await core.submit(method, params(view.id)).value()
+    func fetch(_ method: String, _ params: @escaping (String) -> JSONValue) async throws(PaywireError) -> JSONValue {
+        guard let ticket = await ticket(method, params) else { throw failure ?? .binding(.invalidState, "the view was not created") }
+        return try await ticket.value()
     }
 
     /// Answers a host request of the view.
