@@ -657,28 +657,41 @@ conformance-node: node lib deps
 # >>> swift binding: PaywireKit (bindings/swift), its runner, demo and the docs' Swift -----------
 # Its own Swift package, on include/paywire.h alone (a C module over the header); the library is
 # opened at run time, so the package builds without it. `swift-kit` builds it once, in debug,
-# with warnings as errors; the stages after it run what it built. Swift 6 language mode (strict concurrency) is the package's own setting.
+# with warnings as errors (library, runner, demo, the docs' Swift, tests); the stages after it run
+# what it built. Swift 6 language mode (strict concurrency) is the package's own setting.
 SWIFT_KIT      := bindings/swift
 SWIFT_KIT_BIN  := $(SWIFT_KIT)/.build/debug
 SWIFT_KIT_ENV  := PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL)
-.PHONY: swift-kit test-swift-kit conformance-swift demo-swift
+.PHONY: swift-kit test-swift-kit conformance-swift demo-swift docs-swift docs-swift-examples
 
-swift-kit:
+SWIFT_KIT_SOURCES := $(SWIFT_KIT)/Package.swift include/paywire.h \
+                     $(shell find $(SWIFT_KIT)/Sources $(SWIFT_KIT)/Tests $(SWIFT_KIT)/Examples -name '*.swift' -o -name '*.h' -o -name '*.c')
+SWIFT_KIT_STAMP   := $(BUILD)/swift-kit.stamp
+swift-kit: $(SWIFT_KIT_STAMP)
+$(SWIFT_KIT_STAMP): $(SWIFT_KIT_SOURCES)
 	swift build --package-path $(SWIFT_KIT) --build-tests -Xswiftc -warnings-as-errors
+	@mkdir -p $(@D) && touch $@
 
 # The binding's tests (XCTest): async calls (busy, closed, exactly one answer each), events,
 # controllers and their delegates, the store bridge, library loading, and the round trip of
 # every vector shape through the generated models (tests/conformance/roundtrip_cases.py).
-test-swift-kit: swift-kit lib $(ROUNDTRIP_CASES)
+test-swift-kit: $(SWIFT_KIT_STAMP) lib $(ROUNDTRIP_CASES)
 	$(SWIFT_KIT_ENV) PAYWIRE_ROOT=$(CURDIR) swift test --skip-build --package-path $(SWIFT_KIT)
 
-conformance-swift: swift-kit lib deps
+conformance-swift: $(SWIFT_KIT_STAMP) lib deps
 	$(SWIFT_KIT_ENV) python3 tests/conformance/driver.py --runner swift --jobs 2 --results $(RESULTS)/swift.json \
 	  $(BINDING_VECTORS) -- $(SWIFT_KIT_BIN)/paywire-swift-runner
 
 # A terminal app: a paywall, a PaywallController through select, purchase and restore with the
 # test store, each delegate call printed.
-demo-swift: swift-kit lib
+demo-swift: $(SWIFT_KIT_STAMP) lib
 	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/PaywallDemo examples/config.json
 
+# The Swift of README.md and docs/getting-started/swift.md, as tools/docs extracted it (docs-check
+# fails when the extraction is stale; docs-swift-examples writes it again), run against the library.
+docs-swift: $(SWIFT_KIT_STAMP) lib
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/ReadmeExample
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/GettingStartedExample
+docs-swift-examples:
+	python3 tools/docs/swift_examples.py write
 # <<< swift binding -------------------------------------------------------------------------------

@@ -20,6 +20,9 @@ let package = Package(
         .executableTarget(name: "PaywireConformanceRunner", dependencies: ["PaywireKit"]),
         // A terminal app: a paywall driven through select, purchase and restore with the test store.
         .executableTarget(name: "PaywallDemo", dependencies: ["PaywireKit"], path: "Examples/PaywallDemo"),
+        // The Swift code of README.md and docs/getting-started/swift.md, extracted by tools/docs.
+        .executableTarget(name: "ReadmeExample", dependencies: ["PaywireKit"], path: "Examples/Docs/Readme"),
+        .executableTarget(name: "GettingStartedExample", dependencies: ["PaywireKit"], path: "Examples/Docs/GettingStarted"),
         .testTarget(name: "PaywireKitTests", dependencies: ["PaywireKit"]),
     ],
     swiftLanguageModes: [.v6]

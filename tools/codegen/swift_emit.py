@@ -112,12 +112,22 @@ def emit_struct(c: Class, types: SwiftTypes) -> List[str]:
     return out
 
 
+def init_default(f: Field, typ: str) -> str:
+    """A memberwise init's default: the one allowed value, nil, or an empty collection."""
+    const = const_of(f)
+    if const:
+        return f" = {const}"
+    if typ.endswith("?"):
+        return " = nil"
+    if typ == "JSONObject" or typ.startswith("[String: "):
+        return " = [:]"
+    return " = []" if typ.startswith("[") else ""
+
+
 def _init(c: Class, fields) -> List[str]:
     params = ["seq: Int"] if c.event else []
     for f, member, typ in fields:
-        const = const_of(f)
-        default = f" = {const}" if const else (" = nil" if typ.endswith("?") or typ == "JSONValue?" else "")
-        params.append(f"{member}: {typ}{default}")
+        params.append(f"{member}: {typ}{init_default(f, typ)}")
     params.append("unknownMembers: JSONObject = [:]")
     out = [f"{I1}/// A value made in code; members left out are absent (or their one allowed value).",
            f"{I1}public init({', '.join(params)}) {{"]

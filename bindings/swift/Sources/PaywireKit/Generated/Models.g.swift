@@ -230,7 +230,7 @@ public struct FallbackBundle: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(formatVersion: Int = 1, responseCreatedAt: Int, placements: [String: BundlePlacement], onboardings: [String: BundleOnboardingPlacement]? = nil, unknownMembers: JSONObject = [:]) {
+    public init(formatVersion: Int = 1, responseCreatedAt: Int, placements: [String: BundlePlacement] = [:], onboardings: [String: BundleOnboardingPlacement]? = nil, unknownMembers: JSONObject = [:]) {
         self.formatVersion = formatVersion
         self.responseCreatedAt = responseCreatedAt
         self.placements = placements
@@ -350,7 +350,7 @@ public struct Variation: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(variationId: String, paywallId: String, paywallName: String? = nil, weight: Int, products: [JSONValue], remoteConfigs: [VariationRemoteConfig]? = nil, dismissOnPurchase: Bool? = nil, postPurchase: JSONObject? = nil, builder: JSONObject? = nil, crossPlacementGroup: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(variationId: String, paywallId: String, paywallName: String? = nil, weight: Int, products: [JSONValue] = [], remoteConfigs: [VariationRemoteConfig]? = nil, dismissOnPurchase: Bool? = nil, postPurchase: JSONObject? = nil, builder: JSONObject? = nil, crossPlacementGroup: String? = nil, unknownMembers: JSONObject = [:]) {
         self.variationId = variationId
         self.paywallId = paywallId
         self.paywallName = paywallName
@@ -491,7 +491,7 @@ public struct Audience: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(audienceName: String? = nil, revision: Int? = nil, abTestName: String? = nil, placementAudienceVersionId: String, variations: [Variation], crossPlacementTestId: String? = nil, rule: AudienceRule? = nil, unknownMembers: JSONObject = [:]) {
+    public init(audienceName: String? = nil, revision: Int? = nil, abTestName: String? = nil, placementAudienceVersionId: String, variations: [Variation] = [], crossPlacementTestId: String? = nil, rule: AudienceRule? = nil, unknownMembers: JSONObject = [:]) {
         self.audienceName = audienceName
         self.revision = revision
         self.abTestName = abTestName
@@ -602,7 +602,7 @@ public struct BundleOnboardingPlacement: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(audienceName: String? = nil, revision: Int? = nil, abTestName: String? = nil, placementAudienceVersionId: String, variations: [BundleOnboardingPlacementVariation], defaultLocale: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(audienceName: String? = nil, revision: Int? = nil, abTestName: String? = nil, placementAudienceVersionId: String, variations: [BundleOnboardingPlacementVariation] = [], defaultLocale: String? = nil, unknownMembers: JSONObject = [:]) {
         self.audienceName = audienceName
         self.revision = revision
         self.abTestName = abTestName
@@ -851,7 +851,7 @@ public struct Paywall: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(placement: Placement, paywallId: String, paywallName: String, variationId: String, remoteConfig: RemoteConfig? = nil, products: [PaywallProductReference], responseCreatedAt: Int, requestLocale: String, locale: String? = nil, dismissOnPurchase: Bool, postPurchase: PostPurchase? = nil, builder: JSONObject? = nil, dismissOnRestore: Bool, unknownMembers: JSONObject = [:]) {
+    public init(placement: Placement, paywallId: String, paywallName: String, variationId: String, remoteConfig: RemoteConfig? = nil, products: [PaywallProductReference] = [], responseCreatedAt: Int, requestLocale: String, locale: String? = nil, dismissOnPurchase: Bool, postPurchase: PostPurchase? = nil, builder: JSONObject? = nil, dismissOnRestore: Bool, unknownMembers: JSONObject = [:]) {
         self.placement = placement
         self.paywallId = paywallId
         self.paywallName = paywallName
@@ -2009,7 +2009,7 @@ public struct PrefetchParams: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(placementIds: [String], locale: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(placementIds: [String] = [], locale: String? = nil, unknownMembers: JSONObject = [:]) {
         self.placementIds = placementIds
         self.locale = locale
         self.unknownMembers = unknownMembers
@@ -2481,7 +2481,7 @@ public struct UpdateAttributionParams: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(source: String, attribution: JSONObject, networkUserId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(source: String, attribution: JSONObject = [:], networkUserId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.source = source
         self.attribution = attribution
         self.networkUserId = networkUserId
@@ -2918,7 +2918,7 @@ public struct Profile: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String, customerUserId: String? = nil, accessLevels: [String: AccessLevel], subscriptions: [String: Grant], email: String? = nil, customAttributes: [String: JSONValue], timestamp: Int, isTestUser: Bool, nonSubscriptions: [String: [NonSubscription]], phoneNumber: String? = nil, firstName: String? = nil, lastName: String? = nil, gender: Gender? = nil, birthday: String? = nil, appTrackingTransparencyStatus: AppTrackingTransparencyStatus? = nil, analyticsDisabled: Bool? = nil, integrationIdentifiers: [String: String]? = nil, attributions: [String: Attribution]? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String, customerUserId: String? = nil, accessLevels: [String: AccessLevel] = [:], subscriptions: [String: Grant] = [:], email: String? = nil, customAttributes: [String: JSONValue] = [:], timestamp: Int, isTestUser: Bool, nonSubscriptions: [String: [NonSubscription]] = [:], phoneNumber: String? = nil, firstName: String? = nil, lastName: String? = nil, gender: Gender? = nil, birthday: String? = nil, appTrackingTransparencyStatus: AppTrackingTransparencyStatus? = nil, analyticsDisabled: Bool? = nil, integrationIdentifiers: [String: String]? = nil, attributions: [String: Attribution]? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
         self.accessLevels = accessLevels
@@ -3337,7 +3337,7 @@ public struct Attribution: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(attribution: JSONObject, networkUserId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(attribution: JSONObject = [:], networkUserId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.attribution = attribution
         self.networkUserId = networkUserId
         self.unknownMembers = unknownMembers
@@ -3558,7 +3558,7 @@ public struct PaywireError: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(code: ErrorCode, message: String, details: JSONObject, unknownMembers: JSONObject = [:]) {
+    public init(code: ErrorCode, message: String, details: JSONObject = [:], unknownMembers: JSONObject = [:]) {
         self.code = code
         self.message = message
         self.details = details
@@ -3597,7 +3597,7 @@ public struct GetOnboardingStateResult: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(onboardingId: String, profileId: String, answers: [String: JSONObject], unknownMembers: JSONObject = [:]) {
+    public init(onboardingId: String, profileId: String, answers: [String: JSONObject] = [:], unknownMembers: JSONObject = [:]) {
         self.onboardingId = onboardingId
         self.profileId = profileId
         self.answers = answers
@@ -3634,7 +3634,7 @@ public struct PaywallLayout: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(layout: LayoutKind, sections: [PaywallSection], unknownMembers: JSONObject = [:]) {
+    public init(layout: LayoutKind, sections: [PaywallSection] = [], unknownMembers: JSONObject = [:]) {
         self.layout = layout
         self.sections = sections
         self.unknownMembers = unknownMembers
@@ -3702,7 +3702,7 @@ public struct PrefetchResult: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(placements: [PrefetchResultPlacement], assetUrls: [String], unknownMembers: JSONObject = [:]) {
+    public init(placements: [PrefetchResultPlacement] = [], assetUrls: [String] = [], unknownMembers: JSONObject = [:]) {
         self.placements = placements
         self.assetUrls = assetUrls
         self.unknownMembers = unknownMembers
@@ -3740,7 +3740,7 @@ public struct PrefetchResultPlacement: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(placementId: String, source: PrefetchResultPlacementSource, error: PaywireError? = nil, assetUrls: [String], unknownMembers: JSONObject = [:]) {
+    public init(placementId: String, source: PrefetchResultPlacementSource, error: PaywireError? = nil, assetUrls: [String] = [], unknownMembers: JSONObject = [:]) {
         self.placementId = placementId
         self.source = source
         self.error = error
@@ -3887,7 +3887,7 @@ public struct RestorePurchasesResult: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(restoredProductIds: [String], profile: Profile, unknownMembers: JSONObject = [:]) {
+    public init(restoredProductIds: [String] = [], profile: Profile, unknownMembers: JSONObject = [:]) {
         self.restoredProductIds = restoredProductIds
         self.profile = profile
         self.unknownMembers = unknownMembers
@@ -3956,7 +3956,7 @@ public struct LogEvent: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(seq: Int, level: LogLevel, message: String, details: JSONObject, unknownMembers: JSONObject = [:]) {
+    public init(seq: Int, level: LogLevel, message: String, details: JSONObject = [:], unknownMembers: JSONObject = [:]) {
         self.seq = seq
         self.level = level
         self.message = message
@@ -5179,7 +5179,7 @@ public struct PaywallViewDidFinishRestoreEvent: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(seq: Int, view: ViewInfo, profile: Profile, restoredProductIds: [String], unknownMembers: JSONObject = [:]) {
+    public init(seq: Int, view: ViewInfo, profile: Profile, restoredProductIds: [String] = [], unknownMembers: JSONObject = [:]) {
         self.seq = seq
         self.view = view
         self.profile = profile
@@ -5350,7 +5350,7 @@ public struct PaywallViewDidPartiallyLoadProductsEvent: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(seq: Int, view: ViewInfo, failedProductIds: [String], unknownMembers: JSONObject = [:]) {
+    public init(seq: Int, view: ViewInfo, failedProductIds: [String] = [], unknownMembers: JSONObject = [:]) {
         self.seq = seq
         self.view = view
         self.failedProductIds = failedProductIds
@@ -5581,7 +5581,7 @@ public struct HostRequestEvent: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(seq: Int, requestId: String, kind: HostRequestKind, timeoutMs: Int, view: ViewInfo? = nil, payload: JSONObject, unknownMembers: JSONObject = [:]) {
+    public init(seq: Int, requestId: String, kind: HostRequestKind, timeoutMs: Int, view: ViewInfo? = nil, payload: JSONObject = [:], unknownMembers: JSONObject = [:]) {
         self.seq = seq
         self.requestId = requestId
         self.kind = kind
