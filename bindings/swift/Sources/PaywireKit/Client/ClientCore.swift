@@ -89,7 +89,11 @@ final class ClientCore: Sendable {
     // MARK: events (on the pump's thread, one at a time, in seq order)
 
     func dispatch(_ bytes: [UInt8]) {
-        guard let json = try? JSONValue(parsingBytes: bytes) else { return }  // the library writes JSON; see EventPump
+        guard let json = try? JSONValue(parsingBytes: bytes) else {
+            // The library writes JSON; should it ever not, the text still reaches client.events.
+            subscribers.yield(.unknown(name: "", json: .string(String(decoding: bytes, as: UTF8.self))))
+            return
+        }
         if json["event"] == "call_result", let id = json["call_id"]?.numberValue?.int,
            let ticket = calls.withLock({ $0.tickets.removeValue(forKey: UInt64(id)) })
         {
@@ -107,7 +111,7 @@ final class ClientCore: Sendable {
         case .hostRequest(let request):
             HostRequests.route(request, event: event, core: self)
         default:
-            if let view = event.viewId, let target = routes.target(for: view, event: event) {
+            if let view = json["view"]?["id"]?.stringValue, let target = routes.target(for: view, event: event) {
                 MainDelivery.async { target(event) }
             }
         }
@@ -167,7 +171,4 @@ extension PaywireEvent {
     static func reading(_ json: JSONValue) -> PaywireEvent {
         (try? PaywireEvent(json: json)) ?? .unknown(name: json["event"]?.stringValue ?? "", json: json)
     }
-
-    /// The id of the view the event is about, for a paywall or onboarding view's event.
-    var viewId: String? { jsonValue["view"]?["id"]?.stringValue }
 }
