@@ -24,16 +24,8 @@ public final class OnboardingController {
         self.delegate = delegate
         session = ViewSession(core: client.core)
         let params = CreateOnboardingViewParams(onboarding: onboarding, openPaywall: openPaywall, locale: locale)
-        Task { [weak self, session] in
-            let failure = await session.create("create_onboarding_view", params.jsonValue) { [weak self] event in
-                self?.handle(event)
-            }
-            if let failure, let self { self.delegate?.onboardingController(self, didFailWithError: failure) }
-        }
-    }
-
-    isolated deinit {
-        ViewSession.detach(session.core, view: session.view?.id)
+        session.start("create_onboarding_view", params.jsonValue, target: { [weak self] in self?.handle($0) },
+                      failed: { [weak self] in self?.failed($0) })
     }
 
     /// The core's view, once created.
@@ -57,7 +49,7 @@ public final class OnboardingController {
         if let error = await session.send("onboarding_view_report_error", {
             OnboardingViewReportErrorParams(viewId: $0, message: message, underlyingError: underlyingError).jsonValue
         }) {
-            delegate?.onboardingController(self, didFailWithError: error)
+            failed(error)
         }
     }
 
@@ -72,11 +64,15 @@ public final class OnboardingController {
             await MainDelivery.barrier()
             return try OnboardingViewIngestResult(json: json)
         } catch let error as PaywireError {
-            delegate?.onboardingController(self, didFailWithError: error)
+            failed(error)
         } catch {
-            delegate?.onboardingController(self, didFailWithError: .binding(.decodingFailed, "\(error)"))
+            failed(.binding(.decodingFailed, "\(error)"))
         }
         return nil
+    }
+
+    private func failed(_ error: PaywireError) {
+        delegate?.onboardingController(self, didFailWithError: error)
     }
 
     func handle(_ event: PaywireEvent) {

@@ -34,16 +34,8 @@ public final class PaywallController {
         session = ViewSession(core: client.core)
         // Without products the core loads them with the view, and says when that fails.
         let params = CreatePaywallViewParams(paywall: paywall, preloadProducts: products == nil ? true : nil, context: context)
-        Task { [weak self, session] in
-            let failure = await session.create("create_paywall_view", params.jsonValue) { [weak self] event in
-                self?.handle(event)
-            }
-            if let failure, let self { self.delegate?.paywallController(self, didFailRenderingWith: failure) }
-        }
-    }
-
-    isolated deinit {
-        ViewSession.detach(session.core, view: session.view?.id)
+        session.start("create_paywall_view", params.jsonValue, target: { [weak self] in self?.handle($0) },
+                      failed: { [weak self] in self?.renderingFailure($0) })
     }
 
     /// The core's view (its id and analytics context), once created.

@@ -14,6 +14,21 @@ final class ViewSession {
 
     init(core: ClientCore) { self.core = core }
 
+    isolated deinit {
+        // The controller is gone: its view's events go nowhere now.
+        if let view { core.routes.detach(view: view.id) }
+    }
+
+    /// Starts creating the view (`method`); `target` hears its events, `failed` the error when the
+    /// core could not create it.
+    func start(_ method: String, _ params: JSONValue, target: @escaping ViewRoutes.Target,
+               failed: @escaping @MainActor (PaywireError) -> Void)
+    {
+        Task {
+            if let failure = await create(method, params, target: target) { failed(failure) }
+        }
+    }
+
     /// Creates the view with `method`; from then on `target` hears its events, those the core
     /// sent before the view's id was known first. Returns the error when it could not be created.
     func create(_ method: String, _ params: JSONValue, target: @escaping ViewRoutes.Target) async -> PaywireError? {
@@ -68,10 +83,5 @@ final class ViewSession {
     /// Answers a host request of the view.
     func respond(to requestId: String, with answer: HostRequests.Answer) {
         HostRequests.respond(core, to: requestId, with: answer)
-    }
-
-    /// The controller is gone: its view's events go nowhere now.
-    nonisolated static func detach(_ core: ClientCore, view: String?) {
-        if let view { core.routes.detach(view: view) }
     }
 }
