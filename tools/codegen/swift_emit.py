@@ -92,10 +92,11 @@ def read_call(f: Field, typ: str) -> str:
     return f"try reader.optional({key})"
 
 
-def emit_struct(c: Class, types: SwiftTypes) -> List[str]:
+def emit_struct(c: Class, types: SwiftTypes, role: str = "") -> List[str]:
+    """`role` says what the class is when the schema does not (`the params of get_paywall`)."""
     name = names.type_name(c.name)
     fields = [(f, names.member_name(f.name), field_type(types, name, f)) for f in c.fields]
-    out = [""] + doc(c.doc or (f"The `{c.event}` event." if c.event else f"The schema's `{c.name}`."), "")
+    out = [""] + doc(c.doc or (f"The `{c.event}` event." if c.event else role or f"The schema's `{c.name}`."), "")
     out += [f"public struct {name}: PaywireModel {{"]
     if c.event:
         out += [f"{I1}/// The wire name of this event.", f"{I1}public static let eventName = {swift_string(c.event)}",

@@ -118,8 +118,14 @@ def outputs(schema: Dict, schema_id: str, sha256: str) -> Dict[str, str]:
     types = se.SwiftTypes(model)
     header = se.HEADER.format(schema_id=schema_id)
     models, config = [header, "import Foundation"], [header, "import Foundation"]
+    roles: Dict[str, str] = {}
+    for method, cls in model.params.items():
+        roles.setdefault(cls, f"The params of `{method}`.")
+    for method, t in model.results.items():
+        if t[0] == "class":
+            roles.setdefault(t[1], f"The result of `{method}`.")
     for c in model.classes.values():
-        (models if c.name in base.classes else config).extend(se.emit_struct(c, types))
+        (models if c.name in base.classes else config).extend(se.emit_struct(c, types, roles.get(c.name, "")))
     for u in model.unions.values():
         models.extend(se.emit_union(u))
     events = [header, "import Foundation"] + events_swift(model, types) + schema_swift(schema_id, sha256)

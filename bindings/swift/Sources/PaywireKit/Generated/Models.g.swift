@@ -4,7 +4,7 @@
 
 import Foundation
 
-/// The schema's `GetSdkVersionParams`.
+/// The params of `get_sdk_version`.
 public struct GetSdkVersionParams: PaywireModel {
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -28,7 +28,7 @@ public struct GetSdkVersionParams: PaywireModel {
     static let memberNames: Set<String> = []
 }
 
-/// The schema's `GetLogLevelParams`.
+/// The params of `get_log_level`.
 public struct GetLogLevelParams: PaywireModel {
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -52,7 +52,7 @@ public struct GetLogLevelParams: PaywireModel {
     static let memberNames: Set<String> = []
 }
 
-/// The schema's `GetProfileParams`.
+/// The params of `get_profile`.
 public struct GetProfileParams: PaywireModel {
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -129,7 +129,7 @@ public struct AppDidBecomeActiveParams: PaywireModel {
     static let memberNames: Set<String> = []
 }
 
-/// The schema's `LogoutParams`.
+/// The params of `logout`.
 public struct LogoutParams: PaywireModel {
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -153,7 +153,7 @@ public struct LogoutParams: PaywireModel {
     static let memberNames: Set<String> = []
 }
 
-/// The schema's `SetLogLevelParams`.
+/// The params of `set_log_level`.
 public struct SetLogLevelParams: PaywireModel {
     /// The `log_level` member.
     public var logLevel: LogLevel
@@ -731,7 +731,7 @@ public struct BundleOnboardingPlacementVariationRemoteConfig: PaywireModel {
     static let memberNames: Set<String> = ["lang", "data"]
 }
 
-/// The schema's `GetPaywallParams`.
+/// The params of `get_paywall`.
 public struct GetPaywallParams: PaywireModel {
     /// The `placement_id` member.
     public var placementId: String?
@@ -785,7 +785,7 @@ public struct GetPaywallParams: PaywireModel {
     static let memberNames: Set<String> = ["placement_id", "locale", "fetch_policy", "load_timeout", "max_age", "paywall_id"]
 }
 
-/// The schema's `GetPaywallProductsParams`.
+/// The params of `get_paywall_products`.
 public struct GetPaywallProductsParams: PaywireModel {
     /// The `paywall` member.
     public var paywall: Paywall
@@ -819,7 +819,7 @@ public struct GetPaywallProductsParams: PaywireModel {
     static let memberNames: Set<String> = ["paywall", "fetch_policy"]
 }
 
-/// The schema's `Paywall`.
+/// The result of `get_paywall`.
 public struct Paywall: PaywireModel {
     /// The `placement` member.
     public var placement: Placement
@@ -1113,7 +1113,7 @@ public struct PostPurchaseNextStep: PaywireModel {
     static let memberNames: Set<String> = ["type", "step_id"]
 }
 
-/// The schema's `LogShowPaywallParams`.
+/// The params of `log_show_paywall`.
 public struct LogShowPaywallParams: PaywireModel {
     /// The `paywall` member.
     public var paywall: Paywall
@@ -1142,7 +1142,7 @@ public struct LogShowPaywallParams: PaywireModel {
     static let memberNames: Set<String> = ["paywall"]
 }
 
-/// The schema's `IdentifyParams`.
+/// The params of `identify`.
 public struct IdentifyParams: PaywireModel {
     /// The `customer_user_id` member.
     public var customerUserId: String
@@ -1249,7 +1249,7 @@ public struct HostRespondParamsError: PaywireModel {
     static let memberNames: Set<String> = ["code", "message", "underlying_error"]
 }
 
-/// The schema's `CreatePaywallViewParams`.
+/// The params of `create_paywall_view`.
 public struct CreatePaywallViewParams: PaywireModel {
     /// The `paywall` member.
     public var paywall: Paywall
@@ -1327,7 +1327,7 @@ public struct PaywallContext: PaywireModel {
     static let memberNames: Set<String> = ["placement", "experiment", "variant"]
 }
 
-/// The schema's `GetOnboardingParams`.
+/// The params of `get_onboarding`.
 public struct GetOnboardingParams: PaywireModel {
     /// The `placement_id` member.
     public var placementId: String
@@ -1376,7 +1376,7 @@ public struct GetOnboardingParams: PaywireModel {
     static let memberNames: Set<String> = ["placement_id", "locale", "fetch_policy", "load_timeout", "max_age"]
 }
 
-/// The schema's `CreateOnboardingViewParams`.
+/// The params of `create_onboarding_view`.
 public struct CreateOnboardingViewParams: PaywireModel {
     /// The `onboarding` member.
     public var onboarding: Onboarding
@@ -1415,7 +1415,7 @@ public struct CreateOnboardingViewParams: PaywireModel {
     static let memberNames: Set<String> = ["onboarding", "open_paywall", "locale"]
 }
 
-/// The schema's `Onboarding`.
+/// The result of `get_onboarding`.
 public struct Onboarding: PaywireModel {
     /// The `placement` member.
     public var placement: Placement
@@ -1518,7 +1518,7 @@ public struct ViewConfiguration: PaywireModel {
     static let memberNames: Set<String> = ["url"]
 }
 
-/// The schema's `OnboardingViewIngestParams`.
+/// The params of `onboarding_view_ingest`.
 public struct OnboardingViewIngestParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1557,7 +1557,7 @@ public struct OnboardingViewIngestParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id", "message", "type"]
 }
 
-/// The schema's `GetOnboardingStateParams`.
+/// The params of `get_onboarding_state`.
 public struct GetOnboardingStateParams: PaywireModel {
     /// The `onboarding_id` member.
     public var onboardingId: String
@@ -1586,7 +1586,7 @@ public struct GetOnboardingStateParams: PaywireModel {
     static let memberNames: Set<String> = ["onboarding_id"]
 }
 
-/// The schema's `PresentPaywallViewParams`.
+/// The params of `present_paywall_view`.
 public struct PresentPaywallViewParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1615,7 +1615,7 @@ public struct PresentPaywallViewParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id"]
 }
 
-/// The schema's `DismissPaywallViewParams`.
+/// The params of `dismiss_paywall_view`.
 public struct DismissPaywallViewParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1649,7 +1649,7 @@ public struct DismissPaywallViewParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id", "reason"]
 }
 
-/// The schema's `PaywallViewSelectProductParams`.
+/// The params of `paywall_view_select_product`.
 public struct PaywallViewSelectProductParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1683,7 +1683,7 @@ public struct PaywallViewSelectProductParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id", "product_id"]
 }
 
-/// The schema's `PaywallViewMakePurchaseParams`.
+/// The params of `paywall_view_make_purchase`.
 public struct PaywallViewMakePurchaseParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1717,7 +1717,7 @@ public struct PaywallViewMakePurchaseParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id", "product_id"]
 }
 
-/// The schema's `PaywallViewOpenWebPaymentParams`.
+/// The params of `paywall_view_open_web_payment`.
 public struct PaywallViewOpenWebPaymentParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1751,7 +1751,7 @@ public struct PaywallViewOpenWebPaymentParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id", "product_id"]
 }
 
-/// The schema's `PaywallViewRestoreParams`.
+/// The params of `paywall_view_restore`.
 public struct PaywallViewRestoreParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1780,7 +1780,7 @@ public struct PaywallViewRestoreParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id"]
 }
 
-/// The schema's `PaywallViewPerformActionParams`.
+/// The params of `paywall_view_perform_action`.
 public struct PaywallViewPerformActionParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1848,7 +1848,7 @@ public struct ViewAction: PaywireModel {
     static let memberNames: Set<String> = ["type", "value"]
 }
 
-/// The schema's `PaywallViewSubmitPromoCodeParams`.
+/// The params of `paywall_view_submit_promo_code`.
 public struct PaywallViewSubmitPromoCodeParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1882,7 +1882,7 @@ public struct PaywallViewSubmitPromoCodeParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id", "code"]
 }
 
-/// The schema's `PaywallViewReportRenderingFailureParams`.
+/// The params of `paywall_view_report_rendering_failure`.
 public struct PaywallViewReportRenderingFailureParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1921,7 +1921,7 @@ public struct PaywallViewReportRenderingFailureParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id", "message", "underlying_error"]
 }
 
-/// The schema's `PaywallViewGetConfigurationParams`.
+/// The params of `paywall_view_get_configuration`.
 public struct PaywallViewGetConfigurationParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -1950,7 +1950,7 @@ public struct PaywallViewGetConfigurationParams: PaywireModel {
     static let memberNames: Set<String> = ["view_id"]
 }
 
-/// The schema's `GetPaywallForDefaultAudienceParams`.
+/// The params of `get_paywall_for_default_audience`.
 public struct GetPaywallForDefaultAudienceParams: PaywireModel {
     /// The `placement_id` member.
     public var placementId: String
@@ -2102,7 +2102,7 @@ public struct ProfileParameters: PaywireModel {
     static let memberNames: Set<String> = ["custom_attributes", "email", "phone_number", "first_name", "last_name", "gender", "birthday", "app_tracking_transparency_status", "analytics_disabled"]
 }
 
-/// The schema's `FlushAnalyticsParams`.
+/// The params of `flush_analytics`.
 public struct FlushAnalyticsParams: PaywireModel {
     /// default 10000
     public var timeoutMs: Int?
@@ -2131,7 +2131,7 @@ public struct FlushAnalyticsParams: PaywireModel {
     static let memberNames: Set<String> = ["timeout_ms"]
 }
 
-/// The schema's `MakePurchaseParams`.
+/// The params of `make_purchase`.
 public struct MakePurchaseParams: PaywireModel {
     /// The `product` member.
     public var product: JSONObject?
@@ -2209,7 +2209,7 @@ public struct PurchaseOffer: PaywireModel {
     static let memberNames: Set<String> = ["type", "id"]
 }
 
-/// The schema's `RestorePurchasesParams`.
+/// The params of `restore_purchases`.
 public struct RestorePurchasesParams: PaywireModel {
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -2233,7 +2233,7 @@ public struct RestorePurchasesParams: PaywireModel {
     static let memberNames: Set<String> = []
 }
 
-/// The schema's `ReportTransactionParams`.
+/// The params of `report_transaction`.
 public struct ReportTransactionParams: PaywireModel {
     /// The `transaction` member.
     public var transaction: StoreTransaction
@@ -2346,7 +2346,7 @@ public struct StoreTransaction: PaywireModel {
     static let memberNames: Set<String> = ["transaction_id", "original_transaction_id", "vendor_product_id", "purchased_at", "environment", "store", "verification", "expires_at", "product_type", "access_level_id"]
 }
 
-/// The schema's `OnboardingViewReportErrorParams`.
+/// The params of `onboarding_view_report_error`.
 public struct OnboardingViewReportErrorParams: PaywireModel {
     /// The `view_id` member.
     public var viewId: String
@@ -2508,7 +2508,7 @@ public struct UpdateAttributionParams: PaywireModel {
     static let memberNames: Set<String> = ["source", "attribution", "network_user_id"]
 }
 
-/// The schema's `GetSdkVersionResult`.
+/// The result of `get_sdk_version`.
 public struct GetSdkVersionResult: PaywireModel {
     /// The `version` member.
     public var version: String
@@ -2557,7 +2557,7 @@ public struct GetSdkVersionResult: PaywireModel {
     static let memberNames: Set<String> = ["version", "abi_version", "wire_version", "schema_sha256", "wrapper"]
 }
 
-/// The schema's `SetFallbackResult`.
+/// The result of `set_fallback`.
 public struct SetFallbackResult: PaywireModel {
     /// The `format_version` member.
     public var formatVersion: Int = 1
@@ -2876,7 +2876,7 @@ public struct SubscriptionOffer: PaywireModel {
     static let memberNames: Set<String> = ["type", "payment_mode", "period", "localized_period", "number_of_periods", "price", "offer_identifier"]
 }
 
-/// The schema's `Profile`.
+/// The result of `get_profile`.
 public struct Profile: PaywireModel {
     /// The `profile_id` member.
     public var profileId: String
@@ -3361,7 +3361,7 @@ public struct Attribution: PaywireModel {
     static let memberNames: Set<String> = ["attribution", "network_user_id"]
 }
 
-/// The schema's `LogShowPaywallResult`.
+/// The result of `log_show_paywall`.
 public struct LogShowPaywallResult: PaywireModel {
     /// the paywall_shown record's id (UUIDv7), kept durably before the call returned; absent when analytics are disabled
     public var eventId: String?
@@ -3395,7 +3395,7 @@ public struct LogShowPaywallResult: PaywireModel {
     static let memberNames: Set<String> = ["event_id", "analytics_disabled"]
 }
 
-/// The schema's `HostRespondResult`.
+/// The result of `host_respond`.
 public struct HostRespondResult: PaywireModel {
     /// The `accepted` member.
     public var accepted: Bool
@@ -3512,7 +3512,7 @@ public struct ViewContext: PaywireModel {
     static let memberNames: Set<String> = ["placement", "experiment", "variant"]
 }
 
-/// The schema's `OnboardingViewIngestResult`.
+/// The result of `onboarding_view_ingest`.
 public struct OnboardingViewIngestResult: PaywireModel {
     /// The `accepted` member.
     public var accepted: Bool
@@ -3585,7 +3585,7 @@ public struct PaywireError: PaywireModel {
     static let memberNames: Set<String> = ["code", "message", "details"]
 }
 
-/// The schema's `GetOnboardingStateResult`.
+/// The result of `get_onboarding_state`.
 public struct GetOnboardingStateResult: PaywireModel {
     /// The `onboarding_id` member.
     public var onboardingId: String
@@ -3692,7 +3692,7 @@ public struct PaywallSection: PaywireModel {
     static let memberNames: Set<String> = ["type", "style"]
 }
 
-/// The schema's `PrefetchResult`.
+/// The result of `prefetch`.
 public struct PrefetchResult: PaywireModel {
     /// one entry per requested placement id, in the order asked
     public var placements: [PrefetchResultPlacement]
@@ -3799,7 +3799,7 @@ public struct FlushAnalyticsResult: PaywireModel {
     static let memberNames: Set<String> = ["remaining"]
 }
 
-/// The schema's `MakePurchaseResult`.
+/// The result of `make_purchase`.
 public struct MakePurchaseResult: PaywireModel {
     /// The `type` member.
     public var type: MakePurchaseResultType
@@ -3877,7 +3877,7 @@ public struct TransactionSummary: PaywireModel {
     static let memberNames: Set<String> = ["transaction_id", "product_id"]
 }
 
-/// The schema's `RestorePurchasesResult`.
+/// The result of `restore_purchases`.
 public struct RestorePurchasesResult: PaywireModel {
     /// The `restored_product_ids` member.
     public var restoredProductIds: [String]
@@ -3911,7 +3911,7 @@ public struct RestorePurchasesResult: PaywireModel {
     static let memberNames: Set<String> = ["restored_product_ids", "profile"]
 }
 
-/// The schema's `ReportTransactionResult`.
+/// The result of `report_transaction`.
 public struct ReportTransactionResult: PaywireModel {
     /// The `profile` member.
     public var profile: Profile
