@@ -12,6 +12,9 @@ final class ClientTests: XCTestCase {
         let products = try await client.getPaywallProducts(paywall: paywall)
         XCTAssertEqual(products.map(\.vendorProductId), ["premium_monthly", "premium_annual", "lifetime"])
         XCTAssertEqual(products.first?.price.amount, Decimal(string: "9.99"))
+        XCTAssertEqual(products.first?.localizedPrice, "$9.99")
+        XCTAssertEqual(products.first?.localizedSubscriptionPeriod, "1 month")
+        XCTAssertNil(products.last?.localizedSubscriptionPeriod, "lifetime is no subscription")
         let product = try XCTUnwrap(products.first)
         guard case .success(let profile, let transaction) = try await client.makePurchase(product: product) else {
             return XCTFail("the test store buys it")
