@@ -176,7 +176,7 @@ check-install: lib deps
 check-api: deps
 	python3 tests/api/check_openapi.py
 
-conformance: conformance-c conformance-python conformance-java conformance-dotnet conformance-node
+conformance: conformance-c conformance-python conformance-java conformance-dotnet conformance-node conformance-swift
 
 conformance-c: harness
 	python3 tests/conformance/driver.py --runner c --jobs 2 --openapi api/openapi.yaml --results $(RESULTS)/c.json -- $(BINDIR)/paywire-harness
@@ -351,7 +351,7 @@ conformance-dotnet: dotnet lib deps
 # Every runner of this run against every vector file, from the result files the driver wrote
 # (run the runners first: make conformance corpus conformance-matrix).
 conformance-matrix:
-	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet node c-valgrind
+	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet node swift c-valgrind
 # ---- end of JVM and .NET bindings ------------------------------------------------------------
 
 bench: $(BINDIR)/paywire-bench devserver $(BINDIR)/paywire-loadcost $(LOAD_PROBES)
@@ -370,7 +370,7 @@ test-ab: lib deps
 # <<< devserver
 
 clean:
-	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build packaging/floor/.build $(DIST) bindings/node/build
+	rm -rf $(BUILD) .build .build-tsan tools/devserver/.build packaging/floor/.build $(DIST) bindings/node/build bindings/swift/.build
 
 # >>> reliability: fuzzing, storage ownership and failures, soak ------------------
 # `make fuzz FUZZ_SECONDS=N` runs each libFuzzer target N seconds (FUZZ_JOBS at once; FUZZ_NICE=1
@@ -661,3 +661,45 @@ conformance-node: node lib deps
 	$(NODE_ENV) python3 tests/conformance/driver.py --runner node --jobs 2 --results $(RESULTS)/node.json $(BINDING_VECTORS) \
 	  -- node $(NODE_DIR)/conformance_runner.js
 # <<< node binding ----------------------------------------------------------------------------
+
+# >>> swift binding: PaywireKit (bindings/swift), its runner, demo and the docs' Swift -----------
+# Its own Swift package, on include/paywire.h alone (a C module over the header); the library is
+# opened at run time, so the package builds without it. `swift-kit` builds it once, in debug,
+# with warnings as errors (library, runner, demo, the docs' Swift, tests); the stages after it run
+# what it built. Swift 6 language mode (strict concurrency) is the package's own setting.
+SWIFT_KIT      := bindings/swift
+SWIFT_KIT_BIN  := $(SWIFT_KIT)/.build/debug
+SWIFT_KIT_ENV  := PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL)
+.PHONY: swift-kit test-swift-kit conformance-swift demo-swift docs-swift docs-swift-examples
+
+SWIFT_KIT_SOURCES := $(SWIFT_KIT)/Package.swift include/paywire.h \
+                     $(shell find $(SWIFT_KIT)/Sources $(SWIFT_KIT)/Tests $(SWIFT_KIT)/Examples -name '*.swift' -o -name '*.h' -o -name '*.c')
+SWIFT_KIT_STAMP   := $(BUILD)/swift-kit.stamp
+swift-kit: $(SWIFT_KIT_STAMP)
+$(SWIFT_KIT_STAMP): $(SWIFT_KIT_SOURCES)
+	swift build --package-path $(SWIFT_KIT) --build-tests -Xswiftc -warnings-as-errors
+	@mkdir -p $(@D) && touch $@
+
+# The binding's tests (XCTest): async calls (busy, closed, exactly one answer each), events,
+# controllers and their delegates, the store bridge, library loading, and the round trip of
+# every vector shape through the generated models (tests/conformance/roundtrip_cases.py).
+test-swift-kit: $(SWIFT_KIT_STAMP) lib $(ROUNDTRIP_CASES)
+	$(SWIFT_KIT_ENV) PAYWIRE_ROOT=$(CURDIR) swift test --skip-build --package-path $(SWIFT_KIT)
+
+conformance-swift: $(SWIFT_KIT_STAMP) lib deps
+	$(SWIFT_KIT_ENV) python3 tests/conformance/driver.py --runner swift --jobs 2 --results $(RESULTS)/swift.json \
+	  $(BINDING_VECTORS) -- $(SWIFT_KIT_BIN)/paywire-swift-runner
+
+# A terminal app: a paywall, a PaywallController through select, purchase and restore with the
+# test store, each delegate call printed.
+demo-swift: $(SWIFT_KIT_STAMP) lib
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/PaywallDemo examples/config.json
+
+# The Swift of README.md and docs/getting-started/swift.md, as tools/docs extracted it (docs-check
+# fails when the extraction is stale; docs-swift-examples writes it again), run against the library.
+docs-swift: $(SWIFT_KIT_STAMP) lib
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/ReadmeExample
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/GettingStartedExample
+docs-swift-examples:
+	python3 tools/docs/swift_examples.py write
+# <<< swift binding -------------------------------------------------------------------------------

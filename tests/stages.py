@@ -46,6 +46,7 @@ TEST = [
     Stage("test-swift", ["lib"], build=True),
     Stage("bindings", ["lib", "deps-bindings"], build=True),
     Stage("node", ["deps"], build=True),
+    Stage("swift-kit", ["deps"], build=True),
     Stage("conformance-c", ["harness"]),
     Stage("conformance-python", ["lib"]),
     Stage("corpus", ["harness"]),
@@ -63,12 +64,16 @@ TEST = [
     Stage("conformance-dotnet", ["bindings"]),
     Stage("test-node", ["node", "lib"]),
     Stage("conformance-node", ["node", "lib"]),
+    Stage("test-swift-kit", ["swift-kit", "lib"]),
+    Stage("conformance-swift", ["swift-kit", "lib"]),
+    Stage("demo-swift", ["swift-kit", "lib"]),
+    Stage("docs-swift", ["swift-kit", "lib"]),
     Stage("check-generated"),
     Stage("check-python-types", ["deps"]),
     Stage("docs-check", ["deps"]),
     Stage("docs-screens", ["docs-check"]),
     Stage("conformance-matrix", ["conformance-c", "conformance-python", "conformance-java",
-                                 "conformance-dotnet", "conformance-node", "corpus"]),
+                                 "conformance-dotnet", "conformance-node", "conformance-swift", "corpus"]),
 ]
 
 # What is slow and rarely changes its verdict: sanitizer and fuzzer builds, every vector under

@@ -16,7 +16,7 @@ import reference  # noqa: E402
 INPUTS = ["schema", "api", "tests/conformance/vectors", "Sources/PaywireCore/Methods", "tools/docs/examples.lock.json",
           "docs", "mkdocs.yml", "README.md", "examples/quickstart.c", "packaging/dist-check/quickstart.py",
           "include", "bindings/python/README.md", "bindings/java/README.md", "bindings/dotnet/README.md",
-          "bindings/node/README.md"]
+          "bindings/node/README.md", "bindings/swift/README.md", "bindings/swift/Examples/Docs"]
 
 
 @pytest.fixture
@@ -104,7 +104,8 @@ def test_lock_records_again_after_a_change_on_purpose(root):
 
 @pytest.mark.parametrize("change, expected", [
     (lambda text: text.replace("paywire_client_free(client);", "/* leaked */"), "C example differs"),
-    (lambda text: text.replace('"locale": "fr"', '"locale": "de"'), "Python example differs"),
+    (lambda text: text.replace('locale="fr"', 'locale="de"'), "Python example differs"),
+    (lambda text: text.replace('locale: "fr"', 'locale: "de"'), "the Swift of README.md differs"),
     (lambda text: text.replace("make demo\nmake test\n", "make deps\nmake demo\nmake test\n"), "exactly `make demo`"),
     (lambda text: text + "[gone](docs/concepts/gone.md)\n", "does not exist"),
     (lambda text: text + "[gen](docs/reference/methods/get_paywall.md)\n", "a generated page"),
@@ -139,3 +140,14 @@ def test_a_broken_link_fails_the_site_build(root):
     page.write_text(page.read_text() + "\n[outbox](outbox-gone.md) and [anchor](views.md#no-such-anchor)\n")
     run = mkdocs_build(root)
     assert run.returncode != 0 and "outbox-gone.md" in run.stderr and "no-such-anchor" in run.stderr, run.stderr
+
+
+def test_the_swift_of_the_getting_started_page_is_the_program_the_package_builds(root):
+    page = root / "docs/getting-started/swift.md"
+    page.write_text(page.read_text().replace("try await client.logShowPaywall(paywall)", "print(paywall.paywallId)"))
+    found = problems(root, build=False)
+    assert any("the Swift of docs/getting-started/swift.md differs" in p for p in found), found
+    import swift_examples  # tools/docs, on the path above
+    swift_examples.write(str(root))
+    assert "print(paywall.paywallId)" in (root / "bindings/swift/Examples/Docs/GettingStarted/main.swift").read_text()
+    assert swift_examples.problems(str(root)) == []

@@ -22,6 +22,7 @@ import java_methods  # noqa: E402
 import python_emit  # noqa: E402
 import python_methods  # noqa: E402
 import schema_ir  # noqa: E402
+import swift_methods  # noqa: E402
 import ts_methods  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +32,8 @@ OUTPUTS = ["bindings/python/paywire/models.py", "bindings/python/paywire/methods
            "Sources/PaywireWire/SchemaFingerprint.swift",
            "bindings/java/src/dev/paywire/model", "bindings/java/src/dev/paywire/TypedMethods.java",
            "bindings/dotnet/src/Models.g.cs", "bindings/dotnet/src/TypedMethods.g.cs",
-           "bindings/node/models.d.ts", "bindings/node/lib/methods.js", "bindings/node/lib/methods.d.ts"]
+           "bindings/node/models.d.ts", "bindings/node/lib/methods.js", "bindings/node/lib/methods.d.ts",
+           swift_methods.OUT]
 
 
 def fingerprint_swift(sha256: str) -> str:
@@ -57,6 +59,7 @@ def render(schema_bytes: bytes) -> dict:
         **java_methods.outputs(model, schema["$id"], sha256),
         **csharp_methods.outputs(model, schema["$id"], sha256),
         **ts_methods.outputs(model, schema["$id"], sha256),
+        **swift_methods.outputs(schema, schema["$id"], sha256),
     }
 
 

@@ -5,8 +5,10 @@
                        schema, the OpenAPI spec and the vectors, and writes build/mkdocs.yml
                        (the root mkdocs.yml plus a nav entry per method) for `mkdocs build`
   reference.py check   fails when a method of the Swift method table has no reference page,
-                       when an example no longer matches the vector case it was taken from, or
-                       when the README's examples or links drift from the code they show
+                       when an example no longer matches the vector case it was taken from,
+                       when the README's examples or links drift from the code they show, or
+                       when the Swift of a page differs from the program built from it
+                       (swift_examples.py)
   reference.py lock    records again which vector case each method's example comes from
                        (tools/docs/examples.lock.json), after a vector changed on purpose
 
@@ -23,6 +25,7 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pages    # noqa: E402
 import sources  # noqa: E402
+import swift_examples  # noqa: E402
 from readme import readme_problems  # noqa: E402
 
 
@@ -178,7 +181,8 @@ def example_problems(inputs):
 
 
 def check(inputs):
-    return coverage_problems(inputs) + example_problems(inputs) + readme_problems(inputs.paths.root)
+    return (coverage_problems(inputs) + example_problems(inputs) + readme_problems(inputs.paths.root)
+            + swift_examples.problems(inputs.paths.root))
 
 
 def lock(inputs):
@@ -214,7 +218,7 @@ def main(argv=None):
         print("docs-check: " + problem, file=sys.stderr)
     if not problems:
         print("docs-check: %d methods, each with a page and an example true to its vector; README examples "
-              "match their code" % len(inputs.methods))
+              "match their code; the pages' Swift is the programs make docs-swift runs" % len(inputs.methods))
     return 1 if problems else 0
 
 

@@ -1,0 +1,10 @@
+/// Hears the latest profile, as the seeds' `AdaptyDelegate` does: once when set (if the client
+/// has one), then after each change (a purchase, a restore, a refresh, the backend's answer).
+///
+/// Called on the main actor, in the order the library sent the profiles. The client holds its
+/// delegate weakly.
+@MainActor
+public protocol PaywireDelegate: AnyObject {
+    /// The user's current profile: access levels, subscriptions, attributes.
+    func didLoadLatestProfile(_ profile: Profile)
+}

@@ -1,0 +1,91 @@
+/// An onboarding's web view as the core sees it: the app passes each message the page posts to
+/// ``ingest(message:)`` (either dialect: snake_case or camelCase, an object or JSON text) and the
+/// ``delegate`` hears what it meant, with the seed's methods.
+///
+/// Made by ``PaywireClient/onboardingController(for:openPaywall:locale:delegate:)``, which starts
+/// creating the core's view (`create_onboarding_view`). Lives on the main actor; so do its
+/// delegate's calls. Each call returns once the core has taken it and the delegate calls it caused
+/// have been made.
+@MainActor
+public final class OnboardingController {
+    /// The client the view belongs to.
+    public let client: PaywireClient
+    /// The onboarding shown.
+    public let onboarding: Onboarding
+    /// Hears the view's events; held strongly.
+    public var delegate: (any OnboardingControllerDelegate)?
+    let session: ViewSession
+
+    init(client: PaywireClient, onboarding: Onboarding, openPaywall: Bool?, locale: String?,
+         delegate: (any OnboardingControllerDelegate)?)
+    {
+        self.client = client
+        self.onboarding = onboarding
+        self.delegate = delegate
+        session = ViewSession(core: client.core)
+        let params = CreateOnboardingViewParams(onboarding: onboarding, openPaywall: openPaywall, locale: locale)
+        session.start("create_onboarding_view", params.jsonValue, target: { [weak self] in self?.handle($0) },
+                      failed: { [weak self] in self?.failed($0) })
+    }
+
+    /// The core's view, once created.
+    public var view: ViewInfo? { session.view }
+
+    /// A message the page posted, as JSON text (`onboarding_view_ingest`). `type` names its kind
+    /// when the message does not carry one.
+    @discardableResult
+    public func ingest(message: String, type: OnboardingMessageType? = nil) async -> OnboardingViewIngestResult? {
+        await ingest(.string(message), type: type)
+    }
+
+    /// A message the page posted, as an object.
+    @discardableResult
+    public func ingest(message: JSONObject, type: OnboardingMessageType? = nil) async -> OnboardingViewIngestResult? {
+        await ingest(.object(message), type: type)
+    }
+
+    /// The app's web view failed (`onboarding_view_report_error`): `didFailWithError`.
+    public func reportError(_ message: String, underlyingError: String? = nil) async {
+        if let error = await session.send("onboarding_view_report_error", {
+            OnboardingViewReportErrorParams(viewId: $0, message: message, underlyingError: underlyingError).jsonValue
+        }) {
+            failed(error)
+        }
+    }
+
+    /// The core's answer: `accepted`, or the error saying why the message was not (the delegate
+    /// hears `didFailWithError` too when the core reports it as an event). nil when the call was
+    /// refused, which the delegate hears.
+    private func ingest(_ message: JSONValue, type: OnboardingMessageType?) async -> OnboardingViewIngestResult? {
+        do {
+            let json = try await session.fetch("onboarding_view_ingest") {
+                OnboardingViewIngestParams(viewId: $0, message: message, type: type).jsonValue
+            }
+            await MainDelivery.barrier()
+            return try OnboardingViewIngestResult(json: json)
+        } catch let error as PaywireError {
+            failed(error)
+        } catch {
+            failed(.binding(.decodingFailed, "\(error)"))
+        }
+        return nil
+    }
+
+    private func failed(_ error: PaywireError) {
+        delegate?.onboardingController(self, didFailWithError: error)
+    }
+
+    func handle(_ event: PaywireEvent) {
+        guard let delegate else { return }
+        switch event {
+        case .onboardingOnCustomAction(let action): delegate.onboardingController(self, onCustomAction: action)
+        case .onboardingOnCloseAction(let action): delegate.onboardingController(self, onCloseAction: action)
+        case .onboardingOnPaywallAction(let action): delegate.onboardingController(self, onPaywallAction: action)
+        case .onboardingOnStateUpdatedAction(let action): delegate.onboardingController(self, onStateUpdatedAction: action)
+        case .onboardingDidFinishLoading(let action): delegate.onboardingController(self, didFinishLoading: action)
+        case .onboardingOnAnalyticsAction(let event): delegate.onboardingController(self, onAnalyticsEvent: event)
+        case .onboardingDidFailWithError(let failed): delegate.onboardingController(self, didFailWithError: failed.error)
+        default: break
+        }
+    }
+}

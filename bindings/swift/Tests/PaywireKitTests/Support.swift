@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+
+@testable import PaywireKit
+
+/// The checkout the tests run in: PAYWIRE_ROOT (make test-swift-kit sets it), else four folders
+/// above this file.
+let repositoryRoot: URL = {
+    if let root = ProcessInfo.processInfo.environment["PAYWIRE_ROOT"], !root.isEmpty { return URL(fileURLWithPath: root) }
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}()
+
+func repositoryFile(_ path: String) -> String { repositoryRoot.appendingPathComponent(path).path }
+
+/// The test store of the views vectors (tests/conformance/vectors/views.json): three products,
+/// a fixed clock, a one-second host request deadline.
+func viewsConfiguration(store: JSONObject? = nil, extra: JSONObject = [:]) -> JSONValue {
+    let products: JSONValue = [
+        ["vendor_product_id": "premium_monthly", "title": "Premium Monthly", "description": "Premium subscription for 1 month",
+         "price": "9.99", "currency_code": "USD", "currency_symbol": "$", "period": ["unit": "month", "number_of_units": 1],
+         "access_level": "premium"],
+        ["vendor_product_id": "premium_annual", "title": "Premium Annual", "description": "Premium subscription for 1 year",
+         "price": "59.99", "currency_code": "USD", "currency_symbol": "$", "period": ["unit": "year", "number_of_units": 1],
+         "access_level": "premium"],
+        ["vendor_product_id": "lifetime", "title": "Lifetime", "description": "Premium for life", "price": "149.00",
+         "currency_code": "USD", "access_level": "premium"],
+    ]
+    var config: JSONObject = [
+        "profile_id": "profile-swift-tests",
+        "fallback": ["path": .string(repositoryFile("tests/conformance/bundles/views.json"))],
+        "store": .object(store ?? ["type": "test", "now": "2024-01-15T10:30:00.000Z", "products": products]),
+        "host_request_timeout_ms": 1000,
+        "products_retry_delay_ms": 50,
+    ]
+    config.merge(extra) { _, new in new }
+    return .object(config)
+}
+
+func makeClient(_ config: JSONValue = viewsConfiguration(), store: (any PaywireStore)? = nil) throws -> PaywireClient {
+    try PaywireClient(configurationJSON: config.jsonText, store: store)
+}
+
+/// Waits (up to `seconds`) for `condition` to hold, polling on the main actor.
+@MainActor
+func eventually(_ seconds: Double = 5, _ condition: @MainActor () -> Bool) async -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return true
+}
+
+/// Records every call of a paywall controller's delegate, by name.
+@MainActor
+final class RecordingPaywallDelegate: PaywallControllerDelegate {
+    var calls: [String] = []
+    var retryLoading = false
+    var promoCodes: Set<String> = []
+    var openWebPayments = true
+    var lastPurchaseResult: PurchaseResult?
+    var lastError: PaywireError?
+
+    func paywallControllerDidAppear(_ controller: PaywallController) { calls.append("didAppear") }
+    func paywallControllerDidDisappear(_ controller: PaywallController) { calls.append("didDisappear") }
+    func paywallController(_ controller: PaywallController, didDismissWith reason: DismissReason) { calls.append("didDismissWith \(reason)") }
+    func paywallController(_ controller: PaywallController, didPerform action: PaywallAction) { calls.append("didPerform \(action)") }
+    func paywallController(_ controller: PaywallController, didSelectProduct product: PaywallProduct) {
+        calls.append("didSelectProduct \(product.vendorProductId)")
+    }
+    func paywallController(_ controller: PaywallController, didStartPurchase product: PaywallProduct) {
+        calls.append("didStartPurchase \(product.vendorProductId)")
+    }
+    func paywallController(_ controller: PaywallController, didFinishPurchase product: PaywallProduct, purchaseResult: PurchaseResult) {
+        lastPurchaseResult = purchaseResult
+        calls.append("didFinishPurchase \(product.vendorProductId)")
+    }
+    func paywallController(_ controller: PaywallController, didFailPurchase product: PaywallProduct, error: PaywireError) {
+        lastError = error
+        calls.append("didFailPurchase \(product.vendorProductId) \(error.code)")
+    }
+    func paywallControllerDidStartRestore(_ controller: PaywallController) { calls.append("didStartRestore") }
+    func paywallController(_ controller: PaywallController, didFinishRestoreWith profile: Profile) { calls.append("didFinishRestoreWith") }
+    func paywallController(_ controller: PaywallController, didFailRestoreWith error: PaywireError) {
+        lastError = error
+        calls.append("didFailRestoreWith \(error.code)")
+    }
+    func paywallController(_ controller: PaywallController, didFailRenderingWith error: PaywireError) {
+        lastError = error
+        calls.append("didFailRenderingWith \(error.code)")
+    }
+    func paywallController(_ controller: PaywallController, didFailLoadingProductsWith error: PaywireError) -> Bool {
+        calls.append("didFailLoadingProductsWith \(error.code)")
+        defer { retryLoading = false }
+        return retryLoading
+    }
+    func paywallController(_ controller: PaywallController, didPartiallyLoadProducts failedIds: [String]) {
+        calls.append("didPartiallyLoadProducts \(failedIds.joined(separator: ","))")
+    }
+    func paywallController(_ controller: PaywallController, onPromoCodeSubmit code: String) async -> Bool {
+        calls.append("onPromoCodeSubmit \(code)")
+        return promoCodes.contains(code)
+    }
+    func paywallController(_ controller: PaywallController, shouldContinueWebPaymentNavigation product: PaywallProduct) -> Bool {
+        calls.append("shouldContinueWebPaymentNavigation \(product.vendorProductId)")
+        return openWebPayments
+    }
+    func paywallController(_ controller: PaywallController, didFinishWebPaymentNavigation product: PaywallProduct?, error: PaywireError?) {
+        calls.append("didFinishWebPaymentNavigation \(product?.vendorProductId ?? "-") \(error.map { "\($0.code)" } ?? "ok")")
+    }
+}
+
+/// Fails the test unless `condition` holds within `seconds`.
+@MainActor
+func assertEventually(_ message: @autoclosure () -> String = "", seconds: Double = 5, file: StaticString = #filePath,
+                      line: UInt = #line, _ condition: @MainActor () -> Bool) async
+{
+    let held = await eventually(seconds, condition)
+    XCTAssertTrue(held, message(), file: file, line: line)
+}
