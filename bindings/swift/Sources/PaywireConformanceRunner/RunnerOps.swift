@@ -39,7 +39,7 @@ final class RunnerOps {
 
     private func hello() -> JSONObject {
         var names: JSONObject = [:]
-        for status in Int32(-12)...1 { names[String(status)] = .string(native.name(of: status)) }
+        for status in Int32(-13)...1 { names[String(status)] = .string(native.name(of: status)) }
         return ["runner": "swift", "abi_version": .number(JSONNumber(Int(native.abiVersion()))),
                 "version": .string(native.version().map { String(cString: $0) } ?? ""),
                 "header_abi_version": .number(JSONNumber(Int(NativeLibrary.headerABIVersion))), "status_names": .object(names)]

@@ -26,7 +26,7 @@ extension PaywireError: Error, CustomStringConvertible, LocalizedError {
         let details: JSONObject = ["status": .number(JSONNumber(Int(status))), "status_name": .string(name)]
         switch status {
         case NativeStatus.busy:
-            return binding(ErrorCode(rawValue: "busy"),
+            return binding(.busy,
                            "the client already has its maximum of async calls waiting for their results (async_call_limit); "
                            + "try again once some have completed", details: details)
         case NativeStatus.closed, NativeStatus.invalidHandle:

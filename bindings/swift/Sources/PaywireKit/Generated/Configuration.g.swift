@@ -24,8 +24,10 @@ public struct PaywireConfiguration: PaywireModel {
     public var refreshProfileOnStart: Bool?
     /// The `log_level` member.
     public var logLevel: LogLevel?
-    /// The `event_queue_limit` member.
+    /// Events held for the host before log events are dropped (with an events_overflowed notice), a newer did_load_latest_profile takes the place of a queued one, and, once this many events that must not be lost wait for the host, screen inputs and host requests are refused with busy. Default 1000.
     public var eventQueueLimit: Int?
+    /// Async calls whose call_result the host has not yet taken; past it paywire_client_call_async refuses with PAYWIRE_BUSY and queues nothing. Default 1000.
+    public var asyncCallLimit: Int?
     /// The `wrapper` member.
     public var wrapper: WrapperInfo?
     /// deadline of every host_request; default 30000
@@ -44,7 +46,7 @@ public struct PaywireConfiguration: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String? = nil, customerUserId: String?? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, refreshProfileOnStart: Bool? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String? = nil, customerUserId: String?? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, refreshProfileOnStart: Bool? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
         self.locale = locale
@@ -55,6 +57,7 @@ public struct PaywireConfiguration: PaywireModel {
         self.refreshProfileOnStart = refreshProfileOnStart
         self.logLevel = logLevel
         self.eventQueueLimit = eventQueueLimit
+        self.asyncCallLimit = asyncCallLimit
         self.wrapper = wrapper
         self.hostRequestTimeoutMs = hostRequestTimeoutMs
         self.productsRetryDelayMs = productsRetryDelayMs
@@ -77,6 +80,7 @@ public struct PaywireConfiguration: PaywireModel {
         refreshProfileOnStart = try reader.optional("refresh_profile_on_start")
         logLevel = try reader.optional("log_level")
         eventQueueLimit = try reader.optional("event_queue_limit")
+        asyncCallLimit = try reader.optional("async_call_limit")
         wrapper = try reader.optional("wrapper")
         hostRequestTimeoutMs = try reader.optional("host_request_timeout_ms")
         productsRetryDelayMs = try reader.optional("products_retry_delay_ms")
@@ -99,6 +103,7 @@ public struct PaywireConfiguration: PaywireModel {
         writer.optional("refresh_profile_on_start", refreshProfileOnStart)
         writer.optional("log_level", logLevel)
         writer.optional("event_queue_limit", eventQueueLimit)
+        writer.optional("async_call_limit", asyncCallLimit)
         writer.optional("wrapper", wrapper)
         writer.optional("host_request_timeout_ms", hostRequestTimeoutMs)
         writer.optional("products_retry_delay_ms", productsRetryDelayMs)
@@ -110,7 +115,7 @@ public struct PaywireConfiguration: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store", "observer_mode", "refresh_profile_on_start", "log_level", "event_queue_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "analytics"]
+    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store", "observer_mode", "refresh_profile_on_start", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "analytics"]
 }
 
 /// The schema's `Store`.

@@ -38,7 +38,7 @@ public enum ProductType: PaywireEnum {
     }
 }
 
-/// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`.
+/// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`, `busy`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum ErrorCode: PaywireEnum {
     /// `wrong_param`
@@ -91,6 +91,8 @@ public enum ErrorCode: PaywireEnum {
     case requiresAsync
     /// `unauthorized`
     case unauthorized
+    /// `busy`
+    case busy
     /// A value this binding does not list, as the library wrote it.
     case unknown(String)
 
@@ -121,6 +123,7 @@ public enum ErrorCode: PaywireEnum {
         case "invalid_state": self = .invalidState
         case "requires_async": self = .requiresAsync
         case "unauthorized": self = .unauthorized
+        case "busy": self = .busy
         default: self = .unknown(rawValue)
         }
     }
@@ -152,6 +155,7 @@ public enum ErrorCode: PaywireEnum {
         case .invalidState: "invalid_state"
         case .requiresAsync: "requires_async"
         case .unauthorized: "unauthorized"
+        case .busy: "busy"
         case .unknown(let value): value
         }
     }

@@ -11,7 +11,7 @@ public enum PaywireEvent: PaywireModel {
     case log(LogEvent)
     /// `call_result`
     case callResult(CallResultEvent)
-    /// `events_overflowed`
+    /// Follows at once the log events dropped because the host fell behind: their seqs are first_dropped_seq..last_dropped_seq and this notice's seq is the next one. Only droppable events (log) are ever dropped.
     case eventsOverflowed(EventsOverflowedEvent)
     /// `did_load_latest_profile`
     case didLoadLatestProfile(DidLoadLatestProfileEvent)
@@ -227,5 +227,5 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json.
-    public static let sha256 = "30300c77e87f55123507bf204e0b72de3ad9c88d07dfe41da9f17f715d4abe1b"
+    public static let sha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1"
 }

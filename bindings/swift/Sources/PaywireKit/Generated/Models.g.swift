@@ -4078,7 +4078,7 @@ public struct Envelope: PaywireModel {
     static let memberNames: Set<String> = ["success", "error"]
 }
 
-/// The `events_overflowed` event.
+/// Follows at once the log events dropped because the host fell behind: their seqs are first_dropped_seq..last_dropped_seq and this notice's seq is the next one. Only droppable events (log) are ever dropped.
 public struct EventsOverflowedEvent: PaywireModel {
     /// The wire name of this event.
     public static let eventName = "events_overflowed"
