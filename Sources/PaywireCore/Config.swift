@@ -49,7 +49,7 @@ public struct ClientConfig: Sendable {
     /// `store.acknowledge_after_ms`: a purchase the backend has not answered this long after it
     /// was made is acknowledged to the store anyway (Google Play refunds one left 3 days).
     var acknowledgeAfterMilliseconds = ClientConfig.defaultAcknowledgeAfter
-    static let defaultAcknowledgeAfter = 2 * 86_400_000
+    static let defaultAcknowledgeAfter = 2 * Milliseconds.day
     var observerMode = false
     /// `refresh_profile_on_start`: with a backend, ask it for the profile as the client starts
     /// (renewals, refunds and purchases made elsewhere since the app last ran).
@@ -101,7 +101,7 @@ public struct ClientConfig: Sendable {
         if let store = try fields.optionalObject("store") {
             _ = try ClientConfig.makeStore(store)  // refuse a bad store now, at client creation
             storeFields = store
-            acknowledgeAfterMilliseconds = try store.optionalInt("acknowledge_after_ms", in: 60_000...(3 * 86_400_000))
+            acknowledgeAfterMilliseconds = try store.optionalInt("acknowledge_after_ms", in: Milliseconds.minute...(3 * Milliseconds.day))
                 ?? ClientConfig.defaultAcknowledgeAfter
         }
         hostRequestTimeoutMilliseconds = try fields.optionalInt("host_request_timeout_ms", in: 10...3_600_000)
@@ -201,6 +201,7 @@ public struct TransportConfig: Sendable {
     static let knownKeys: Set<String> = ["type", "base_url", "connect_timeout_ms", "request_timeout_ms", "ca_file"]
 
     public let carrier: Carrier
+    /// `base_url` without a trailing slash.
     public let baseURL: String
     /// Built-in client only: how long connecting (TCP and TLS) may take.
     public let connectTimeoutMilliseconds: Int
@@ -218,7 +219,9 @@ public struct TransportConfig: Sendable {
         case let other:
             throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: host, http")
         }
-        baseURL = try fields.identifier("base_url")
+        let written = try fields.identifier("base_url")
+        // Without its trailing slash, once: every route is appended as "/v1/...".
+        baseURL = written.hasSuffix("/") ? String(written.dropLast()) : written
         guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
             throw WireError.wrongParam(fields.fieldPath("base_url"), "expected an http:// or https:// URL")
         }

@@ -3,7 +3,7 @@
 public enum ISODate {
     /// Milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.sssZ`.
     public static func format(milliseconds: Int) -> String {
-        let (days, dayMilliseconds) = floorDivide(milliseconds, 86_400_000)
+        let (days, dayMilliseconds) = floorDivide(milliseconds, Milliseconds.day)
         let (year, month, day) = civil(fromDays: days)
         let hours = dayMilliseconds / 3_600_000
         let minutes = dayMilliseconds / 60_000 % 60
@@ -38,19 +38,20 @@ public enum ISODate {
             let digits = bytes.count - 21
             millis = digits == 1 ? fraction * 100 : digits == 2 ? fraction * 10 : fraction
         }
-        return days(year: year, month: month, day: day) * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis
+        return days(year: year, month: month, day: day) * Milliseconds.day + hour * Milliseconds.hour + minute * Milliseconds.minute
+            + second * Milliseconds.second + millis
     }
 
     /// `milliseconds` plus `count` months, the day clamped to the target month's length
     /// (January 31 + 1 month = February 28 or 29).
     package static func adding(months count: Int, to milliseconds: Int) -> Int {
-        let (days, dayMilliseconds) = floorDivide(milliseconds, 86_400_000)
+        let (days, dayMilliseconds) = floorDivide(milliseconds, Milliseconds.day)
         let (year, month, day) = civil(fromDays: days)
         let (yearOffset, monthIndex) = floorDivide(month - 1 + count, 12)
         let targetYear = year + yearOffset
         let targetMonth = monthIndex + 1
         let targetDay = min(day, daysIn(month: targetMonth, year: targetYear))
-        return self.days(year: targetYear, month: targetMonth, day: targetDay) * 86_400_000 + dayMilliseconds
+        return self.days(year: targetYear, month: targetMonth, day: targetDay) * Milliseconds.day + dayMilliseconds
     }
 
     package static func daysIn(month: Int, year: Int) -> Int {

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func placementIdsAreEscapedInURLs() {
-        #expect(RemoteSource.url(baseURL: "https://api.test/", collection: "placements", id: "a b/é") == "https://api.test/v1/placements/a%20b%2F%C3%A9")
+        #expect("https://api.test/v1/placements/" + Backend.pathSegment("a b/é") == "https://api.test/v1/placements/a%20b%2F%C3%A9")
     }
 
     @Test func paywallAndOnboardingPlacementsOfOneIdAreCachedApart() throws {

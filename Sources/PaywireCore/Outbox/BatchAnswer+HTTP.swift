@@ -26,7 +26,7 @@ extension Outbox {
     /// `Retry-After` as a delay: delta-seconds (at most a day), or an HTTP date.
     static func retryAfter(_ value: String?, now: Int) -> Int? {
         guard let value = value?.trimmingSpaces, !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return min(seconds, 86_400) * 1000 }
+        if let seconds = Int(value), seconds >= 0 { return min(seconds, Milliseconds.day / Milliseconds.second) * Milliseconds.second }
         return HTTPDate.parse(value).map { max(0, $0 - now) }
     }
 }

@@ -37,7 +37,7 @@ extension Outbox {
             var profileId = ""
             if case .object(let body)? = try? JSONParser.parse(record.body), case .string(let id)? = body["profile_id"] { profileId = id }
             let tail = record.kind == .profileAttributes ? "attributes" : "integration-ids"
-            return ("PUT", "profiles/\(RemoteSource.escapedSegment(profileId))/\(tail)")
+            return ("PUT", "profiles/\(Backend.pathSegment(profileId))/\(tail)")
         case .installAttribution: return ("POST", "attribution")
         default: return ("POST", "purchases")
         }

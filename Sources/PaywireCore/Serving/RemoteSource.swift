@@ -47,27 +47,6 @@ enum RemoteSource {
         case failed(WireError)
     }
 
-    /// `{base_url}/v1/{collection}/{id}`, the id percent-encoded.
-    static func url(baseURL: String, collection: String, id: String) -> String {
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        return "\(base)/v1/\(collection)/\(escapedSegment(id))"
-    }
-
-    /// `id` percent-encoded as one path segment (unreserved characters stay).
-    static func escapedSegment(_ id: String) -> String {
-        var escaped = ""
-        for byte in id.utf8 {
-            let character = Character(Unicode.Scalar(byte))
-            if character.isASCII && (character.isLetter || character.isNumber || "-_.~".contains(character)) {
-                escaped.append(character)
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                escaped += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return escaped
-    }
-
     static func headers(profileId: String, etag: String?) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [("accept", "application/json"), ("x-paywire-profile-id", profileId)]
         if let etag { headers.append(("if-none-match", etag)) }

@@ -98,8 +98,8 @@ public struct StoreProduct: Equatable, Sendable {
     public func expiry(from start: Int) -> Int? {
         guard let period, productType.hasPeriod else { return nil }
         switch period.unit {
-        case .day: return start + period.numberOfUnits * 86_400_000
-        case .week: return start + period.numberOfUnits * 7 * 86_400_000
+        case .day: return start + period.numberOfUnits * Milliseconds.day
+        case .week: return start + period.numberOfUnits * 7 * Milliseconds.day
         case .month: return ISODate.adding(months: period.numberOfUnits, to: start)
         case .year: return ISODate.adding(months: 12 * period.numberOfUnits, to: start)
         }

@@ -92,7 +92,8 @@ package enum StandardAttributeRules {
             return false
         }
         // Days since the epoch, floored: a clock before 1970 still compares correctly.
-        let today = now >= 0 ? now / 86_400_000 : -((-now + 86_399_999) / 86_400_000)
+        let span = Milliseconds.day
+        let today = now >= 0 ? now / span : -((-now + span - 1) / span)
         return ISODate.days(year: year, month: month, day: day) <= today
     }
 }
