@@ -51,7 +51,7 @@ public final class Client {
         if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
         let served = ServedPaywalls()
         profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock,
-                                    accessClock: runtime.accessClock, timers: timers, log: log, observer: served)
+                                    accessClock: runtime.accessClock, log: log, observer: served, fetch: backend.map(ProfileFetch.init))
         // First of all events: the state a host attaching now starts from.
         profiles.emitSnapshot()
         server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
@@ -60,20 +60,22 @@ public final class Client {
         var opened: OutboxStore = MemoryOutboxStore()
         if let directory = config.storageDir, let openOutbox { opened = try openOutbox(directory) }
         let outboxStore = opened
+        let ledger = PurchaseLedger(profiles: profiles, store: store, timers: timers, log: log,
+                                    acknowledgeAfter: config.acknowledgeAfterMilliseconds)
         outbox = Outbox(store: outboxStore, config: config.analytics, backend: backend, profiles: profiles,
                         source: RecordSource(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
                                              appVersion: config.appVersion, wrapper: config.wrapper),
-                        timers: timers, calls: calls, log: log, clock: runtime.clock)
-        let catalog = ProductCatalog(store: store.adapter)
-        purchases = Purchases(profiles: profiles, outbox: outbox, store: store, backend: backend, calls: calls, log: log,
-                              clock: runtime.clock, timers: timers, attributions: PurchaseAttributions(storage: runtime.storage),
-                              catalog: catalog, observerMode: config.observerMode, acknowledgeAfter: config.acknowledgeAfterMilliseconds)
-        paywallViews = PaywallViews(environment: runtime.viewEnvironment(config), store: store, broker: broker, timers: timers,
-                                    profiles: profiles, sink: sink, clock: runtime.clock, analytics: outbox, purchases: purchases,
-                                    catalog: catalog)
+                        purchaseAnswers: ledger, timers: timers, calls: calls, log: log, clock: runtime.clock)
+        let catalog = ProductCatalog(store: store)
+        purchases = Purchases(profiles: profiles, ledger: ledger, outbox: outbox, store: store, backend: backend, calls: calls,
+                              log: log, clock: runtime.clock, attributions: PurchaseAttributions(storage: runtime.storage),
+                              catalog: catalog, observerMode: config.observerMode)
+        paywallViews = PaywallViews(environment: PaywallViewMachine.Environment(config: config, store: store), store: store,
+                                    broker: broker, timers: timers, profiles: profiles, sink: sink, clock: runtime.clock,
+                                    analytics: outbox, purchases: purchases, catalog: catalog)
         loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage), backend: backend, profiles: profiles,
                                  timers: timers, calls: calls, log: log, clock: runtime.clock, defaultLocale: config.locale)
-        profileSync = ProfileSync(backend: backend, profiles: profiles, purchases: purchases, timers: timers, calls: calls, log: log)
+        profileSync = ProfileSync(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
         products = PaywallProducts(store: store, calls: calls, log: log, catalog: catalog)
         onboardingViews = OnboardingViews(answers: OnboardingAnswers(storage: runtime.storage), profiles: profiles, paywallViews: paywallViews,
                                           loader: loader, sink: sink, defaultLocale: config.locale, analytics: outbox)
@@ -85,7 +87,7 @@ public final class Client {
             log(.warn, "unknown config key '\(key)' ignored", details: [("field", .string(key))])
         }
         outbox.resume()
-        if config.refreshProfileOnStart { profileSync.refreshInBackground(reason: "start") }
+        if config.refreshProfileOnStart { profiles.refreshInBackground(reason: "start") }
     }
 
     /// Runs one method with nothing left pending (unit tests): a method that would wait is

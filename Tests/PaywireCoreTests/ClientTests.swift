@@ -82,7 +82,7 @@ final class ManualScheduler: TimerScheduler, @unchecked Sendable {
                                        timers: timers, log: log)
         sink.isBacklogged = true
         var outcomes: [HostOutcome] = []
-        broker.ask(.storePurchase, view: nil, payload: { _ in }) { outcomes.append($0) }
+        broker.ask(.storePurchase, origin: nil, payload: { _ in }) { outcomes.append($0) }
         #expect(sink.events.isEmpty)
         #expect(outcomes.isEmpty)                          // not inside ask: the asking step finishes first
         #expect(scheduler.scheduled.map(\.milliseconds) == [0])
@@ -91,7 +91,7 @@ final class ManualScheduler: TimerScheduler, @unchecked Sendable {
         #expect(error.code == .busy)
         #expect(sink.events.map(\.name) == ["log"])
         sink.isBacklogged = false
-        broker.ask(.storePurchase, view: nil, payload: { _ in }) { outcomes.append($0) }
+        broker.ask(.storePurchase, origin: nil, payload: { _ in }) { outcomes.append($0) }
         #expect(sink.events.map(\.name) == ["log", "host_request"])
     }
 

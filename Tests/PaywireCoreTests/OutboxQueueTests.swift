@@ -3,6 +3,12 @@ import Testing
 @testable import PaywireModel
 @testable import PaywireWire
 
+/// No purchase records are made here: their answers are not heard.
+final class IgnoredPurchaseAnswers: PurchaseAnswers {
+    func delivered(_ record: OutboxRecord, response: HTTPResponse) {}
+    func refused(_ record: OutboxRecord, response: HTTPResponse) {}
+}
+
 /// The outbox's queue rules through the memory store: records, seq, bounds and eviction.
 @Suite struct OutboxQueueTests {
     func outbox(maxQueued: Int = 100, maxBytes: Int = AnalyticsConfig().maxBytes,
@@ -10,14 +16,17 @@ import Testing
         let sink = RecordingSink()
         let log = Log(level: .warn, sink: sink)
         let config = try ClientConfig.parse(Array(#"{"profile_id":"p"}"#.utf8))
+        let timers = Timers(scheduler: nil)
         let profiles = try ProfileStore(config: config, storage: MemoryStorage(), sink: sink, clock: FixedClock(milliseconds: 1000),
-                                        accessClock: AccessClock(clock: FixedClock(milliseconds: 1000)), timers: Timers(scheduler: nil), log: log, observer: ServedPaywalls())
+                                        accessClock: AccessClock(clock: FixedClock(milliseconds: 1000), timers: timers), log: log,
+                                        observer: ServedPaywalls(), fetch: nil)
         var analytics = AnalyticsConfig()
         analytics.maxQueued = maxQueued
         analytics.maxBytes = maxBytes
         let outbox = Outbox(store: store, config: analytics, backend: nil, profiles: profiles,
                             source: RecordSource(installId: "install", sessionId: "session", platform: nil, appVersion: nil, wrapper: nil),
-                            timers: Timers(scheduler: nil), calls: Calls(completions: nil), log: log, clock: FixedClock(milliseconds: 1000))
+                            purchaseAnswers: IgnoredPurchaseAnswers(), timers: timers, calls: Calls(completions: nil), log: log,
+                            clock: FixedClock(milliseconds: 1000))
         return (outbox, store, sink)
     }
 

@@ -45,9 +45,8 @@ final class Outbox {
     let calls: Calls
     let log: Log
     let clock: Clock
-    /// Who hears the backend's answers to purchase records.
-    /// The part that acts on the backend's verdict on a purchase record (it registers itself).
-    private(set) weak var purchaseAnswers: PurchaseAnswers?
+    /// Who acts on the backend's verdict on a purchase record.
+    let purchaseAnswers: PurchaseAnswers
     var lanes: [OutboxLane: Lane]
     var nextBatch: UInt64 = 1
     var waiters: [FlushWaiter] = []
@@ -55,9 +54,10 @@ final class Outbox {
     private var dropping = false
 
     init(store: OutboxStore, config: AnalyticsConfig, backend: Backend?, profiles: ProfileStore, source: RecordSource,
-         timers: Timers, calls: Calls, log: Log, clock: Clock) {
+         purchaseAnswers: PurchaseAnswers, timers: Timers, calls: Calls, log: Log, clock: Clock) {
         self.store = store
         self.config = config
+        self.purchaseAnswers = purchaseAnswers
         self.backend = backend
         self.profiles = profiles
         self.source = source
@@ -97,12 +97,6 @@ final class Outbox {
         try keep(OutboxRecord(eventId: eventId, seq: seq, kind: kind, body: body))
         return eventId
     }
-
-    /// Keeps a record whose body the caller made (a purchase), with the seq of its lane it was
-    /// given (`store.nextSeq(in:)` when it was made).
-    /// `answers` hears the backend's verdict on every purchase record, this run's and those an
-    /// earlier run left.
-    func answerPurchases(with answers: PurchaseAnswers) { purchaseAnswers = answers }
 
     /// The purchase records waiting for the backend (an earlier run's included), oldest first.
     func keptPurchases() -> [OutboxRecord] {

@@ -30,12 +30,12 @@ extension Purchases {
             return nil
         }
         let undescribed = productIds.filter { catalog.product($0) == nil }
-        if !undescribed.isEmpty && store.adapter.describesProductsOnlyAfterFetch {
+        if !undescribed.isEmpty && store.describesProductsOnlyAfterFetch {
             let lookup: StoreReply = { [weak self] outcome in
                 guard let self else { return }
                 reply(self.lookedUp(outcome, productIds: productIds, transactions: transactions))
             }
-            guard let outcome = store.start(.fetchProducts(undescribed), view: nil, reply: lookup) else { return nil }
+            guard let outcome = store.start(.fetchProducts(undescribed), origin: nil, reply: lookup) else { return nil }
             return lookedUp(outcome, productIds: productIds, transactions: transactions)
         }
         return grantRestored(productIds, transactions)
@@ -85,7 +85,7 @@ extension Purchases {
                 result = .failure(WireError(.decodingFailed, "the backend's restore answer has no profile"))
                 break
             }
-            if let error = profiles.applyBackend(snapshot, profileId: profiles.profileId, pending: pendingTransactions) {
+            if let error = profiles.applyBackend(snapshot, profileId: profiles.profileId) {
                 result = .failure(error)
             } else {
                 result = .success(settlement(Purchases.restoredIds(response.body) ?? productIds))

@@ -40,6 +40,12 @@ enum HostOutcome: Sendable {
 /// What the part that asked does with the host's answer (or the deadline's timeout).
 typealias HostReply = (HostOutcome) -> Void
 
+/// What a host request is about, written into its event beside the kind (a paywall view names
+/// itself), so the host can route it. The broker knows no more of it than this.
+protocol HostRequestOrigin {
+    func writeOrigin(to writer: inout JSONWriter)
+}
+
 /// The open host requests of one client: each is emitted as a `host_request` event with a
 /// deadline and remembered with the reply of the part that asked. Every request ends exactly
 /// once: answered, or failed by its deadline. An id that timed out is remembered (a bounded
@@ -85,7 +91,7 @@ final class HostRequestBroker {
     /// Returns its id. While the host has fallen behind on its events the request is not
     /// emitted: `reply` gets `busy` at once (after the asking part's step, as a deadline would).
     @discardableResult
-    func ask(_ kind: HostRequestKind, view: ViewInfo?, payload: (inout JSONWriter) -> Void,
+    func ask(_ kind: HostRequestKind, origin: HostRequestOrigin?, payload: (inout JSONWriter) -> Void,
              reply: @escaping HostReply) -> String {
         let id = "req-\(nextId)"
         nextId += 1
@@ -101,10 +107,7 @@ final class HostRequestBroker {
             writer.member("request_id", id)
             writer.member("kind", kind.rawValue)
             writer.member("timeout_ms", timeout)
-            if let view {
-                writer.key("view")
-                view.write(to: &writer)
-            }
+            origin?.writeOrigin(to: &writer)
             writer.key("payload")
             writer.object(payload)
         })

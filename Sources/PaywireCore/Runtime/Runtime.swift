@@ -31,7 +31,7 @@ struct Runtime {
                                    timers: timers, log: log)
         let adapter = try ClientConfig.makeStore(config.storeFields)
         clock = adapter.fixedNow.map { FixedClock(milliseconds: $0) } ?? SystemClock()
-        accessClock = AccessClock(clock: clock)
+        accessClock = AccessClock(clock: clock, timers: timers)
         self.files = files
         if let directory = config.storageDir {
             storage = try files.required(for: "storage_dir").openStorage(directory: directory)
@@ -45,12 +45,5 @@ struct Runtime {
         } else {
             backend = nil
         }
-    }
-
-    /// What every paywall view knows of its client.
-    func viewEnvironment(_ config: ClientConfig) -> PaywallViewMachine.Environment {
-        PaywallViewMachine.Environment(observerMode: config.observerMode, storeUnavailable: store.adapter.unavailable,
-                                       describesProductsOnlyAfterFetch: store.adapter.describesProductsOnlyAfterFetch,
-                                       productsRetryDelayMilliseconds: config.productsRetryDelayMilliseconds)
     }
 }

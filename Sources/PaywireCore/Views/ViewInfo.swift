@@ -27,6 +27,14 @@ struct ViewInfo: Equatable, Sendable {
     }
 }
 
+/// A host request a view makes names it: `"view": {...}`.
+extension ViewInfo: HostRequestOrigin {
+    func writeOrigin(to writer: inout JSONWriter) {
+        writer.key("view")
+        write(to: &writer)
+    }
+}
+
 /// The host's own context for a view, `{placement?, experiment?, variant?}` (the AppDNA
 /// `PaywallContext`): kept as given and echoed, never interpreted.
 struct ViewContext: Equatable, Sendable {
