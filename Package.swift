@@ -47,6 +47,7 @@ let package = Package(
                 // debug, where sanitizer runtimes resolve their symbols from the executable.
                 .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "defs"], .when(configuration: .release)),
             ]),
-        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireWire", "PaywireModel", "PaywireCore"]),
+        // Unit tests of the pure layers, under the one tests root.
+        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireWire", "PaywireModel", "PaywireCore"], path: "tests/unit"),
     ]
 )

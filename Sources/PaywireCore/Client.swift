@@ -78,7 +78,7 @@ public final class Client {
         profileSync = ProfileSync(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
         products = PaywallProducts(store: store, calls: calls, log: log, catalog: catalog)
         onboardingViews = OnboardingViews(answers: OnboardingAnswers(storage: runtime.storage), profiles: profiles, paywallViews: paywallViews,
-                                          loader: loader, sink: sink, defaultLocale: config.locale, analytics: outbox)
+                                          loader: loader, sink: sink, analytics: outbox)
         wrapper = config.wrapper
         storage = runtime.storage
         self.files = files

@@ -99,13 +99,21 @@ final class Outbox {
     }
 
     /// The purchase records waiting for the backend (an earlier run's included), oldest first.
+    /// A queue that cannot be read is logged: those records still go, but their grants do not
+    /// stand meanwhile.
     func keptPurchases() -> [OutboxRecord] {
-        ((try? store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max)) ?? []).filter { $0.kind == .money }
+        do throws(WireError) {
+            return try store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max).filter { $0.kind == .money }
+        } catch {
+            log(.error, "could not read the purchases kept for the backend: \(error.message)",
+                details: [("code", .string(error.code.rawValue))])
+            return []
+        }
     }
 
     /// Keeps a purchase record durably, next in the money lane.
     func keepPurchase(eventId: String, body: [UInt8]) throws(WireError) {
-        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: .money, body: body))
+        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: .money, body: body, route: "purchases"))
     }
 
     func keep(_ record: OutboxRecord) throws(WireError) {

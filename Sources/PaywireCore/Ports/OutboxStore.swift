@@ -44,12 +44,18 @@ public struct OutboxRecord: Equatable, Sendable {
     public let seq: Int
     public let kind: RecordKind
     public let body: [UInt8]
+    /// A purchases-lane record's route under `{base_url}/v1/` (`purchases`,
+    /// `profiles/{id}/attributes`), fixed when it was made: the record's profile may no longer
+    /// be the current one when it is sent. Nil for analytics (they go to `events` in batches),
+    /// and for records an older version kept without one.
+    public let route: String?
 
-    public init(eventId: String, seq: Int, kind: RecordKind, body: [UInt8]) {
+    public init(eventId: String, seq: Int, kind: RecordKind, body: [UInt8], route: String? = nil) {
         self.eventId = eventId
         self.seq = seq
         self.kind = kind
         self.body = body
+        self.route = route
     }
 }
 

@@ -28,6 +28,9 @@ final class PurchaseLedger: PurchaseAnswers {
     private let acknowledgeAfter: Int
     /// Store deadlines of transactions kept for the backend, by transaction id.
     private var deadlines: [String: StoreDeadline] = [:]
+    /// What each money record waiting for the backend holds, by its event id: read once, when
+    /// it was kept (or when this run found it in the queue), not again from its bytes.
+    private var kept: [String: PurchaseRecord.Kept] = [:]
 
     init(profiles: ProfileStore, store: StoreGateway, timers: Timers, log: Log, acknowledgeAfter: Int) {
         self.profiles = profiles
@@ -37,23 +40,33 @@ final class PurchaseLedger: PurchaseAnswers {
         self.acknowledgeAfter = acknowledgeAfter
     }
 
-    /// Takes back what an earlier run kept and the backend has not answered yet.
-    func resume(_ kept: [PurchaseRecord.Kept]) {
-        for record in kept {
-            profiles.awaitBackend(record.transaction.transactionId)
-            if record.finishedByCore && !record.isPending { watchStoreDeadline(record.transaction, type: record.productType) }
+    /// Takes back the money records an earlier run kept and the backend has not answered yet.
+    func resume(_ records: [OutboxRecord]) {
+        for record in records {
+            guard let purchase = PurchaseRecord.kept(record.body) else { continue }
+            kept[record.eventId] = purchase
+            profiles.awaitBackend(purchase.transaction.transactionId)
+            if purchase.finishedByCore && !purchase.isPending { watchStoreDeadline(purchase.transaction, type: purchase.productType) }
         }
     }
 
-    /// `transaction` is about to be kept for the backend: its grant stands until the backend
-    /// answers (set first, so no answer can come before it).
-    func willKeep(_ transaction: StoreTransaction) { profiles.awaitBackend(transaction.transactionId) }
+    /// `purchase` is about to be kept for the backend as record `eventId`: its grant stands
+    /// until the backend answers (set first, so no answer can come before it).
+    func willKeep(_ purchase: PurchaseRecord.Kept, eventId: String) {
+        kept[eventId] = purchase
+        profiles.awaitBackend(purchase.transaction.transactionId)
+    }
 
-    /// It was kept; the core finishes it, so its store deadline is watched.
-    func watchDeadline(of transaction: StoreTransaction, type: ProductType) { watchStoreDeadline(transaction, type: type) }
+    /// It was kept; when the core finishes it and the store completed it, its store deadline is watched.
+    func wasKept(_ purchase: PurchaseRecord.Kept) {
+        if purchase.finishedByCore && !purchase.isPending { watchStoreDeadline(purchase.transaction, type: purchase.productType) }
+    }
 
     /// Keeping it failed after all: nothing stands for it.
-    func notKept(_ transaction: StoreTransaction) { profiles.backendAnswered(transaction.transactionId) }
+    func notKept(eventId: String) {
+        guard let purchase = kept.removeValue(forKey: eventId) else { return }
+        profiles.backendAnswered(purchase.transaction.transactionId)
+    }
 
     /// Asks the store to finish a transaction (the host's store; the test store has nothing to
     /// do): `consume` uses up a consumable, which only the backend's word may allow.
@@ -67,7 +80,7 @@ final class PurchaseLedger: PurchaseAnswers {
     // MARK: - The backend's verdicts
 
     func delivered(_ record: OutboxRecord, response: HTTPResponse) {
-        guard let kept = PurchaseRecord.kept(record.body) else { return }
+        guard let kept = kept.removeValue(forKey: record.eventId) else { return }
         profiles.backendAnswered(kept.transaction.transactionId)
         if let snapshot = PurchaseRecord.answer(response.body).profile {
             _ = profiles.applyBackend(snapshot, profileId: kept.profileId)
@@ -76,7 +89,7 @@ final class PurchaseLedger: PurchaseAnswers {
     }
 
     func refused(_ record: OutboxRecord, response: HTTPResponse) {
-        guard let kept = PurchaseRecord.kept(record.body) else { return }
+        guard let kept = kept.removeValue(forKey: record.eventId) else { return }
         let transactionId = kept.transaction.transactionId
         profiles.backendAnswered(transactionId)
         let answer = PurchaseRecord.answer(response.body)

@@ -41,7 +41,7 @@ final class Purchases {
         self.attributions = attributions
         self.catalog = catalog
         self.observerMode = observerMode
-        ledger.resume(outbox.keptPurchases().compactMap { PurchaseRecord.kept($0.body) })
+        ledger.resume(outbox.keptPurchases())
     }
 
     /// A purchase is about to start: what it is attributed to is kept first, durably.
@@ -96,12 +96,14 @@ final class Purchases {
         let eventId = UUIDs.v7(milliseconds: now)
         let body = PurchaseRecord.encode(eventId: eventId, transaction: transaction, state: state, type: type, price: price,
                                          profile: profiles.current, attribution: attribution, observerMode: observerMode)
+        let purchase = PurchaseRecord.Kept(transaction: transaction, profileId: profiles.profileId, finishedByCore: !observerMode,
+                                           productType: type, isPending: state == .pending)
         do throws(WireError) {
-            ledger.willKeep(transaction)
+            ledger.willKeep(purchase, eventId: eventId)
             try outbox.keepPurchase(eventId: eventId, body: body)
-            if state == .purchased && !observerMode { ledger.watchDeadline(of: transaction, type: type) }
+            ledger.wasKept(purchase)
         } catch {
-            ledger.notKept(transaction)
+            ledger.notKept(eventId: eventId)
             log(.error, "could not keep transaction '\(transaction.transactionId)' for the backend: \(error.message); it is not finished",
                 details: [("transaction_id", .string(transaction.transactionId))])
         }

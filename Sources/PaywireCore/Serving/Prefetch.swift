@@ -40,10 +40,7 @@ struct PrefetchOutcome: Sendable {
         source = answer.source
         error = answer.failure
         var urls: [String] = []
-        if answer.source != .none, case .object(let envelope)? = try? JSONParser.parse(answer.response.envelope),
-           case .object(let paywall)? = envelope["success"] {
-            urls = PaywallBuilder.assetURLs(paywall["builder"])
-        }
+        if case .success(.paywall(let served)) = answer.served { urls = PaywallBuilder.assetURLs(served.reference.builder) }
         assetURLs = urls
     }
 

@@ -52,6 +52,24 @@ package struct PaywallReference: Equatable, Sendable {
     package let placementAudienceVersionId: String?
     package let paywallId: String?
 
+    /// The reference a served paywall makes: what the host would hand back of it.
+    package init(_ paywall: Paywall) {
+        let (placement, audience, variation) = (paywall.selection.placement, paywall.selection.audience, paywall.selection.variation)
+        placementId = placement.developerId
+        abTestName = audience.abTestName
+        audienceName = audience.name
+        revision = audience.revision
+        placementAudienceVersionId = audience.placementAudienceVersionId
+        paywallId = variation.paywallId
+        paywallName = variation.paywallName
+        variationId = variation.variationId
+        products = variation.products
+        dismissOnPurchase = variation.dismissOnPurchase
+        dismissOnRestore = variation.dismissOnRestore
+        postPurchase = variation.postPurchase
+        builder = variation.builder == .null ? nil : variation.builder
+    }
+
     /// Reads the fields the core needs from a round-tripped paywall object; extra fields are ignored.
     package init(_ fields: Fields) throws(WireError) {
         let placement = try fields.object("placement")

@@ -116,6 +116,7 @@ enum SQLiteValue {
     case integer(Int)
     case text(String)
     case blob([UInt8])
+    case null
 
     fileprivate func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
@@ -131,6 +132,8 @@ enum SQLiteValue {
             }
         case .blob(let bytes):
             return bytes.withUnsafeBytes { buffer in pw_sqlite_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count)) }
+        case .null:
+            return sqlite3_bind_null(statement, index)
         }
     }
 }
@@ -144,6 +147,11 @@ struct SQLiteRow {
     func text(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(statement, column) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+    }
+
+    /// The column's text, or nil when it is NULL.
+    func optionalText(_ column: Int32) -> String? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : text(column)
     }
 
     func blob(_ column: Int32) -> [UInt8] {

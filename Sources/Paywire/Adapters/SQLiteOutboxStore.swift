@@ -30,6 +30,7 @@ final class SQLiteOutboxStore: OutboxStore {
                 kind INTEGER NOT NULL, size INTEGER NOT NULL, body BLOB NOT NULL);
             CREATE INDEX IF NOT EXISTS records_by_kind ON records (kind, seq);
             """)
+        try SQLiteOutboxStore.migrate(database)
         var meta: [String: String] = [:]
         try database.run("SELECT key, value FROM meta") { row in meta[row.text(0)] = row.text(1) }
         if let id = meta["install_id"] {
@@ -54,6 +55,20 @@ final class SQLiteOutboxStore: OutboxStore {
     }
 
     func close() { database.close() }
+
+    /// The schema's versions, in `PRAGMA user_version`: 1 adds each record's `route`. A queue
+    /// an older version wrote keeps its records; theirs stay NULL (`Outbox.route(of:)`).
+    private static func migrate(_ database: SQLiteConnection) throws(WireError) {
+        var version = 0
+        try database.run("PRAGMA user_version") { row in version = row.integer(0) }
+        guard version < 1 else { return }
+        try database.transaction { () throws(WireError) in
+            var hasRoute = false
+            try database.run("SELECT name FROM pragma_table_info('records')") { row in hasRoute = hasRoute || row.text(0) == "route" }
+            if !hasRoute { try database.execute("ALTER TABLE records ADD COLUMN route TEXT") }
+            try database.execute("PRAGMA user_version = 1")
+        }
+    }
 
     func nextSeq(in lane: OutboxLane) -> Int { lane == .events ? nextEventSeq : nextPurchaseSeq }
 
@@ -104,7 +119,7 @@ final class SQLiteOutboxStore: OutboxStore {
     func oldest(in lane: OutboxLane, maxRecords: Int, maxBytes: Int) throws(WireError) -> [OutboxRecord] {
         var batch: [OutboxRecord] = []
         var bytes = 0
-        try database.run("SELECT event_id, seq, kind, body FROM records WHERE kind BETWEEN ? AND ? ORDER BY seq LIMIT ?",
+        try database.run("SELECT event_id, seq, kind, body, route FROM records WHERE kind BETWEEN ? AND ? ORDER BY seq LIMIT ?",
                          SQLiteOutboxStore.kinds(lane) + [.integer(maxRecords)]) { row in
             let record = SQLiteOutboxStore.record(row)
             guard batch.isEmpty || bytes + record.body.count <= maxBytes, bytes <= maxBytes else {
@@ -120,7 +135,7 @@ final class SQLiteOutboxStore: OutboxStore {
     func records(withIds ids: [String]) throws(WireError) -> [OutboxRecord] {
         var found: [OutboxRecord] = []
         for id in ids {
-            try database.run("SELECT event_id, seq, kind, body FROM records WHERE event_id = ?", [.text(id)]) { row in
+            try database.run("SELECT event_id, seq, kind, body, route FROM records WHERE event_id = ?", [.text(id)]) { row in
                 found.append(SQLiteOutboxStore.record(row))
             }
         }
@@ -151,9 +166,9 @@ final class SQLiteOutboxStore: OutboxStore {
     }
 
     private func insert(_ record: OutboxRecord) throws(WireError) {
-        try database.run("INSERT INTO records (seq, event_id, kind, size, body) VALUES (?, ?, ?, ?, ?)",
+        try database.run("INSERT INTO records (seq, event_id, kind, size, body, route) VALUES (?, ?, ?, ?, ?, ?)",
                          [.integer(record.seq), .text(record.eventId), .integer(record.kind.rawValue),
-                          .integer(record.body.count), .blob(record.body)])
+                          .integer(record.body.count), .blob(record.body), record.route.map { .text($0) } ?? .null])
     }
 
     /// What a deletion took: records per lane and their bytes.
@@ -186,6 +201,7 @@ final class SQLiteOutboxStore: OutboxStore {
     }
 
     private static func record(_ row: SQLiteRow) -> OutboxRecord {
-        OutboxRecord(eventId: row.text(0), seq: row.integer(1), kind: RecordKind(rawValue: row.integer(2)) ?? .analytics, body: row.blob(3))
+        OutboxRecord(eventId: row.text(0), seq: row.integer(1), kind: RecordKind(rawValue: row.integer(2)) ?? .analytics, body: row.blob(3),
+                     route: row.optionalText(4))
     }
 }

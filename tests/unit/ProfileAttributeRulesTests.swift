@@ -132,7 +132,14 @@ import Testing
         #expect(other?.integrationIds.isEmpty == true)
     }
 
-    @Test func profileRecordsGoToTheirOwnRoutesInThePurchasesLane() {
+    @Test func aRecordGoesToTheRouteItWasKeptWithNotToOneReadFromItsBody() {
+        let kept = OutboxRecord(eventId: "e", seq: 1, kind: .profileAttributes, body: Array(#"{"profile_id":"other"}"#.utf8),
+                                route: Outbox.route(of: .profileAttributes, profileId: "a b"))
+        #expect(Outbox.route(of: kept) == ("PUT", "profiles/a%20b/attributes"))
+        #expect(Outbox.route(of: .integrationIds, profileId: "p") == "profiles/p/integration-ids")
+    }
+
+    @Test func aRecordAnOlderVersionKeptWithoutARouteHasItsRouteWorkedOutFromItsBody() {
         func record(_ kind: RecordKind, _ body: String) -> OutboxRecord {
             OutboxRecord(eventId: "e", seq: 1, kind: kind, body: Array(body.utf8))
         }

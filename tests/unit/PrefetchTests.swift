@@ -44,7 +44,10 @@ import Testing
         run.whenDone = { answers.append($0) }
         run.record(1, .failed(WireError(.notFound, "none")))
         #expect(answers.isEmpty)
-        let paywall = CallResponse.success(Array(#"{"builder":{"layout":"stack","sections":[{"type":"image","url":"https://x/1.png"}]}}"#.utf8))
+        let text = #"{"placement":{"developer_id":"a"},"variation_id":"v","products":[],"builder":{"layout":"stack","sections":[{"type":"image","url":"https://x/1.png"}]}}"#
+        let reference = try PaywallReference(try Fields(try JSONParser.parse(text), path: "paywall"))
+        let paywall = ServedPlacement.paywall(ServedPaywall(paywall: Array(text.utf8), envelope: CallResponse.success(Array(text.utf8)).envelope,
+                                                            reference: reference, validUntil: .max))
         run.record(0, PlacementAnswer(paywall, .cache, WireError(.timeout, "slow")))
         run.record(0, PlacementAnswer(paywall, .backend))  // a second answer for the same placement is ignored
         #expect(answers.count == 1)
