@@ -37,7 +37,9 @@ extension MethodTable {
         },
         view("paywall_view_submit_promo_code") { machine, params throws(WireError) in
             let code = try params.identifier("code")
-            guard code.utf8.count <= 256 else { throw WireError.wrongParam("code", "is longer than 256 bytes") }
+            guard code.utf8.count <= ValueLimits.maxStringBytes else {
+                throw WireError.wrongParam("code", "is longer than \(ValueLimits.maxStringBytes) bytes")
+            }
             return machine.submitPromoCode(code)
         },
         view("paywall_view_report_rendering_failure") { machine, params throws(WireError) in

@@ -14,7 +14,7 @@ extension Outbox {
             case 200..<300: return .accepted
             case 401, 403: return .unauthorized(status: response.status)
             case 413: return .tooLarge
-            case 408, 429, 500..<600:
+            case _ where response.isRetryable:
                 return .retryLater(retryAfterMilliseconds: retryAfter(response.header("retry-after"), now: now),
                                    reason: "HTTP \(response.status)")
             case 400..<500: return .refused(status: response.status)

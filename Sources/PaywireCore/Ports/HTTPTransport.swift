@@ -51,6 +51,9 @@ public protocol HTTPTransport: AnyObject, Sendable {
 }
 
 extension HTTPResponse {
+    /// Whether asking again later may succeed: 408, 429 and 5xx (the one list, for every route).
+    var isRetryable: Bool { status == 408 || status == 429 || (500..<600).contains(status) }
+
     /// The time its `Date` header gives, when it has a valid one (ms since the epoch).
     var date: Int? { header("date").flatMap(HTTPDate.parse) }
 }

@@ -91,7 +91,7 @@ extension Purchases {
                 result = .success(settlement(Purchases.restoredIds(response.body) ?? productIds))
             }
         case .response(let response):
-            let code: ErrorCode = response.status >= 500 || response.status == 408 || response.status == 429 ? .networkFailed : .restoreFailed
+            let code: ErrorCode = response.isRetryable ? .networkFailed : .restoreFailed
             result = .failure(WireError(code, "the backend answered the restore with HTTP \(response.status)",
                                         details: JSONObject([("status", .number(JSONNumber(response.status)))])))
         }

@@ -5,7 +5,6 @@ import PaywireWire
 /// numbers or booleans; `null` removes a key; a profile holds at most 100.
 package enum AttributeRules {
     package static let maxKeyBytes = 64
-    package static let maxStringBytes = 256
     package static let maxAttributes = 100
 
     /// Applies `attributes` to `current`, refusing the whole update when one member breaks a rule.
@@ -22,7 +21,7 @@ package enum AttributeRules {
                 continue
             }
             guard isValidValue(member.value) else {
-                throw WireError.wrongParam(path, "expected a string of at most 256 bytes, a finite number, a boolean, or null to remove it")
+                throw WireError.wrongParam(path, "expected a string of at most \(ValueLimits.maxStringBytes) bytes, a finite number, a boolean, or null to remove it")
             }
             next.set(key, member.value)
         }
@@ -39,7 +38,7 @@ package enum AttributeRules {
 
     package static func isValidValue(_ value: JSONValue) -> Bool {
         switch value {
-        case .string(let text): return text.utf8.count <= maxStringBytes
+        case .string(let text): return text.utf8.count <= ValueLimits.maxStringBytes
         case .bool: return true
         case .number(let number): return number.doubleValue != nil
         case .null, .array, .object: return false

@@ -21,7 +21,6 @@ package enum IntegrationRules {
         "amplitude_device_id", "one_signal_subscription_id", "one_signal_player_id", "pushwoosh_hwid", "branch_id",
         "airbridge_device_id", "posthog_distinct_id",
     ]
-    package static let maxValueBytes = 256
     package static let maxSourceBytes = 64
     /// An attribution is a provider's small dictionary; more is a mistake, and it is kept forever.
     package static let maxAttributionBytes = 10_000
@@ -37,8 +36,8 @@ package enum IntegrationRules {
             guard knownKeys.contains(member.key) else {
                 throw WireError.wrongParam(path, "unknown integration id key; known: \(knownKeys.joined(separator: ", "))")
             }
-            guard case .string(let value) = member.value, !value.isEmpty, value.utf8.count <= maxValueBytes else {
-                throw WireError.wrongParam(path, "expected a non-empty string of at most 256 bytes")
+            guard case .string(let value) = member.value, !value.isEmpty, value.utf8.count <= ValueLimits.maxStringBytes else {
+                throw WireError.wrongParam(path, "expected a non-empty string of at most \(ValueLimits.maxStringBytes) bytes")
             }
             next[member.key] = value
         }
@@ -56,8 +55,8 @@ package enum IntegrationRules {
             throw WireError.wrongParam("attribution", "at most 10000 bytes as JSON")
         }
         let networkUserId = try params.optionalString("network_user_id")
-        if let networkUserId, networkUserId.isEmpty || networkUserId.utf8.count > maxValueBytes {
-            throw WireError.wrongParam("network_user_id", "expected a non-empty string of at most 256 bytes")
+        if let networkUserId, networkUserId.isEmpty || networkUserId.utf8.count > ValueLimits.maxStringBytes {
+            throw WireError.wrongParam("network_user_id", "expected a non-empty string of at most \(ValueLimits.maxStringBytes) bytes")
         }
         let known: Set<String> = ["source", "attribution", "network_user_id"]
         if let unknown = params.unknownKeys(known).first { throw WireError.wrongParam(unknown, "is not a member of update_attribution") }

@@ -9,7 +9,6 @@ package enum StandardAttributeRules {
     package static let keys = ["email", "phone_number", "first_name", "last_name", "gender", "birthday", "app_tracking_transparency_status"]
     package static let genders: Set<String> = ["female", "male", "other"]
     package static let trackingStatuses: Set<String> = ["authorized", "denied", "restricted", "not_determined"]
-    package static let maxNameBytes = 256
     /// RFC 5321's limit on a forward path.
     package static let maxEmailBytes = 254
     /// The oldest birthday taken: older ones are typos, not people.
@@ -38,7 +37,7 @@ package enum StandardAttributeRules {
         switch key {
         case "email": return isValidEmail(text) ? nil : "expected an email address (local@domain, no spaces, at most 254 bytes)"
         case "phone_number": return isValidPhone(text) ? nil : "expected a phone number: an optional '+' and 4 to 15 digits, which spaces, '-', '.', '(' or ')' may separate"
-        case "first_name", "last_name": return isValidName(text) ? nil : "expected a name that is not blank, at most 256 bytes"
+        case "first_name", "last_name": return isValidName(text) ? nil : "expected a name that is not blank, at most \(ValueLimits.maxStringBytes) bytes"
         case "gender": return genders.contains(text) ? nil : "'\(text)' is not one of: female, male, other"
         case "birthday": return isValidBirthday(text, now: now) ? nil : "expected a real date YYYY-MM-DD from 1900-01-01 up to today"
         case "app_tracking_transparency_status":
@@ -71,7 +70,7 @@ package enum StandardAttributeRules {
     }
 
     package static func isValidName(_ text: String) -> Bool {
-        text.utf8.count <= maxNameBytes && text.unicodeScalars.contains { !$0.properties.isWhitespace }
+        text.utf8.count <= ValueLimits.maxStringBytes && text.unicodeScalars.contains { !$0.properties.isWhitespace }
             && !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
