@@ -17,14 +17,19 @@ final class CallerStyleTests: XCTestCase {
                                "didFinishPurchase premium_monthly", "didStartRestore", "didFinishRestoreWith",
                                "didDisappear", "didDismissWith restore_success"]
 
+    /// The main paywall (kept open after the purchase), its products, and the first of them.
+    private static func paywall(of client: PaywireClient) async throws -> (Paywall, [PaywallProduct], PaywallProduct) {
+        var paywall = try await client.getPaywall(placementId: "main")
+        paywall.dismissOnPurchase = false
+        let products = try await client.getPaywallProducts(paywall: paywall)
+        return (paywall, products, try XCTUnwrap(products.first))
+    }
+
     @MainActor
     func testActionsWrittenWithoutAwaitOnTheMainActor() async throws {
         let client = try makeClient()
         defer { client.close() }
-        var paywall = try await client.getPaywall(placementId: "main")
-        paywall.dismissOnPurchase = false
-        let products = try await client.getPaywallProducts(paywall: paywall)
-        let product = try XCTUnwrap(products.first)
+        let (paywall, products, product) = try await Self.paywall(of: client)
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: products, delegate: delegate)
         controller.didAppear()
@@ -38,10 +43,7 @@ final class CallerStyleTests: XCTestCase {
     func testActionsWrittenWithAwaitFromOffTheMainActor() async throws {
         let client = try makeClient()
         defer { client.close() }
-        var paywall = try await client.getPaywall(placementId: "main")
-        paywall.dismissOnPurchase = false
-        let products = try await client.getPaywallProducts(paywall: paywall)
-        let product = try XCTUnwrap(products.first)
+        let (paywall, products, product) = try await Self.paywall(of: client)
         let delegate = await RecordingPaywallDelegate()
         let controller = await client.paywallController(for: paywall, products: products, delegate: delegate)
         await controller.didAppear()
