@@ -6,7 +6,10 @@
 //
 //     swift run --package-path bindings/swift PaywallDemo examples/config.json   (make demo-swift)
 //
-// It exits 1 when the delegate's calls are not the ones the flow should give, in that order.
+// The controller's actions are synchronous calls on the main actor (this top-level code runs
+// there): each returns once the delegate has heard what it caused, so the calls print between
+// the actions that caused them. It exits 1 when the delegate's calls are not the ones the flow
+// should give, in that order, or not by the time the action that caused them returned.
 import Foundation
 import PaywireKit
 
@@ -85,25 +88,27 @@ do {
     shown.dismissOnPurchase = false
     shown.dismissOnRestore = false
     let controller = client.paywallController(for: shown, products: products, delegate: delegate)
-    print("didAppear()")
-    await controller.didAppear()
-    print("select(product: \(product.vendorProductId))")
-    await controller.select(product: product)
-    print("purchase(product: \(product.vendorProductId))")
-    await controller.purchase(product: product)
-    print("restore()")
-    await controller.restore()
-    print("didDisappear()")
-    await controller.didDisappear()
-    client.close()
 
-    let expected = ["paywallControllerDidAppear", "didSelectProduct", "didStartPurchase", "didFinishPurchase",
-                    "paywallControllerDidStartRestore", "didFinishRestoreWith", "paywallControllerDidDisappear", "didDismissWith"]
-    guard delegate.calls == expected else {
-        print("unexpected delegate calls: \(delegate.calls), expected \(expected)")
-        exit(1)
+    /// Runs one action and checks that the delegate heard `expected` by the time it returned.
+    func step(_ name: String, expecting expected: [String], _ action: () -> Void) {
+        print(name)
+        let before = delegate.calls.count
+        action()
+        let heard = Array(delegate.calls.dropFirst(before))
+        guard heard == expected else {
+            print("\(name) returned after the delegate heard \(heard), expected \(expected)")
+            exit(1)
+        }
     }
-    print("demo: \(delegate.calls.count) delegate calls, in the order the flow gives them")
+    step("didAppear()", expecting: ["paywallControllerDidAppear"]) { controller.didAppear() }
+    step("select(product: \(product.vendorProductId))", expecting: ["didSelectProduct"]) { controller.select(product: product) }
+    step("purchase(product: \(product.vendorProductId))", expecting: ["didStartPurchase", "didFinishPurchase"]) {
+        controller.purchase(product: product)
+    }
+    step("restore()", expecting: ["paywallControllerDidStartRestore", "didFinishRestoreWith"]) { controller.restore() }
+    step("didDisappear()", expecting: ["paywallControllerDidDisappear", "didDismissWith"]) { controller.didDisappear() }
+    client.close()
+    print("demo: \(delegate.calls.count) delegate calls, each heard before the action that caused it returned")
 } catch {
     print("demo failed: \(error)")
     exit(1)

@@ -19,12 +19,12 @@ final class ControllerTests: XCTestCase {
         let product = try XCTUnwrap(products.first)
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: products, delegate: delegate)
-        await controller.didAppear()
-        await controller.select(product: product)
-        await controller.purchase(product: product)
+        controller.didAppear()
+        controller.select(product: product)
+        controller.purchase(product: product)
         XCTAssertEqual(delegate.lastPurchaseResult?.profile?.accessLevels["premium"]?.isActive, true)
-        await controller.restore()
-        await controller.perform(action: .close)
+        controller.restore()
+        controller.perform(action: .close)
         XCTAssertEqual(delegate.calls, [
             "didAppear", "didSelectProduct premium_monthly", "didStartPurchase premium_monthly", "didFinishPurchase premium_monthly",
             "didStartRestore", "didFinishRestoreWith", "didPerform close", "didDisappear", "didDismissWith dismissed",
@@ -39,8 +39,8 @@ final class ControllerTests: XCTestCase {
         let product = try XCTUnwrap(products.first)
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: products, delegate: delegate)
-        await controller.didAppear()
-        await controller.purchase(product: product)
+        controller.didAppear()
+        controller.purchase(product: product)
         XCTAssertEqual(delegate.calls, ["didAppear", "didStartPurchase premium_monthly", "didFinishPurchase premium_monthly",
                                         "didDisappear", "didDismissWith purchased"])
     }
@@ -52,30 +52,21 @@ final class ControllerTests: XCTestCase {
         let product = try XCTUnwrap(products.first)
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: products, delegate: delegate)
-        await controller.didDisappear()
-        await controller.purchase(product: product)
-        await controller.didDisappear()
+        controller.didDisappear()
+        controller.purchase(product: product)
+        controller.didDisappear()
         XCTAssertEqual(delegate.calls, ["didDismissWith dismissed", "didFailPurchase premium_monthly invalid_state",
                                         "didFailRenderingWith invalid_state"])
     }
 
     func testACancelledPurchaseIsAResultNotAnError() async throws {
-        var config = viewsConfiguration()
-        if case .object(var members) = config, case .object(var store)? = members["store"], case .array(var products)? = store["products"],
-           case .object(var first)? = products.first
-        {
-            first["purchase"] = ["type": "user_cancelled"]
-            products[0] = .object(first)
-            store["products"] = .array(products)
-            members["store"] = .object(store)
-            config = .object(members)
-        }
+        let config = viewsConfiguration(purchase: ["type": "user_cancelled"])
         let client = try makeClient(config)
         defer { client.close() }
         let (paywall, products) = try await paywallAndProducts(client)
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: products, delegate: delegate)
-        await controller.purchase(product: try XCTUnwrap(products.first))
+        controller.purchase(product: try XCTUnwrap(products.first))
         XCTAssertEqual(delegate.lastPurchaseResult, .userCancelled)
         XCTAssertEqual(delegate.lastPurchaseResult?.isPurchaseCancelled, true)
     }
@@ -104,8 +95,8 @@ final class ControllerTests: XCTestCase {
         let delegate = RecordingPaywallDelegate()
         delegate.promoCodes = ["SPRING24"]
         let controller = client.paywallController(for: paywall, delegate: delegate)
-        await controller.submitPromoCode("SPRING24")
-        await controller.submitPromoCode("NOPE")
+        controller.submitPromoCode("SPRING24")
+        controller.submitPromoCode("NOPE")
         var answers: [String: Bool] = [:]
         for await event in events {
             if case .paywallViewDidValidatePromoCode(let validated) = event { answers[validated.code] = validated.valid }
@@ -121,7 +112,7 @@ final class ControllerTests: XCTestCase {
         let (paywall, products) = try await paywallAndProducts(client)
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: products, delegate: delegate)
-        await controller.openWebPayment(product: try XCTUnwrap(products.first))
+        controller.openWebPayment(product: try XCTUnwrap(products.first))
         await assertEventually("\(delegate.calls)") { delegate.calls.count >= 2 }
         XCTAssertEqual(delegate.calls, ["shouldContinueWebPaymentNavigation premium_monthly", "didFinishWebPaymentNavigation premium_monthly ok"])
     }
@@ -132,23 +123,36 @@ final class ControllerTests: XCTestCase {
         let paywall = try await client.getPaywall(placementId: "main")
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: [], delegate: delegate)
-        await controller.reportRenderingFailure("Failed to render paywall interface", underlyingError: "Invalid paywall configuration")
+        controller.reportRenderingFailure("Failed to render paywall interface", underlyingError: "Invalid paywall configuration")
         XCTAssertEqual(delegate.calls, ["didFailRenderingWith rendering_failed"])
         XCTAssertEqual(delegate.lastError?.details["underlying_error"], "Invalid paywall configuration")
     }
 
-    func testActionsSentBeforeTheViewExistsReachTheCoreInOrder() async throws {
+    func testTheViewExistsOnceTheControllerIsMade() async throws {
         let client = try makeClient()
         defer { client.close() }
-        let (paywall, products) = try await paywallAndProducts(client)
+        var (paywall, products) = try await paywallAndProducts(client)
+        paywall.builder = ["layout": "grid", "sections": [["type": "header", "title": "Hi"]]]
+        let controller = client.paywallController(for: paywall, products: products)
+        let view = try XCTUnwrap(controller.view, "create_paywall_view answered before paywallController(for:) returned")
+        XCTAssertEqual(view.placementId, "main")
+        let layout = try controller.layout()
+        XCTAssertEqual(layout.layout, .grid)
+        XCTAssertEqual(layout.sections.count, 1)
+    }
+
+    func testAViewTheCoreCannotCreateIsReportedOnceTheControllerIsMadeThenByEachAction() async throws {
+        let client = try makeClient()
+        let paywall = try await client.getPaywall(placementId: "main")
+        client.close()
         let delegate = RecordingPaywallDelegate()
-        let controller = client.paywallController(for: paywall, products: products, delegate: delegate)
-        // Three actions made one after the other on the main actor, none awaited before the next.
-        let actions = [Task { await controller.didAppear() }, Task { await controller.select(product: products[0]) },
-                       Task { await controller.select(product: products[1]) }]
-        for action in actions { await action.value }
-        XCTAssertEqual(delegate.calls, ["didAppear", "didSelectProduct \(products[0].vendorProductId)",
-                                        "didSelectProduct \(products[1].vendorProductId)"])
+        let controller = client.paywallController(for: paywall, products: [], delegate: delegate)
+        XCTAssertNil(controller.view)
+        XCTAssertEqual(delegate.calls, [], "heard once paywallController(for:) has returned, not inside it")
+        await assertEventually("\(delegate.calls)") { !delegate.calls.isEmpty }
+        controller.didAppear()
+        XCTAssertEqual(delegate.calls, ["didFailRenderingWith closed", "didFailRenderingWith closed"], "the view's failure, then the action's")
+        XCTAssertThrowsError(try controller.layout())
     }
 
     func testAViewTheCoreCannotCreateIsARenderingFailure() async throws {
@@ -158,7 +162,9 @@ final class ControllerTests: XCTestCase {
         paywall.builder = ["layout": "spiral", "sections": []]
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: [], delegate: delegate)
-        await controller.didAppear()
-        XCTAssertEqual(delegate.calls.first, "didFailRenderingWith rendering_failed", "\(delegate.calls)")
+        XCTAssertEqual(delegate.calls, [], "heard once paywallController(for:) has returned, not inside it")
+        controller.didAppear()
+        XCTAssertEqual(delegate.calls, ["didFailRenderingWith rendering_failed", "didAppear"],
+                       "the failure the core reported when it made the view comes first")
     }
 }

@@ -35,11 +35,11 @@ final class OnboardingTests: XCTestCase {
         let controller = client.onboardingController(for: onboarding, delegate: delegate)
         let camel: JSONObject = ["actionId": "allowNotifications",
                                  "meta": ["onboardingId": "onboarding_123", "screenClientId": "profile_screen", "screenIndex": 0, "screensTotal": 3]]
-        let accepted = await controller.ingest(message: camel, type: .custom)
+        let accepted = controller.ingest(message: camel, type: .custom)
         XCTAssertEqual(accepted?.accepted, true)
-        await controller.ingest(message: #"{"action_id": "close_button", "meta": {"onboarding_id": "onboarding_123", "screen_cid": "s", "screen_index": 2, "total_screens": 3}}"#,
+        controller.ingest(message: #"{"action_id": "close_button", "meta": {"onboarding_id": "onboarding_123", "screen_cid": "s", "screen_index": 2, "total_screens": 3}}"#,
                                 type: .close)
-        await controller.ingest(message: "{\"action_id\": ")
+        controller.ingest(message: "{\"action_id\": ")
         XCTAssertEqual(delegate.calls, ["onCustomAction allowNotifications 0/3", "onCloseAction close_button", "didFailWithError decoding_failed"])
     }
 }

@@ -79,7 +79,7 @@ final class StoreBridgeTests: XCTestCase {
         let products = try await client.getPaywallProducts(paywall: paywall)
         let delegate = RecordingPaywallDelegate()
         let controller = client.paywallController(for: paywall, products: products, delegate: delegate)
-        await controller.purchase(product: try XCTUnwrap(products.first))
+        controller.purchase(product: try XCTUnwrap(products.first))
         await assertEventually("\(delegate.calls)") { delegate.calls.contains("didFinishPurchase premium_monthly") }
         // The store describes two of the paywall's three products; the purchase follows the load,
         // and dismisses the paywall (never presented, so no didDisappear).

@@ -14,12 +14,16 @@ let repositoryRoot: URL = {
 func repositoryFile(_ path: String) -> String { repositoryRoot.appendingPathComponent(path).path }
 
 /// The test store of the views vectors (tests/conformance/vectors/views.json): three products,
-/// a fixed clock, a one-second host request deadline.
-func viewsConfiguration(store: JSONObject? = nil, extra: JSONObject = [:]) -> JSONValue {
+/// a fixed clock, a one-second host request deadline. `purchase` is what buying the first
+/// product plays (the test store's `scripted_outcome`; default success at once).
+func viewsConfiguration(store: JSONObject? = nil, purchase: JSONObject? = nil, extra: JSONObject = [:]) -> JSONValue {
+    var monthly: JSONObject = [
+        "vendor_product_id": "premium_monthly", "title": "Premium Monthly", "description": "Premium subscription for 1 month",
+        "price": "9.99", "currency_code": "USD", "currency_symbol": "$", "period": ["unit": "month", "number_of_units": 1],
+        "access_level": "premium"]
+    if let purchase { monthly["purchase"] = .object(purchase) }
     let products: JSONValue = [
-        ["vendor_product_id": "premium_monthly", "title": "Premium Monthly", "description": "Premium subscription for 1 month",
-         "price": "9.99", "currency_code": "USD", "currency_symbol": "$", "period": ["unit": "month", "number_of_units": 1],
-         "access_level": "premium"],
+        .object(monthly),
         ["vendor_product_id": "premium_annual", "title": "Premium Annual", "description": "Premium subscription for 1 year",
          "price": "59.99", "currency_code": "USD", "currency_symbol": "$", "period": ["unit": "year", "number_of_units": 1],
          "access_level": "premium"],
@@ -56,58 +60,68 @@ func eventually(_ seconds: Double = 5, _ condition: @MainActor () -> Bool) async
 @MainActor
 final class RecordingPaywallDelegate: PaywallControllerDelegate {
     var calls: [String] = []
+    /// Calls made off the main thread (there should be none).
+    var offMainThread: [String] = []
+    /// Runs after each call is recorded: a delegate that reacts by calling the controller.
+    var reaction: ((String, PaywallController) -> Void)?
     var retryLoading = false
     var promoCodes: Set<String> = []
     var openWebPayments = true
     var lastPurchaseResult: PurchaseResult?
     var lastError: PaywireError?
 
-    func paywallControllerDidAppear(_ controller: PaywallController) { calls.append("didAppear") }
-    func paywallControllerDidDisappear(_ controller: PaywallController) { calls.append("didDisappear") }
-    func paywallController(_ controller: PaywallController, didDismissWith reason: DismissReason) { calls.append("didDismissWith \(reason)") }
-    func paywallController(_ controller: PaywallController, didPerform action: PaywallAction) { calls.append("didPerform \(action)") }
+    func record(_ controller: PaywallController, _ call: String) {
+        if !Thread.isMainThread { offMainThread.append(call) }
+        calls.append(call)
+        reaction?(call, controller)
+    }
+
+    func paywallControllerDidAppear(_ controller: PaywallController) { record(controller, "didAppear") }
+    func paywallControllerDidDisappear(_ controller: PaywallController) { record(controller, "didDisappear") }
+    func paywallController(_ controller: PaywallController, didDismissWith reason: DismissReason) { record(controller, "didDismissWith \(reason)") }
+    func paywallController(_ controller: PaywallController, didPerform action: PaywallAction) { record(controller, "didPerform \(action)") }
     func paywallController(_ controller: PaywallController, didSelectProduct product: PaywallProduct) {
-        calls.append("didSelectProduct \(product.vendorProductId)")
+        record(controller, "didSelectProduct \(product.vendorProductId)")
     }
     func paywallController(_ controller: PaywallController, didStartPurchase product: PaywallProduct) {
-        calls.append("didStartPurchase \(product.vendorProductId)")
+        record(controller, "didStartPurchase \(product.vendorProductId)")
     }
     func paywallController(_ controller: PaywallController, didFinishPurchase product: PaywallProduct, purchaseResult: PurchaseResult) {
         lastPurchaseResult = purchaseResult
-        calls.append("didFinishPurchase \(product.vendorProductId)")
+        record(controller, "didFinishPurchase \(product.vendorProductId)")
     }
     func paywallController(_ controller: PaywallController, didFailPurchase product: PaywallProduct, error: PaywireError) {
         lastError = error
-        calls.append("didFailPurchase \(product.vendorProductId) \(error.code)")
+        record(controller, "didFailPurchase \(product.vendorProductId) \(error.code)")
     }
-    func paywallControllerDidStartRestore(_ controller: PaywallController) { calls.append("didStartRestore") }
-    func paywallController(_ controller: PaywallController, didFinishRestoreWith profile: Profile) { calls.append("didFinishRestoreWith") }
+    func paywallControllerDidStartRestore(_ controller: PaywallController) { record(controller, "didStartRestore") }
+    func paywallController(_ controller: PaywallController, didFinishRestoreWith profile: Profile) { record(controller, "didFinishRestoreWith") }
     func paywallController(_ controller: PaywallController, didFailRestoreWith error: PaywireError) {
         lastError = error
-        calls.append("didFailRestoreWith \(error.code)")
+        record(controller, "didFailRestoreWith \(error.code)")
     }
     func paywallController(_ controller: PaywallController, didFailRenderingWith error: PaywireError) {
         lastError = error
-        calls.append("didFailRenderingWith \(error.code)")
+        record(controller, "didFailRenderingWith \(error.code)")
     }
     func paywallController(_ controller: PaywallController, didFailLoadingProductsWith error: PaywireError) -> Bool {
-        calls.append("didFailLoadingProductsWith \(error.code)")
+        record(controller, "didFailLoadingProductsWith \(error.code)")
         defer { retryLoading = false }
         return retryLoading
     }
     func paywallController(_ controller: PaywallController, didPartiallyLoadProducts failedIds: [String]) {
-        calls.append("didPartiallyLoadProducts \(failedIds.joined(separator: ","))")
+        record(controller, "didPartiallyLoadProducts \(failedIds.joined(separator: ","))")
     }
     func paywallController(_ controller: PaywallController, onPromoCodeSubmit code: String) async -> Bool {
-        calls.append("onPromoCodeSubmit \(code)")
+        record(controller, "onPromoCodeSubmit \(code)")
         return promoCodes.contains(code)
     }
     func paywallController(_ controller: PaywallController, shouldContinueWebPaymentNavigation product: PaywallProduct) -> Bool {
-        calls.append("shouldContinueWebPaymentNavigation \(product.vendorProductId)")
+        record(controller, "shouldContinueWebPaymentNavigation \(product.vendorProductId)")
         return openWebPayments
     }
     func paywallController(_ controller: PaywallController, didFinishWebPaymentNavigation product: PaywallProduct?, error: PaywireError?) {
-        calls.append("didFinishWebPaymentNavigation \(product?.vendorProductId ?? "-") \(error.map { "\($0.code)" } ?? "ok")")
+        record(controller, "didFinishWebPaymentNavigation \(product?.vendorProductId ?? "-") \(error.map { "\($0.code)" } ?? "ok")")
     }
 }
 

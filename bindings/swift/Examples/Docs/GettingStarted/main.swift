@@ -84,12 +84,12 @@ final class PaywallScreen: PaywallControllerDelegate {
 
 let screen = PaywallScreen()
 let controller = client.paywallController(for: paywall, products: products, delegate: screen)
-await controller.didAppear()
+controller.didAppear()
 if let annual = products.first(where: { $0.vendorProductId == "premium_annual" }) {
-    await controller.select(product: annual)
-    await controller.purchase(product: annual)
+    controller.select(product: annual)
+    controller.purchase(product: annual)  // "delegate: buying", then "delegate: finished", before it returns
 }
-await controller.restore()
+controller.restore()
 
 // ---- block 6 of 8
 final class OnboardingScreen: OnboardingControllerDelegate {
@@ -104,7 +104,7 @@ final class OnboardingScreen: OnboardingControllerDelegate {
 let onboarding = try await client.getOnboarding(placementId: "welcome")
 let onboardingScreen = OnboardingScreen()
 let onboardingController = client.onboardingController(for: onboarding, delegate: onboardingScreen)
-await onboardingController.ingest(message: """
+onboardingController.ingest(message: """
     {"type": "custom", "actionId": "allowNotifications",
      "meta": {"onboardingId": "\(onboarding.onboardingId)", "screenClientId": "welcome", "screenIndex": 0, "screensTotal": 1}}
     """)

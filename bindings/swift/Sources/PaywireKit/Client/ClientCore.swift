@@ -2,11 +2,15 @@ import Foundation
 
 /// A live libpaywire client: its handle, its async calls, and where its events go.
 ///
-/// Every call leaves through `paywire_client_call_async`; one thread (``EventPump``) polls the
-/// client's ordered event stream and settles each call's ticket from its `call_result`, so no
-/// caller's thread ever waits inside the library. Closing settles every call still waiting with
-/// `closed` (the library sends no `call_result` for them), and a refused call (`busy`) is settled
-/// at once: every waiter is resumed exactly once.
+/// Every wire method leaves through `paywire_client_call_async`; one thread (``EventPump``) polls
+/// the client's ordered event stream and settles each call's ticket from its `call_result`, so no
+/// caller's thread waits for the host inside the library. Closing settles every call still
+/// waiting with `closed` (the library sends no `call_result` for them), and a refused call
+/// (`busy`) is settled at once: every waiter is resumed exactly once. A controller's inputs are
+/// the exception: they answer at once, so they go through `paywire_client_call` (``callNow``)
+/// and the main thread then waits, with a deadline, for the pump to route what they emitted
+/// (``waitUntilRouted(timeout:)``). The pump never waits for the main actor: view events go into
+/// their controller's ``ViewInbox``, and only a non-blocking dispatch to the main queue follows.
 final class ClientCore: Sendable {
     let native: NativeLibrary
     let handle: NativeHandle
@@ -57,6 +61,38 @@ final class ClientCore: Sendable {
             table.tickets[callId] = ticket
             return ticket
         }
+    }
+
+    /// Calls `method` with `paywire_client_call` and returns its envelope's result: for what
+    /// answers at once (a view's inputs and getters); the library refuses a method that would
+    /// wait for the host here (`requires_async`) rather than block. The events the call emitted
+    /// reach the pump as every event does; ``waitUntilRouted(timeout:)`` waits for them.
+    func callNow(_ method: String, _ params: JSONValue) -> CallTicket.Outcome {
+        if calls.withLock({ $0.closed }) { return .failure(.closed) }
+        let text = params.jsonText
+        var out: UnsafeMutablePointer<CChar>?
+        let status = method.withCString { method in
+            text.withCString { params in native.clientCall(handle.pointer, method, params, &out) }
+        }
+        let envelope = native.take(out).flatMap { try? JSONValue(parsingBytes: $0) }
+        if status == NativeStatus.ok, case .object(let members)? = envelope, let success = members["success"] {
+            return .success(success)
+        }
+        if status == NativeStatus.closed || status == NativeStatus.invalidHandle { return .failure(.closed) }
+        return .failure(.from(envelope: envelope, status: status, name: native.name(of: status)))
+    }
+
+    /// The cheap call whose `call_result` marks "everything before it has been routed".
+    static let routingMarker = "get_log_level"
+
+    /// Blocks until the pump has routed every event the library emitted before this call, for at
+    /// most `timeout` seconds: it queues ``routingMarker`` and waits for its `call_result`, which
+    /// the library sends after every earlier event (events are ordered). Returns at once when the
+    /// marker cannot be queued (a closed client, `busy`): then what was routed so far is all
+    /// the caller gets now, and the rest comes as later events do. Never called on the pump's
+    /// thread (it would wait for itself).
+    func waitUntilRouted(timeout: TimeInterval) {
+        _ = submit(Self.routingMarker, .object([:])).wait(timeout: timeout)
     }
 
     /// Frees the library's client: no event comes after this returns, and every call still
@@ -111,9 +147,7 @@ final class ClientCore: Sendable {
         case .hostRequest(let request):
             HostRequests.route(request, event: event, core: self)
         default:
-            if let view = json["view"]?["id"]?.stringValue, let target = routes.target(for: view, event: event) {
-                MainDelivery.async { target(event) }
-            }
+            if let view = json["view"]?["id"]?.stringValue { routes.route(event, view: view) }
         }
         subscribers.yield(event)
     }
@@ -132,6 +166,11 @@ final class ClientCore: Sendable {
             MainDelivery.async { [self] in deliverProfile(nil, seq: nil) }
         }
     }
+
+    /// Gives the delegate the latest profile the pump has read, unless it heard it already: a
+    /// controller's action calls this before it returns, so the profile the action brought is
+    /// heard by then too (the delivery queued for it then finds nothing new).
+    @MainActor func deliverLatestProfile() { deliverProfile(nil, seq: nil) }
 
     /// Gives the delegate `loaded` (seq `seq`), or the latest profile when the delegate was just
     /// set, unless it heard that one or a later one already.

@@ -1,16 +1,14 @@
-/// Which controller hears the events and host requests of which view.
+/// Which controller's inbox takes the events and host requests of which view.
 ///
 /// A view's id is known only once `create_paywall_view` (or `create_onboarding_view`) answers,
-/// and the core may already have sent events for it (a preload that failed). While a controller
-/// is creating its view, events for views no controller holds yet are kept, in order; `attach`
-/// hands a controller those of its view together with registering it, so none is lost and the
-/// order holds (what comes later is queued to the main actor behind them).
+/// and the core may already have sent events for it (a preload that failed) that the pump
+/// routes before the creating thread has the id. While a controller is creating its view,
+/// events for views no controller holds yet are kept, in order; `attach` moves those of the new
+/// view into its inbox under the same lock that registers it, so none is lost and the order
+/// holds (the pump appends what comes later behind them).
 final class ViewRoutes: Sendable {
-    /// A routed event: the typed event, or a host request.
-    typealias Target = @MainActor @Sendable (PaywireEvent) -> Void
-
     private struct State {
-        var targets: [String: Target] = [:]
+        var inboxes: [String: ViewInbox] = [:]
         var creating = 0
         var kept: [(view: String, event: PaywireEvent)] = []
     }
@@ -23,15 +21,14 @@ final class ViewRoutes: Sendable {
     /// A controller is about to create a view: keep unclaimed view events until it attaches.
     func beginCreating() { state.withLock { $0.creating += 1 } }
 
-    /// The view was created: from now on its events go to `target`; returns those that came first.
-    func attach(view: String, target: @escaping Target) -> [PaywireEvent] {
+    /// The view was created: from now on its events go to `inbox`, those that came first before them.
+    func attach(view: String, inbox: ViewInbox) {
         state.withLock { state in
-            state.targets[view] = target
+            state.inboxes[view] = inbox
             state.creating = max(0, state.creating - 1)
-            let mine = state.kept.filter { $0.view == view }.map(\.event)
+            inbox.post(state.kept.filter { $0.view == view }.map(\.event))
             let noneCreating = state.creating == 0
             state.kept.removeAll { $0.view == view || noneCreating }
-            return mine
         }
     }
 
@@ -43,18 +40,19 @@ final class ViewRoutes: Sendable {
         }
     }
 
-    /// The controller is gone or its view dismissed for good.
-    func detach(view: String) { _ = state.withLock { $0.targets.removeValue(forKey: view) } }
+    /// The controller is gone: its view's events go nowhere now.
+    func detach(view: String) { _ = state.withLock { $0.inboxes.removeValue(forKey: view) } }
 
-    /// Where an event of `view` goes now; nil when no controller holds it (kept, if one may).
-    func target(for view: String, event: PaywireEvent) -> Target? {
+    /// On the pump's thread: gives an event of `view` to the inbox that holds the view, else
+    /// keeps it while a controller may yet claim it.
+    func route(_ event: PaywireEvent, view: String) {
         state.withLock { state in
-            if let target = state.targets[view] { return target }
-            if state.creating > 0 {
+            if let inbox = state.inboxes[view] {
+                inbox.post(event)
+            } else if state.creating > 0 {
                 state.kept.append((view, event))
                 if state.kept.count > ViewRoutes.keptLimit { state.kept.removeFirst() }
             }
-            return nil
         }
     }
 }

@@ -1,11 +1,14 @@
 /// An onboarding's web view as the core sees it: the app passes each message the page posts to
-/// ``ingest(message:)`` (either dialect: snake_case or camelCase, an object or JSON text) and the
-/// ``delegate`` hears what it meant, with the seed's methods.
+/// ``ingest(message:type:)`` (either dialect: snake_case or camelCase, an object or JSON text) and
+/// the ``delegate`` hears what it meant, with the seed's methods.
 ///
-/// Made by ``PaywireClient/onboardingController(for:openPaywall:locale:delegate:)``, which starts
-/// creating the core's view (`create_onboarding_view`). Lives on the main actor; so do its
-/// delegate's calls. Each call returns once the core has taken it and the delegate calls it caused
-/// have been made.
+/// Made by ``PaywireClient/onboardingController(for:openPaywall:locale:delegate:)``, which creates
+/// the core's view (`create_onboarding_view`) before it returns. Lives on the main actor; so do
+/// its delegate's calls. Like ``PaywallController``'s actions, ``ingest(message:type:)`` and
+/// ``reportError(_:underlyingError:)`` are synchronous and non-throwing: each returns once the
+/// core has taken the message and every delegate call of the events it emitted meanwhile has been
+/// made, in order; what comes later (a paywall fetched for `openPaywall`) reaches the delegate on
+/// the main actor as it arrives.
 @MainActor
 public final class OnboardingController {
     /// The client the view belongs to.
@@ -24,45 +27,43 @@ public final class OnboardingController {
         self.delegate = delegate
         session = ViewSession(core: client.core)
         let params = CreateOnboardingViewParams(onboarding: onboarding, openPaywall: openPaywall, locale: locale)
-        session.start("create_onboarding_view", params.jsonValue, target: { [weak self] in self?.handle($0) },
-                      failed: { [weak self] in self?.failed($0) })
+        session.create("create_onboarding_view", params.jsonValue, target: { [weak self] in self?.handle($0) },
+                       failed: { [weak self] in self?.failed($0) })
     }
 
-    /// The core's view, once created.
+    /// The core's view; nil when the core could not create it (the delegate hears `didFailWithError`).
     public var view: ViewInfo? { session.view }
 
     /// A message the page posted, as JSON text (`onboarding_view_ingest`). `type` names its kind
     /// when the message does not carry one.
     @discardableResult
-    public func ingest(message: String, type: OnboardingMessageType? = nil) async -> OnboardingViewIngestResult? {
-        await ingest(.string(message), type: type)
+    public func ingest(message: String, type: OnboardingMessageType? = nil) -> OnboardingViewIngestResult? {
+        ingest(.string(message), type: type)
     }
 
     /// A message the page posted, as an object.
     @discardableResult
-    public func ingest(message: JSONObject, type: OnboardingMessageType? = nil) async -> OnboardingViewIngestResult? {
-        await ingest(.object(message), type: type)
+    public func ingest(message: JSONObject, type: OnboardingMessageType? = nil) -> OnboardingViewIngestResult? {
+        ingest(.object(message), type: type)
     }
 
     /// The app's web view failed (`onboarding_view_report_error`): `didFailWithError`.
-    public func reportError(_ message: String, underlyingError: String? = nil) async {
-        if let error = await session.send("onboarding_view_report_error", {
+    public func reportError(_ message: String, underlyingError: String? = nil) {
+        let outcome = session.send("onboarding_view_report_error") {
             OnboardingViewReportErrorParams(viewId: $0, message: message, underlyingError: underlyingError).jsonValue
-        }) {
-            failed(error)
         }
+        if case .failure(let error) = outcome { failed(error) }
     }
 
     /// The core's answer: `accepted`, or the error saying why the message was not (the delegate
     /// hears `didFailWithError` too when the core reports it as an event). nil when the call was
     /// refused, which the delegate hears.
-    private func ingest(_ message: JSONValue, type: OnboardingMessageType?) async -> OnboardingViewIngestResult? {
+    private func ingest(_ message: JSONValue, type: OnboardingMessageType?) -> OnboardingViewIngestResult? {
+        let outcome = session.send("onboarding_view_ingest") {
+            OnboardingViewIngestParams(viewId: $0, message: message, type: type).jsonValue
+        }
         do {
-            let json = try await session.fetch("onboarding_view_ingest") {
-                OnboardingViewIngestParams(viewId: $0, message: message, type: type).jsonValue
-            }
-            await MainDelivery.barrier()
-            return try OnboardingViewIngestResult(json: json)
+            return try OnboardingViewIngestResult(json: outcome.get())
         } catch let error as PaywireError {
             failed(error)
         } catch {

@@ -2,14 +2,20 @@
 /// (``didAppear()``, ``select(product:)``, ``purchase(product:)``, ``restore()``, ...), the core
 /// decides what it means, and the ``delegate`` hears the outcome with the seeds' methods.
 ///
-/// Made by ``PaywireClient/paywallController(for:products:delegate:)``, which starts creating the
-/// core's view (`create_paywall_view`). Lives on the main actor; so do its delegate's calls.
+/// Made by ``PaywireClient/paywallController(for:products:context:delegate:)``, which creates the
+/// core's view (`create_paywall_view`) before it returns. Lives on the main actor; so do its
+/// delegate's calls.
 ///
-/// Each action returns once the core has taken it and every delegate call it caused so far has
-/// been made: with the test store that is the whole flow (`await controller.purchase(product:)`
-/// returns after `didStartPurchase` and `didFinishPurchase`); with a store that asks the app
-/// (``PaywireStore``) the rest comes through the delegate as the store answers. An action the core
-/// refuses (a purchase already in flight, a dismissed view) is reported to the delegate: a
+/// Every action is a synchronous, non-throwing call on the main actor, as a UIKit or SwiftUI
+/// action is (writing `await` before one, from main-actor code, only draws a warning). It
+/// returns once the core has taken the action and every delegate call caused by the events the
+/// core emitted while taking it has been made, in event order: with the test store that is the
+/// whole flow (`controller.purchase(product:)` returns after `didStartPurchase` and
+/// `didFinishPurchase`). What comes later (a ``PaywireStore``'s answer, a test store outcome
+/// with `delay_ms`, a timer) reaches the delegate on the main actor as it arrives, in the same
+/// order. A delegate method may call another action: that action's delegate calls are made
+/// before it returns, still in order. An action the core refuses (a purchase already in flight,
+/// a dismissed view, a closed client) is reported to the delegate before the action returns: a
 /// purchase's as `didFailPurchase`, a restore's as `didFailRestoreWith`, a web payment's as
 /// `didFailWebPaymentNavigation`, the others as `didFailRenderingWith`.
 @MainActor
@@ -34,32 +40,33 @@ public final class PaywallController {
         session = ViewSession(core: client.core)
         // Without products the core loads them with the view, and says when that fails.
         let params = CreatePaywallViewParams(paywall: paywall, preloadProducts: products == nil ? true : nil, context: context)
-        session.start("create_paywall_view", params.jsonValue, target: { [weak self] in self?.handle($0) },
-                      failed: { [weak self] in self?.renderingFailure($0) })
+        session.create("create_paywall_view", params.jsonValue, target: { [weak self] in self?.handle($0) },
+                       failed: { [weak self] in self?.renderingFailure($0) })
     }
 
-    /// The core's view (its id and analytics context), once created.
+    /// The core's view (its id and analytics context); nil when the core could not create it
+    /// (the delegate hears `didFailRenderingWith`).
     public var view: ViewInfo? { session.view }
 
     /// The paywall is on screen (`present_paywall_view`): records the exposure; the delegate
     /// hears `paywallControllerDidAppear`.
-    public func didAppear() async {
-        await send("present_paywall_view", failure: renderingFailure) { PresentPaywallViewParams(viewId: $0).jsonValue }
+    public func didAppear() {
+        send("present_paywall_view", failure: renderingFailure) { PresentPaywallViewParams(viewId: $0).jsonValue }
     }
 
     /// The user selected a product (`paywall_view_select_product`): `didSelectProduct`.
-    public func select(product: PaywallProduct) async {
+    public func select(product: PaywallProduct) {
         remember(product)
-        await send("paywall_view_select_product", failure: renderingFailure) {
+        send("paywall_view_select_product", failure: renderingFailure) {
             PaywallViewSelectProductParams(viewId: $0, productId: product.vendorProductId).jsonValue
         }
     }
 
     /// The user tapped buy (`paywall_view_make_purchase`): `didStartPurchase`, then
     /// `didFinishPurchase` (bought, cancelled or pending) or `didFailPurchase`.
-    public func purchase(product: PaywallProduct) async {
+    public func purchase(product: PaywallProduct) {
         remember(product)
-        await send("paywall_view_make_purchase", failure: { [weak self] error in
+        send("paywall_view_make_purchase", failure: { [weak self] error in
             guard let self else { return }
             self.delegate?.paywallController(self, didFailPurchase: product, error: error)
         }) {
@@ -69,8 +76,8 @@ public final class PaywallController {
 
     /// The user tapped restore (`paywall_view_restore`): `paywallControllerDidStartRestore`, then
     /// `didFinishRestoreWith` or `didFailRestoreWith`.
-    public func restore() async {
-        await send("paywall_view_restore", failure: { [weak self] error in
+    public func restore() {
+        send("paywall_view_restore", failure: { [weak self] error in
             guard let self else { return }
             self.delegate?.paywallController(self, didFailRestoreWith: error)
         }) {
@@ -80,25 +87,25 @@ public final class PaywallController {
 
     /// Another button (`paywall_view_perform_action`): `didPerform`; `close` and `systemBack`
     /// also dismiss the view.
-    public func perform(action: PaywallAction) async {
-        await send("paywall_view_perform_action", failure: renderingFailure) {
+    public func perform(action: PaywallAction) {
+        send("paywall_view_perform_action", failure: renderingFailure) {
             PaywallViewPerformActionParams(viewId: $0, action: action.viewAction).jsonValue
         }
     }
 
     /// The user entered a promo code (`paywall_view_submit_promo_code`): the delegate's
     /// `onPromoCodeSubmit` validates it.
-    public func submitPromoCode(_ code: String) async {
-        await send("paywall_view_submit_promo_code", failure: renderingFailure) {
+    public func submitPromoCode(_ code: String) {
+        send("paywall_view_submit_promo_code", failure: renderingFailure) {
             PaywallViewSubmitPromoCodeParams(viewId: $0, code: code).jsonValue
         }
     }
 
     /// The user chose to pay on the web (`paywall_view_open_web_payment`): the delegate's
     /// `shouldContinueWebPaymentNavigation` opens the page, then `didFinishWebPaymentNavigation`.
-    public func openWebPayment(product: PaywallProduct) async {
+    public func openWebPayment(product: PaywallProduct) {
         remember(product)
-        await send("paywall_view_open_web_payment", failure: { [weak self] error in
+        send("paywall_view_open_web_payment", failure: { [weak self] error in
             guard let self else { return }
             self.delegate?.paywallController(self, didFailWebPaymentNavigation: product, error: error)
         }) {
@@ -107,29 +114,29 @@ public final class PaywallController {
     }
 
     /// The app could not draw the paywall (`paywall_view_report_rendering_failure`): `didFailRenderingWith`.
-    public func reportRenderingFailure(_ message: String, underlyingError: String? = nil) async {
-        await send("paywall_view_report_rendering_failure", failure: renderingFailure) {
+    public func reportRenderingFailure(_ message: String, underlyingError: String? = nil) {
+        send("paywall_view_report_rendering_failure", failure: renderingFailure) {
             PaywallViewReportRenderingFailureParams(viewId: $0, message: message, underlyingError: underlyingError).jsonValue
         }
     }
 
     /// The app could not draw the paywall, for this error.
-    public func reportRenderingFailure(_ error: any Error) async {
-        await reportRenderingFailure("\(error)", underlyingError: String(reflecting: type(of: error)))
+    public func reportRenderingFailure(_ error: any Error) {
+        reportRenderingFailure("\(error)", underlyingError: String(reflecting: type(of: error)))
     }
 
     /// The paywall left the screen (`dismiss_paywall_view`): `paywallControllerDidDisappear`, then
     /// `didDismissWith`. A dismissed view refuses further actions.
-    public func didDisappear(reason: DismissReason = .dismissed) async {
-        await send("dismiss_paywall_view", failure: renderingFailure) {
+    public func didDisappear(reason: DismissReason = .dismissed) {
+        send("dismiss_paywall_view", failure: renderingFailure) {
             DismissPaywallViewParams(viewId: $0, reason: reason).jsonValue
         }
     }
 
     /// The builder layout to draw (`paywall_view_get_configuration`), each plan with its price,
     /// period and saving.
-    public func layout() async throws -> PaywallLayout {
-        let json = try await session.fetch("paywall_view_get_configuration") { PaywallViewGetConfigurationParams(viewId: $0).jsonValue }
+    public func layout() throws -> PaywallLayout {
+        let json = try session.fetch("paywall_view_get_configuration") { PaywallViewGetConfigurationParams(viewId: $0).jsonValue }
         do {
             return try PaywallLayout(json: json)
         } catch {
@@ -139,8 +146,8 @@ public final class PaywallController {
 
     // MARK: -
 
-    private func send(_ method: String, failure: (PaywireError) -> Void, _ params: @escaping (String) -> JSONValue) async {
-        if let error = await session.send(method, params) { failure(error) }
+    private func send(_ method: String, failure: (PaywireError) -> Void, _ params: (String) -> JSONValue) {
+        if case .failure(let error) = session.send(method, params) { failure(error) }
     }
 
     private func renderingFailure(_ error: PaywireError) {

@@ -1,6 +1,8 @@
 extension PaywireClient {
-    /// A controller for a paywall the app draws: it creates the core's view for `paywall` and
-    /// reports the app's actions; `delegate` hears the outcome on the main actor.
+    /// A controller for a paywall the app draws: it creates the core's view for `paywall` before
+    /// it returns, then reports the app's actions; `delegate` hears the outcome on the main actor.
+    /// A view the core cannot create is reported to `delegate` (`didFailRenderingWith`) once
+    /// this returns, and each action then reports it again.
     ///
     /// - Parameter products: the products the app shows (``getPaywallProducts(paywall:fetchPolicy:)``);
     ///   the delegate gets these values back. Without them the core loads the products with the

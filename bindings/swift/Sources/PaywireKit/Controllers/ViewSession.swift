@@ -1,16 +1,30 @@
+import Foundation
+
 /// One view of the core (a paywall's or an onboarding's) as a controller drives it: creating it,
-/// sending the app's actions for it in the order the app made them, and knowing when the
-/// delegate calls an action caused have been made.
+/// sending the app's inputs for it, and turning what each input caused into delegate calls
+/// before the input returns.
+///
+/// Every input is synchronous on the main actor: the core takes a view's input at once
+/// (`paywire_client_call`), the main thread then waits, with a deadline, until the pump has
+/// routed every event the core emitted up to that answer into this view's ``ViewInbox``, and the
+/// inbox is drained into delegate calls (then the client's ``PaywireDelegate`` hears the profile
+/// the input brought, if any). Later events (a store's answer, a timer, a test store's
+/// `delay_ms`) go through the same inbox, drained on the main queue as they come, so the
+/// delegate hears everything once, in the order of the core's events.
 @MainActor
 final class ViewSession {
+    /// The longest an input waits for the pump to route what the core emitted while taking it.
+    /// The pump needs nothing from the main thread and the marker call is cheap, so this is only
+    /// reached when the library's worker is held up; the input then returns with what came, and
+    /// the rest reaches the delegate as later events do.
+    static let routingDeadline: TimeInterval = 2
+
     let core: ClientCore
+    let inbox = ViewInbox()
     /// The view, once created.
     private(set) var view: ViewInfo?
+    /// Why there is no view.
     private var failure: PaywireError?
-    private var settled = false
-    /// Calls made before the view existed, in the order they were made: sent, in that order, as
-    /// soon as it does (resumed tasks need not run in the order they were resumed).
-    private var waiting: [(method: String, params: (String) -> JSONValue, ticket: CheckedContinuation<CallTicket?, Never>)] = []
 
     init(core: ClientCore) { self.core = core }
 
@@ -19,65 +33,51 @@ final class ViewSession {
         if let view { core.routes.detach(view: view.id) }
     }
 
-    /// Starts creating the view (`method`); `target` hears its events, `failed` the error when the
-    /// core could not create it.
-    func start(_ method: String, _ params: JSONValue, target: @escaping ViewRoutes.Target,
-               failed: @escaping @MainActor (PaywireError) -> Void)
+    /// Creates the view with `method`, at once; from then on `target` hears its events (those the
+    /// pump routed before the view's id was known first). When the core could not create it,
+    /// `failed` hears why: queued in the inbox, so the delegate hears it after the caller has
+    /// the controller and before any input's own report.
+    func create(_ method: String, _ params: JSONValue, target: @escaping ViewInbox.Target,
+                failed: @escaping @MainActor @Sendable (PaywireError) -> Void)
     {
-        Task {
-            if let failure = await create(method, params, target: target) { failed(failure) }
-        }
-    }
-
-    /// Creates the view with `method`; from then on `target` hears its events, those the core
-    /// sent before the view's id was known first. Returns the error when it could not be created.
-    func create(_ method: String, _ params: JSONValue, target: @escaping ViewRoutes.Target) async -> PaywireError? {
+        inbox.deliver(to: target)
         core.routes.beginCreating()
-        let outcome = await core.submit(method, params).outcome
-        var early: [PaywireEvent] = []
-        switch outcome {
+        switch core.callNow(method, params) {
         case .success(let json):
             if let created = try? ViewInfo(json: json) {
                 view = created
-                early = core.routes.attach(view: created.id, target: target)
-            } else {
-                core.routes.endCreating()
-                failure = .binding(.decodingFailed, "\(method) answered no view: \(json.jsonText.prefix(200))")
+                core.routes.attach(view: created.id, inbox: inbox)
+                return
             }
+            failure = .binding(.decodingFailed, "\(method) answered no view: \(json.jsonText.prefix(200))")
         case .failure(let error):
-            core.routes.endCreating()
             failure = error
         }
-        settled = true
-        let queued = waiting
-        waiting = []
-        for event in early { target(event) }
-        for call in queued { call.ticket.resume(returning: view.map { core.submit(call.method, call.params($0.id)) }) }
-        return failure
+        core.routes.endCreating()
+        if let failure { inbox.post { failed(failure) } }
     }
 
-    /// The call's ticket: sent now when the view exists, else once it does (nil if it never will).
-    private func ticket(_ method: String, _ params: @escaping (String) -> JSONValue) async -> CallTicket? {
-        if settled { return view.map { core.submit(method, params($0.id)) } }
-        return await withCheckedContinuation { waiting.append((method, params, $0)) }
+    /// Gives the view an input (`method`, with the params made from the view's id) and returns
+    /// the core's answer once every delegate call of the events the core emitted up to that
+    /// answer has been made (see the type's comment). Without a view: the reason, after the
+    /// delegate heard it.
+    @discardableResult
+    func send(_ method: String, _ params: (String) -> JSONValue) -> CallTicket.Outcome {
+        guard let view else {
+            inbox.drain()
+            return .failure(failure ?? .binding(.invalidState, "the view was not created"))
+        }
+        let outcome = core.callNow(method, params(view.id))
+        core.waitUntilRouted(timeout: Self.routingDeadline)
+        inbox.drain()
+        core.deliverLatestProfile()
+        return outcome
     }
 
-    /// Sends an action of the view (`method`, with the params made from the view's id). Returns
-    /// once the core answered it and every delegate call of the events the core sent before that
-    /// answer has been made; the error when the action was refused (or the view never existed).
-    /// Actions reach the core in the order they were sent, also while the view is being created.
-    func send(_ method: String, _ params: @escaping (String) -> JSONValue) async -> PaywireError? {
-        guard let ticket = await ticket(method, params) else { return failure ?? .binding(.invalidState, "the view was not created") }
-        let outcome = await ticket.outcome
-        await MainDelivery.barrier()
-        if case .failure(let error) = outcome { return error }
-        return nil
-    }
-
-    /// Sends a call and returns its result (for a getter of the view, such as its layout).
-    func fetch(_ method: String, _ params: @escaping (String) -> JSONValue) async throws(PaywireError) -> JSONValue {
-        guard let ticket = await ticket(method, params) else { throw failure ?? .binding(.invalidState, "the view was not created") }
-        return try await ticket.value()
+    /// Asks the view something that emits no event (its layout): the core's answer.
+    func fetch(_ method: String, _ params: (String) -> JSONValue) throws(PaywireError) -> JSONValue {
+        guard let view else { throw failure ?? .binding(.invalidState, "the view was not created") }
+        return try core.callNow(method, params(view.id)).get()
     }
 
     /// Answers a host request of the view.

@@ -21,9 +21,7 @@ enum HostRequests {
                 respond(core, to: request.requestId, with: answer)
             }
         default:
-            if let view = request.view?.id, let target = core.routes.target(for: view, event: event) {
-                MainDelivery.async { target(event) }
-            }
+            if let view = request.view?.id { core.routes.route(event, view: view) }
         }
     }
 

@@ -8,11 +8,4 @@ enum MainDelivery {
     static func async(_ work: @escaping @MainActor @Sendable () -> Void) {
         DispatchQueue.main.async { MainActor.assumeIsolated { work() } }
     }
-
-    /// Returns once everything queued before it has run on the main actor.
-    static func barrier() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.main.async { done.resume() }
-        }
-    }
 }
