@@ -64,6 +64,10 @@ deps:
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	: '<<< devserver'; \
+	: 'docs: the site draws its diagrams when it is built (tools/docs/diagrams.py): graphs with'; \
+	: 'Graphviz, sequence diagrams with PlantUML (a Java program; no X needed)'; \
+	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	command -v plantuml >/dev/null || missing="$$missing plantuml"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
@@ -575,7 +579,8 @@ hops:
 DOCS_PINS   := mkdocs==1.6.1 mkdocs-material==9.6.23 pymdown-extensions==10.21.3
 DOCS_BUILD  := python3 tools/docs/reference.py build && python3 -m mkdocs build --strict -f $(BUILD)/mkdocs.yml
 .PHONY: docs docs-deps docs-check docs-lock docs-screens
-docs-deps:
+# deps installs the diagram renderers (graphviz, plantuml); the rest is PyPI's, pinned.
+docs-deps: deps
 	@python3 -c 'import yaml, pytest' 2>/dev/null || python3 -m pip install -q pyyaml pytest
 	@python3 -c 'import importlib.metadata as m, sys; sys.exit(any(m.version(p.split("==")[0]) != p.split("==")[1] for p in sys.argv[1:]))' \
 	  $(DOCS_PINS) 2>/dev/null || python3 -m pip install -q $(DOCS_PINS)
@@ -585,7 +590,8 @@ docs: docs-deps
 
 # Fast, no browser: every method of Sources/PaywireCore/Methods has a reference page, every
 # example still matches its vector (tools/docs/examples.lock.json), the README's examples are the
-# code they claim to be, no link in the site is broken (--strict), and the checks' own tests.
+# code they claim to be, no link in the site is broken (--strict), the site loads nothing from
+# another host (tools/docs/site_hooks.py fails the build), and the checks' own tests.
 docs-check: docs-deps
 	$(DOCS_BUILD)
 	python3 tools/docs/reference.py check
@@ -595,7 +601,8 @@ docs-check: docs-deps
 docs-lock: docs-deps
 	python3 tools/docs/reference.py lock
 
-# The built site in headless Chromium: home and get_paywall's page render, search finds it.
+# The built site in headless Chromium: home (its diagrams drawn) and get_paywall's page render,
+# search finds it, and nothing the pages load comes from another host.
 docs-screens: docs-deps
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 	python3 -m pytest -q tests/docs/test_site_screenshots.py

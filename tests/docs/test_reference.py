@@ -151,3 +151,39 @@ def test_the_swift_of_the_getting_started_page_is_the_program_the_package_builds
     swift_examples.write(str(root))
     assert "print(paywall.paywallId)" in (root / "bindings/swift/Examples/Docs/GettingStarted/main.swift").read_text()
     assert swift_examples.problems(str(root)) == []
+
+
+def built_page(root, page):
+    with open(root / "build/docs" / page / "index.html", encoding="utf-8") as html:
+        return html.read()
+
+
+def test_diagrams_are_drawn_into_the_pages_when_the_site_is_built(root):
+    pytest.importorskip("material")
+    problems(root)
+    run = mkdocs_build(root)
+    assert run.returncode == 0, run.stderr
+    home = built_page(root, "")
+    assert home.count('<figure class="diagram diagram-dot">') == 1 and home.count('<figure class="diagram diagram-plantuml">') == 1
+    assert "PaywireCore: the parts" in home and "digraph" not in home and "@startuml" not in home
+    assert '<figure class="diagram diagram-dot">' in built_page(root, "concepts/outbox")
+    assert "mermaid" not in home
+
+
+def test_a_diagram_the_renderer_refuses_fails_the_site_build(root):
+    pytest.importorskip("material")
+    problems(root)
+    page = root / "build/docs-src/concepts/audiences.md"
+    page.write_text(page.read_text() + "\n```dot\ndigraph { a -> }\n```\n")
+    run = mkdocs_build(root)
+    assert run.returncode != 0 and "dot refused the diagram" in run.stderr, run.stderr[-2000:]
+
+
+def test_a_page_that_loads_from_another_host_fails_the_site_build(root):
+    pytest.importorskip("material")
+    problems(root)
+    page = root / "build/docs-src/concepts/audiences.md"
+    page.write_text(page.read_text() + '\n<script src="https://cdn.example.org/mermaid.min.js"></script>\n')
+    run = mkdocs_build(root)
+    assert run.returncode != 0 and "the site would need a network" in run.stderr, run.stderr[-2000:]
+    assert "concepts/audiences/index.html loads https://cdn.example.org/mermaid.min.js" in run.stderr
