@@ -578,7 +578,7 @@ hops:
 # strict mode does not count warnings and a broken link passed.
 DOCS_PINS   := mkdocs==1.6.1 mkdocs-material==9.6.23 pymdown-extensions==10.21.3
 DOCS_BUILD  := python3 tools/docs/reference.py build && python3 -m mkdocs build --strict -f $(BUILD)/mkdocs.yml
-.PHONY: docs docs-deps docs-check docs-lock docs-screens
+.PHONY: docs docs-deps docs-check docs-lock docs-screens docs-architecture
 # deps installs the diagram renderers (graphviz, plantuml); the rest is PyPI's, pinned.
 docs-deps: deps
 	@python3 -c 'import yaml, pytest' 2>/dev/null || python3 -m pip install -q pyyaml pytest
@@ -591,11 +591,19 @@ docs: docs-deps
 # Fast, no browser: every method of Sources/PaywireCore/Methods has a reference page, every
 # example still matches its vector (tools/docs/examples.lock.json), the README's examples are the
 # code they claim to be, no link in the site is broken (--strict), the site loads nothing from
-# another host (tools/docs/site_hooks.py fails the build), and the checks' own tests.
+# another host (tools/docs/site_hooks.py fails the build), docs/concepts/architecture.md is what
+# tools/docs/architecture.py generates from Package.swift and the folders (and the layering rule
+# it states holds), and the checks' own tests.
 docs-check: docs-deps
 	$(DOCS_BUILD)
 	python3 tools/docs/reference.py check
+	python3 tools/docs/architecture.py check
 	python3 -m pytest -q tests/docs --ignore=tests/docs/test_site_screenshots.py
+
+# After Package.swift, a source folder, a file's doc comment or tools/docs/architecture.template.md
+# changed: write docs/concepts/architecture.md again (SwiftPM is asked; nothing is built).
+docs-architecture:
+	python3 tools/docs/architecture.py write
 
 # After a vector changed on purpose: record again which case each method's example comes from.
 docs-lock: docs-deps
