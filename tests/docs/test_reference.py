@@ -132,10 +132,17 @@ def mkdocs_build(root):
                           cwd=root, capture_output=True, text=True)
 
 
-def test_a_broken_link_fails_the_site_build(root):
+def test_the_site_build_draws_the_diagrams_and_fails_on_a_broken_link(root):
     pytest.importorskip("material")
     problems(root)
-    assert mkdocs_build(root).returncode == 0
+    run = mkdocs_build(root)
+    assert run.returncode == 0, run.stderr
+    # The diagrams are drawn into the pages (one build serves both checks: each costs seconds).
+    home = built_page(root, "")
+    assert home.count('<figure class="diagram diagram-dot">') == 1 and home.count('<figure class="diagram diagram-plantuml">') == 1
+    assert "PaywireCore: the parts" in home and "digraph" not in home and "@startuml" not in home
+    assert '<figure class="diagram diagram-dot">' in built_page(root, "concepts/outbox")
+    assert "mermaid" not in home
     page = root / "build/docs-src/concepts/audiences.md"
     page.write_text(page.read_text() + "\n[outbox](outbox-gone.md) and [anchor](views.md#no-such-anchor)\n")
     run = mkdocs_build(root)
@@ -156,18 +163,6 @@ def test_the_swift_of_the_getting_started_page_is_the_program_the_package_builds
 def built_page(root, page):
     with open(root / "build/docs" / page / "index.html", encoding="utf-8") as html:
         return html.read()
-
-
-def test_diagrams_are_drawn_into_the_pages_when_the_site_is_built(root):
-    pytest.importorskip("material")
-    problems(root)
-    run = mkdocs_build(root)
-    assert run.returncode == 0, run.stderr
-    home = built_page(root, "")
-    assert home.count('<figure class="diagram diagram-dot">') == 1 and home.count('<figure class="diagram diagram-plantuml">') == 1
-    assert "PaywireCore: the parts" in home and "digraph" not in home and "@startuml" not in home
-    assert '<figure class="diagram diagram-dot">' in built_page(root, "concepts/outbox")
-    assert "mermaid" not in home
 
 
 def test_a_diagram_the_renderer_refuses_fails_the_site_build(root):
