@@ -10,7 +10,9 @@ import pytest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "tools", "docs"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import architecture  # noqa: E402
+from copies import copy_inputs  # noqa: E402
 import summaries  # noqa: E402
 import swiftpm  # noqa: E402
 
@@ -29,11 +31,7 @@ def asked():
 
 @pytest.fixture
 def root(tmp_path):
-    for item in INPUTS:
-        source, target = os.path.join(REPO, item), tmp_path / item
-        target.parent.mkdir(parents=True, exist_ok=True)
-        (shutil.copytree if os.path.isdir(source) else shutil.copy)(source, target)
-    return tmp_path
+    return copy_inputs(tmp_path, INPUTS)
 
 
 def sources(root, asked, change=None):
