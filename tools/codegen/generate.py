@@ -80,7 +80,7 @@ def orphans(root: Path, files: dict) -> list:
         if (root / directory).is_dir():
             for path in sorted((root / directory).rglob("*")):
                 relative = path.relative_to(root).as_posix()
-                if path.is_file() and relative not in files and not IGNORED & set(path.parts):
+                if path.is_file() and relative not in files and not IGNORED & set(Path(relative).parts):
                     found.append(relative)
     return found
 
