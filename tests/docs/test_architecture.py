@@ -91,6 +91,14 @@ def test_a_server_that_reaches_the_core_fails(root, asked):
     assert len(found) == 1 and "paywire-devserver (tools/devserver/Package.swift) reaches `PaywireCore`" in found[0]
 
 
+def test_a_server_that_names_a_product_the_library_lacks_fails(root, asked):
+    def old_product(_, dependents):
+        dependents[0]["targets"][0]["products"] = ["PaywireCore"]
+    found = architecture.template_problems(sources(root, asked, old_product))
+    assert found == ["paywire-devserver (tools/devserver/Package.swift) uses a product PaywireCore, "
+                     "which Package.swift does not have"]
+
+
 def test_the_template_must_describe_every_target_and_top_level_folder(root, asked):
     (root / "server").mkdir()
     template = root / architecture.TEMPLATE

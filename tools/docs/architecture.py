@@ -253,6 +253,9 @@ def rule_problems(sources, text):
                                 % (name, dependency))
     for package in sources.dependents:
         for target in package["targets"]:
+            problems += ["%s (%s/Package.swift) uses a product %s, which Package.swift does not have"
+                         % (target["name"], package["path"], product)
+                         for product in target["products"] if product not in sources.products]
             beyond = [name for name in sources.reached(target["products"]) if name not in allowed]
             if beyond:
                 problems.append("%s (%s/Package.swift) reaches %s through %s; a package that builds on the "
