@@ -64,6 +64,10 @@ deps:
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	: '<<< devserver'; \
+	: 'docs: the site draws its diagrams when it is built (tools/docs/diagrams.py): graphs with'; \
+	: 'Graphviz, sequence diagrams with PlantUML (a Java program; no X needed)'; \
+	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	command -v plantuml >/dev/null || missing="$$missing plantuml"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
@@ -300,7 +304,9 @@ deps-dotnet:
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; $(APT_INSTALL) $$missing >/dev/null; fi
 
 java: $(JAVA_DIR)/paywire.jar $(JAVA_DIR)/paywire-conformance.jar $(JAVA_DIR)/runner.jsa $(JAVA_DIR)/tests.stamp
-$(JAVA_DIR)/paywire.jar: $(shell find bindings/java/src -name '*.java') | deps-java
+# Two source roots, one jar: the hand-written src and src-generated (tools/codegen's models and
+# TypedMethods).
+$(JAVA_DIR)/paywire.jar: $(shell find bindings/java/src bindings/java/src-generated -name '*.java') | deps-java
 	@rm -rf $(JAVA_DIR)/classes
 	$(JAVAC) -cp $(JAVA_LIBS) -d $(JAVA_DIR)/classes $^
 	jar --create --file $@ -C $(JAVA_DIR)/classes .
@@ -541,7 +547,7 @@ dist-wheel: dist-tree
 	rm -rf $(DIST_STAGE)/wheel && mkdir -p $(DIST_STAGE)/wheel/src
 	cp -R bindings/python/paywire bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md \
 	  $(DIST_STAGE)/wheel/src/
-	rm -rf $(DIST_STAGE)/wheel/src/paywire/__pycache__
+	find $(DIST_STAGE)/wheel/src/paywire -name __pycache__ -prune -exec rm -rf {} +
 	cp $(DIST_TREE)/lib/$(LIB_REAL) $(DIST_STAGE)/wheel/src/paywire/$(LIB_SONAME)
 	python3 -m pip wheel -q --no-deps -w $(DIST_STAGE)/wheel/raw $(DIST_STAGE)/wheel/src
 	PATH="$(PY_SCRIPTS):$$PATH" python3 -m auditwheel repair -w $(DIST) $(DIST_STAGE)/wheel/raw/paywire-*.whl
@@ -572,8 +578,9 @@ hops:
 # strict mode does not count warnings and a broken link passed.
 DOCS_PINS   := mkdocs==1.6.1 mkdocs-material==9.6.23 pymdown-extensions==10.21.3
 DOCS_BUILD  := python3 tools/docs/reference.py build && python3 -m mkdocs build --strict -f $(BUILD)/mkdocs.yml
-.PHONY: docs docs-deps docs-check docs-lock docs-screens
-docs-deps:
+.PHONY: docs docs-deps docs-check docs-lock docs-screens docs-architecture
+# deps installs the diagram renderers (graphviz, plantuml); the rest is PyPI's, pinned.
+docs-deps: deps
 	@python3 -c 'import yaml, pytest' 2>/dev/null || python3 -m pip install -q pyyaml pytest
 	@python3 -c 'import importlib.metadata as m, sys; sys.exit(any(m.version(p.split("==")[0]) != p.split("==")[1] for p in sys.argv[1:]))' \
 	  $(DOCS_PINS) 2>/dev/null || python3 -m pip install -q $(DOCS_PINS)
@@ -583,17 +590,27 @@ docs: docs-deps
 
 # Fast, no browser: every method of Sources/PaywireCore/Methods has a reference page, every
 # example still matches its vector (tools/docs/examples.lock.json), the README's examples are the
-# code they claim to be, no link in the site is broken (--strict), and the checks' own tests.
+# code they claim to be, no link in the site is broken (--strict), the site loads nothing from
+# another host (tools/docs/site_hooks.py fails the build), docs/concepts/architecture.md is what
+# tools/docs/architecture.py generates from Package.swift and the folders (and the layering rule
+# it states holds), and the checks' own tests.
 docs-check: docs-deps
 	$(DOCS_BUILD)
 	python3 tools/docs/reference.py check
+	python3 tools/docs/architecture.py check
 	python3 -m pytest -q tests/docs --ignore=tests/docs/test_site_screenshots.py
+
+# After Package.swift, a source folder, a file's doc comment or tools/docs/architecture.template.md
+# changed: write docs/concepts/architecture.md again (SwiftPM is asked; nothing is built).
+docs-architecture:
+	python3 tools/docs/architecture.py write
 
 # After a vector changed on purpose: record again which case each method's example comes from.
 docs-lock: docs-deps
 	python3 tools/docs/reference.py lock
 
-# The built site in headless Chromium: home and get_paywall's page render, search finds it.
+# The built site in headless Chromium: home (its diagrams drawn) and get_paywall's page render,
+# search finds it, and nothing the pages load comes from another host.
 docs-screens: docs-deps
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 	python3 -m pytest -q tests/docs/test_site_screenshots.py
@@ -602,11 +619,15 @@ docs-screens: docs-deps
 
 # >>> typed bindings: models and typed methods generated from the wire schema -----------------
 # tools/codegen/generate.py (standard library only) writes the typed layer of the Python, Java,
-# C# and Node bindings (its OUTPUTS; for Node models.d.ts, lib/methods.js and lib/methods.d.ts)
-# from schema/paywire.schema.json; the output is committed. `make check-generated`
-# regenerates into a temporary directory and fails naming each file that differs (a hand edit,
-# or a schema or generator change not regenerated). `make check-python-types` runs mypy --strict,
-# pinned and installed here, on the binding and its typed sample.
+# C#, Node and Swift bindings from schema/paywire.schema.json, each set apart (its OUTPUTS:
+# bindings/python/paywire/_generated, bindings/java/src-generated, bindings/dotnet/src/*.g.cs,
+# bindings/node/lib/generated, bindings/swift/Sources/PaywireKit/Generated, and the library's
+# Sources/PaywireWire/SchemaFingerprint.swift), each file's first line `Code generated by
+# tools/codegen. DO NOT EDIT.`, each listed linguist-generated in .gitattributes; the output is
+# committed. `make check-generated` regenerates into a temporary directory and fails naming each
+# file that differs (a hand edit, or a schema or generator change not regenerated).
+# `make check-python-types` runs mypy --strict, pinned and installed here, on the binding and its
+# typed sample.
 MYPY_PIN := mypy==1.13.0
 .PHONY: generate check-generated check-python-types typed-deps
 generate:

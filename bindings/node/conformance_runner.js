@@ -13,7 +13,7 @@ const path = require('path');
 const { Worker } = require('worker_threads');
 const { addon } = require('./lib/native');
 const { parse, stringify } = require('./lib/json');
-const methods = require('./lib/methods');
+const methods = require('./lib/generated/methods');
 
 const clients = new Map();   // name -> handle (bigint)
 const inboxes = new Map();   // name -> {events, sinks, wake}

@@ -10,7 +10,9 @@ import pytest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "tools", "docs"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference  # noqa: E402
+from copies import copy_inputs  # noqa: E402
 
 # What the generator and the checks read, copied so each test may break its own.
 INPUTS = ["schema", "api", "tests/conformance/vectors", "Sources/PaywireCore/Methods", "tools/docs/examples.lock.json",
@@ -21,11 +23,7 @@ INPUTS = ["schema", "api", "tests/conformance/vectors", "Sources/PaywireCore/Met
 
 @pytest.fixture
 def root(tmp_path):
-    for item in INPUTS:
-        source, target = os.path.join(REPO, item), tmp_path / item
-        target.parent.mkdir(parents=True, exist_ok=True)
-        (shutil.copytree if os.path.isdir(source) else shutil.copy)(source, target)
-    return tmp_path
+    return copy_inputs(tmp_path, INPUTS)
 
 
 def problems(root, build=True):
@@ -132,10 +130,17 @@ def mkdocs_build(root):
                           cwd=root, capture_output=True, text=True)
 
 
-def test_a_broken_link_fails_the_site_build(root):
+def test_the_site_build_draws_the_diagrams_and_fails_on_a_broken_link(root):
     pytest.importorskip("material")
     problems(root)
-    assert mkdocs_build(root).returncode == 0
+    run = mkdocs_build(root)
+    assert run.returncode == 0, run.stderr
+    # The diagrams are drawn into the pages (one build serves both checks: each costs seconds).
+    home = built_page(root, "")
+    assert home.count('<figure class="diagram diagram-dot">') == 1 and home.count('<figure class="diagram diagram-plantuml">') == 1
+    assert "PaywireCore: the parts" in home and "digraph" not in home and "@startuml" not in home
+    assert '<figure class="diagram diagram-dot">' in built_page(root, "concepts/outbox")
+    assert "mermaid" not in home
     page = root / "build/docs-src/concepts/audiences.md"
     page.write_text(page.read_text() + "\n[outbox](outbox-gone.md) and [anchor](views.md#no-such-anchor)\n")
     run = mkdocs_build(root)
@@ -151,3 +156,22 @@ def test_the_swift_of_the_getting_started_page_is_the_program_the_package_builds
     swift_examples.write(str(root))
     assert "print(paywall.paywallId)" in (root / "bindings/swift/Examples/Docs/GettingStarted/main.swift").read_text()
     assert swift_examples.problems(str(root)) == []
+
+
+def built_page(root, page):
+    with open(root / "build/docs" / page / "index.html", encoding="utf-8") as html:
+        return html.read()
+
+
+@pytest.mark.parametrize("addition, expected", [
+    ("\n```dot\ndigraph { a -> }\n```\n", "dot refused the diagram"),
+    ('\n<script src="https://cdn.example.org/mermaid.min.js"></script>\n',
+     "concepts/audiences/index.html loads https://cdn.example.org/mermaid.min.js"),
+])
+def test_a_diagram_the_renderer_refuses_or_a_load_from_another_host_fails_the_site_build(root, addition, expected):
+    pytest.importorskip("material")
+    problems(root)
+    page = root / "build/docs-src/concepts/audiences.md"
+    page.write_text(page.read_text() + addition)
+    run = mkdocs_build(root)
+    assert run.returncode != 0 and expected in run.stderr, run.stderr[-2000:]

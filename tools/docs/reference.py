@@ -22,7 +22,8 @@ import sys
 
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import pages    # noqa: E402
 import sources  # noqa: E402
 import swift_examples  # noqa: E402
@@ -112,18 +113,11 @@ def build(inputs):
     _write(paths.config, site_config(paths, methods))
 
 
-class _TolerantLoader(yaml.SafeLoader):
-    """mkdocs.yml names Python objects (!!python/name:...) for Mermaid fences; only nav is read here."""
-
-
-_TolerantLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-
-
 def site_config(paths, methods):
     """The generated config: the root one inherited, the nav given a page per method (a glob in
     the root nav would need a plugin; a method added must appear without editing the nav)."""
     with open(paths.mkdocs, encoding="utf-8") as source:
-        nav = yaml.load(source, Loader=_TolerantLoader)["nav"]
+        nav = yaml.safe_load(source)["nav"]
     method_nav = ["reference/methods/index.md"] + [{m: "reference/methods/%s.md" % m} for m in methods]
     for section in nav:
         if isinstance(section, dict) and "Reference" in section:
@@ -135,6 +129,8 @@ def site_config(paths, methods):
         "docs_dir": os.path.relpath(os.path.abspath(paths.out), config_dir),
         "site_dir": "docs",
         "nav": nav,
+        # This checkout's hooks, also for a copy of the inputs elsewhere (tests/docs).
+        "hooks": [os.path.relpath(os.path.join(HERE, "site_hooks.py"), config_dir)],
     }, sort_keys=False)
 
 

@@ -16,7 +16,7 @@
 // is refused at construction.
 const { addon, libraryPath, ABI_VERSION } = require('./native');
 const { Decimal, parse, stringify } = require('./json');
-const methods = require('./methods');
+const methods = require('./generated/methods');
 
 /** The pinned status codes of the C ABI. */
 const STATUS = Object.freeze({
