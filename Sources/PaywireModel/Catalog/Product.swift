@@ -63,9 +63,8 @@ package enum OfferEligibility: String, CaseIterable, Sendable {
     case eligible, ineligible, unknown
 }
 
-/// A product as the store describes it, before it is tied to a paywall.
-/// A product as the store describes it. Public for the backend: what it needs to grant access
-/// exactly as the device does.
+/// A product as the store describes it, before it is tied to a paywall. Public for the backend:
+/// what it needs to grant access exactly as the device does.
 public struct StoreProduct: Equatable, Sendable {
     public let vendorProductId: String
     package let localizedTitle: String
