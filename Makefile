@@ -37,7 +37,7 @@ SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --i
                  -Xlinker -mllvm -Xlinker -dwarf-version=4
 # ---- end release build flags --------------------------------------------------------------------
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
-SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
 RESULTS     := $(BUILD)/conformance-results
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -70,6 +70,10 @@ deps:
 	command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	: '<<< server'; \
+	: 'docs: the site draws its diagrams when it is built (tools/docs/diagrams.py): graphs with'; \
+	: 'Graphviz, sequence diagrams with PlantUML (a Java program; no X needed)'; \
+	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	command -v plantuml >/dev/null || missing="$$missing plantuml"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
@@ -112,19 +116,19 @@ SERVER_DEV     := $(BUILD)/dev/paywire-server
 server: $(BINDIR)/paywire-server
 devserver: $(BINDIR)/paywire-devserver
 # SwiftPM keeps a path dependency's file list from when it last read the manifests: when
-# PaywireCore gains or loses a file, touching the manifest makes it look again.
+# the wire or the model gains or loses a file, touching the manifest makes it look again.
 define server_core_files
 	@mkdir -p $(BUILD)
-	@find Sources/PaywireCore -name '*.swift' | sort > $(BUILD)/server-core-files.new; \
+	@find Sources/PaywireWire Sources/PaywireModel -name '*.swift' | sort > $(BUILD)/server-core-files.new; \
 	cmp -s $(BUILD)/server-core-files.new $(BUILD)/server-core-files || touch server/Package.swift; \
 	mv $(BUILD)/server-core-files.new $(BUILD)/server-core-files
 endef
-$(SERVER_DEV): $(SERVER_SOURCES) $(shell find Sources/PaywireCore -name '*.swift') | deps
+$(SERVER_DEV): $(SERVER_SOURCES) $(shell find Sources/PaywireWire Sources/PaywireModel -name '*.swift') | deps
 	$(server_core_files)
 	swift build --package-path server --product paywire-server
 	@mkdir -p $(@D)
 	cp server/.build/debug/paywire-server $@.new && mv $@.new $@
-$(BINDIR)/paywire-server: $(SERVER_SOURCES) $(shell find Sources/PaywireCore -name '*.swift') | deps
+$(BINDIR)/paywire-server: $(SERVER_SOURCES) $(shell find Sources/PaywireWire Sources/PaywireModel -name '*.swift') | deps
 	$(server_core_files)
 	swift build -c release --package-path server --product paywire-server
 	@mkdir -p $(@D)
@@ -225,7 +229,7 @@ check-install: lib deps
 check-api: deps
 	python3 tests/api/check_openapi.py
 
-conformance: conformance-c conformance-python conformance-java conformance-dotnet conformance-node
+conformance: conformance-c conformance-python conformance-java conformance-dotnet conformance-node conformance-swift
 
 conformance-c: harness
 	python3 tests/conformance/driver.py --runner c --jobs 2 --openapi api/openapi.yaml --results $(RESULTS)/c.json -- $(BINDIR)/paywire-harness
@@ -367,7 +371,9 @@ deps-dotnet:
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; $(APT_INSTALL) $$missing >/dev/null; fi
 
 java: $(JAVA_DIR)/paywire.jar $(JAVA_DIR)/paywire-conformance.jar $(JAVA_DIR)/runner.jsa $(JAVA_DIR)/tests.stamp
-$(JAVA_DIR)/paywire.jar: $(shell find bindings/java/src -name '*.java') | deps-java
+# Two source roots, one jar: the hand-written src and src-generated (tools/codegen's models and
+# TypedMethods).
+$(JAVA_DIR)/paywire.jar: $(shell find bindings/java/src bindings/java/src-generated -name '*.java') | deps-java
 	@rm -rf $(JAVA_DIR)/classes
 	$(JAVAC) -cp $(JAVA_LIBS) -d $(JAVA_DIR)/classes $^
 	jar --create --file $@ -C $(JAVA_DIR)/classes .
@@ -418,7 +424,7 @@ conformance-dotnet: dotnet lib deps
 # Every runner of this run against every vector file, from the result files the driver wrote
 # (run the runners first: make conformance corpus conformance-matrix).
 conformance-matrix:
-	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet node c-valgrind
+	python3 tests/conformance/matrix.py $(RESULTS) c python java dotnet node swift c-valgrind
 # ---- end of JVM and .NET bindings ------------------------------------------------------------
 
 bench: $(BINDIR)/paywire-bench server $(BINDIR)/paywire-loadcost $(LOAD_PROBES) deps
@@ -438,7 +444,7 @@ test-ab: lib deps
 # <<< devserver
 
 clean:
-	rm -rf $(BUILD) .build .build-tsan server/.build server/codegen/.build packaging/floor/.build $(DIST) bindings/node/build
+	rm -rf $(BUILD) .build .build-tsan server/.build server/codegen/.build packaging/floor/.build $(DIST) bindings/node/build bindings/swift/.build
 
 # >>> reliability: fuzzing, storage ownership and failures, soak ------------------
 # `make fuzz FUZZ_SECONDS=N` runs each libFuzzer target N seconds (FUZZ_JOBS at once; FUZZ_NICE=1
@@ -482,6 +488,14 @@ test-storage: lib deps
 
 # 10,000 clients, 1,000,000 calls, 100 live clients from 4 threads, against the release library:
 # threads, descriptors and RSS measured in the run stay within stated bounds after warm-up.
+# More async calls than a client may owe, from 8 threads, one slow poller: each call refused at
+# the call (BUSY) or answered, none lost (docs/operations/threads.md).
+check-backpressure: $(BINDIR)/paywire-flood
+	$(BINDIR)/paywire-flood
+$(BINDIR)/paywire-flood: tests/backpressure/flood.c include/paywire.h $(LIBDIR)/$(LIB_REAL)
+	@mkdir -p $(BINDIR)
+	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $< -o $@ -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
+
 soak: $(BINDIR)/paywire-soak
 	$(BINDIR)/paywire-soak
 $(BINDIR)/paywire-soak: tests/soak/soak.c include/paywire.h $(LIBDIR)/$(LIB_REAL)
@@ -490,7 +504,7 @@ $(BINDIR)/paywire-soak: tests/soak/soak.c include/paywire.h $(LIBDIR)/$(LIB_REAL
 
 stress: soak
 clean: clean-fuzz
-.PHONY: clean-fuzz hops
+.PHONY: clean-fuzz hops check-backpressure
 clean-fuzz:
 	rm -rf .build-fuzz
 # <<< reliability ---------------------------------------------------------------------------
@@ -601,7 +615,7 @@ dist-wheel: dist-tree
 	rm -rf $(DIST_STAGE)/wheel && mkdir -p $(DIST_STAGE)/wheel/src
 	cp -R bindings/python/paywire bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md \
 	  $(DIST_STAGE)/wheel/src/
-	rm -rf $(DIST_STAGE)/wheel/src/paywire/__pycache__
+	find $(DIST_STAGE)/wheel/src/paywire -name __pycache__ -prune -exec rm -rf {} +
 	cp $(DIST_TREE)/lib/$(LIB_REAL) $(DIST_STAGE)/wheel/src/paywire/$(LIB_SONAME)
 	python3 -m pip wheel -q --no-deps -w $(DIST_STAGE)/wheel/raw $(DIST_STAGE)/wheel/src
 	PATH="$(PY_SCRIPTS):$$PATH" python3 -m auditwheel repair -w $(DIST) $(DIST_STAGE)/wheel/raw/paywire-*.whl
@@ -632,8 +646,9 @@ hops:
 # strict mode does not count warnings and a broken link passed.
 DOCS_PINS   := mkdocs==1.6.1 mkdocs-material==9.6.23 pymdown-extensions==10.21.3
 DOCS_BUILD  := python3 tools/docs/reference.py build && python3 -m mkdocs build --strict -f $(BUILD)/mkdocs.yml
-.PHONY: docs docs-deps docs-check docs-lock docs-screens
-docs-deps:
+.PHONY: docs docs-deps docs-check docs-lock docs-screens docs-architecture
+# deps installs the diagram renderers (graphviz, plantuml); the rest is PyPI's, pinned.
+docs-deps: deps
 	@python3 -c 'import yaml, pytest' 2>/dev/null || python3 -m pip install -q pyyaml pytest
 	@python3 -c 'import importlib.metadata as m, sys; sys.exit(any(m.version(p.split("==")[0]) != p.split("==")[1] for p in sys.argv[1:]))' \
 	  $(DOCS_PINS) 2>/dev/null || python3 -m pip install -q $(DOCS_PINS)
@@ -643,17 +658,27 @@ docs: docs-deps
 
 # Fast, no browser: every method of Sources/PaywireCore/Methods has a reference page, every
 # example still matches its vector (tools/docs/examples.lock.json), the README's examples are the
-# code they claim to be, no link in the site is broken (--strict), and the checks' own tests.
+# code they claim to be, no link in the site is broken (--strict), the site loads nothing from
+# another host (tools/docs/site_hooks.py fails the build), docs/concepts/architecture.md is what
+# tools/docs/architecture.py generates from Package.swift and the folders (and the layering rule
+# it states holds), and the checks' own tests.
 docs-check: docs-deps
 	$(DOCS_BUILD)
 	python3 tools/docs/reference.py check
+	python3 tools/docs/architecture.py check
 	python3 -m pytest -q tests/docs --ignore=tests/docs/test_site_screenshots.py
+
+# After Package.swift, a source folder, a file's doc comment or tools/docs/architecture.template.md
+# changed: write docs/concepts/architecture.md again (SwiftPM is asked; nothing is built).
+docs-architecture:
+	python3 tools/docs/architecture.py write
 
 # After a vector changed on purpose: record again which case each method's example comes from.
 docs-lock: docs-deps
 	python3 tools/docs/reference.py lock
 
-# The built site in headless Chromium: home and get_paywall's page render, search finds it.
+# The built site in headless Chromium: home (its diagrams drawn) and get_paywall's page render,
+# search finds it, and nothing the pages load comes from another host.
 docs-screens: docs-deps
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 	python3 -m pytest -q tests/docs/test_site_screenshots.py
@@ -662,11 +687,15 @@ docs-screens: docs-deps
 
 # >>> typed bindings: models and typed methods generated from the wire schema -----------------
 # tools/codegen/generate.py (standard library only) writes the typed layer of the Python, Java,
-# C# and Node bindings (its OUTPUTS; for Node models.d.ts, lib/methods.js and lib/methods.d.ts)
-# from schema/paywire.schema.json; the output is committed. `make check-generated`
-# regenerates into a temporary directory and fails naming each file that differs (a hand edit,
-# or a schema or generator change not regenerated). `make check-python-types` runs mypy --strict,
-# pinned and installed here, on the binding and its typed sample.
+# C#, Node and Swift bindings from schema/paywire.schema.json, each set apart (its OUTPUTS:
+# bindings/python/paywire/_generated, bindings/java/src-generated, bindings/dotnet/src/*.g.cs,
+# bindings/node/lib/generated, bindings/swift/Sources/PaywireKit/Generated, and the library's
+# Sources/PaywireWire/SchemaFingerprint.swift), each file's first line `Code generated by
+# tools/codegen. DO NOT EDIT.`, each listed linguist-generated in .gitattributes; the output is
+# committed. `make check-generated` regenerates into a temporary directory and fails naming each
+# file that differs (a hand edit, or a schema or generator change not regenerated).
+# `make check-python-types` runs mypy --strict, pinned and installed here, on the binding and its
+# typed sample.
 MYPY_PIN := mypy==1.13.0
 .PHONY: generate check-generated check-python-types typed-deps
 generate:
@@ -721,3 +750,45 @@ conformance-node: node lib deps
 	$(NODE_ENV) python3 tests/conformance/driver.py --runner node --jobs 2 --results $(RESULTS)/node.json $(BINDING_VECTORS) \
 	  -- node $(NODE_DIR)/conformance_runner.js
 # <<< node binding ----------------------------------------------------------------------------
+
+# >>> swift binding: PaywireKit (bindings/swift), its runner, demo and the docs' Swift -----------
+# Its own Swift package, on include/paywire.h alone (a C module over the header); the library is
+# opened at run time, so the package builds without it. `swift-kit` builds it once, in debug,
+# with warnings as errors (library, runner, demo, the docs' Swift, tests); the stages after it run
+# what it built. Swift 6 language mode (strict concurrency) is the package's own setting.
+SWIFT_KIT      := bindings/swift
+SWIFT_KIT_BIN  := $(SWIFT_KIT)/.build/debug
+SWIFT_KIT_ENV  := PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL)
+.PHONY: swift-kit test-swift-kit conformance-swift demo-swift docs-swift docs-swift-examples
+
+SWIFT_KIT_SOURCES := $(SWIFT_KIT)/Package.swift include/paywire.h \
+                     $(shell find $(SWIFT_KIT)/Sources $(SWIFT_KIT)/Tests $(SWIFT_KIT)/Examples -name '*.swift' -o -name '*.h' -o -name '*.c')
+SWIFT_KIT_STAMP   := $(BUILD)/swift-kit.stamp
+swift-kit: $(SWIFT_KIT_STAMP)
+$(SWIFT_KIT_STAMP): $(SWIFT_KIT_SOURCES)
+	swift build --package-path $(SWIFT_KIT) --build-tests -Xswiftc -warnings-as-errors
+	@mkdir -p $(@D) && touch $@
+
+# The binding's tests (XCTest): async calls (busy, closed, exactly one answer each), events,
+# controllers and their delegates, the store bridge, library loading, and the round trip of
+# every vector shape through the generated models (tests/conformance/roundtrip_cases.py).
+test-swift-kit: $(SWIFT_KIT_STAMP) lib $(ROUNDTRIP_CASES)
+	$(SWIFT_KIT_ENV) PAYWIRE_ROOT=$(CURDIR) swift test --skip-build --package-path $(SWIFT_KIT)
+
+conformance-swift: $(SWIFT_KIT_STAMP) lib deps
+	$(SWIFT_KIT_ENV) python3 tests/conformance/driver.py --runner swift --jobs 2 --results $(RESULTS)/swift.json \
+	  $(BINDING_VECTORS) -- $(SWIFT_KIT_BIN)/paywire-swift-runner
+
+# A terminal app: a paywall, a PaywallController through select, purchase and restore with the
+# test store, each delegate call printed.
+demo-swift: $(SWIFT_KIT_STAMP) lib
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/PaywallDemo examples/config.json
+
+# The Swift of README.md and docs/getting-started/swift.md, as tools/docs extracted it (docs-check
+# fails when the extraction is stale; docs-swift-examples writes it again), run against the library.
+docs-swift: $(SWIFT_KIT_STAMP) lib
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/ReadmeExample
+	$(SWIFT_KIT_ENV) $(SWIFT_KIT_BIN)/GettingStartedExample
+docs-swift-examples:
+	python3 tools/docs/swift_examples.py write
+# <<< swift binding -------------------------------------------------------------------------------

@@ -9,12 +9,18 @@ let package = Package(
     products: [
         // libpaywire.so: the C ABI in include/paywire.h, and nothing else exported.
         .library(name: "paywire", type: .dynamic, targets: ["Paywire"]),
-        // The pure domain, for tools built on the same rules (the server, server/).
-        .library(name: "PaywireCore", targets: ["PaywireCore"]),
+        // The wire and the model: what the backend shares with the device (server/).
+        .library(name: "PaywireModel", targets: ["PaywireWire", "PaywireModel"]),
     ],
     targets: [
-        // Pure domain: no C types, no dependencies beyond the standard library.
-        .target(name: "PaywireCore"),
+        // The wire: JSON value, parser and writer, envelopes, error codes, dates, events. Pure:
+        // no C types, no Foundation, no dependencies.
+        .target(name: "PaywireWire"),
+        // The model: value types and the rules the backend shares with the device (grants,
+        // their JSON and ranking, product types, bundles, placements, products, the locale chain).
+        .target(name: "PaywireModel", dependencies: ["PaywireWire"]),
+        // The core: the parts of a client and the composition root. Pure: I/O through its ports.
+        .target(name: "PaywireCore", dependencies: ["PaywireWire", "PaywireModel"]),
         // The system SQLite, for the outbox's durable queue (Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libcurl for the built-in HTTP transport, dlopened on first use: curl's header
@@ -23,7 +29,7 @@ let package = Package(
         // The C boundary: @_cdecl exports, handle table, event delivery, the HTTP adapter.
         .target(
             name: "Paywire",
-            dependencies: ["PaywireCore", "CSQLite", "CCurl"],
+            dependencies: ["PaywireWire", "PaywireModel", "PaywireCore", "CSQLite", "CCurl"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([
@@ -41,6 +47,7 @@ let package = Package(
                 // debug, where sanitizer runtimes resolve their symbols from the executable.
                 .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "defs"], .when(configuration: .release)),
             ]),
-        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireCore"]),
+        // Unit tests of the pure layers, under the one tests root.
+        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireWire", "PaywireModel", "PaywireCore"], path: "tests/unit"),
     ]
 )

@@ -11,8 +11,11 @@
  *       and the first get_paywall of a placement from it, in absolute time (target < 1 ms)
  *   (f) recording one event with storage_dir (log_show_paywall)
  *                                                      vs  a plain SQLite insert-and-commit of the same row
+ *   (f2) the same into a full queue (max_queued records kept: new ones evict the oldest, 1% at a time)
+ *                                                      vs  the same baseline, measured in turn with it
  *
- * Each figure is the median over batches of the per-operation time.
+ * Each figure is the median over batches of the per-operation time. `paywire-bench outbox` runs
+ * (f) and (f2) alone.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
@@ -234,7 +237,12 @@ static void bench_generated_bundle(int padding) {
     paywire_client_free(bundle_client);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "outbox") == 0) {
+        printf("paywire %s bench: median of %d batches; (f) and (f2) only\n", paywire_version(), BATCHES);
+        bench_outbox();
+        return 0;
+    }
     char *out = NULL;
     if (paywire_client_new("{\"profile_id\":\"bench\"}", &client, &out) != PAYWIRE_OK) {
         fprintf(stderr, "client_new failed: %s\n", out);

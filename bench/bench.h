@@ -13,10 +13,14 @@ double now_ns(void);
 double median(double *values, int count);
 /* Median per-operation nanoseconds of `op` over BATCHES batches of `iterations`, after a warm-up. */
 double measure(operation op, void *context, int iterations);
+/* Like `measure` for two operations, their batches taken in turn, so a machine whose load
+ * drifts during the run weighs on both alike (a ratio of two I/O-bound figures needs it). */
+void measure_pair(operation a, void *a_context, operation b, void *b_context, int iterations, double *a_ns, double *b_ns);
 /* One line: the figure, its baseline from the same run, their ratio against the target. */
 void report(const char *name, double value, double baseline, const char *baseline_name, double target);
 
-/* (f): recording one event with storage_dir against a plain SQLite insert-and-commit. */
+/* (f) and (f2): recording one event with storage_dir, into an empty and a full queue, against a plain
+ * SQLite insert-and-commit. */
 void bench_outbox(void);
 
 #endif

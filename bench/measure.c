@@ -33,6 +33,24 @@ double measure(operation op, void *context, int iterations) {
     return median(samples, BATCHES);
 }
 
+void measure_pair(operation a, void *a_context, operation b, void *b_context, int iterations, double *a_ns, double *b_ns) {
+    double a_samples[BATCHES], b_samples[BATCHES];
+    for (int i = 0; i < iterations / 10 + 1; i++) {
+        a(a_context);
+        b(b_context);
+    }
+    for (int batch = 0; batch < BATCHES; batch++) {
+        double start = now_ns();
+        for (int i = 0; i < iterations; i++) a(a_context);
+        double middle = now_ns();
+        for (int i = 0; i < iterations; i++) b(b_context);
+        a_samples[batch] = (middle - start) / iterations;
+        b_samples[batch] = (now_ns() - middle) / iterations;
+    }
+    *a_ns = median(a_samples, BATCHES);
+    *b_ns = median(b_samples, BATCHES);
+}
+
 void report(const char *name, double value, double baseline, const char *baseline_name, double target) {
     double ratio = value / baseline;
     printf("%-44s %9.1f ns   %-28s %9.1f ns   ratio %7.3f   target <= %-5g %s\n", name, value, baseline_name, baseline,

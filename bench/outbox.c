@@ -4,6 +4,10 @@
  * could do: the same row (the very bytes the core stored) inserted and committed by plain
  * SQLite, in the same schema, journal mode and synchronous level. No transport is configured,
  * so records are kept and nothing is sent while the bench runs.
+ *
+ * (f2) The same call into a full queue: `max_queued` records already kept, so new records make
+ * room by evicting the oldest (an app offline for a while). Against the same baseline: making
+ * room must cost about what deleting the rows that go costs, never reading the queue.
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
@@ -11,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 #include "paywire.h"
@@ -22,10 +27,11 @@ static const char *shown_params =
 
 static paywire_client_t *recorder;
 
+/* Records one paywall_shown with `context` (a client), or with `recorder` when NULL. */
 static void op_log_show_paywall(void *context) {
-    (void)context;
+    paywire_client_t *client = context ? context : recorder;
     char *out = NULL;
-    if (paywire_client_call(recorder, "log_show_paywall", shown_params, &out) != PAYWIRE_OK) {
+    if (paywire_client_call(client, "log_show_paywall", shown_params, &out) != PAYWIRE_OK) {
         fprintf(stderr, "log_show_paywall failed: %s\n", out);
         exit(1);
     }
@@ -98,6 +104,28 @@ static int remove_entry(const char *path, const struct stat *info, int flag, str
     return remove(path);
 }
 
+/* The queue limit (f2) fills; the default `analytics.max_queued`. */
+#define FULL_QUEUE 10000
+
+/* (f2): a client whose queue holds FULL_QUEUE records, timed recording more into it, in turn
+ * with batches of the baseline: both are bound by the disk, whose speed on a shared machine
+ * drifts over the seconds a figure takes. */
+static void bench_full_queue(const char *dir, struct baseline *baseline) {
+    char config[1024], full_dir[512], *out = NULL;
+    paywire_client_t *full = NULL;
+    snprintf(full_dir, sizeof full_dir, "%s/full", dir);
+    if (mkdir(full_dir, 0700) != 0) { perror("mkdir"); exit(1); }
+    snprintf(config, sizeof config, "{\"profile_id\":\"bench\",\"storage_dir\":\"%s\",\"analytics\":{\"max_queued\":%d}}",
+             full_dir, FULL_QUEUE);
+    if (paywire_client_new(config, &full, &out) != PAYWIRE_OK) { fprintf(stderr, "full-queue recorder: %s\n", out); exit(1); }
+    paywire_string_free(out);
+    for (int i = 0; i < FULL_QUEUE; i++) op_log_show_paywall(full);
+    double plain, recorded;
+    measure_pair(op_sqlite_insert, baseline, op_log_show_paywall, full, 500, &plain, &recorded);
+    report("(f2) log_show_paywall, full queue", recorded, plain, "SQLite insert+commit of it", 2);
+    paywire_client_free(full);
+}
+
 void bench_outbox(void) {
     char dir[] = "/tmp/paywire-bench-XXXXXX";
     if (mkdtemp(dir) == NULL) { perror("mkdtemp"); exit(1); }
@@ -116,6 +144,8 @@ void bench_outbox(void) {
     double plain = measure(op_sqlite_insert, &baseline, 500);
     double recorded = measure(op_log_show_paywall, NULL, 500);
     report("(f) log_show_paywall, committed", recorded, plain, "SQLite insert+commit of it", 2);
+    printf("\n(f2) the same into a full queue (%d records kept: new ones evict the oldest, 1%% at a time)\n", FULL_QUEUE);
+    bench_full_queue(dir, &baseline);
 
     sqlite3_finalize(baseline.insert);
     sqlite3_close(baseline.db);

@@ -23,8 +23,14 @@
  *   Events       are delivered in order, one at a time, each with a per-client "seq", either
  *                to an event handler on a thread the library owns (never on the caller's stack
  *                inside a paywire_* call), or, with no handler set, through paywire_client_poll().
- *                The queue is bounded (config "event_queue_limit"); an overflow is reported as an
- *                "events_overflowed" event naming the dropped seq range, never silently.
+ *                Nothing a caller waits for or must act on is ever dropped: call_result,
+ *                host_request and the events that drive a screen are kept; a newer
+ *                did_load_latest_profile takes the place of one still queued when the queue is
+ *                full; only "log" events are dropped, each drop reported at once by an
+ *                "events_overflowed" event naming the seq range. The queue stays bounded because
+ *                new work is refused where it enters (PAYWIRE_BUSY) while the host is behind:
+ *                async calls past config "async_call_limit" answers not yet taken, and screen
+ *                inputs and host requests once "event_queue_limit" kept events wait.
  *   Never trap   bad input (NULL pointers, invalid JSON, absurd sizes or depths, a freed or
  *                made-up client pointer) yields a status and an envelope, not a crash.
  */
@@ -61,6 +67,8 @@ extern "C" {
 #define PAYWIRE_TIMEOUT          -9  /* nothing arrived within the time given */
 #define PAYWIRE_INTERNAL        -10  /* a bug in the library; please report the envelope */
 #define PAYWIRE_NOMEM           -11  /* out of memory; *out_json is NULL */
+#define PAYWIRE_BUSY            -12  /* the host has not taken what the client already owes it
+                                        (error.code "busy"); nothing was done: take events, retry */
 
 /* An opaque client. The pointer is a token: the library never dereferences it, so a stale one
  * is answered with PAYWIRE_INVALID_HANDLE. */
@@ -132,7 +140,12 @@ paywire_status_t paywire_client_call(paywire_client_t *client, const char *metho
  * The envelope arrives later as a "call_result" event carrying "call_id", "method", "status",
  * "status_name" and "envelope". A NULL or non-UTF-8 argument or a bad handle is reported by the
  * returned status and no event follows; anything else (unknown method, bad params) arrives in
- * the call_result. Async calls on one client run in the order they were queued. Thread-safe. */
+ * the call_result. Every accepted call gets exactly one call_result, unless the client is freed
+ * first (then none comes: a binding fails such calls with PAYWIRE_CLOSED). When the client
+ * already owes the host config "async_call_limit" call_results it has not taken (default 1000;
+ * an answer is taken when poll returns it or the handler is called with it), the call is refused
+ * with PAYWIRE_BUSY: *out_call_id is 0, nothing is queued and no event follows. Async calls on
+ * one client run in the order they were queued. Thread-safe. */
 paywire_status_t paywire_client_call_async(paywire_client_t *client, const char *method,
                                            const char *params_json, uint64_t *out_call_id);
 

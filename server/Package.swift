@@ -44,7 +44,7 @@ let package = Package(
             name: "paywire-server",
             dependencies: [
                 "PaywireAPI",
-                .product(name: "PaywireCore", package: "paywire"),
+                .product(name: "PaywireModel", package: "paywire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

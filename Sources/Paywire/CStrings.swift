@@ -1,4 +1,6 @@
 import PaywireCore
+import PaywireModel
+import PaywireWire
 #if canImport(Glibc)
 import Glibc
 #endif

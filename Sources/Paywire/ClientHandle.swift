@@ -1,4 +1,6 @@
 import PaywireCore
+import PaywireModel
+import PaywireWire
 import Synchronization
 
 /// Everything behind one `paywire_client_t *`: the core client under its lock (one owner for
@@ -60,7 +62,9 @@ final class ClientHandle: Sendable {
     }
 
     /// Queues a call; its envelope arrives later as a `call_result` event with the returned id.
-    func callAsync(method: String, params: [UInt8]?) -> UInt64 {
+    /// Nil, with nothing queued, when the host has not yet taken `async_call_limit` answers.
+    func callAsync(method: String, params: [UInt8]?) -> UInt64? {
+        guard events.reserveAnswer() else { return nil }
         let callId = nextCallId.wrappingAdd(1, ordering: .relaxed).oldValue
         asyncCalls.async { [self] in
             let outcome: CallOutcome? = state.withLock { state in
@@ -186,7 +190,7 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
 
     /// The `call_result` event of an async call.
     static func callResult(callId: UInt64, method: String, response: CallResponse) -> Event {
-        Event("call_result") { writer in
+        Event("call_result", retention: .answer) { writer in
             writer.key("call_id")
             writer.raw(Array(String(callId).utf8))
             writer.member("method", method)

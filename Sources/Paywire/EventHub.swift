@@ -1,4 +1,6 @@
 import PaywireCore
+import PaywireModel
+import PaywireWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +33,13 @@ final class EventHub: EventSink, @unchecked Sendable {
     private var closed = false
     private var deliveringThread: pthread_t?
 
-    init(limit: Int) { queue = EventQueue(limit: limit) }
+    init(limit: Int, answerLimit: Int) { queue = EventQueue(limit: limit, answerLimit: answerLimit) }
+
+    var isBacklogged: Bool { monitor.locked { queue.isBacklogged } }
+
+    /// Accepts one more async call whose `call_result` the host will be owed; false (the call
+    /// is refused with BUSY) when `async_call_limit` answers are already owed.
+    func reserveAnswer() -> Bool { monitor.locked { queue.reserveAnswer() } }
 
     func emit(_ event: Event) {
         monitor.locked {

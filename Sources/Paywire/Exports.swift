@@ -1,4 +1,6 @@
 import PaywireCore
+import PaywireModel
+import PaywireWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,21 +69,7 @@ public func paywire_version() -> UnsafePointer<CChar> { CStrings.literal(Paywire
 
 @_cdecl("paywire_status_name")
 public func paywire_status_name(_ status: Int32) -> UnsafePointer<CChar> {
-    switch Status(rawValue: status) {
-    case .ok?: return CStrings.literal("OK")
-    case .failed?: return CStrings.literal("FAILED")
-    case .invalidArgument?: return CStrings.literal("INVALID_ARGUMENT")
-    case .invalidUTF8?: return CStrings.literal("INVALID_UTF8")
-    case .invalidJSON?: return CStrings.literal("INVALID_JSON")
-    case .unknownMethod?: return CStrings.literal("UNKNOWN_METHOD")
-    case .versionMismatch?: return CStrings.literal("VERSION_MISMATCH")
-    case .invalidHandle?: return CStrings.literal("INVALID_HANDLE")
-    case .closed?: return CStrings.literal("CLOSED")
-    case .timeout?: return CStrings.literal("TIMEOUT")
-    case .internal?: return CStrings.literal("INTERNAL")
-    case .noMemory?: return CStrings.literal("NOMEM")
-    case nil: return CStrings.literal("UNKNOWN")
-    }
+    CStrings.literal(Status(rawValue: status)?.literalName ?? "UNKNOWN")
 }
 
 @_cdecl("paywire_string_free")
@@ -107,7 +95,7 @@ public func paywire_client_new(
     }
     do throws(WireError) {
         let config = try ClientConfig.parse(configBytes)
-        let events = EventHub(limit: config.eventQueueLimit)
+        let events = EventHub(limit: config.eventQueueLimit, answerLimit: config.asyncCallLimit)
         let bridge = ClientBridge(events: events)
         var transport: BoundaryTransport?
         if let settings = config.transport, settings.carrier == .builtIn {
@@ -167,7 +155,8 @@ public func paywire_client_call_async(
     switch (readMethod(method), readParams(paramsJSON)) {
     case (.failure(let error), _), (_, .failure(let error)): return error.code.status.rawValue
     case (.success(let name), .success(let bytes)):
-        outCallId.pointee = handle.callAsync(method: name, params: bytes)
+        guard let callId = handle.callAsync(method: name, params: bytes) else { return Status.busy.rawValue }
+        outCallId.pointee = callId
         return Status.ok.rawValue
     }
 }

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The core's half of freeing a client, in the order the boundary runs it
 /// (`ClientHandle.close`, the one place a client is shut down). The core has no threads to
 /// wait with and the boundary owns the client's lock, so the core says what to do and the

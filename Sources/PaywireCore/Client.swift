@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// One Paywire client, the state behind one `paywire_client_t`: the composition root. It
 /// builds the parts from the config and runs each call through the method table. What comes
 /// back later (timers, host answers, HTTP answers, store outcomes) goes straight to the reply
@@ -10,6 +13,7 @@ public final class Client {
     let calls: Calls
     let timers: Timers
     let broker: HostRequestBroker
+    let backpressure: Backpressure
     let store: StoreGateway
     /// Nil with no transport configured: the bundle is the only source.
     let backend: Backend?
@@ -42,11 +46,12 @@ public final class Client {
         let runtime = try Runtime(config: config, sink: sink, scheduler: scheduler, completions: completions,
                                   httpTransport: httpTransport, files: files)
         (log, calls, timers, broker, store, backend) = (runtime.log, runtime.calls, runtime.timers, runtime.broker, runtime.store, runtime.backend)
+        backpressure = runtime.backpressure
         var bundle: FallbackBundle?
         if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
         let served = ServedPaywalls()
         profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock,
-                                    accessClock: runtime.accessClock, timers: timers, log: log, observer: served)
+                                    accessClock: runtime.accessClock, log: log, observer: served, fetch: backend.map(ProfileFetch.init))
         // First of all events: the state a host attaching now starts from.
         profiles.emitSnapshot()
         server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
@@ -55,23 +60,25 @@ public final class Client {
         var opened: OutboxStore = MemoryOutboxStore()
         if let directory = config.storageDir, let openOutbox { opened = try openOutbox(directory) }
         let outboxStore = opened
+        let ledger = PurchaseLedger(profiles: profiles, store: store, timers: timers, log: log,
+                                    acknowledgeAfter: config.acknowledgeAfterMilliseconds)
         outbox = Outbox(store: outboxStore, config: config.analytics, backend: backend, profiles: profiles,
                         source: RecordSource(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
                                              appVersion: config.appVersion, wrapper: config.wrapper),
-                        timers: timers, calls: calls, log: log, clock: runtime.clock)
-        let catalog = ProductCatalog(store: store.adapter)
-        purchases = Purchases(profiles: profiles, outbox: outbox, store: store, backend: backend, calls: calls, log: log,
-                              clock: runtime.clock, timers: timers, attributions: PurchaseAttributions(storage: runtime.storage),
-                              catalog: catalog, observerMode: config.observerMode, acknowledgeAfter: config.acknowledgeAfterMilliseconds)
-        paywallViews = PaywallViews(environment: runtime.viewEnvironment(config), store: store, broker: broker, timers: timers,
-                                    profiles: profiles, sink: sink, clock: runtime.clock, analytics: outbox, purchases: purchases,
-                                    catalog: catalog)
+                        purchaseAnswers: ledger, timers: timers, calls: calls, log: log, clock: runtime.clock)
+        let catalog = ProductCatalog(store: store)
+        purchases = Purchases(profiles: profiles, ledger: ledger, outbox: outbox, store: store, backend: backend, calls: calls,
+                              log: log, clock: runtime.clock, attributions: PurchaseAttributions(storage: runtime.storage),
+                              catalog: catalog, observerMode: config.observerMode)
+        paywallViews = PaywallViews(environment: PaywallViewMachine.Environment(config: config, store: store), store: store,
+                                    broker: broker, timers: timers, profiles: profiles, sink: sink, clock: runtime.clock,
+                                    analytics: outbox, purchases: purchases, catalog: catalog)
         loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage), backend: backend, profiles: profiles,
                                  timers: timers, calls: calls, log: log, clock: runtime.clock, defaultLocale: config.locale)
-        profileSync = ProfileSync(backend: backend, profiles: profiles, purchases: purchases, timers: timers, calls: calls, log: log)
+        profileSync = ProfileSync(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
         products = PaywallProducts(store: store, calls: calls, log: log, catalog: catalog)
         onboardingViews = OnboardingViews(answers: OnboardingAnswers(storage: runtime.storage), profiles: profiles, paywallViews: paywallViews,
-                                          loader: loader, sink: sink, defaultLocale: config.locale, analytics: outbox)
+                                          loader: loader, sink: sink, analytics: outbox)
         wrapper = config.wrapper
         storage = runtime.storage
         self.files = files
@@ -80,7 +87,7 @@ public final class Client {
             log(.warn, "unknown config key '\(key)' ignored", details: [("field", .string(key))])
         }
         outbox.resume()
-        if config.refreshProfileOnStart { profileSync.refreshInBackground(reason: "start") }
+        if config.refreshProfileOnStart { profiles.refreshInBackground(reason: "start") }
     }
 
     /// Runs one method with nothing left pending (unit tests): a method that would wait is
@@ -100,6 +107,7 @@ public final class Client {
             return .done(.failure(WireError(.unknownMethod, "unknown method '\(method)'",
                                             details: JSONObject([("method", .string(method))]))))
         }
+        if entry.feedsScreen, let refusal = backpressure.refusal(of: method) { return .done(.failure(refusal)) }
         return calls.run(mode) {
             do throws(WireError) {
                 if let fastPath = entry.fastPath, let params, let outcome = try fastPath(self, params) { return outcome }

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The configuration given to `paywire_client_new`, checked field by field.
 ///
 /// A bad value fails client creation with `wrong_param` naming the field; an unknown key is
@@ -12,7 +15,7 @@ public struct ClientConfig: Sendable {
 
     static let knownKeys: Set<String> = [
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
-        "observer_mode", "log_level", "event_queue_limit", "wrapper", "host_request_timeout_ms",
+        "observer_mode", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms",
         "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start",
     ]
 
@@ -32,6 +35,9 @@ public struct ClientConfig: Sendable {
     /// The default and bounds of `event_queue_limit`.
     public static let defaultEventQueueLimit = 1000
     static let eventQueueLimitRange = 16...1_000_000
+    /// The default and bounds of `async_call_limit`.
+    public static let defaultAsyncCallLimit = 1000
+    static let asyncCallLimitRange = 1...1_000_000
 
     var profileId: String?
     var customerUserId: String?
@@ -43,7 +49,7 @@ public struct ClientConfig: Sendable {
     /// `store.acknowledge_after_ms`: a purchase the backend has not answered this long after it
     /// was made is acknowledged to the store anyway (Google Play refunds one left 3 days).
     var acknowledgeAfterMilliseconds = ClientConfig.defaultAcknowledgeAfter
-    static let defaultAcknowledgeAfter = 2 * 86_400_000
+    static let defaultAcknowledgeAfter = 2 * Milliseconds.day
     var observerMode = false
     /// `refresh_profile_on_start`: with a backend, ask it for the profile as the client starts
     /// (renewals, refunds and purchases made elsewhere since the app last ran).
@@ -51,6 +57,9 @@ public struct ClientConfig: Sendable {
     var logLevel: LogLevel = .warn
     /// How many events may wait for the host before the overflow rule applies.
     public private(set) var eventQueueLimit = ClientConfig.defaultEventQueueLimit
+    /// How many async calls may wait for the host to take their answers before
+    /// `paywire_client_call_async` refuses more with BUSY.
+    public private(set) var asyncCallLimit = ClientConfig.defaultAsyncCallLimit
     var wrapperName: String?
     var wrapperVersion: String?
     /// `wrapper {name, version}`, when both are given.
@@ -92,7 +101,7 @@ public struct ClientConfig: Sendable {
         if let store = try fields.optionalObject("store") {
             _ = try ClientConfig.makeStore(store)  // refuse a bad store now, at client creation
             storeFields = store
-            acknowledgeAfterMilliseconds = try store.optionalInt("acknowledge_after_ms", in: 60_000...(3 * 86_400_000))
+            acknowledgeAfterMilliseconds = try store.optionalInt("acknowledge_after_ms", in: Milliseconds.minute...(3 * Milliseconds.day))
                 ?? ClientConfig.defaultAcknowledgeAfter
         }
         hostRequestTimeoutMilliseconds = try fields.optionalInt("host_request_timeout_ms", in: 10...3_600_000)
@@ -104,6 +113,8 @@ public struct ClientConfig: Sendable {
         logLevel = try fields.optionalEnum("log_level", LogLevel.self) ?? .warn
         eventQueueLimit = try fields.optionalInt("event_queue_limit", in: ClientConfig.eventQueueLimitRange)
             ?? ClientConfig.defaultEventQueueLimit
+        asyncCallLimit = try fields.optionalInt("async_call_limit", in: ClientConfig.asyncCallLimitRange)
+            ?? ClientConfig.defaultAsyncCallLimit
         if let wrapper = try fields.optionalObject("wrapper") {
             wrapperName = try wrapper.identifier("name")
             wrapperVersion = try wrapper.identifier("version")
@@ -190,6 +201,7 @@ public struct TransportConfig: Sendable {
     static let knownKeys: Set<String> = ["type", "base_url", "connect_timeout_ms", "request_timeout_ms", "ca_file"]
 
     public let carrier: Carrier
+    /// `base_url` without a trailing slash.
     public let baseURL: String
     /// Built-in client only: how long connecting (TCP and TLS) may take.
     public let connectTimeoutMilliseconds: Int
@@ -207,7 +219,9 @@ public struct TransportConfig: Sendable {
         case let other:
             throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: host, http")
         }
-        baseURL = try fields.identifier("base_url")
+        let written = try fields.identifier("base_url")
+        // Without its trailing slash, once: every route is appended as "/v1/...".
+        baseURL = written.hasSuffix("/") ? String(written.dropLast()) : written
         guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
             throw WireError.wrongParam(fields.fieldPath("base_url"), "expected an http:// or https:// URL")
         }

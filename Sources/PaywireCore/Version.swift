@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Version numbers shared by the header, the library and the bindings.
 ///
 /// The file `VERSION` at the top of the source tree is the one source of the library version;

@@ -156,7 +156,7 @@ static void add_result(json_t *reply, paywire_status_t status, char *out_json, c
 
 static json_t *op_hello(void) {
     json_t *names = json_object();
-    for (int status = -12; status <= 1; status++) {
+    for (int status = -13; status <= 1; status++) {
         char key[8];
         snprintf(key, sizeof key, "%d", status);
         json_object_set_new(names, key, json_string(paywire_status_name(status)));

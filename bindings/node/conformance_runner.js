@@ -13,7 +13,7 @@ const path = require('path');
 const { Worker } = require('worker_threads');
 const { addon } = require('./lib/native');
 const { parse, stringify } = require('./lib/json');
-const methods = require('./lib/methods');
+const methods = require('./lib/generated/methods');
 
 const clients = new Map();   // name -> handle (bigint)
 const inboxes = new Map();   // name -> {events, sinks, wake}
@@ -78,7 +78,7 @@ function frees(name) {
 const OPS = {
   hello() {
     const statusNames = {};
-    for (let code = -12; code < 2; code++) statusNames[String(code)] = addon.statusName(code);
+    for (let code = -13; code < 2; code++) statusNames[String(code)] = addon.statusName(code);
     return { runner: 'node', abi_version: addon.abiVersion(), version: addon.version(),
       header_abi_version: addon.headerAbiVersion, status_names: statusNames };
   },

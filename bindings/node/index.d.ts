@@ -1,12 +1,13 @@
 // TypeScript declarations of the Paywire Node.js binding. The core API here is hand-written;
-// the wire models (models.d.ts) and the typed methods (lib/methods.d.ts, the Client's base
-// TypedMethods: `getPaywall(params): Paywall`, `getPaywallAsync(params): Promise<Paywall>`) are
-// generated from schema/paywire.schema.json by tools/codegen and re-exported here.
-import { TypedMethods } from './lib/methods';
-import type { Event } from './models';
+// the wire models (lib/generated/models.d.ts) and the typed methods (lib/generated/methods.d.ts,
+// the Client's base TypedMethods: `getPaywall(params): Paywall`, `getPaywallAsync(params):
+// Promise<Paywall>`) are generated from schema/paywire.schema.json by tools/codegen and
+// re-exported here.
+import { TypedMethods } from './lib/generated/methods';
+import type { Event } from './lib/generated/models';
 
-export * from './models';
-export { TypedMethods, SCHEMA_SHA256, SCHEMA_ID } from './lib/methods';
+export * from './lib/generated/models';
+export { TypedMethods, SCHEMA_SHA256, SCHEMA_ID } from './lib/generated/methods';
 
 /** An exact decimal number as the library wrote it (a price's amount, any number with a
  * fraction or an exponent). Not an arithmetic type: `String(d)` is exact, `Number(d)` is not. */
@@ -25,7 +26,7 @@ export type JsonValue = null | boolean | number | bigint | string | Decimal | Js
 export interface JsonObject { [key: string]: JsonValue; }
 
 /** Any event, untyped: `{event: "<name>", seq: N, ...payload}`. The typed union of the events
- * this binding's schema names is `Event` (models.d.ts); unknown names and fields are to be ignored. */
+ * this binding's schema names is `Event` (lib/generated/models.d.ts); unknown names and fields are to be ignored. */
 export interface PaywireEvent extends JsonObject {
   event: string;
   seq: number;

@@ -66,7 +66,7 @@ def result(reply, status, pointer, key="envelope"):
 def op_hello(op):
     return {"runner": "python", "abi_version": lib.paywire_abi_version(), "version": paywire.version(),
             "header_abi_version": _native.ABI_VERSION,
-            "status_names": {str(code): lib.paywire_status_name(code).decode() for code in range(-12, 2)}}
+            "status_names": {str(code): lib.paywire_status_name(code).decode() for code in range(-13, 2)}}
 
 
 def op_client_new(op):

@@ -37,7 +37,7 @@ SCHEMA_PATH = ROOT / "schema" / "paywire.schema.json"
 STATUS_CODES = {
     "OK": 0, "FAILED": -1, "INVALID_ARGUMENT": -2, "INVALID_UTF8": -3, "INVALID_JSON": -4,
     "UNKNOWN_METHOD": -5, "VERSION_MISMATCH": -6, "INVALID_HANDLE": -7, "CLOSED": -8,
-    "TIMEOUT": -9, "INTERNAL": -10, "NOMEM": -11,
+    "TIMEOUT": -9, "INTERNAL": -10, "NOMEM": -11, "BUSY": -12,
 }
 EVENT_TIMEOUT_MS = 2000
 STEP_TIMEOUT_S = 60
@@ -373,7 +373,8 @@ class CaseRun:
                 self.check_event(reply["event"], client)
                 received.append(reply["event"])
         if len(received) != len(expected):
-            raise CaseFailure(f"expected {len(expected)} events, got {len(received)}: {json.dumps(received)[:600]}")
+            names = [(event.get("event"), event.get("seq")) for event in received]
+            raise CaseFailure(f"expected {len(expected)} events, got {len(received)} {names}: {json.dumps(received)[:600]}")
         for index, (want, got) in enumerate(zip(expected, received)):
             if "seq" not in want:
                 # seq is checked for every event on arrival; a case need not spell it out.

@@ -38,6 +38,9 @@ class Browser:
         self._process = subprocess.Popen(
             [sys.executable, "-c", plumb, chromium_path(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
              "--remote-debugging-pipe", "--user-data-dir=" + self._profile, "--window-size=%d,%d" % (width, height),
+             # Offline, as a reader without a network: no name resolves but the loopback's, so a
+             # page that needed another host would show it.
+             "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
              "about:blank"],
             pass_fds=(to_browser_r, from_browser_w),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -90,8 +93,10 @@ class Browser:
         self.send("Page.navigate", session=True, url=url)
         self.wait_for("document.readyState === 'complete'")
 
-    def screenshot(self, path):
-        data = self.send("Page.captureScreenshot", session=True, format="png")["data"]
+    def screenshot(self, path, clip=None):
+        """The viewport, or the page's area {x, y, width, height} (CSS pixels from the page's top)."""
+        extra = {"clip": dict(clip, scale=1), "captureBeyondViewport": True} if clip else {}
+        data = self.send("Page.captureScreenshot", session=True, format="png", **extra)["data"]
         with open(path, "wb") as out:
             out.write(base64.b64decode(data))
 

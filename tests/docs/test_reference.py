@@ -10,22 +10,20 @@ import pytest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "tools", "docs"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference  # noqa: E402
+from copies import copy_inputs  # noqa: E402
 
 # What the generator and the checks read, copied so each test may break its own.
 INPUTS = ["schema", "api", "tests/conformance/vectors", "Sources/PaywireCore/Methods", "tools/docs/examples.lock.json",
           "docs", "mkdocs.yml", "README.md", "examples/quickstart.c", "packaging/dist-check/quickstart.py",
           "include", "bindings/python/README.md", "bindings/java/README.md", "bindings/dotnet/README.md",
-          "bindings/node/README.md"]
+          "bindings/node/README.md", "bindings/swift/README.md", "bindings/swift/Examples/Docs"]
 
 
 @pytest.fixture
 def root(tmp_path):
-    for item in INPUTS:
-        source, target = os.path.join(REPO, item), tmp_path / item
-        target.parent.mkdir(parents=True, exist_ok=True)
-        (shutil.copytree if os.path.isdir(source) else shutil.copy)(source, target)
-    return tmp_path
+    return copy_inputs(tmp_path, INPUTS)
 
 
 def problems(root, build=True):
@@ -104,7 +102,8 @@ def test_lock_records_again_after_a_change_on_purpose(root):
 
 @pytest.mark.parametrize("change, expected", [
     (lambda text: text.replace("paywire_client_free(client);", "/* leaked */"), "C example differs"),
-    (lambda text: text.replace('"locale": "fr"', '"locale": "de"'), "Python example differs"),
+    (lambda text: text.replace('locale="fr"', 'locale="de"'), "Python example differs"),
+    (lambda text: text.replace('locale: "fr"', 'locale: "de"'), "the Swift of README.md differs"),
     (lambda text: text.replace("make demo\nmake test\n", "make deps\nmake demo\nmake test\n"), "exactly `make demo`"),
     (lambda text: text + "[gone](docs/concepts/gone.md)\n", "does not exist"),
     (lambda text: text + "[gen](docs/reference/methods/get_paywall.md)\n", "a generated page"),
@@ -131,11 +130,48 @@ def mkdocs_build(root):
                           cwd=root, capture_output=True, text=True)
 
 
-def test_a_broken_link_fails_the_site_build(root):
+def test_the_site_build_draws_the_diagrams_and_fails_on_a_broken_link(root):
     pytest.importorskip("material")
     problems(root)
-    assert mkdocs_build(root).returncode == 0
+    run = mkdocs_build(root)
+    assert run.returncode == 0, run.stderr
+    # The diagrams are drawn into the pages (one build serves both checks: each costs seconds).
+    home = built_page(root, "")
+    assert home.count('<figure class="diagram diagram-dot">') == 1 and home.count('<figure class="diagram diagram-plantuml">') == 1
+    assert "PaywireCore: the parts" in home and "digraph" not in home and "@startuml" not in home
+    assert '<figure class="diagram diagram-dot">' in built_page(root, "concepts/outbox")
+    assert "mermaid" not in home
     page = root / "build/docs-src/concepts/audiences.md"
     page.write_text(page.read_text() + "\n[outbox](outbox-gone.md) and [anchor](views.md#no-such-anchor)\n")
     run = mkdocs_build(root)
     assert run.returncode != 0 and "outbox-gone.md" in run.stderr and "no-such-anchor" in run.stderr, run.stderr
+
+
+def test_the_swift_of_the_getting_started_page_is_the_program_the_package_builds(root):
+    page = root / "docs/getting-started/swift.md"
+    page.write_text(page.read_text().replace("try await client.logShowPaywall(paywall)", "print(paywall.paywallId)"))
+    found = problems(root, build=False)
+    assert any("the Swift of docs/getting-started/swift.md differs" in p for p in found), found
+    import swift_examples  # tools/docs, on the path above
+    swift_examples.write(str(root))
+    assert "print(paywall.paywallId)" in (root / "bindings/swift/Examples/Docs/GettingStarted/main.swift").read_text()
+    assert swift_examples.problems(str(root)) == []
+
+
+def built_page(root, page):
+    with open(root / "build/docs" / page / "index.html", encoding="utf-8") as html:
+        return html.read()
+
+
+@pytest.mark.parametrize("addition, expected", [
+    ("\n```dot\ndigraph { a -> }\n```\n", "dot refused the diagram"),
+    ('\n<script src="https://cdn.example.org/mermaid.min.js"></script>\n',
+     "concepts/audiences/index.html loads https://cdn.example.org/mermaid.min.js"),
+])
+def test_a_diagram_the_renderer_refuses_or_a_load_from_another_host_fails_the_site_build(root, addition, expected):
+    pytest.importorskip("material")
+    problems(root)
+    page = root / "build/docs-src/concepts/audiences.md"
+    page.write_text(page.read_text() + addition)
+    run = mkdocs_build(root)
+    assert run.returncode != 0 and expected in run.stderr, run.stderr[-2000:]

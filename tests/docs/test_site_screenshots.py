@@ -1,6 +1,7 @@
 """The built site in headless Chromium (`make docs-screens`): the home page and get_paywall's
 reference page render (screenshots in build/docs-screens, checked to be more than a blank page),
-and search finds get_paywall.
+the home page's diagrams are drawn (not shown as their source) by a browser that can reach no
+host but this one, nothing a page loads comes from elsewhere, and search finds get_paywall.
 
 Search is checked in the served site's search index, the data Material's search runs on. The
 live search box was tried first: it takes `?q=get_paywall`, but in headless Chromium 156 the
@@ -95,6 +96,35 @@ def test_home_page_renders(server, browser):
     shoot(browser, server, "home.png", "Paywire")
     links = browser.evaluate("[...document.querySelectorAll('nav a')].map(a => a.textContent.trim()).join('|')")
     assert "Getting started" in links or "C" in links.split("|"), links
+
+
+def test_home_page_diagrams_are_drawn_without_a_network(server, browser):
+    browser.open(server)
+    browser.wait_for("document.querySelector('article h1')")
+    figures = browser.evaluate("""[...document.querySelectorAll('article figure.diagram')].map(f => {
+        const svg = f.querySelector('svg'), box = svg && svg.getBoundingClientRect();
+        return {kind: f.className, width: box ? box.width : 0, height: box ? box.height : 0,
+                texts: svg ? svg.querySelectorAll('text').length : 0,
+                words: svg ? svg.textContent.replace(/\\s+/g, ' ') : '',
+                top: box ? box.top + window.scrollY : 0, left: box ? box.left + window.scrollX : 0};
+    })""")
+    assert [f["kind"] for f in figures] == ["diagram diagram-dot", "diagram diagram-plantuml"], figures
+    fits, calls = figures
+    for figure in figures:
+        assert figure["width"] > 300 and figure["height"] > 200 and figure["texts"] >= 8, figure
+    assert all(word in fits["words"] for word in ("PaywireWire", "PaywireModel", "PaywireCore", "Paywire: the C boundary"))
+    assert "EventHub" in calls["words"] and "paywire_string_free" in calls["words"]
+    # Not their source shown as text, nor code a browser script would have to draw.
+    source = browser.evaluate("[...document.querySelectorAll('article pre, .mermaid')].map(e => e.textContent).join('|')")
+    assert "digraph" not in source and "flowchart" not in source and "participant" not in source
+    path = os.path.join(SHOTS, "home-diagram.png")
+    os.makedirs(SHOTS, exist_ok=True)
+    browser.screenshot(path, clip={"x": fits["left"], "y": fits["top"], "width": fits["width"], "height": fits["height"]})
+    width, height, ink = png_facts(path)
+    assert abs(width - fits["width"]) <= 2 and ink > 0.02, (width, height, ink)
+    # Everything the page loaded came from this server.
+    loaded = browser.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    assert loaded and all(url.startswith(server) or url.startswith(("data:", "blob:")) for url in loaded), loaded
 
 
 def test_get_paywall_reference_renders(server, browser):

@@ -125,5 +125,5 @@ def outputs(model: Model, schema_id: str, sha256: str) -> Dict[str, str]:
     files[f"{je.DIR}/Events.java"] = events_java(model, schema_id)
     files[f"{je.DIR}/Schema.java"] = schema_java(schema_id, sha256)
     files[f"{je.DIR}/Results.java"] = results_java(model, schema_id)
-    files["bindings/java/src/dev/paywire/TypedMethods.java"] = typed_methods_java(model, schema_id)
+    files[f"{je.ROOT}/dev/paywire/TypedMethods.java"] = typed_methods_java(model, schema_id)
     return files

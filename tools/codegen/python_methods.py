@@ -1,9 +1,10 @@
-"""Prints paywire/methods.py: one typed method per wire method, keyword params from the params
-schema (required ones without default), the result decoded into its model. The same text serves
-the blocking client and paywire.aio; only `async`/`await` differ."""
-from typing import List
+"""Prints paywire/_generated/methods.py (paywire.methods re-exports it): one typed method per
+wire method, keyword params from the params schema (required ones without default), the result
+decoded into its model. The same text serves the blocking client and paywire.aio; only
+`async`/`await` differ."""
+from typing import Dict, List
 
-from python_emit import HEADER, docstring, field_default, field_type, py_type
+from python_emit import HEADER, docstring, field_default, field_type, models_py, py_type
 from schema_ir import Model
 
 
@@ -30,7 +31,7 @@ def methods_py(model: Model, schema_id: str) -> str:
            "from __future__ import annotations", "",
            "from decimal import Decimal  # noqa: F401 (numbers in signatures)",
            "from typing import Any, Dict, List, Literal, Optional, Union  # noqa: F401", "",
-           "from . import _modelbase as _mb  # noqa: F401 (UNSET defaults)",
+           "from .. import _modelbase as _mb  # noqa: F401 (UNSET defaults)",
            "from . import models"]
     for is_async in (False, True):
         name = "AsyncTypedMethods" if is_async else "TypedMethods"
@@ -42,3 +43,20 @@ def methods_py(model: Model, schema_id: str) -> str:
         for method in model.params:
             out += _method(model, method, is_async)
     return "\n".join(out) + "\n"
+
+
+# The package of generated modules, apart from the hand-written ones; paywire/models.py and
+# paywire/methods.py re-export them under the public names.
+DIR = "bindings/python/paywire/_generated"
+
+
+def init_py(schema_id: str) -> str:
+    return HEADER.format(schema_id=schema_id) + (
+        '"""The typed layer generated from the wire schema. Import it as paywire.models and\n'
+        'paywire.methods, the public names; these modules may move."""\n')
+
+
+def outputs(model: Model, schema_id: str, sha256: str) -> Dict[str, str]:
+    """Path -> text of every generated file of the Python binding."""
+    return {f"{DIR}/__init__.py": init_py(schema_id), f"{DIR}/models.py": models_py(model, schema_id, sha256),
+            f"{DIR}/methods.py": methods_py(model, schema_id)}

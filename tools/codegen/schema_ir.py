@@ -55,6 +55,7 @@ class Model:
     params: Dict[str, str] = field(default_factory=dict)     # method -> params class
     results: Dict[str, tuple] = field(default_factory=dict)  # method -> result type
     events: Dict[str, str] = field(default_factory=dict)     # event name -> class
+    extras: Dict[str, tuple] = field(default_factory=dict)   # $def asked for by name -> its type
 
 
 def camel(name: str) -> str:
@@ -81,7 +82,7 @@ class Builder:
         self._named: Dict[str, tuple] = {}  # top-level $def -> its type, once built
 
     # ---- entry points -------------------------------------------------------------------
-    def build(self) -> Model:
+    def build(self, extra_defs: Tuple[str, ...] = ()) -> Model:
         # Top-level $defs keep their own names: reserve them before inline shapes take names.
         for name in self.defs:
             self._shapes.setdefault(camel(name), "$defs/" + name)
@@ -92,6 +93,9 @@ class Builder:
         for name, node in self._methods("events"):
             cls = self._class(camel(name) + "Event", node, event=name)
             self.model.events[name] = cls
+        # Built last, so the shapes above keep the names they have without them.
+        for name in extra_defs:
+            self.model.extras[name] = self._ref("#/$defs/" + name)
         return self.model
 
     def _methods(self, group: str):
@@ -291,5 +295,7 @@ class Builder:
         return ""
 
 
-def build(schema: Dict[str, Any]) -> Model:
-    return Builder(schema).build()
+def build(schema: Dict[str, Any], extra_defs: Tuple[str, ...] = ()) -> Model:
+    """The model of params, results and events; plus, for a binding that types them too, the
+    top-level $defs named in extra_defs (the Swift binding's config), built after the rest."""
+    return Builder(schema).build(extra_defs)

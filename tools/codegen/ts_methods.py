@@ -1,4 +1,4 @@
-"""Prints bindings/node/lib/methods.js and its declarations lib/methods.d.ts: a typed method per
+"""Prints bindings/node/lib/generated/methods.js and its declarations methods.d.ts: a typed method per
 wire method on TypedMethods, the base of the Node Client (`client.getPaywall({placement_id})`,
 and `client.getPaywallAsync(...)` returning a Promise), SCHEMA_SHA256 (the Client refuses a
 library built from another schema) and the exact-number tables of ts_emit.py."""
@@ -7,7 +7,7 @@ import re
 from typing import Dict, List
 
 from schema_ir import Model, camel
-from ts_emit import HEADER, doc, number_tables, ts_type
+from ts_emit import DIR, HEADER, doc, number_tables, ts_type
 
 # Names a typed method must not take: the Client's own and EventEmitter's.
 RESERVED = {"call", "callRaw", "callAsync", "poll", "close", "closed", "on", "once", "off", "emit",
@@ -40,11 +40,11 @@ def _table(name: str, table: Dict[str, object], comment: str) -> List[str]:
 def methods_js(model: Model, schema_id: str, sha256: str) -> str:
     tables = number_tables(model)
     out = [HEADER.format(schema_id=schema_id).rstrip("\n"), "'use strict';",
-           "// Every wire method, typed (declarations in methods.d.ts and ../models.d.ts): TypedMethods is the",
+           "// Every wire method, typed (declarations in methods.d.ts and models.d.ts): TypedMethods is the",
            "// base of Client, which supplies _callTyped and _callTypedAsync. Results are the parsed JSON",
            "// with every number the schema calls `number` made a Decimal, also when the library wrote an",
            "// integer (a price of 149), so a price is always a Decimal; it still encodes to the same text.",
-           "const { EventEmitter } = require('events');", "const { Decimal } = require('./json');", "",
+           "const { EventEmitter } = require('events');", "const { Decimal } = require('../json');", "",
            f"const SCHEMA_ID = {json.dumps(schema_id)};",
            "// sha256 of schema/paywire.schema.json: the Client refuses a library whose get_sdk_version",
            "// schema_sha256 differs.",
@@ -113,12 +113,12 @@ def methods_d_ts(model: Model, schema_id: str, sha256: str) -> str:
                   - {"Promise", "Array"} | {"Event", "MethodMap"})
     models = [n for n in used if n not in ("Decimal", "JsonObject", "JsonValue")]
     out = [HEADER.format(schema_id=schema_id).rstrip("\n"),
-           "// Declarations of lib/methods.js: a typed method per wire method.",
+           "// Declarations of methods.js: a typed method per wire method.",
            "import { EventEmitter } from 'events';",
-           "import type { JsonObject, JsonValue } from '../index';",
+           "import type { JsonObject, JsonValue } from '../../index';",
            "import type {"]
     out += [f"  {n}," for n in models]
-    out += ["} from '../models';", "",
+    out += ["} from './models';", "",
             f"export declare const SCHEMA_ID: {json.dumps(schema_id)};",
             "/** sha256 of the schema this binding was generated from; the Client refuses a library built from another. */",
             f"export declare const SCHEMA_SHA256: {json.dumps(sha256)};",
@@ -138,6 +138,6 @@ def methods_d_ts(model: Model, schema_id: str, sha256: str) -> str:
 def outputs(model: Model, schema_id: str, sha256: str) -> Dict[str, str]:
     """Path -> text of every generated file of the Node binding."""
     from ts_emit import models_d_ts
-    return {"bindings/node/models.d.ts": models_d_ts(model, schema_id, sha256),
-            "bindings/node/lib/methods.js": methods_js(model, schema_id, sha256),
-            "bindings/node/lib/methods.d.ts": methods_d_ts(model, schema_id, sha256)}
+    return {f"{DIR}/models.d.ts": models_d_ts(model, schema_id, sha256),
+            f"{DIR}/methods.js": methods_js(model, schema_id, sha256),
+            f"{DIR}/methods.d.ts": methods_d_ts(model, schema_id, sha256)}

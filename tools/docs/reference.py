@@ -5,8 +5,10 @@
                        schema, the OpenAPI spec and the vectors, and writes build/mkdocs.yml
                        (the root mkdocs.yml plus a nav entry per method) for `mkdocs build`
   reference.py check   fails when a method of the Swift method table has no reference page,
-                       when an example no longer matches the vector case it was taken from, or
-                       when the README's examples or links drift from the code they show
+                       when an example no longer matches the vector case it was taken from,
+                       when the README's examples or links drift from the code they show, or
+                       when the Swift of a page differs from the program built from it
+                       (swift_examples.py)
   reference.py lock    records again which vector case each method's example comes from
                        (tools/docs/examples.lock.json), after a vector changed on purpose
 
@@ -20,9 +22,11 @@ import sys
 
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import pages    # noqa: E402
 import sources  # noqa: E402
+import swift_examples  # noqa: E402
 from readme import readme_problems  # noqa: E402
 
 
@@ -109,18 +113,11 @@ def build(inputs):
     _write(paths.config, site_config(paths, methods))
 
 
-class _TolerantLoader(yaml.SafeLoader):
-    """mkdocs.yml names Python objects (!!python/name:...) for Mermaid fences; only nav is read here."""
-
-
-_TolerantLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-
-
 def site_config(paths, methods):
     """The generated config: the root one inherited, the nav given a page per method (a glob in
     the root nav would need a plugin; a method added must appear without editing the nav)."""
     with open(paths.mkdocs, encoding="utf-8") as source:
-        nav = yaml.load(source, Loader=_TolerantLoader)["nav"]
+        nav = yaml.safe_load(source)["nav"]
     method_nav = ["reference/methods/index.md"] + [{m: "reference/methods/%s.md" % m} for m in methods]
     for section in nav:
         if isinstance(section, dict) and "Reference" in section:
@@ -132,6 +129,8 @@ def site_config(paths, methods):
         "docs_dir": os.path.relpath(os.path.abspath(paths.out), config_dir),
         "site_dir": "docs",
         "nav": nav,
+        # This checkout's hooks, also for a copy of the inputs elsewhere (tests/docs).
+        "hooks": [os.path.relpath(os.path.join(HERE, "site_hooks.py"), config_dir)],
     }, sort_keys=False)
 
 
@@ -178,7 +177,8 @@ def example_problems(inputs):
 
 
 def check(inputs):
-    return coverage_problems(inputs) + example_problems(inputs) + readme_problems(inputs.paths.root)
+    return (coverage_problems(inputs) + example_problems(inputs) + readme_problems(inputs.paths.root)
+            + swift_examples.problems(inputs.paths.root))
 
 
 def lock(inputs):
@@ -214,7 +214,7 @@ def main(argv=None):
         print("docs-check: " + problem, file=sys.stderr)
     if not problems:
         print("docs-check: %d methods, each with a page and an example true to its vector; README examples "
-              "match their code" % len(inputs.methods))
+              "match their code; the pages' Swift is the programs make docs-swift runs" % len(inputs.methods))
     return 1 if problems else 0
 
 

@@ -7,9 +7,10 @@ import re
 
 import yaml
 
-# How an entry of the method table names its method: `.now("name")`, `MethodEntry("name")`, or
-# an area's own helper such as `view("name")`, first thing on its line in Methods/*.swift.
-METHOD_ENTRY = re.compile(r'^\s*(?:\.now|MethodEntry|[a-z][A-Za-z]*)\(\s*"([a-z][a-z0-9_]*)"', re.M)
+# How an entry of the method table names its method: `.now("name")`, `.screen("name")`,
+# `MethodEntry("name")`, or an area's own helper such as `view("name")`, first thing on its line
+# in Methods/*.swift.
+METHOD_ENTRY = re.compile(r'^\s*(?:\.now|\.screen|MethodEntry|[a-z][A-Za-z]*)\(\s*"([a-z][a-z0-9_]*)"', re.M)
 
 
 def swift_methods(methods_dir):

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Chooses in placements for the current profile: what audience rules know of the app and the
 /// profile, and the cross-placement groups the profile keeps.
 final class Chooser {
@@ -38,7 +41,7 @@ final class Chooser {
         let accessNow = profiles.accessNow()
         if let change = profiles.current.nextAccessChange(after: accessNow) { until = min(until, now + (change - accessNow)) }
         if let installedAt, now >= installedAt {
-            until = min(until, installedAt + ((now - installedAt) / 86_400_000 + 1) * 86_400_000)
+            until = min(until, installedAt + ((now - installedAt) / Milliseconds.day + 1) * Milliseconds.day)
         }
         return until
     }
@@ -53,6 +56,6 @@ final class Chooser {
             platform: platform,
             appVersion: appVersion,
             activeAccessLevels: profile.activeAccessLevels(now: profiles.accessNow()),
-            installAgeDays: installedAt.map { max(0, (now - $0) / 86_400_000) })
+            installAgeDays: installedAt.map { max(0, (now - $0) / Milliseconds.day) })
     }
 }

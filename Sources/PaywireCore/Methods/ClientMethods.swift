@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension MethodTable {
     /// The client itself: versions, logging, host answers.
     static let clientMethods: [MethodEntry] = [

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension MethodTable {
     /// Paywalls, onboardings and products: what to show.
     static let deliveryMethods: [MethodEntry] = [

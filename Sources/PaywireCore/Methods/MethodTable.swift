@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// One method of the wire: how its params are read and which part answers. Adding a method
 /// is adding one entry to one of the area lists below.
 struct MethodEntry: Sendable {
@@ -9,16 +12,25 @@ struct MethodEntry: Sendable {
     let name: String
     let fastPath: FastPath?
     let run: Handler
+    /// Whether the method feeds a screen the host draws, whose events must all reach it: such
+    /// a call is refused with `busy` while the host has fallen behind on its events.
+    let feedsScreen: Bool
 
-    init(_ name: String, fastPath: FastPath? = nil, _ run: @escaping Handler) {
+    init(_ name: String, fastPath: FastPath? = nil, feedsScreen: Bool = false, _ run: @escaping Handler) {
         self.name = name
         self.fastPath = fastPath
+        self.feedsScreen = feedsScreen
         self.run = run
     }
 
     /// An entry whose answer is always there at once.
     static func now(_ name: String, _ run: @escaping @Sendable (Client, Fields) throws(WireError) -> CallResponse) -> MethodEntry {
         MethodEntry(name) { (client: Client, params: Fields) throws(WireError) -> CallOutcome in .done(try run(client, params)) }
+    }
+
+    /// An entry answering at once that feeds a screen (see `feedsScreen`).
+    static func screen(_ name: String, _ run: @escaping @Sendable (Client, Fields) throws(WireError) -> CallResponse) -> MethodEntry {
+        MethodEntry(name, feedsScreen: true) { (client: Client, params: Fields) throws(WireError) -> CallOutcome in .done(try run(client, params)) }
     }
 }
 

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension MethodTable {
     /// The user: identity, attributes, access.
     static let profileMethods: [MethodEntry] = [
@@ -7,7 +10,7 @@ extension MethodTable {
             return try client.profileSync.refresh(loadTimeout: loadTimeout, clamped: clamped)
         },
         .now("app_did_become_active") { client, _ throws(WireError) in
-            client.profileSync.refreshInBackground(reason: "app_did_become_active")
+            client.profiles.refreshInBackground(reason: "app_did_become_active")
             return done
         },
         .now("update_profile") { client, params throws(WireError) in

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension MethodTable {
     /// Purchases and restores without a view, and transactions the app reports.
     static let purchaseMethods: [MethodEntry] = [

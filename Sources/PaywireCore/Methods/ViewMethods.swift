@@ -1,18 +1,21 @@
+import PaywireModel
+import PaywireWire
+
 extension MethodTable {
     /// Paywall views: what the host reports the user did, and what it asks.
     static let paywallViewMethods: [MethodEntry] = [
-        .now("create_paywall_view") { client, params throws(WireError) in
+        .screen("create_paywall_view") { client, params throws(WireError) in
             let paywall = try PaywallReference(try params.object("paywall"))
             let preload = try params.optionalBool("preload_products") ?? false
             let context = try params.optionalObject("context").map { (fields: Fields) throws(WireError) in try ViewContext(fields) }
             let info = client.paywallViews.create(paywall, preloadProducts: preload, context: context)
             return .success { writer in info.write(to: &writer) }
         },
-        .now("present_paywall_view") { client, params throws(WireError) in
+        .screen("present_paywall_view") { client, params throws(WireError) in
             try client.paywallViews.handle(try params.identifier("view_id")) { machine throws(WireError) in try machine.present() }
             return done
         },
-        .now("dismiss_paywall_view") { client, params throws(WireError) in
+        .screen("dismiss_paywall_view") { client, params throws(WireError) in
             let viewId = try params.identifier("view_id")
             try client.paywallViews.inspect(viewId) { _ in }
             let reason = try params.optionalEnum("reason", DismissReason.self) ?? .programmatic
@@ -34,7 +37,9 @@ extension MethodTable {
         },
         view("paywall_view_submit_promo_code") { machine, params throws(WireError) in
             let code = try params.identifier("code")
-            guard code.utf8.count <= 256 else { throw WireError.wrongParam("code", "is longer than 256 bytes") }
+            guard code.utf8.count <= ValueLimits.maxStringBytes else {
+                throw WireError.wrongParam("code", "is longer than \(ValueLimits.maxStringBytes) bytes")
+            }
             return machine.submitPromoCode(code)
         },
         view("paywall_view_report_rendering_failure") { machine, params throws(WireError) in
@@ -53,13 +58,13 @@ extension MethodTable {
 
     /// Onboarding views: pages' messages in, canonical events out, answers kept.
     static let onboardingMethods: [MethodEntry] = [
-        .now("create_onboarding_view") { client, params throws(WireError) in
+        .screen("create_onboarding_view") { client, params throws(WireError) in
             let onboarding = try OnboardingReference(try params.object("onboarding"))
             let opensPaywalls = try params.optionalBool("open_paywall") ?? false
             let info = client.onboardingViews.create(onboarding, opensPaywalls: opensPaywalls, locale: try params.optionalString("locale"))
             return .success { writer in info.write(to: &writer) }
         },
-        .now("onboarding_view_ingest") { client, params throws(WireError) in
+        .screen("onboarding_view_ingest") { client, params throws(WireError) in
             try client.onboardingViews.ingest(try params.identifier("view_id")) { () throws(WireError) in
                 let type = try params.optionalString("type")
                 guard let message = params.optional("message") else { throw WireError.wrongParam("message", "is required") }
@@ -69,7 +74,7 @@ extension MethodTable {
         .now("get_onboarding_state") { client, params throws(WireError) in
             try client.onboardingViews.state(try params.identifier("onboarding_id"))
         },
-        .now("onboarding_view_report_error") { client, params throws(WireError) in
+        .screen("onboarding_view_report_error") { client, params throws(WireError) in
             let viewId = try params.identifier("view_id")
             let message = try params.optionalString("message") ?? "the onboarding page could not be loaded or rendered"
             var details = JSONObject()
@@ -82,7 +87,7 @@ extension MethodTable {
     /// A method that gives one input to the paywall view `view_id` and answers `null`.
     private static func view(_ name: String,
                              _ input: @escaping @Sendable (inout PaywallViewMachine, Fields) throws(WireError) -> [PaywallViewAction]) -> MethodEntry {
-        .now(name) { client, params throws(WireError) in
+        .screen(name) { client, params throws(WireError) in
             try client.paywallViews.handle(try params.identifier("view_id")) { machine throws(WireError) in try input(&machine, params) }
             return done
         }

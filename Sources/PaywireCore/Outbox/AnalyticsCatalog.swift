@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What is recorded for the backend, and under which name: the exposures that make an A/B
 /// test readable (`paywall_shown`, `onboarding_shown`, kept as attribution records), and the
 /// view events that tell what came of them (under the host event's own name). Answers users

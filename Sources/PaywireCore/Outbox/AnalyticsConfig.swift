@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `analytics`: how records are kept and delivered. Every member is optional; the defaults
 /// are what a production app wants, and the ranges keep a typo from disabling delivery.
 struct AnalyticsConfig: Equatable, Sendable {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What every record says about where it comes from: the install, the session, the app and
 /// the SDK. Made once per client.
 struct RecordSource: Sendable {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// How the backend took a batch, as the delivery rules see it.
 enum BatchAnswer: Equatable, Sendable {
     /// 2xx: every record of the batch is stored; delete them.

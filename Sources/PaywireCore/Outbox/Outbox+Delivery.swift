@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension Outbox {
     /// `flush_analytics`: answered once every analytics record queued now has left
     /// (acknowledged, or refused and dropped), or with `timeout` when `timeoutMilliseconds`
@@ -58,8 +61,8 @@ extension Outbox {
             // profile's records need no act beyond leaving, but a refusal is worth an error.
             for record in batch.records {
                 switch (answer, record.kind == .money) {
-                case (.accepted, true): purchaseAnswers?.delivered(record, response: response)
-                case (.refused, true): purchaseAnswers?.refused(record, response: response)
+                case (.accepted, true): purchaseAnswers.delivered(record, response: response)
+                case (.refused, true): purchaseAnswers.refused(record, response: response)
                 case (.refused, false):
                     log(.error, "the backend refused the profile's record (HTTP \(response.status)); it is dropped",
                         details: [("event_id", .string(record.eventId)), ("route", .string(Outbox.route(of: record).route))])

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the backend said to a purchase record (the money lane): the part that made the record
 /// acts on the answer, which carries the profile.
 protocol PurchaseAnswers: AnyObject {
@@ -42,9 +45,8 @@ final class Outbox {
     let calls: Calls
     let log: Log
     let clock: Clock
-    /// Who hears the backend's answers to purchase records.
-    /// The part that acts on the backend's verdict on a purchase record (it registers itself).
-    private(set) weak var purchaseAnswers: PurchaseAnswers?
+    /// Who acts on the backend's verdict on a purchase record.
+    let purchaseAnswers: PurchaseAnswers
     var lanes: [OutboxLane: Lane]
     var nextBatch: UInt64 = 1
     var waiters: [FlushWaiter] = []
@@ -52,9 +54,10 @@ final class Outbox {
     private var dropping = false
 
     init(store: OutboxStore, config: AnalyticsConfig, backend: Backend?, profiles: ProfileStore, source: RecordSource,
-         timers: Timers, calls: Calls, log: Log, clock: Clock) {
+         purchaseAnswers: PurchaseAnswers, timers: Timers, calls: Calls, log: Log, clock: Clock) {
         self.store = store
         self.config = config
+        self.purchaseAnswers = purchaseAnswers
         self.backend = backend
         self.profiles = profiles
         self.source = source
@@ -95,20 +98,22 @@ final class Outbox {
         return eventId
     }
 
-    /// Keeps a record whose body the caller made (a purchase), with the seq of its lane it was
-    /// given (`store.nextSeq(in:)` when it was made).
-    /// `answers` hears the backend's verdict on every purchase record, this run's and those an
-    /// earlier run left.
-    func answerPurchases(with answers: PurchaseAnswers) { purchaseAnswers = answers }
-
     /// The purchase records waiting for the backend (an earlier run's included), oldest first.
+    /// A queue that cannot be read is logged: those records still go, but their grants do not
+    /// stand meanwhile.
     func keptPurchases() -> [OutboxRecord] {
-        ((try? store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max)) ?? []).filter { $0.kind == .money }
+        do throws(WireError) {
+            return try store.oldest(in: .purchases, maxRecords: 10_000, maxBytes: .max).filter { $0.kind == .money }
+        } catch {
+            log(.error, "could not read the purchases kept for the backend: \(error.message)",
+                details: [("code", .string(error.code.rawValue))])
+            return []
+        }
     }
 
     /// Keeps a purchase record durably, next in the money lane.
     func keepPurchase(eventId: String, body: [UInt8]) throws(WireError) {
-        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: .money, body: body))
+        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: .money, body: body, route: "purchases"))
     }
 
     func keep(_ record: OutboxRecord) throws(WireError) {
@@ -139,21 +144,54 @@ final class Outbox {
     /// Which records make room for `record` when the queue is full: plain analytics oldest
     /// first (the new record among them when it is the oldest left), then attribution; money
     /// never. `keep` is false when the new record is itself the one to go.
+    ///
+    /// A full queue frees a hundredth of both limits at once (`EvictionRoom`), so the next
+    /// records go in without evicting: a delete costs SQLite about twice an insert (more pages
+    /// written), so evicting one record per record would make each one about 2.5x dearer;
+    /// in a batch it is paid once per 1% of the queue. The room is taken from the kind that
+    /// had to give records anyway, never from the next kind. Candidates are read a page at a
+    /// time, the first as large as the records that must go, so the cost follows the records
+    /// evicted, not the records held.
     private func evictions(toMake record: OutboxRecord) throws(WireError) -> (keep: Bool, evicted: [String]) {
         var count = store.count + 1
         var bytes = store.totalBytes + record.body.count
         var evicted: [String] = []
+        let room = EvictionRoom(config)
         func full() -> Bool { count > config.maxQueued || bytes > config.maxBytes }
+        func roomMade() -> Bool { count <= config.maxQueued - room.records + 1 && bytes <= config.maxBytes - room.bytes }
         guard full() else { return (true, []) }
         for kind in [RecordKind.analytics, .attribution] {
-            for (id, size) in try store.oldest(kind: kind, limit: 1000) where full() {
-                evicted.append(id)
-                count -= 1
-                bytes -= size
+            var after = Int.min
+            var page = max(1, count - (config.maxQueued - room.records + 1))
+            while !roomMade() {
+                let candidates = try store.oldest(kind: kind, after: after, limit: page)
+                for candidate in candidates where !roomMade() {
+                    evicted.append(candidate.eventId)
+                    count -= 1
+                    bytes -= candidate.size
+                    after = candidate.seq
+                }
+                // Fewer than asked: no record of this kind is left.
+                guard candidates.count == page else { break }
+                // Over the byte limit: how many more must go is unknown; ask for more each time.
+                page *= 2
             }
             if full() && record.kind == kind { return (false, evicted) }
             if !full() { break }
         }
         return (true, evicted)
+    }
+}
+
+/// How much a full queue frees at once: a hundredth of `max_queued` (at least one record) and
+/// of `max_bytes`. With the default 10,000 records, one record in a hundred pays for evicting a
+/// hundred, and a limit of 100 or fewer evicts one record at a time, as it fills.
+struct EvictionRoom {
+    let records: Int
+    let bytes: Int
+
+    init(_ config: AnalyticsConfig) {
+        records = max(1, config.maxQueued / 100)
+        bytes = config.maxBytes / 100
     }
 }

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The profile's own records: what `update_profile`, `set_integration_identifiers` and
 /// `update_attribution` told the device, on its way to the backend. They ride the purchases
 /// lane (one at a time, never evicted, never stopped by `analytics_disabled`): an attribution
@@ -23,20 +26,28 @@ extension Outbox {
                 if let id = attribution.networkUserId { writer.member("network_user_id", id) }
             }
         }
-        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: kind, body: writer.bytes))
+        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: kind, body: writer.bytes,
+                              route: Outbox.route(of: kind, profileId: profile.profileId)))
     }
 
-    /// The method and route a purchases-lane record is sent to. A profile's route names the
-    /// profile the record was made for, read from its body (it may no longer be the current one).
-    static func route(of record: OutboxRecord) -> (method: String, route: String) {
-        switch record.kind {
-        case .profileAttributes, .integrationIds:
-            var profileId = ""
-            if case .object(let body)? = try? JSONParser.parse(record.body), case .string(let id)? = body["profile_id"] { profileId = id }
-            let tail = record.kind == .profileAttributes ? "attributes" : "integration-ids"
-            return ("PUT", "profiles/\(RemoteSource.escapedSegment(profileId))/\(tail)")
-        case .installAttribution: return ("POST", "attribution")
-        default: return ("POST", "purchases")
+    /// Where a purchases-lane record of `kind` made for `profileId` goes: a profile's own records
+    /// to that profile's routes (it may no longer be the current one when they are sent).
+    static func route(of kind: RecordKind, profileId: String) -> String {
+        switch kind {
+        case .profileAttributes: return "profiles/\(Backend.pathSegment(profileId))/attributes"
+        case .integrationIds: return "profiles/\(Backend.pathSegment(profileId))/integration-ids"
+        case .installAttribution: return "attribution"
+        default: return "purchases"
         }
+    }
+
+    /// The method and route a purchases-lane record is sent with: the route it was kept with. A
+    /// record an older version kept without one has its route worked out from its body, once.
+    static func route(of record: OutboxRecord) -> (method: String, route: String) {
+        let method = record.kind == .profileAttributes || record.kind == .integrationIds ? "PUT" : "POST"
+        if let route = record.route { return (method, route) }
+        var profileId = ""
+        if case .object(let body)? = try? JSONParser.parse(record.body), case .string(let id)? = body["profile_id"] { profileId = id }
+        return (method, route(of: record.kind, profileId: profileId))
     }
 }

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The files a client reads and keeps, as the core sees them: a port, so the core does no I/O
 /// of its own. The library's adapter reads and writes real files (`LocalFileSystem`); a client
 /// built without one refuses `fallback.path` and `storage_dir`.

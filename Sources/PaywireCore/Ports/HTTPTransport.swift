@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// One HTTP request the core wants sent.
 public struct HTTPRequest: Sendable {
     public let method: String
@@ -45,4 +48,12 @@ public enum HTTPOutcome: Sendable {
 /// exactly once — unless the client is freed first, when it must not arrive at all.
 public protocol HTTPTransport: AnyObject, Sendable {
     func send(_ request: HTTPRequest, token: UInt64)
+}
+
+extension HTTPResponse {
+    /// Whether asking again later may succeed: 408, 429 and 5xx (the one list, for every route).
+    var isRetryable: Bool { status == 408 || status == 429 || (500..<600).contains(status) }
+
+    /// The time its `Date` header gives, when it has a valid one (ms since the epoch).
+    var date: Int? { header("date").flatMap(HTTPDate.parse) }
 }

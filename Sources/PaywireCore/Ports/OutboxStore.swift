@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// How a record is treated when the queue is full: plain analytics go first (oldest first),
 /// attribution records (exposures) after them, and records that carry money never. The
 /// profile's own records (attributes, integration ids, install attribution) are never evicted
@@ -41,12 +44,18 @@ public struct OutboxRecord: Equatable, Sendable {
     public let seq: Int
     public let kind: RecordKind
     public let body: [UInt8]
+    /// A purchases-lane record's route under `{base_url}/v1/` (`purchases`,
+    /// `profiles/{id}/attributes`), fixed when it was made: the record's profile may no longer
+    /// be the current one when it is sent. Nil for analytics (they go to `events` in batches),
+    /// and for records an older version kept without one.
+    public let route: String?
 
-    public init(eventId: String, seq: Int, kind: RecordKind, body: [UInt8]) {
+    public init(eventId: String, seq: Int, kind: RecordKind, body: [UInt8], route: String? = nil) {
         self.eventId = eventId
         self.seq = seq
         self.kind = kind
         self.body = body
+        self.route = route
     }
 }
 
@@ -77,8 +86,11 @@ public protocol OutboxStore: AnyObject {
     /// seq, of `lane`, is consumed either way), deletes `evicting`, adds `dropped` to the
     /// dropped count.
     func commit(inserting record: OutboxRecord?, seq: Int, lane: OutboxLane, evicting: [String], dropped: Int) throws(WireError)
-    /// The oldest records of `kind`, at most `limit`, with their sizes (eviction candidates).
-    func oldest(kind: RecordKind, limit: Int) throws(WireError) -> [(eventId: String, size: Int)]
+    /// The oldest records of `kind` with a seq above `seq`, at most `limit`, in seq order, with
+    /// their sizes: eviction candidates, asked a few at a time (`after` the last one read), so
+    /// making room reads about as many rows as it removes. Must not read the whole queue: it is
+    /// asked each time a full queue makes room.
+    func oldest(kind: RecordKind, after seq: Int, limit: Int) throws(WireError) -> [(eventId: String, seq: Int, size: Int)]
     /// The oldest records of a lane in seq order: at most `maxRecords`, and within `maxBytes`
     /// (always at least one when any is held).
     func oldest(in lane: OutboxLane, maxRecords: Int, maxBytes: Int) throws(WireError) -> [OutboxRecord]

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Small named records the client keeps between runs (the profile, onboarding answers, fetched
 /// placements).
 ///

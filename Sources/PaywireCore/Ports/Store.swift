@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The billing provider, as every flow sees it. Three adapters (`NoStore`, `TestStore`,
 /// `HostStore`) stand behind it; flows ask for capabilities and operations, never for the
 /// kind of store, so test-store scripting stays inside the test store.

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Told when what a profile may be shown could have changed (identity, access, attributes,
 /// cross-placement groups), so choices made for the old profile are not served again.
 protocol ProfileObserver: AnyObject {
@@ -5,7 +8,8 @@ protocol ProfileObserver: AnyObject {
 }
 
 /// The profile of one client: the only owner of the current profile, its persistence, the
-/// rules for changing it, and the one writer of `did_load_latest_profile`.
+/// rules for changing it, the one writer of `did_load_latest_profile`, and the one door by which
+/// the backend's profile comes in (`ProfileStore+Backend.swift`).
 ///
 /// Every change is written to storage first: when the write fails nothing changes in memory
 /// either (memory never claims what the disk did not keep). Calls (`update_profile`,
@@ -17,28 +21,29 @@ final class ProfileStore {
     private let storage: Storage
     private let sink: EventSink
     private let clock: Clock
-    private let log: Log
+    let log: Log
     private let observer: ProfileObserver
     /// The time access is judged by (the backend's, once it has answered).
-    let accessClock: AccessClock
-    private let timers: Timers
-    /// The timer set for the profile's next change in time.
-    private var changeTimer: UInt64?
-    /// Which grants were active in the profile last emitted, so a timer emits only a change.
+    private let accessClock: AccessClock
+    /// The backend's profile; nil without a transport.
+    let fetch: ProfileFetch?
+    /// The alarm set for the profile's next change in time.
+    private var accessAlarm: UInt64?
+    /// Which grants were active in the profile last emitted, so an alarm emits only a change.
     private var lastActivity: [String] = []
-    /// Hears when a grant's time came and changed what is active: the store may have renewed
-    /// or ended it meanwhile, which only the backend knows (one listener: the profile sync).
-    private var accessTimeListener: (() -> Void)?
+    /// Transactions kept for the backend and not answered yet: their local grants stand beside
+    /// the backend's profile until it answers them.
+    var awaitingBackend = Set<String>()
 
     /// The stored profile, adjusted to the config's `profile_id` and `customer_user_id`.
-    init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, accessClock: AccessClock, timers: Timers, log: Log,
-         observer: ProfileObserver) throws(WireError) {
+    init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, accessClock: AccessClock, log: Log,
+         observer: ProfileObserver, fetch: ProfileFetch?) throws(WireError) {
         self.storage = storage
         self.sink = sink
         self.clock = clock
-        self.timers = timers
         self.log = log
         self.observer = observer
+        self.fetch = fetch
         let stored = try storage.read(Profile.storageKey).flatMap(Profile.fromRecord)
         var starting = stored ?? Profile(profileId: Profile.newProfileId(), customerUserId: nil)
         if let id = config.profileId, id != starting.profileId {
@@ -54,7 +59,6 @@ final class ProfileStore {
         current = starting
         self.accessClock = accessClock
         accessClock.raiseFloor(to: starting.lastBackendTime)
-        accessClock.listen { [weak self] time in self?.backendSaid(time) }
     }
 
     var profileId: String { current.profileId }
@@ -115,7 +119,7 @@ final class ProfileStore {
     func assignCrossPlacement(testId: String, group: String) throws(WireError) {
         var next = current
         next.crossPlacementAssignments[testId] = group
-        try storage.write(Profile.storageKey, next.record)
+        try write(&next)
         current = next
         observer.profileChanged()
     }
@@ -136,10 +140,10 @@ final class ProfileStore {
 
     /// The backend's profile for `profileId` (a `get_profile`, purchase or restore answer),
     /// applied while it is still the current profile: the backend's access is the truth, and
-    /// local grants whose transaction it has not answered yet (`pending`) stay beside it.
-    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, pending: Set<String>) -> WireError? {
+    /// local grants whose transaction it has not answered yet (`awaitingBackend`) stay beside it.
+    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String) -> WireError? {
         guard current.profileId == profileId else { return nil }
-        let next = RemoteProfile.apply(snapshot, to: current, pending: pending)
+        let next = RemoteProfile.apply(snapshot, to: current, pending: awaitingBackend)
         return next == current ? nil : keep(next)
     }
 
@@ -180,8 +184,15 @@ final class ProfileStore {
     private func commit(_ changed: Profile) throws(WireError) {
         var next = changed
         next.timestamp = clock.nowMilliseconds()
-        try storage.write(Profile.storageKey, next.record)
+        try write(&next)
         switchTo(next)
+    }
+
+    /// Keeps `profile` on disk, with the last time the backend said it was (the next run's
+    /// floor for access time).
+    private func write(_ profile: inout Profile) throws(WireError) {
+        if let time = accessClock.lastBackendTime { profile.lastBackendTime = time }
+        try storage.write(Profile.storageKey, profile.record)
     }
 
     /// Writes, then switches; a failed write changes nothing, is logged naming the file, and
@@ -207,36 +218,27 @@ final class ProfileStore {
     private func emit(now: Int) {
         let profile = current
         lastActivity = ProfileStore.activity(profile, now: now)
-        sink.emit(Event("did_load_latest_profile") { writer in
+        sink.emit(Event("did_load_latest_profile", retention: .latestState) { writer in
             writer.key("profile")
             profile.write(to: &writer, now: now)
         })
-        scheduleNextChange(now: now)
+        setNextAccessAlarm(now: now)
     }
 
-    // MARK: - Access that changes by itself
+    // MARK: - Access that changes with time
 
     /// The current profile as a `did_load_latest_profile` event, whether or not it changed: a
     /// host that attaches (a new client, an event handler set) starts from the state, not from
     /// the next change.
     func emitSnapshot() { emit(now: accessNow()) }
 
-    /// The backend said it is `time` (its `Date` header): access is judged by it from now on.
-    private func backendSaid(_ time: Int) {
-        current.lastBackendTime = time
-        judgeAccess()
-    }
-
-    /// `listener` hears each time a grant's time came and changed what is active.
-    func whenAccessTimePasses(_ listener: @escaping () -> Void) { accessTimeListener = listener }
-
     /// A grant's time came (or the clock moved): emits the profile when what is active changed,
-    /// and sets the timer for the next change. Returns whether it changed.
+    /// and sets the alarm for the next change. Returns whether it changed.
     @discardableResult
     func judgeAccess() -> Bool {
         let now = accessNow()
         guard ProfileStore.activity(current, now: now) != lastActivity else {
-            scheduleNextChange(now: now)
+            setNextAccessAlarm(now: now)
             return false
         }
         observer.profileChanged()
@@ -244,16 +246,17 @@ final class ProfileStore {
         return true
     }
 
+    /// A grant's time came and changed what is active: the store may have renewed or ended it
+    /// meanwhile, which only the backend knows.
     private func accessTimeCame() {
-        if judgeAccess() { accessTimeListener?() }
+        if judgeAccess() { refreshInBackground(reason: "access_time_passed") }
     }
 
-    /// At most a day ahead: a long timer is set again rather than trusted for months.
-    private func scheduleNextChange(now: Int) {
-        if let changeTimer { timers.cancel(changeTimer) }
-        changeTimer = nil
-        guard let next = current.nextAccessChange(after: now) else { return }
-        changeTimer = timers.schedule(after: min(next - now, 86_400_000)) { [weak self] in self?.accessTimeCame() }
+    private func setNextAccessAlarm(now: Int) {
+        if let accessAlarm { accessClock.cancelAlarm(accessAlarm) }
+        accessAlarm = current.nextAccessChange(after: now).map { time in
+            accessClock.setAlarm(at: time) { [weak self] in self?.accessTimeCame() }
+        }
     }
 
     /// The ids of the grants active at `now`, as a comparable signature.

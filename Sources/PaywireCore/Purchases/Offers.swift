@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// A promotional or win-back offer a purchase is made with. The store only honours such an
 /// offer with a signature from the developer's key, which only the backend holds, so the
 /// backend also decides whether this profile may have it.

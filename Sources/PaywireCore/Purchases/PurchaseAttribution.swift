@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What a purchase is attributed to: the paywall (placement, audience, A/B test, variation)
 /// it was made on. The backend reads conversions per variation from it.
 struct PurchaseAttribution: Equatable, Sendable {
@@ -51,7 +54,7 @@ struct PurchaseAttribution: Equatable, Sendable {
 /// still attributed to its paywall. One record, by product id; entries older than a week go.
 final class PurchaseAttributions {
     static let storageKey = "purchase-attributions"
-    static let lifetimeMilliseconds = 7 * 86_400_000
+    static let lifetimeMilliseconds = 7 * Milliseconds.day
     private let storage: Storage
     private var entries: [(productId: String, attribution: PurchaseAttribution, startedAt: Int)]
 
@@ -97,19 +100,4 @@ final class PurchaseAttributions {
         try storage.write(PurchaseAttributions.storageKey, writer.bytes)
         entries = next
     }
-}
-
-/// Every product the store has described to this client (a products load of any view or call,
-/// or the test store's catalog), so a restore can grant products no view loaded.
-final class ProductCatalog {
-    private var products: [String: StoreProduct] = [:]
-    private let store: StoreAdapter
-
-    init(store: StoreAdapter) { self.store = store }
-
-    func remember(_ described: [StoreProduct]) {
-        for product in described { products[product.vendorProductId] = product }
-    }
-
-    func product(_ id: String) -> StoreProduct? { products[id] ?? store.knownProducts([id]).first }
 }

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The body of `POST /v1/purchases` (api/openapi.yaml): one transaction, kept in the outbox's
 /// money lane as it will be sent, and the backend's answer to it.
 enum PurchaseRecord {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// A `make_purchase` or `restore_purchases` call waiting for the store.
 enum PurchaseCall: Sendable {
     case purchase(ViewProduct)
@@ -14,7 +17,7 @@ extension Purchases {
         if observerMode {
             throw WireError(.invalidState, "observer mode: the app makes purchases itself and reports them with report_transaction")
         }
-        if let error = store.adapter.unavailable { throw error }
+        if let error = store.unavailable { throw error }
         if callsInFlight.values.contains(where: { if case .purchase = $0 { return true } else { return false } }) {
             throw WireError(.purchaseInProgress, "a purchase is already in progress")
         }
@@ -22,12 +25,12 @@ extension Purchases {
         if let offer = requested ?? bought.namedOffer { return try purchase(bought, with: offer) }
         purchaseStarting(bought)
         let operation = StoreOperation.purchase(bought)
-        let plan = store.adapter.plan(operation)
+        let plan = store.plan(operation)
         if case .now(.purchase(let outcome)) = plan { return .done(purchaseResponse(bought, outcome)) }
         let (token, promised) = try calls.promise("make_purchase", waitsOnHost: Purchases.asksHost(plan), budget: budget(plan))
         callsInFlight[token] = .purchase(bought)
         let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(token, $0) }
-        if let outcome = store.carry(plan, operation, view: nil, reply: reply) { purchaseCallReplied(token, outcome) }
+        if let outcome = store.carry(plan, operation, origin: nil, reply: reply) { purchaseCallReplied(token, outcome) }
         return promised
     }
 
@@ -36,7 +39,7 @@ extension Purchases {
     /// store would refuse an unsigned offer, so the call fails before anything is asked.
     private func purchase(_ bought: ViewProduct, with offer: PurchaseOffer) throws(WireError) -> CallOutcome {
         guard let backend else { throw Purchases.offerNeedsBackend(offer, productId: bought.productId) }
-        let plan = store.adapter.plan(.purchase(bought))
+        let plan = store.plan(.purchase(bought))
         let waitsOnHost = backend.carriedByHost || Purchases.asksHost(plan)
         let (token, promised) = try calls.promise("make_purchase", waitsOnHost: waitsOnHost, budget: backend.requestTimeout + budget(plan))
         purchaseStarting(bought)
@@ -57,24 +60,24 @@ extension Purchases {
             callsInFlight[callToken] = .purchase(signedProduct)
             let operation = StoreOperation.purchase(signedProduct)
             let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(callToken, $0) }
-            if let outcome = store.start(operation, view: nil, reply: reply) { purchaseCallReplied(callToken, outcome) }
+            if let outcome = store.start(operation, origin: nil, reply: reply) { purchaseCallReplied(callToken, outcome) }
         }
     }
 
     /// `restore_purchases`: `{restored_product_ids, profile}`, or the store's or the backend's error.
     func restorePurchases() throws(WireError) -> CallOutcome {
-        if let error = store.adapter.unavailable { throw error }
+        if let error = store.unavailable { throw error }
         if callsInFlight.values.contains(where: { if case .restore = $0 { return true } else { return false } }) {
             throw WireError(.restoreInProgress, "a restore is already in progress")
         }
-        let plan = store.adapter.plan(.restore)
+        let plan = store.plan(.restore)
         // The backend (or a lookup through the host's store) may be waited on after the store.
         let waitsOnHost = Purchases.asksHost(plan) || (backend?.carriedByHost ?? false)
-            || (backend == nil && store.adapter.describesProductsOnlyAfterFetch)
+            || (backend == nil && store.describesProductsOnlyAfterFetch)
         let (token, promised) = try calls.promise("restore_purchases", waitsOnHost: waitsOnHost, budget: 2 * budget(plan))
         callsInFlight[token] = .restore
         let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(token, $0) }
-        if let outcome = store.carry(plan, .restore, view: nil, reply: reply) { purchaseCallReplied(token, outcome) }
+        if let outcome = store.carry(plan, .restore, origin: nil, reply: reply) { purchaseCallReplied(token, outcome) }
         return promised
     }
 

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Offers signed by the backend before the store is asked, for `make_purchase` and for
 /// paywall views alike.
 extension Purchases {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension Purchases {
     /// Settles what the store restored: the backend validates the transactions
     /// and answers the profile (`POST /v1/restores`); without a backend the products are granted
@@ -27,12 +30,12 @@ extension Purchases {
             return nil
         }
         let undescribed = productIds.filter { catalog.product($0) == nil }
-        if !undescribed.isEmpty && store.adapter.describesProductsOnlyAfterFetch {
+        if !undescribed.isEmpty && store.describesProductsOnlyAfterFetch {
             let lookup: StoreReply = { [weak self] outcome in
                 guard let self else { return }
                 reply(self.lookedUp(outcome, productIds: productIds, transactions: transactions))
             }
-            guard let outcome = store.start(.fetchProducts(undescribed), view: nil, reply: lookup) else { return nil }
+            guard let outcome = store.start(.fetchProducts(undescribed), origin: nil, reply: lookup) else { return nil }
             return lookedUp(outcome, productIds: productIds, transactions: transactions)
         }
         return grantRestored(productIds, transactions)
@@ -82,13 +85,13 @@ extension Purchases {
                 result = .failure(WireError(.decodingFailed, "the backend's restore answer has no profile"))
                 break
             }
-            if let error = profiles.applyBackend(snapshot, profileId: profiles.profileId, pending: pendingTransactions) {
+            if let error = profiles.applyBackend(snapshot, profileId: profiles.profileId) {
                 result = .failure(error)
             } else {
                 result = .success(settlement(Purchases.restoredIds(response.body) ?? productIds))
             }
         case .response(let response):
-            let code: ErrorCode = response.status >= 500 || response.status == 408 || response.status == 429 ? .networkFailed : .restoreFailed
+            let code: ErrorCode = response.isRetryable ? .networkFailed : .restoreFailed
             result = .failure(WireError(code, "the backend answered the restore with HTTP \(response.status)",
                                         details: JSONObject([("status", .number(JSONNumber(response.status)))])))
         }

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the part that asked for a restore does with its settlement (a view, or a call).
 typealias RestoreReply = (Result<RestoreSettlement, WireError>) -> Void
 
@@ -6,8 +9,10 @@ typealias RestoreReply = (Result<RestoreSettlement, WireError>) -> Void
 /// backend answers with the profile (which then is the truth, a refusal included), and the
 /// store transaction is finished only after the backend has it, so a crash before then lets
 /// the store deliver it again.
-final class Purchases: PurchaseAnswers {
+final class Purchases {
     let profiles: ProfileStore
+    /// The transactions kept for the backend until its verdict.
+    let ledger: PurchaseLedger
     let outbox: Outbox
     let store: StoreGateway
     /// Nil without a transport: grants stay local and unverified, and transactions are
@@ -20,20 +25,13 @@ final class Purchases: PurchaseAnswers {
     let catalog: ProductCatalog
     /// The app completes purchases itself (and finishes its transactions).
     let observerMode: Bool
-    /// Transactions kept for the backend and not answered yet: their local grants stand until
-    /// it answers.
-    private(set) var pendingTransactions = Set<String>()
     /// `make_purchase` and `restore_purchases` calls waiting for the store.
     var callsInFlight: [UInt64: PurchaseCall] = [:]
-    let timers: Timers
-    /// How long after a purchase the store is told it is done even without the backend's word.
-    let acknowledgeAfter: Int
-    /// Store deadlines of transactions kept for the backend, by transaction id.
-    var storeDeadlines: [String: StoreDeadline] = [:]
 
-    init(profiles: ProfileStore, outbox: Outbox, store: StoreGateway, backend: Backend?, calls: Calls, log: Log, clock: Clock,
-         timers: Timers, attributions: PurchaseAttributions, catalog: ProductCatalog, observerMode: Bool, acknowledgeAfter: Int) {
+    init(profiles: ProfileStore, ledger: PurchaseLedger, outbox: Outbox, store: StoreGateway, backend: Backend?, calls: Calls,
+         log: Log, clock: Clock, attributions: PurchaseAttributions, catalog: ProductCatalog, observerMode: Bool) {
         self.profiles = profiles
+        self.ledger = ledger
         self.outbox = outbox
         self.store = store
         self.backend = backend
@@ -43,14 +41,7 @@ final class Purchases: PurchaseAnswers {
         self.attributions = attributions
         self.catalog = catalog
         self.observerMode = observerMode
-        self.timers = timers
-        self.acknowledgeAfter = acknowledgeAfter
-        let records = outbox.keptPurchases().compactMap { PurchaseRecord.kept($0.body) }
-        pendingTransactions = Set(records.map(\.transaction.transactionId))
-        for record in records where record.finishedByCore && !record.isPending {
-            watchStoreDeadline(record.transaction, type: record.productType)
-        }
-        outbox.answerPurchases(with: self)
+        ledger.resume(outbox.keptPurchases())
     }
 
     /// A purchase is about to start: what it is attributed to is kept first, durably.
@@ -98,60 +89,23 @@ final class Purchases: PurchaseAnswers {
     private func keepForBackend(_ transaction: StoreTransaction, state: PurchaseRecord.State, type: ProductType, price: Price?,
                                 attribution: PurchaseAttribution?) {
         guard backend != nil else {
-            if state == .purchased && !observerMode { finish(transaction, consume: type == .consumable) }
+            if state == .purchased && !observerMode { ledger.finish(transaction, consume: type == .consumable) }
             return
         }
         let now = clock.nowMilliseconds()
         let eventId = UUIDs.v7(milliseconds: now)
         let body = PurchaseRecord.encode(eventId: eventId, transaction: transaction, state: state, type: type, price: price,
                                          profile: profiles.current, attribution: attribution, observerMode: observerMode)
+        let purchase = PurchaseRecord.Kept(transaction: transaction, profileId: profiles.profileId, finishedByCore: !observerMode,
+                                           productType: type, isPending: state == .pending)
         do throws(WireError) {
-            pendingTransactions.insert(transaction.transactionId)
+            ledger.willKeep(purchase, eventId: eventId)
             try outbox.keepPurchase(eventId: eventId, body: body)
-            if state == .purchased && !observerMode { watchStoreDeadline(transaction, type: type) }
+            ledger.wasKept(purchase)
         } catch {
-            pendingTransactions.remove(transaction.transactionId)
+            ledger.notKept(eventId: eventId)
             log(.error, "could not keep transaction '\(transaction.transactionId)' for the backend: \(error.message); it is not finished",
                 details: [("transaction_id", .string(transaction.transactionId))])
         }
-    }
-
-    /// Asks the store to finish a transaction (the host's store; the test store has nothing to
-    /// do): `consume` uses up a consumable, which only the backend's word may allow.
-    func finish(_ transaction: StoreTransaction, consume: Bool) {
-        let log = self.log
-        _ = store.start(.finishTransaction(transaction, consume: consume), view: nil) { outcome in
-            if case .done(let error?) = outcome { log(.warn, "the store could not finish a transaction: \(error.message)") }
-        }
-    }
-
-    // MARK: - The backend's answers to purchase records
-
-    func delivered(_ record: OutboxRecord, response: HTTPResponse) {
-        guard let kept = PurchaseRecord.kept(record.body) else { return }
-        pendingTransactions.remove(kept.transaction.transactionId)
-        if let snapshot = PurchaseRecord.answer(response.body).profile {
-            _ = profiles.applyBackend(snapshot, profileId: kept.profileId, pending: pendingTransactions)
-        }
-        if kept.finishedByCore { finishAnswered(kept.transaction, consume: kept.productType == .consumable) }
-    }
-
-    func refused(_ record: OutboxRecord, response: HTTPResponse) {
-        guard let kept = PurchaseRecord.kept(record.body) else { return }
-        let transactionId = kept.transaction.transactionId
-        pendingTransactions.remove(transactionId)
-        let answer = PurchaseRecord.answer(response.body)
-        log(.warn, "the backend refused transaction '\(transactionId)' (\(answer.code ?? "HTTP \(response.status)")): "
-                + "\(answer.message ?? "no reason given"); the access it gave is revoked",
-            details: [("transaction_id", .string(transactionId)), ("code", .string(answer.code ?? "http_\(response.status)")),
-                      ("status", .number(JSONNumber(response.status)))])
-        if let snapshot = answer.profile {
-            _ = profiles.applyBackend(snapshot, profileId: kept.profileId, pending: pendingTransactions)
-        } else {
-            _ = profiles.revoke(transactionId: transactionId)
-        }
-        // The backend has judged it: the store need not deliver it again. A refused consumable
-        // is not consumed: the backend did not vouch for it.
-        if kept.finishedByCore { finishAnswered(kept.transaction, consume: false) }
     }
 }

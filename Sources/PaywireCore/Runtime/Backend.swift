@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the part that sent a backend request does with the outcome.
 typealias BackendReply = (HTTPOutcome) -> Void
 
@@ -55,15 +58,25 @@ final class Backend {
         self.accessClock = accessClock
     }
 
-    /// `{base_url}/v1/{collection}/{id}`.
-    func url(_ collection: String, _ id: String) -> String {
-        RemoteSource.url(baseURL: transport.baseURL, collection: collection, id: id)
-    }
+    /// `{base_url}/v1/{collection}/{id}`, the id percent-encoded as one path segment.
+    func url(_ collection: String, _ id: String) -> String { url(route: "\(collection)/\(Backend.pathSegment(id))") }
 
-    /// `{base_url}/v1/{route}`, for a route with no id (`events`).
-    func url(route: String) -> String {
-        let base = transport.baseURL.hasSuffix("/") ? String(transport.baseURL.dropLast()) : transport.baseURL
-        return "\(base)/v1/\(route)"
+    /// `{base_url}/v1/{route}` (`base_url` has no trailing slash: the config took it off).
+    func url(route: String) -> String { "\(transport.baseURL)/v1/\(route)" }
+
+    /// `id` percent-encoded as one path segment (unreserved characters stay).
+    static func pathSegment(_ id: String) -> String {
+        var escaped = ""
+        for byte in id.utf8 {
+            let character = Character(Unicode.Scalar(byte))
+            if character.isASCII && (character.isLetter || character.isNumber || "-_.~".contains(character)) {
+                escaped.append(character)
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                escaped += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return escaped
     }
 
     /// How long one request may take before its outcome is a timeout: the host's deadline or
@@ -87,7 +100,7 @@ final class Backend {
               reply: @escaping BackendReply) {
         let accessClock = self.accessClock
         let reply: BackendReply = { outcome in
-            if case .response(let response) = outcome, let time = HTTPDate.of(response) { accessClock.backendSaid(time) }
+            if case .response(let response) = outcome, let time = response.date { accessClock.backendSaid(time) }
             reply(outcome)
         }
         var headers = headers
@@ -101,7 +114,7 @@ final class Backend {
             client.send(HTTPRequest(method: method, url: url, headers: headers, body: body, timeoutMilliseconds: requestTimeout), token: token)
         case .host:
             let timeout = broker.timeout
-            broker.ask(.http, view: nil, payload: { writer in
+            broker.ask(.http, origin: nil, payload: { writer in
                 writer.member("method", method)
                 writer.member("url", url)
                 writer.key("headers")

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The calls of one client: how the call in progress was made (what it may wait for depends on
 /// it), the tokens of calls answered later, and where their answers go.
 final class Calls {

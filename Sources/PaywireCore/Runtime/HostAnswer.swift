@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the host said in `host_respond`: `result` (its shape depends on the request's kind,
 /// and the part that asked reads it) or `error`.
 struct HostAnswer: Sendable {

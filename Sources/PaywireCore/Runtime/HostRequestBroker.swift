@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the core can ask the host, as `host_request` events with a `kind`.
 enum HostRequestKind: String, Sendable {
     case storeFetchProducts = "store.fetch_products"
@@ -37,6 +40,12 @@ enum HostOutcome: Sendable {
 /// What the part that asked does with the host's answer (or the deadline's timeout).
 typealias HostReply = (HostOutcome) -> Void
 
+/// What a host request is about, written into its event beside the kind (a paywall view names
+/// itself), so the host can route it. The broker knows no more of it than this.
+protocol HostRequestOrigin {
+    func writeOrigin(to writer: inout JSONWriter)
+}
+
 /// The open host requests of one client: each is emitted as a `host_request` event with a
 /// deadline and remembered with the reply of the part that asked. Every request ends exactly
 /// once: answered, or failed by its deadline. An id that timed out is remembered (a bounded
@@ -46,6 +55,8 @@ final class HostRequestBroker {
         let kind: HostRequestKind
         let reply: HostReply
         let deadlineToken: UInt64
+        /// Set when the request was never emitted because the host had fallen behind.
+        var refusal: WireError?
     }
 
     /// How a `host_respond` was taken.
@@ -60,6 +71,7 @@ final class HostRequestBroker {
     /// How long the host has to answer, in ms (`host_request_timeout_ms`).
     let timeout: Int
     private let sink: EventSink
+    private let backpressure: Backpressure
     private let timers: Timers
     private let log: Log
     private var pending: [String: Pending] = [:]
@@ -67,20 +79,27 @@ final class HostRequestBroker {
     private var expiredSet = Set<String>()
     private var nextId = 1
 
-    init(timeout: Int, sink: EventSink, timers: Timers, log: Log) {
+    init(timeout: Int, sink: EventSink, backpressure: Backpressure, timers: Timers, log: Log) {
         self.timeout = timeout
         self.sink = sink
+        self.backpressure = backpressure
         self.timers = timers
         self.log = log
     }
 
     /// Emits a `host_request` with a deadline; `reply` gets the answer or the timeout, once.
-    /// Returns its id.
+    /// Returns its id. While the host has fallen behind on its events the request is not
+    /// emitted: `reply` gets `busy` at once (after the asking part's step, as a deadline would).
     @discardableResult
-    func ask(_ kind: HostRequestKind, view: ViewInfo?, payload: (inout JSONWriter) -> Void,
+    func ask(_ kind: HostRequestKind, origin: HostRequestOrigin?, payload: (inout JSONWriter) -> Void,
              reply: @escaping HostReply) -> String {
         let id = "req-\(nextId)"
         nextId += 1
+        if let refusal = backpressure.refusal(of: "host request \(kind.rawValue)") {
+            let token = timers.schedule(after: 0) { [weak self] in self?.deadlinePassed(id) }
+            pending[id] = Pending(kind: kind, reply: reply, deadlineToken: token, refusal: refusal)
+            return id
+        }
         let deadline = timers.schedule(after: timeout) { [weak self] in self?.deadlinePassed(id) }
         pending[id] = Pending(kind: kind, reply: reply, deadlineToken: deadline)
         let timeout = self.timeout
@@ -88,10 +107,7 @@ final class HostRequestBroker {
             writer.member("request_id", id)
             writer.member("kind", kind.rawValue)
             writer.member("timeout_ms", timeout)
-            if let view {
-                writer.key("view")
-                view.write(to: &writer)
-            }
+            origin?.writeOrigin(to: &writer)
             writer.key("payload")
             writer.object(payload)
         })
@@ -115,9 +131,15 @@ final class HostRequestBroker {
         return .delivered
     }
 
-    /// The deadline of `requestId` passed: it fails with `timeout`, and its id is remembered.
+    /// The deadline of `requestId` passed: it fails with `timeout` (or `busy`, when it was
+    /// refused), and its id is remembered.
     private func deadlinePassed(_ requestId: String) {
         guard let request = pending.removeValue(forKey: requestId) else { return }
+        if let refusal = request.refusal {
+            log(.warn, refusal.message, details: [("request_id", .string(requestId))])
+            request.reply(.timedOut(refusal))
+            return
+        }
         expired.append(requestId)
         expiredSet.insert(requestId)
         if expired.count > HostRequestBroker.expiredMemory {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The client's `log` events: the level in force, and the one writer of their shape.
 final class Log {
     private(set) var level: LogLevel
@@ -13,7 +16,7 @@ final class Log {
     /// Emits `{"event":"log", level, message, details}` when `level` is in force.
     func callAsFunction(_ level: LogLevel, _ message: String, details: [(key: String, value: JSONValue)] = []) {
         guard level <= self.level else { return }
-        sink.emit(Event("log") { writer in
+        sink.emit(Event("log", retention: .droppable) { writer in
             writer.member("level", level.rawValue)
             writer.member("message", message)
             writer.member("details", .object(JSONObject(details)))

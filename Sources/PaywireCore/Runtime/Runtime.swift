@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The services every part of a client shares, built first from the config: logging, calls,
 /// timers, host requests, the store, storage, the clock and the link to the backend.
 struct Runtime {
@@ -5,6 +8,8 @@ struct Runtime {
     let calls: Calls
     let timers: Timers
     let broker: HostRequestBroker
+    /// Whether the host keeps up with its events; work is refused where it enters when not.
+    let backpressure: Backpressure
     let store: StoreGateway
     let storage: Storage
     /// Nil when the client was built without one: `fallback.path` and `storage_dir` are refused.
@@ -21,10 +26,12 @@ struct Runtime {
         log = Log(level: config.logLevel, sink: sink)
         calls = Calls(completions: completions)
         timers = Timers(scheduler: scheduler)
-        broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, timers: timers, log: log)
+        backpressure = Backpressure(sink: sink, eventQueueLimit: config.eventQueueLimit)
+        broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, backpressure: backpressure,
+                                   timers: timers, log: log)
         let adapter = try ClientConfig.makeStore(config.storeFields)
         clock = adapter.fixedNow.map { FixedClock(milliseconds: $0) } ?? SystemClock()
-        accessClock = AccessClock(clock: clock)
+        accessClock = AccessClock(clock: clock, timers: timers)
         self.files = files
         if let directory = config.storageDir {
             storage = try files.required(for: "storage_dir").openStorage(directory: directory)
@@ -38,12 +45,5 @@ struct Runtime {
         } else {
             backend = nil
         }
-    }
-
-    /// What every paywall view knows of its client.
-    func viewEnvironment(_ config: ClientConfig) -> PaywallViewMachine.Environment {
-        PaywallViewMachine.Environment(observerMode: config.observerMode, storeUnavailable: store.adapter.unavailable,
-                                       describesProductsOnlyAfterFetch: store.adapter.describesProductsOnlyAfterFetch,
-                                       productsRetryDelayMilliseconds: config.productsRetryDelayMilliseconds)
     }
 }

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What the part that started a store operation does with its outcome when it comes later.
 typealias StoreReply = (StoreOutcome) -> Void
 
@@ -5,7 +8,7 @@ typealias StoreReply = (StoreOutcome) -> Void
 /// delayed one, or a `host_request`. The caller learns the outcome now or, later, through the
 /// reply it handed over.
 final class StoreGateway {
-    let adapter: StoreAdapter
+    private let adapter: StoreAdapter
     private let broker: HostRequestBroker
     private let timers: Timers
 
@@ -16,13 +19,13 @@ final class StoreGateway {
     }
 
     /// Starts `operation`: its outcome now, or nil when it comes later through `reply`.
-    func start(_ operation: StoreOperation, view: ViewInfo?, reply: @escaping StoreReply) -> StoreOutcome? {
-        carry(adapter.plan(operation), operation, view: view, reply: reply)
+    func start(_ operation: StoreOperation, origin: HostRequestOrigin?, reply: @escaping StoreReply) -> StoreOutcome? {
+        carry(adapter.plan(operation), operation, origin: origin, reply: reply)
     }
 
     /// Carries out a plan already made (a caller that must promise its answer first, before
     /// anything is asked of the host, plans and carries separately).
-    func carry(_ plan: StorePlan, _ operation: StoreOperation, view: ViewInfo?, reply: @escaping StoreReply) -> StoreOutcome? {
+    func carry(_ plan: StorePlan, _ operation: StoreOperation, origin: HostRequestOrigin?, reply: @escaping StoreReply) -> StoreOutcome? {
         let adapter = self.adapter
         switch plan {
         case .now(let outcome):
@@ -31,11 +34,22 @@ final class StoreGateway {
             timers.schedule(after: milliseconds) { reply(adapter.delayedOutcome(of: operation)) }
             return nil
         case .askHost(let kind, let payload):
-            broker.ask(kind, view: view, payload: payload) { outcome in reply(adapter.outcome(of: operation, answer: outcome)) }
+            broker.ask(kind, origin: origin, payload: payload) { outcome in reply(adapter.outcome(of: operation, answer: outcome)) }
             return nil
         }
     }
 
     /// How long the host has to answer a store request.
     var hostTimeout: Int { broker.timeout }
+
+    // What flows ask of the store before they start an operation (`StoreAdapter`).
+
+    /// Why no operation can start (no billing provider), or nil when the store is there.
+    var unavailable: WireError? { adapter.unavailable }
+    /// Whether the store describes a product only after a fetch.
+    var describesProductsOnlyAfterFetch: Bool { adapter.describesProductsOnlyAfterFetch }
+    /// The products among `ids` the store describes without a fetch, in the order asked.
+    func knownProducts(_ ids: [String]) -> [StoreProduct] { adapter.knownProducts(ids) }
+    /// How `operation` would proceed, for a caller that must promise its answer first.
+    func plan(_ operation: StoreOperation) -> StorePlan { adapter.plan(operation) }
 }

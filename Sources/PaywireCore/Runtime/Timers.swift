@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The client's timers. The part that sets one hands over the work to run when it fires (a
 /// closure that holds the part weakly); the runtime runs it without knowing whose it is. A
 /// token per timer, so a firing that was cancelled (or fires twice) does nothing.

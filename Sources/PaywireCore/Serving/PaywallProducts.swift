@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `get_paywall_products`: a paywall's products as the store describes them, in the paywall's
 /// order, tied to the paywall. The store may answer at once (test store) or through the host,
 /// in which case the call is answered when the host is. With `wait_for_receipt_validation`,
@@ -27,9 +30,9 @@ final class PaywallProducts {
     }
 
     func get(_ paywall: PaywallReference, waitForValidation: Bool) throws(WireError) -> CallOutcome {
-        if let error = store.adapter.unavailable { throw error }
+        if let error = store.unavailable { throw error }
         var operation = StoreOperation.fetchProducts(paywall.productIds)
-        var plan = store.adapter.plan(operation)
+        var plan = store.plan(operation)
         var call = Waiting(paywall: paywall, waitForValidation: waitForValidation)
         if case .now(.products(.failure(let error))) = plan { throw error }
         if case .now(.products(.success(let found))) = plan {
@@ -38,13 +41,13 @@ final class PaywallProducts {
             guard waitForValidation && !unsettled.isEmpty else { return .done(productsResponse(paywall, found: found)) }
             call.loaded = found
             operation = .refreshEligibility(unsettled)
-            plan = store.adapter.plan(operation)
+            plan = store.plan(operation)
             if case .now(.eligibility(let settled)) = plan { return .done(productsResponse(paywall, found: PaywallProducts.apply(settled, found))) }
         }
         // Promised before anything is asked: a refused wait asks the host nothing.
         let (token, promised) = try calls.promise("get_paywall_products", waitsOnHost: true, budget: 2 * store.hostTimeout)
         waiting[token] = call
-        if let outcome = store.carry(plan, operation, view: nil, reply: { [weak self] in self?.storeReplied(token, $0) }) {
+        if let outcome = store.carry(plan, operation, origin: nil, reply: { [weak self] in self?.storeReplied(token, $0) }) {
             storeReplied(token, outcome)
         }
         return promised
@@ -65,7 +68,7 @@ final class PaywallProducts {
             call.loaded = found
             waiting[callToken] = call
             let reply: StoreReply = { [weak self] in self?.storeReplied(callToken, $0) }
-            if let settled = store.start(.refreshEligibility(unsettled), view: nil, reply: reply) {
+            if let settled = store.start(.refreshEligibility(unsettled), origin: nil, reply: reply) {
                 storeReplied(callToken, settled)
             }
         case .eligibility(let settled):

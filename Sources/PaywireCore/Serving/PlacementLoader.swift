@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `get_paywall`, `get_paywall_for_default_audience` and `get_onboarding`: the fetch policies,
 /// the `load_timeout` budget, one shared backend request per placement, the cache, and the
 /// fallback from network to cache to bundle (between cache and bundle the newer content wins).
@@ -47,61 +50,54 @@ final class PlacementLoader {
             log(.warn, "load_timeout \(requested) s raised to the minimum of \(PlacementRequest.minimumLoadTimeout) s",
                 details: [("field", .string("load_timeout"))])
         }
-        let requestLocale = request.locale ?? defaultLocale
-        guard let backend else {
-            switch kind {
-            case .paywall:
-                let served = try server.servePaywall(request.placementId, locale: requestLocale, choice: choice)
-                return .done(CallResponse(status: .ok, envelope: served.envelope))
-            case .onboarding:
-                return .done(try server.serveOnboarding(request.placementId, locale: requestLocale))
-            }
-        }
         let key = PlacementKey(kind: kind, id: request.placementId)
-        let cached = cache.entry(key)
-        if let cached, PlacementLoader.cacheServes(cached, request, now: clock.nowMilliseconds()) {
-            return .done(try server.serveFetched(cached, locale: requestLocale, choice: choice))
+        let locale = self.locale(request.locale)
+        if let now = try answerNow(key, locale: locale, choice: choice, cacheServes: { PlacementLoader.cacheServes($0, request, now: $1) }) {
+            return .done(now.response)
         }
+        guard let backend else { throw WireError(.internal, "a placement without a backend was not served at once") }
         let waiterId = nextWaiter
         let (token, outcome, budget) = try backend.promise(method, loadTimeout: request.loadTimeout) { [weak self] _ in
             self?.budgetExpired(waiter: waiterId, key: key)
         }
         let calls = self.calls
-        wait(Waiter(id: waiterId, reply: { calls.complete(token, $0.response) }, locale: requestLocale, choice: choice, budgetToken: budget),
-             for: key, cached: cached, backend: backend)
+        wait(Waiter(id: waiterId, reply: { calls.complete(token, $0.response) }, locale: locale, choice: choice, budgetToken: budget),
+             for: key, backend: backend)
         return outcome
-    }
-
-    /// An onboarding opens the paywall placement `placementId`, as `get_paywall` would serve it
-    /// (backend, cache, bundle, within the default budget). The answer is returned when it is
-    /// there at once, else handed to `reply`.
-    func open(_ placementId: String, locale: String?, reply: @escaping (CallResponse) -> Void) -> CallResponse? {
-        warm(placementId, locale: locale) { reply($0.response) }?.response
     }
 
     /// Serves a paywall placement as `get_paywall` with its default policy and budget would
     /// (the backend asked, revalidating the cached copy; then cache, then bundle), and says which
     /// source served. Without a backend the bundle answers at once (returned); otherwise the
     /// answer goes to `reply`, sharing the request in flight for the placement.
-    func warm(_ placementId: String, locale: String?,
+    func warm(_ placementId: String, locale requested: String?,
               reply: @escaping (PlacementAnswer) -> Void) -> PlacementAnswer? {
-        let requestLocale = locale ?? defaultLocale
-        guard let backend else {
-            do throws(WireError) {
-                let served = try server.servePaywall(placementId, locale: requestLocale)
-                return PlacementAnswer(CallResponse(status: .ok, envelope: served.envelope), .fallback)
-            } catch {
-                return .failed(error)
-            }
-        }
         let key = PlacementKey(kind: .paywall, id: placementId)
+        let locale = self.locale(requested)
+        do throws(WireError) {
+            if let now = try answerNow(key, locale: locale, choice: .byAudience, cacheServes: { _, _ in false }) { return now }
+        } catch {
+            return .failed(error)
+        }
+        guard let backend else { return .failed(WireError(.internal, "a placement without a backend was not served at once")) }
         let waiterId = nextWaiter
         let budget = timers.schedule(after: Int(PlacementRequest.defaultLoadTimeout * 1000)) { [weak self] in
             self?.budgetExpired(waiter: waiterId, key: key)
         }
-        wait(Waiter(id: waiterId, reply: reply, locale: requestLocale, choice: .byAudience, budgetToken: budget),
-             for: key, cached: cache.entry(key), backend: backend)
+        wait(Waiter(id: waiterId, reply: reply, locale: locale, choice: .byAudience, budgetToken: budget), for: key, backend: backend)
         return nil
+    }
+
+    /// The one rule for the locale of a request that names none: the config's.
+    private func locale(_ requested: String?) -> String? { requested ?? defaultLocale }
+
+    /// The answer that needs no network: the bundle's when there is no backend, the cached copy
+    /// when the policy lets it answer; nil when the backend must be asked.
+    private func answerNow(_ key: PlacementKey, locale: String?, choice: PaywallChoice,
+                           cacheServes: (RemoteSource.Fetched, Int) -> Bool) throws(WireError) -> PlacementAnswer? {
+        guard backend != nil else { return PlacementAnswer(try server.serveFromBundle(key, locale: locale, choice: choice), .fallback) }
+        guard let cached = cache.entry(key), cacheServes(cached, clock.nowMilliseconds()) else { return nil }
+        return PlacementAnswer(try server.serveFetched(cached, locale: locale, choice: choice), .cache)
     }
 
     /// `prefetch`: warms every placement asked for; the answer comes when the last one is served
@@ -122,13 +118,14 @@ final class PlacementLoader {
             calls.complete(token, response)
         }
         for (index, placementId) in request.placementIds.enumerated() {
-            _ = warm(placementId, locale: request.locale) { run.record(index, $0) }
+            if let now = warm(placementId, locale: request.locale, reply: { run.record(index, $0) }) { run.record(index, now) }
         }
         return outcome
     }
 
-    /// Adds a waiter to the request in flight for `key`, sending one when there is none.
-    private func wait(_ waiter: Waiter, for key: PlacementKey, cached: RemoteSource.Fetched?, backend: Backend) {
+    /// Adds a waiter to the request in flight for `key`, sending one (revalidating the cached
+    /// copy) when there is none.
+    private func wait(_ waiter: Waiter, for key: PlacementKey, backend: Backend) {
         nextWaiter += 1
         if fetches[key] != nil {
             fetches[key]?.append(waiter)
@@ -136,16 +133,14 @@ final class PlacementLoader {
         }
         fetches[key] = [waiter]
         backend.send(method: "GET", url: backend.url(key.kind.collection, key.id),
-                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cached?.etag)) { [weak self] outcome in
+                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cache.entry(key)?.etag)) { [weak self] outcome in
             self?.backendAnswered(key, outcome)
         }
     }
 
-    private func deliver(_ waiter: Waiter, _ answer: PlacementAnswer) { waiter.reply(answer) }
-
     /// `get_paywall {paywall_id}` without a placement: from the bundle, rules skipped.
     func getPaywall(byId paywallId: String, locale: String?) throws(WireError) -> CallResponse {
-        CallResponse(status: .ok, envelope: try server.servePaywall(byId: paywallId, locale: locale ?? defaultLocale).envelope)
+        ServedPlacement.paywall(try server.servePaywall(byId: paywallId, locale: self.locale(locale))).response
     }
 
     /// Whether the fetch policy lets the cached copy answer without asking the backend.
@@ -166,7 +161,7 @@ final class PlacementLoader {
         guard let waiters = fetches.removeValue(forKey: key) else { return }
         for waiter in waiters {
             timers.cancel(waiter.budgetToken)
-            deliver(waiter, answer(waiter, key: key, networkFailure: failure, fetchedNow: uncached))
+            waiter.reply(answer(waiter, key: key, networkFailure: failure, fetchedNow: uncached))
         }
     }
 
@@ -177,7 +172,7 @@ final class PlacementLoader {
               let waiter = fetches[key]?.remove(at: index) else { return }
         let failure = WireError(.timeout, "the backend did not answer within the load_timeout budget",
                                 details: JSONObject([("placement_id", .string(key.id))]))
-        deliver(waiter, answer(waiter, key: key, networkFailure: failure))
+        waiter.reply(answer(waiter, key: key, networkFailure: failure))
     }
 
     /// Caches what the backend sent; returns why nothing usable came (or nil), and a fresh
@@ -230,13 +225,7 @@ final class PlacementLoader {
             }
             guard bundleVersion != nil else { throw failure }
             logFallback(key.id, source: "fallback", failure: failure)
-            switch key.kind {
-            case .paywall:
-                let served = try server.servePaywall(key.id, locale: waiter.locale, choice: waiter.choice)
-                return PlacementAnswer(CallResponse(status: .ok, envelope: served.envelope), .fallback, failure)
-            case .onboarding:
-                return PlacementAnswer(try server.serveOnboarding(key.id, locale: waiter.locale), .fallback, failure)
-            }
+            return PlacementAnswer(try server.serveFromBundle(key, locale: waiter.locale, choice: waiter.choice), .fallback, failure)
         } catch {
             return .failed(error)
         }
@@ -249,35 +238,3 @@ final class PlacementLoader {
             details: details)
     }
 }
-
-/// Which source served a placement: the backend's answer (now cached), the cache or the bundle
-/// after the backend failed, or none when nothing could.
-enum PlacementSource: String, Sendable {
-    case backend, cache, fallback, none
-}
-
-/// What served a placement: the envelope a call gets, its source, and the failure behind it:
-/// the backend's behind a cache or bundle answer (which the envelope does not carry; a `log`
-/// event does), or the error itself when nothing served.
-struct PlacementAnswer: Sendable {
-    let response: CallResponse
-    let source: PlacementSource
-    let failure: WireError?
-
-    init(_ response: CallResponse, _ source: PlacementSource, _ failure: WireError? = nil) {
-        self.response = response
-        self.source = source
-        self.failure = failure
-    }
-
-    /// Nothing could serve the placement: `error` is the answer.
-    static func failed(_ error: WireError) -> PlacementAnswer { PlacementAnswer(.failure(error), .none, error) }
-}
-
-/// An onboarding view's paywall action waiting for its paywall.
-struct OnboardingPaywallRequest: Sendable {
-    let viewId: String
-    let actionId: String
-    let meta: OnboardingMeta
-}
-

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Serves paywalls and onboardings from the fallback bundle or from a fetched copy: chooses for
 /// the profile, encodes once, and hands out the same bytes while the choice stands.
 final class PlacementServer {
@@ -66,35 +69,39 @@ final class PlacementServer {
     }
 
     /// The onboarding the bundle's placement serves this profile.
-    func serveOnboarding(_ placementId: String, locale requestLocale: String?) throws(WireError) -> CallResponse {
+    func serveOnboarding(_ placementId: String, locale requestLocale: String?) throws(WireError) -> Onboarding {
         let placement: Placement<OnboardingVariation> = try placementFromBundle(placementId, in: { $0.onboardings })
-        let onboarding = Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
-                                                                  responseCreatedAt: bundle?.responseCreatedAt ?? 0))
-        return .success { writer in onboarding.write(to: &writer) }
+        return Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
+                                                        responseCreatedAt: bundle?.responseCreatedAt ?? 0))
+    }
+
+    /// The bundle's paywall or onboarding for a placement.
+    func serveFromBundle(_ key: PlacementKey, locale requestLocale: String?, choice: PaywallChoice) throws(WireError) -> ServedPlacement {
+        switch key.kind {
+        case .paywall: return .paywall(try servePaywall(key.id, locale: requestLocale, choice: choice))
+        case .onboarding: return .onboarding(try serveOnboarding(key.id, locale: requestLocale))
+        }
     }
 
     /// A paywall or onboarding from a fetched placement; a paywall is encoded once per fetched copy.
-    func serveFetched(_ fetched: RemoteSource.Fetched, locale requestLocale: String?, choice: PaywallChoice) throws(WireError) -> CallResponse {
+    func serveFetched(_ fetched: RemoteSource.Fetched, locale requestLocale: String?, choice: PaywallChoice) throws(WireError) -> ServedPlacement {
         switch fetched.key.kind {
         case .onboarding:
             let placement: Placement<OnboardingVariation> = try PlacementServer.load(fetched)
-            let onboarding = Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
-                                                                      responseCreatedAt: fetched.responseCreatedAt))
-            return .success { writer in onboarding.write(to: &writer) }
+            return .onboarding(Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
+                                                                        responseCreatedAt: fetched.responseCreatedAt)))
         case .paywall:
             let key = PaywallCacheKey(placementId: fetched.placementId, requestLocale: requestLocale,
                                       choice: choice, remote: true)
             let copy = (fetched.fetchedAt, fetched.responseCreatedAt)
-            if let hit = served.current(key, now: clock.nowMilliseconds, fetchedCopy: copy) {
-                return CallResponse(status: .ok, envelope: hit.envelope)
-            }
+            if let hit = served.current(key, now: clock.nowMilliseconds, fetchedCopy: copy) { return .paywall(hit) }
             let placement: Placement<Variation> = try PlacementServer.load(fetched)
             let selection = try chooser.select(placement, locale: requestLocale, choice: choice,
                                                responseCreatedAt: fetched.responseCreatedAt)
             var paywall = encode(Paywall(selection: selection))
             paywall.fetchedCopy = copy
             served.keep(paywall, for: key)
-            return CallResponse(status: .ok, envelope: paywall.envelope)
+            return .paywall(paywall)
         }
     }
 
@@ -102,7 +109,7 @@ final class PlacementServer {
         var writer = JSONWriter(reservingCapacity: 1024)
         paywall.write(to: &writer)
         return ServedPaywall(paywall: writer.bytes, envelope: CallResponse.success(writer.bytes).envelope,
-                             validUntil: chooser.validUntil())
+                             reference: PaywallReference(paywall), validUntil: chooser.validUntil())
     }
 
     /// A placement of the bundle's `section`, or `not_found` saying what is missing.

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// `prefetch {placement_ids, locale?}`: the paywall placements to warm.
 struct PrefetchRequest: Sendable {
     /// More would be a sync caller blocking on a flood of requests; a host warms in batches.
@@ -37,10 +40,7 @@ struct PrefetchOutcome: Sendable {
         source = answer.source
         error = answer.failure
         var urls: [String] = []
-        if answer.source != .none, case .object(let envelope)? = try? JSONParser.parse(answer.response.envelope),
-           case .object(let paywall)? = envelope["success"] {
-            urls = PaywallBuilder.assetURLs(paywall["builder"])
-        }
+        if case .success(.paywall(let served)) = answer.served { urls = PaywallBuilder.assetURLs(served.reference.builder) }
         assetURLs = urls
     }
 

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Which kind of placement: paywall placements and onboarding placements are fetched, cached
 /// and served alike, from their own collections.
 enum PlacementKind: Sendable, Hashable {
@@ -44,27 +47,6 @@ enum RemoteSource {
         case failed(WireError)
     }
 
-    /// `{base_url}/v1/{collection}/{id}`, the id percent-encoded.
-    static func url(baseURL: String, collection: String, id: String) -> String {
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        return "\(base)/v1/\(collection)/\(escapedSegment(id))"
-    }
-
-    /// `id` percent-encoded as one path segment (unreserved characters stay).
-    static func escapedSegment(_ id: String) -> String {
-        var escaped = ""
-        for byte in id.utf8 {
-            let character = Character(Unicode.Scalar(byte))
-            if character.isASCII && (character.isLetter || character.isNumber || "-_.~".contains(character)) {
-                escaped.append(character)
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                escaped += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return escaped
-    }
-
     static func headers(profileId: String, etag: String?) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [("accept", "application/json"), ("x-paywire-profile-id", profileId)]
         if let etag { headers.append(("if-none-match", etag)) }
@@ -101,70 +83,5 @@ enum RemoteSource {
                                      details: JSONObject([("placement_id", .string(placementId)),
                                                           ("status", .number(JSONNumber(response.status)))])))
         }
-    }
-}
-
-/// Placements fetched from the backend, kept in memory and (with `storage_dir`) on disk so an
-/// offline restart shows what was shown online. Bounded: the oldest fetches are dropped first.
-final class PlacementCache {
-    static let maxEntries = 256
-    private let storage: Storage
-    private var entries: [PlacementKey: RemoteSource.Fetched] = [:]
-    private var loadedFromDisk = Set<PlacementKey>()
-
-    init(storage: Storage) { self.storage = storage }
-
-    private static func storageKey(_ key: PlacementKey) -> String {
-        (key.kind == .paywall ? "placement-cache-" : "onboarding-cache-") + MD5.hexDigest(key.id)
-    }
-
-    /// The cached fetch of a placement; a corrupted or foreign entry on disk counts as none
-    /// (and is replaced by the next fetch).
-    func entry(_ key: PlacementKey) -> RemoteSource.Fetched? {
-        if let entry = entries[key] { return entry }
-        guard !loadedFromDisk.contains(key) else { return nil }
-        loadedFromDisk.insert(key)
-        let placementId = key.id
-        guard let bytes = try? storage.read(PlacementCache.storageKey(key)),
-              case .object(let record)? = try? JSONParser.parse(bytes),
-              case .string(let id)? = record["placement_id"], id == placementId,
-              case .number(let created)? = record["response_created_at"], let createdAt = created.intValue,
-              case .number(let fetched)? = record["fetched_at"], let fetchedAt = fetched.intValue,
-              case .object(let placement)? = record["placement"] else { return nil }
-        var etag: String?
-        if case .string(let tag)? = record["etag"] { etag = tag }
-        let entry = RemoteSource.Fetched(key: key, etag: etag, responseCreatedAt: createdAt,
-                                         fetchedAt: fetchedAt, placement: JSONWriter.encode(.object(placement)))
-        entries[key] = entry
-        return entry
-    }
-
-    /// Keeps a fetch (written to disk atomically, readable by the owner only).
-    func store(_ fetched: RemoteSource.Fetched) throws(WireError) {
-        // `placement` is already encoded JSON (checked when the response was read): written
-        // as it is, not parsed again.
-        var record = JSONWriter()
-        record.object { writer in
-            writer.member("placement_id", fetched.placementId)
-            writer.member("etag", fetched.etag)
-            writer.member("response_created_at", fetched.responseCreatedAt)
-            writer.member("fetched_at", fetched.fetchedAt)
-            writer.key("placement")
-            writer.raw(fetched.placement)
-        }
-        try storage.write(PlacementCache.storageKey(fetched.key), record.bytes)
-        entries[fetched.key] = fetched
-        loadedFromDisk.insert(fetched.key)
-        if entries.count > PlacementCache.maxEntries, let oldest = entries.values.min(by: { $0.fetchedAt < $1.fetchedAt }) {
-            entries.removeValue(forKey: oldest.key)
-            try? storage.remove(PlacementCache.storageKey(oldest.key))
-        }
-    }
-
-    /// Marks a cached fetch as confirmed current now (a 304), for `max_age`.
-    func touch(_ key: PlacementKey, now: Int) throws(WireError) {
-        guard let entry = entry(key) else { return }
-        try store(RemoteSource.Fetched(key: entry.key, etag: entry.etag, responseCreatedAt: entry.responseCreatedAt,
-                                       fetchedAt: now, placement: entry.placement))
     }
 }

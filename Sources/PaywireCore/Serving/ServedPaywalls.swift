@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Which served paywall a request maps to.
 struct PaywallCacheKey: Hashable {
     let placementId: String
@@ -7,10 +10,12 @@ struct PaywallCacheKey: Hashable {
     var remote = false
 }
 
-/// A served paywall, encoded once: alone (for events that carry it) and as a success envelope.
+/// A served paywall, encoded once: alone (for events that carry it) and as a success envelope,
+/// with what the core itself needs of it (a view made of it).
 struct ServedPaywall {
     let paywall: [UInt8]
     let envelope: [UInt8]
+    let reference: PaywallReference
     /// When the choice may change by itself (an access level expires, the install age reaches
     /// another day), in ms; `Int.max` when nothing time-dependent exists.
     let validUntil: Int

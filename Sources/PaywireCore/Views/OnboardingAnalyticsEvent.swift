@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// An analytics event of the flow, with its canonical snake_case name when it is a known one.
 struct OnboardingAnalyticsEvent: Equatable, Sendable {
     static let knownNames: Set<String> = [

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The answers users gave in onboardings, kept per profile and onboarding so an app can resume
 /// a flow or submit the answers without a store of its own.
 ///

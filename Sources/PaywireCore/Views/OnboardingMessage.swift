@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// One message an onboarding page sent, understood and in canonical form.
 ///
 /// Pages speak two dialects: snake_case (`action_id`, `meta.onboarding_id`, `screen_cid`,

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// An answer the user gave: which element, and its canonical value.
 struct OnboardingStateUpdate: Equatable, Sendable {
     /// One option of a select or multi-select.

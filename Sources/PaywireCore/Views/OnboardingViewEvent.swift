@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The events of an onboarding view, one case per event, and the one writer of each name and
 /// payload. Every event carries `view`; those from a page message also carry its `meta`.
 enum OnboardingViewEvent: Equatable, Sendable {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What an onboarding page's message leads to, in order: keep an answer, emit an event,
 /// record an email on the profile, open a paywall.
 enum OnboardingAction: Equatable, Sendable {

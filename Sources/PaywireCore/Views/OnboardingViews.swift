@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The onboarding views of one client: creating them, taking what their pages send, keeping
 /// the answers users give. View ids are `onboarding-view-N`, never reused.
 final class OnboardingViews {
@@ -8,18 +11,16 @@ final class OnboardingViews {
     private let paywallViews: PaywallViews
     private let loader: PlacementLoader
     private let sink: EventSink
-    private let defaultLocale: String?
     private let analytics: ViewAnalytics
 
     init(answers: OnboardingAnswers, profiles: ProfileStore, paywallViews: PaywallViews, loader: PlacementLoader,
-         sink: EventSink, defaultLocale: String?, analytics: ViewAnalytics) {
+         sink: EventSink, analytics: ViewAnalytics) {
         self.analytics = analytics
         self.answers = answers
         self.profiles = profiles
         self.paywallViews = paywallViews
         self.loader = loader
         self.sink = sink
-        self.defaultLocale = defaultLocale
     }
 
     func create(_ onboarding: OnboardingReference, opensPaywalls: Bool, locale: String?) -> ViewInfo {
@@ -27,7 +28,7 @@ final class OnboardingViews {
                             abTestName: onboarding.abTestName, variationId: onboarding.variationId)
         nextId += 1
         machines[info.id] = OnboardingViewMachine(info: info, onboarding: onboarding, opensPaywalls: opensPaywalls,
-                                                  locale: locale ?? defaultLocale)
+                                                  locale: locale)
         analytics.onboardingShown(info, onboarding: onboarding)
         return info
     }
@@ -85,8 +86,8 @@ final class OnboardingViews {
                 // The paywall comes as any get_paywall's would: at once from the bundle, or
                 // when the backend (or the budget) answers.
                 let request = OnboardingPaywallRequest(viewId: machine.info.id, actionId: actionId, meta: meta)
-                let reply: (CallResponse) -> Void = { [weak self] response in self?.placementLoaded(request, response) }
-                if let response = loader.open(actionId, locale: machine.locale, reply: reply) { placementLoaded(request, response) }
+                let reply: (PlacementAnswer) -> Void = { [weak self] answer in self?.placementLoaded(request, answer) }
+                if let answer = loader.warm(actionId, locale: machine.locale, reply: reply) { placementLoaded(request, answer) }
             }
         }
     }
@@ -98,31 +99,18 @@ final class OnboardingViews {
 
     /// The paywall an onboarding's paywall action named was served (or could not be): its view
     /// is created for the host, and the action is reported with both.
-    private func placementLoaded(_ request: OnboardingPaywallRequest, _ response: CallResponse) {
+    private func placementLoaded(_ request: OnboardingPaywallRequest, _ answer: PlacementAnswer) {
         guard let machine = machines[request.viewId] else { return }
-        emit(.paywallAction(actionId: request.actionId, request.meta, opened: opened(response)), on: machine)
-    }
-
-    private func opened(_ response: CallResponse) -> OnboardingViewEvent.OpenedPaywall {
-        do throws(WireError) {
-            guard case .object(let envelope)? = try? JSONParser.parse(response.envelope) else {
-                throw WireError(.internal, "a served paywall did not parse")
-            }
-            if case .object(let error)? = envelope["error"] {
-                var code = ErrorCode.internal
-                if case .string(let text)? = error["code"], let known = ErrorCode(rawValue: text) { code = known }
-                var message = ""
-                if case .string(let text)? = error["message"] { message = text }
-                var details = JSONObject()
-                if case .object(let object)? = error["details"] { details = object }
-                throw WireError(code, message, details: details)
-            }
-            guard let paywall = envelope["success"] else { throw WireError(.internal, "a served paywall has no success") }
-            let reference = try PaywallReference(try Fields(paywall, path: "paywall"))
-            return .opened(paywallViews.create(reference, checkLayout: false), paywall: JSONWriter.encode(paywall))
-        } catch {
-            return .failed(error)
+        let opened: OnboardingViewEvent.OpenedPaywall
+        switch answer.served {
+        case .success(.paywall(let served)):
+            opened = .opened(paywallViews.create(served.reference, checkLayout: false), paywall: served.paywall)
+        case .success(.onboarding):
+            opened = .failed(WireError(.internal, "placement '\(request.actionId)' served an onboarding, not a paywall"))
+        case .failure(let error):
+            opened = .failed(error)
         }
+        emit(.paywallAction(actionId: request.actionId, request.meta, opened: opened), on: machine)
     }
 }
 

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 extension PaywallBuilder {
     /// The image and icon URLs a builder configuration names, deduplicated, in document order,
     /// so a host can download them before the paywall shows (`prefetch`): each `image`

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The paywall builder configuration: a layout the host renders, authored as data on the
 /// paywall (`builder`). The core checks it when a view is created, so every platform refuses
 /// the same broken layout with the same JSON path, and computes what must be identical

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The events of a paywall view: one case per event, and the one writer of each name and
 /// payload. Every event carries `view`.
 enum PaywallViewEvent: Equatable, Sendable {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// What a paywall view asks for: an event, a store operation, a question to the host, a grant
 /// of access, or a timer. Actions run in the order returned, so the order of events is the
 /// order written in the machine below, and nowhere else.

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// The paywall views of one client: each view's machine, and the running of the actions the
 /// machines return: events to the host, operations to the store, questions to the host,
 /// grants to the profile, timers. View ids are `paywall-view-N`, never reused.
@@ -38,7 +41,7 @@ final class PaywallViews {
                             abTestName: paywall.abTestName, variationId: paywall.variationId, context: context)
         nextId += 1
         var machine = PaywallViewMachine(info: info, paywall: paywall, environment: environment,
-                                         catalog: store.adapter.knownProducts(paywall.productIds))
+                                         catalog: store.knownProducts(paywall.productIds))
         let actions = machine.created(checkLayout: checkLayout, preloadProducts: preloadProducts)
         machines[info.id] = machine
         run(actions, on: info)
@@ -86,7 +89,7 @@ final class PaywallViews {
     /// (the product the machine chose, before any offer was signed onto it).
     private func startStore(_ operation: StoreOperation, as asked: StoreOperation, on view: ViewInfo) {
         let reply: StoreReply = { [weak self] outcome in self?.storeReplied(view.id, asked, outcome) }
-        if let outcome = store.start(operation, view: view, reply: reply) {
+        if let outcome = store.start(operation, origin: view, reply: reply) {
             storeReplied(view.id, asked, outcome)
         }
     }
@@ -116,7 +119,7 @@ final class PaywallViews {
             case .store(let operation):
                 startStore(operation, as: operation, on: view)
             case .ask(let question):
-                broker.ask(question.kind, view: view, payload: question.writePayload) { [weak self] outcome in
+                broker.ask(question.kind, origin: view, payload: question.writePayload) { [weak self] outcome in
                     self?.hostAnswered(view.id, question, outcome)
                 }
             case .purchaseStarting(let product):
@@ -133,5 +136,14 @@ final class PaywallViews {
                 timers.schedule(after: milliseconds) { [weak self] in self?.timerFired(view.id, timer) }
             }
         }
+    }
+}
+
+extension PaywallViewMachine.Environment {
+    /// What every paywall view of a client knows of it: the config's choices and what its store can do.
+    init(config: ClientConfig, store: StoreGateway) {
+        self.init(observerMode: config.observerMode, storeUnavailable: store.unavailable,
+                  describesProductsOnlyAfterFetch: store.describesProductsOnlyAfterFetch,
+                  productsRetryDelayMilliseconds: config.productsRetryDelayMilliseconds)
     }
 }

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Where the view events that are also analytics go (the outbox). The views say what
 /// happened; what of it is recorded, and how, is the outbox's rule.
 protocol ViewAnalytics: AnyObject {

@@ -1,3 +1,6 @@
+import PaywireModel
+import PaywireWire
+
 /// Which placement, A/B test and variation a view shows: the analytics context every view
 /// event carries, so conversion can be measured per placement and variant.
 struct ViewInfo: Equatable, Sendable {
@@ -21,6 +24,14 @@ struct ViewInfo: Equatable, Sendable {
                 context.write(to: &writer)
             }
         }
+    }
+}
+
+/// A host request a view makes names it: `"view": {...}`.
+extension ViewInfo: HostRequestOrigin {
+    func writeOrigin(to writer: inout JSONWriter) {
+        writer.key("view")
+        write(to: &writer)
     }
 }
 

@@ -61,7 +61,7 @@ namespace Paywire.Conformance
         private static Reply Hello()
         {
             var names = new JsonObject();
-            for (int status = -12; status <= 1; status++) names[status.ToString()] = Abi.StatusName(status);
+            for (int status = -13; status <= 1; status++) names[status.ToString()] = Abi.StatusName(status);
             return new Reply().Add("runner", "dotnet").Add("abi_version", (long)Abi.paywire_abi_version())
                 .Add("version", Abi.BorrowString(Abi.paywire_version())).Add("header_abi_version", (long)Abi.AbiVersion)
                 .AddJson("status_names", names);

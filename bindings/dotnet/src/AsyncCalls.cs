@@ -33,15 +33,29 @@ namespace Paywire
             this.pollLibrary = pollLibrary;
         }
 
-        /// <summary>Queues the call through <paramref name="callAsync"/> and returns its task.</summary>
+        /// <summary>
+        /// Queues the call through <paramref name="callAsync"/> and returns its task. A call the
+        /// library refuses at once (Busy: too many answers not yet taken; Closed) gives a task that
+        /// has already failed with that status, so every task settles.
+        /// </summary>
         internal Task<JsonValue> Start(Func<ulong> callAsync)
         {
             var source = new TaskCompletionSource<JsonValue>(TaskCreationOptions.RunContinuationsAsynchronously);
             lock (gate)
             {
+                ulong callId;
+                try
+                {
+                    callId = callAsync();
+                }
+                catch (PaywireException refused)
+                {
+                    source.SetException(refused);
+                    return source.Task;
+                }
                 // Registered under the lock Offer takes: a fast call_result still finds its task
                 // (paywire_client_call_async only queues, it never waits for a handler).
-                pending[callAsync()] = source;
+                pending[callId] = source;
                 if (!handlerSet && pump == null)
                 {
                     pump = new Thread(Run) { IsBackground = true, Name = "paywire-async-calls" };

@@ -38,7 +38,10 @@ namespace Paywire
         /// <summary>The exception for a status that came without an envelope (a refused CallAsync).</summary>
         internal static PaywireException FromStatus(Status status, string what)
         {
-            return new PaywireException(status, status.WireCode(), what + " refused: " + status.AbiName(), null);
+            string reason = status == Status.Busy
+                ? ": the client already owes the host async_call_limit call_results it has not taken (await the calls already made, then retry)"
+                : "";
+            return new PaywireException(status, status.WireCode(), what + " refused: " + status.AbiName() + reason, null);
         }
 
         private static string StringMember(JsonObject value, string key)

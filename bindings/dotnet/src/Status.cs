@@ -15,6 +15,8 @@ namespace Paywire
         Timeout = -9,
         Internal = -10,
         NoMemory = -11,
+        /// <summary>The client owes the host what it has not taken yet; nothing was done (retry after taking events).</summary>
+        Busy = -12,
     }
 
     /// <summary>What each status means on the wire.</summary>
@@ -23,7 +25,7 @@ namespace Paywire
         /// <summary>The status of a returned integer; one this binding does not know is Failed (paywire.h).</summary>
         public static Status Of(int code)
         {
-            return code <= 0 && code >= (int)Status.NoMemory ? (Status)code : Status.Failed;
+            return code <= 0 && code >= (int)Status.Busy ? (Status)code : Status.Failed;
         }
 
         /// <summary>
@@ -44,6 +46,7 @@ namespace Paywire
                 case Status.InvalidHandle: return "invalid_handle";
                 case Status.Closed: return "closed";
                 case Status.Timeout: return "timeout";
+                case Status.Busy: return "busy";
                 default: return "internal";
             }
         }
@@ -65,6 +68,7 @@ namespace Paywire
                 case Status.Timeout: return "TIMEOUT";
                 case Status.Internal: return "INTERNAL";
                 case Status.NoMemory: return "NOMEM";
+                case Status.Busy: return "BUSY";
                 default: return "UNKNOWN";
             }
         }

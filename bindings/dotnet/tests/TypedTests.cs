@@ -29,6 +29,85 @@ namespace Paywire.Tests
         }
 
         [Check]
+        public static void CallAsyncPastTheLimitIsRefusedWithBusyAndEveryAcceptedCallIsAnswered()
+        {
+            // Nobody takes events while 100 calls are made: exactly async_call_limit are accepted.
+            using (var client = new Client("{\"profile_id\": \"flood\", \"async_call_limit\": 8}"))
+            {
+                var accepted = new List<ulong>();
+                int refused = 0;
+                for (int i = 0; i < 100; i++)
+                {
+                    try
+                    {
+                        accepted.Add(client.CallAsync("get_profile"));
+                    }
+                    catch (PaywireException error)
+                    {
+                        Equal(Status.Busy, error.Status, "status");
+                        Equal("busy", error.Code, "code");
+                        Check(error.Message.Contains("async_call_limit"), "the message names the limit");
+                        refused++;
+                    }
+                }
+                Equal(8, accepted.Count, "accepted");
+                Equal(92, refused, "refused");
+                foreach (ulong callId in accepted) Equal("flood", (string)client.WaitFor(callId, 30000)["profile_id"], "answered");
+                client.WaitFor(client.CallAsync("get_profile"), 30000);  // room again
+            }
+        }
+
+        [Check]
+        public static void TypedTasksPastTheLimitEachFailWithBusyOrComplete()
+        {
+            // 2,000 typed calls started before any is awaited, against async_call_limit 50: every
+            // task settles, failed with Busy or completed.
+            using (var client = new Client("{\"profile_id\": \"flood\", \"async_call_limit\": 50, \"event_queue_limit\": 16}"))
+            {
+                var tasks = new List<System.Threading.Tasks.Task<Profile>>();
+                for (int i = 0; i < 2000; i++) tasks.Add(client.GetProfileAsync());
+                int answered = 0, refused = 0;
+                foreach (var task in tasks)
+                {
+                    try
+                    {
+                        Check(task.Wait(60000), "the task settled");
+                        Equal("flood", task.Result.ProfileId, "profile_id");
+                        answered++;
+                    }
+                    catch (AggregateException error)
+                    {
+                        Equal(Status.Busy, ((PaywireException)error.InnerException).Status, "status");
+                        refused++;
+                    }
+                }
+                Equal(2000, answered + refused, "every task settled");
+                Check(answered >= 50, "at least the limit answered: " + answered);
+                Equal("flood", client.GetProfileAsync().Result.ProfileId, "room again");
+            }
+        }
+
+        [Check]
+        public static void TasksStillWaitingWhenTheClientIsDisposedFailWithClosed()
+        {
+            System.Threading.Tasks.Task waiting;
+            using (var client = new Client("{\"profile_id\": \"p\", \"store\": {\"type\": \"host\"}, \"host_request_timeout_ms\": 60000}"))
+            {
+                waiting = client.RestorePurchasesAsync();  // waits for the host's store, which never answers
+                System.Threading.Thread.Sleep(200);
+            }
+            try
+            {
+                Check(waiting.Wait(10000), "the task settled");
+                throw new Exception("expected closed");
+            }
+            catch (AggregateException error)
+            {
+                Equal(Status.Closed, ((PaywireException)error.InnerException).Status, "status");
+            }
+        }
+
+        [Check]
         public static void AsyncCallsCompleteTheirTasksWithoutAHandler()
         {
             using (Client client = ExampleClient())

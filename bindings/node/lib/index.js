@@ -16,12 +16,13 @@
 // is refused at construction.
 const { addon, libraryPath, ABI_VERSION } = require('./native');
 const { Decimal, parse, stringify } = require('./json');
-const methods = require('./methods');
+const methods = require('./generated/methods');
 
 /** The pinned status codes of the C ABI. */
 const STATUS = Object.freeze({
   OK: 0, FAILED: -1, INVALID_ARGUMENT: -2, INVALID_UTF8: -3, INVALID_JSON: -4, UNKNOWN_METHOD: -5,
   VERSION_MISMATCH: -6, INVALID_HANDLE: -7, CLOSED: -8, TIMEOUT: -9, INTERNAL: -10, NOMEM: -11,
+  BUSY: -12,
 });
 
 // The wire error code the library writes with each status. A refused callAsync comes with no
@@ -30,7 +31,13 @@ const STATUS = Object.freeze({
 const WIRE_CODES = {
   [-1]: 'internal', [-2]: 'wrong_param', [-3]: 'invalid_utf8', [-4]: 'decoding_failed', [-5]: 'unknown_method',
   [-6]: 'wrong_fallback_version', [-7]: 'invalid_handle', [-8]: 'closed', [-9]: 'timeout', [-10]: 'internal',
-  [-11]: 'internal',
+  [-11]: 'internal', [-12]: 'busy',
+};
+
+// Why a status came without an envelope, for the ones a caller can act on.
+const REFUSALS = {
+  [-12]: 'the client already owes the host async_call_limit call_results it has not taken '
+    + '(await the calls already made, then retry)',
 };
 
 /** A failed call: `code` is the wire error code, `status` the ABI status name. */
@@ -47,7 +54,8 @@ class PaywireError extends Error {
 
 function refused(status, what) {
   const name = addon.statusName(status);
-  return new PaywireError(status, { code: WIRE_CODES[status] || 'internal', message: `${what} refused: ${name}` });
+  const reason = REFUSALS[status] ? `: ${REFUSALS[status]}` : '';
+  return new PaywireError(status, { code: WIRE_CODES[status] || 'internal', message: `${what} refused: ${name}${reason}` });
 }
 
 // The success of an envelope, or a PaywireError thrown for its error.

@@ -109,3 +109,51 @@ test('a library that is not there is reported with the path tried', () => {
   assert.notEqual(missing.status, 0);
   assert.match(missing.stderr, /libpaywire not found.*\/nowhere\/libpaywire\.so\.1/);
 });
+
+test('20,000 async calls fired before yielding each settle: answered, or refused with BUSY at the call', async () => {
+  const client = new paywire.Client({ profile_id: 'flood', async_call_limit: 50, event_queue_limit: 16 });
+  try {
+    const outcomes = await Promise.allSettled(Array.from({ length: 20000 }, () => client.getProfileAsync()));
+    const answered = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    assert.equal(answered.length + refused.length, 20000);
+    for (const { value } of answered) assert.equal(value.profile_id, 'flood');
+    for (const { reason } of refused) {
+      assert.ok(reason instanceof paywire.PaywireError);
+      assert.equal(reason.code, 'busy');
+      assert.equal(reason.status, 'BUSY');
+    }
+    assert.ok(answered.length >= 50, `at least the limit answered: ${answered.length}`);
+  } finally {
+    client.close();
+  }
+});
+
+test('calls waiting on the host past async_call_limit are refused at once; the accepted ones complete', async () => {
+  const client = new paywire.Client(exampleConfig({ store: { type: 'host' }, async_call_limit: 5, host_request_timeout_ms: 60000 }));
+  try {
+    const paywall = client.call('get_paywall', { placement_id: 'onboarding' });
+    client.on('event', (event) => {
+      if (event.event === 'host_request' && event.kind === 'store.fetch_products') {
+        client.call('host_respond', { request_id: event.request_id, result: { products: [] } });
+      }
+    });
+    // None is answered before the loop turns: five wait for the host, the rest are refused.
+    const outcomes = await Promise.allSettled(Array.from({ length: 12 }, () => client.getPaywallProductsAsync({ paywall })));
+    assert.deepEqual(outcomes.map((o) => o.status), [...Array(5).fill('fulfilled'), ...Array(7).fill('rejected')]);
+    for (const { reason } of outcomes.slice(5)) {
+      assert.equal(reason.code, 'busy');
+      assert.match(reason.message, /async_call_limit/);
+    }
+  } finally {
+    client.close();
+  }
+});
+
+test('calls still waiting when the client closes reject with closed', async () => {
+  const client = new paywire.Client(exampleConfig({ store: { type: 'host' }, host_request_timeout_ms: 60000 }));
+  const waiting = client.restorePurchasesAsync();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  client.close();
+  await assert.rejects(waiting, (error) => error.code === 'closed');
+});

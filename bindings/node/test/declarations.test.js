@@ -10,13 +10,13 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const paywire = require('..');
-const methods = require('../lib/methods');
+const methods = require('../lib/generated/methods');
 const { ROOT } = require('./helpers');
 
 const read = (file) => fs.readFileSync(path.join(__dirname, '..', file), 'utf8');
 const declarations = read('index.d.ts');
-const models = read('models.d.ts');
-const methodDeclarations = read('lib/methods.d.ts');
+const models = read('lib/generated/models.d.ts');
+const methodDeclarations = read('lib/generated/methods.d.ts');
 const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schema', 'paywire.schema.json'), 'utf8'));
 const wireMethods = Object.keys(schema.$defs.params).filter((name) => name !== 'description');
 const wireEvents = Object.keys(schema.$defs.events).filter((name) => name !== 'description');
@@ -30,7 +30,18 @@ test('index.d.ts declares exactly the module\'s exports', () => {
     declared.push(...names.split(',').map((name) => name.trim()).filter(Boolean));
   }
   assert.deepEqual(declared.sort(), Object.keys(paywire).sort());
-  assert.match(declarations, /^export \* from '\.\/models';$/m);
+  assert.match(declarations, /^export \* from '\.\/lib\/generated\/models';$/m);
+});
+
+test('every module a declaration file imports is there', () => {
+  // Without a compiler, a moved file would leave a dangling import that nothing notices.
+  for (const file of ['index.d.ts', 'lib/generated/models.d.ts', 'lib/generated/methods.d.ts']) {
+    for (const [, target] of read(file).matchAll(/ from '(\.[^']*)';$/gm)) {
+      const base = path.join(__dirname, '..', path.dirname(file), target);
+      assert.ok(fs.existsSync(`${base}.d.ts`) || fs.existsSync(path.join(base, 'index.d.ts')),
+        `${file} imports ${target}, which is not there`);
+    }
+  }
 });
 
 test('every Client method declared exists', () => {
@@ -49,7 +60,7 @@ test('every wire method has a typed method and a Promise twin, declared with its
     assert.equal(methods.METHODS[wire], name);
     for (const member of [name, `${name}Async`]) {
       assert.equal(typeof paywire.Client.prototype[member], 'function', member);
-      assert.ok(declared.has(member), `lib/methods.d.ts declares no ${member}`);
+      assert.ok(declared.has(member), `lib/generated/methods.d.ts declares no ${member}`);
     }
     const sync = declared.get(name);
     const promise = declared.get(`${name}Async`);
@@ -74,7 +85,7 @@ test('every type the declarations name is declared', () => {
   const declaredTypes = new Set([...models.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]));
   const fromIndex = new Set(['Decimal', 'JsonObject', 'JsonValue']);
   for (const name of fromIndex) assert.match(declarations, new RegExp(`^export (?:declare class|type|interface) ${name}\\b`, 'm'));
-  for (const [file, text] of [['models.d.ts', models], ['lib/methods.d.ts', methodDeclarations]]) {
+  for (const [file, text] of [['lib/generated/models.d.ts', models], ['lib/generated/methods.d.ts', methodDeclarations]]) {
     const body = code(text).replace(/^import[\s\S]*?;$/gm, '');
     const generics = new Set([...body.matchAll(/<(\w+) extends /g)].map((m) => m[1]));
     for (const [name] of body.matchAll(/\b[A-Z]\w*\b/g)) {

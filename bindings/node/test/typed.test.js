@@ -6,7 +6,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const paywire = require('..');
-const methods = require('../lib/methods');
+const methods = require('../lib/generated/methods');
 const { ROOT, exampleConfig } = require('./helpers');
 
 function withClient(body) {

@@ -34,7 +34,7 @@ _lib = _native.load()
 STATUS = {
     "OK": 0, "FAILED": -1, "INVALID_ARGUMENT": -2, "INVALID_UTF8": -3, "INVALID_JSON": -4,
     "UNKNOWN_METHOD": -5, "VERSION_MISMATCH": -6, "INVALID_HANDLE": -7, "CLOSED": -8,
-    "TIMEOUT": -9, "INTERNAL": -10, "NOMEM": -11,
+    "TIMEOUT": -9, "INTERNAL": -10, "NOMEM": -11, "BUSY": -12,
 }
 
 # The wire error code the library writes with each status. A refused call_async comes with no
@@ -43,6 +43,13 @@ STATUS = {
 _WIRE_CODES = {
     -1: "internal", -2: "wrong_param", -3: "invalid_utf8", -4: "decoding_failed", -5: "unknown_method",
     -6: "wrong_fallback_version", -7: "invalid_handle", -8: "closed", -9: "timeout", -10: "internal", -11: "internal",
+    -12: "busy",
+}
+
+# Why a status came without an envelope, for the ones a caller can act on.
+_REFUSALS = {
+    -12: "the client already owes the host async_call_limit call_results it has not taken "
+         "(poll, or await the calls already made, then retry)",
 }
 
 
@@ -94,7 +101,9 @@ def _unwrap(status: int, envelope_text: Optional[str]) -> Any:
 def _refused(status: int, what: str) -> PaywireError:
     """The error for a status that came without an envelope."""
     name = _lib.paywire_status_name(status).decode()
-    return PaywireError(name, {"code": _WIRE_CODES.get(status, "internal"), "message": f"{what} refused: {name}"})
+    reason = _REFUSALS.get(status)
+    message = f"{what} refused: {name}" + (f": {reason}" if reason else "")
+    return PaywireError(name, {"code": _WIRE_CODES.get(status, "internal"), "message": message})
 
 
 class Client(TypedMethods):

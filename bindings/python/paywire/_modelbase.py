@@ -1,4 +1,4 @@
-"""Helpers the generated models (paywire/models.py) decode and encode with.
+"""Helpers the generated models (paywire/_generated/models.py) decode and encode with.
 
 Hand-written and small on purpose: the generated code calls only these, so a change to how a
 model reads JSON is made here once, not in the generator's templates.

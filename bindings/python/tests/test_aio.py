@@ -61,3 +61,37 @@ def test_closed_client_refuses_calls_and_ends_event_iteration():
     with pytest.raises(paywire.PaywireError) as raised:
         run(main())
     assert raised.value.code == "closed"
+
+
+def test_more_async_calls_than_the_limit_are_each_refused_at_the_call_or_answered():
+    # 2,000 awaited calls fired before yielding once, against async_call_limit 50, with a pump
+    # that takes events slowly: each call must either raise BUSY at once or be answered. None
+    # may wait for ever (asyncio.wait_for in run() would fail the test).
+    config = {"profile_id": "flood", "async_call_limit": 50, "event_queue_limit": 16}
+
+    async def main():
+        async with paywire.aio.Client(config, poll_interval=0.2) as client:
+            outcomes = await asyncio.gather(*(client.get_profile() for _ in range(2000)), return_exceptions=True)
+            retried = await client.get_profile()  # once the answers were taken, there is room again
+            return outcomes, retried
+    outcomes, retried = run(main())
+    answered = [o for o in outcomes if isinstance(o, models.Profile)]
+    refused = [o for o in outcomes if isinstance(o, paywire.PaywireError)]
+    assert len(answered) + len(refused) == 2000
+    assert {(error.status, error.code) for error in refused} == {("BUSY", "busy")}
+    assert "async_call_limit" in str(refused[0])
+    assert 50 <= len(answered) < 2000
+    assert isinstance(retried, models.Profile)
+
+
+def test_calls_still_waiting_when_the_client_closes_fail_with_closed():
+    config = dict(CONFIG, store={"type": "host"}, host_request_timeout_ms=60_000)
+
+    async def main():
+        client = paywire.aio.Client(config)
+        waiting = asyncio.ensure_future(client.restore_purchases())  # waits for the host's store
+        await asyncio.sleep(0.2)
+        await client.aclose()
+        return await asyncio.gather(waiting, return_exceptions=True)
+    (outcome,) = run(main())
+    assert isinstance(outcome, paywire.PaywireError) and outcome.code == "closed"

@@ -93,6 +93,24 @@ def test_a_refused_call_async_carries_the_code_an_envelope_would(client):
         client._handle = real
 
 
+def test_sync_client_call_async_past_the_limit_raises_busy_and_every_accepted_call_is_answered():
+    with paywire.Client({"profile_id": "flood", "async_call_limit": 8}) as client:
+        accepted, refused = [], []
+        for _ in range(100):
+            try:
+                accepted.append(client.call_async("get_profile"))
+            except paywire.PaywireError as error:
+                refused.append(error)
+        assert len(accepted) == 8 and len(refused) == 92
+        assert {(error.status, error.code) for error in refused} == {("BUSY", "busy")}
+        answered = []
+        while len(answered) < len(accepted):
+            result, _ = client.wait_for(accepted[len(answered)])
+            answered.append(result)
+        assert all(result["profile_id"] == "flood" for result in answered)
+        client.wait_for(client.call_async("get_profile"))  # room again
+
+
 def test_every_status_maps_to_a_code_the_wire_uses():
     schema = json.loads((ROOT / "schema" / "paywire.schema.json").read_text())
     text = json.dumps(schema)

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import PaywireModel
+import PaywireWire
 import Prometheus
 import ServiceLifecycle
 
@@ -23,19 +25,18 @@ struct ServerParts {
         let bundleBytes = try read(bundlePath, "the bundle")
         let bundle: ServableBundle, experiments: [String: [Experiment]]
         do {
-            bundle = try Core.servableBundle(bundleBytes)
-            experiments = try Core.experiments(bundle: bundleBytes)
+            bundle = try ServableBundle.load(bundleBytes)
+            experiments = try Experiment.all(inBundle: bundleBytes)
         } catch {
-            throw StartProblem("\(bundlePath): \(error)")
+            throw StartProblem("\(bundlePath): \(error.message)")
         }
-        var products: [String: Product] = [:]
+        var products: [String: StoreProduct] = [:]
         if let path = options.productsPath {
+            let catalog = try read(path, "the products file")
             do {
-                for product in try Core.products(try read(path, "the products file")) { products[product.vendorProductId] = product }
-            } catch let problem as StartProblem {
-                throw problem
+                for product in try StoreProduct.catalog(catalog) { products[product.vendorProductId] = product }
             } catch {
-                throw StartProblem("\(path): \(error)")
+                throw StartProblem("\(path): \(error.message)")
             }
         }
         let (store, storeService) = try openStore(options, logger: logger)
@@ -141,12 +142,12 @@ struct ServerParts {
     /// `--profiles FILE`: profile id -> a profile as the spec's `Profile` describes it.
     private static func profiles(_ options: Options) throws -> [String: Profile] {
         guard let path = options.profilesPath else { return [:] }
-        guard case .object(let object)? = try? Core.parseJSON(try read(path, "the profiles file")) else {
+        guard case .object(let object)? = try? JSONValue(parsing: try read(path, "the profiles file")) else {
             throw StartProblem("\(path) must be a JSON object of profile id -> profile")
         }
         var profiles: [String: Profile] = [:]
         for (id, profile) in object.members {
-            guard let decoded = try? WireJSON.decoder().decode(Profile.self, from: Data(Core.encode(profile))) else {
+            guard let decoded = try? WireJSON.decoder().decode(Profile.self, from: Data(JSONWriter.encode(profile))) else {
                 throw StartProblem("\(path): profile '\(id)' is not a profile as the spec's Profile describes it")
             }
             profiles[id] = decoded

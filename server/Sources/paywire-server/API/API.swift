@@ -1,5 +1,6 @@
 import Foundation
 import PaywireAPI
+import PaywireModel
 
 /// What the server was started with, shared by every request.
 struct ServerSetup: Sendable {
@@ -15,7 +16,7 @@ struct ServerSetup: Sendable {
     /// The bundle's A/B tests by placement id (what results are computed for).
     let experiments: [String: [Experiment]]
     /// The catalog (`--products`) by vendor product id.
-    let products: [String: Product]
+    let products: [String: StoreProduct]
     /// The test store's signature check; nil: the test store is off.
     let testStore: TestStoreSignature?
     /// Signs promotional and win-back offers; nil: no offer key was configured.

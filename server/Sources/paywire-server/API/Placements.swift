@@ -1,5 +1,6 @@
 import Foundation
 import PaywireAPI
+import PaywireModel
 
 /// `GET /v1/placements/{id}`, `GET /v1/onboardings/{id}`, `GET /v1/profiles/{id}`: strong
 /// ETags, `304` for a current `If-None-Match`.
@@ -24,7 +25,7 @@ extension API {
         guard !input.headers.xPaywireProfileId.isEmpty else { return .badRequest(Self.invalid("x-paywire-profile-id must not be empty")) }
         guard let profile = try await profile(input.path.profileId) else { return .notFound }
         let response = Components.Schemas.ProfileResponse(profile: profile)
-        let etag = Core.etag(of: Array(try WireJSON.encoder().encode(response)))
+        let etag = ServableBundle.etag(of: Array(try WireJSON.encoder().encode(response)))
         if input.headers.ifNoneMatch == etag { return .notModified }
         return .ok(.init(headers: .init(eTag: etag), body: .json(response)))
     }

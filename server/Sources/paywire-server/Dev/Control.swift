@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PaywireWire
 
 /// The `/_dev/` endpoints of `--dev` (not in the API spec): fault switches, request counts,
 /// reset, authored profiles, and what was stored, for tests and demos.
@@ -61,7 +62,7 @@ enum DevRoutes {
         routes.add(.get, "/_dev/purchases") { request, _ in
             json(.object([("purchases", .array(try await store.purchaseLog(profileId: request.uri.queryParameters.get("profile_id")).map { entry in
                 // The request as sent, with its outcome.
-                guard case .object(var object)? = try? Core.parseJSON(Array(entry.request.utf8)) else { return .null }
+                guard case .object(var object)? = try? JSONValue(parsing: Array(entry.request.utf8)) else { return .null }
                 object.set("status", .string(entry.status))
                 if !entry.code.isEmpty { object.set("code", .string(entry.code)) }
                 return .object(object)
@@ -85,7 +86,7 @@ enum DevRoutes {
         var attributes = JSONValue.object([]), ids = JSONValue.object([])
         var attributions: [(String, JSONValue)] = []
         for entry in entries {
-            let body = (try? Core.parseJSON(Array(entry.body.utf8))) ?? .null
+            let body = (try? JSONValue(parsing: Array(entry.body.utf8))) ?? .null
             switch ProfileData.Kind(rawValue: entry.kind) {
             case .attributes?: attributes = body
             case .integrationIdentifiers?: ids = body
@@ -100,7 +101,7 @@ enum DevRoutes {
         [UInt8](buffer: try await request.body.collect(upTo: 1 << 20))
     }
 
-    static func json(_ value: JSONValue) -> Response { json(bytes: Core.encode(value)) }
+    static func json(_ value: JSONValue) -> Response { json(bytes: JSONWriter.encode(value)) }
 
     static func json(bytes: [UInt8]) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -1,4 +1,4 @@
-
+import PaywireWire
 
 /// What the server does wrong on purpose, switched at start (`--faults JSON` and the older
 /// flags) or at run time (`POST /_dev/faults`; `{}` clears). At most one way of answering
@@ -37,7 +37,7 @@ struct Faults: Sendable, Equatable {
     init() {}
 
     init(json bytes: [UInt8]) throws(FaultsError) {
-        guard let document = try? Core.parseJSON(bytes), case .object(let object) = document else {
+        guard let document = try? JSONValue(parsing: bytes), case .object(let object) = document else {
             throw FaultsError("the body must be a JSON object")
         }
         if let unknown = object.keys.first(where: { !Self.known.contains($0) }) {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PaywireWire
 import SwiftASN1
 import X509
 
@@ -43,7 +44,7 @@ struct JWSVerifier: Sendable {
               let signatureBytes = Base64URL.decode(parts[2]) else {
             throw SignedProblem("malformed_jws", "not a JWS in compact form (three base64url parts)")
         }
-        guard let header = try? Core.parseJSON(Array(headerBytes)), header["alg"]?.asString == "ES256" else {
+        guard let header = try? JSONValue(parsing: Array(headerBytes)), header["alg"]?.asString == "ES256" else {
             throw SignedProblem("malformed_jws", "the JWS header must be a JSON object with alg ES256")
         }
         guard let chain = header["x5c"]?.asArray, !chain.isEmpty, chain.count <= 5 else {
@@ -63,7 +64,7 @@ struct JWSVerifier: Sendable {
               key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)) else {
             throw SignedProblem("invalid_signature", "the JWS signature is not the leaf certificate's ES256 signature")
         }
-        guard let payload = try? Core.parseJSON(Array(payloadBytes)), payload.isObject else {
+        guard let payload = try? JSONValue(parsing: Array(payloadBytes)), payload.isObject else {
             throw SignedProblem("invalid_payload", "the JWS payload is not a JSON object")
         }
         return payload

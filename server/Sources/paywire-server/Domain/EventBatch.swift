@@ -1,3 +1,4 @@
+import PaywireWire
 
 /// One analytics record of `POST /v1/events`, checked, ready to store.
 struct EventRecord: Sendable {
@@ -28,7 +29,7 @@ enum EventBatch {
     }
 
     static func parse(_ body: [UInt8]) -> Result<(records: [EventRecord], dropped: Int), Problem> {
-        guard let document = try? Core.parseJSON(body), case .object(let batch) = document else {
+        guard let document = try? JSONValue(parsing: body), case .object(let batch) = document else {
             return .failure(.request("the body must be a JSON object {\"records\": [...]}"))
         }
         guard let items = batch["records"]?.asArray, (1...maxRecords).contains(items.count) else {

@@ -1,3 +1,4 @@
+import PaywireWire
 
 /// Short ways to read and build the core's ordered JSON values, which keep number text exact
 /// (prices stay the decimals they were written as).
@@ -5,7 +6,7 @@ extension JSONValue {
     static func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
 
     /// A finite double as a number; null when not finite.
-    static func double(_ value: Double) -> JSONValue { Core.number(value).map { .number($0) } ?? .null }
+    static func double(_ value: Double) -> JSONValue { JSONNumber(exactly: value).map { .number($0) } ?? .null }
 
     static func object(_ members: [(String, JSONValue)]) -> JSONValue {
         .object(JSONObject(members.map { (key: $0.0, value: $0.1) }))
@@ -45,7 +46,7 @@ extension JSONValue {
     }
 
     /// Compact JSON text.
-    var encoded: [UInt8] { Core.encode(self) }
+    var encoded: [UInt8] { JSONWriter.encode(self) }
 
     /// Whether any string of the value, or any member name, holds U+0000.
     var holdsNUL: Bool {

@@ -1,3 +1,4 @@
+import PaywireModel
 
 /// A subscription's lifecycle as the stores report it, kept per original transaction id: the
 /// fields of issue 19 that the profile's grants carry. Times are milliseconds since the epoch.
@@ -16,19 +17,13 @@ struct LifecycleState: Sendable, Equatable {
     var isRefund = false
     var refundedAt: Int?
 
-    /// The core's rule (a refund ends access at once; past the expiry only a grace period
-    /// still grants), so the backend and the device cannot disagree.
-    func isActive(now: Int) -> Bool {
-        Core.grantIsActive(now: now, expiresAt: expiresAt, isRefund: isRefund, isInGracePeriod: isInGracePeriod,
-                                       gracePeriodExpiresAt: gracePeriodExpiresAt)
+    /// Its times as the one rule the device also judges grants by (the model's `GrantStanding`).
+    var standing: GrantStanding {
+        GrantStanding(expiresAt: expiresAt, isRefund: isRefund, isInGracePeriod: isInGracePeriod,
+                      gracePeriodExpiresAt: gracePeriodExpiresAt)
     }
 
-    /// When access ends (or .max for life): what ranks grants of one access level.
-    var end: Int {
-        let expiry = expiresAt ?? .max
-        guard isInGracePeriod, let grace = gracePeriodExpiresAt else { return expiry }
-        return max(expiry, grace)
-    }
+    func isActive(now: Int) -> Bool { standing.isActive(now: now) }
 }
 
 /// The App Store Server Notifications v2 vocabulary every store's notifications are mapped onto.

@@ -1,4 +1,6 @@
 import Foundation
+import PaywireModel
+import PaywireWire
 
 /// Typed reads of a notification's members: a member of the wrong type is a problem naming
 /// it, never a guess, so whatever the spec calls invalid is refused with 400.
@@ -56,7 +58,7 @@ struct Members {
 
 enum NotificationRequests {
     static func document(_ body: [UInt8]) throws(RequestProblem) -> Members {
-        guard let document = try? Core.parseJSON(body) else { throw RequestProblem("the body must be a JSON object") }
+        guard let document = try? JSONValue(parsing: body) else { throw RequestProblem("the body must be a JSON object") }
         return try Members(document)
     }
 
@@ -117,13 +119,13 @@ enum NotificationRequests {
     static let playDefaultGraceMillis = 3 * 24 * 3600 * 1000
 
     /// `POST /v1/notifications/play`: a Pub/Sub push of a Real-time Developer Notification.
-    static func play(_ body: [UInt8], products: [String: Product]) throws(RequestProblem) -> StoreNotification {
+    static func play(_ body: [UInt8], products: [String: StoreProduct]) throws(RequestProblem) -> StoreNotification {
         let push = try document(body)
         _ = try push.text("subscription")
         guard let message = try push.member("message") else { throw RequestProblem("message is required") }
         let messageId = try message.text("messageId")
         guard let data = Base64URL.decode(try message.text("data"), url: false),
-              let decoded = try? Core.parseJSON(Array(data)) else {
+              let decoded = try? JSONValue(parsing: Array(data)) else {
             throw RequestProblem("message.data must be base64 of a JSON object (a Real-time Developer Notification)")
         }
         let rtdn = try Members(decoded, path: "message.data.")
@@ -136,7 +138,7 @@ enum NotificationRequests {
 
     /// The lifecycle event of an RTDN and its purchase token (the original transaction id
     /// the device posts for a Play purchase).
-    private static func playEvent(_ rtdn: Members, at: Int, products: [String: Product])
+    private static func playEvent(_ rtdn: Members, at: Int, products: [String: StoreProduct])
         throws(RequestProblem) -> (LifecycleEvent, String) {
         if let voided = try rtdn.member("voidedPurchaseNotification") {
             var event = LifecycleEvent(kind: .refund, storeType: "VOIDED_PURCHASE", subtype: nil, at: at)

@@ -1,31 +1,32 @@
 import Foundation
+import PaywireModel
 
 /// The backend's profile (`Profile` of the spec): grants from the verified transactions a
 /// profile owns, merged with a profile authored in development (`--profiles`, `PUT
-/// /_dev/profiles/{id}`). For each access level and each subscription product the grant that
-/// lasts longer wins, a grant for life (no expiry) beating any dated one. Pure: facts in, profile out.
+/// /_dev/profiles/{id}`). For each access level and each subscription product the grant the
+/// model's rule ranks first wins (`GrantStanding.outranks`). Pure: facts in, profile out.
 enum ProfileBuilder {
     /// The profile, or nil when the backend has met the profile neither through a purchase or
     /// restore nor through an authored profile.
     static func profile(_ facts: ProfileFacts, authored: Profile?, now: Int) -> Profile? {
         guard facts.known || authored != nil else { return nil }
-        var accessLevels = LongestGrants(authored?.accessLevels?.additionalProperties)
-        var subscriptions = LongestGrants(authored?.subscriptions?.additionalProperties)
+        var accessLevels = RankedGrants(authored?.accessLevels?.additionalProperties)
+        var subscriptions = RankedGrants(authored?.subscriptions?.additionalProperties)
         var purchases = authored?.nonSubscriptions?.additionalProperties ?? [:]
         var testUser = authored?.isTestUser ?? false
         for owned in facts.grants {
             // What store notifications said of this subscription, when any came.
             let lifecycle = facts.lifecycles[owned.originalTransactionId]
             let grant = grant(owned, lifecycle, now: now)
-            let end = lifecycle.map { $0.end } ?? owned.expiresAt
+            let standing = lifecycle?.standing ?? GrantStanding(expiresAt: owned.expiresAt)
             switch owned.productType {
             case "consumable", "non_consumable":
                 purchases[owned.vendorProductId, default: []].append(purchase(owned, refunded: lifecycle?.isRefund ?? false))
             default:
-                subscriptions.offer(owned.vendorProductId, grant, expiresAt: end)
+                subscriptions.offer(owned.vendorProductId, grant, standing: standing)
             }
             if let level = owned.accessLevel, owned.productType != "consumable" {
-                accessLevels.offer(level, grant, expiresAt: end)
+                accessLevels.offer(level, grant, standing: standing)
             }
             testUser = testUser || owned.isTest
         }
@@ -71,23 +72,25 @@ enum ProfileBuilder {
     }
 }
 
-/// Grants by key, keeping the one that lasts longest (no expiry: for life).
-struct LongestGrants {
+/// Grants by key, keeping the one the model's rule ranks first (`GrantStanding.outranks`): a
+/// grant not refunded over a refunded one, then the one whose access ends later.
+struct RankedGrants {
     private(set) var grants: [String: Grant] = [:]
-    private var expiries: [String: Int] = [:]
+    private var standings: [String: GrantStanding] = [:]
 
     /// Starts from an authored profile's grants.
     init(_ authored: [String: Grant]?) {
         for (key, grant) in authored ?? [:] {
             grants[key] = grant
-            expiries[key] = grant.expiresAt.map(\.milliseconds) ?? .max
+            standings[key] = GrantStanding(
+                startsAt: grant.startsAt?.milliseconds, expiresAt: grant.expiresAt?.milliseconds, isRefund: grant.isRefund ?? false,
+                isInGracePeriod: grant.isInGracePeriod ?? false, gracePeriodExpiresAt: grant.gracePeriodExpiresAt?.milliseconds)
         }
     }
 
-    mutating func offer(_ key: String, _ grant: Grant, expiresAt: Int?) {
-        let expiry = expiresAt ?? .max
-        if let current = expiries[key], expiry <= current { return }
+    mutating func offer(_ key: String, _ grant: Grant, standing: GrantStanding) {
+        if let current = standings[key], !standing.outranks(current) { return }
         grants[key] = grant
-        expiries[key] = expiry
+        standings[key] = standing
     }
 }

@@ -1,3 +1,4 @@
+import PaywireWire
 
 /// What the device tells the backend about a profile besides purchases: its attributes
 /// (`PUT /v1/profiles/{id}/attributes`), the ids other SDKs gave it (`PUT .../integration-ids`)
@@ -19,7 +20,7 @@ enum ProfileData {
     /// Reads a request body. `pathProfileId` is the id in the route: where there is one, it
     /// names the profile (the body's copy is the device's, and the spec cannot tie the two).
     static func parse(_ bytes: [UInt8], kind: Kind, pathProfileId: String?) throws(RequestProblem) -> Post {
-        guard let document = try? Core.parseJSON(bytes), document.isObject else {
+        guard let document = try? JSONValue(parsing: bytes), document.isObject else {
             throw RequestProblem("the body must be a JSON object")
         }
         guard let eventId = document["event_id"]?.asString, isUUID(eventId) else { throw RequestProblem("event_id must be a UUID") }

@@ -1,3 +1,4 @@
+import PaywireWire
 
 /// What a store says about one transaction: the part a signature covers and a restore carries.
 struct TransactionClaim: Sendable {
@@ -110,7 +111,7 @@ enum PurchaseRequests {
     }
 
     private static func document(_ body: [UInt8]) throws(RequestProblem) -> JSONValue {
-        guard let document = try? Core.parseJSON(body), document.isObject else {
+        guard let document = try? JSONValue(parsing: body), document.isObject else {
             throw RequestProblem("the body must be a JSON object")
         }
         return document

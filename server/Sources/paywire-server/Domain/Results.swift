@@ -1,5 +1,6 @@
 import Foundation
 import PaywireAPI
+import PaywireModel
 
 /// One variation's numbers in `GET /v1/experiments/{placement_id}/results`.
 struct VariationResult: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import OpenAPIRuntime
 import PaywireAPI
+import PaywireWire
 
 // The generated models by the names the server's code uses.
 typealias Profile = Components.Schemas.Profile
@@ -19,10 +20,10 @@ extension Date {
 /// Dates on the wire as the core writes and reads them, `YYYY-MM-DDTHH:MM:SS.sssZ`, to the
 /// millisecond (ISO 8601 formatters round-trip doubles and can lose one).
 struct WireDates: DateTranscoder {
-    func encode(_ date: Date) throws -> String { Core.isoDate(milliseconds: date.milliseconds) }
+    func encode(_ date: Date) throws -> String { ISODate.format(milliseconds: date.milliseconds) }
 
     func decode(_ text: String) throws -> Date {
-        guard let milliseconds = Core.parseISODate(text) else {
+        guard let milliseconds = ISODate.parse(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "'\(text)' is not a date YYYY-MM-DDTHH:MM:SS[.sss]Z"))
         }
         return Date(milliseconds: milliseconds)

@@ -1,5 +1,6 @@
 import HTTPTypes
 import OpenAPIRuntime
+import PaywireWire
 
 /// The request body's bytes as they came, for the parts of an operation that need its exact
 /// text: numbers as written (prices), members the spec does not name (kept in stored records),
@@ -45,7 +46,7 @@ enum RawBody {
             }
             return false
         }
-        guard mayHold, let document = try? Core.parseJSON(bytes) else { return false }
+        guard mayHold, let document = try? JSONValue(parsing: bytes) else { return false }
         return document.holdsNUL
     }
 }

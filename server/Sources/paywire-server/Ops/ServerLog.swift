@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PaywireWire
 
 /// The server's logs: one JSON object a line on stderr (`--log-format json`, the default), or
 /// swift-log's text lines. Nothing the server logs carries a secret: no API key, no
@@ -29,14 +30,14 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var members: [(String, JSONValue)] = [
-            ("ts", .string(Core.isoDate(milliseconds: Int((Date().timeIntervalSince1970 * 1000).rounded())))),
+            ("ts", .string(ISODate.format(milliseconds: Int((Date().timeIntervalSince1970 * 1000).rounded())))),
             ("level", .string(event.level.rawValue)), ("label", .string(label)), ("msg", .string(event.message.description)),
         ]
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for key in merged.keys.sorted() {
             if let value = merged[key] { members.append((key, Self.json(value))) }
         }
-        var line = Core.encode(.object(members))
+        var line = JSONWriter.encode(.object(members))
         line.append(UInt8(ascii: "\n"))
         FileHandle.standardError.write(Data(line))
     }

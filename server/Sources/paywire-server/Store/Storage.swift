@@ -1,3 +1,5 @@
+import PaywireModel
+
 /// Everything the server keeps, behind one protocol with two engines: SQLite (embedded, one
 /// file, the default) and PostgreSQL (shared by replicas). Each method is one transaction: a
 /// request that was acknowledged is stored, and one that failed left nothing behind. Every
@@ -19,9 +21,9 @@ protocol Storage: Sendable {
 
     /// A checked purchase, or its refusal, recorded: the status (`verified`, `pending`) or the
     /// refusal, including a `transaction_conflict` found here.
-    func recordPurchase(_ post: PurchasePost, product: Product?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal>
+    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal>
     /// Restores checked claims to the restoring profile; `refusals` are those already refused.
-    func recordRestore(_ post: RestorePost, products: [String: Product], refusals: [String: Refusal]) async throws -> RestoreOutcome
+    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal]) async throws -> RestoreOutcome
     /// Every purchase post and restored claim with its outcome, in arrival order.
     func purchaseLog(profileId: String?) async throws -> [PurchaseLogEntry]
 

@@ -33,13 +33,24 @@ final class AsyncCalls {
         this.client = client;
     }
 
-    /** Queues the call and returns its future. */
+    /**
+     * Queues the call and returns its future. A call the library refuses at once (BUSY: too many
+     * answers not yet taken; CLOSED) gives a future that has already failed with that status, so
+     * every future settles.
+     */
     CompletableFuture<JsonElement> start(String method, String paramsJson) {
         CompletableFuture<JsonElement> future = new CompletableFuture<>();
         synchronized (this) {
+            long callId;
+            try {
+                callId = client.callAsync(method, paramsJson);
+            } catch (PaywireException refused) {
+                future.completeExceptionally(refused);
+                return future;
+            }
             // Registered under the lock that offer() takes: a fast call_result still finds its future
             // (paywire_client_call_async only queues, it never waits for a handler).
-            pending.put(client.callAsync(method, paramsJson), future);
+            pending.put(callId, future);
             if (!handlerSet && pump == null) {
                 pump = new Thread(this::run, "paywire-async-calls");
                 pump.setDaemon(true);

@@ -31,7 +31,10 @@ public final class PaywireException extends RuntimeException {
 
     /** The exception for a status that came without an envelope (a refused callAsync). */
     static PaywireException fromStatus(Status status, String what) {
-        return new PaywireException(status, status.wireCode(), what + " refused: " + status.name(), null);
+        String reason = status == Status.BUSY
+                ? ": the client already owes the host async_call_limit call_results it has not taken (wait for the calls already made, then retry)"
+                : "";
+        return new PaywireException(status, status.wireCode(), what + " refused: " + status.name() + reason, null);
     }
 
     /** The wire error code, from the closed list in schema/paywire.schema.json. */

@@ -20,7 +20,9 @@ public enum Status {
     CLOSED(-8, "closed"),
     TIMEOUT(-9, "timeout"),
     INTERNAL(-10, "internal"),
-    NOMEM(-11, "internal");
+    NOMEM(-11, "internal"),
+    /** The client owes the host what it has not taken yet; nothing was done (retry after taking events). */
+    BUSY(-12, "busy");
 
     private final int code;
     private final String wireCode;

@@ -78,4 +78,80 @@ final class AsyncTest {
                     .get("developer_id").getAsString(), "placement");
         }
     }
+
+    @TestMain.Check
+    public static void callAsyncPastTheLimitIsRefusedWithBusyAndEveryAcceptedCallIsAnswered() throws Exception {
+        // Nobody takes events while 100 calls are made: exactly async_call_limit are accepted.
+        try (Client client = new Client("{\"profile_id\": \"flood\", \"async_call_limit\": 8}")) {
+            List<Long> accepted = new ArrayList<>();
+            int refused = 0;
+            for (int i = 0; i < 100; i++) {
+                try {
+                    accepted.add(client.callAsync("get_profile"));
+                } catch (PaywireException error) {
+                    equal(Status.BUSY, error.status(), "status");
+                    equal("busy", error.code(), "code");
+                    check(error.getMessage().contains("async_call_limit"), "the message names the limit");
+                    refused++;
+                }
+            }
+            equal(8, accepted.size(), "accepted");
+            equal(92, refused, "refused");
+            for (long callId : accepted) {
+                equal("flood", client.waitFor(callId, 30_000, null).getAsJsonObject().get("profile_id").getAsString(), "answered");
+            }
+            client.waitFor(client.callAsync("get_profile"), 30_000, null);  // room again
+        }
+    }
+
+    @TestMain.Check
+    public static void typedFuturesPastTheLimitEachFailAtOnceWithBusyOrComplete() throws Exception {
+        // 2,000 typed calls made before any is awaited, against async_call_limit 50, with a slow
+        // consumer: each completion's continuation runs on the thread that takes events and
+        // sleeps, so answers are taken slowly. Every future fails at once with BUSY or completes.
+        try (Client client = new Client("{\"profile_id\": \"flood\", \"async_call_limit\": 50, \"event_queue_limit\": 16}")) {
+            List<java.util.concurrent.CompletableFuture<dev.paywire.model.Profile>> futures = new ArrayList<>();
+            for (int i = 0; i < 2000; i++) {
+                java.util.concurrent.CompletableFuture<dev.paywire.model.Profile> future = client.getProfileAsync();
+                future.thenRun(() -> {
+                    try {
+                        Thread.sleep(1);
+                    } catch (InterruptedException stop) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                futures.add(future);
+            }
+            int answered = 0;
+            int refused = 0;
+            for (java.util.concurrent.CompletableFuture<dev.paywire.model.Profile> future : futures) {
+                try {
+                    equal("flood", future.get(60, TimeUnit.SECONDS).getProfileId(), "profile_id");
+                    answered++;
+                } catch (java.util.concurrent.ExecutionException failed) {
+                    PaywireException error = (PaywireException) failed.getCause();
+                    equal(Status.BUSY, error.status(), "status");
+                    refused++;
+                }
+            }
+            equal(2000, answered + refused, "every future settled");
+            check(answered >= 50, "at least the limit answered: " + answered);
+            equal("flood", client.getProfileAsync().get(30, TimeUnit.SECONDS).getProfileId(), "room again");
+        }
+    }
+
+    @TestMain.Check
+    public static void futuresStillWaitingWhenTheClientClosesFailWithClosed() throws Exception {
+        java.util.concurrent.CompletableFuture<?> waiting;
+        try (Client client = new Client("{\"profile_id\": \"p\", \"store\": {\"type\": \"host\"}, \"host_request_timeout_ms\": 60000}")) {
+            waiting = client.restorePurchasesAsync();  // waits for the host's store, which never answers
+            Thread.sleep(200);
+        }
+        try {
+            waiting.get(10, TimeUnit.SECONDS);
+            check(false, "the future failed");
+        } catch (java.util.concurrent.ExecutionException failed) {
+            equal(Status.CLOSED, ((PaywireException) failed.getCause()).status(), "status");
+        }
+    }
 }

@@ -66,14 +66,16 @@ final class OwnershipTest {
         try (Client client = exampleClient()) {
             client.callAsync("get_paywall", PARAMS);
             int eventBytes = Json.write(client.poll(2000)).length();
-            long growth = cHeapGrowth(CALLS, () -> {
+            Runnable polledCall = () -> {
                 client.callAsync("get_paywall", PARAMS);
                 check(client.poll(2000) != null, "call_result arrived");
-            });
+            };
+            // The JVM's own native memory (JIT, GC, threads) wanders by a few MB from run to run
+            // (-6 to +8 MB seen on a loaded machine); a leaked event string per call would be the
+            // whole of `leak` in every round, so the smaller of two rounds is what is judged.
+            long growth = Math.min(cHeapGrowth(CALLS, polledCall), cHeapGrowth(CALLS, polledCall));
             long leak = (long) CALLS * eventBytes;
             System.out.printf("     %d async calls polled: C heap grew %d bytes (a leak would be %d)%n", CALLS, growth, leak);
-            // The JVM's own native memory (JIT, GC, threads) wanders by a few MB from run to run
-            // (-6 to +2.5 MB seen); a leaked event string per call would be the whole of `leak`.
             check(growth < leak / 4, "C heap grew " + growth + " bytes over " + CALLS + " polled events");
         }
     }

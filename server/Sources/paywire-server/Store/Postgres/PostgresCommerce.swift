@@ -1,8 +1,9 @@
+import PaywireModel
 import PostgresNIO
 
 /// Store transactions in PostgreSQL: purchases, restores, the purchase log, and what a profile owns.
 extension PostgresStorage {
-    func recordPurchase(_ post: PurchasePost, product: Product?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal> {
+    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal> {
         try await serializable { connection in
             try await self.meet(post.profileId, post.customerUserId, connection)
             let claim = post.claim
@@ -27,7 +28,7 @@ extension PostgresStorage {
                 status = new
                 try await self.insert(claim, owner: post.profileId, status: new, product: product, connection)
             }
-            _ = try await self.rows(Statements.priceAndAttribution, [.text(post.amount ?? product?.price), .text(post.currencyCode ?? product?.currencyCode),
+            _ = try await self.rows(Statements.priceAndAttribution, [.text(post.amount ?? product?.priceText), .text(post.currencyCode ?? product?.currencyCode),
                       .text(post.attribution?.placementId), .text(post.attribution?.abTestName), .text(post.attribution?.variationId),
                       .text(claim.transactionId)], on: connection)
             try await self.log(claim.transactionId, post.profileId, status, "", request, connection)
@@ -35,7 +36,7 @@ extension PostgresStorage {
         }
     }
 
-    func recordRestore(_ post: RestorePost, products: [String: Product], refusals: [String: Refusal]) async throws -> RestoreOutcome {
+    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal]) async throws -> RestoreOutcome {
         try await serializable { connection in
             try await self.meet(post.profileId, post.customerUserId, connection)
             var restored: [TransactionClaim] = [], refused: [(TransactionClaim, Refusal)] = []
@@ -85,10 +86,10 @@ extension PostgresStorage {
                             grants: grants, lifecycles: lifecycles)
     }
 
-    private func insert(_ claim: TransactionClaim, owner: String, status: String, product: Product, _ connection: PostgresConnection) async throws {
+    private func insert(_ claim: TransactionClaim, owner: String, status: String, product: StoreProduct, _ connection: PostgresConnection) async throws {
         _ = try await rows(Statements.insertTransaction, [.text(claim.transactionId), .text(claim.originalTransactionId), .text(claim.vendorProductId), .text(owner), .text(owner),
                   .text(status), .text(claim.environment), .text(claim.store), .int(claim.purchasedAt),
-                  .int(product.expiry(from: claim.purchasedAt)), .text(product.accessLevel), .text(product.productType)], on: connection)
+                  .int(product.expiry(from: claim.purchasedAt)), .text(product.accessLevel), .text(product.productType.rawValue)], on: connection)
     }
 
     /// The backend has met this profile (a purchase or restore named it).

@@ -1,8 +1,9 @@
 import GRDB
+import PaywireModel
 
 /// Store transactions in SQLite: purchases, restores, the purchase log, and what a profile owns.
 extension SQLiteStorage {
-    func recordPurchase(_ post: PurchasePost, product: Product?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal> {
+    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal> {
         try await database.write { db in
             try Self.meet(post.profileId, post.customerUserId, db)
             let claim = post.claim
@@ -25,14 +26,14 @@ extension SQLiteStorage {
                 status = new
                 try Self.insert(claim, owner: post.profileId, status: new, product: product, db)
             }
-            try db.execute(sql: Statements.priceAndAttribution, arguments: [post.amount ?? product?.price, post.currencyCode ?? product?.currencyCode, post.attribution?.placementId,
+            try db.execute(sql: Statements.priceAndAttribution, arguments: [post.amount ?? product?.priceText, post.currencyCode ?? product?.currencyCode, post.attribution?.placementId,
                                  post.attribution?.abTestName, post.attribution?.variationId, claim.transactionId])
             try Self.log(claim.transactionId, post.profileId, status, "", request, db)
             return .success(status)
         }
     }
 
-    func recordRestore(_ post: RestorePost, products: [String: Product], refusals: [String: Refusal]) async throws -> RestoreOutcome {
+    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal]) async throws -> RestoreOutcome {
         try await database.write { db in
             try Self.meet(post.profileId, post.customerUserId, db)
             var restored: [TransactionClaim] = [], refused: [(TransactionClaim, Refusal)] = []
@@ -82,10 +83,10 @@ extension SQLiteStorage {
         }
     }
 
-    static func insert(_ claim: TransactionClaim, owner: String, status: String, product: Product, _ db: Database) throws {
+    static func insert(_ claim: TransactionClaim, owner: String, status: String, product: StoreProduct, _ db: Database) throws {
         try db.execute(sql: Statements.insertTransaction, arguments: [claim.transactionId, claim.originalTransactionId, claim.vendorProductId, owner, owner, status,
                              claim.environment, claim.store, claim.purchasedAt, product.expiry(from: claim.purchasedAt),
-                             product.accessLevel, product.productType])
+                             product.accessLevel, product.productType.rawValue])
     }
 
     /// The backend has met this profile (a purchase or restore named it).

@@ -67,7 +67,7 @@ final class RunnerOps {
 
     private JsonObject hello() {
         JsonObject names = new JsonObject();
-        for (int status = -12; status <= 1; status++) {
+        for (int status = -13; status <= 1; status++) {
             names.addProperty(Integer.toString(status), Abi.statusName(status));
         }
         JsonObject reply = new JsonObject();

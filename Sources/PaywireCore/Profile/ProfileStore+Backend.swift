@@ -1,0 +1,47 @@
+import PaywireModel
+import PaywireWire
+
+/// The backend's profile coming in: fetched (`ProfileFetch`) and merged while it is still the
+/// current profile. The backend's access is the truth; the device's own grants whose
+/// transactions it has not answered yet stand beside it until it does.
+extension ProfileStore {
+    /// Fetches the backend's profile and merges it. `then` hears why nothing usable came (nil
+    /// when the profile was merged, or the backend had nothing new, or the app moved to another
+    /// profile meanwhile), once, later. Without a backend, nothing is asked.
+    func refreshFromBackend(then: @escaping (WireError?) -> Void) {
+        guard let fetch else { return }
+        let profileId = self.profileId
+        fetch.fetch(profileId) { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case .fetched(let snapshot, let etag):
+                if let error = applyBackend(snapshot, profileId: profileId) { return then(error) }
+                if self.profileId == profileId { fetch.keep(etag: etag, for: profileId) }
+                then(nil)
+            case .nothingNew, .abandoned:
+                then(nil)
+            case .failed(let error):
+                then(error)
+            }
+        }
+    }
+
+    /// A refresh nobody waits for (`reason`: start, app_did_become_active, access_time_passed):
+    /// a failure is logged. Nothing without a backend, and nothing new while this profile's
+    /// fetch is in flight.
+    func refreshInBackground(reason: String) {
+        guard let fetch, !fetch.isFetching(profileId) else { return }
+        let log = self.log
+        refreshFromBackend { failure in
+            guard let failure else { return }
+            log(.warn, "profile refresh (\(reason)) failed: \(failure.message)",
+                details: [("reason", .string(reason)), ("underlying_error", .string(failure.code.rawValue))])
+        }
+    }
+
+    /// A transaction was kept for the backend: its local grant stands until the backend answers.
+    func awaitBackend(_ transactionId: String) { awaitingBackend.insert(transactionId) }
+
+    /// The backend answered a transaction (or it could not be kept for it after all).
+    func backendAnswered(_ transactionId: String) { awaitingBackend.remove(transactionId) }
+}

@@ -1,0 +1,142 @@
+import PaywireModel
+import PaywireWire
+
+/// A transaction kept for the backend, watched against the store's own deadline.
+struct StoreDeadline: Sendable {
+    let transaction: StoreTransaction
+    let consumable: Bool
+    var timer: UInt64?
+    /// The store was told it is done (`consume: false`) before the backend answered.
+    var acknowledged = false
+}
+
+/// The transactions kept for the backend, from the moment they are kept until the backend's
+/// verdict (`PurchaseAnswers`, heard from the outbox): their local grants stand meanwhile, the
+/// store's deadlines are watched, and the store transaction is finished once the backend has it.
+///
+/// Store deadlines do not wait on the backend. Google Play refunds a purchase not acknowledged
+/// within three days, and a transaction is finished only once the backend has it; so a purchase
+/// still unanswered `store.acknowledge_after_ms` after it was made is acknowledged
+/// (`store.finish_transaction` with `consume: false`) while its record keeps going to the
+/// backend. A consumable is consumed only on the backend's word, when it comes.
+final class PurchaseLedger: PurchaseAnswers {
+    private let profiles: ProfileStore
+    private let store: StoreGateway
+    private let timers: Timers
+    private let log: Log
+    /// How long after a purchase the store is told it is done even without the backend's word.
+    private let acknowledgeAfter: Int
+    /// Store deadlines of transactions kept for the backend, by transaction id.
+    private var deadlines: [String: StoreDeadline] = [:]
+    /// What each money record waiting for the backend holds, by its event id: read once, when
+    /// it was kept (or when this run found it in the queue), not again from its bytes.
+    private var kept: [String: PurchaseRecord.Kept] = [:]
+
+    init(profiles: ProfileStore, store: StoreGateway, timers: Timers, log: Log, acknowledgeAfter: Int) {
+        self.profiles = profiles
+        self.store = store
+        self.timers = timers
+        self.log = log
+        self.acknowledgeAfter = acknowledgeAfter
+    }
+
+    /// Takes back the money records an earlier run kept and the backend has not answered yet.
+    func resume(_ records: [OutboxRecord]) {
+        for record in records {
+            guard let purchase = PurchaseRecord.kept(record.body) else { continue }
+            kept[record.eventId] = purchase
+            profiles.awaitBackend(purchase.transaction.transactionId)
+            if purchase.finishedByCore && !purchase.isPending { watchStoreDeadline(purchase.transaction, type: purchase.productType) }
+        }
+    }
+
+    /// `purchase` is about to be kept for the backend as record `eventId`: its grant stands
+    /// until the backend answers (set first, so no answer can come before it).
+    func willKeep(_ purchase: PurchaseRecord.Kept, eventId: String) {
+        kept[eventId] = purchase
+        profiles.awaitBackend(purchase.transaction.transactionId)
+    }
+
+    /// It was kept; when the core finishes it and the store completed it, its store deadline is watched.
+    func wasKept(_ purchase: PurchaseRecord.Kept) {
+        if purchase.finishedByCore && !purchase.isPending { watchStoreDeadline(purchase.transaction, type: purchase.productType) }
+    }
+
+    /// Keeping it failed after all: nothing stands for it.
+    func notKept(eventId: String) {
+        guard let purchase = kept.removeValue(forKey: eventId) else { return }
+        profiles.backendAnswered(purchase.transaction.transactionId)
+    }
+
+    /// Asks the store to finish a transaction (the host's store; the test store has nothing to
+    /// do): `consume` uses up a consumable, which only the backend's word may allow.
+    func finish(_ transaction: StoreTransaction, consume: Bool) {
+        let log = self.log
+        _ = store.start(.finishTransaction(transaction, consume: consume), origin: nil) { outcome in
+            if case .done(let error?) = outcome { log(.warn, "the store could not finish a transaction: \(error.message)") }
+        }
+    }
+
+    // MARK: - The backend's verdicts
+
+    func delivered(_ record: OutboxRecord, response: HTTPResponse) {
+        guard let kept = kept.removeValue(forKey: record.eventId) else { return }
+        profiles.backendAnswered(kept.transaction.transactionId)
+        if let snapshot = PurchaseRecord.answer(response.body).profile {
+            _ = profiles.applyBackend(snapshot, profileId: kept.profileId)
+        }
+        if kept.finishedByCore { finishAnswered(kept.transaction, consume: kept.productType == .consumable) }
+    }
+
+    func refused(_ record: OutboxRecord, response: HTTPResponse) {
+        guard let kept = kept.removeValue(forKey: record.eventId) else { return }
+        let transactionId = kept.transaction.transactionId
+        profiles.backendAnswered(transactionId)
+        let answer = PurchaseRecord.answer(response.body)
+        log(.warn, "the backend refused transaction '\(transactionId)' (\(answer.code ?? "HTTP \(response.status)")): "
+                + "\(answer.message ?? "no reason given"); the access it gave is revoked",
+            details: [("transaction_id", .string(transactionId)), ("code", .string(answer.code ?? "http_\(response.status)")),
+                      ("status", .number(JSONNumber(response.status)))])
+        if let snapshot = answer.profile {
+            _ = profiles.applyBackend(snapshot, profileId: kept.profileId)
+        } else {
+            _ = profiles.revoke(transactionId: transactionId)
+        }
+        // The backend has judged it: the store need not deliver it again. A refused consumable
+        // is not consumed: the backend did not vouch for it.
+        if kept.finishedByCore { finishAnswered(kept.transaction, consume: false) }
+    }
+
+    // MARK: - Store deadlines
+
+    /// Sets the timer for `transaction`'s store deadline (at once when it has passed).
+    private func watchStoreDeadline(_ transaction: StoreTransaction, type: ProductType?) {
+        let id = transaction.transactionId
+        guard deadlines[id] == nil else { return }
+        let delay = max(0, transaction.purchasedAt + acknowledgeAfter - profiles.accessNow())
+        var deadline = StoreDeadline(transaction: transaction, consumable: type == .consumable)
+        deadline.timer = timers.schedule(after: delay) { [weak self] in self?.acknowledgeDeadlinePassed(id) }
+        deadlines[id] = deadline
+    }
+
+    /// The deadline came before the backend's answer: acknowledge, keep the record.
+    private func acknowledgeDeadlinePassed(_ transactionId: String) {
+        guard var deadline = deadlines[transactionId], !deadline.acknowledged else { return }
+        deadline.timer = nil
+        deadline.acknowledged = true
+        deadlines[transactionId] = deadline
+        log(.warn, "the backend has not answered transaction '\(transactionId)' in time: it is acknowledged to the store "
+                + "so the store does not refund it; the backend still gets it",
+            details: [("transaction_id", .string(transactionId))])
+        finish(deadline.transaction, consume: false)
+    }
+
+    /// The backend answered: finish as usual, unless the deadline already acknowledged it;
+    /// then only a consumable the backend vouched for is finished again, to consume it.
+    private func finishAnswered(_ transaction: StoreTransaction, consume: Bool) {
+        let deadline = deadlines.removeValue(forKey: transaction.transactionId)
+        if let timer = deadline?.timer { timers.cancel(timer) }
+        if deadline?.acknowledged == true && !consume { return }
+        finish(transaction, consume: consume)
+    }
+}

@@ -1,0 +1,137 @@
+import PaywireWire
+
+/// The user the client acts for: an anonymous profile id, optionally tied to the app's own
+/// customer user id, and what they paid for. Persisted so the same device keeps its A/B
+/// variations and access across restarts.
+package struct Profile: Equatable, Sendable {
+    package var profileId: String
+    package var customerUserId: String?
+    /// The standard attributes `update_profile` sets (`StandardAttributeRules.keys` -> value).
+    package var standard: [String: String] = [:]
+    /// Set by `update_profile`, or recorded from an onboarding's email input when it asks for it.
+    package var email: String? {
+        get { standard["email"] }
+        set { standard["email"] = newValue }
+    }
+    /// The user opted out of analytics: no plain analytics record is kept (`Outbox.record`).
+    package var analyticsDisabled = false
+    /// `set_integration_identifiers`: key -> id.
+    package var integrationIds: [String: String] = [:]
+    /// `update_attribution`: source -> what it said.
+    package var attributions: [String: SourceAttribution] = [:]
+    /// Access level id -> the grant behind it, in the order granted.
+    package var accessLevels: [(id: String, grant: Grant)] = []
+    /// Subscriptions (autorenewable and non-renewing) by vendor product id, in the order bought.
+    package var subscriptions: [(id: String, grant: Grant)] = []
+    /// Consumable and non-consumable purchases by vendor product id, oldest first.
+    package var nonSubscriptions: [(id: String, purchases: [NonSubscription])] = []
+    /// Set by `update_profile`; audience rules read them as `custom.<key>`.
+    package var customAttributes = JSONObject()
+    /// Cross-placement test id -> the variation group this profile was assigned.
+    package var crossPlacementAssignments: [String: String] = [:]
+    /// When it last changed (ms); not part of equality.
+    package var timestamp = 0
+    /// The backend counts this profile's purchases as tests (sandbox).
+    package var isTestUser = false
+    /// The backend's time at its last answer (ms; 0: never): access is never judged earlier.
+    /// Not part of equality.
+    package var lastBackendTime = 0
+
+    package static let storageKey = "profile"
+
+    package init(profileId: String, customerUserId: String?, email: String? = nil) {
+        self.profileId = profileId
+        self.customerUserId = customerUserId
+        if let email { standard["email"] = email }
+    }
+
+    package static func == (lhs: Profile, rhs: Profile) -> Bool {
+        lhs.profileId == rhs.profileId && lhs.customerUserId == rhs.customerUserId && lhs.standard == rhs.standard
+            && lhs.analyticsDisabled == rhs.analyticsDisabled && lhs.integrationIds == rhs.integrationIds
+            && lhs.attributions == rhs.attributions
+            && lhs.accessLevels.elementsEqual(rhs.accessLevels) { $0.id == $1.id && $0.grant == $1.grant }
+            && lhs.subscriptions.elementsEqual(rhs.subscriptions) { $0.id == $1.id && $0.grant == $1.grant }
+            && lhs.nonSubscriptions.elementsEqual(rhs.nonSubscriptions) { $0.id == $1.id && $0.purchases == $1.purchases }
+            && lhs.customAttributes == rhs.customAttributes && lhs.crossPlacementAssignments == rhs.crossPlacementAssignments
+            && lhs.isTestUser == rhs.isTestUser
+    }
+
+    /// Adds `grant` under `id`, or replaces the one there when it outranks it (`GrantStanding`).
+    package static func merge(_ grant: Grant, as id: String, into list: inout [(id: String, grant: Grant)]) {
+        guard let index = list.firstIndex(where: { $0.id == id }) else {
+            list.append((id, grant))
+            return
+        }
+        if grant.outranks(list[index].grant) { list[index].grant = grant }
+    }
+
+    /// Records a consumable or non-consumable purchase once (by its purchase id).
+    package mutating func record(_ purchase: NonSubscription) {
+        guard let index = nonSubscriptions.firstIndex(where: { $0.id == purchase.vendorProductId }) else {
+            nonSubscriptions.append((purchase.vendorProductId, [purchase]))
+            return
+        }
+        guard !nonSubscriptions[index].purchases.contains(where: { $0.purchaseId == purchase.purchaseId }) else { return }
+        nonSubscriptions[index].purchases.append(purchase)
+    }
+
+    /// The first time after `now` at which any access level may start or stop being active.
+    package func nextAccessChange(after now: Int) -> Int? {
+        (accessLevels + subscriptions).compactMap { $0.grant.nextChange(after: now) }.min()
+    }
+
+    /// A new anonymous profile id: a random version-4 UUID.
+    package static func newProfileId() -> String { UUIDs.v4() }
+
+    /// The wire form (`#/$defs/profile`); `is_active` is judged at `now`.
+    package func write(to writer: inout JSONWriter, now: Int) {
+        writer.object { writer in
+            writer.member("profile_id", profileId)
+            // Absent rather than null: a host's model has no value to show.
+            if let customerUserId { writer.member("customer_user_id", customerUserId) }
+            for key in StandardAttributeRules.keys { if let value = standard[key] { writer.member(key, value) } }
+            if analyticsDisabled { writer.member("analytics_disabled", true) }
+            if !integrationIds.isEmpty { writer.member("integration_identifiers", .object(integrationIdsJSON)) }
+            if !attributions.isEmpty { writer.member("attributions", .object(attributionsJSON)) }
+            writer.member("timestamp", timestamp)
+            writer.member("is_test_user", isTestUser)
+            writer.key("access_levels")
+            writer.object { writer in
+                for (id, grant) in accessLevels {
+                    writer.key(id)
+                    Profile.writeGrant(grant, id: id, now: now, to: &writer)
+                }
+            }
+            writer.key("subscriptions")
+            writer.object { writer in
+                for (id, grant) in subscriptions {
+                    writer.key(id)
+                    Profile.writeGrant(grant, id: nil, now: now, to: &writer)
+                }
+            }
+            writer.key("non_subscriptions")
+            writer.object { writer in
+                for (id, purchases) in nonSubscriptions {
+                    writer.key(id)
+                    writer.array { writer in
+                        for purchase in purchases { writer.value(.object(JSONObject(purchase.members))) }
+                    }
+                }
+            }
+            writer.member("custom_attributes", .object(customAttributes))
+        }
+    }
+
+    /// Whether an access level is active at `now`.
+    package func activeAccessLevels(now: Int) -> Set<String> {
+        Set(accessLevels.filter { $0.grant.isActive(now: now) }.map(\.id))
+    }
+
+    private static func writeGrant(_ grant: Grant, id: String?, now: Int, to writer: inout JSONWriter) {
+        writer.object { writer in
+            if let id { writer.member("id", id) }
+            writer.member("is_active", grant.isActive(now: now))
+            for member in grant.members { writer.member(member.key, member.value) }
+        }
+    }
+}

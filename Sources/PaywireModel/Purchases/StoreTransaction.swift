@@ -1,0 +1,106 @@
+import PaywireWire
+
+/// A transaction as the store reported it. The backend validates it (`verification` is the
+/// store's proof, passed through untouched) and answers the profile; only then is it finished.
+package struct StoreTransaction: Equatable, Sendable {
+    package enum Environment: String, CaseIterable, Sendable { case sandbox, production }
+
+    package let transactionId: String
+    package let originalTransactionId: String
+    package let vendorProductId: String
+    /// When it was bought (ms).
+    package let purchasedAt: Int
+    package let environment: Environment
+    /// Which store: `test`, or what the host names (`app_store`, `play_store`, ...).
+    package let store: String
+    package let verification: String
+    /// The store's own expiry, when it gives one.
+    package let expiresAt: Int?
+    /// What the host says the product is, when it says (`report_transaction`, `store.purchase`).
+    package var productType: ProductType?
+    /// The access level the host names, for a product neither the paywall nor the store names one for.
+    package var accessLevelId: String?
+
+    /// `transaction_id, original_transaction_id, vendor_product_id, verification, purchased_at,
+    /// environment, store` into an open object: what `POST /v1/purchases` and each transaction
+    /// of `POST /v1/restores` carry alike.
+    package func writeMembers(to writer: inout JSONWriter) {
+        writer.member("transaction_id", transactionId)
+        writer.member("original_transaction_id", originalTransactionId)
+        writer.member("vendor_product_id", vendorProductId)
+        writer.member("verification", verification)
+        writer.member("purchased_at", purchasedAt)
+        writer.member("environment", environment.rawValue)
+        writer.member("store", store)
+    }
+
+    /// A transaction in the wire shape the host reports (`store.purchase` answers,
+    /// `store.restore` answers, `report_transaction`): `{transaction_id, original_transaction_id?,
+    /// vendor_product_id?, purchased_at? (ISO 8601), environment?, store?, verification?,
+    /// expires_at?, product_type?, access_level_id?}`. `productId` fills a missing `vendor_product_id`; `now` a missing purchase time.
+    package init(_ fields: Fields, productId: String?, now: Int) throws(WireError) {
+        transactionId = try fields.identifier("transaction_id")
+        originalTransactionId = try fields.optionalString("original_transaction_id").flatMap { $0.isEmpty ? nil : $0 } ?? transactionId
+        guard let product = try fields.optionalString("vendor_product_id") ?? productId, !product.isEmpty else {
+            throw WireError.wrongParam(fields.fieldPath("vendor_product_id"), "is required")
+        }
+        vendorProductId = product
+        purchasedAt = try StoreTransaction.date(fields, "purchased_at") ?? now
+        environment = try fields.optionalEnum("environment", Environment.self) ?? .production
+        store = try fields.optionalString("store") ?? "host"
+        verification = try fields.optionalString("verification") ?? ""
+        expiresAt = try StoreTransaction.date(fields, "expires_at")
+        productType = try fields.optionalEnum("product_type", ProductType.self)
+        accessLevelId = try fields.optionalString("access_level_id").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    package init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int,
+         environment: Environment, store: String, verification: String, expiresAt: Int?) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.vendorProductId = vendorProductId
+        self.purchasedAt = purchasedAt
+        self.environment = environment
+        self.store = store
+        self.verification = verification
+        self.expiresAt = expiresAt
+    }
+
+    /// `{transaction_id, product_id}`, as purchase results carry it.
+    package func writeSummary(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("transaction_id", transactionId)
+            writer.member("product_id", vendorProductId)
+        }
+    }
+
+    private static func date(_ fields: Fields, _ key: String) throws(WireError) -> Int? {
+        guard let text = try fields.optionalString(key) else { return nil }
+        guard let parsed = ISODate.parse(text) else {
+            throw WireError.wrongParam(fields.fieldPath(key), "'\(text)' is not an ISO 8601 UTC time like 2024-01-15T10:30:00.000Z")
+        }
+        return parsed
+    }
+}
+
+/// The test store's proof of a transaction: `testsig1:` and the lowercase hex HMAC-MD5, under
+/// the dev key, of the transaction id, original id, product id and purchase time (ms), one a
+/// line. The server checks it with its own HMAC, so a forged one is refused. It proves
+/// nothing outside development: the key is public.
+package enum TestSignature {
+    package static let defaultKey = "paywire-dev-signing-key"
+
+    package static func sign(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int,
+                     key: String) -> String {
+        let payload = "\(transactionId)\n\(originalTransactionId)\n\(vendorProductId)\n\(purchasedAt)"
+        return "testsig1:" + MD5.hex(hmac(key: Array(key.utf8), message: Array(payload.utf8)))
+    }
+
+    /// HMAC (RFC 2104) over MD5: block size 64.
+    package static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var block = key.count > 64 ? MD5.digest(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = MD5.digest(block.map { $0 ^ 0x36 } + message)
+        return MD5.digest(block.map { $0 ^ 0x5c } + inner)
+    }
+}

@@ -1,0 +1,132 @@
+import Testing
+@testable import PaywireCore
+@testable import PaywireModel
+@testable import PaywireWire
+
+@Suite struct EventQueueTests {
+    private func seqs(_ queue: inout EventQueue) throws -> [(String, Int)] {
+        var result: [(String, Int)] = []
+        while let bytes = queue.pop() {
+            guard case .object(let object) = try JSONParser.parse(bytes),
+                  case .string(let name)? = object["event"], case .number(let seq)? = object["seq"],
+                  let value = seq.intValue else { Issue.record("malformed event"); continue }
+            result.append((name, value))
+        }
+        return result
+    }
+
+    @Test func numbersEventsInOrderFromOne() throws {
+        var queue = EventQueue(limit: 10, answerLimit: 10)
+        for _ in 0..<3 { queue.push(Event("log", retention: .droppable)) }
+        #expect(try seqs(&queue).map(\.1) == [1, 2, 3])
+    }
+
+    @Test func overflowDropsNewEventsAndReportsTheirRange() throws {
+        var queue = EventQueue(limit: 4, answerLimit: 4)
+        for _ in 0..<6 { queue.push(Event("log", retention: .droppable)) }  // 3 fit, seqs 4...6 are dropped
+        let taken = try seqs(&queue)
+        #expect(taken.map(\.0) == ["log", "log", "log", "events_overflowed"])
+        #expect(taken.map(\.1) == [1, 2, 3, 7])
+        queue.push(Event("log", retention: .droppable))
+        #expect(try seqs(&queue).map(\.1) == [8])
+    }
+
+    @Test func overflowReportCarriesTheDroppedSeqs() throws {
+        var queue = EventQueue(limit: 2, answerLimit: 2)
+        queue.push(Event("a", retention: .droppable))
+        queue.push(Event("b", retention: .droppable))
+        queue.push(Event("c", retention: .droppable))
+        _ = queue.pop()
+        guard let report = queue.pop(), case .object(let object) = try JSONParser.parse(report) else {
+            Issue.record("no overflow report"); return
+        }
+        #expect(object["dropped"] == .number(JSONNumber(2)))
+        #expect(object["first_dropped_seq"] == .number(JSONNumber(2)))
+        #expect(object["last_dropped_seq"] == .number(JSONNumber(3)))
+        #expect(object["seq"] == .number(JSONNumber(4)))
+    }
+
+    @Test func payloadMembersFollowEventAndSeq() {
+        let event = Event("did_load_latest_profile") { writer in writer.member("x", 1) }
+        #expect(String(decoding: event.encoded(seq: 9), as: UTF8.self) == #"{"event":"did_load_latest_profile","seq":9,"x":1}"#)
+        #expect(String(decoding: Event("empty").encoded(seq: 1), as: UTF8.self) == #"{"event":"empty","seq":1}"#)
+    }
+
+    // MARK: - A host that falls behind
+
+    private func log() -> Event { Event("log", retention: .droppable) }
+    private func profile(_ version: Int) -> Event {
+        Event("did_load_latest_profile", retention: .latestState) { writer in writer.member("version", version) }
+    }
+
+    @Test func keptEventsAreNeverDroppedAndTheNoticeComesRightAfterTheGap() throws {
+        var queue = EventQueue(limit: 4, answerLimit: 4)
+        for _ in 0..<5 { queue.push(log()) }              // 1...3 queued, 4 and 5 dropped
+        queue.push(Event("host_request"))                 // the notice (6) first, then the request (7)
+        queue.push(log())                                 // still full: dropped (8)
+        queue.push(Event("paywall_view_did_appear"))      // notice (9), then the view event (10)
+        let taken = try seqs(&queue)
+        #expect(taken.map(\.0) == ["log", "log", "log", "events_overflowed", "host_request",
+                                   "events_overflowed", "paywall_view_did_appear"])
+        #expect(taken.map(\.1) == [1, 2, 3, 6, 7, 9, 10])
+    }
+
+    @Test func aNewerSnapshotTakesThePlaceAndSeqOfTheQueuedOneWhenFull() throws {
+        var queue = EventQueue(limit: 4, answerLimit: 4)
+        queue.push(profile(1))
+        queue.push(Event("host_request"))
+        queue.push(Event("host_request"))
+        queue.push(profile(2))                            // full: replaces version 1 in place
+        queue.push(profile(3))
+        #expect(queue.count == 3)
+        guard let first = queue.pop(), case .object(let object) = try JSONParser.parse(first) else {
+            Issue.record("no snapshot"); return
+        }
+        #expect(object["seq"] == .number(JSONNumber(1)))
+        #expect(object["version"] == .number(JSONNumber(3)))
+        #expect(try seqs(&queue).map(\.1) == [2, 3])
+    }
+
+    @Test func snapshotsAreAllDeliveredWhileThereIsRoom() throws {
+        var queue = EventQueue(limit: 8, answerLimit: 4)
+        for version in 1...3 { queue.push(profile(version)) }
+        #expect(try seqs(&queue).map(\.1) == [1, 2, 3])
+    }
+
+    @Test func answersAreRefusedOnlyWhileTheLimitIsOwedAndFreedWhenTaken() throws {
+        var queue = EventQueue(limit: 4, answerLimit: 2)
+        let accepted = [queue.reserveAnswer(), queue.reserveAnswer(), queue.reserveAnswer()]
+        #expect(accepted == [true, true, false])
+        for _ in 0..<6 { queue.push(log()) }              // a full queue of logs drops no answer
+        queue.push(Event("call_result", retention: .answer))
+        let whileQueued = queue.reserveAnswer()           // queued is not yet taken
+        #expect(!whileQueued)
+        let names = try seqs(&queue).map(\.0)
+        #expect(names.filter { $0 == "call_result" }.count == 1)
+        let afterTaking = [queue.reserveAnswer(), queue.reserveAnswer()]
+        #expect(afterTaking == [true, false])             // taken: one slot free again
+    }
+
+    @Test func backloggedCountsKeptEventsNotLogsOrAnswers() throws {
+        var queue = EventQueue(limit: 4, answerLimit: 100)
+        for _ in 0..<10 { queue.push(log()) }
+        for _ in 0..<10 where queue.reserveAnswer() { queue.push(Event("call_result", retention: .answer)) }
+        #expect(!queue.isBacklogged)
+        for _ in 0..<3 { queue.push(Event("paywall_view_did_select_product")) }
+        #expect(queue.isBacklogged)                       // 3 views and the overflow notice
+        for _ in 0..<4 { _ = queue.pop() }                // 3 logs, then the notice
+        #expect(!queue.isBacklogged)
+    }
+
+    @Test func theQueueStaysBoundedWhenTheHostNeverTakesAnything() {
+        var queue = EventQueue(limit: 16, answerLimit: 8)
+        for round in 0..<10_000 {
+            queue.push(log())
+            queue.push(profile(round))
+            if queue.reserveAnswer() { queue.push(Event("call_result", retention: .answer)) }
+            if !queue.isBacklogged { queue.push(Event("host_request")) }
+        }
+        // logs <= limit, one snapshot, answers <= answerLimit, kept <= limit, plus notices.
+        #expect(queue.count <= 16 + 1 + 8 + 16 + 16)
+    }
+}
