@@ -195,3 +195,15 @@ def test_lifecycles_and_seen_ids_survive_a_restart_with_data(tmp_path):
         assert status == 200 and body["outcome"] == "duplicate"
     finally:
         server.stop()
+
+
+def test_a_live_grant_stands_for_the_access_level_over_a_refunded_one_that_would_last_longer(devserver):
+    # The model's rule (GrantStanding), which the server and the device share: not refunded
+    # beats refunded, whatever the dates; the server's own copy used to keep the later expiry.
+    now = now_ms()
+    subscribe(devserver, "switcher", "ot-annual", product="premium_annual")
+    applied(devserver, "REFUND", "ot-annual", event_at=now, refunded_at=now + 300 * DAY)
+    body = subscribe(devserver, "switcher", "ot-monthly", product="premium_monthly")
+    grant = premium(body)
+    assert grant["vendor_product_id"] == "premium_monthly" and grant["is_refund"] is False
+    assert body["subscriptions"]["premium_annual"]["is_refund"] is True

@@ -5,7 +5,7 @@ import PaywireWire
 /// ISO 8601 UTC; a stored profile from before this form (times as ms) still reads.
 extension Profile.Grant {
     /// The members after `is_active` (and `id`), in wire order; `transaction_id` only when known.
-    package var members: [(key: String, value: JSONValue)] {
+    public var members: [(key: String, value: JSONValue)] {
         var list: [(key: String, value: JSONValue)] = [
             ("vendor_product_id", .string(vendorProductId)),
             ("store", GrantJSON.text(store)),
@@ -63,7 +63,8 @@ extension Profile.Grant {
 }
 
 extension Profile.NonSubscription {
-    package var members: [(key: String, value: JSONValue)] {
+    /// Its members in wire order (`non_subscriptions.<product>[i]`).
+    public var members: [(key: String, value: JSONValue)] {
         [("purchase_id", .string(purchaseId)), ("vendor_product_id", .string(vendorProductId)),
          ("purchased_at", GrantJSON.date(purchasedAt)), ("is_consumable", .bool(isConsumable)),
          ("is_refund", .bool(isRefund)), ("is_sandbox", .bool(isSandbox)), ("store", GrantJSON.text(store)),

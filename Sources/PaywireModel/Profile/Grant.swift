@@ -1,74 +1,110 @@
 import PaywireWire
 
-/// Why a subscription will not renew, as the stores report it.
-package enum CancellationReason: String, CaseIterable, Sendable {
+/// Why a subscription will not renew, as the stores report it: the one list the device's profile,
+/// the backend's lifecycle rules and the wire's `cancellation_reason` share.
+public enum CancellationReason: String, CaseIterable, Sendable {
     case voluntarily_cancelled, billing_error, price_increase, product_was_not_available, refund, upgraded, unknown
 }
 
 extension Profile {
     /// Access a purchase gave, with its lifecycle as the backend reports it (and as the device
-    /// knows it until then). Times are ms since the epoch.
-    package struct Grant: Equatable, Sendable {
-        package let vendorProductId: String
-        package let activatedAt: Int
+    /// knows it until then). Times are ms since the epoch. A value: copies share nothing, any
+    /// thread may hold one. Its JSON form is `members` and `init(_:path:)` (Grant+JSON), for the
+    /// device and the backend alike.
+    public struct Grant: Equatable, Sendable {
+        /// The store product that granted it.
+        public let vendorProductId: String
+        /// When the purchase gave access.
+        public let activatedAt: Int
         /// Nil: for life.
-        package var expiresAt: Int?
+        public var expiresAt: Int?
         /// Confirmed by the backend. A grant made on the device's word (a purchase the backend
         /// has not answered yet, or no backend at all) is not.
-        package var verified = false
-        /// The store transaction behind it, when known.
-        package var transactionId: String?
-        package var originalTransactionId: String?
-        package var store: String?
-        package var isSandbox = false
+        public var verified = false
+        /// The store transaction behind it, when known; nil otherwise.
+        public var transactionId: String?
+        /// The first transaction of its subscription (what renewals and notifications name).
+        public var originalTransactionId: String?
+        /// The store that sold it (`test`, `app_store`, `play_store`, ...); nil when unknown.
+        public var store: String?
+        /// A sandbox (or test-store) transaction.
+        public var isSandbox = false
         /// A non-consumable's access: never expires.
-        package var isLifetime = false
+        public var isLifetime = false
         /// A start in the future (a deferred or upgraded plan).
-        package var startsAt: Int?
-        package var renewedAt: Int?
-        package var willRenew = false
-        package var isInGracePeriod = false
-        package var gracePeriodExpiresAt: Int?
-        package var billingIssueDetectedAt: Int?
-        package var unsubscribedAt: Int?
-        package var cancellationReason: CancellationReason?
-        package var isRefund = false
-        package var refundedAt: Int?
+        public var startsAt: Int?
+        /// The last renewal; nil before the first.
+        public var renewedAt: Int?
+        /// The store will renew it at `expiresAt`.
+        public var willRenew = false
+        /// The store retries a failed renewal; access lasts until `gracePeriodExpiresAt`.
+        public var isInGracePeriod = false
+        /// The grace period's end, while `isInGracePeriod`.
+        public var gracePeriodExpiresAt: Int?
+        /// When the store first failed to bill the renewal; nil once billing recovered.
+        public var billingIssueDetectedAt: Int?
+        /// When the user turned renewal off; nil while it is on.
+        public var unsubscribedAt: Int?
+        /// Why it will not renew; nil while it will.
+        public var cancellationReason: CancellationReason?
+        /// Refunded: access ended at `refundedAt`.
+        public var isRefund = false
+        /// When the refund took effect.
+        public var refundedAt: Int?
         package var activeIntroductoryOfferType: IntroOffer.PaymentMode?
-        package var activePromotionalOfferId: String?
+        /// The promotional offer the current period was bought with, if any.
+        public var activePromotionalOfferId: String?
 
-        package init(vendorProductId: String, activatedAt: Int, expiresAt: Int?) {
+        /// A grant of `vendorProductId` from `activatedAt` until `expiresAt` (nil: for life),
+        /// every lifecycle member at its default.
+        public init(vendorProductId: String, activatedAt: Int, expiresAt: Int?) {
             self.vendorProductId = vendorProductId
             self.activatedAt = activatedAt
             self.expiresAt = expiresAt
         }
 
         /// Its times, as the one rule for access and ranking reads them.
-        package var standing: GrantStanding {
+        public var standing: GrantStanding {
             GrantStanding(startsAt: startsAt, expiresAt: expiresAt, isRefund: isRefund, isInGracePeriod: isInGracePeriod,
                           gracePeriodExpiresAt: gracePeriodExpiresAt)
         }
 
         /// Whether it gives access at `now` (`GrantStanding.isActive`).
-        package func isActive(now: Int) -> Bool { standing.isActive(now: now) }
+        public func isActive(now: Int) -> Bool { standing.isActive(now: now) }
 
         /// The first time after `now` at which `isActive` may change; nil when it never will.
         package func nextChange(after now: Int) -> Int? { standing.nextChange(after: now) }
 
         /// Whether `self` should replace `other` under one id (`GrantStanding.outranks`).
-        package func outranks(_ other: Grant) -> Bool { standing.outranks(other.standing) }
+        public func outranks(_ other: Grant) -> Bool { standing.outranks(other.standing) }
     }
 
-    /// A consumable or non-consumable purchase, as `profile.non_subscriptions` lists it.
-    package struct NonSubscription: Equatable, Sendable {
+    /// A consumable or non-consumable purchase, as `profile.non_subscriptions` lists it. A value,
+    /// like `Grant`; its JSON form is in Grant+JSON.
+    public struct NonSubscription: Equatable, Sendable {
         /// The store's transaction id.
-        package let purchaseId: String
-        package let vendorProductId: String
-        package let purchasedAt: Int
-        package let isConsumable: Bool
-        package var isRefund = false
-        package var isSandbox = false
-        package var store: String?
-        package var verified = false
+        public let purchaseId: String
+        /// The store product bought.
+        public let vendorProductId: String
+        /// When it was bought (ms since the epoch).
+        public let purchasedAt: Int
+        /// Used up (coins, lives) rather than kept.
+        public let isConsumable: Bool
+        /// Refunded.
+        public var isRefund = false
+        /// A sandbox (or test-store) transaction.
+        public var isSandbox = false
+        /// The store that sold it; nil when unknown.
+        public var store: String?
+        /// Confirmed by the backend.
+        public var verified = false
+
+        /// A purchase of `vendorProductId`, every other member at its default.
+        public init(purchaseId: String, vendorProductId: String, purchasedAt: Int, isConsumable: Bool) {
+            self.purchaseId = purchaseId
+            self.vendorProductId = vendorProductId
+            self.purchasedAt = purchasedAt
+            self.isConsumable = isConsumable
+        }
     }
 }

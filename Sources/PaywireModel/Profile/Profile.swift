@@ -2,8 +2,10 @@ import PaywireWire
 
 /// The user the client acts for: an anonymous profile id, optionally tied to the app's own
 /// customer user id, and what they paid for. Persisted so the same device keeps its A/B
-/// variations and access across restarts.
-package struct Profile: Equatable, Sendable {
+/// variations and access across restarts. Public as the namespace of `Grant` and
+/// `NonSubscription` and of the rules that keep lists of them, which the backend shares; its
+/// own members are the device's.
+public struct Profile: Equatable, Sendable {
     package var profileId: String
     package var customerUserId: String?
     /// The standard attributes `update_profile` sets (`StandardAttributeRules.keys` -> value).
@@ -45,7 +47,7 @@ package struct Profile: Equatable, Sendable {
         if let email { standard["email"] = email }
     }
 
-    package static func == (lhs: Profile, rhs: Profile) -> Bool {
+    public static func == (lhs: Profile, rhs: Profile) -> Bool {
         lhs.profileId == rhs.profileId && lhs.customerUserId == rhs.customerUserId && lhs.standard == rhs.standard
             && lhs.analyticsDisabled == rhs.analyticsDisabled && lhs.integrationIds == rhs.integrationIds
             && lhs.attributions == rhs.attributions
@@ -56,8 +58,9 @@ package struct Profile: Equatable, Sendable {
             && lhs.isTestUser == rhs.isTestUser
     }
 
-    /// Adds `grant` under `id`, or replaces the one there when it outranks it (`GrantStanding`).
-    package static func merge(_ grant: Grant, as id: String, into list: inout [(id: String, grant: Grant)]) {
+    /// Adds `grant` under `id`, or replaces the one there when it outranks it (`GrantStanding`):
+    /// how the device and the backend keep one grant per access level or subscription.
+    public static func merge(_ grant: Grant, as id: String, into list: inout [(id: String, grant: Grant)]) {
         guard let index = list.firstIndex(where: { $0.id == id }) else {
             list.append((id, grant))
             return
@@ -66,13 +69,17 @@ package struct Profile: Equatable, Sendable {
     }
 
     /// Records a consumable or non-consumable purchase once (by its purchase id).
-    package mutating func record(_ purchase: NonSubscription) {
-        guard let index = nonSubscriptions.firstIndex(where: { $0.id == purchase.vendorProductId }) else {
-            nonSubscriptions.append((purchase.vendorProductId, [purchase]))
+    package mutating func record(_ purchase: NonSubscription) { Profile.record(purchase, into: &nonSubscriptions) }
+
+    /// Adds `purchase` to its product's list in `list` unless that list has its purchase id:
+    /// how the device and the backend list non-subscriptions, each purchase once.
+    public static func record(_ purchase: NonSubscription, into list: inout [(id: String, purchases: [NonSubscription])]) {
+        guard let index = list.firstIndex(where: { $0.id == purchase.vendorProductId }) else {
+            list.append((purchase.vendorProductId, [purchase]))
             return
         }
-        guard !nonSubscriptions[index].purchases.contains(where: { $0.purchaseId == purchase.purchaseId }) else { return }
-        nonSubscriptions[index].purchases.append(purchase)
+        guard !list[index].purchases.contains(where: { $0.purchaseId == purchase.purchaseId }) else { return }
+        list[index].purchases.append(purchase)
     }
 
     /// The first time after `now` at which any access level may start or stop being active.

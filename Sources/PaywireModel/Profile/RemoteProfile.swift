@@ -10,14 +10,25 @@ import PaywireWire
 ///             "transaction_id"?, lifecycle members (Grant+JSON)?}
 ///     "non_subscriptions"?: {<vendor_product_id>: [{purchase_id, purchased_at, is_consumable?, ...}]}
 ///     GET: 304 (unchanged)   404 (the backend does not know the profile yet)
-package enum RemoteProfile {
-    /// What the backend said, ready to merge.
-    package struct Snapshot {
-        package var accessLevels: [(id: String, grant: Profile.Grant)] = []
-        package var subscriptions: [(id: String, grant: Profile.Grant)] = []
-        package var nonSubscriptions: [(id: String, purchases: [Profile.NonSubscription])] = []
-        package var customAttributes = JSONObject()
-        package var isTestUser = false
+///
+/// The backend writes its profiles with `Snapshot.json` (RemoteProfile+JSON) and reads authored
+/// ones with `parse(profile:)`: one form, read and written in one place.
+public enum RemoteProfile {
+    /// What the backend said, ready to merge: a value.
+    public struct Snapshot: Sendable {
+        /// Access level id -> the grant that stands for it, in order.
+        public var accessLevels: [(id: String, grant: Profile.Grant)] = []
+        /// Subscriptions by vendor product id, in order.
+        public var subscriptions: [(id: String, grant: Profile.Grant)] = []
+        /// Consumable and non-consumable purchases by vendor product id, oldest first.
+        public var nonSubscriptions: [(id: String, purchases: [Profile.NonSubscription])] = []
+        /// The profile's custom attributes.
+        public var customAttributes = JSONObject()
+        /// The backend counts the profile's purchases as tests (sandbox).
+        public var isTestUser = false
+
+        /// An empty profile: no grants, no purchases, no attributes.
+        public init() {}
     }
 
     /// Reads a 200 body; a malformed one is a `decoding_failed` naming the field.
@@ -28,8 +39,9 @@ package enum RemoteProfile {
         return try parse(profile: profile)
     }
 
-    /// Reads the `profile` object of an answer.
-    package static func parse(profile: JSONObject) throws(WireError) -> Snapshot {
+    /// Reads the `profile` object of an answer; a malformed one is a `decoding_failed` naming the
+    /// field. Every grant and purchase read is `verified`.
+    public static func parse(profile: JSONObject) throws(WireError) -> Snapshot {
         var snapshot = Snapshot()
         func grants(_ key: String) throws(WireError) -> [(id: String, grant: Profile.Grant)] {
             guard let value = profile[key] else { return [] }

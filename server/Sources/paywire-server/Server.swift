@@ -140,17 +140,18 @@ struct ServerParts {
     }
 
     /// `--profiles FILE`: profile id -> a profile as the spec's `Profile` describes it.
-    private static func profiles(_ options: Options) throws -> [String: Profile] {
+    private static func profiles(_ options: Options) throws -> [String: BackendProfile] {
         guard let path = options.profilesPath else { return [:] }
         guard case .object(let object)? = try? JSONValue(parsing: try read(path, "the profiles file")) else {
             throw StartProblem("\(path) must be a JSON object of profile id -> profile")
         }
-        var profiles: [String: Profile] = [:]
+        var profiles: [String: BackendProfile] = [:]
         for (id, profile) in object.members {
-            guard let decoded = try? WireJSON.decoder().decode(Profile.self, from: Data(JSONWriter.encode(profile))) else {
-                throw StartProblem("\(path): profile '\(id)' is not a profile as the spec's Profile describes it")
+            do {
+                profiles[id] = try BackendProfile.authored(profile)
+            } catch {
+                throw StartProblem("\(path): profile '\(id)': \(error.description)")
             }
-            profiles[id] = decoded
         }
         return profiles
     }

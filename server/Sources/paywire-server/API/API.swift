@@ -49,9 +49,14 @@ struct API: APIProtocol {
     let setup: ServerSetup
 
     /// The profile as the backend knows it now, or nil when it never met it.
-    func profile(_ profileId: String) async throws -> Profile? {
+    func profile(_ profileId: String) async throws -> BackendProfile? {
         let facts = try await setup.store.profileFacts(profileId)
-        return ProfileBuilder.profile(facts, authored: await setup.dev?.profile(profileId), now: ServerSetup.now())
+        return ProfileBuilder.profile(facts, authored: await setup.dev?.profile(profileId))
+    }
+
+    /// The profile an answer carries: as the backend knows it now (empty when it never met it).
+    func answerProfile(_ profileId: String) async throws -> Components.Schemas.Profile {
+        try (try await profile(profileId) ?? BackendProfile()).wire(now: ServerSetup.now())
     }
 
     /// A 400 body.

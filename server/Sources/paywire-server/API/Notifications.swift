@@ -80,7 +80,7 @@ extension API {
                         profileId: String, message: String) async throws -> Components.Schemas.NotificationResult {
         .init(notificationId: notification.notificationId, outcome: outcome, message: message, _type: notification.event.storeType,
               originalTransactionId: notification.originalTransactionId, profileId: profileId,
-              profile: try await profile(profileId) ?? Profile())
+              profile: try await answerProfile(profileId))
     }
 }
 

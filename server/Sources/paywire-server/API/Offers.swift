@@ -37,20 +37,13 @@ enum OfferEligibility {
     /// Why this profile may not have the offer; nil when it may. A promotional offer is for a
     /// profile that has or had a subscription to the product; a win-back offer for one whose
     /// subscription has ended.
-    static func refusal(_ kind: Kind, productId: String, profile: Profile?, now: Int) -> String? {
-        guard let subscription = profile?.subscriptions?.additionalProperties[productId] else {
+    static func refusal(_ kind: Kind, productId: String, profile: BackendProfile?, now: Int) -> String? {
+        guard let subscription = profile?.grants.subscriptions.first(where: { $0.id == productId })?.grant else {
             return "the profile never subscribed to '\(productId)': \(kind == .winBack ? "win-back" : "promotional") offers are for its subscribers"
         }
-        if kind == .winBack, isActive(subscription, now: now) {
+        if kind == .winBack, subscription.isActive(now: now) {
             return "the subscription to '\(productId)' is still active: win-back offers are for lapsed subscribers"
         }
         return nil
-    }
-
-    /// `is_active` when the grant says it, else whether it has not expired (no expiry: for life).
-    static func isActive(_ grant: Grant, now: Int) -> Bool {
-        if let active = grant.isActive { return active }
-        guard let expiresAt = grant.expiresAt else { return true }
-        return expiresAt.milliseconds > now
     }
 }

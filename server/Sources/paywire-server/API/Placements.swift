@@ -24,7 +24,7 @@ extension API {
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
         guard !input.headers.xPaywireProfileId.isEmpty else { return .badRequest(Self.invalid("x-paywire-profile-id must not be empty")) }
         guard let profile = try await profile(input.path.profileId) else { return .notFound }
-        let response = Components.Schemas.ProfileResponse(profile: profile)
+        let response = Components.Schemas.ProfileResponse(profile: try profile.wire(now: ServerSetup.now()))
         let etag = ServableBundle.etag(of: Array(try WireJSON.encoder().encode(response)))
         if input.headers.ifNoneMatch == etag { return .notModified }
         return .ok(.init(headers: .init(eTag: etag), body: .json(response)))

@@ -13,7 +13,7 @@ extension API {
         }
         let outcome = try await setup.store.recordPurchase(post, product: setup.products[post.claim.vendorProductId],
                                                            refusal: check(post.claim), request: String(decoding: body, as: UTF8.self))
-        let profile = try await profile(post.profileId) ?? Profile()
+        let profile = try await answerProfile(post.profileId)
         switch outcome {
         case .success(let status): ServerMetrics.purchase(status)
         case .failure(let refusal): ServerMetrics.purchase(refusal.code.rawValue)
@@ -41,7 +41,7 @@ extension API {
         for _ in outcome.restored { ServerMetrics.purchase("verified") }
         for (_, refusal) in outcome.refused { ServerMetrics.purchase(refusal.code.rawValue) }
         return .ok(.init(body: .json(.init(
-            profile: try await profile(post.profileId) ?? Profile(),
+            profile: try await answerProfile(post.profileId),
             restored: outcome.restored.map { .init(transactionId: $0.transactionId, vendorProductId: $0.vendorProductId) },
             refused: outcome.refused.map { .init(transactionId: $0.0.transactionId, code: Self.restoreCode($0.1.code), message: $0.1.message) }))))
     }

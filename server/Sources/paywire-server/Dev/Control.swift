@@ -25,11 +25,14 @@ enum DevRoutes {
             return json(.object([]))
         }
         routes.add(.put, "/_dev/profiles/{profile_id}") { request, context in
-            guard let id = context.parameters.get("profile_id"),
-                  let profile = try? WireJSON.decoder().decode(Profile.self, from: Data(try await body(request))) else {
+            guard let id = context.parameters.get("profile_id"), let document = try? JSONValue(parsing: try await body(request)) else {
                 return ErrorBody.response(.badRequest, code: "invalid_request", "the body must be a profile as the spec's Profile describes it")
             }
-            await dev.setProfile(id, profile)
+            do {
+                await dev.setProfile(id, try BackendProfile.authored(document))
+            } catch {
+                return ErrorBody.response(.badRequest, code: "invalid_request", "the profile: \(error)")
+            }
             return json(.object([]))
         }
         routes.add(.get, "/_dev/events") { request, _ in

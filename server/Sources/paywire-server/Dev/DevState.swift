@@ -10,11 +10,11 @@ actor DevState {
     private var responsesByStatus: [String: Int] = [:]
     private var inFlight = 0
     /// Profile id -> the profile as authored.
-    private var profiles: [String: Profile]
+    private var profiles: [String: BackendProfile]
     /// The profiles given at start (`--profiles`), which a reset restores.
-    private let initialProfiles: [String: Profile]
+    private let initialProfiles: [String: BackendProfile]
 
-    init(faults: Faults, profiles: [String: Profile]) {
+    init(faults: Faults, profiles: [String: BackendProfile]) {
         self.faults = faults
         dice = FaultDice(seed: faults.seed)
         self.profiles = profiles
@@ -63,7 +63,7 @@ actor DevState {
         ])
     }
 
-    func profile(_ id: String) -> Profile? { profiles[id] }
+    func profile(_ id: String) -> BackendProfile? { profiles[id] }
 
-    func setProfile(_ id: String, _ profile: Profile) { profiles[id] = profile }
+    func setProfile(_ id: String, _ profile: BackendProfile) { profiles[id] = profile }
 }

@@ -13,7 +13,7 @@ struct LifecycleState: Sendable, Equatable {
     var gracePeriodExpiresAt: Int?
     var billingIssueDetectedAt: Int?
     var unsubscribedAt: Int?
-    var cancellationReason: String?
+    var cancellationReason: CancellationReason?
     var isRefund = false
     var refundedAt: Int?
 
@@ -60,7 +60,7 @@ struct LifecycleEvent: Sendable {
     var refundedAt: Int?
     /// An explicit renewal status (App Store renewal info, test store) wins over the rule's.
     var willRenew: Bool?
-    var cancellationReason: String?
+    var cancellationReason: CancellationReason?
 }
 
 /// What a notification does to a grant.
@@ -93,11 +93,11 @@ enum Lifecycle {
             next.willRenew = status
             // Turning renewal off is the user unsubscribing; on again takes that back.
             next.unsubscribedAt = status ? nil : (state.unsubscribedAt ?? event.at)
-            next.cancellationReason = status ? nil : (event.cancellationReason ?? "voluntarily_cancelled")
-        case .refund: ended(&next, event, at: event.refundedAt ?? event.at, reason: "refund", refund: true)
+            next.cancellationReason = status ? nil : (event.cancellationReason ?? .voluntarily_cancelled)
+        case .refund: ended(&next, event, at: event.refundedAt ?? event.at, reason: .refund, refund: true)
         case .revoke:
             // The App Store dates a revocation (Family Sharing withdrawn) like a refund, by revocationDate.
-            ended(&next, event, at: event.refundedAt ?? event.at, reason: event.cancellationReason ?? "unknown", refund: false)
+            ended(&next, event, at: event.refundedAt ?? event.at, reason: event.cancellationReason ?? .unknown, refund: false)
         case .consumptionRequest: return .record(reason: "CONSUMPTION_REQUEST is recorded; access does not change")
         case .other: return .record(reason: "this notification type is recorded; access does not change")
         }
@@ -147,12 +147,12 @@ enum Lifecycle {
         next.expiresAt = end
         next.willRenew = false
         next.isInGracePeriod = false
-        next.cancellationReason = event.cancellationReason ?? expiryReason(event.subtype) ?? next.cancellationReason ?? "unknown"
-        if next.cancellationReason == "voluntarily_cancelled" { next.unsubscribedAt = next.unsubscribedAt ?? end }
+        next.cancellationReason = event.cancellationReason ?? expiryReason(event.subtype) ?? next.cancellationReason ?? .unknown
+        if next.cancellationReason == .voluntarily_cancelled { next.unsubscribedAt = next.unsubscribedAt ?? end }
     }
 
     /// REFUND and REVOKE: access ends at `time`, even a lifetime one (its end is dated then).
-    private static func ended(_ next: inout LifecycleState, _ event: LifecycleEvent, at time: Int, reason: String, refund: Bool) {
+    private static func ended(_ next: inout LifecycleState, _ event: LifecycleEvent, at time: Int, reason: CancellationReason, refund: Bool) {
         next.expiresAt = min(next.expiresAt ?? time, time)
         next.willRenew = false
         next.isInGracePeriod = false
@@ -172,18 +172,13 @@ enum Lifecycle {
     }
 
     /// The App Store's EXPIRED subtypes as the profile's cancellation reasons.
-    static func expiryReason(_ subtype: String?) -> String? {
+    static func expiryReason(_ subtype: String?) -> CancellationReason? {
         switch subtype {
-        case "VOLUNTARY"?: return "voluntarily_cancelled"
-        case "BILLING_RETRY"?: return "billing_error"
-        case "PRICE_INCREASE"?: return "price_increase"
-        case "PRODUCT_NOT_FOR_SALE"?: return "product_was_not_available"
+        case "VOLUNTARY"?: return .voluntarily_cancelled
+        case "BILLING_RETRY"?: return .billing_error
+        case "PRICE_INCREASE"?: return .price_increase
+        case "PRODUCT_NOT_FOR_SALE"?: return .product_was_not_available
         default: return nil
         }
     }
-
-    /// The cancellation reasons the profile's grants may carry (`api/openapi.yaml`).
-    static let cancellationReasons: Set<String> = [
-        "voluntarily_cancelled", "billing_error", "price_increase", "product_was_not_available", "refund", "upgraded", "unknown",
-    ]
 }

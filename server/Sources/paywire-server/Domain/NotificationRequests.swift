@@ -70,9 +70,10 @@ enum NotificationRequests {
             let names = NotificationKind.allCases.filter { $0 != .other }.map(\.rawValue)
             throw RequestProblem("type must be one of \(names.joined(separator: ", "))")
         }
-        let reason = try members.optionalText("cancellation_reason")
-        if let reason, !Lifecycle.cancellationReasons.contains(reason) {
-            throw RequestProblem("cancellation_reason must be one of \(Lifecycle.cancellationReasons.sorted().joined(separator: ", "))")
+        let reasonText = try members.optionalText("cancellation_reason")
+        let reason = reasonText.flatMap(CancellationReason.init(rawValue:))
+        if reasonText != nil, reason == nil {
+            throw RequestProblem("cancellation_reason must be one of \(CancellationReason.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var event = LifecycleEvent(kind: kind, storeType: typeName, subtype: try members.optionalText("subtype"),
                                    at: try members.millis("event_at") ?? now)

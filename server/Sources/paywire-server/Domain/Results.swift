@@ -110,18 +110,17 @@ struct Sale: Sendable {
     let purchaser: String
     let amount: String?
     let currency: String?
-    let isSubscription: Bool
+    let productType: ProductType
     let expiresAt: Int?
     /// Nil when no notification came for its original transaction.
     let lifecycle: LifecycleState?
 
     var isRefund: Bool { lifecycle?.isRefund ?? false }
 
-    /// Access now, by the same rule the profile's grants follow.
+    /// Access now, by the rule the profile's grants follow (the model's `GrantStanding`).
     func isActiveSubscription(now: Int) -> Bool {
-        guard isSubscription else { return false }
-        if let lifecycle { return lifecycle.isActive(now: now) }
-        return (expiresAt ?? .max) > now
+        guard productType.hasPeriod else { return false }
+        return (lifecycle?.standing ?? GrantStanding(expiresAt: expiresAt)).isActive(now: now)
     }
 }
 

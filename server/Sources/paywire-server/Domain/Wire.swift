@@ -4,9 +4,6 @@ import PaywireAPI
 import PaywireWire
 
 // The generated models by the names the server's code uses.
-typealias Profile = Components.Schemas.Profile
-typealias Grant = Components.Schemas.Grant
-typealias NonSubscription = Components.Schemas.NonSubscription
 typealias ErrorDocument = Components.Schemas._Error
 
 extension Date {

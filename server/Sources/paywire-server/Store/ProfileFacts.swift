@@ -1,3 +1,5 @@
+import PaywireModel
+
 /// What the store knows of a profile: whether it met it, its customer user id, the verified
 /// transactions it owns and what store notifications said of them.
 struct ProfileFacts: Sendable {
@@ -17,14 +19,14 @@ struct OwnedGrant: Sendable {
     let expiresAt: Int?
     /// Nil: the product grants no access level.
     let accessLevel: String?
-    let productType: String
+    let productType: ProductType
     let store: String
     let isSandbox: Bool
     /// A sandbox or test-store transaction makes its owner a test user.
     var isTest: Bool { isSandbox || store == "test" }
 
     init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int, expiresAt: Int?,
-         accessLevel: String?, productType: String, store: String, environment: String) {
+         accessLevel: String?, productType: ProductType, store: String, environment: String) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId

@@ -1,3 +1,5 @@
+import PaywireModel
+
 /// What a write decides from what it read, the same for every engine: each engine reads the
 /// rows, asks these rules, and writes what they say, all in one transaction. Pure.
 enum StorageRules {
@@ -64,7 +66,7 @@ enum StorageRules {
         let transactionId: String
         let vendorProductId: String
         let expiresAt: Int?
-        let productType: String
+        let productType: ProductType
     }
 
     /// What a notification does, given its transaction and the lifecycle stored for it (nil
@@ -72,7 +74,7 @@ enum StorageRules {
     static func notification(_ notification: StoreNotification, latest: LatestTransaction, stored: LifecycleState?)
         -> (save: LifecycleState?, outcome: String, reason: String?) {
         let current = stored ?? LifecycleState(transactionId: latest.transactionId, vendorProductId: latest.vendorProductId,
-                                               expiresAt: latest.expiresAt, willRenew: latest.productType == "autorenewable")
+                                               expiresAt: latest.expiresAt, willRenew: latest.productType == .autorenewable)
         switch Lifecycle.apply(current, notification.event) {
         case .update(let next): return (next, "applied", nil)
         case .record(let why): return (nil, "recorded", why)

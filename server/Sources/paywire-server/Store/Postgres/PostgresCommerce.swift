@@ -75,7 +75,7 @@ extension PostgresStorage {
                        originalTransactionId: try $0["original_transaction_id"].decode(String.self),
                        vendorProductId: try $0["vendor_product_id"].decode(String.self), purchasedAt: try $0["purchased_at"].decode(Int.self),
                        expiresAt: try $0["expires_at"].decode(Int?.self), accessLevel: try $0["access_level"].decode(String?.self),
-                       productType: try $0["product_type"].decode(String.self), store: try $0["store"].decode(String.self),
+                       productType: try StoredText.productType(try $0["product_type"].decode(String.self)), store: try $0["store"].decode(String.self),
                        environment: try $0["environment"].decode(String.self))
         }
         var lifecycles: [String: LifecycleState] = [:]

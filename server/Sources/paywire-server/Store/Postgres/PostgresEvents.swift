@@ -42,12 +42,11 @@ extension PostgresStorage {
             (try $0["ab_test_name"].decode(String.self), try $0["variation_id"].decode(String.self), try $0["profile_id"].decode(String.self))
         }
         let sales = try await rows(Statements.sales, [.text(placementId)]).map { row in
-            let productType = try row["product_type"].decode(String.self)
             let notified = try row["notified"].decode(String?.self)
             return Sale(abTestName: try row["ab_test_name"].decode(String.self), variationId: try row["variation_id"].decode(String.self),
                         purchaser: try row["purchaser_profile_id"].decode(String.self), amount: try row["price_amount"].decode(String?.self),
                         currency: try row["currency_code"].decode(String?.self),
-                        isSubscription: productType == "autorenewable" || productType == "non_renewing",
+                        productType: try StoredText.productType(try row["product_type"].decode(String.self)),
                         expiresAt: try row["expires_at"].decode(Int?.self),
                         lifecycle: notified == nil ? nil : LifecycleState(
                             transactionId: try row["transaction_id"].decode(String.self),

@@ -13,7 +13,7 @@ extension PostgresStorage {
                                                    transactionId: try $0["transaction_id"].decode(String.self),
                                                    vendorProductId: try $0["vendor_product_id"].decode(String.self),
                                                    expiresAt: try $0["expires_at"].decode(Int?.self),
-                                                   productType: try $0["product_type"].decode(String.self))
+                                                   productType: try StoredText.productType(try $0["product_type"].decode(String.self)))
                 }) else { return .unknownTransaction }
             let stored = try await self.rows(Statements.lifecycle, [.text(notification.originalTransactionId)], on: connection).first.map(Self.lifecycle)
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
@@ -59,14 +59,14 @@ extension PostgresStorage {
             willRenew: try row["will_renew"].decode(Bool.self), isInGracePeriod: try row["is_in_grace_period"].decode(Bool.self),
             gracePeriodExpiresAt: try row["grace_period_expires_at"].decode(Int?.self),
             billingIssueDetectedAt: try row["billing_issue_detected_at"].decode(Int?.self),
-            unsubscribedAt: try row["unsubscribed_at"].decode(Int?.self), cancellationReason: try row["cancellation_reason"].decode(String?.self),
+            unsubscribedAt: try row["unsubscribed_at"].decode(Int?.self), cancellationReason: try StoredText.cancellationReason(try row["cancellation_reason"].decode(String?.self)),
             isRefund: try row["is_refund"].decode(Bool.self), refundedAt: try row["refunded_at"].decode(Int?.self))
     }
 
     private func save(_ state: LifecycleState, _ originalTransactionId: String, _ connection: PostgresConnection) async throws {
         _ = try await rows(Statements.saveLifecycle, [.text(originalTransactionId), .text(state.transactionId), .text(state.vendorProductId), .int(state.expiresAt),
                   .int(state.renewedAt), .bool(state.willRenew), .bool(state.isInGracePeriod), .int(state.gracePeriodExpiresAt),
-                  .int(state.billingIssueDetectedAt), .int(state.unsubscribedAt), .text(state.cancellationReason), .bool(state.isRefund),
+                  .int(state.billingIssueDetectedAt), .int(state.unsubscribedAt), .text(state.cancellationReason?.rawValue), .bool(state.isRefund),
                   .int(state.refundedAt)], on: connection)
     }
 }

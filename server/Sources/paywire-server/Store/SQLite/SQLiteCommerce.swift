@@ -72,12 +72,12 @@ extension SQLiteStorage {
             let grants = try Row.fetchAll(db, sql: Statements.ownedGrants, arguments: [profileId]).map {
                 OwnedGrant(transactionId: $0["transaction_id"], originalTransactionId: $0["original_transaction_id"],
                            vendorProductId: $0["vendor_product_id"], purchasedAt: $0["purchased_at"], expiresAt: $0["expires_at"],
-                           accessLevel: $0["access_level"], productType: $0["product_type"], store: $0["store"],
+                           accessLevel: $0["access_level"], productType: try StoredText.productType($0["product_type"]), store: $0["store"],
                            environment: $0["environment"])
             }
             var lifecycles: [String: LifecycleState] = [:]
             for row in try Row.fetchAll(db, sql: Statements.ownedLifecycles, arguments: [profileId]) {
-                lifecycles[row["original_transaction_id"]] = Self.lifecycle(row)
+                lifecycles[row["original_transaction_id"]] = try Self.lifecycle(row)
             }
             return ProfileFacts(known: row != nil, customerUserId: row?["customer_user_id"], grants: grants, lifecycles: lifecycles)
         }

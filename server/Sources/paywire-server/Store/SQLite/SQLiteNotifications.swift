@@ -10,9 +10,9 @@ extension SQLiteStorage {
             guard let latest = try Row.fetchOne(db, sql: Statements.latestTransaction, arguments: [notification.originalTransactionId]).map({
                     StorageRules.LatestTransaction(owner: $0["owner_profile_id"], transactionId: $0["transaction_id"],
                                                    vendorProductId: $0["vendor_product_id"], expiresAt: $0["expires_at"],
-                                                   productType: $0["product_type"])
+                                                   productType: try StoredText.productType($0["product_type"]))
                 }) else { return .unknownTransaction }
-            let stored = try Row.fetchOne(db, sql: Statements.lifecycle, arguments: [notification.originalTransactionId]).map(Self.lifecycle)
+            let stored = try Row.fetchOne(db, sql: Statements.lifecycle, arguments: [notification.originalTransactionId]).map { try Self.lifecycle($0) }
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
             if let next = decision.save { try Self.save(next, notification.originalTransactionId, db) }
             try db.execute(sql: Statements.insertNotification, arguments: [notification.source, notification.notificationId, notification.event.storeType,
@@ -48,18 +48,18 @@ extension SQLiteStorage {
         }
     }
 
-    static func lifecycle(_ row: Row) -> LifecycleState {
+    static func lifecycle(_ row: Row) throws -> LifecycleState {
         LifecycleState(
             transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"], expiresAt: row["expires_at"],
             renewedAt: row["renewed_at"], willRenew: row["will_renew"], isInGracePeriod: row["is_in_grace_period"],
             gracePeriodExpiresAt: row["grace_period_expires_at"], billingIssueDetectedAt: row["billing_issue_detected_at"],
-            unsubscribedAt: row["unsubscribed_at"], cancellationReason: row["cancellation_reason"], isRefund: row["is_refund"],
+            unsubscribedAt: row["unsubscribed_at"], cancellationReason: try StoredText.cancellationReason(row["cancellation_reason"]), isRefund: row["is_refund"],
             refundedAt: row["refunded_at"])
     }
 
     private static func save(_ state: LifecycleState, _ originalTransactionId: String, _ db: Database) throws {
         try db.execute(sql: Statements.saveLifecycle, arguments: [originalTransactionId, state.transactionId, state.vendorProductId, state.expiresAt, state.renewedAt,
                              state.willRenew, state.isInGracePeriod, state.gracePeriodExpiresAt, state.billingIssueDetectedAt,
-                             state.unsubscribedAt, state.cancellationReason, state.isRefund, state.refundedAt])
+                             state.unsubscribedAt, state.cancellationReason?.rawValue, state.isRefund, state.refundedAt])
     }
 }

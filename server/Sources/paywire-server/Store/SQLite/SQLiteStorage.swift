@@ -80,10 +80,9 @@ final class SQLiteStorage: Storage {
         try await database.read { db in
             let exposures = try Row.fetchAll(db, sql: Statements.exposures, arguments: [placementId]).map { ($0["ab_test_name"] as String, $0["variation_id"] as String, $0["profile_id"] as String) }
             let sales = try Row.fetchAll(db, sql: Statements.sales, arguments: [placementId]).map { row in
-                let productType: String = row["product_type"]
                 return Sale(abTestName: row["ab_test_name"], variationId: row["variation_id"], purchaser: row["purchaser_profile_id"],
                             amount: row["price_amount"], currency: row["currency_code"],
-                            isSubscription: productType == "autorenewable" || productType == "non_renewing", expiresAt: row["expires_at"],
+                            productType: try StoredText.productType(row["product_type"]), expiresAt: row["expires_at"],
                             lifecycle: (row["notified"] as String?).map { _ in
                                 LifecycleState(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"],
                                                expiresAt: row["l_expires_at"], willRenew: row["will_renew"],
