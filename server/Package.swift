@@ -2,7 +2,7 @@
 import PackageDescription
 
 // paywire-server: the backend of api/openapi.yaml. HTTP on Hummingbird 2 (SwiftNIO); routes and
-// models generated from the spec (swift-openapi-generator, committed in Sources/PaywireAPI);
+// models generated from the spec (swift-openapi-generator, committed in Sources/PaywireAPI/Generated);
 // storage on SQLite (embedded, the default) or PostgreSQL. A package of its own, so no server
 // framework or database driver ever enters libpaywire's dependency graph. `make devserver`
 // builds it; build/bin/paywire-devserver runs it with --dev.
@@ -35,7 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
     ],
     targets: [
-        // Generated from api/openapi.yaml by server/codegen (never edited by hand).
+        // Generated from api/openapi.yaml by server/codegen into Sources/PaywireAPI/Generated (never
+        // edited by hand), and the one type the generator's configuration names (UncheckedRecord).
         .target(
             name: "PaywireAPI",
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],

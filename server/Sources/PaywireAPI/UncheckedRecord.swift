@@ -1,4 +1,4 @@
-// Written by hand (the one file here that is): the type `typeOverrides` in
+// Written by hand (the generated files are in Generated/): the type `typeOverrides` in
 // server/openapi-generator-config.yaml puts in place of the spec's `Record`.
 
 /// A record of an events batch as the generated decoder sees it: only that it is there. Its
