@@ -152,8 +152,9 @@ class Loop:
                     threading.Thread(target=self.worker, args=(stage,), daemon=True).start()
                 elif self.running:
                     self.changed.wait()
-                else:
-                    # Nothing runs and nothing could start: ready() has skipped what it could.
+                elif len(self.outcome) < len(self.stages):
+                    # Nothing runs and nothing could start: ready() has skipped what it could
+                    # (the call above may have skipped the last stages, which ends the loop).
                     known = len(self.outcome)
                     if self.ready() is None and len(self.outcome) == known:
                         raise SystemExit("stages.py: a stage needs a stage that is not in the plan")
