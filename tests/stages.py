@@ -53,7 +53,6 @@ TEST = [
     Stage("test-python", ["lib"]),
     Stage("test-storage", ["lib"]),
     Stage("integration", ["lib", "devserver"]),
-    Stage("integration-postgres", ["lib", "devserver"]),
     Stage("replica-test", ["lib", "devserver"]),
     Stage("crash-test", ["lib", "devserver"]),
     Stage("ab-check", ["lib", "devserver"]),
@@ -82,6 +81,9 @@ TEST = [
 # valgrind, the soak. CI runs all of it (.ci/run).
 FULL = TEST + [
     Stage("corpus-full", ["harness", "conformance-matrix"]),
+    # The integration suite, the outbox's kill test and the A/B check again, on PostgreSQL
+    # (make test meets PostgreSQL in replica-test): four minutes of a make test's fifteen.
+    Stage("integration-postgres", ["lib", "devserver"]),
     Stage("stress", ["devserver", "test-swift"], build=True),
     Stage("fuzz-build", ["test-swift"], build=True),
     Stage("fuzz-smoke", ["fuzz-build"]),
