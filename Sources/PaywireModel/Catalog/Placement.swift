@@ -162,15 +162,18 @@ extension RemoteConfig {
     package static func loadAll(_ fields: Fields) throws(WireError) -> [RemoteConfig] {
         guard fields.optional("remote_configs") != nil else { return [] }
         var remoteConfigs: [RemoteConfig] = []
-        for config in try fields.objects("remote_configs") {
-            let data: String
-            switch config.object["data"] {
-            case .string(let text)?: data = text
-            case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
-            default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
-            }
-            remoteConfigs.append(RemoteConfig(lang: try config.identifier("lang"), data: data))
-        }
+        for config in try fields.objects("remote_configs") { remoteConfigs.append(try load(config)) }
         return remoteConfigs
+    }
+
+    /// One `{lang, data}` object.
+    package static func load(_ config: Fields) throws(WireError) -> RemoteConfig {
+        let data: String
+        switch config.object["data"] {
+        case .string(let text)?: data = text
+        case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
+        default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
+        }
+        return RemoteConfig(lang: try config.identifier("lang"), data: data)
     }
 }
