@@ -27,20 +27,9 @@ enum VendorPlacement {
             _ = try meta.optionalBool("is_tracking_purchases")
 
             let items = try fields.objects("data")
-            guard !items.isEmpty else { throw WireError.wrongParam(fields.fieldPath("data"), "a placement needs at least one variation") }
             let cross = try CrossPlacementTest(items, path: fields.fieldPath("data"))
-            var variations: [V] = []
-            var seenIds = Set<String>()
-            for (item, group) in zip(items, cross.groups) {
-                let made = try variation(item, group)
-                guard seenIds.insert(made.variationId).inserted else {
-                    throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(made.variationId)'")
-                }
-                variations.append(made)
-            }
-            let total = variations.reduce(0) { $0 + $1.weight }
-            guard total == 100 else {
-                throw WireError.wrongParam(fields.fieldPath("data"), "variation weights must sum to 100, they sum to \(total)")
+            let variations = try Audience<V>.variations(items, path: fields.fieldPath("data")) { index, item throws(WireError) in
+                try variation(item, cross.group(at: index))
             }
             let audience = Audience(name: audienceName, rule: nil, revision: revision, abTestName: abTestName,
                                     placementAudienceVersionId: audienceVersionId, crossPlacementTestId: cross.testId,
@@ -76,6 +65,9 @@ struct CrossPlacementTest {
     let testId: String?
     /// Each variation's group, in order (nil for one outside the test).
     let groups: [String?]
+
+    /// The group of the variation at `index` (nil outside the test, or past the list).
+    func group(at index: Int) -> String? { groups.indices.contains(index) ? groups[index] : nil }
 
     init(_ variations: [Fields], path: String) throws(WireError) {
         var maps: [[String: String]?] = []
