@@ -111,7 +111,7 @@ $(BINDIR)/paywire-devserver: $(shell find tools/devserver/Sources Sources/Paywir
 	@mkdir -p $(BINDIR)
 	cp tools/devserver/.build/release/paywire-devserver $@
 
-BENCH_SOURCES := bench/bench.c bench/measure.c bench/outbox.c
+BENCH_SOURCES := bench/bench.c bench/measure.c bench/outbox.c bench/vendor_file.c
 $(BINDIR)/paywire-bench: $(BENCH_SOURCES) bench/bench.h include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
 	@mkdir -p $(BINDIR)
 	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson sqlite3) $(BENCH_SOURCES) -o $@ \

@@ -4,5 +4,5 @@
 /// The sha256 of the wire schema this library was built from (`get_sdk_version`'s
 /// `schema_sha256`): a binding generated from another schema refuses the library.
 package enum SchemaFingerprint {
-    package static let sha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1"
+    package static let sha256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a"
 }

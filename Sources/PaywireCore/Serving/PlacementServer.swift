@@ -22,7 +22,8 @@ final class PlacementServer {
         served.removeAll()
         return .success { writer in
             writer.object { writer in
-                writer.member("format_version", FallbackBundle.formatVersion)
+                writer.member("format", loaded.format.rawValue)
+                writer.member("format_version", loaded.formatVersion)
                 writer.member("response_created_at", loaded.responseCreatedAt)
                 writer.member("placement_count", loaded.paywalls.ids.count)
                 writer.member("onboarding_count", loaded.onboardings.ids.count)

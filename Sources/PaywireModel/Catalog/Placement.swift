@@ -92,22 +92,8 @@ package struct Placement<V: WeightedVariation>: Sendable {
     }
 
     private static func loadAudience(_ fields: Fields, isDefault: Bool) throws(WireError) -> Audience<V> {
-        let variationFields = try fields.objects("variations")
-        guard !variationFields.isEmpty else {
-            throw WireError.wrongParam(fields.fieldPath("variations"), "a placement needs at least one variation")
-        }
-        var variations: [V] = []
-        var seenIds = Set<String>()
-        for item in variationFields {
-            let variation = try V.load(item)
-            guard seenIds.insert(variation.variationId).inserted else {
-                throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(variation.variationId)'")
-            }
-            variations.append(variation)
-        }
-        let total = variations.reduce(0) { $0 + $1.weight }
-        guard total == 100 else {
-            throw WireError.wrongParam(fields.fieldPath("variations"), "variation weights must sum to 100, they sum to \(total)")
+        let variations = try Audience.variations(try fields.objects("variations"), path: fields.fieldPath("variations")) { _, item throws(WireError) in
+            try V.load(item)
         }
         var rule: AudienceRule?
         if let ruleValue = fields.optional("rule") {
@@ -126,6 +112,29 @@ package struct Placement<V: WeightedVariation>: Sendable {
             placementAudienceVersionId: try fields.identifier("placement_audience_version_id"),
             crossPlacementTestId: try fields.optionalString("cross_placement_test_id"),
             variations: variations)
+    }
+}
+
+extension Audience {
+    /// An audience's variations, each made by `read` from its object and position, checked by
+    /// the rules every fallback format's variations follow: at least one, unique ids, weights
+    /// summing to 100. `path` names the list in errors.
+    static func variations(_ items: [Fields], path: String, read: (Int, Fields) throws(WireError) -> V) throws(WireError) -> [V] {
+        guard !items.isEmpty else { throw WireError.wrongParam(path, "a placement needs at least one variation") }
+        var variations: [V] = []
+        var seenIds = Set<String>()
+        for (index, item) in items.enumerated() {
+            let variation = try read(index, item)
+            guard seenIds.insert(variation.variationId).inserted else {
+                throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(variation.variationId)'")
+            }
+            variations.append(variation)
+        }
+        let total = variations.reduce(0) { $0 + $1.weight }
+        guard total == 100 else {
+            throw WireError.wrongParam(path, "variation weights must sum to 100, they sum to \(total)")
+        }
+        return variations
     }
 }
 
@@ -162,15 +171,18 @@ extension RemoteConfig {
     package static func loadAll(_ fields: Fields) throws(WireError) -> [RemoteConfig] {
         guard fields.optional("remote_configs") != nil else { return [] }
         var remoteConfigs: [RemoteConfig] = []
-        for config in try fields.objects("remote_configs") {
-            let data: String
-            switch config.object["data"] {
-            case .string(let text)?: data = text
-            case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
-            default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
-            }
-            remoteConfigs.append(RemoteConfig(lang: try config.identifier("lang"), data: data))
-        }
+        for config in try fields.objects("remote_configs") { remoteConfigs.append(try load(config)) }
         return remoteConfigs
+    }
+
+    /// One `{lang, data}` object.
+    package static func load(_ config: Fields) throws(WireError) -> RemoteConfig {
+        let data: String
+        switch config.object["data"] {
+        case .string(let text)?: data = text
+        case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
+        default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
+        }
+        return RemoteConfig(lang: try config.identifier("lang"), data: data)
     }
 }

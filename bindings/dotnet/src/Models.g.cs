@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256.</summary>
-        public const string Sha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+        public const string Sha256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a";
     }
 
     /// <summary>The values of ProductType; a value not listed (a newer library's) still reads.</summary>
@@ -94,6 +94,13 @@ namespace Paywire.Model
         public const string RequiresAsync = "requires_async";
         public const string Unauthorized = "unauthorized";
         public const string Busy = "busy";
+    }
+
+    /// <summary>The values of FallbackFormat; a value not listed (a newer library's) still reads.</summary>
+    public static class FallbackFormat
+    {
+        public const string Paywire = "paywire";
+        public const string Adapty = "adapty";
     }
 
     /// <summary>The values of CancellationReason; a value not listed (a newer library's) still reads.</summary>
@@ -284,7 +291,7 @@ namespace Paywire.Model
         }
     }
 
-    /// <summary>Exactly one of path (a file) or bundle (inline).</summary>
+    /// <summary>Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields.</summary>
     public sealed class FallbackSource : IModel
     {
         private static readonly HashSet<string> Keys = new HashSet<string> { "bundle", "path" };
@@ -2331,11 +2338,15 @@ namespace Paywire.Model
 
     public sealed class SetFallbackResult : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "format_version", "onboarding_count", "placement_count", "response_created_at" };
-        public long? FormatVersion { get; set; } = 1;
-        /// <summary>milliseconds since the Unix epoch</summary>
+        private static readonly HashSet<string> Keys = new HashSet<string> { "format", "format_version", "onboarding_count", "placement_count", "response_created_at" };
+        public string Format { get; set; }
+        /// <summary>the file's format version: 1 for a Paywire bundle, 8 for a file exported from Adapty's dashboard</summary>
+        public long? FormatVersion { get; set; }
+        /// <summary>the content version, milliseconds since the Unix epoch (a Paywire bundle's response_created_at, a dashboard file's meta.response_created_at)</summary>
         public long? ResponseCreatedAt { get; set; }
+        /// <summary>paywall placements the file serves</summary>
         public long? PlacementCount { get; set; }
+        /// <summary>onboarding placements the file serves</summary>
         public long? OnboardingCount { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -2345,6 +2356,7 @@ namespace Paywire.Model
         {
             JsonObject o = ModelJson.Obj(json, "SetFallbackResult");
             var v = new SetFallbackResult();
+            v.Format = ModelJson.String(ModelJson.Req(o, "format", "SetFallbackResult"));
             v.FormatVersion = ModelJson.Integer(ModelJson.Req(o, "format_version", "SetFallbackResult"));
             v.ResponseCreatedAt = ModelJson.Integer(ModelJson.Req(o, "response_created_at", "SetFallbackResult"));
             v.PlacementCount = ModelJson.Integer(ModelJson.Req(o, "placement_count", "SetFallbackResult"));
@@ -2357,6 +2369,7 @@ namespace Paywire.Model
         public JsonObject ToJson()
         {
             var o = new JsonObject();
+            o["format"] = ModelJson.Json(this.Format);
             o["format_version"] = ModelJson.Json(this.FormatVersion);
             o["response_created_at"] = ModelJson.Json(this.ResponseCreatedAt);
             o["placement_count"] = ModelJson.Json(this.PlacementCount);

@@ -66,7 +66,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from; the Client refuses a library built from another. */
-export declare const SCHEMA_SHA256: "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+export declare const SCHEMA_SHA256: "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
 /** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */

@@ -12,7 +12,7 @@ const { Decimal } = require('../json');
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json: the Client refuses a library whose get_sdk_version
 // schema_sha256 differs.
-const SCHEMA_SHA256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+const SCHEMA_SHA256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a";
 
 // class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]
 const NUMBERS = Object.freeze({

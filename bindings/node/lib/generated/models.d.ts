@@ -7,11 +7,13 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+export type SchemaSha256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
 export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy";
+
+export type FallbackFormat = "paywire" | "adapty";
 
 export type CancellationReason = "voluntarily_cancelled" | "billing_error" | "price_increase" | "product_was_not_available" | "refund" | "upgraded" | "unknown";
 
@@ -40,7 +42,7 @@ export interface SetLogLevelParams {
   log_level: "error" | "warn" | "info" | "verbose" | "debug";
 }
 
-/** Exactly one of path (a file) or bundle (inline). */
+/** Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. */
 export interface FallbackSource {
   path?: string;
   bundle?: Bundle;
@@ -482,10 +484,14 @@ export interface GetSdkVersionResult {
 }
 
 export interface SetFallbackResult {
-  format_version: 1;
-  /** milliseconds since the Unix epoch */
+  format: FallbackFormat;
+  /** the file's format version: 1 for a Paywire bundle, 8 for a file exported from Adapty's dashboard */
+  format_version: number;
+  /** the content version, milliseconds since the Unix epoch (a Paywire bundle's response_created_at, a dashboard file's meta.response_created_at) */
   response_created_at: number;
+  /** paywall placements the file serves */
   placement_count: number;
+  /** onboarding placements the file serves */
   onboarding_count: number;
 }
 

@@ -18,10 +18,11 @@ from .. import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = 'b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1'
+SCHEMA_SHA256 = 'b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy']
+FallbackFormat = Literal['paywire', 'adapty']
 CancellationReason = Literal['voluntarily_cancelled', 'billing_error', 'price_increase', 'product_was_not_available', 'refund', 'upgraded', 'unknown']
 
 
@@ -169,7 +170,12 @@ class SetLogLevelParams:
 
 @dataclass
 class FallbackSource:
-    """Exactly one of path (a file) or bundle (inline)."""
+    """Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle
+    (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is
+    (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and
+    data). A file that is neither is refused with invalid_fallback, details.expected naming both
+    formats' fields.
+    """
 
     path: Optional[str] = None
     bundle: Optional[Bundle] = None
@@ -1940,17 +1946,19 @@ class GetSdkVersionResult:
 
 @dataclass
 class SetFallbackResult:
-    format_version: Literal[1]
+    format: FallbackFormat
+    format_version: int
     response_created_at: int
     placement_count: int
     onboarding_count: int
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['format_version', 'onboarding_count', 'placement_count', 'response_created_at'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['format', 'format_version', 'onboarding_count', 'placement_count', 'response_created_at'])
 
     @classmethod
     def from_json(cls, data: Any) -> "SetFallbackResult":
         d = _mb.obj(data, "SetFallbackResult")
         return cls(
+            format=_mb.req(d, "format", "SetFallbackResult"),
             format_version=_mb.req(d, "format_version", "SetFallbackResult"),
             response_created_at=_mb.req(d, "response_created_at", "SetFallbackResult"),
             placement_count=_mb.req(d, "placement_count", "SetFallbackResult"),
@@ -1960,6 +1968,7 @@ class SetFallbackResult:
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
+        out["format"] = self.format
         out["format_version"] = self.format_version
         out["response_created_at"] = self.response_created_at
         out["placement_count"] = self.placement_count

@@ -161,6 +161,33 @@ public enum ErrorCode: PaywireEnum {
     }
 }
 
+/// One of the schema’s strings: `paywire`, `adapty`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum FallbackFormat: PaywireEnum {
+    /// `paywire`
+    case paywire
+    /// `adapty`
+    case adapty
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "paywire": self = .paywire
+        case "adapty": self = .adapty
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .paywire: "paywire"
+        case .adapty: "adapty"
+        case .unknown(let value): value
+        }
+    }
+}
+
 /// One of the schema’s strings: `voluntarily_cancelled`, `billing_error`, `price_increase`, `product_was_not_available`, `refund`, `upgraded`, `unknown`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum CancellationReason: PaywireEnum {

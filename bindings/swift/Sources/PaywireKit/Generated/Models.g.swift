@@ -182,7 +182,7 @@ public struct SetLogLevelParams: PaywireModel {
     static let memberNames: Set<String> = ["log_level"]
 }
 
-/// Exactly one of path (a file) or bundle (inline).
+/// Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields.
 public struct FallbackSource: PaywireModel {
     /// The `path` member.
     public var path: String?
@@ -2559,19 +2559,22 @@ public struct GetSdkVersionResult: PaywireModel {
 
 /// The result of `set_fallback`.
 public struct SetFallbackResult: PaywireModel {
-    /// The `format_version` member.
-    public var formatVersion: Int = 1
-    /// milliseconds since the Unix epoch
+    /// The `format` member.
+    public var format: FallbackFormat
+    /// the file's format version: 1 for a Paywire bundle, 8 for a file exported from Adapty's dashboard
+    public var formatVersion: Int
+    /// the content version, milliseconds since the Unix epoch (a Paywire bundle's response_created_at, a dashboard file's meta.response_created_at)
     public var responseCreatedAt: Int
-    /// The `placement_count` member.
+    /// paywall placements the file serves
     public var placementCount: Int
-    /// The `onboarding_count` member.
+    /// onboarding placements the file serves
     public var onboardingCount: Int
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(formatVersion: Int = 1, responseCreatedAt: Int, placementCount: Int, onboardingCount: Int, unknownMembers: JSONObject = [:]) {
+    public init(format: FallbackFormat, formatVersion: Int, responseCreatedAt: Int, placementCount: Int, onboardingCount: Int, unknownMembers: JSONObject = [:]) {
+        self.format = format
         self.formatVersion = formatVersion
         self.responseCreatedAt = responseCreatedAt
         self.placementCount = placementCount
@@ -2581,6 +2584,7 @@ public struct SetFallbackResult: PaywireModel {
 
     public init(json: JSONValue) throws {
         let reader = try ModelReader(json, "SetFallbackResult")
+        format = try reader.required("format")
         formatVersion = try reader.required("format_version")
         responseCreatedAt = try reader.required("response_created_at")
         placementCount = try reader.required("placement_count")
@@ -2590,6 +2594,7 @@ public struct SetFallbackResult: PaywireModel {
 
     public var jsonValue: JSONValue {
         var writer = ModelWriter()
+        writer.required("format", format)
         writer.required("format_version", formatVersion)
         writer.required("response_created_at", responseCreatedAt)
         writer.required("placement_count", placementCount)
@@ -2598,7 +2603,7 @@ public struct SetFallbackResult: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["format_version", "response_created_at", "placement_count", "onboarding_count"]
+    static let memberNames: Set<String> = ["format", "format_version", "response_created_at", "placement_count", "onboarding_count"]
 }
 
 /// a product as the store describes it; the paywall_* members tie it to the paywall it was shown on (absent for a purchase without a paywall)

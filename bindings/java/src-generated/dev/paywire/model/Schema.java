@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256. */
-    public static final String SHA256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+    public static final String SHA256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a";
 
     private Schema() {
     }
