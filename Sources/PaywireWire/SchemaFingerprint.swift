@@ -3,5 +3,5 @@
 /// The sha256 of the wire schema this library was built from (`get_sdk_version`'s
 /// `schema_sha256`): a binding generated from another schema refuses the library.
 package enum SchemaFingerprint {
-    package static let sha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1"
+    package static let sha256 = "61221cbd84681db0ee372902cfd2e3cbdfdd6b32bed74290311d41f2f22487cd"
 }

@@ -20,7 +20,10 @@ import type {
   GetPaywallForDefaultAudienceParams,
   GetPaywallParams,
   GetPaywallProductsParams,
+  GetPresentationParams,
+  GetPresentationResult,
   GetProfileParams,
+  GetRemoteConfigParams,
   GetSdkVersionParams,
   GetSdkVersionResult,
   HostRespondParams,
@@ -51,10 +54,12 @@ import type {
   Product,
   Profile,
   RefreshProfileParams,
+  RemoteConfig,
   ReportTransactionParams,
   ReportTransactionResult,
   RestorePurchasesParams,
   RestorePurchasesResult,
+  SetDebugOverridesParams,
   SetFallbackResult,
   SetIntegrationIdentifiersParams,
   SetLogLevelParams,
@@ -65,7 +70,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from; the Client refuses a library built from another. */
-export declare const SCHEMA_SHA256: "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+export declare const SCHEMA_SHA256: "61221cbd84681db0ee372902cfd2e3cbdfdd6b32bed74290311d41f2f22487cd";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
 /** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */
@@ -120,10 +125,25 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `get_paywall` without blocking: the Promise settles with its call_result. */
   getPaywallAsync(params?: GetPaywallParams): Promise<Paywall>;
 
+  /** Calls `get_presentation`. load_timeout: seconds; default 5, values under 1 are raised to 1 with a warning; max_age: seconds; required with return_cache_data_if_not_expired_else_load */
+  getPresentation(params: GetPresentationParams): GetPresentationResult;
+  /** Calls `get_presentation` without blocking: the Promise settles with its call_result. */
+  getPresentationAsync(params: GetPresentationParams): Promise<GetPresentationResult>;
+
+  /** Calls `set_debug_overrides`. placements: placement_id -> variation_id */
+  setDebugOverrides(params: SetDebugOverridesParams): null;
+  /** Calls `set_debug_overrides` without blocking: the Promise settles with its call_result. */
+  setDebugOverridesAsync(params: SetDebugOverridesParams): Promise<null>;
+
   /** Calls `get_paywall_products`. */
   getPaywallProducts(params: GetPaywallProductsParams): Product[];
   /** Calls `get_paywall_products` without blocking: the Promise settles with its call_result. */
   getPaywallProductsAsync(params: GetPaywallProductsParams): Promise<Product[]>;
+
+  /** Calls `get_remote_config`. */
+  getRemoteConfig(params: GetRemoteConfigParams): RemoteConfig | null;
+  /** Calls `get_remote_config` without blocking: the Promise settles with its call_result. */
+  getRemoteConfigAsync(params: GetRemoteConfigParams): Promise<RemoteConfig | null>;
 
   /** Calls `log_show_paywall`. */
   logShowPaywall(params: LogShowPaywallParams): LogShowPaywallResult;

@@ -227,5 +227,5 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json.
-    public static let sha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1"
+    public static let sha256 = "61221cbd84681db0ee372902cfd2e3cbdfdd6b32bed74290311d41f2f22487cd"
 }
