@@ -4,5 +4,5 @@
 /// The sha256 of the wire schema this library was built from (`get_sdk_version`'s
 /// `schema_sha256`): a binding generated from another schema refuses the library.
 package enum SchemaFingerprint {
-    package static let sha256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a"
+    package static let sha256 = "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943"
 }

@@ -22,8 +22,10 @@ package protocol WeightedVariation: Sendable {
 /// One A/B variation of a paywall placement: which paywall and products a bucket of users sees.
 package struct Variation: WeightedVariation, Equatable {
     package let variationId: String
+    /// The paywall it shows; empty for a holdout that names none.
     package let paywallId: String
-    package var servedPaywallId: String? { paywallId }
+    /// A holdout shows no paywall: its profiles are the experiment's control group.
+    package var servedPaywallId: String? { holdout ? nil : paywallId }
     package let paywallName: String
     package let weight: Int
     package let products: [ProductReference]
@@ -37,6 +39,9 @@ package struct Variation: WeightedVariation, Equatable {
     /// The builder layout as authored; checked when a view is created.
     package var builder: JSONValue?
     package var crossPlacementGroup: String?
+    /// `holdout: true`: weighted and bucketed like the others, but its profiles are shown
+    /// nothing (`get_presentation` answers `holdout`), so they measure the paywall against none.
+    package var holdout = false
 }
 
 /// One audience of a placement: who it is for (nil rule: everyone) and its own A/B test.
@@ -52,13 +57,16 @@ package struct Audience<V: WeightedVariation>: Sendable {
 }
 
 /// A placement (a place in the app where a paywall or an onboarding can appear) with its
-/// ordered audiences: the first whose rule matches wins, the last is the default. `V` is what a
-/// variation serves. A placement written without `audiences` is one default audience.
+/// ordered audiences: the first whose rule matches wins, the last is the default (it may have a
+/// rule too: then a profile no rule matches is in no audience). `V` is what a variation serves.
+/// A placement written without `audiences` is one default audience.
 package struct Placement<V: WeightedVariation>: Sendable {
     package let developerId: String
     package let audiences: [Audience<V>]
     /// The locale whose localization answers when none answers the request's (before `en`).
     package let defaultLocale: String?
+    /// How often and to whom its paywall may be presented (`get_presentation`).
+    package var presentation = PresentationRules()
 
     /// The default audience (the last).
     package var defaultAudience: Audience<V>? { audiences.last }
@@ -85,7 +93,9 @@ package struct Placement<V: WeightedVariation>: Sendable {
             if let defaultLocale, LanguageTag(defaultLocale) == nil {
                 throw WireError.wrongParam(fields.fieldPath("default_locale"), "'\(defaultLocale)' is not a language tag like pt-BR")
             }
-            return Placement(developerId: id, audiences: audiences, defaultLocale: defaultLocale)
+            var placement = Placement(developerId: id, audiences: audiences, defaultLocale: defaultLocale)
+            placement.presentation = try PresentationRules.load(fields)
+            return placement
         } catch {
             throw WireError(.invalidFallback, "the bundle's placement '\(id)' is invalid: \(error.message)", details: error.details)
         }
@@ -97,9 +107,6 @@ package struct Placement<V: WeightedVariation>: Sendable {
         }
         var rule: AudienceRule?
         if let ruleValue = fields.optional("rule") {
-            guard !isDefault else {
-                throw WireError.wrongParam(fields.fieldPath("rule"), "the last audience is the default for everyone else: it takes no rule")
-            }
             rule = try AudienceRule.load(ruleValue, path: fields.fieldPath("rule"))
         } else if !isDefault {
             throw WireError.wrongParam(fields.fieldPath("rule"), "every audience but the last needs a rule")
@@ -140,8 +147,10 @@ extension Audience {
 
 extension Variation {
     package static func load(_ fields: Fields) throws(WireError) -> Variation {
+        let holdout = try fields.optionalBool("holdout") ?? false
         var products: [ProductReference] = []
-        for (index, element) in try fields.array("products").enumerated() {
+        let listed = holdout && fields.optional("products") == nil ? [] : try fields.array("products")
+        for (index, element) in listed.enumerated() {
             let elementPath = "\(fields.fieldPath("products"))[\(index)]"
             switch element {
             case .string(let id) where !id.isEmpty: products.append(ProductReference(vendorProductId: id))
@@ -150,9 +159,9 @@ extension Variation {
                 throw WireError.wrongParam(elementPath, "expected a product id or {\"vendor_product_id\": ...}")
             }
         }
-        return Variation(
+        var variation = Variation(
             variationId: try fields.identifier("variation_id"),
-            paywallId: try fields.identifier("paywall_id"),
+            paywallId: holdout ? try fields.optionalString("paywall_id") ?? "" : try fields.identifier("paywall_id"),
             paywallName: try fields.optionalString("paywall_name") ?? "",
             weight: try fields.int("weight", in: 0...100),
             products: products,
@@ -162,6 +171,8 @@ extension Variation {
             postPurchase: try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) },
             builder: fields.optional("builder"),
             crossPlacementGroup: try fields.optionalString("cross_placement_group"))
+        variation.holdout = holdout
+        return variation
     }
 }
 

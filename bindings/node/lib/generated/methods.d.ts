@@ -21,7 +21,10 @@ import type {
   GetPaywallForDefaultAudienceParams,
   GetPaywallParams,
   GetPaywallProductsParams,
+  GetPresentationParams,
+  GetPresentationResult,
   GetProfileParams,
+  GetRemoteConfigParams,
   GetSdkVersionParams,
   GetSdkVersionResult,
   HostRespondParams,
@@ -52,10 +55,12 @@ import type {
   Product,
   Profile,
   RefreshProfileParams,
+  RemoteConfig,
   ReportTransactionParams,
   ReportTransactionResult,
   RestorePurchasesParams,
   RestorePurchasesResult,
+  SetDebugOverridesParams,
   SetFallbackResult,
   SetIntegrationIdentifiersParams,
   SetLogLevelParams,
@@ -66,7 +71,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from; the Client refuses a library built from another. */
-export declare const SCHEMA_SHA256: "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a";
+export declare const SCHEMA_SHA256: "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
 /** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */
@@ -121,10 +126,25 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `get_paywall` without blocking: the Promise settles with its call_result. */
   getPaywallAsync(params?: GetPaywallParams): Promise<Paywall>;
 
+  /** Calls `get_presentation`. load_timeout: seconds; default 5, values under 1 are raised to 1 with a warning; max_age: seconds; required with return_cache_data_if_not_expired_else_load */
+  getPresentation(params: GetPresentationParams): GetPresentationResult;
+  /** Calls `get_presentation` without blocking: the Promise settles with its call_result. */
+  getPresentationAsync(params: GetPresentationParams): Promise<GetPresentationResult>;
+
+  /** Calls `set_debug_overrides`. placements: placement_id -> variation_id */
+  setDebugOverrides(params: SetDebugOverridesParams): null;
+  /** Calls `set_debug_overrides` without blocking: the Promise settles with its call_result. */
+  setDebugOverridesAsync(params: SetDebugOverridesParams): Promise<null>;
+
   /** Calls `get_paywall_products`. */
   getPaywallProducts(params: GetPaywallProductsParams): Product[];
   /** Calls `get_paywall_products` without blocking: the Promise settles with its call_result. */
   getPaywallProductsAsync(params: GetPaywallProductsParams): Promise<Product[]>;
+
+  /** Calls `get_remote_config`. */
+  getRemoteConfig(params: GetRemoteConfigParams): RemoteConfig | null;
+  /** Calls `get_remote_config` without blocking: the Promise settles with its call_result. */
+  getRemoteConfigAsync(params: GetRemoteConfigParams): Promise<RemoteConfig | null>;
 
   /** Calls `log_show_paywall`. */
   logShowPaywall(params: LogShowPaywallParams): LogShowPaywallResult;

@@ -12,12 +12,13 @@ const { Decimal } = require('../json');
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json: the Client refuses a library whose get_sdk_version
 // schema_sha256 differs.
-const SCHEMA_SHA256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a";
+const SCHEMA_SHA256 = "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943";
 
 // class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]
 const NUMBERS = Object.freeze({
   RefreshProfileParams: {"load_timeout": "n"},
   GetPaywallParams: {"load_timeout": "n", "max_age": "n"},
+  GetPresentationParams: {"load_timeout": "n", "max_age": "n"},
   GetOnboardingParams: {"load_timeout": "n", "max_age": "n"},
   GetPaywallForDefaultAudienceParams: {"load_timeout": "n", "max_age": "n"},
   UpdateProfileParams: {"custom_attributes": ["map", "n"]},
@@ -69,7 +70,10 @@ const METHODS = Object.freeze({
   set_log_level: "setLogLevel",
   set_fallback: "setFallback",
   get_paywall: "getPaywall",
+  get_presentation: "getPresentation",
+  set_debug_overrides: "setDebugOverrides",
   get_paywall_products: "getPaywallProducts",
+  get_remote_config: "getRemoteConfig",
   log_show_paywall: "logShowPaywall",
   identify: "identify",
   host_respond: "hostRespond",
@@ -225,6 +229,26 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('get_paywall', params).then((result) => decodeResult('get_paywall', result));
   }
 
+  /** Calls `get_presentation`. load_timeout: seconds; default 5, values under 1 are raised to 1 with a warning; max_age: seconds; required with return_cache_data_if_not_expired_else_load */
+  getPresentation(params) {
+    return decodeResult('get_presentation', this._callTyped('get_presentation', params));
+  }
+
+  /** Calls `get_presentation` without blocking: the Promise settles with its call_result. */
+  getPresentationAsync(params) {
+    return this._callTypedAsync('get_presentation', params).then((result) => decodeResult('get_presentation', result));
+  }
+
+  /** Calls `set_debug_overrides`. placements: placement_id -> variation_id */
+  setDebugOverrides(params) {
+    return decodeResult('set_debug_overrides', this._callTyped('set_debug_overrides', params));
+  }
+
+  /** Calls `set_debug_overrides` without blocking: the Promise settles with its call_result. */
+  setDebugOverridesAsync(params) {
+    return this._callTypedAsync('set_debug_overrides', params).then((result) => decodeResult('set_debug_overrides', result));
+  }
+
   /** Calls `get_paywall_products`. */
   getPaywallProducts(params) {
     return decodeResult('get_paywall_products', this._callTyped('get_paywall_products', params));
@@ -233,6 +257,16 @@ class TypedMethods extends EventEmitter {
   /** Calls `get_paywall_products` without blocking: the Promise settles with its call_result. */
   getPaywallProductsAsync(params) {
     return this._callTypedAsync('get_paywall_products', params).then((result) => decodeResult('get_paywall_products', result));
+  }
+
+  /** Calls `get_remote_config`. */
+  getRemoteConfig(params) {
+    return decodeResult('get_remote_config', this._callTyped('get_remote_config', params));
+  }
+
+  /** Calls `get_remote_config` without blocking: the Promise settles with its call_result. */
+  getRemoteConfigAsync(params) {
+    return this._callTypedAsync('get_remote_config', params).then((result) => decodeResult('get_remote_config', result));
   }
 
   /** Calls `log_show_paywall`. */

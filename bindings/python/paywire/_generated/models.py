@@ -18,7 +18,7 @@ from .. import _modelbase as _mb
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (a load-time check compares it
 #: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = 'b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a'
+SCHEMA_SHA256 = '785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy']
@@ -246,8 +246,10 @@ class BundlePlacement:
     cross_placement_test_id: Optional[str] = None
     audiences: Optional[List[Audience]] = None
     default_locale: Optional[str] = None
+    cap: Optional[Cap] = None
+    exclude_if_access: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'audience_name', 'audiences', 'cross_placement_test_id', 'default_locale', 'placement_audience_version_id', 'revision', 'variations'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'audience_name', 'audiences', 'cap', 'cross_placement_test_id', 'default_locale', 'exclude_if_access', 'placement_audience_version_id', 'revision', 'variations'])
 
     @classmethod
     def from_json(cls, data: Any) -> "BundlePlacement":
@@ -261,6 +263,8 @@ class BundlePlacement:
             cross_placement_test_id=d["cross_placement_test_id"] if d.get("cross_placement_test_id") is not None else None,
             audiences=[Audience.from_json(x0) for x0 in d["audiences"]] if d.get("audiences") is not None else None,
             default_locale=d["default_locale"] if d.get("default_locale") is not None else None,
+            cap=Cap.from_json(d["cap"]) if d.get("cap") is not None else None,
+            exclude_if_access=d["exclude_if_access"] if d.get("exclude_if_access") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -282,6 +286,10 @@ class BundlePlacement:
             out["audiences"] = [x0.to_json() for x0 in self.audiences]
         if self.default_locale is not None:
             out["default_locale"] = self.default_locale
+        if self.cap is not None:
+            out["cap"] = self.cap.to_json()
+        if self.exclude_if_access is not None:
+            out["exclude_if_access"] = self.exclude_if_access
         out.update(self.extra_fields)
         return out
 
@@ -289,43 +297,47 @@ class BundlePlacement:
 @dataclass
 class Variation:
     variation_id: str
-    paywall_id: str
     weight: int
-    products: List[Any]
+    paywall_id: Optional[str] = None
     paywall_name: Optional[str] = None
+    products: Optional[List[Any]] = None
     remote_configs: Optional[List[VariationRemoteConfig]] = None
     dismiss_on_purchase: Optional[bool] = None
     post_purchase: Optional[Dict[str, Any]] = None
     builder: Optional[Dict[str, Any]] = None
     cross_placement_group: Optional[str] = None
+    holdout: Optional[bool] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'cross_placement_group', 'dismiss_on_purchase', 'paywall_id', 'paywall_name', 'post_purchase', 'products', 'remote_configs', 'variation_id', 'weight'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'cross_placement_group', 'dismiss_on_purchase', 'holdout', 'paywall_id', 'paywall_name', 'post_purchase', 'products', 'remote_configs', 'variation_id', 'weight'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Variation":
         d = _mb.obj(data, "Variation")
         return cls(
             variation_id=_mb.req(d, "variation_id", "Variation"),
-            paywall_id=_mb.req(d, "paywall_id", "Variation"),
             weight=_mb.req(d, "weight", "Variation"),
-            products=_mb.req(d, "products", "Variation"),
+            paywall_id=d["paywall_id"] if d.get("paywall_id") is not None else None,
             paywall_name=d["paywall_name"] if d.get("paywall_name") is not None else None,
+            products=d["products"] if d.get("products") is not None else None,
             remote_configs=[VariationRemoteConfig.from_json(x0) for x0 in d["remote_configs"]] if d.get("remote_configs") is not None else None,
             dismiss_on_purchase=d["dismiss_on_purchase"] if d.get("dismiss_on_purchase") is not None else None,
             post_purchase=d["post_purchase"] if d.get("post_purchase") is not None else None,
             builder=d["builder"] if d.get("builder") is not None else None,
             cross_placement_group=d["cross_placement_group"] if d.get("cross_placement_group") is not None else None,
+            holdout=d["holdout"] if d.get("holdout") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
         out["variation_id"] = self.variation_id
-        out["paywall_id"] = self.paywall_id
+        if self.paywall_id is not None:
+            out["paywall_id"] = self.paywall_id
         if self.paywall_name is not None:
             out["paywall_name"] = self.paywall_name
         out["weight"] = self.weight
-        out["products"] = self.products
+        if self.products is not None:
+            out["products"] = self.products
         if self.remote_configs is not None:
             out["remote_configs"] = [x0.to_json() for x0 in self.remote_configs]
         if self.dismiss_on_purchase is not None:
@@ -336,6 +348,8 @@ class Variation:
             out["builder"] = self.builder
         if self.cross_placement_group is not None:
             out["cross_placement_group"] = self.cross_placement_group
+        if self.holdout is not None:
+            out["holdout"] = self.holdout
         out.update(self.extra_fields)
         return out
 
@@ -477,6 +491,35 @@ class AudienceRule:
             out["op"] = self.op
         if not isinstance(self.value, _mb.Unset):
             out["value"] = self.value
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class Cap:
+    """at most count presentations of this placement's paywall to a profile in any per_seconds; a
+    presentation counts when the host reports the view appeared (present_paywall_view), judged
+    by access time; get_presentation answers capped past it
+    """
+
+    count: int
+    per_seconds: int
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['count', 'per_seconds'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Cap":
+        d = _mb.obj(data, "Cap")
+        return cls(
+            count=_mb.req(d, "count", "Cap"),
+            per_seconds=_mb.req(d, "per_seconds", "Cap"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["count"] = self.count
+        out["per_seconds"] = self.per_seconds
         out.update(self.extra_fields)
         return out
 
@@ -630,6 +673,73 @@ class GetPaywallParams:
 
 
 @dataclass
+class GetPresentationParams:
+    """whether to present the placement's paywall now, and which: served as get_paywall serves it
+    (same sources, policy and budget), then its rules judged
+    """
+
+    placement_id: str
+    locale: Optional[str] = None
+    fetch_policy: Optional[Literal['reload_revalidating_cache_data', 'return_cache_data_else_load', 'return_cache_data_if_not_expired_else_load']] = None
+    load_timeout: Optional[Decimal] = None
+    max_age: Optional[Decimal] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['fetch_policy', 'load_timeout', 'locale', 'max_age', 'placement_id'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GetPresentationParams":
+        d = _mb.obj(data, "GetPresentationParams")
+        return cls(
+            placement_id=_mb.req(d, "placement_id", "GetPresentationParams"),
+            locale=d["locale"] if d.get("locale") is not None else None,
+            fetch_policy=d["fetch_policy"] if d.get("fetch_policy") is not None else None,
+            load_timeout=_mb.num(d["load_timeout"]) if d.get("load_timeout") is not None else None,
+            max_age=_mb.num(d["max_age"]) if d.get("max_age") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placement_id"] = self.placement_id
+        if self.locale is not None:
+            out["locale"] = self.locale
+        if self.fetch_policy is not None:
+            out["fetch_policy"] = self.fetch_policy
+        if self.load_timeout is not None:
+            out["load_timeout"] = self.load_timeout
+        if self.max_age is not None:
+            out["max_age"] = self.max_age
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class SetDebugOverridesParams:
+    """replaces every debug override: each placement named serves the variation named (audience
+    rules and bucketing skipped), its exposures recorded as forced; {} clears them. Refused with
+    invalid_state unless the config says debug: true. Kept in memory for the client's life
+    """
+
+    placements: Dict[str, str]
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['placements'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "SetDebugOverridesParams":
+        d = _mb.obj(data, "SetDebugOverridesParams")
+        return cls(
+            placements=_mb.req(d, "placements", "SetDebugOverridesParams"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placements"] = self.placements
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
 class GetPaywallProductsParams:
     paywall: Paywall
     fetch_policy: Optional[Literal['default', 'wait_for_receipt_validation']] = None
@@ -669,8 +779,9 @@ class Paywall:
     post_purchase: Optional[PostPurchase]
     builder: Optional[Dict[str, Any]]
     dismiss_on_restore: bool
+    forced: Optional[Literal[True]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'variation_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'forced', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'variation_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Paywall":
@@ -689,6 +800,7 @@ class Paywall:
             post_purchase=_mb.maybe(_mb.req(d, "post_purchase", "Paywall"), decode_post_purchase),
             builder=_mb.req(d, "builder", "Paywall"),
             dismiss_on_restore=_mb.req(d, "dismiss_on_restore", "Paywall"),
+            forced=d["forced"] if d.get("forced") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -698,6 +810,8 @@ class Paywall:
         out["paywall_id"] = self.paywall_id
         out["paywall_name"] = self.paywall_name
         out["variation_id"] = self.variation_id
+        if self.forced is not None:
+            out["forced"] = self.forced
         out["remote_config"] = (None if self.remote_config is None else self.remote_config.to_json())
         out["products"] = [x0.to_json() for x0 in self.products]
         out["response_created_at"] = self.response_created_at
@@ -850,6 +964,35 @@ class PostPurchaseNextStep:
         out: Dict[str, Any] = {}
         out["type"] = self.type
         out["step_id"] = self.step_id
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class GetRemoteConfigParams:
+    """the paywall's remote config with its text tags filled from its products as the store
+    describes them (loaded as get_paywall_products loads them)
+    """
+
+    paywall: Paywall
+    fetch_policy: Optional[Literal['default', 'wait_for_receipt_validation']] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['fetch_policy', 'paywall'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GetRemoteConfigParams":
+        d = _mb.obj(data, "GetRemoteConfigParams")
+        return cls(
+            paywall=Paywall.from_json(_mb.req(d, "paywall", "GetRemoteConfigParams")),
+            fetch_policy=d["fetch_policy"] if d.get("fetch_policy") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["paywall"] = self.paywall.to_json()
+        if self.fetch_policy is not None:
+            out["fetch_policy"] = self.fetch_policy
         out.update(self.extra_fields)
         return out
 
@@ -1978,6 +2121,101 @@ class SetFallbackResult:
 
 
 @dataclass
+class GetPresentationResult:
+    """see docs/concepts/presentation.md"""
+
+    decision: Literal['present', 'holdout', 'no_audience_match', 'capped', 'has_access']
+    reason: Literal['access_level_active', 'no_audience_matched', 'cap_reached', 'holdout_variation', 'variation_chosen', 'debug_override']
+    paywall: Optional[Paywall] = None
+    variation_id: Optional[str] = None
+    ab_test_name: Optional[str] = None
+    audience_name: Optional[str] = None
+    forced: Optional[Literal[True]] = None
+    access_level_id: Optional[str] = None
+    cap: Optional[GetPresentationResultCap] = None
+    event_id: Optional[str] = None
+    analytics_disabled: Optional[Literal[True]] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'access_level_id', 'analytics_disabled', 'audience_name', 'cap', 'decision', 'event_id', 'forced', 'paywall', 'reason', 'variation_id'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GetPresentationResult":
+        d = _mb.obj(data, "GetPresentationResult")
+        return cls(
+            decision=_mb.req(d, "decision", "GetPresentationResult"),
+            reason=_mb.req(d, "reason", "GetPresentationResult"),
+            paywall=Paywall.from_json(d["paywall"]) if d.get("paywall") is not None else None,
+            variation_id=d["variation_id"] if d.get("variation_id") is not None else None,
+            ab_test_name=d["ab_test_name"] if d.get("ab_test_name") is not None else None,
+            audience_name=d["audience_name"] if d.get("audience_name") is not None else None,
+            forced=d["forced"] if d.get("forced") is not None else None,
+            access_level_id=d["access_level_id"] if d.get("access_level_id") is not None else None,
+            cap=GetPresentationResultCap.from_json(d["cap"]) if d.get("cap") is not None else None,
+            event_id=d["event_id"] if d.get("event_id") is not None else None,
+            analytics_disabled=d["analytics_disabled"] if d.get("analytics_disabled") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["decision"] = self.decision
+        out["reason"] = self.reason
+        if self.paywall is not None:
+            out["paywall"] = self.paywall.to_json()
+        if self.variation_id is not None:
+            out["variation_id"] = self.variation_id
+        if self.ab_test_name is not None:
+            out["ab_test_name"] = self.ab_test_name
+        if self.audience_name is not None:
+            out["audience_name"] = self.audience_name
+        if self.forced is not None:
+            out["forced"] = self.forced
+        if self.access_level_id is not None:
+            out["access_level_id"] = self.access_level_id
+        if self.cap is not None:
+            out["cap"] = self.cap.to_json()
+        if self.event_id is not None:
+            out["event_id"] = self.event_id
+        if self.analytics_disabled is not None:
+            out["analytics_disabled"] = self.analytics_disabled
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class GetPresentationResultCap:
+    """whenever the placement has a cap"""
+
+    count: int
+    per_seconds: int
+    presented: int
+    next_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['count', 'next_at', 'per_seconds', 'presented'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GetPresentationResultCap":
+        d = _mb.obj(data, "GetPresentationResultCap")
+        return cls(
+            count=_mb.req(d, "count", "GetPresentationResultCap"),
+            per_seconds=_mb.req(d, "per_seconds", "GetPresentationResultCap"),
+            presented=_mb.req(d, "presented", "GetPresentationResultCap"),
+            next_at=d["next_at"] if d.get("next_at") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["count"] = self.count
+        out["per_seconds"] = self.per_seconds
+        out["presented"] = self.presented
+        if self.next_at is not None:
+            out["next_at"] = self.next_at
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
 class Product:
     """a product as the store describes it; the paywall_* members tie it to the paywall it was
     shown on (absent for a purchase without a paywall)
@@ -1996,8 +2234,9 @@ class Product:
     paywall_ab_test_name: Optional[str] = None
     paywall_name: Optional[str] = None
     paywall_product_index: Optional[int] = None
+    text_tags: Optional[Dict[str, str]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'intro_offer_eligibility', 'is_family_shareable', 'localized_description', 'localized_title', 'paywall_ab_test_name', 'paywall_name', 'paywall_product_index', 'paywall_variation_id', 'price', 'product_type', 'subscription', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'intro_offer_eligibility', 'is_family_shareable', 'localized_description', 'localized_title', 'paywall_ab_test_name', 'paywall_name', 'paywall_product_index', 'paywall_variation_id', 'price', 'product_type', 'subscription', 'text_tags', 'vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Product":
@@ -2016,6 +2255,7 @@ class Product:
             paywall_ab_test_name=d["paywall_ab_test_name"] if d.get("paywall_ab_test_name") is not None else None,
             paywall_name=d["paywall_name"] if d.get("paywall_name") is not None else None,
             paywall_product_index=d["paywall_product_index"] if d.get("paywall_product_index") is not None else None,
+            text_tags=d["text_tags"] if d.get("text_tags") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -2038,6 +2278,8 @@ class Product:
         out["is_family_shareable"] = self.is_family_shareable
         out["access_level_id"] = self.access_level_id
         out["product_type"] = self.product_type
+        if self.text_tags is not None:
+            out["text_tags"] = self.text_tags
         out.update(self.extra_fields)
         return out
 
@@ -3693,8 +3935,9 @@ class EventProduct:
     is_family_shareable: Optional[bool] = None
     access_level_id: Union[Optional[str], _mb.Unset] = _mb.UNSET
     product_type: Union[Optional[ProductType], _mb.Unset] = _mb.UNSET
+    text_tags: Optional[Dict[str, str]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'intro_offer_eligibility', 'is_family_shareable', 'localized_description', 'localized_title', 'paywall_ab_test_name', 'paywall_name', 'paywall_product_index', 'paywall_variation_id', 'price', 'product_type', 'subscription', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'intro_offer_eligibility', 'is_family_shareable', 'localized_description', 'localized_title', 'paywall_ab_test_name', 'paywall_name', 'paywall_product_index', 'paywall_variation_id', 'price', 'product_type', 'subscription', 'text_tags', 'vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "EventProduct":
@@ -3713,6 +3956,7 @@ class EventProduct:
             is_family_shareable=d["is_family_shareable"] if d.get("is_family_shareable") is not None else None,
             access_level_id=d["access_level_id"] if "access_level_id" in d else _mb.UNSET,
             product_type=d["product_type"] if "product_type" in d else _mb.UNSET,
+            text_tags=d["text_tags"] if d.get("text_tags") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -3743,6 +3987,8 @@ class EventProduct:
             out["access_level_id"] = self.access_level_id
         if not isinstance(self.product_type, _mb.Unset):
             out["product_type"] = self.product_type
+        if self.text_tags is not None:
+            out["text_tags"] = self.text_tags
         out.update(self.extra_fields)
         return out
 
@@ -4353,6 +4599,24 @@ def encode_get_paywall_result(value: Paywall) -> Any:
     return value.to_json()
 
 
+def decode_get_presentation_result(data: Any) -> GetPresentationResult:
+    result: GetPresentationResult = GetPresentationResult.from_json(data)
+    return result
+
+
+def encode_get_presentation_result(value: GetPresentationResult) -> Any:
+    return value.to_json()
+
+
+def decode_set_debug_overrides_result(data: Any) -> None:
+    result: None = data
+    return result
+
+
+def encode_set_debug_overrides_result(value: None) -> Any:
+    return value
+
+
 def decode_get_paywall_products_result(data: Any) -> List[Product]:
     result: List[Product] = [Product.from_json(x0) for x0 in data]
     return result
@@ -4360,6 +4624,15 @@ def decode_get_paywall_products_result(data: Any) -> List[Product]:
 
 def encode_get_paywall_products_result(value: List[Product]) -> Any:
     return [x0.to_json() for x0 in value]
+
+
+def decode_get_remote_config_result(data: Any) -> Optional[RemoteConfig]:
+    result: Optional[RemoteConfig] = _mb.maybe(data, RemoteConfig.from_json)
+    return result
+
+
+def encode_get_remote_config_result(value: Optional[RemoteConfig]) -> Any:
+    return (None if value is None else value.to_json())
 
 
 def decode_get_profile_result(data: Any) -> Profile:
@@ -4661,7 +4934,10 @@ PARAMS_MODELS: Dict[str, Any] = {
     'set_log_level': SetLogLevelParams,
     'set_fallback': FallbackSource,
     'get_paywall': GetPaywallParams,
+    'get_presentation': GetPresentationParams,
+    'set_debug_overrides': SetDebugOverridesParams,
     'get_paywall_products': GetPaywallProductsParams,
+    'get_remote_config': GetRemoteConfigParams,
     'log_show_paywall': LogShowPaywallParams,
     'identify': IdentifyParams,
     'host_respond': HostRespondParams,
@@ -4697,7 +4973,10 @@ RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'set_log_level': decode_set_log_level_result,
     'set_fallback': decode_set_fallback_result,
     'get_paywall': decode_get_paywall_result,
+    'get_presentation': decode_get_presentation_result,
+    'set_debug_overrides': decode_set_debug_overrides_result,
     'get_paywall_products': decode_get_paywall_products_result,
+    'get_remote_config': decode_get_remote_config_result,
     'get_profile': decode_get_profile_result,
     'refresh_profile': decode_refresh_profile_result,
     'app_did_become_active': decode_app_did_become_active_result,
@@ -4737,7 +5016,10 @@ RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'set_log_level': encode_set_log_level_result,
     'set_fallback': encode_set_fallback_result,
     'get_paywall': encode_get_paywall_result,
+    'get_presentation': encode_get_presentation_result,
+    'set_debug_overrides': encode_set_debug_overrides_result,
     'get_paywall_products': encode_get_paywall_products_result,
+    'get_remote_config': encode_get_remote_config_result,
     'get_profile': encode_get_profile_result,
     'refresh_profile': encode_refresh_profile_result,
     'app_did_become_active': encode_app_did_become_active_result,

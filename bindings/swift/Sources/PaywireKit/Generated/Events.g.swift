@@ -227,5 +227,5 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json.
-    public static let sha256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a"
+    public static let sha256 = "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943"
 }

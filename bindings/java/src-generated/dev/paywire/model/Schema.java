@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256. */
-    public static final String SHA256 = "b50ff46c5aa28e1a8d1367dc66fc5f074c190835ad0ef56cadcbfbae9642d82a";
+    public static final String SHA256 = "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943";
 
     private Schema() {
     }
