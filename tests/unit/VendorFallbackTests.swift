@@ -98,8 +98,8 @@ import Testing
         var seen = Set<String>()
         for index in 0..<60 {
             let profileId = "profile-\(index)"
-            let chosen = try Selection(placement: fromVendor, profileId: profileId, locale: nil, responseCreatedAt: 1, context: context).variation.variationId
-            let reference = try Selection(placement: fromPaywire, profileId: profileId, locale: nil, responseCreatedAt: 1, context: context).variation.variationId
+            let chosen = try #require(try Selection(placement: fromVendor, profileId: profileId, locale: nil, responseCreatedAt: 1, context: context)).variation.variationId
+            let reference = try #require(try Selection(placement: fromPaywire, profileId: profileId, locale: nil, responseCreatedAt: 1, context: context)).variation.variationId
             #expect(chosen == reference)
             seen.insert(chosen)
         }
@@ -124,8 +124,9 @@ import Testing
         // A profile given s2's group in "second" keeps it in "first".
         let context = AudienceContext(customAttributes: JSONObject(), language: "en", activeAccessLevels: [])
         let testId = try #require(first.crossPlacementTestId)
-        let kept = try Selection(placement: try #require(try bundle.paywalls.placement("first")), profileId: "any", locale: nil,
-                                 responseCreatedAt: 1, context: context, crossPlacementAssignments: [testId: "f2"])
+        let firstPlacement = try #require(try bundle.paywalls.placement("first"))
+        let kept = try #require(try Selection(placement: firstPlacement, profileId: "any", locale: nil,
+                                              responseCreatedAt: 1, context: context, crossPlacementAssignments: [testId: "f2"]))
         #expect(kept.variation.variationId == "f2")
     }
 
