@@ -11,12 +11,14 @@ extension ProfileStore {
     func refreshFromBackend(then: @escaping (WireError?) -> Void) {
         guard let fetch else { return }
         let profileId = self.profileId
+        // The reply reaches the fetch through `self`, never by capturing it: the fetch keeps
+        // this closure until its answer, and a client closed before then would keep both.
         fetch.fetch(profileId) { [weak self] outcome in
             guard let self else { return }
             switch outcome {
             case .fetched(let snapshot, let etag):
                 if let error = applyBackend(snapshot, profileId: profileId) { return then(error) }
-                if self.profileId == profileId { fetch.keep(etag: etag, for: profileId) }
+                if self.profileId == profileId { self.fetch?.keep(etag: etag, for: profileId) }
                 then(nil)
             case .nothingNew, .abandoned:
                 then(nil)
