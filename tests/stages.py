@@ -148,9 +148,10 @@ class Loop:
                 elif self.running:
                     self.changed.wait()
                 else:
-                    # Nothing runs and nothing could start: ready() has skipped what it could.
+                    # Nothing runs and nothing could start: ready() has skipped what it could,
+                    # perhaps the last stages of the plan (then the loop is done).
                     known = len(self.outcome)
-                    if self.ready() is None and len(self.outcome) == known:
+                    if known < len(self.stages) and self.ready() is None and len(self.outcome) == known:
                         raise SystemExit("stages.py: a stage needs a stage that is not in the plan")
 
 
