@@ -724,3 +724,13 @@ docs-swift: $(SWIFT_KIT_STAMP) lib
 docs-swift-examples:
 	python3 tools/docs/swift_examples.py write
 # <<< swift binding -------------------------------------------------------------------------------
+
+# >>> schema versions and compatibility (issue 34) -------------------------------------------------
+# schema/paywire.schema.json carries MAJOR.MINOR; tools/schemaver compares it with the last
+# release's (the commit schema/released.json names) and fails when the version does not say what
+# changed (an additive change raises MINOR, anything else MAJOR). Its own tests run with it.
+.PHONY: check-schema-version
+check-schema-version: deps
+	python3 tools/schemaver/check.py
+	python3 -m pytest -q tests/schemaver
+# <<< schema versions and compatibility ------------------------------------------------------------

@@ -69,6 +69,7 @@ TEST = [
     Stage("demo-swift", ["swift-kit", "lib"]),
     Stage("docs-swift", ["swift-kit", "lib"]),
     Stage("check-generated"),
+    Stage("check-schema-version", ["deps"]),
     Stage("check-python-types", ["deps"]),
     Stage("docs-check", ["deps"]),
     Stage("docs-screens", ["docs-check"]),
