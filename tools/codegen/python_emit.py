@@ -215,7 +215,7 @@ def emit_events(model: Model) -> List[str]:
     return out
 
 
-def models_py(model: Model, schema_id: str, sha256: str) -> str:
+def models_py(model: Model, schema_id: str, sha256: str, version: str) -> str:
     out = [HEADER.format(schema_id=schema_id).rstrip("\n"),
            '"""Typed models of the Paywire wire: params and results of every method, events, errors.',
            "",
@@ -228,9 +228,10 @@ def models_py(model: Model, schema_id: str, sha256: str) -> str:
            "from typing import Any, Callable, ClassVar, Dict, FrozenSet, List, Literal, Optional, Union", "",
            "from .. import _modelbase as _mb", "",
            f"SCHEMA_ID = {schema_id!r}",
-           "#: sha256 of the schema file these models were generated from (a load-time check compares it",
-           "#: with the library's get_sdk_version schema_sha256 once the library reports one).",
-           f"SCHEMA_SHA256 = {sha256!r}", ""]
+           "#: sha256 of the schema file these models were generated from (the conformance kit's exact match).",
+           f"SCHEMA_SHA256 = {sha256!r}",
+           "#: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.",
+           f"SCHEMA_VERSION = {version!r}", ""]
     for name, lit in model.aliases.items():
         out.append(f"{name} = {py_type(lit)}")
     for c in model.classes.values():

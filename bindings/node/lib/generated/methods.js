@@ -10,9 +10,10 @@ const { EventEmitter } = require('events');
 const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
-// sha256 of schema/paywire.schema.json: the Client refuses a library whose get_sdk_version
-// schema_sha256 differs.
-const SCHEMA_SHA256 = "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943";
+// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
+const SCHEMA_SHA256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+// The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
+const SCHEMA_VERSION = "1.1";
 
 // class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]
 const NUMBERS = Object.freeze({
@@ -550,4 +551,4 @@ class TypedMethods extends EventEmitter {
   }
 }
 
-module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, METHODS, decodeResult, decodeEvent };
+module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, SCHEMA_VERSION, METHODS, decodeResult, decodeEvent };
