@@ -122,6 +122,7 @@ def outputs(model: Model, schema_id: str, sha256: str, version: str) -> Dict[str
         files[f"{je.DIR}/{c.name}.java"] = je.emit_class(c, owners.get(c.name, []), schema_id)
     for u in model.unions.values():
         files[f"{je.DIR}/{u.name}.java"] = je.emit_union(u, schema_id)
+        files[f"{je.DIR}/{je.unknown_variant(u)}.java"] = je.emit_unknown_variant(u, schema_id)
     for name, lit in model.aliases.items():
         files[f"{je.DIR}/{name}.java"] = je.emit_alias(name, lit, schema_id)
     files[f"{je.DIR}/Events.java"] = events_java(model, schema_id)

@@ -148,14 +148,30 @@ def encode_member(f: Field) -> List[str]:
     return [f"        if {guard}:", f'            out["{f.name}"] = {encode(f.type, attr)}']
 
 
+UNKNOWN_VARIANT = '''
+
+@dataclass
+class UnknownVariant:
+    """A variant of a tagged union this binding's schema does not name (a newer library's kind of
+    result): kept whole, with the tag it had, so it encodes back to what the library wrote."""
+
+    tag: Any
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+
+    def to_json(self) -> Dict[str, Any]:
+        return dict(self.extra_fields)
+'''
+
+
 def emit_union(u: Union) -> List[str]:
-    names = [cls for _, cls in u.variants]
+    names = [cls for _, cls in u.variants] + ["UnknownVariant"]
     out = ["", "", f"{u.name} = Union[{', '.join(names)}]", "", "",
            f"def decode_{snake(u.name)}(data: Any) -> {u.name}:",
+           f'    """The variant its `{u.tag}` names; UnknownVariant for a value this schema does not list."""',
            f'    d = _mb.obj(data, "{u.name}")', f'    tag = d.get("{u.tag}")']
     for values, cls in u.variants:
         out += [f"    if tag in {tuple(values)!r}:", f"        return {cls}.from_json(d)"]
-    out.append(f'    raise _mb.DecodeError(f"{u.name}: unknown {u.tag} {{tag!r}}")')
+    out.append("    return UnknownVariant(tag=tag, extra_fields=dict(d))")
     return out
 
 
@@ -236,6 +252,7 @@ def models_py(model: Model, schema_id: str, sha256: str, version: str) -> str:
         out.append(f"{name} = {py_type(lit)}")
     for c in model.classes.values():
         out += emit_class(c)
+    out += UNKNOWN_VARIANT.split("\n")
     for u in model.unions.values():
         out += emit_union(u)
     out += emit_results(model)

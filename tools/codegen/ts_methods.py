@@ -54,6 +54,8 @@ def methods_js(model: Model, schema_id: str, sha256: str, version: str) -> str:
                   'class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]')
     out += _table("RESULTS", tables["RESULTS"], "method -> where the numbers of its result are (methods not named have none)")
     out += _table("EVENTS", tables["EVENTS"], "event -> its class, for the events that carry numbers")
+    out += ["// Every event this schema names; the Client passes any other (a newer library's) on as it came.",
+            "const EVENT_NAMES = Object.freeze([" + ", ".join(json.dumps(name) for name in model.events) + "]);", ""]
     out += ["// wire method -> the typed method's name (its Promise twin adds Async)",
             "const METHODS = Object.freeze({"]
     out += [f"  {method}: {json.dumps(js_name(method))}," for method in model.params]
@@ -97,7 +99,7 @@ def methods_js(model: Model, schema_id: str, sha256: str, version: str) -> str:
                 f"    return this._callTypedAsync('{method}', params).then((result) => decodeResult('{method}', result));",
                 "  }"]
     out += ["}", "",
-            "module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, SCHEMA_VERSION, METHODS, decodeResult, decodeEvent };"]
+            "module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, SCHEMA_VERSION, METHODS, EVENT_NAMES, decodeResult, decodeEvent };"]
     return "\n".join(out) + "\n"
 
 
@@ -127,6 +129,8 @@ def methods_d_ts(model: Model, schema_id: str, sha256: str, version: str) -> str
             f"export declare const SCHEMA_VERSION: {json.dumps(version)};",
             "/** Wire method -> its typed method's name (the Promise twin adds Async). */",
             "export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;",
+            "/** Every event name this schema knows; an event named otherwise comes from a newer library and is passed on as it came. */",
+            "export declare const EVENT_NAMES: ReadonlyArray<Event['event']>;",
             "/** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */",
             "export declare function decodeResult<M extends keyof MethodMap>(method: M, value: JsonValue): MethodMap[M]['result'];",
             "/** An event as the Client emits it: numbers the schema calls `number` made Decimal. */",

@@ -5243,7 +5243,26 @@ namespace Paywire.Model
             JsonValue tag = o.ContainsKey("type") ? o["type"] : null;
             if (ModelJson.Is(tag, "deep_link")) return PostPurchaseDeepLink.FromJson(o);
             if (ModelJson.Is(tag, "next_step")) return PostPurchaseNextStep.FromJson(o);
-            throw new FormatException("PostPurchase: unknown type " + tag);
+            return new PostPurchaseUnknown(o);
+        }
+    }
+
+    /// <summary>A PostPurchase whose type this binding's schema does not list (a newer library's): kept whole, so it encodes back as it was read.</summary>
+    public sealed class PostPurchaseUnknown : PostPurchase
+    {
+        private readonly JsonObject json;
+
+        internal PostPurchaseUnknown(JsonObject json)
+        {
+            this.json = (JsonObject)JsonValue.Parse(json.ToString());
+        }
+
+        /// <summary>The type as the library wrote it.</summary>
+        public JsonValue Tag { get { return json.ContainsKey("type") ? json["type"] : null; } }
+
+        public override JsonObject ToJson()
+        {
+            return (JsonObject)JsonValue.Parse(json.ToString());
         }
     }
 
@@ -5258,7 +5277,26 @@ namespace Paywire.Model
             JsonValue tag = o.ContainsKey("type") ? o["type"] : null;
             if (ModelJson.Is(tag, "success")) return PurchaseResultSuccess.FromJson(o);
             if (ModelJson.Is(tag, "user_cancelled") || ModelJson.Is(tag, "pending")) return PurchaseResultUserCancelledPending.FromJson(o);
-            throw new FormatException("PurchaseResult: unknown type " + tag);
+            return new PurchaseResultUnknown(o);
+        }
+    }
+
+    /// <summary>A PurchaseResult whose type this binding's schema does not list (a newer library's): kept whole, so it encodes back as it was read.</summary>
+    public sealed class PurchaseResultUnknown : PurchaseResult
+    {
+        private readonly JsonObject json;
+
+        internal PurchaseResultUnknown(JsonObject json)
+        {
+            this.json = (JsonObject)JsonValue.Parse(json.ToString());
+        }
+
+        /// <summary>The type as the library wrote it.</summary>
+        public JsonValue Tag { get { return json.ContainsKey("type") ? json["type"] : null; } }
+
+        public override JsonObject ToJson()
+        {
+            return (JsonObject)JsonValue.Parse(json.ToString());
         }
     }
 

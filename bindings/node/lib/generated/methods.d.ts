@@ -76,6 +76,8 @@ export declare const SCHEMA_SHA256: "61b10304520e662baa9bf6adff976d3fd6624908428
 export declare const SCHEMA_VERSION: "1.1";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
+/** Every event name this schema knows; an event named otherwise comes from a newer library and is passed on as it came. */
+export declare const EVENT_NAMES: ReadonlyArray<Event['event']>;
 /** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */
 export declare function decodeResult<M extends keyof MethodMap>(method: M, value: JsonValue): MethodMap[M]['result'];
 /** An event as the Client emits it: numbers the schema calls `number` made Decimal. */

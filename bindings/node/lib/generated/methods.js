@@ -60,6 +60,9 @@ const EVENTS = Object.freeze({
   paywall_view_did_finish_restore: "PaywallViewDidFinishRestoreEvent",
   paywall_view_did_finish_web_payment_navigation: "PaywallViewDidFinishWebPaymentNavigationEvent",
 });
+// Every event this schema names; the Client passes any other (a newer library's) on as it came.
+const EVENT_NAMES = Object.freeze(["log", "call_result", "events_overflowed", "did_load_latest_profile", "onboarding_on_custom_action", "onboarding_on_close_action", "onboarding_on_paywall_action", "onboarding_on_state_updated_action", "onboarding_did_finish_loading", "onboarding_on_analytics_action", "onboarding_did_fail_with_error", "paywall_view_did_appear", "paywall_view_did_disappear", "paywall_view_did_dismiss", "paywall_view_did_perform_action", "paywall_view_did_select_product", "paywall_view_did_start_purchase", "paywall_view_did_finish_purchase", "paywall_view_did_fail_purchase", "paywall_view_did_start_restore", "paywall_view_did_finish_restore", "paywall_view_did_fail_restore", "paywall_view_did_fail_rendering", "paywall_view_did_fail_loading_products", "paywall_view_did_partially_load_products", "paywall_view_did_finish_web_payment_navigation", "paywall_view_did_request_deep_link", "paywall_view_did_request_next_step", "paywall_view_did_validate_promo_code", "host_request"]);
+
 // wire method -> the typed method's name (its Promise twin adds Async)
 const METHODS = Object.freeze({
   get_sdk_version: "getSdkVersion",
@@ -551,4 +554,4 @@ class TypedMethods extends EventEmitter {
   }
 }
 
-module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, SCHEMA_VERSION, METHODS, decodeResult, decodeEvent };
+module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, SCHEMA_VERSION, METHODS, EVENT_NAMES, decodeResult, decodeEvent };

@@ -4533,30 +4533,45 @@ class HostRequestEvent:
         return out
 
 
-PostPurchase = Union[PostPurchaseDeepLink, PostPurchaseNextStep]
+@dataclass
+class UnknownVariant:
+    """A variant of a tagged union this binding's schema does not name (a newer library's kind of
+    result): kept whole, with the tag it had, so it encodes back to what the library wrote."""
+
+    tag: Any
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+
+    def to_json(self) -> Dict[str, Any]:
+        return dict(self.extra_fields)
+
+
+
+PostPurchase = Union[PostPurchaseDeepLink, PostPurchaseNextStep, UnknownVariant]
 
 
 def decode_post_purchase(data: Any) -> PostPurchase:
+    """The variant its `type` names; UnknownVariant for a value this schema does not list."""
     d = _mb.obj(data, "PostPurchase")
     tag = d.get("type")
     if tag in ('deep_link',):
         return PostPurchaseDeepLink.from_json(d)
     if tag in ('next_step',):
         return PostPurchaseNextStep.from_json(d)
-    raise _mb.DecodeError(f"PostPurchase: unknown type {tag!r}")
+    return UnknownVariant(tag=tag, extra_fields=dict(d))
 
 
-PurchaseResult = Union[PurchaseResultSuccess, PurchaseResultUserCancelledPending]
+PurchaseResult = Union[PurchaseResultSuccess, PurchaseResultUserCancelledPending, UnknownVariant]
 
 
 def decode_purchase_result(data: Any) -> PurchaseResult:
+    """The variant its `type` names; UnknownVariant for a value this schema does not list."""
     d = _mb.obj(data, "PurchaseResult")
     tag = d.get("type")
     if tag in ('success',):
         return PurchaseResultSuccess.from_json(d)
     if tag in ('user_cancelled', 'pending'):
         return PurchaseResultUserCancelledPending.from_json(d)
-    raise _mb.DecodeError(f"PurchaseResult: unknown type {tag!r}")
+    return UnknownVariant(tag=tag, extra_fields=dict(d))
 
 
 def decode_get_sdk_version_result(data: Any) -> GetSdkVersionResult:
