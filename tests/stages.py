@@ -70,6 +70,7 @@ TEST = [
     Stage("docs-swift", ["swift-kit", "lib"]),
     Stage("check-generated"),
     Stage("check-schema-version", ["deps"]),
+    Stage("conformance-future", ["bindings", "node", "swift-kit", "lib"]),
     Stage("check-python-types", ["deps"]),
     Stage("docs-check", ["deps"]),
     Stage("docs-screens", ["docs-check"]),
