@@ -69,6 +69,8 @@ TEST = [
     Stage("demo-swift", ["swift-kit", "lib"]),
     Stage("docs-swift", ["swift-kit", "lib"]),
     Stage("check-generated"),
+    Stage("check-schema-version", ["deps"]),
+    Stage("conformance-future", ["bindings", "node", "swift-kit", "lib"]),
     Stage("check-python-types", ["deps"]),
     Stage("docs-check", ["deps"]),
     Stage("docs-screens", ["docs-check"]),

@@ -147,6 +147,7 @@ public final class Client {
                 writer.member("abi_version", Int(PaywireVersion.abi))
                 writer.member("wire_version", PaywireVersion.wire)
                 writer.member("schema_sha256", SchemaFingerprint.sha256)
+                writer.member("schema_version", SchemaFingerprint.version)
                 if let wrapper {
                     writer.key("wrapper")
                     writer.object { writer in

@@ -48,12 +48,14 @@ namespace Paywire.Model
         }
     }
 
-    /// <summary>The schema these models were generated from; a Client refuses a library built from another.</summary>
+    /// <summary>The schema these models were generated from; a Client refuses a library of another MAJOR or an older MINOR.</summary>
     public static class Schema
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
-        /// <summary>sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256.</summary>
-        public const string Sha256 = "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943";
+        /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
+        public const string Sha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+        /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
+        public const string Version = "1.1";
     }
 
     /// <summary>The values of ProductType; a value not listed (a newer library's) still reads.</summary>
@@ -2448,12 +2450,14 @@ namespace Paywire.Model
 
     public sealed class GetSdkVersionResult : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "abi_version", "schema_sha256", "version", "wire_version", "wrapper" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "abi_version", "schema_sha256", "schema_version", "version", "wire_version", "wrapper" };
         public string Version { get; set; }
         public long? AbiVersion { get; set; }
         public long? WireVersion { get; set; }
-        /// <summary>the sha256 of schema/paywire.schema.json the library was built from; a binding generated from another schema refuses the library, naming both</summary>
+        /// <summary>the sha256 of schema/paywire.schema.json the library was built from; the conformance kit requires its own, byte for byte</summary>
         public string SchemaSha256 { get; set; }
+        /// <summary>the schema's MAJOR.MINOR the library was built from; a binding accepts the same MAJOR and a MINOR at least its own, and refuses others with VERSION_MISMATCH, naming both</summary>
+        public string SchemaVersion { get; set; }
         public JsonObject Wrapper { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -2467,6 +2471,7 @@ namespace Paywire.Model
             v.AbiVersion = ModelJson.Integer(ModelJson.Req(o, "abi_version", "GetSdkVersionResult"));
             v.WireVersion = ModelJson.Integer(ModelJson.Req(o, "wire_version", "GetSdkVersionResult"));
             v.SchemaSha256 = ModelJson.String(ModelJson.Req(o, "schema_sha256", "GetSdkVersionResult"));
+            if (ModelJson.Present(o, "schema_version")) v.SchemaVersion = ModelJson.String(o["schema_version"]);
             if (ModelJson.Present(o, "wrapper")) v.Wrapper = ModelJson.Object(o["wrapper"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
@@ -2480,6 +2485,7 @@ namespace Paywire.Model
             o["abi_version"] = ModelJson.Json(this.AbiVersion);
             o["wire_version"] = ModelJson.Json(this.WireVersion);
             o["schema_sha256"] = ModelJson.Json(this.SchemaSha256);
+            if (this.SchemaVersion != null) o["schema_version"] = ModelJson.Json(this.SchemaVersion);
             if (this.Wrapper != null) o["wrapper"] = this.Wrapper;
             ModelJson.AddAll(o, ExtraFields);
             return o;
@@ -5237,7 +5243,26 @@ namespace Paywire.Model
             JsonValue tag = o.ContainsKey("type") ? o["type"] : null;
             if (ModelJson.Is(tag, "deep_link")) return PostPurchaseDeepLink.FromJson(o);
             if (ModelJson.Is(tag, "next_step")) return PostPurchaseNextStep.FromJson(o);
-            throw new FormatException("PostPurchase: unknown type " + tag);
+            return new PostPurchaseUnknown(o);
+        }
+    }
+
+    /// <summary>A PostPurchase whose type this binding's schema does not list (a newer library's): kept whole, so it encodes back as it was read.</summary>
+    public sealed class PostPurchaseUnknown : PostPurchase
+    {
+        private readonly JsonObject json;
+
+        internal PostPurchaseUnknown(JsonObject json)
+        {
+            this.json = (JsonObject)JsonValue.Parse(json.ToString());
+        }
+
+        /// <summary>The type as the library wrote it.</summary>
+        public JsonValue Tag { get { return json.ContainsKey("type") ? json["type"] : null; } }
+
+        public override JsonObject ToJson()
+        {
+            return (JsonObject)JsonValue.Parse(json.ToString());
         }
     }
 
@@ -5252,7 +5277,26 @@ namespace Paywire.Model
             JsonValue tag = o.ContainsKey("type") ? o["type"] : null;
             if (ModelJson.Is(tag, "success")) return PurchaseResultSuccess.FromJson(o);
             if (ModelJson.Is(tag, "user_cancelled") || ModelJson.Is(tag, "pending")) return PurchaseResultUserCancelledPending.FromJson(o);
-            throw new FormatException("PurchaseResult: unknown type " + tag);
+            return new PurchaseResultUnknown(o);
+        }
+    }
+
+    /// <summary>A PurchaseResult whose type this binding's schema does not list (a newer library's): kept whole, so it encodes back as it was read.</summary>
+    public sealed class PurchaseResultUnknown : PurchaseResult
+    {
+        private readonly JsonObject json;
+
+        internal PurchaseResultUnknown(JsonObject json)
+        {
+            this.json = (JsonObject)JsonValue.Parse(json.ToString());
+        }
+
+        /// <summary>The type as the library wrote it.</summary>
+        public JsonValue Tag { get { return json.ContainsKey("type") ? json["type"] : null; } }
+
+        public override JsonObject ToJson()
+        {
+            return (JsonObject)JsonValue.Parse(json.ToString());
         }
     }
 

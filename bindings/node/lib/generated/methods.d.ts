@@ -70,10 +70,14 @@ import type {
 } from './models';
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
-/** sha256 of the schema this binding was generated from; the Client refuses a library built from another. */
-export declare const SCHEMA_SHA256: "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943";
+/** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
+export declare const SCHEMA_SHA256: "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+/** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
+export declare const SCHEMA_VERSION: "1.1";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
+/** Every event name this schema knows; an event named otherwise comes from a newer library and is passed on as it came. */
+export declare const EVENT_NAMES: ReadonlyArray<Event['event']>;
 /** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */
 export declare function decodeResult<M extends keyof MethodMap>(method: M, value: JsonValue): MethodMap[M]['result'];
 /** An event as the Client emits it: numbers the schema calls `number` made Decimal. */

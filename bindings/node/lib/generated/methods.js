@@ -10,9 +10,10 @@ const { EventEmitter } = require('events');
 const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
-// sha256 of schema/paywire.schema.json: the Client refuses a library whose get_sdk_version
-// schema_sha256 differs.
-const SCHEMA_SHA256 = "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943";
+// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
+const SCHEMA_SHA256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+// The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
+const SCHEMA_VERSION = "1.1";
 
 // class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]
 const NUMBERS = Object.freeze({
@@ -59,6 +60,9 @@ const EVENTS = Object.freeze({
   paywall_view_did_finish_restore: "PaywallViewDidFinishRestoreEvent",
   paywall_view_did_finish_web_payment_navigation: "PaywallViewDidFinishWebPaymentNavigationEvent",
 });
+// Every event this schema names; the Client passes any other (a newer library's) on as it came.
+const EVENT_NAMES = Object.freeze(["log", "call_result", "events_overflowed", "did_load_latest_profile", "onboarding_on_custom_action", "onboarding_on_close_action", "onboarding_on_paywall_action", "onboarding_on_state_updated_action", "onboarding_did_finish_loading", "onboarding_on_analytics_action", "onboarding_did_fail_with_error", "paywall_view_did_appear", "paywall_view_did_disappear", "paywall_view_did_dismiss", "paywall_view_did_perform_action", "paywall_view_did_select_product", "paywall_view_did_start_purchase", "paywall_view_did_finish_purchase", "paywall_view_did_fail_purchase", "paywall_view_did_start_restore", "paywall_view_did_finish_restore", "paywall_view_did_fail_restore", "paywall_view_did_fail_rendering", "paywall_view_did_fail_loading_products", "paywall_view_did_partially_load_products", "paywall_view_did_finish_web_payment_navigation", "paywall_view_did_request_deep_link", "paywall_view_did_request_next_step", "paywall_view_did_validate_promo_code", "host_request"]);
+
 // wire method -> the typed method's name (its Promise twin adds Async)
 const METHODS = Object.freeze({
   get_sdk_version: "getSdkVersion",
@@ -550,4 +554,4 @@ class TypedMethods extends EventEmitter {
   }
 }
 
-module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, METHODS, decodeResult, decodeEvent };
+module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, SCHEMA_VERSION, METHODS, EVENT_NAMES, decodeResult, decodeEvent };

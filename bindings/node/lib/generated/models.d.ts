@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943";
+export type SchemaSha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -516,8 +516,10 @@ export interface GetSdkVersionResult {
   version: string;
   abi_version: number;
   wire_version: number;
-  /** the sha256 of schema/paywire.schema.json the library was built from; a binding generated from another schema refuses the library, naming both */
+  /** the sha256 of schema/paywire.schema.json the library was built from; the conformance kit requires its own, byte for byte */
   schema_sha256: string;
+  /** the schema's MAJOR.MINOR the library was built from; a binding accepts the same MAJOR and a MINOR at least its own, and refuses others with VERSION_MISMATCH, naming both */
+  schema_version?: string;
   wrapper?: JsonObject;
 }
 

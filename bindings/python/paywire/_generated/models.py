@@ -16,9 +16,10 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, List, Literal, Opti
 from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
-#: sha256 of the schema file these models were generated from (a load-time check compares it
-#: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = '785330b1f78fc8942cc94402bffb8978df2c314333d2f14d7ae70d93f5cd5943'
+#: sha256 of the schema file these models were generated from (the conformance kit's exact match).
+SCHEMA_SHA256 = '61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8'
+#: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
+SCHEMA_VERSION = '1.1'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy']
@@ -2059,9 +2060,10 @@ class GetSdkVersionResult:
     abi_version: int
     wire_version: int
     schema_sha256: str
+    schema_version: Optional[str] = None
     wrapper: Optional[Dict[str, Any]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['abi_version', 'schema_sha256', 'version', 'wire_version', 'wrapper'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['abi_version', 'schema_sha256', 'schema_version', 'version', 'wire_version', 'wrapper'])
 
     @classmethod
     def from_json(cls, data: Any) -> "GetSdkVersionResult":
@@ -2071,6 +2073,7 @@ class GetSdkVersionResult:
             abi_version=_mb.req(d, "abi_version", "GetSdkVersionResult"),
             wire_version=_mb.req(d, "wire_version", "GetSdkVersionResult"),
             schema_sha256=_mb.req(d, "schema_sha256", "GetSdkVersionResult"),
+            schema_version=d["schema_version"] if d.get("schema_version") is not None else None,
             wrapper=d["wrapper"] if d.get("wrapper") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -2081,6 +2084,8 @@ class GetSdkVersionResult:
         out["abi_version"] = self.abi_version
         out["wire_version"] = self.wire_version
         out["schema_sha256"] = self.schema_sha256
+        if self.schema_version is not None:
+            out["schema_version"] = self.schema_version
         if self.wrapper is not None:
             out["wrapper"] = self.wrapper
         out.update(self.extra_fields)
@@ -4528,30 +4533,45 @@ class HostRequestEvent:
         return out
 
 
-PostPurchase = Union[PostPurchaseDeepLink, PostPurchaseNextStep]
+@dataclass
+class UnknownVariant:
+    """A variant of a tagged union this binding's schema does not name (a newer library's kind of
+    result): kept whole, with the tag it had, so it encodes back to what the library wrote."""
+
+    tag: Any
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+
+    def to_json(self) -> Dict[str, Any]:
+        return dict(self.extra_fields)
+
+
+
+PostPurchase = Union[PostPurchaseDeepLink, PostPurchaseNextStep, UnknownVariant]
 
 
 def decode_post_purchase(data: Any) -> PostPurchase:
+    """The variant its `type` names; UnknownVariant for a value this schema does not list."""
     d = _mb.obj(data, "PostPurchase")
     tag = d.get("type")
     if tag in ('deep_link',):
         return PostPurchaseDeepLink.from_json(d)
     if tag in ('next_step',):
         return PostPurchaseNextStep.from_json(d)
-    raise _mb.DecodeError(f"PostPurchase: unknown type {tag!r}")
+    return UnknownVariant(tag=tag, extra_fields=dict(d))
 
 
-PurchaseResult = Union[PurchaseResultSuccess, PurchaseResultUserCancelledPending]
+PurchaseResult = Union[PurchaseResultSuccess, PurchaseResultUserCancelledPending, UnknownVariant]
 
 
 def decode_purchase_result(data: Any) -> PurchaseResult:
+    """The variant its `type` names; UnknownVariant for a value this schema does not list."""
     d = _mb.obj(data, "PurchaseResult")
     tag = d.get("type")
     if tag in ('success',):
         return PurchaseResultSuccess.from_json(d)
     if tag in ('user_cancelled', 'pending'):
         return PurchaseResultUserCancelledPending.from_json(d)
-    raise _mb.DecodeError(f"PurchaseResult: unknown type {tag!r}")
+    return UnknownVariant(tag=tag, extra_fields=dict(d))
 
 
 def decode_get_sdk_version_result(data: Any) -> GetSdkVersionResult:

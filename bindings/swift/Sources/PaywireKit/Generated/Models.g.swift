@@ -2682,19 +2682,22 @@ public struct GetSdkVersionResult: PaywireModel {
     public var abiVersion: Int
     /// The `wire_version` member.
     public var wireVersion: Int
-    /// the sha256 of schema/paywire.schema.json the library was built from; a binding generated from another schema refuses the library, naming both
+    /// the sha256 of schema/paywire.schema.json the library was built from; the conformance kit requires its own, byte for byte
     public var schemaSha256: String
+    /// the schema's MAJOR.MINOR the library was built from; a binding accepts the same MAJOR and a MINOR at least its own, and refuses others with VERSION_MISMATCH, naming both
+    public var schemaVersion: String?
     /// The `wrapper` member.
     public var wrapper: JSONObject?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(version: String, abiVersion: Int, wireVersion: Int, schemaSha256: String, wrapper: JSONObject? = nil, unknownMembers: JSONObject = [:]) {
+    public init(version: String, abiVersion: Int, wireVersion: Int, schemaSha256: String, schemaVersion: String? = nil, wrapper: JSONObject? = nil, unknownMembers: JSONObject = [:]) {
         self.version = version
         self.abiVersion = abiVersion
         self.wireVersion = wireVersion
         self.schemaSha256 = schemaSha256
+        self.schemaVersion = schemaVersion
         self.wrapper = wrapper
         self.unknownMembers = unknownMembers
     }
@@ -2705,6 +2708,7 @@ public struct GetSdkVersionResult: PaywireModel {
         abiVersion = try reader.required("abi_version")
         wireVersion = try reader.required("wire_version")
         schemaSha256 = try reader.required("schema_sha256")
+        schemaVersion = try reader.optional("schema_version")
         wrapper = try reader.optional("wrapper")
         unknownMembers = reader.unknown(Self.memberNames)
     }
@@ -2715,12 +2719,13 @@ public struct GetSdkVersionResult: PaywireModel {
         writer.required("abi_version", abiVersion)
         writer.required("wire_version", wireVersion)
         writer.required("schema_sha256", schemaSha256)
+        writer.optional("schema_version", schemaVersion)
         writer.optional("wrapper", wrapper)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["version", "abi_version", "wire_version", "schema_sha256", "wrapper"]
+    static let memberNames: Set<String> = ["version", "abi_version", "wire_version", "schema_sha256", "schema_version", "wrapper"]
 }
 
 /// The result of `set_fallback`.
