@@ -169,7 +169,7 @@ check-server-generated: $(OPENAPI_GENERATOR)
 	if [ -n "$$stale" ]; then echo "$(SERVER_GENERATED) is not what api/openapi.yaml gives:$$stale (make server-generate)"; exit 1; fi; \
 	echo "$(SERVER_GENERATED): current with api/openapi.yaml"
 
-BENCH_SOURCES := bench/bench.c bench/measure.c bench/outbox.c
+BENCH_SOURCES := bench/bench.c bench/measure.c bench/outbox.c bench/vendor_file.c
 $(BINDIR)/paywire-bench: $(BENCH_SOURCES) bench/bench.h include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
 	@mkdir -p $(BINDIR)
 	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson sqlite3) $(BENCH_SOURCES) -o $@ \
@@ -801,3 +801,29 @@ docs-swift: $(SWIFT_KIT_STAMP) lib
 docs-swift-examples:
 	python3 tools/docs/swift_examples.py write
 # <<< swift binding -------------------------------------------------------------------------------
+
+# >>> schema versions and compatibility (issue 34) -------------------------------------------------
+# schema/paywire.schema.json carries MAJOR.MINOR; tools/schemaver compares it with the last
+# release's (the commit schema/released.json names) and fails when the version does not say what
+# changed (an additive change raises MINOR, anything else MAJOR). Its own tests run with it.
+.PHONY: check-schema-version
+check-schema-version: deps
+	python3 tools/schemaver/check.py
+	python3 -m pytest -q tests/schemaver
+
+# Vectors from the future (tests/conformance/future.py): the kit's exact results and events with a
+# member, an enum value, a union kind and an event this schema does not name, read by every
+# binding runner's typed layer and written back whole, as an older binding meets a newer library.
+FUTURE_VECTORS := $(BUILD)/future-vectors
+FUTURE_DRIVER   = python3 tests/conformance/driver.py --jobs 2 --vectors $(FUTURE_VECTORS)
+.PHONY: future-vectors conformance-future
+future-vectors: deps
+	python3 tests/conformance/future.py $(FUTURE_VECTORS)
+conformance-future: future-vectors java dotnet node swift-kit lib
+	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
+	  $(FUTURE_DRIVER) --runner python-future -- python3 bindings/python/conformance_runner.py
+	$(FUTURE_DRIVER) --runner java-future -- $(JAVA_RUNNER)
+	$(FUTURE_DRIVER) --runner dotnet-future -- mono $(DOTNET_DIR)/paywire-conformance.exe
+	$(NODE_ENV) $(FUTURE_DRIVER) --runner node-future -- node $(NODE_DIR)/conformance_runner.js
+	$(SWIFT_KIT_ENV) $(FUTURE_DRIVER) --runner swift-future -- $(SWIFT_KIT_BIN)/paywire-swift-runner
+# <<< schema versions and compatibility ------------------------------------------------------------

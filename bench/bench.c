@@ -6,7 +6,8 @@
  *   (c) draining one event with paywire_client_poll    vs  strdup + free of that event
  *   (d) a warm get_paywall served from the cache        vs  jansson parse + dump of that paywall
  *       (fetched once through the host transport, then return_cache_data_else_load)
- *   (e) set_fallback of a 1,000-placement bundle, 0.8 MB and 5 MB, inline and from a file
+ *   (e) set_fallback of a 1,000-placement bundle, 0.8 MB and 5 MB, inline and from a file, and of
+ *       a 1,000-placement file in the vendor's dashboard format (bench/vendor_file.c), the same
  *                                                      vs  jansson parse of the same text;
  *       and the first get_paywall of a placement from it, in absolute time (target < 1 ms)
  *   (f) recording one event with storage_dir (log_show_paywall)
@@ -127,7 +128,8 @@ static char *poll_for(paywire_client_t *target, const char *needle) {
 }
 
 static char *make_bundle(void);
-static void bench_generated_bundle(int padding);
+static char *make_generated_bundle(int padding);
+static void bench_generated_bundle(const char *kind, char *params_text);
 
 /* (d) and (e). */
 static void bench_cache_and_bundle(void) {
@@ -171,23 +173,24 @@ static void bench_cache_and_bundle(void) {
     free(bundle);
     paywire_client_free(remote_client);
 
-    bench_generated_bundle(0);
-    bench_generated_bundle(1400);
+    bench_generated_bundle("bundle", make_generated_bundle(0));
+    bench_generated_bundle("bundle", make_generated_bundle(1400));
+    bench_generated_bundle("vendor file", make_vendor_file(0));
+    bench_generated_bundle("vendor file", make_vendor_file(1400));
 }
 
 /* (e): a generated bundle of 1,000 placements; `padding` lengthens each remote config, so the
- * same index comes with more bytes. set_fallback takes it inline ({"bundle": ...}) and as a
- * file ({"path": ...}); both are compared with jansson parsing the bundle text. */
-static void bench_generated_bundle(int padding) {
+ * same index comes with more bytes. Returned as set_fallback params ({"bundle": ...}). */
+static char *make_generated_bundle(int padding) {
     size_t capacity = 16u << 20, used = 0;
     char *pad = malloc((size_t)padding + 1);
     memset(pad, 'x', (size_t)padding);
     pad[padding] = '\0';
-    big_bundle_text = malloc(capacity);
-    used += (size_t)snprintf(big_bundle_text + used, capacity - used,
+    char *text = malloc(capacity);
+    used += (size_t)snprintf(text + used, capacity - used,
                              "{\"bundle\":{\"format_version\":1,\"response_created_at\":1,\"placements\":{");
     for (int i = 0; i < 1000; i++) {
-        used += (size_t)snprintf(big_bundle_text + used, capacity - used,
+        used += (size_t)snprintf(text + used, capacity - used,
             "%s\"placement_%04d\":{\"audience_name\":\"All Users\",\"revision\":1,\"ab_test_name\":\"t%d\","
             "\"placement_audience_version_id\":\"p%d-v1\",\"variations\":["
             "{\"variation_id\":\"a%d\",\"paywall_id\":\"pw-a%d\",\"paywall_name\":\"A\",\"weight\":50,\"products\":[\"premium_monthly\",\"premium_annual\"],"
@@ -197,8 +200,15 @@ static void bench_generated_bundle(int padding) {
             "\"remote_configs\":[{\"lang\":\"en\",\"data\":\"{\\\"title\\\":\\\"Save with annual in placement %d and read this long line of text\\\",\\\"terms\\\":\\\"%s\\\"}\"}]}]}",
             i ? "," : "", i, i, i, i, i, i, pad, i, pad, i, i, i, pad);
     }
-    used += (size_t)snprintf(big_bundle_text + used, capacity - used, "}}}");
+    used += (size_t)snprintf(text + used, capacity - used, "}}}");
     free(pad);
+    return text;
+}
+
+/* (e) for one file: set_fallback takes it inline ({"bundle": ...}) and as a file ({"path":
+ * ...}); both are compared with jansson parsing the file's text. `params_text` is freed. */
+static void bench_generated_bundle(const char *kind, char *params_text) {
+    big_bundle_text = params_text;
     const char *inner = big_bundle_text + strlen("{\"bundle\":");
     char *bundle_only = strndup(inner, strlen(inner) - 1);
     char bundle_path[] = "/tmp/paywire-bench-XXXXXX";
@@ -211,10 +221,20 @@ static void bench_generated_bundle(int padding) {
     char *out = NULL;
     if (paywire_client_new("{\"profile_id\":\"bench\"}", &bundle_client, &out) != PAYWIRE_OK) exit(1);
     paywire_string_free(out);
+    /* Both forms must load: a refused file would time an error envelope. */
+    const char *params[] = {big_bundle_text, path_params};
+    for (int i = 0; i < 2; i++) {
+        out = NULL;
+        if (paywire_client_call(bundle_client, "set_fallback", params[i], &out) != PAYWIRE_OK) {
+            fprintf(stderr, "(e) set_fallback of the %s failed: %s\n", kind, out);
+            exit(1);
+        }
+        paywire_string_free(out);
+    }
     double jansson_bundle = measure(op_jansson_parse, bundle_only, 5);
     double inline_set = measure(op_set_big_fallback, big_bundle_text, 5);
     double path_set = measure(op_set_big_fallback, path_params, 5);
-    printf("\n(e) bundle of 1,000 placements, %.1f MB\n", (double)strlen(bundle_only) / 1e6);
+    printf("\n(e) %s of 1,000 placements, %.1f MB\n", kind, (double)strlen(bundle_only) / 1e6);
     report("(e) set_fallback {bundle} (inline)", inline_set, jansson_bundle, "jansson parse of it", 1.0);
     report("(e) set_fallback {path}", path_set, jansson_bundle, "jansson parse of it", 1.0);
     /* The first get_paywall of each placement parses that placement alone. */

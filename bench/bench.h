@@ -23,4 +23,8 @@ void report(const char *name, double value, double baseline, const char *baselin
  * SQLite insert-and-commit. */
 void bench_outbox(void);
 
+/* (e): set_fallback params ({"bundle": ...}) holding a 1,000-placement file in the vendor's
+ * dashboard format; `padding` bytes lengthen each remote config. The caller frees it. */
+char *make_vendor_file(int padding);
+
 #endif

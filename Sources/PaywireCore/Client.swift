@@ -20,6 +20,10 @@ public final class Client {
     let profiles: ProfileStore
     let server: PlacementServer
     let loader: PlacementLoader
+    /// `get_presentation`: whether to present a placement's paywall now.
+    let presenter: Presenter
+    /// `set_debug_overrides`: variations a tester forces.
+    let overrides: DebugOverrides
     let profileSync: ProfileSync
     let products: PaywallProducts
     let paywallViews: PaywallViews
@@ -54,9 +58,11 @@ public final class Client {
                                     accessClock: runtime.accessClock, log: log, observer: served, fetch: backend.map(ProfileFetch.init))
         // First of all events: the state a host attaching now starts from.
         profiles.emitSnapshot()
+        overrides = DebugOverrides(enabled: config.debug)
         server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
-                                 chooser: Chooser(profiles: profiles, clock: runtime.clock, platform: config.platform,
+                                 chooser: Chooser(profiles: profiles, clock: runtime.clock, overrides: overrides, platform: config.platform,
                                                   appVersion: config.appVersion, installedAt: config.installedAt))
+        let presentations = PresentationLog(storage: runtime.storage)
         var opened: OutboxStore = MemoryOutboxStore()
         if let directory = config.storageDir, let openOutbox { opened = try openOutbox(directory) }
         let outboxStore = opened
@@ -72,7 +78,8 @@ public final class Client {
                               catalog: catalog, observerMode: config.observerMode)
         paywallViews = PaywallViews(environment: PaywallViewMachine.Environment(config: config, store: store), store: store,
                                     broker: broker, timers: timers, profiles: profiles, sink: sink, clock: runtime.clock,
-                                    analytics: outbox, purchases: purchases, catalog: catalog)
+                                    analytics: outbox, purchases: purchases, catalog: catalog, presentations: presentations, log: log)
+        presenter = Presenter(profiles: profiles, presentations: presentations, exposures: outbox)
         loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage), backend: backend, profiles: profiles,
                                  timers: timers, calls: calls, log: log, clock: runtime.clock, defaultLocale: config.locale)
         profileSync = ProfileSync(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
@@ -140,6 +147,7 @@ public final class Client {
                 writer.member("abi_version", Int(PaywireVersion.abi))
                 writer.member("wire_version", PaywireVersion.wire)
                 writer.member("schema_sha256", SchemaFingerprint.sha256)
+                writer.member("schema_version", SchemaFingerprint.version)
                 if let wrapper {
                     writer.key("wrapper")
                     writer.object { writer in

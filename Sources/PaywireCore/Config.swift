@@ -16,7 +16,7 @@ public struct ClientConfig: Sendable {
     static let knownKeys: Set<String> = [
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms",
-        "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start",
+        "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start", "debug",
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
@@ -51,6 +51,8 @@ public struct ClientConfig: Sendable {
     var acknowledgeAfterMilliseconds = ClientConfig.defaultAcknowledgeAfter
     static let defaultAcknowledgeAfter = 2 * Milliseconds.day
     var observerMode = false
+    /// `debug`: QA tools are accepted (`set_debug_overrides`). Never on in a release build of an app.
+    var debug = false
     /// `refresh_profile_on_start`: with a backend, ask it for the profile as the client starts
     /// (renewals, refunds and purchases made elsewhere since the app last ran).
     var refreshProfileOnStart = true
@@ -109,6 +111,7 @@ public struct ClientConfig: Sendable {
         productsRetryDelayMilliseconds = try fields.optionalInt("products_retry_delay_ms", in: 0...600_000)
             ?? ClientConfig.defaultProductsRetryDelay
         observerMode = try fields.optionalBool("observer_mode") ?? false
+        debug = try fields.optionalBool("debug") ?? false
         refreshProfileOnStart = try fields.optionalBool("refresh_profile_on_start") ?? true
         logLevel = try fields.optionalEnum("log_level", LogLevel.self) ?? .warn
         eventQueueLimit = try fields.optionalInt("event_queue_limit", in: ClientConfig.eventQueueLimitRange)

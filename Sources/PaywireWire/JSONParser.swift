@@ -399,4 +399,29 @@ extension JSONParser {
             return
         }
     }
+
+    /// Walks an array's elements, handing each index to `visit`, which must consume the element
+    /// (`parseValue`, `skipValue` or a scan). Throws when the next value is not an array.
+    package mutating func scanArray(_ visit: (Int, inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "[") else {
+            throw JSONParseError(offset: position, reason: "expected an array")
+        }
+        position += 1
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
+        var index = 0
+        while true {
+            try visit(index, &self)
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: ",") { position += 1; continue }
+            guard peek() == UInt8(ascii: "]") else { throw JSONParseError(offset: position, reason: "expected ']'") }
+            position += 1
+            return
+        }
+    }
 }

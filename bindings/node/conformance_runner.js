@@ -182,6 +182,18 @@ const OPS = {
     addon.stringFreeNull();
     return {};
   },
+
+  // A library's JSON (a result of `method`, or an event) through the typed layer and written back
+  // (tests/conformance/future.py: what a newer library may write).
+  decode(op) {
+    const data = parse(op.json_text);
+    if (op.kind === 'event') {
+      const event = methods.decodeEvent(data);
+      return { decoded_text: stringify(event), event_type: methods.EVENT_NAMES.includes(event.event) ? 'known' : 'unknown' };
+    }
+    if (!Object.prototype.hasOwnProperty.call(methods.METHODS, op.method)) return { runner_error: 'no typed result for this method' };
+    return { decoded_text: stringify(methods.decodeResult(op.method, data)) };
+  },
 };
 OPS.call_raw = OPS.call;
 

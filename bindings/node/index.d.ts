@@ -7,7 +7,7 @@ import { TypedMethods } from './lib/generated/methods';
 import type { Event } from './lib/generated/models';
 
 export * from './lib/generated/models';
-export { TypedMethods, SCHEMA_SHA256, SCHEMA_ID } from './lib/generated/methods';
+export { TypedMethods, SCHEMA_SHA256, SCHEMA_VERSION, SCHEMA_ID } from './lib/generated/methods';
 
 /** An exact decimal number as the library wrote it (a price's amount, any number with a
  * fraction or an exponent). Not an arithmetic type: `String(d)` is exact, `Number(d)` is not. */
@@ -69,11 +69,17 @@ export interface RawReply {
 
 export type Params = { [key: string]: unknown };
 
+/** null when a library whose schema is `library` (MAJOR.MINOR) can serve a binding generated from
+ * `binding`: the same MAJOR and a MINOR at least the binding's; else the VERSION_MISMATCH error
+ * (code schema_mismatch) naming both. The Client checks this when it is created. */
+export declare function schemaMismatch(library: string | null | undefined, binding: string): PaywireError | null;
+
 /** A client: the typed methods of TypedMethods (generated, one sync and one Promise method per
  * wire method) over the untyped core below. */
 export declare class Client extends TypedMethods {
   /** Creates a client from its config (README "Client config"); throws PaywireError, with code
-   * schema_mismatch (status VERSION_MISMATCH) when the library was built from another schema. */
+   * schema_mismatch (status VERSION_MISMATCH) when the library's schema has another MAJOR or an
+   * older MINOR than the binding's (SCHEMA_VERSION). */
   constructor(config?: Params | string | null);
   /** Calls a method synchronously: its result, or a thrown PaywireError. */
   call<T = JsonValue>(method: string, params?: Params | string | null): T;

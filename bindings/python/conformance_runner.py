@@ -159,11 +159,24 @@ def op_string_free_null(op):
     return {}
 
 
+def op_decode(op):
+    """Reads a library's JSON (a result of `method`, or an event) into the typed models and
+    writes it back (tests/conformance/future.py: what a newer library may write)."""
+    from paywire import models
+    data = paywire._loads(op["json_text"])
+    if op["kind"] == "event":
+        event = models.parse_event(data)
+        kind = "unknown" if isinstance(event, models.UnknownEvent) else "known"
+        return {"decoded_text": paywire._dumps(event.to_json()), "event_type": kind}
+    value = models.RESULT_DECODERS[op["method"]](data)
+    return {"decoded_text": paywire._dumps(models.RESULT_ENCODERS[op["method"]](value))}
+
+
 OPS = {
     "hello": op_hello, "client_new": op_client_new, "call": op_call, "call_raw": op_call,
     "call_async": op_call_async, "poll": op_poll, "poll_while_freeing": op_poll_while_freeing,
     "set_event_handler": op_set_event_handler, "drain_events": op_drain_events,
-    "client_free": op_client_free, "string_free_null": op_string_free_null,
+    "client_free": op_client_free, "string_free_null": op_string_free_null, "decode": op_decode,
 }
 
 

@@ -340,6 +340,8 @@ class CaseRun:
                     same(expect[key], reply.get(key), False, f"$.{key}")
             if "event" in expect:
                 same(expect["event"], reply.get("event"), expect.get("match") == "subset", "$.event")
+            if "decoded" in expect:
+                self.check_decoded(reply, expect)
             if op["op"] == "hello":
                 self.check_hello(reply)
             if "save_as" in step:
@@ -382,6 +384,18 @@ class CaseRun:
             same(substitute(want, self.variables), got, subset, f"events[{index}]")
         if "save_as" in step:
             self.variables[step["save_as"]] = received
+
+    def check_decoded(self, reply, expect):
+        """A `decode` op (future.py): the binding's typed layer wrote back what it was given."""
+        if "runner_error" in reply or not isinstance(reply.get("decoded_text"), str):
+            raise CaseFailure(f"the typed layer did not read it: {json.dumps(reply)[:600]}")
+        try:
+            decoded = json.loads(reply["decoded_text"], object_pairs_hook=reject_duplicate_keys)
+        except ValueError as error:
+            raise CaseFailure(f"decoded_text is not JSON ({error}): {reply['decoded_text'][:300]}")
+        same(expect["decoded"], decoded, False, "$.decoded")
+        if "event_type" in expect and reply.get("event_type") != expect["event_type"]:
+            raise CaseFailure(f"read as a {reply.get('event_type')} event, expected {expect['event_type']}")
 
     def check_schema_fingerprint(self, version):
         """The library says which schema it was built from: this kit's, byte for byte."""

@@ -6,6 +6,9 @@ JSON lines.
                              then holds it until a line arrives on stdin
     child.py write DIR       opens a client on DIR, says {"writing": true}, then writes the
                              profile and onboarding answers in a loop until it is killed
+    child.py present DIR     opens a client on DIR, then presents the capped placement's paywall
+                             in a loop, saying {"presented": n} after each present_paywall_view
+                             returned, until it is killed
     child.py read-only DIR EMPTY
                              (as `nobody` when started as root) checks what a client does on a
                              directory it cannot write (DIR holds a profile, EMPTY nothing),
@@ -15,7 +18,7 @@ import json
 import os
 import sys
 
-from helpers import ONBOARDING_BUNDLE, config, paywire
+from helpers import ONBOARDING_BUNDLE, CAPPED_BUNDLE, config, paywire
 
 
 def say(value):
@@ -53,6 +56,19 @@ def write(directory):
                 pass
 
 
+def present(directory):
+    client = paywire.Client(config(directory, fallback={"bundle": CAPPED_BUNDLE}))
+    paywall = client.call("get_paywall", {"placement_id": "capped"})
+    count = 0
+    while True:
+        view = client.call("create_paywall_view", {"paywall": paywall})
+        client.call("present_paywall_view", {"view_id": view["id"]})
+        count += 1
+        say({"presented": count})
+        for _ in client.events():
+            pass
+
+
 def outcome(function):
     try:
         return {"ok": function()}
@@ -76,4 +92,4 @@ def read_only(directory, empty):
 
 if __name__ == "__main__":
     mode, arguments = sys.argv[1], sys.argv[2:]
-    {"hold": hold, "write": write, "read-only": read_only}[mode](*arguments)
+    {"hold": hold, "write": write, "present": present, "read-only": read_only}[mode](*arguments)

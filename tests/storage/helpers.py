@@ -12,6 +12,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHILD = pathlib.Path(__file__).resolve().parent / "child.py"
 EXAMPLE = json.loads((ROOT / "examples/config.json").read_text())
 ONBOARDING_BUNDLE = str(ROOT / "tests/conformance/bundles/basic.json")
+# One placement capped at 1000 presentations a day (the most a cap counts), for the cap's kill tests.
+CAPPED_BUNDLE = {"format_version": 1, "response_created_at": 1705314600000, "placements": {"capped": {
+    "placement_audience_version_id": "capped-v1", "cap": {"count": 1000, "per_seconds": 86400},
+    "variations": [{"variation_id": "a", "paywall_id": "pw", "weight": 100, "products": ["premium_monthly"]}]}}}
 
 
 def config(storage_dir, **extra):

@@ -51,13 +51,15 @@ import Testing
         #expect(throws: WireError.self) { try bundle.paywalls.placement("bad") }
     }
 
-    @Test func bundleOfAnotherFormatVersionSaysWhatToDo() {
+    @Test(arguments: [(2, "library", "update Paywire"), (0, "file", "export the fallback file again")])
+    func bundleOfAnotherFormatVersionSaysWhichSideIsOlderAndWhatToDo(_ version: Int, _ older: String, _ remedy: String) {
         do {
-            _ = try FallbackBundle.load(Array(#"{"format_version":2,"response_created_at":1,"placements":{}}"#.utf8))
-            Issue.record("a version 2 bundle was accepted")
+            _ = try FallbackBundle.load(Array(#"{"format_version":\#(version),"response_created_at":1,"placements":{}}"#.utf8))
+            Issue.record("a version \(version) bundle was accepted")
         } catch {
             #expect(error.code == .wrongFallbackVersion)
-            #expect(error.message.contains("export the fallback file again"))
+            #expect(error.message.contains(remedy))
+            #expect(error.details["older"] == .string(older) && error.details["format"] == .string("paywire"))
         }
     }
 }

@@ -14,11 +14,30 @@ import Testing
         let monthly = product("m", "10.00", .month)
         let annual = product("y", "60.00", .year)       // 5.00 a month: 50% saved
         let quarterly = product("q", "29.99", .month, count: 3)  // 9.9966 a month: 0.03% -> 0, no badge
-        let highest = [monthly, annual, quarterly].compactMap(PaywallBuilder.monthlyPrice).max()
-        #expect(PaywallBuilder.savePercentage(annual, highestMonthly: highest) == 50)
-        #expect(PaywallBuilder.savePercentage(quarterly, highestMonthly: highest) == nil)
-        #expect(PaywallBuilder.savePercentage(monthly, highestMonthly: highest) == nil)
-        #expect(PaywallBuilder.savePercentage(product("l", "99", nil), highestMonthly: highest) == nil)
+        let dearest = PaywallBuilder.dearestPerMonth([annual, monthly, quarterly])
+        #expect(dearest?.vendorProductId == "m")
+        #expect(PaywallBuilder.savePercentage(annual, against: dearest) == 50)
+        #expect(PaywallBuilder.savePercentage(quarterly, against: dearest) == nil)
+        #expect(PaywallBuilder.savePercentage(monthly, against: dearest) == nil)
+        #expect(PaywallBuilder.savePercentage(product("l", "99", nil), against: dearest) == nil)
+    }
+
+    @Test func resolvingFillsTagsWithEachPlanAboutItsOwnProduct() throws {
+        let builder = try JSONParser.parse(#"{"layout":"stack","sections":[{"type":"header","title":"From {{price_per_month@y}} a month"},"#
+            + #"{"type":"plan_selection","style":"radio_list","plans":[{"product_id":"m","badge":"{{price}}/{{period}}"},"#
+            + #"{"product_id":"y","badge":"{{price_per_week}} a week, save {{discount_percent:m}}% {{nope}}"}]}]}"#)
+        let products = ["m": product("m", "10.00", .month), "y": product("y", "60.00", .year)]
+        let (resolved, problems) = PaywallBuilder.resolve(builder, productIds: ["m", "y"], products: products)
+        guard case .object(let root) = resolved, case .array(let sections)? = root["sections"],
+              case .object(let header) = sections[0], case .object(let plans) = sections[1], case .array(let list)? = plans["plans"],
+              case .object(let first) = list[0], case .object(let second) = list[1] else {
+            Issue.record("unexpected shape"); return
+        }
+        #expect(header["title"] == .string("From $5.00 a month"))
+        #expect(first["badge"] == .string("$10.00/month"))
+        #expect(second["badge"] == .string("$1.15 a week, save 50% {{nope}}"))
+        #expect(second["save_percentage"] == .number(JSONNumber(50)))
+        #expect(problems == [TextTagProblem(tag: "{{nope}}", reason: .unknown_tag, productId: nil)])
     }
 
     @Test func trialLabelsComeFromTheIntroOffer() {

@@ -51,15 +51,16 @@ import Testing
             case .settlePurchase: return "settle_purchase"
             case .settleRestore: return "settle_restore"
             case .schedule: return "schedule"
+            case .countPresentation: return "count_presentation"
             }
         }
     }
 
     // MARK: - Lifecycle and dismissal
 
-    @Test func presentingEmitsDidAppear() throws {
+    @Test func presentingCountsAPresentationThenEmitsDidAppear() throws {
         var view = Self.view()
-        #expect(try view.present() == [.emit(.didAppear)])
+        #expect(try view.present() == [.countPresentation, .emit(.didAppear)])
         #expect(view.phase == .presented)
     }
 

@@ -47,7 +47,7 @@ import Testing
         let text = #"{"placement":{"developer_id":"a"},"variation_id":"v","products":[],"builder":{"layout":"stack","sections":[{"type":"image","url":"https://x/1.png"}]}}"#
         let reference = try PaywallReference(try Fields(try JSONParser.parse(text), path: "paywall"))
         let paywall = ServedPlacement.paywall(ServedPaywall(paywall: Array(text.utf8), envelope: CallResponse.success(Array(text.utf8)).envelope,
-                                                            reference: reference, validUntil: .max))
+                                                            reference: reference, rules: PresentationRules(), validUntil: .max))
         run.record(0, PlacementAnswer(paywall, .cache, WireError(.timeout, "slow")))
         run.record(0, PlacementAnswer(paywall, .backend))  // a second answer for the same placement is ignored
         #expect(answers.count == 1)

@@ -135,7 +135,16 @@ def emit_union(u: Union) -> List[str]:
     for values, cls in u.variants:
         cond = " || ".join(f"ModelJson.Is(tag, {json.dumps(v)})" for v in values)
         out.append(f"{I3}if ({cond}) return {cls}.FromJson(o);")
-    return out + [f'{I3}throw new FormatException("{u.name}: unknown {u.tag} " + tag);', f"{I2}}}", f"{I1}}}"]
+    unknown = u.name + "Unknown"
+    assert unknown not in [cls for _, cls in u.variants], f"{unknown} is also a variant's name"
+    out += [f"{I3}return new {unknown}(o);", f"{I2}}}", f"{I1}}}", "",
+            f"{I1}/// <summary>A {u.name} whose {u.tag} this binding's schema does not list (a newer library's): kept whole, so it encodes back as it was read.</summary>",
+            f"{I1}public sealed class {unknown} : {u.name}", f"{I1}{{", f"{I2}private readonly JsonObject json;", "",
+            f"{I2}internal {unknown}(JsonObject json)", f"{I2}{{", f"{I3}this.json = (JsonObject)JsonValue.Parse(json.ToString());", f"{I2}}}", "",
+            f"{I2}/// <summary>The {u.tag} as the library wrote it.</summary>",
+            f'{I2}public JsonValue Tag {{ get {{ return json.ContainsKey("{u.tag}") ? json["{u.tag}"] : null; }} }}', "",
+            f"{I2}public override JsonObject ToJson()", f"{I2}{{", f"{I3}return (JsonObject)JsonValue.Parse(json.ToString());", f"{I2}}}"]
+    return out + [f"{I1}}}"]
 
 
 def emit_alias(name: str, lit: tuple) -> List[str]:

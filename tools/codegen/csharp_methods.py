@@ -64,11 +64,13 @@ def events_cs(model: Model) -> List[str]:
     return out + [f"{I3}    default: return UnknownEvent.FromJson(o);", f"{I3}}}", f"{I2}}}", f"{I1}}}"]
 
 
-def schema_cs(schema_id: str, sha256: str) -> List[str]:
-    return ["", f"{I1}/// <summary>The schema these models were generated from; a Client refuses a library built from another.</summary>",
+def schema_cs(schema_id: str, sha256: str, version: str) -> List[str]:
+    return ["", f"{I1}/// <summary>The schema these models were generated from; a Client refuses a library of another MAJOR or an older MINOR.</summary>",
             f"{I1}public static class Schema", f"{I1}{{", f"{I2}public const string Id = {json.dumps(schema_id)};",
-            f"{I2}/// <summary>sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256.</summary>",
-            f"{I2}public const string Sha256 = {json.dumps(sha256)};", f"{I1}}}"]
+            f"{I2}/// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>",
+            f"{I2}public const string Sha256 = {json.dumps(sha256)};",
+            f"{I2}/// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>",
+            f"{I2}public const string Version = {json.dumps(version)};", f"{I1}}}"]
 
 
 def results_cs(model: Model) -> List[str]:
@@ -92,11 +94,11 @@ def results_cs(model: Model) -> List[str]:
     return out + [f"{I1}}}"]
 
 
-def models_cs(model: Model, schema_id: str, sha256: str) -> str:
+def models_cs(model: Model, schema_id: str, sha256: str, version: str) -> str:
     out = [ce.HEADER.format(schema_id=schema_id), "using System;", "using System.Collections.Generic;", "using System.Json;", "",
            "namespace Paywire.Model", "{"]
     out += SUPPORT.split("\n")[1:]
-    out += schema_cs(schema_id, sha256)
+    out += schema_cs(schema_id, sha256, version)
     owners = {cls: u.name for u in model.unions.values() for _, cls in u.variants}
     for name, lit in model.aliases.items():
         out += ce.emit_alias(name, lit)
@@ -136,6 +138,6 @@ def typed_methods_cs(model: Model, schema_id: str) -> str:
     return "\n".join(out + ["}"]) + "\n"
 
 
-def outputs(model: Model, schema_id: str, sha256: str) -> Dict[str, str]:
-    return {"bindings/dotnet/src/Models.g.cs": models_cs(model, schema_id, sha256),
+def outputs(model: Model, schema_id: str, sha256: str, version: str) -> Dict[str, str]:
+    return {"bindings/dotnet/src/Models.g.cs": models_cs(model, schema_id, sha256, version),
             "bindings/dotnet/src/TypedMethods.g.cs": typed_methods_cs(model, schema_id)}

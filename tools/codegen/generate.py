@@ -41,15 +41,17 @@ OUTPUTS = [python_methods.DIR, FINGERPRINT, java_emit.ROOT,
 IGNORED = {"__pycache__"}
 
 
-def fingerprint_swift(sha256: str) -> str:
-    """The library's copy of the schema's hash: get_sdk_version says it, and a generated binding
-    compares it with its own."""
+def fingerprint_swift(sha256: str, version: str) -> str:
+    """The library's copy of the schema's hash and version: get_sdk_version says both; the kit
+    compares the hash, a generated binding the version."""
     return (f"// {marker.MARK}\n"
             "// From schema/paywire.schema.json: `make generate` writes it again.\n\n"
-            "/// The sha256 of the wire schema this library was built from (`get_sdk_version`'s\n"
-            "/// `schema_sha256`): a binding generated from another schema refuses the library.\n"
+            "/// The wire schema this library was built from, as `get_sdk_version` says it: its sha256\n"
+            "/// (`schema_sha256`, which the conformance kit requires byte for byte) and its MAJOR.MINOR\n"
+            "/// (`schema_version`: a binding accepts the same MAJOR and a MINOR at least its own).\n"
             "package enum SchemaFingerprint {\n"
             f"    package static let sha256 = \"{sha256}\"\n"
+            f"    package static let version = \"{version}\"\n"
             "}\n")
 
 
@@ -58,13 +60,14 @@ def render(schema_bytes: bytes) -> dict:
     schema = json.loads(schema_bytes)
     model = schema_ir.build(schema)
     sha256 = hashlib.sha256(schema_bytes).hexdigest()
+    version = schema["version"]  # MAJOR.MINOR; tools/schemaver checks it says what changed
     files = {
-        **python_methods.outputs(model, schema["$id"], sha256),
-        FINGERPRINT: fingerprint_swift(sha256),
-        **java_methods.outputs(model, schema["$id"], sha256),
-        **csharp_methods.outputs(model, schema["$id"], sha256),
-        **ts_methods.outputs(model, schema["$id"], sha256),
-        **swift_methods.outputs(schema, schema["$id"], sha256),
+        **python_methods.outputs(model, schema["$id"], sha256, version),
+        FINGERPRINT: fingerprint_swift(sha256, version),
+        **java_methods.outputs(model, schema["$id"], sha256, version),
+        **csharp_methods.outputs(model, schema["$id"], sha256, version),
+        **ts_methods.outputs(model, schema["$id"], sha256, version),
+        **swift_methods.outputs(schema, schema["$id"], sha256, version),
     }
     for path, text in files.items():
         # A generator's own slip, caught before anything is written or compared.

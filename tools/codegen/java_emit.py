@@ -178,7 +178,25 @@ def emit_union(u: Union, schema_id: str) -> str:
     for values, cls in u.variants:
         cond = " || ".join(f"ModelJson.is(tag, {json.dumps(v)})" for v in values)
         body += [f"        if ({cond}) {{", f"            return {cls}.fromJson(o);", "        }"]
-    body += [f'        throw new IllegalArgumentException("{u.name}: unknown {u.tag} " + tag);', "    }", "}"]
+    body += [f"        return new {unknown_variant(u)}(o);", "    }", "}"]
+    return file_of(schema_id, body)
+
+
+def unknown_variant(u: Union) -> str:
+    name = u.name + "Unknown"
+    assert name not in [cls for _, cls in u.variants], f"{name} is also a variant's name"
+    return name
+
+
+def emit_unknown_variant(u: Union, schema_id: str) -> str:
+    """A variant of the union this binding's schema does not name (a newer library's kind): kept whole."""
+    name = unknown_variant(u)
+    body = [f"/** A {u.name} whose {u.tag} this binding's schema does not list (a newer library's): kept whole, so it encodes back as it was read. */",
+            f"public final class {name} implements {u.name} {{", "    private final JsonObject json;", "",
+            f"    {name}(JsonObject json) {{", "        this.json = json.deepCopy();", "    }", "",
+            f"    /** The {u.tag} as the library wrote it. */", "    public JsonElement getTag() {",
+            f'        return json.get("{u.tag}");', "    }", "",
+            "    @Override", "    public JsonObject toJson() {", "        return json.deepCopy();", "    }", "}"]
     return file_of(schema_id, body)
 
 

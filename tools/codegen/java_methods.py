@@ -48,11 +48,13 @@ def events_java(model: Model, schema_id: str) -> str:
     return _simple(schema_id, body)
 
 
-def schema_java(schema_id: str, sha256: str) -> str:
-    body = ["/** The schema these models were generated from; a Client refuses a library built from another. */",
+def schema_java(schema_id: str, sha256: str, version: str) -> str:
+    body = ["/** The schema these models were generated from; a Client refuses a library of another MAJOR or an older MINOR. */",
             "public final class Schema {", f"    public static final String ID = {json.dumps(schema_id)};",
-            "    /** sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256. */",
-            f"    public static final String SHA256 = {json.dumps(sha256)};", "", "    private Schema() {", "    }", "}"]
+            "    /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */",
+            f"    public static final String SHA256 = {json.dumps(sha256)};",
+            "    /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */",
+            f"    public static final String VERSION = {json.dumps(version)};", "", "    private Schema() {", "    }", "}"]
     return _simple(schema_id, body)
 
 
@@ -112,7 +114,7 @@ def typed_methods_java(model: Model, schema_id: str) -> str:
     return "\n".join(body) + "\n"
 
 
-def outputs(model: Model, schema_id: str, sha256: str) -> Dict[str, str]:
+def outputs(model: Model, schema_id: str, sha256: str, version: str) -> Dict[str, str]:
     """Path -> text of every generated Java file."""
     files = model_interfaces(schema_id)
     owners = je._unions_of(model)
@@ -120,10 +122,11 @@ def outputs(model: Model, schema_id: str, sha256: str) -> Dict[str, str]:
         files[f"{je.DIR}/{c.name}.java"] = je.emit_class(c, owners.get(c.name, []), schema_id)
     for u in model.unions.values():
         files[f"{je.DIR}/{u.name}.java"] = je.emit_union(u, schema_id)
+        files[f"{je.DIR}/{je.unknown_variant(u)}.java"] = je.emit_unknown_variant(u, schema_id)
     for name, lit in model.aliases.items():
         files[f"{je.DIR}/{name}.java"] = je.emit_alias(name, lit, schema_id)
     files[f"{je.DIR}/Events.java"] = events_java(model, schema_id)
-    files[f"{je.DIR}/Schema.java"] = schema_java(schema_id, sha256)
+    files[f"{je.DIR}/Schema.java"] = schema_java(schema_id, sha256, version)
     files[f"{je.DIR}/Results.java"] = results_java(model, schema_id)
     files[f"{je.ROOT}/dev/paywire/TypedMethods.java"] = typed_methods_java(model, schema_id)
     return files

@@ -148,14 +148,30 @@ def encode_member(f: Field) -> List[str]:
     return [f"        if {guard}:", f'            out["{f.name}"] = {encode(f.type, attr)}']
 
 
+UNKNOWN_VARIANT = '''
+
+@dataclass
+class UnknownVariant:
+    """A variant of a tagged union this binding's schema does not name (a newer library's kind of
+    result): kept whole, with the tag it had, so it encodes back to what the library wrote."""
+
+    tag: Any
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+
+    def to_json(self) -> Dict[str, Any]:
+        return dict(self.extra_fields)
+'''
+
+
 def emit_union(u: Union) -> List[str]:
-    names = [cls for _, cls in u.variants]
+    names = [cls for _, cls in u.variants] + ["UnknownVariant"]
     out = ["", "", f"{u.name} = Union[{', '.join(names)}]", "", "",
            f"def decode_{snake(u.name)}(data: Any) -> {u.name}:",
+           f'    """The variant its `{u.tag}` names; UnknownVariant for a value this schema does not list."""',
            f'    d = _mb.obj(data, "{u.name}")', f'    tag = d.get("{u.tag}")']
     for values, cls in u.variants:
         out += [f"    if tag in {tuple(values)!r}:", f"        return {cls}.from_json(d)"]
-    out.append(f'    raise _mb.DecodeError(f"{u.name}: unknown {u.tag} {{tag!r}}")')
+    out.append("    return UnknownVariant(tag=tag, extra_fields=dict(d))")
     return out
 
 
@@ -215,7 +231,7 @@ def emit_events(model: Model) -> List[str]:
     return out
 
 
-def models_py(model: Model, schema_id: str, sha256: str) -> str:
+def models_py(model: Model, schema_id: str, sha256: str, version: str) -> str:
     out = [HEADER.format(schema_id=schema_id).rstrip("\n"),
            '"""Typed models of the Paywire wire: params and results of every method, events, errors.',
            "",
@@ -228,13 +244,15 @@ def models_py(model: Model, schema_id: str, sha256: str) -> str:
            "from typing import Any, Callable, ClassVar, Dict, FrozenSet, List, Literal, Optional, Union", "",
            "from .. import _modelbase as _mb", "",
            f"SCHEMA_ID = {schema_id!r}",
-           "#: sha256 of the schema file these models were generated from (a load-time check compares it",
-           "#: with the library's get_sdk_version schema_sha256 once the library reports one).",
-           f"SCHEMA_SHA256 = {sha256!r}", ""]
+           "#: sha256 of the schema file these models were generated from (the conformance kit's exact match).",
+           f"SCHEMA_SHA256 = {sha256!r}",
+           "#: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.",
+           f"SCHEMA_VERSION = {version!r}", ""]
     for name, lit in model.aliases.items():
         out.append(f"{name} = {py_type(lit)}")
     for c in model.classes.values():
         out += emit_class(c)
+    out += UNKNOWN_VARIANT.split("\n")
     for u in model.unions.values():
         out += emit_union(u)
     out += emit_results(model)

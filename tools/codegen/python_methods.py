@@ -56,7 +56,7 @@ def init_py(schema_id: str) -> str:
         'paywire.methods, the public names; these modules may move."""\n')
 
 
-def outputs(model: Model, schema_id: str, sha256: str) -> Dict[str, str]:
+def outputs(model: Model, schema_id: str, sha256: str, version: str) -> Dict[str, str]:
     """Path -> text of every generated file of the Python binding."""
-    return {f"{DIR}/__init__.py": init_py(schema_id), f"{DIR}/models.py": models_py(model, schema_id, sha256),
+    return {f"{DIR}/__init__.py": init_py(schema_id), f"{DIR}/models.py": models_py(model, schema_id, sha256, version),
             f"{DIR}/methods.py": methods_py(model, schema_id)}

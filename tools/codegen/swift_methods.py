@@ -105,14 +105,16 @@ def round_trip_swift(model: Model, types: se.SwiftTypes) -> List[str]:
     return out
 
 
-def schema_swift(schema_id: str, sha256: str) -> List[str]:
-    return ["", "/// The wire schema these models were generated from. A ``PaywireClient`` refuses a library built",
-            "/// from another (its `get_sdk_version` names a different `schema_sha256`).", "public enum PaywireSchema {",
+def schema_swift(schema_id: str, sha256: str, version: str) -> List[str]:
+    return ["", "/// The wire schema these models were generated from. A ``PaywireClient`` refuses a library of",
+            "/// another MAJOR or an older MINOR (its `get_sdk_version` names its `schema_version`).", "public enum PaywireSchema {",
             f"{I1}/// The schema's `$id`.", f"{I1}public static let id = {se.swift_string(schema_id)}",
-            f"{I1}/// sha256 of schema/paywire.schema.json.", f"{I1}public static let sha256 = {se.swift_string(sha256)}", "}"]
+            f"{I1}/// sha256 of schema/paywire.schema.json (the conformance kit's exact match).",
+            f"{I1}public static let sha256 = {se.swift_string(sha256)}",
+            f"{I1}/// The schema's MAJOR.MINOR.", f"{I1}public static let version = {se.swift_string(version)}", "}"]
 
 
-def outputs(schema: Dict, schema_id: str, sha256: str) -> Dict[str, str]:
+def outputs(schema: Dict, schema_id: str, sha256: str, version: str) -> Dict[str, str]:
     base = schema_ir.build(schema)
     model = schema_ir.build(schema, ("config",))
     types = se.SwiftTypes(model)
@@ -128,7 +130,7 @@ def outputs(schema: Dict, schema_id: str, sha256: str) -> Dict[str, str]:
         (models if c.name in base.classes else config).extend(se.emit_struct(c, types, roles.get(c.name, "")))
     for u in model.unions.values():
         models.extend(se.emit_union(u))
-    events = [header, "import Foundation"] + events_swift(model, types) + schema_swift(schema_id, sha256)
+    events = [header, "import Foundation"] + events_swift(model, types) + schema_swift(schema_id, sha256, version)
     methods = methods_swift(model, types, schema_id)  # before the enums: results name some
     enums = [header]
     for name, values in types.enums.items():

@@ -1,7 +1,7 @@
 """Prints bindings/node/lib/generated/methods.js and its declarations methods.d.ts: a typed method per
 wire method on TypedMethods, the base of the Node Client (`client.getPaywall({placement_id})`,
-and `client.getPaywallAsync(...)` returning a Promise), SCHEMA_SHA256 (the Client refuses a
-library built from another schema) and the exact-number tables of ts_emit.py."""
+and `client.getPaywallAsync(...)` returning a Promise), SCHEMA_VERSION (the Client refuses a
+library of another MAJOR or an older MINOR), SCHEMA_SHA256 and the exact-number tables of ts_emit.py."""
 import json
 import re
 from typing import Dict, List
@@ -37,7 +37,7 @@ def _table(name: str, table: Dict[str, object], comment: str) -> List[str]:
     return out + ["});"]
 
 
-def methods_js(model: Model, schema_id: str, sha256: str) -> str:
+def methods_js(model: Model, schema_id: str, sha256: str, version: str) -> str:
     tables = number_tables(model)
     out = [HEADER.format(schema_id=schema_id).rstrip("\n"), "'use strict';",
            "// Every wire method, typed (declarations in methods.d.ts and models.d.ts): TypedMethods is the",
@@ -46,13 +46,16 @@ def methods_js(model: Model, schema_id: str, sha256: str) -> str:
            "// integer (a price of 149), so a price is always a Decimal; it still encodes to the same text.",
            "const { EventEmitter } = require('events');", "const { Decimal } = require('../json');", "",
            f"const SCHEMA_ID = {json.dumps(schema_id)};",
-           "// sha256 of schema/paywire.schema.json: the Client refuses a library whose get_sdk_version",
-           "// schema_sha256 differs.",
-           f"const SCHEMA_SHA256 = {json.dumps(sha256)};", ""]
+           "// sha256 of schema/paywire.schema.json (the conformance kit's exact match).",
+           f"const SCHEMA_SHA256 = {json.dumps(sha256)};",
+           "// The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.",
+           f"const SCHEMA_VERSION = {json.dumps(version)};", ""]
     out += _table("NUMBERS", tables["NUMBERS"],
                   'class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]')
     out += _table("RESULTS", tables["RESULTS"], "method -> where the numbers of its result are (methods not named have none)")
     out += _table("EVENTS", tables["EVENTS"], "event -> its class, for the events that carry numbers")
+    out += ["// Every event this schema names; the Client passes any other (a newer library's) on as it came.",
+            "const EVENT_NAMES = Object.freeze([" + ", ".join(json.dumps(name) for name in model.events) + "]);", ""]
     out += ["// wire method -> the typed method's name (its Promise twin adds Async)",
             "const METHODS = Object.freeze({"]
     out += [f"  {method}: {json.dumps(js_name(method))}," for method in model.params]
@@ -96,11 +99,11 @@ def methods_js(model: Model, schema_id: str, sha256: str) -> str:
                 f"    return this._callTypedAsync('{method}', params).then((result) => decodeResult('{method}', result));",
                 "  }"]
     out += ["}", "",
-            "module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, METHODS, decodeResult, decodeEvent };"]
+            "module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, SCHEMA_VERSION, METHODS, EVENT_NAMES, decodeResult, decodeEvent };"]
     return "\n".join(out) + "\n"
 
 
-def methods_d_ts(model: Model, schema_id: str, sha256: str) -> str:
+def methods_d_ts(model: Model, schema_id: str, sha256: str, version: str) -> str:
     body: List[str] = []
     for method, cls in model.params.items():
         name, result = js_name(method), ts_type(model.results[method])
@@ -120,10 +123,14 @@ def methods_d_ts(model: Model, schema_id: str, sha256: str) -> str:
     out += [f"  {n}," for n in models]
     out += ["} from './models';", "",
             f"export declare const SCHEMA_ID: {json.dumps(schema_id)};",
-            "/** sha256 of the schema this binding was generated from; the Client refuses a library built from another. */",
+            "/** sha256 of the schema this binding was generated from (the conformance kit's exact match). */",
             f"export declare const SCHEMA_SHA256: {json.dumps(sha256)};",
+            "/** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */",
+            f"export declare const SCHEMA_VERSION: {json.dumps(version)};",
             "/** Wire method -> its typed method's name (the Promise twin adds Async). */",
             "export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;",
+            "/** Every event name this schema knows; an event named otherwise comes from a newer library and is passed on as it came. */",
+            "export declare const EVENT_NAMES: ReadonlyArray<Event['event']>;",
             "/** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */",
             "export declare function decodeResult<M extends keyof MethodMap>(method: M, value: JsonValue): MethodMap[M]['result'];",
             "/** An event as the Client emits it: numbers the schema calls `number` made Decimal. */",
@@ -135,9 +142,9 @@ def methods_d_ts(model: Model, schema_id: str, sha256: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def outputs(model: Model, schema_id: str, sha256: str) -> Dict[str, str]:
+def outputs(model: Model, schema_id: str, sha256: str, version: str) -> Dict[str, str]:
     """Path -> text of every generated file of the Node binding."""
     from ts_emit import models_d_ts
     return {f"{DIR}/models.d.ts": models_d_ts(model, schema_id, sha256),
-            f"{DIR}/methods.js": methods_js(model, schema_id, sha256),
-            f"{DIR}/methods.d.ts": methods_d_ts(model, schema_id, sha256)}
+            f"{DIR}/methods.js": methods_js(model, schema_id, sha256, version),
+            f"{DIR}/methods.d.ts": methods_d_ts(model, schema_id, sha256, version)}

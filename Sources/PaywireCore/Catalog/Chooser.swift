@@ -2,31 +2,40 @@ import PaywireModel
 import PaywireWire
 
 /// Chooses in placements for the current profile: what audience rules know of the app and the
-/// profile, and the cross-placement groups the profile keeps.
+/// profile, the cross-placement groups the profile keeps, and the variations a tester forces.
 final class Chooser {
     private let profiles: ProfileStore
     private let clock: Clock
+    private let overrides: DebugOverrides
     private let platform: String?
     private let appVersion: String?
     private let installedAt: Int?
 
-    init(profiles: ProfileStore, clock: Clock, platform: String?, appVersion: String?, installedAt: Int?) {
+    init(profiles: ProfileStore, clock: Clock, overrides: DebugOverrides, platform: String?, appVersion: String?, installedAt: Int?) {
         self.profiles = profiles
         self.clock = clock
+        self.overrides = overrides
         self.platform = platform
         self.appVersion = appVersion
         self.installedAt = installedAt
     }
 
-    /// Chooses in `placement`, keeping any cross-placement group the choice assigns.
+    /// The choice a request for the paywall placement `placementId` makes (a debug override's
+    /// forced variation, or what the request asked).
+    func paywallChoice(in placementId: String, _ requested: PaywallChoice) -> PaywallChoice {
+        overrides.choice(in: placementId, requested)
+    }
+
+    /// Chooses in `placement`, keeping any cross-placement group the choice assigns; nil when
+    /// no audience's rule matches the profile.
     func select<V>(_ placement: Placement<V>, locale requestLocale: String?, choice: PaywallChoice,
-                   responseCreatedAt: Int) throws(WireError) -> Selection<V> {
+                   responseCreatedAt: Int) throws(WireError) -> Selection<V>? {
         let profile = profiles.current
-        let selection = try Selection(placement: placement, profileId: profile.profileId, locale: requestLocale,
-                                      responseCreatedAt: responseCreatedAt,
-                                      context: context(locale: requestLocale),
-                                      choice: choice,
-                                      crossPlacementAssignments: profile.crossPlacementAssignments)
+        guard let selection = try Selection(placement: placement, profileId: profile.profileId, locale: requestLocale,
+                                            responseCreatedAt: responseCreatedAt,
+                                            context: context(locale: requestLocale),
+                                            choice: choice,
+                                            crossPlacementAssignments: profile.crossPlacementAssignments) else { return nil }
         if let assignment = selection.newCrossPlacementAssignment {
             try profiles.assignCrossPlacement(testId: assignment.testId, group: assignment.group)
         }

@@ -22,6 +22,15 @@ extension MethodTable {
             return try client.loader.get(request, kind: .paywall, method: "get_paywall",
                                          choice: request.paywallId.map { .paywall($0) } ?? .byAudience)
         },
+        MethodEntry("get_presentation") { client, params throws(WireError) in
+            let presenter = client.presenter
+            return try client.loader.get(try PlacementRequest(params), kind: .paywall, method: "get_presentation",
+                                         respond: { presenter.respond($0) })
+        },
+        .now("set_debug_overrides") { client, params throws(WireError) in
+            try client.overrides.replace(try DebugOverridesRequest(params).placements)
+            return done
+        },
         MethodEntry("get_paywall_for_default_audience") { client, params throws(WireError) in
             try client.loader.get(try PlacementRequest(params), kind: .paywall, method: "get_paywall_for_default_audience",
                                   choice: .defaultAudience)
@@ -37,9 +46,14 @@ extension MethodTable {
             let policy = try params.optionalEnum("fetch_policy", ProductsFetchPolicy.self)
             return try client.products.get(paywall, waitForValidation: policy == .wait_for_receipt_validation)
         },
+        MethodEntry("get_remote_config") { client, params throws(WireError) in
+            let paywall = try PaywallReference(try params.object("paywall"))
+            let policy = try params.optionalEnum("fetch_policy", ProductsFetchPolicy.self)
+            return try client.products.get(paywall, answer: .remoteConfig, waitForValidation: policy == .wait_for_receipt_validation)
+        },
         .now("log_show_paywall") { client, params throws(WireError) in
             let paywall = try PaywallReference(try params.object("paywall"))
-            let eventId = try client.outbox.paywallShown(paywall)
+            let eventId = try client.outbox.paywallShown(Exposure(paywall))
             client.log(.info, "paywall shown", details: [
                 ("placement_id", .string(paywall.placementId)),
                 ("variation_id", .string(paywall.variationId)),

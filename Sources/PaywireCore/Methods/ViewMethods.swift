@@ -49,9 +49,7 @@ extension MethodTable {
             return machine.renderingFailed(WireError(.renderingFailed, message, details: details))
         },
         .now("paywall_view_get_configuration") { client, params throws(WireError) in
-            let resolved = try client.paywallViews.inspect(try params.identifier("view_id")) { machine throws(WireError) in
-                try machine.configuration()
-            }
+            let resolved = try client.paywallViews.configuration(try params.identifier("view_id"))
             return .success { writer in writer.value(resolved) }
         },
     ]

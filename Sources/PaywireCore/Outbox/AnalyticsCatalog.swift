@@ -5,21 +5,12 @@ import PaywireWire
 /// test readable (`paywall_shown`, `onboarding_shown`, kept as attribution records), and the
 /// view events that tell what came of them (under the host event's own name). Answers users
 /// type in onboardings are not recorded, only which element they answered.
-extension Outbox: ViewAnalytics {
-    /// `log_show_paywall`: the paywall's exposure; nil when analytics are disabled (then the
-    /// exposure is missing from the A/B results: docs/concepts/outbox.md).
-    func paywallShown(_ paywall: PaywallReference) throws(WireError) -> String? {
-        // Members the host's copy of the paywall lacks are left out, not sent as null.
-        try record("paywall_shown", kind: .attribution) { writer in
-            writer.member("placement_id", paywall.placementId)
-            if let audience = paywall.audienceName { writer.member("audience_name", audience) }
-            if let revision = paywall.revision { writer.member("revision", revision) }
-            writer.member("ab_test_name", paywall.abTestName)
-            writer.member("variation_id", paywall.variationId)
-            if let paywallId = paywall.paywallId { writer.member("paywall_id", paywallId) }
-            writer.member("paywall_name", paywall.paywallName)
-            if let version = paywall.placementAudienceVersionId { writer.member("placement_audience_version_id", version) }
-        }
+extension Outbox: ViewAnalytics, ExposureRecorder {
+    /// An exposure (`log_show_paywall`, or a holdout `get_presentation` decided on); nil when
+    /// analytics are disabled (then the exposure is missing from the A/B results:
+    /// docs/concepts/outbox.md).
+    func paywallShown(_ exposure: Exposure) throws(WireError) -> String? {
+        try record("paywall_shown", kind: .attribution) { writer in exposure.write(to: &writer) }
     }
 
     func onboardingShown(_ view: ViewInfo, onboarding: OnboardingReference) {

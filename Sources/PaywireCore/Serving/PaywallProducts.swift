@@ -2,14 +2,22 @@ import PaywireModel
 import PaywireWire
 
 /// `get_paywall_products`: a paywall's products as the store describes them, in the paywall's
-/// order, tied to the paywall. The store may answer at once (test store) or through the host,
-/// in which case the call is answered when the host is. With `wait_for_receipt_validation`,
-/// eligibility the store left `unknown` is settled by the store first (a receipt refresh);
-/// what is still not settled when the store's deadline passes stays `unknown`, never
-/// `eligible`.
+/// order, tied to the paywall, each with its text tags filled (`text_tags`). The store may
+/// answer at once (test store) or through the host, in which case the call is answered when the
+/// host is. With `wait_for_receipt_validation`, eligibility the store left `unknown` is settled
+/// by the store first (a receipt refresh); what is still not settled when the store's deadline
+/// passes stays `unknown`, never `eligible`. `get_remote_config` loads the products the same
+/// way and answers the paywall's remote config with its tags filled.
 final class PaywallProducts {
+    /// What a call answers once the products are described.
+    enum Answer: Sendable {
+        case products
+        case remoteConfig
+    }
+
     private struct Waiting {
         let paywall: PaywallReference
+        let answer: Answer
         let waitForValidation: Bool
         /// The products, once loaded, while eligibility is being settled.
         var loaded: [StoreProduct]?
@@ -29,23 +37,24 @@ final class PaywallProducts {
         self.catalog = catalog
     }
 
-    func get(_ paywall: PaywallReference, waitForValidation: Bool) throws(WireError) -> CallOutcome {
+    func get(_ paywall: PaywallReference, answer: Answer = .products, waitForValidation: Bool) throws(WireError) -> CallOutcome {
         if let error = store.unavailable { throw error }
         var operation = StoreOperation.fetchProducts(paywall.productIds)
         var plan = store.plan(operation)
-        var call = Waiting(paywall: paywall, waitForValidation: waitForValidation)
+        var call = Waiting(paywall: paywall, answer: answer, waitForValidation: waitForValidation)
         if case .now(.products(.failure(let error))) = plan { throw error }
         if case .now(.products(.success(let found))) = plan {
             catalog.remember(found)
             let unsettled = PaywallProducts.unsettled(found)
-            guard waitForValidation && !unsettled.isEmpty else { return .done(productsResponse(paywall, found: found)) }
+            guard waitForValidation && !unsettled.isEmpty else { return .done(response(call, found: found)) }
             call.loaded = found
             operation = .refreshEligibility(unsettled)
             plan = store.plan(operation)
-            if case .now(.eligibility(let settled)) = plan { return .done(productsResponse(paywall, found: PaywallProducts.apply(settled, found))) }
+            if case .now(.eligibility(let settled)) = plan { return .done(response(call, found: PaywallProducts.apply(settled, found))) }
         }
         // Promised before anything is asked: a refused wait asks the host nothing.
-        let (token, promised) = try calls.promise("get_paywall_products", waitsOnHost: true, budget: 2 * store.hostTimeout)
+        let method = answer == .products ? "get_paywall_products" : "get_remote_config"
+        let (token, promised) = try calls.promise(method, waitsOnHost: true, budget: 2 * store.hostTimeout)
         waiting[token] = call
         if let outcome = store.carry(plan, operation, origin: nil, reply: { [weak self] in self?.storeReplied(token, $0) }) {
             storeReplied(token, outcome)
@@ -62,7 +71,7 @@ final class PaywallProducts {
             catalog.remember(found)
             let unsettled = PaywallProducts.unsettled(found)
             guard call.waitForValidation, !unsettled.isEmpty else {
-                calls.complete(callToken, productsResponse(call.paywall, found: found))
+                calls.complete(callToken, response(call, found: found))
                 return
             }
             call.loaded = found
@@ -72,7 +81,7 @@ final class PaywallProducts {
                 storeReplied(callToken, settled)
             }
         case .eligibility(let settled):
-            calls.complete(callToken, productsResponse(call.paywall, found: PaywallProducts.apply(settled, call.loaded ?? [])))
+            calls.complete(callToken, response(call, found: PaywallProducts.apply(settled, call.loaded ?? [])))
         default:
             calls.complete(callToken, .failure(WireError(.internal, "the store answered a products fetch with another outcome")))
         }
@@ -91,6 +100,13 @@ final class PaywallProducts {
         products.filter { $0.introOffer != nil && $0.eligibility == .unknown }.map(\.vendorProductId)
     }
 
+    private func response(_ call: Waiting, found: [StoreProduct]) -> CallResponse {
+        switch call.answer {
+        case .products: return productsResponse(call.paywall, found: found)
+        case .remoteConfig: return remoteConfigResponse(call.paywall, found: found)
+        }
+    }
+
     /// Products the store does not know are left out and reported by a log event.
     private func productsResponse(_ paywall: PaywallReference, found: [StoreProduct]) -> CallResponse {
         let missing = paywall.productIds.filter { id in !found.contains { $0.vendorProductId == id } }
@@ -98,12 +114,42 @@ final class PaywallProducts {
             log(.warn, "the store does not know \(missing.count) product(s) of paywall '\(paywall.paywallName)'; they are left out",
                 details: [("missing_product_ids", .array(missing.map { .string($0) }))])
         }
+        let tags = TextTagResolver(paywallProductIds: paywall.productIds, described: found)
         return .success { writer in
             writer.array { writer in
                 for (index, id) in paywall.productIds.enumerated() {
                     guard let product = found.first(where: { $0.vendorProductId == id }) else { continue }
-                    product.write(to: &writer, paywall: paywall, index: paywall.productIds.firstIndex(of: id) ?? index)
+                    product.write(to: &writer, paywall: paywall, index: paywall.productIds.firstIndex(of: id) ?? index,
+                                  textTags: tags.table(for: id))
                 }
+            }
+        }
+    }
+
+    /// The paywall's remote config with its tags filled; `data` that is JSON is filled string by
+    /// string (an object whose `product_id` names a product of the paywall is about that
+    /// product) and, when a tag was filled, written back as compact JSON. Null without one.
+    private func remoteConfigResponse(_ paywall: PaywallReference, found: [StoreProduct]) -> CallResponse {
+        guard let config = paywall.remoteConfig else { return .success { writer in writer.null() } }
+        let tags = TextTagResolver(paywallProductIds: paywall.productIds, described: found)
+        let data: String
+        let map: JSONValue
+        if let parsed = try? JSONParser.parse(config.data) {
+            let (filled, problems) = tags.fill(parsed, product: nil)
+            log.tagsLeftAsWritten(problems, in: "remote_config")
+            data = filled == parsed ? config.data : String(decoding: JSONWriter.encode(filled), as: UTF8.self)
+            if case .object = filled { map = filled } else { map = .null }
+        } else {
+            let (filled, problems) = tags.fill(config.data, product: nil)
+            log.tagsLeftAsWritten(problems, in: "remote_config")
+            data = filled
+            map = .null
+        }
+        return .success { writer in
+            writer.object { writer in
+                writer.member("lang", config.lang)
+                writer.member("data", data)
+                writer.member("data_map", map)
             }
         }
     }

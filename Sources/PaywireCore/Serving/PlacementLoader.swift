@@ -44,8 +44,10 @@ final class PlacementLoader {
         self.defaultLocale = defaultLocale
     }
 
-    /// Serves the placement `request` names; with a backend, within the request's policy and budget.
-    func get(_ request: PlacementRequest, kind: PlacementKind, method: String, choice: PaywallChoice = .byAudience) throws(WireError) -> CallOutcome {
+    /// Serves the placement `request` names; with a backend, within the request's policy and
+    /// budget. `respond` makes the call's answer of what served (by default the placement).
+    func get(_ request: PlacementRequest, kind: PlacementKind, method: String, choice: PaywallChoice = .byAudience,
+             respond: @escaping (PlacementAnswer) -> CallResponse = { $0.response }) throws(WireError) -> CallOutcome {
         if let requested = request.clampedLoadTimeout {
             log(.warn, "load_timeout \(requested) s raised to the minimum of \(PlacementRequest.minimumLoadTimeout) s",
                 details: [("field", .string("load_timeout"))])
@@ -53,7 +55,7 @@ final class PlacementLoader {
         let key = PlacementKey(kind: kind, id: request.placementId)
         let locale = self.locale(request.locale)
         if let now = try answerNow(key, locale: locale, choice: choice, cacheServes: { PlacementLoader.cacheServes($0, request, now: $1) }) {
-            return .done(now.response)
+            return .done(respond(now))
         }
         guard let backend else { throw WireError(.internal, "a placement without a backend was not served at once") }
         let waiterId = nextWaiter
@@ -61,7 +63,7 @@ final class PlacementLoader {
             self?.budgetExpired(waiter: waiterId, key: key)
         }
         let calls = self.calls
-        wait(Waiter(id: waiterId, reply: { calls.complete(token, $0.response) }, locale: locale, choice: choice, budgetToken: budget),
+        wait(Waiter(id: waiterId, reply: { calls.complete(token, respond($0)) }, locale: locale, choice: choice, budgetToken: budget),
              for: key, backend: backend)
         return outcome
     }

@@ -22,7 +22,8 @@ final class PlacementServer {
         served.removeAll()
         return .success { writer in
             writer.object { writer in
-                writer.member("format_version", FallbackBundle.formatVersion)
+                writer.member("format", loaded.format.rawValue)
+                writer.member("format_version", loaded.formatVersion)
                 writer.member("response_created_at", loaded.responseCreatedAt)
                 writer.member("placement_count", loaded.paywalls.ids.count)
                 writer.member("onboarding_count", loaded.onboardings.ids.count)
@@ -41,16 +42,30 @@ final class PlacementServer {
         return present ? bundle.responseCreatedAt : nil
     }
 
-    /// The paywall the bundle's placement serves this profile in `locale`, encoded once.
-    func servePaywall(_ placementId: String, locale requestLocale: String?, choice: PaywallChoice = .byAudience) throws(WireError) -> ServedPaywall {
+    /// What the bundle's placement serves this profile in `locale`: its paywall, encoded once,
+    /// or none (a holdout, no audience).
+    func servePaywall(_ placementId: String, locale requestLocale: String?, choice requested: PaywallChoice = .byAudience) throws(WireError) -> ServedPlacement {
+        let choice = chooser.paywallChoice(in: placementId, requested)
         let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale, choice: choice)
-        if let hit = served.current(key, now: clock.nowMilliseconds) { return hit }
+        if let hit = served.current(key, now: clock.nowMilliseconds) { return .paywall(hit) }
         let placement: Placement<Variation> = try placementFromBundle(placementId, in: { $0.paywalls })
-        let selection = try chooser.select(placement, locale: requestLocale, choice: choice,
-                                           responseCreatedAt: bundle?.responseCreatedAt ?? 0)
-        let paywall = encode(Paywall(selection: selection))
-        served.keep(paywall, for: key)
-        return paywall
+        let outcome = try choose(in: placement, locale: requestLocale, choice: choice, responseCreatedAt: bundle?.responseCreatedAt ?? 0)
+        if case .paywall(let paywall) = outcome { served.keep(paywall, for: key) }
+        return outcome
+    }
+
+    /// The profile's variation of a paywall placement, served: a paywall encoded once, or the
+    /// holdout or missing audience that shows none.
+    private func choose(in placement: Placement<Variation>, locale requestLocale: String?, choice: PaywallChoice,
+                        responseCreatedAt: Int) throws(WireError) -> ServedPlacement {
+        guard let selection = try chooser.select(placement, locale: requestLocale, choice: choice, responseCreatedAt: responseCreatedAt) else {
+            return .skipped(SkippedPaywall(placementId: placement.developerId, rules: placement.presentation, why: .noAudienceMatch))
+        }
+        if selection.variation.holdout {
+            return .skipped(SkippedPaywall(placementId: placement.developerId, rules: placement.presentation,
+                                           why: .holdout(Exposure(holdout: selection))))
+        }
+        return .paywall(encode(Paywall(selection: selection), rules: placement.presentation))
     }
 
     /// The paywall `paywallId` as the bundle's first placement showing it serves it, rules skipped.
@@ -62,8 +77,12 @@ final class PlacementServer {
         // A placement that does not load is skipped here: it is reported when it is asked for.
         for id in bundle.paywalls.ids {
             guard let placement = (try? bundle.paywalls.placement(id)) ?? nil,
-                  placement.audiences.contains(where: { $0.variations.contains { $0.paywallId == paywallId } }) else { continue }
-            return try servePaywall(id, locale: requestLocale, choice: .paywall(paywallId))
+                  placement.audiences.contains(where: { $0.variations.contains { $0.servedPaywallId == paywallId } }) else { continue }
+            // A choice by paywall id names a variation that shows one: never a holdout, never no audience.
+            guard case .paywall(let served) = try servePaywall(id, locale: requestLocale, choice: .paywall(paywallId)) else {
+                throw WireError(.internal, "paywall '\(paywallId)' was chosen by id but not served")
+            }
+            return served
         }
         throw WireError(.notFound, "the bundle has no paywall '\(paywallId)'", details: JSONObject([("paywall_id", .string(paywallId))]))
     }
@@ -71,14 +90,24 @@ final class PlacementServer {
     /// The onboarding the bundle's placement serves this profile.
     func serveOnboarding(_ placementId: String, locale requestLocale: String?) throws(WireError) -> Onboarding {
         let placement: Placement<OnboardingVariation> = try placementFromBundle(placementId, in: { $0.onboardings })
-        return Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
-                                                        responseCreatedAt: bundle?.responseCreatedAt ?? 0))
+        return try chooseOnboarding(in: placement, locale: requestLocale, responseCreatedAt: bundle?.responseCreatedAt ?? 0)
+    }
+
+    /// The profile's onboarding; an error when no audience matches (an onboarding has no
+    /// `get_presentation`).
+    private func chooseOnboarding(in placement: Placement<OnboardingVariation>, locale requestLocale: String?,
+                                  responseCreatedAt: Int) throws(WireError) -> Onboarding {
+        guard let selection = try chooser.select(placement, locale: requestLocale, choice: .byAudience, responseCreatedAt: responseCreatedAt) else {
+            throw WireError(.invalidFallback, "no audience of placement '\(placement.developerId)' matches this profile",
+                            details: JSONObject([("placement_id", .string(placement.developerId)), ("reason", .string("no_audience_match"))]))
+        }
+        return Onboarding(selection: selection)
     }
 
     /// The bundle's paywall or onboarding for a placement.
     func serveFromBundle(_ key: PlacementKey, locale requestLocale: String?, choice: PaywallChoice) throws(WireError) -> ServedPlacement {
         switch key.kind {
-        case .paywall: return .paywall(try servePaywall(key.id, locale: requestLocale, choice: choice))
+        case .paywall: return try servePaywall(key.id, locale: requestLocale, choice: choice)
         case .onboarding: return .onboarding(try serveOnboarding(key.id, locale: requestLocale))
         }
     }
@@ -88,28 +117,27 @@ final class PlacementServer {
         switch fetched.key.kind {
         case .onboarding:
             let placement: Placement<OnboardingVariation> = try PlacementServer.load(fetched)
-            return .onboarding(Onboarding(selection: try chooser.select(placement, locale: requestLocale, choice: .byAudience,
-                                                                        responseCreatedAt: fetched.responseCreatedAt)))
+            return .onboarding(try chooseOnboarding(in: placement, locale: requestLocale, responseCreatedAt: fetched.responseCreatedAt))
         case .paywall:
+            let choice = chooser.paywallChoice(in: fetched.placementId, choice)
             let key = PaywallCacheKey(placementId: fetched.placementId, requestLocale: requestLocale,
                                       choice: choice, remote: true)
             let copy = (fetched.fetchedAt, fetched.responseCreatedAt)
             if let hit = served.current(key, now: clock.nowMilliseconds, fetchedCopy: copy) { return .paywall(hit) }
             let placement: Placement<Variation> = try PlacementServer.load(fetched)
-            let selection = try chooser.select(placement, locale: requestLocale, choice: choice,
-                                               responseCreatedAt: fetched.responseCreatedAt)
-            var paywall = encode(Paywall(selection: selection))
+            let outcome = try choose(in: placement, locale: requestLocale, choice: choice, responseCreatedAt: fetched.responseCreatedAt)
+            guard case .paywall(var paywall) = outcome else { return outcome }
             paywall.fetchedCopy = copy
             served.keep(paywall, for: key)
             return .paywall(paywall)
         }
     }
 
-    private func encode(_ paywall: Paywall) -> ServedPaywall {
+    private func encode(_ paywall: Paywall, rules: PresentationRules) -> ServedPaywall {
         var writer = JSONWriter(reservingCapacity: 1024)
         paywall.write(to: &writer)
         return ServedPaywall(paywall: writer.bytes, envelope: CallResponse.success(writer.bytes).envelope,
-                             reference: PaywallReference(paywall), validUntil: chooser.validUntil())
+                             reference: PaywallReference(paywall), rules: rules, validUntil: chooser.validUntil())
     }
 
     /// A placement of the bundle's `section`, or `not_found` saying what is missing.

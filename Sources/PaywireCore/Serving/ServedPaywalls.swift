@@ -16,6 +16,8 @@ struct ServedPaywall {
     let paywall: [UInt8]
     let envelope: [UInt8]
     let reference: PaywallReference
+    /// Its placement's cap and exclusions (`get_presentation` judges them).
+    let rules: PresentationRules
     /// When the choice may change by itself (an access level expires, the install age reaches
     /// another day), in ms; `Int.max` when nothing time-dependent exists.
     let validUntil: Int

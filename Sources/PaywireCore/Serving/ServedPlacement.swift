@@ -2,16 +2,47 @@ import PaywireModel
 import PaywireWire
 
 /// A placement served to the profile, as the parts hand it to each other: a paywall (encoded
-/// once) or an onboarding. Encoded into an envelope only where a call is answered.
+/// once), a paywall placement that shows this profile none, or an onboarding. Encoded into an
+/// envelope only where a call is answered.
 enum ServedPlacement {
     case paywall(ServedPaywall)
+    case skipped(SkippedPaywall)
     case onboarding(Onboarding)
 
-    /// The success envelope a call answers with.
+    /// The envelope `get_paywall` (or `get_onboarding`) answers with.
     var response: CallResponse {
         switch self {
         case .paywall(let served): return CallResponse(status: .ok, envelope: served.envelope)
+        case .skipped(let skipped): return .failure(skipped.error)
         case .onboarding(let onboarding): return .success { writer in onboarding.write(to: &writer) }
+        }
+    }
+}
+
+/// A paywall placement that shows this profile no paywall: it is in a holdout variation, or in
+/// no audience. `get_presentation` says so; `get_paywall` answers an error.
+struct SkippedPaywall {
+    enum Why {
+        /// The profile's variation is a holdout; its exposure is what the experiment counts.
+        case holdout(Exposure)
+        case noAudienceMatch
+    }
+
+    let placementId: String
+    let rules: PresentationRules
+    let why: Why
+
+    /// What `get_paywall` answers: `invalid_fallback` with no audience (as it always has),
+    /// `not_found` in a holdout; `details.reason` says which.
+    var error: WireError {
+        switch why {
+        case .noAudienceMatch:
+            return WireError(.invalidFallback, "no audience of placement '\(placementId)' matches this profile",
+                             details: JSONObject([("placement_id", .string(placementId)), ("reason", .string("no_audience_match"))]))
+        case .holdout(let exposure):
+            return WireError(.notFound, "this profile is in the holdout of placement '\(placementId)': it is shown no paywall",
+                             details: JSONObject([("placement_id", .string(placementId)), ("variation_id", .string(exposure.variationId)),
+                                                  ("reason", .string("holdout"))]))
         }
     }
 }

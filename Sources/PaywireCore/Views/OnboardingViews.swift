@@ -105,6 +105,8 @@ final class OnboardingViews {
         switch answer.served {
         case .success(.paywall(let served)):
             opened = .opened(paywallViews.create(served.reference, checkLayout: false), paywall: served.paywall)
+        case .success(.skipped(let skipped)):
+            opened = .failed(skipped.error)
         case .success(.onboarding):
             opened = .failed(WireError(.internal, "placement '\(request.actionId)' served an onboarding, not a paywall"))
         case .failure(let error):

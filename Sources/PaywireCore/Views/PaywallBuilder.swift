@@ -186,23 +186,25 @@ enum PaywallBuilder {
 
     // MARK: - Computed values
 
-    /// The configuration with each plan enriched: `price` (localized), `period`, `trial_label`
-    /// (as authored, else from the intro offer), `save_percentage` against the plan with the
-    /// highest price per month (null for plans without a period or when it saves nothing).
-    static func resolve(_ builder: JSONValue, products: [String: StoreProduct]) -> JSONValue {
-        guard case .object(var root) = builder, let sections = root["sections"] else { return builder }
-        let monthly = products.values.compactMap { product in monthlyPrice(product).map { (product.vendorProductId, $0) } }
-        let highest = monthly.map(\.1).max()
-        root.set("sections", resolveSections(sections, products: products, highestMonthly: highest))
-        return .object(root)
+    /// The configuration with its text tags filled (`TextTagResolver`: a plan's texts are about
+    /// its product) and each plan enriched: `price` (as the store writes it), `period`,
+    /// `trial_label` (as authored, else from the intro offer), `save_percentage` against the plan
+    /// with the highest price per month (null for plans without a period or when it saves
+    /// nothing). Returns the tags left as written too.
+    static func resolve(_ builder: JSONValue, productIds: [String], products: [String: StoreProduct]) -> (JSONValue, [TextTagProblem]) {
+        let tags = TextTagResolver(paywallProductIds: productIds, described: productIds.compactMap { products[$0] })
+        let (filled, problems) = tags.fill(builder, product: nil)
+        guard case .object(var root) = filled, let sections = root["sections"] else { return (filled, problems) }
+        root.set("sections", resolveSections(sections, products: products, dearest: dearestPerMonth(Array(products.values))))
+        return (.object(root), problems)
     }
 
-    private static func resolveSections(_ value: JSONValue, products: [String: StoreProduct], highestMonthly: Double?) -> JSONValue {
+    private static func resolveSections(_ value: JSONValue, products: [String: StoreProduct], dearest: StoreProduct?) -> JSONValue {
         guard case .array(let sections) = value else { return value }
         return .array(sections.map { section in
             guard case .object(var fields) = section else { return section }
             if case .array(let nested)? = fields["sections"] {
-                fields.set("sections", resolveSections(.array(nested), products: products, highestMonthly: highestMonthly))
+                fields.set("sections", resolveSections(.array(nested), products: products, dearest: dearest))
             }
             if case .array(let plans)? = fields["plans"] {
                 fields.set("plans", .array(plans.map { plan in
@@ -213,7 +215,7 @@ enum PaywallBuilder {
                     if planFields["trial_label"] == nil || planFields["trial_label"] == .null {
                         planFields.set("trial_label", trialLabel(product).map { .string($0) } ?? .null)
                     }
-                    planFields.set("save_percentage", savePercentage(product, highestMonthly: highestMonthly).map { .number(JSONNumber($0)) } ?? .null)
+                    planFields.set("save_percentage", savePercentage(product, against: dearest).map { .number(JSONNumber($0)) } ?? .null)
                     return .object(planFields)
                 }))
             }
@@ -221,25 +223,27 @@ enum PaywallBuilder {
         })
     }
 
-    /// The price per month of a subscription (12 months a year, 52/12 weeks and 365/12 days a month).
-    static func monthlyPrice(_ product: StoreProduct) -> Double? {
-        guard let period = product.period, let amount = product.price.amount.doubleValue else { return nil }
-        let months: Double
-        switch period.unit {
-        case .day: months = Double(period.numberOfUnits) * 12 / 365
-        case .week: months = Double(period.numberOfUnits) * 12 / 52
-        case .month: months = Double(period.numberOfUnits)
-        case .year: months = Double(period.numberOfUnits) * 12
+    /// The product with the highest price per month (`PeriodPricing`), or nil without one
+    /// that has a period.
+    static func dearestPerMonth(_ products: [StoreProduct]) -> StoreProduct? {
+        var dearest: (product: StoreProduct, monthly: (Int, Int))?
+        for product in products {
+            guard let period = product.period, let amount = DecimalAmount(product.price.amount),
+                  let monthly = PeriodPricing.monthly(amount, every: period) else { continue }
+            if let current = dearest, PeriodPricing.isLess(current.monthly, than: monthly) != true { continue }
+            dearest = (product, monthly)
         }
-        return amount / months
+        return dearest?.product
     }
 
     /// Whole percent saved per month against the dearest plan, rounded down (a badge must not
     /// promise more than the store charges); nil when nothing is saved.
-    static func savePercentage(_ product: StoreProduct, highestMonthly: Double?) -> Int? {
-        guard let monthly = monthlyPrice(product), let highest = highestMonthly, highest > 0 else { return nil }
-        let percent = Int(((1 - monthly / highest) * 100 + 1e-9).rounded(.down))
-        return percent > 0 ? percent : nil
+    static func savePercentage(_ product: StoreProduct, against dearest: StoreProduct?) -> Int? {
+        guard let dearest, let period = product.period, let dearestPeriod = dearest.period,
+              let amount = DecimalAmount(product.price.amount), let dearestAmount = DecimalAmount(dearest.price.amount),
+              let percent = PeriodPricing.discountPercent(amount, every: period, against: dearestAmount, every: dearestPeriod),
+              percent > 0 else { return nil }
+        return percent
     }
 
     /// `1 week free`, `3 months for $9.99`, from the intro offer.

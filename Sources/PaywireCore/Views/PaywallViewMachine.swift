@@ -16,6 +16,8 @@ enum PaywallViewAction: Equatable, Sendable {
     /// The store restored: validate and grant; the outcome comes back as `restoreSettled`.
     case settleRestore(productIds: [String], transactions: [StoreTransaction])
     case schedule(PaywallViewTimer, afterMilliseconds: Int)
+    /// The view appeared: count a presentation of its placement, durably (caps are judged on it).
+    case countPresentation
 }
 
 /// What came of a restore once access was settled.
@@ -121,7 +123,8 @@ struct PaywallViewMachine: Sendable {
             throw refusal(.invalidState, "paywall view '\(info.id)' cannot do that now (it was \(phase == .dismissed ? "dismissed" : "already presented"))")
         }
         phase = .presented
-        return [.emit(.didAppear)]
+        // Counted before the host hears of it: a cap judged after did_appear includes it.
+        return [.countPresentation, .emit(.didAppear)]
     }
 
     mutating func dismiss(_ reason: DismissReason) throws(WireError) -> [PaywallViewAction] {
@@ -176,8 +179,9 @@ struct PaywallViewMachine: Sendable {
 
     func submitPromoCode(_ code: String) -> [PaywallViewAction] { [.ask(.promoCode(code))] }
 
-    /// The builder layout with plan values computed from the products the store described.
-    func configuration() throws(WireError) -> JSONValue {
+    /// The builder layout with its text tags filled and plan values computed from the products
+    /// the store described, and the tags left as written.
+    func configuration() throws(WireError) -> (JSONValue, [TextTagProblem]) {
         guard let builder = paywall.builder else {
             throw refusal(.notFound, "the paywall of view '\(info.id)' has no builder configuration")
         }
@@ -189,7 +193,7 @@ struct PaywallViewMachine: Sendable {
         if products.isEmpty && environment.describesProductsOnlyAfterFetch {
             throw refusal(.invalidState, "the view's products are not loaded yet: create the view with preload_products")
         }
-        return PaywallBuilder.resolve(builder, products: products)
+        return PaywallBuilder.resolve(builder, productIds: paywall.productIds, products: products)
     }
 
     // MARK: - Store outcomes, host answers, timers

@@ -18,10 +18,15 @@ final class PaywallViews {
     private let purchases: Purchases
     /// Where products a view's store fetch described are remembered (purchases and restores look them up).
     private let catalog: ProductCatalog
+    /// Where a view's appearance is counted (placement caps).
+    private let presentations: PresentationLog
+    private let log: Log
 
     init(environment: PaywallViewMachine.Environment, store: StoreGateway, broker: HostRequestBroker, timers: Timers,
          profiles: ProfileStore, sink: EventSink, clock: Clock, analytics: ViewAnalytics, purchases: Purchases,
-         catalog: ProductCatalog) {
+         catalog: ProductCatalog, presentations: PresentationLog, log: Log) {
+        self.presentations = presentations
+        self.log = log
         self.analytics = analytics
         self.purchases = purchases
         self.catalog = catalog
@@ -65,6 +70,14 @@ final class PaywallViews {
             throw WireError(.notFound, "no paywall view '\(viewId)'", details: JSONObject([("view_id", .string(viewId))]))
         }
         return try read(machine)
+    }
+
+    /// `paywall_view_get_configuration`: the view's builder configuration, its tags filled;
+    /// each tag left as written is reported by a `log` warning.
+    func configuration(_ viewId: String) throws(WireError) -> JSONValue {
+        let (configuration, problems) = try inspect(viewId) { machine throws(WireError) in try machine.configuration() }
+        log.tagsLeftAsWritten(problems, in: "builder")
+        return configuration
     }
 
     private func storeReplied(_ viewId: String, _ operation: StoreOperation, _ outcome: StoreOutcome) {
@@ -134,6 +147,16 @@ final class PaywallViews {
                 }
             case .schedule(let timer, let milliseconds):
                 timers.schedule(after: milliseconds) { [weak self] in self?.timerFired(view.id, timer) }
+            case .countPresentation:
+                // The view is on screen whatever happens here: a count not kept is reported, not
+                // a failure of the call that reported the appearance.
+                do throws(WireError) {
+                    try presentations.count(view.placementId, profileId: profiles.profileId, at: profiles.accessNow())
+                } catch {
+                    log(.error, "the presentation of placement '\(view.placementId)' was not counted: \(error.message)",
+                        details: [("placement_id", .string(view.placementId)), ("code", .string(error.code.rawValue))]
+                            + error.details.members.map { ($0.key, $0.value) })
+                }
             }
         }
     }

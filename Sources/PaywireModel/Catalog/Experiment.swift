@@ -7,6 +7,9 @@ public struct Experiment: Sendable {
     public let placementAudienceVersionId: String
     /// (variation_id, weight) in the bundle's order.
     public let variations: [(variationId: String, weight: Int)]
+    /// The variations that are holdouts (shown nothing; their profiles measure the paywall
+    /// against none): their exposures are recorded with `holdout: true`.
+    public var holdoutVariationIds: Set<String> = []
 
     /// The A/B tests of every paywall placement of a bundle, by placement id, one per audience
     /// in the bundle's order (an ab_test_name shared by two audiences is listed once, first).
@@ -18,10 +21,12 @@ public struct Experiment: Sendable {
             var seen = Set<String>()
             var experiments: [Experiment] = []
             for audience in placement.audiences where seen.insert(audience.abTestName).inserted {
-                experiments.append(Experiment(
+                var experiment = Experiment(
                     abTestName: audience.abTestName,
                     placementAudienceVersionId: audience.placementAudienceVersionId,
-                    variations: audience.variations.map { ($0.variationId, $0.weight) }))
+                    variations: audience.variations.map { ($0.variationId, $0.weight) })
+                experiment.holdoutVariationIds = Set(audience.variations.filter(\.holdout).map(\.variationId))
+                experiments.append(experiment)
             }
             result[id] = experiments
         }

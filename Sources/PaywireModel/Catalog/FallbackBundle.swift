@@ -1,17 +1,32 @@
 import PaywireWire
 
+/// The file formats a fallback bundle is read from, told apart by their shape.
+package enum FallbackFormat: String, Sendable {
+    /// Paywire's own bundle: `format_version`, `response_created_at`, `placements`, `onboardings`.
+    case paywire
+    /// The fallback file Adapty's dashboard exports, read as it is: `meta`, `data`
+    /// (see `VendorFallback`).
+    case adapty
+}
+
 /// A fallback bundle: the paywalls an app ships so it can show one with no network.
 ///
-/// Format (documented in README.md and `schema/paywire.schema.json#/$defs/bundle`):
+/// Paywire's format (documented in docs/concepts/placements.md and
+/// `schema/paywire.schema.json#/$defs/bundle`):
 /// `{"format_version": 1, "response_created_at": <ms>, "placements": {"<id>": <placement>},
-///   "onboardings": {"<id>": <placement>}}` (`onboardings` optional).
-/// The index (which placements exist, where their bytes are) is read eagerly on load; each
-/// placement is parsed and checked on first use, so the cost of loading grows with the number
-/// of placements, not with the size of their contents.
+///   "onboardings": {"<id>": <placement>}}` (`onboardings` optional). A file of the vendor's
+/// format (`{"meta": {...}, "data": {...}}`, `VendorFallback`) is read as it is, into the same
+/// placements. The index (which placements exist, where their bytes are) is read eagerly on
+/// load; each placement is parsed and checked on first use, so the cost of loading grows with
+/// the number of placements, not with the size of their contents.
 package final class FallbackBundle {
-    /// The only bundle format this build reads.
-    package static let formatVersion = 1
+    /// The only version of Paywire's own format this build reads.
+    package static let paywireFormatVersion = 1
 
+    /// The format the bundle was read from.
+    package let format: FallbackFormat
+    /// The file's format version (1 for Paywire's format, 8 for the vendor's).
+    package let formatVersion: Int
     /// The bundle's content version: when its data was produced, in ms since the epoch.
     package let responseCreatedAt: Int
     /// Paywall placements.
@@ -19,26 +34,36 @@ package final class FallbackBundle {
     /// Onboarding placements.
     package let onboardings: PlacementSection<OnboardingVariation>
 
-    private init(bytes: [UInt8], responseCreatedAt: Int, placementRanges: [String: Range<Int>], onboardingRanges: [String: Range<Int>]) {
+    package init(format: FallbackFormat, formatVersion: Int, responseCreatedAt: Int,
+                 paywalls: PlacementSection<Variation>, onboardings: PlacementSection<OnboardingVariation>) {
+        self.format = format
+        self.formatVersion = formatVersion
         self.responseCreatedAt = responseCreatedAt
-        paywalls = PlacementSection(section: "placements", bytes: bytes, ranges: placementRanges)
-        onboardings = PlacementSection(section: "onboardings", bytes: bytes, ranges: onboardingRanges)
+        self.paywalls = paywalls
+        self.onboardings = onboardings
     }
 
     /// Checks the whole text's syntax and reads the index; placements stay unparsed.
     package static func load(_ bytes: [UInt8]) throws(WireError) -> FallbackBundle {
-        let scanned: Result<BundleHeader, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+        let scanned: Result<TopLevel, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, limits: JSONLimits(maxDepth: 128, maxBytes: .max))
             do throws(JSONParseError) {
-                let header = try scanTopLevel(&parser)
+                parser.skipWhitespace()
+                var top = TopLevel()
+                if parser.peek() == UInt8(ascii: "{") {
+                    top = try scanTopLevel(&parser)
+                } else {
+                    _ = try parser.skipValue()
+                    top.isObject = false
+                }
                 try parser.expectEnd()
-                return .success(header)
+                return .success(top)
             } catch {
                 return .failure(error)
             }
         }
         switch scanned {
-        case .success(let header): return try build(bytes, header)
+        case .success(let top): return try build(bytes, top)
         case .failure(let error):
             throw WireError(.invalidFallback, "the bundle is not valid JSON: \(error.reason) at byte \(error.offset)",
                             details: JSONObject([("offset", .number(JSONNumber(error.offset)))]))
@@ -50,14 +75,14 @@ package final class FallbackBundle {
     /// error, so the general path reports it exactly as for every other method.
     package static func loadInline(params: [UInt8]) throws(WireError) -> FallbackBundle? {
         guard params.count <= JSONLimits.standard.maxBytes else { return nil }
-        let header: BundleHeader? = params.withUnsafeBufferPointer { buffer in
+        let top: TopLevel? = params.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, limits: .standard)
-            var header: BundleHeader?
+            var top: TopLevel?
             var otherSource = false
             do throws(JSONParseError) {
                 try parser.scanObject { key, parser throws(JSONParseError) in
-                    if key == "bundle" && header == nil && !otherSource {
-                        header = try scanTopLevel(&parser)
+                    if key == "bundle" && top == nil && !otherSource {
+                        top = try scanTopLevel(&parser)
                     } else {
                         otherSource = otherSource || key == "path" || key == "bundle"
                         _ = try parser.skipValue()
@@ -67,44 +92,95 @@ package final class FallbackBundle {
             } catch {
                 return nil
             }
-            return otherSource ? nil : header
+            return otherSource ? nil : top
         }
-        guard let header else { return nil }
-        return try build(params, header)
+        guard let top else { return nil }
+        return try build(params, top)
     }
 
-    private static func build(_ bytes: [UInt8], _ header: BundleHeader) throws(WireError) -> FallbackBundle {
-        guard let formatVersion = header.formatVersion else {
+    /// The error for a file of another format version: which side is older says what to do
+    /// (the file: export or download it again; the library: update it); details name both.
+    package static func wrongVersion(_ format: FallbackFormat, found: Int, expected: Int) -> WireError {
+        let fileIsOlder = found < expected
+        let file = format == .paywire ? "the Paywire bundle" : "the fallback file exported from the dashboard"
+        let remedy: String
+        switch (format, fileIsOlder) {
+        case (.paywire, true): remedy = "export the fallback file again for format version \(expected)"
+        case (.adapty, true): remedy = "download a new fallback file from the dashboard"
+        case (_, false): remedy = "update Paywire to a version that reads format version \(found)"
+        }
+        return WireError(.wrongFallbackVersion,
+                         "\(file) has format version \(found), \(fileIsOlder ? "older" : "newer") than the version \(expected) this Paywire reads: \(remedy)",
+                         details: JSONObject([("format", .string(format.rawValue)),
+                                              ("found", .number(JSONNumber(found))),
+                                              ("expected", .number(JSONNumber(expected))),
+                                              ("older", .string(fileIsOlder ? "file" : "library"))]))
+    }
+
+    private static func build(_ bytes: [UInt8], _ top: TopLevel) throws(WireError) -> FallbackBundle {
+        switch top.format {
+        case .paywire?: return try buildPaywire(bytes, top)
+        case .adapty?: return try VendorFallback.bundle(bytes, meta: top.meta, data: top.vendorData)
+        case nil:
+            throw WireError(.invalidFallback,
+                            "the file is neither a Paywire fallback bundle (format_version, response_created_at, placements) nor a fallback file exported from Adapty's dashboard (meta.version, meta.response_created_at, data)",
+                            details: JSONObject([("expected", .array([
+                                .object(JSONObject([("format", .string("paywire")),
+                                                    ("fields", .array(["format_version", "response_created_at", "placements"].map { .string($0) }))])),
+                                .object(JSONObject([("format", .string("adapty")),
+                                                    ("fields", .array(["meta.version", "meta.response_created_at", "data"].map { .string($0) }))])),
+                            ]))]))
+        }
+    }
+
+    private static func buildPaywire(_ bytes: [UInt8], _ top: TopLevel) throws(WireError) -> FallbackBundle {
+        guard let formatVersion = top.formatVersion else {
             throw WireError(.invalidFallback, "the bundle has no integer format_version; is this a Paywire fallback file?",
                             details: JSONObject([("field", .string("format_version"))]))
         }
-        guard formatVersion == FallbackBundle.formatVersion else {
-            throw WireError(.wrongFallbackVersion,
-                            "the bundle has format_version \(formatVersion) but this Paywire reads version \(FallbackBundle.formatVersion): export the fallback file again for this version, or update Paywire",
-                            details: JSONObject([("found", .number(JSONNumber(formatVersion))),
-                                                 ("expected", .number(JSONNumber(FallbackBundle.formatVersion)))]))
+        guard formatVersion == paywireFormatVersion else {
+            throw wrongVersion(.paywire, found: formatVersion, expected: paywireFormatVersion)
         }
-        guard let createdAt = header.responseCreatedAt else {
+        guard let createdAt = top.responseCreatedAt else {
             throw WireError(.invalidFallback, "the bundle needs an integer response_created_at (ms since the epoch)",
                             details: JSONObject([("field", .string("response_created_at"))]))
         }
-        guard let ranges = header.placements else {
+        guard let ranges = top.placements else {
             throw WireError(.invalidFallback, "the bundle needs a placements object",
                             details: JSONObject([("field", .string("placements"))]))
         }
-        return FallbackBundle(bytes: bytes, responseCreatedAt: createdAt, placementRanges: ranges,
-                              onboardingRanges: header.onboardings ?? [:])
+        return FallbackBundle(format: .paywire, formatVersion: formatVersion, responseCreatedAt: createdAt,
+                              paywalls: PlacementSection(section: "placements", bytes: bytes, ranges: ranges),
+                              onboardings: PlacementSection(section: "onboardings", bytes: bytes, ranges: top.onboardings ?? [:]))
     }
 
-    private struct BundleHeader {
-        package var formatVersion: Int?
-        package var responseCreatedAt: Int?
-        package var placements: [String: Range<Int>]?
-        package var onboardings: [String: Range<Int>]?
+    /// What the top level of a file holds, for either format: one pass reads both formats'
+    /// members, since the vendor's file may put `data` before the `meta` that names it.
+    private struct TopLevel {
+        var isObject = true
+        var sawFormatVersion = false
+        var formatVersion: Int?
+        var sawResponseCreatedAt = false
+        var responseCreatedAt: Int?
+        var placements: [String: Range<Int>]?
+        var onboardings: [String: Range<Int>]?
+        var meta: JSONValue?
+        var sawData = false
+        var vendorData: VendorFallback.Index?
+
+        /// The format the members say: `format_version` is Paywire's; else `meta` or `data` the
+        /// vendor's; else Paywire's other members; nil when the file has none of them.
+        var format: FallbackFormat? {
+            guard isObject else { return nil }
+            if sawFormatVersion { return .paywire }
+            if meta != nil || sawData { return .adapty }
+            if sawResponseCreatedAt || placements != nil || onboardings != nil { return .paywire }
+            return nil
+        }
     }
 
-    private static func scanTopLevel(_ parser: inout JSONParser) throws(JSONParseError) -> BundleHeader {
-        var header = BundleHeader()
+    private static func scanTopLevel(_ parser: inout JSONParser) throws(JSONParseError) -> TopLevel {
+        var top = TopLevel()
         func index(_ parser: inout JSONParser) throws(JSONParseError) -> [String: Range<Int>] {
             var ranges: [String: Range<Int>] = [:]
             try parser.scanObject { placementId, parser throws(JSONParseError) in
@@ -115,50 +191,20 @@ package final class FallbackBundle {
         try parser.scanObject { key, parser throws(JSONParseError) in
             switch key {
             case "format_version":
-                if case .number(let number) = try parser.parseValue() { header.formatVersion = number.intValue }
+                top.sawFormatVersion = true
+                if case .number(let number) = try parser.parseValue() { top.formatVersion = number.intValue }
             case "response_created_at":
-                if case .number(let number) = try parser.parseValue() { header.responseCreatedAt = number.intValue }
-            case "placements": header.placements = try index(&parser)
-            case "onboardings": header.onboardings = try index(&parser)
+                top.sawResponseCreatedAt = true
+                if case .number(let number) = try parser.parseValue() { top.responseCreatedAt = number.intValue }
+            case "placements": top.placements = try index(&parser)
+            case "onboardings": top.onboardings = try index(&parser)
+            case "meta": top.meta = try parser.parseValue()
+            case "data":
+                top.sawData = true
+                top.vendorData = try VendorFallback.scanData(&parser)
             default: _ = try parser.skipValue()
             }
         }
-        return header
-    }
-}
-
-/// One kind of placement in a bundle: the index of where each placement's bytes are, and the
-/// placements parsed so far.
-package final class PlacementSection<V: WeightedVariation> {
-    private let section: String
-    private let bytes: [UInt8]
-    private let ranges: [String: Range<Int>]
-    private var loaded: [String: Placement<V>] = [:]
-
-    package init(section: String, bytes: [UInt8], ranges: [String: Range<Int>]) {
-        self.section = section
-        self.bytes = bytes
-        self.ranges = ranges
-    }
-
-    /// Every placement id of this kind the bundle holds.
-    package var ids: Dictionary<String, Range<Int>>.Keys { ranges.keys }
-
-    /// Where the placement's JSON text is in the bundle.
-    package func range(of id: String) -> Range<Int>? { ranges[id] }
-
-    /// The placement named `id`, parsed and checked on first use; nil when the bundle has none.
-    package func placement(_ id: String) throws(WireError) -> Placement<V>? {
-        if let cached = loaded[id] { return cached }
-        guard let range = ranges[id] else { return nil }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(Array(bytes[range]), limits: JSONLimits(maxDepth: 128, maxBytes: .max))
-        } catch {
-            throw WireError(.invalidFallback, "\(section).\(id): \(error.reason)")
-        }
-        let placement = try Placement<V>.load(id: id, section: section, from: value)
-        loaded[id] = placement
-        return placement
+        return top
     }
 }

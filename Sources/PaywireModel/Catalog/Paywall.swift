@@ -18,6 +18,8 @@ package struct Paywall: Sendable {
             writer.member("paywall_id", variation.paywallId)
             writer.member("paywall_name", variation.paywallName)
             writer.member("variation_id", variation.variationId)
+            // Only when forced: a paywall chosen for the profile keeps its shape byte for byte.
+            if selection.forced { writer.member("forced", true) }
             selection.writeRemoteConfig(to: &writer)
             writer.member("dismiss_on_purchase", variation.dismissOnPurchase)
             writer.member("dismiss_on_restore", variation.dismissOnRestore)
@@ -46,6 +48,10 @@ package struct PaywallReference: Equatable, Sendable {
     package let dismissOnRestore: Bool
     package let postPurchase: PostPurchaseStep?
     package let builder: JSONValue?
+    /// The localized remote config, as the host's copy carries it.
+    package let remoteConfig: RemoteConfig?
+    /// The variation was forced by a debug override: its exposure is marked `forced`.
+    package let forced: Bool
     /// The rest of the analytics context, when the host handed it back (exposures carry it).
     package let audienceName: String?
     package let revision: Int?
@@ -68,6 +74,8 @@ package struct PaywallReference: Equatable, Sendable {
         dismissOnRestore = variation.dismissOnRestore
         postPurchase = variation.postPurchase
         builder = variation.builder == .null ? nil : variation.builder
+        remoteConfig = paywall.selection.remoteConfig
+        forced = paywall.selection.forced
     }
 
     /// Reads the fields the core needs from a round-tripped paywall object; extra fields are ignored.
@@ -88,6 +96,13 @@ package struct PaywallReference: Equatable, Sendable {
         dismissOnRestore = try fields.optionalBool("dismiss_on_restore") ?? true
         postPurchase = try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) }
         builder = fields.optional("builder")
+        forced = try fields.optionalBool("forced") ?? false
+        // Read leniently: only `get_remote_config` uses it, and says so when it is missing.
+        if case .object(let config)? = fields.optional("remote_config"), case .string(let data)? = config["data"] {
+            if case .string(let lang)? = config["lang"] { remoteConfig = RemoteConfig(lang: lang, data: data) } else { remoteConfig = RemoteConfig(lang: "", data: data) }
+        } else {
+            remoteConfig = nil
+        }
     }
 }
 

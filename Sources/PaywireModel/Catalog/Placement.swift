@@ -22,8 +22,10 @@ package protocol WeightedVariation: Sendable {
 /// One A/B variation of a paywall placement: which paywall and products a bucket of users sees.
 package struct Variation: WeightedVariation, Equatable {
     package let variationId: String
+    /// The paywall it shows; empty for a holdout that names none.
     package let paywallId: String
-    package var servedPaywallId: String? { paywallId }
+    /// A holdout shows no paywall: its profiles are the experiment's control group.
+    package var servedPaywallId: String? { holdout ? nil : paywallId }
     package let paywallName: String
     package let weight: Int
     package let products: [ProductReference]
@@ -37,6 +39,9 @@ package struct Variation: WeightedVariation, Equatable {
     /// The builder layout as authored; checked when a view is created.
     package var builder: JSONValue?
     package var crossPlacementGroup: String?
+    /// `holdout: true`: weighted and bucketed like the others, but its profiles are shown
+    /// nothing (`get_presentation` answers `holdout`), so they measure the paywall against none.
+    package var holdout = false
 }
 
 /// One audience of a placement: who it is for (nil rule: everyone) and its own A/B test.
@@ -52,13 +57,16 @@ package struct Audience<V: WeightedVariation>: Sendable {
 }
 
 /// A placement (a place in the app where a paywall or an onboarding can appear) with its
-/// ordered audiences: the first whose rule matches wins, the last is the default. `V` is what a
-/// variation serves. A placement written without `audiences` is one default audience.
+/// ordered audiences: the first whose rule matches wins, the last is the default (it may have a
+/// rule too: then a profile no rule matches is in no audience). `V` is what a variation serves.
+/// A placement written without `audiences` is one default audience.
 package struct Placement<V: WeightedVariation>: Sendable {
     package let developerId: String
     package let audiences: [Audience<V>]
     /// The locale whose localization answers when none answers the request's (before `en`).
     package let defaultLocale: String?
+    /// How often and to whom its paywall may be presented (`get_presentation`).
+    package var presentation = PresentationRules()
 
     /// The default audience (the last).
     package var defaultAudience: Audience<V>? { audiences.last }
@@ -85,35 +93,20 @@ package struct Placement<V: WeightedVariation>: Sendable {
             if let defaultLocale, LanguageTag(defaultLocale) == nil {
                 throw WireError.wrongParam(fields.fieldPath("default_locale"), "'\(defaultLocale)' is not a language tag like pt-BR")
             }
-            return Placement(developerId: id, audiences: audiences, defaultLocale: defaultLocale)
+            var placement = Placement(developerId: id, audiences: audiences, defaultLocale: defaultLocale)
+            placement.presentation = try PresentationRules.load(fields)
+            return placement
         } catch {
             throw WireError(.invalidFallback, "the bundle's placement '\(id)' is invalid: \(error.message)", details: error.details)
         }
     }
 
     private static func loadAudience(_ fields: Fields, isDefault: Bool) throws(WireError) -> Audience<V> {
-        let variationFields = try fields.objects("variations")
-        guard !variationFields.isEmpty else {
-            throw WireError.wrongParam(fields.fieldPath("variations"), "a placement needs at least one variation")
-        }
-        var variations: [V] = []
-        var seenIds = Set<String>()
-        for item in variationFields {
-            let variation = try V.load(item)
-            guard seenIds.insert(variation.variationId).inserted else {
-                throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(variation.variationId)'")
-            }
-            variations.append(variation)
-        }
-        let total = variations.reduce(0) { $0 + $1.weight }
-        guard total == 100 else {
-            throw WireError.wrongParam(fields.fieldPath("variations"), "variation weights must sum to 100, they sum to \(total)")
+        let variations = try Audience.variations(try fields.objects("variations"), path: fields.fieldPath("variations")) { _, item throws(WireError) in
+            try V.load(item)
         }
         var rule: AudienceRule?
         if let ruleValue = fields.optional("rule") {
-            guard !isDefault else {
-                throw WireError.wrongParam(fields.fieldPath("rule"), "the last audience is the default for everyone else: it takes no rule")
-            }
             rule = try AudienceRule.load(ruleValue, path: fields.fieldPath("rule"))
         } else if !isDefault {
             throw WireError.wrongParam(fields.fieldPath("rule"), "every audience but the last needs a rule")
@@ -129,10 +122,35 @@ package struct Placement<V: WeightedVariation>: Sendable {
     }
 }
 
+extension Audience {
+    /// An audience's variations, each made by `read` from its object and position, checked by
+    /// the rules every fallback format's variations follow: at least one, unique ids, weights
+    /// summing to 100. `path` names the list in errors.
+    static func variations(_ items: [Fields], path: String, read: (Int, Fields) throws(WireError) -> V) throws(WireError) -> [V] {
+        guard !items.isEmpty else { throw WireError.wrongParam(path, "a placement needs at least one variation") }
+        var variations: [V] = []
+        var seenIds = Set<String>()
+        for (index, item) in items.enumerated() {
+            let variation = try read(index, item)
+            guard seenIds.insert(variation.variationId).inserted else {
+                throw WireError.wrongParam(item.fieldPath("variation_id"), "duplicate variation_id '\(variation.variationId)'")
+            }
+            variations.append(variation)
+        }
+        let total = variations.reduce(0) { $0 + $1.weight }
+        guard total == 100 else {
+            throw WireError.wrongParam(path, "variation weights must sum to 100, they sum to \(total)")
+        }
+        return variations
+    }
+}
+
 extension Variation {
     package static func load(_ fields: Fields) throws(WireError) -> Variation {
+        let holdout = try fields.optionalBool("holdout") ?? false
         var products: [ProductReference] = []
-        for (index, element) in try fields.array("products").enumerated() {
+        let listed = holdout && fields.optional("products") == nil ? [] : try fields.array("products")
+        for (index, element) in listed.enumerated() {
             let elementPath = "\(fields.fieldPath("products"))[\(index)]"
             switch element {
             case .string(let id) where !id.isEmpty: products.append(ProductReference(vendorProductId: id))
@@ -141,9 +159,9 @@ extension Variation {
                 throw WireError.wrongParam(elementPath, "expected a product id or {\"vendor_product_id\": ...}")
             }
         }
-        return Variation(
+        var variation = Variation(
             variationId: try fields.identifier("variation_id"),
-            paywallId: try fields.identifier("paywall_id"),
+            paywallId: holdout ? try fields.optionalString("paywall_id") ?? "" : try fields.identifier("paywall_id"),
             paywallName: try fields.optionalString("paywall_name") ?? "",
             weight: try fields.int("weight", in: 0...100),
             products: products,
@@ -153,6 +171,8 @@ extension Variation {
             postPurchase: try fields.optionalObject("post_purchase").map { (step: Fields) throws(WireError) in try PostPurchaseStep.load(step) },
             builder: fields.optional("builder"),
             crossPlacementGroup: try fields.optionalString("cross_placement_group"))
+        variation.holdout = holdout
+        return variation
     }
 }
 
@@ -162,15 +182,18 @@ extension RemoteConfig {
     package static func loadAll(_ fields: Fields) throws(WireError) -> [RemoteConfig] {
         guard fields.optional("remote_configs") != nil else { return [] }
         var remoteConfigs: [RemoteConfig] = []
-        for config in try fields.objects("remote_configs") {
-            let data: String
-            switch config.object["data"] {
-            case .string(let text)?: data = text
-            case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
-            default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
-            }
-            remoteConfigs.append(RemoteConfig(lang: try config.identifier("lang"), data: data))
-        }
+        for config in try fields.objects("remote_configs") { remoteConfigs.append(try load(config)) }
         return remoteConfigs
+    }
+
+    /// One `{lang, data}` object.
+    package static func load(_ config: Fields) throws(WireError) -> RemoteConfig {
+        let data: String
+        switch config.object["data"] {
+        case .string(let text)?: data = text
+        case .object(let object)?: data = String(decoding: JSONWriter.encode(.object(object)), as: UTF8.self)
+        default: throw WireError.wrongParam(config.fieldPath("data"), "expected a JSON string or an object")
+        }
+        return RemoteConfig(lang: try config.identifier("lang"), data: data)
     }
 }

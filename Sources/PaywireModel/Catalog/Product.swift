@@ -29,8 +29,13 @@ package struct Price: Equatable, Sendable {
     package let amount: JSONNumber
     package let currencyCode: String
     package let currencySymbol: String
+    /// The price as the store writes it for its user (`localized_price`), when it gave one.
+    package var written: String?
 
-    package var localizedString: String { currencySymbol.isEmpty ? "\(currencyCode) \(amount.text)" : "\(currencySymbol)\(amount.text)" }
+    /// The store's own text, else the symbol (or the code) and the amount as given.
+    package var localizedString: String {
+        written ?? (currencySymbol.isEmpty ? "\(currencyCode) \(amount.text)" : "\(currencySymbol)\(amount.text)")
+    }
 
     package func write(to writer: inout JSONWriter) {
         writer.object { writer in
@@ -51,7 +56,7 @@ package struct IntroOffer: Equatable, Sendable {
     package let paymentMode: PaymentMode
     package let period: SubscriptionPeriod
     package let numberOfPeriods: Int
-    package let price: Price
+    package var price: Price
     package var kind = Kind.introductory
     /// The store's id of a promotional or win-back offer.
     package var identifier: String?
@@ -105,8 +110,9 @@ public struct StoreProduct: Equatable, Sendable {
     }
 
     /// The wire form of a paywall product (`#/$defs/product`), tied to the paywall it was shown
-    /// on (without one, the `paywall_*` members are left out).
-    package func write(to writer: inout JSONWriter, paywall: PaywallReference?, index: Int) {
+    /// on (without one, the `paywall_*` members are left out), with its text tags when given.
+    package func write(to writer: inout JSONWriter, paywall: PaywallReference?, index: Int,
+                       textTags: [(name: String, text: String)]? = nil) {
         let named = paywall?.products.first { $0.vendorProductId == vendorProductId }
         writer.object { writer in
             writer.member("vendor_product_id", vendorProductId)
@@ -152,6 +158,12 @@ public struct StoreProduct: Equatable, Sendable {
                 writer.member("paywall_product_index", index)
             }
             writer.member("intro_offer_eligibility", introOffer == nil ? OfferEligibility.ineligible.rawValue : eligibility.rawValue)
+            if let textTags {
+                writer.key("text_tags")
+                writer.object { writer in
+                    for tag in textTags { writer.member(tag.name, tag.text) }
+                }
+            }
         }
     }
 }

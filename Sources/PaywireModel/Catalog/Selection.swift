@@ -8,6 +8,8 @@ package enum PaywallChoice: Hashable, Sendable {
     case defaultAudience
     /// The variation that shows this paywall (`get_paywall {paywall_id}`): rules and bucketing skipped.
     case paywall(String)
+    /// The variation a debug override forces (`set_debug_overrides`): rules and bucketing skipped.
+    case forced(variationId: String)
 }
 
 /// What a profile gets in a placement: the audience (the first whose rule matches, or the
@@ -22,19 +24,25 @@ package struct Selection<V: WeightedVariation>: Sendable {
     package let requestLocale: String
     /// A cross-placement group this choice assigns the profile to (to be kept by the caller).
     package let newCrossPlacementAssignment: (testId: String, group: String)?
+    /// The variation was forced by a debug override, not chosen for the profile.
+    package let forced: Bool
 
     /// Chooses for a profile, as `choice` says: by the audience rules, in the default audience
-    /// (rules skipped), or the variation showing one paywall (rules and bucketing skipped).
-    package init(placement: Placement<V>, profileId: String, locale: String?, responseCreatedAt: Int, context: AudienceContext,
+    /// (rules skipped), or the variation showing one paywall or forced (rules and bucketing
+    /// skipped). Nil when no audience's rule matches the profile.
+    package init?(placement: Placement<V>, profileId: String, locale: String?, responseCreatedAt: Int, context: AudienceContext,
          choice: PaywallChoice = .byAudience, crossPlacementAssignments: [String: String] = [:]) throws(WireError) {
         let (audience, variation, assignment): (Audience<V>, V, (testId: String, group: String)?)
         switch choice {
         case .paywall(let paywallId):
             (audience, variation) = try Selection.showing(paywallId, in: placement)
             assignment = nil
+        case .forced(let variationId):
+            (audience, variation) = try Selection.forcing(variationId, in: placement)
+            assignment = nil
         case .byAudience, .defaultAudience:
             let matching = choice == .defaultAudience ? placement.defaultAudience : placement.audiences.first { $0.rule?.matches(context) ?? true }
-            guard let matching else { throw WireError(.invalidFallback, "placement '\(placement.developerId)' has no audiences") }
+            guard let matching else { return nil }
             (variation, assignment) = try Selection.bucket(in: matching, of: placement, profileId: profileId,
                                                             crossPlacementAssignments: crossPlacementAssignments)
             audience = matching
@@ -46,6 +54,7 @@ package struct Selection<V: WeightedVariation>: Sendable {
         self.responseCreatedAt = responseCreatedAt
         self.requestLocale = locale ?? LocaleMatch.defaultLanguage
         self.newCrossPlacementAssignment = assignment
+        if case .forced = choice { forced = true } else { forced = false }
     }
 
     /// The profile's variation of an audience: its cross-placement group's, else by bucketing
@@ -73,6 +82,16 @@ package struct Selection<V: WeightedVariation>: Sendable {
         }
         throw WireError(.notFound, "placement '\(placement.developerId)' has no paywall '\(paywallId)'",
                         details: JSONObject([("placement_id", .string(placement.developerId)), ("paywall_id", .string(paywallId))]))
+    }
+
+    /// The variation a debug override names, in whichever audience has it.
+    private static func forcing(_ variationId: String, in placement: Placement<V>) throws(WireError) -> (Audience<V>, V) {
+        for audience in placement.audiences {
+            if let variation = audience.variations.first(where: { $0.variationId == variationId }) { return (audience, variation) }
+        }
+        throw WireError(.notFound, "placement '\(placement.developerId)' has no variation '\(variationId)' (set by set_debug_overrides)",
+                        details: JSONObject([("placement_id", .string(placement.developerId)), ("variation_id", .string(variationId)),
+                                             ("reason", .string("debug_override"))]))
     }
 
     /// `"placement": {...}`, the analytics context every served object carries.

@@ -19,9 +19,15 @@ public struct ServableBundle: Sendable {
     public let onboardings: [String: Response]
 
     /// Reads and checks a bundle: a bad placement fails here, naming it, rather than on the
-    /// device later.
+    /// device later. Paywire's format only: responses carry each placement's text as authored,
+    /// and a vendor file's placements are not in the shape the API serves.
     public static func load(_ bytes: [UInt8]) throws(WireError) -> ServableBundle {
         let bundle = try FallbackBundle.load(bytes)
+        guard bundle.format == .paywire else {
+            throw WireError(.invalidFallback,
+                            "the backend serves Paywire bundles (format_version \(FallbackBundle.paywireFormatVersion)); this is a \(bundle.format.rawValue) fallback file, which the library reads but the backend does not serve",
+                            details: JSONObject([("format", .string(bundle.format.rawValue))]))
+        }
         return ServableBundle(
             responseCreatedAt: bundle.responseCreatedAt,
             placements: try responses(bundle.paywalls, bytes: bytes, createdAt: bundle.responseCreatedAt),

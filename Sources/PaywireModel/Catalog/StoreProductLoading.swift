@@ -14,11 +14,18 @@ extension StoreProduct {
             }
             introOffer = try IntroOffer.load(offer, prices: prices)
         }
+        let price = try prices.read("price", in: fields)
+        // An offer price the store did not write is written the way it writes the product's.
+        if var offer = introOffer, offer.price.written == nil, price.written != nil, let format = TextTagResolver.learn(price),
+           let amount = DecimalAmount(offer.price.amount) {
+            offer.price.written = format.write(amount)
+            introOffer = offer
+        }
         var product = StoreProduct(
             vendorProductId: try fields.identifier("vendor_product_id"),
             localizedTitle: try fields.optionalString("title") ?? "",
             localizedDescription: try fields.optionalString("description") ?? "",
-            price: try prices.read("price", in: fields),
+            price: price,
             period: period,
             introOffer: introOffer,
             accessLevel: try fields.optionalString("access_level").flatMap { $0.isEmpty ? nil : $0 })
@@ -110,6 +117,10 @@ package struct PriceReader {
         guard let value = amount.doubleValue, value >= 0 else {
             throw WireError.wrongParam(fields.fieldPath(key), "must be a finite amount >= 0")
         }
-        return Price(amount: amount, currencyCode: currencyCode, currencySymbol: currencySymbol)
+        var price = Price(amount: amount, currencyCode: currencyCode, currencySymbol: currencySymbol)
+        // `localized_price` beside `price`: the store's own text for its user.
+        price.written = try fields.optionalString("localized_\(key)")
+        if price.written?.isEmpty == true { throw WireError.wrongParam(fields.fieldPath("localized_\(key)"), "must not be empty") }
+        return price
     }
 }

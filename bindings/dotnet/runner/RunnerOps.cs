@@ -43,8 +43,29 @@ namespace Paywire.Conformance
                 case "string_free_null":
                     Abi.paywire_string_free(IntPtr.Zero);
                     return new Reply();
+                case "decode": return Decode(op);
                 default: return Reply.RunnerError("unknown op").Add("op", kind);
             }
+        }
+
+        /// <summary>
+        /// Reads a library's JSON (a result of <c>method</c>, or an event) into the typed models and
+        /// writes it back (tests/conformance/future.py: what a newer library may write).
+        /// </summary>
+        private static Reply Decode(JsonObject op)
+        {
+            JsonValue data = JsonValue.Parse(OpArguments.String(op, "json_text"));
+            if (OpArguments.String(op, "kind") == "event")
+            {
+                Paywire.Model.IEvent typed = Paywire.Model.Events.Parse(data);
+                return new Reply().Add("decoded_text", typed.ToJson().ToString())
+                    .Add("event_type", typed is Paywire.Model.UnknownEvent ? "unknown" : "known");
+            }
+            Func<JsonValue, JsonValue> roundTrip;
+            if (!Paywire.Model.Results.ResultRoundTrip.TryGetValue(OpArguments.String(op, "method") ?? "", out roundTrip))
+                return Reply.RunnerError("no typed result for this method");
+            JsonValue again = roundTrip(data);
+            return new Reply().Add("decoded_text", again == null ? "null" : again.ToString());
         }
 
         /// <summary>Frees every client a case left live, as a host must before it exits.</summary>

@@ -47,26 +47,42 @@ namespace Paywire
         }
 
         /// <summary>
-        /// The typed layer was generated from one schema: a library built from another would hand it
-        /// shapes it does not know, so it is refused here, naming both hashes.
+        /// The typed layer was generated from one schema version: a library of the same MAJOR and a
+        /// MINOR at least the binding's only adds what the tolerant models keep; any other is
+        /// refused here, naming both versions.
         /// </summary>
         private void RefuseAnotherSchema()
         {
-            JsonValue builtFrom;
-            ((JsonObject)Call("get_sdk_version")).TryGetValue("schema_sha256", out builtFrom);
-            PaywireException refused = SchemaMismatch(builtFrom == null ? null : (string)builtFrom, Schema.Sha256);
+            JsonValue said;
+            ((JsonObject)Call("get_sdk_version")).TryGetValue("schema_version", out said);
+            string library = said != null && said.JsonType == JsonType.String ? (string)said : null;
+            PaywireException refused = SchemaMismatch(library, Schema.Version);
             if (refused == null) return;
             Dispose();
             throw refused;
         }
 
-        /// <summary>The error for a library built from another schema than the binding's; null when they match.</summary>
+        /// <summary>
+        /// Null when a library whose schema is <paramref name="library"/> (MAJOR.MINOR; null when it
+        /// says none) can serve a binding generated from <paramref name="binding"/>: the same MAJOR,
+        /// a MINOR at least the binding's. Else the VERSION_MISMATCH error naming both.
+        /// </summary>
         public static PaywireException SchemaMismatch(string library, string binding)
         {
-            if (library == binding) return null;
-            var details = new JsonObject { { "library_schema_sha256", library }, { "binding_schema_sha256", binding } };
-            return new PaywireException(Status.VersionMismatch, "schema_mismatch", "libpaywire was built from schema " + library
-                + ", this binding was generated from " + binding + ": use the binding of the library's release", details);
+            long[] theirs = MajorMinor(library), ours = MajorMinor(binding);
+            if (theirs != null && ours != null && theirs[0] == ours[0] && theirs[1] >= ours[1]) return null;
+            var details = new JsonObject { { "library_schema_version", library }, { "binding_schema_version", binding } };
+            return new PaywireException(Status.VersionMismatch, "schema_mismatch", "libpaywire speaks wire schema " + library
+                + ", this binding was generated from " + binding + ": it needs the same MAJOR and a MINOR at least "
+                + binding + " (use the binding of the library's release)", details);
+        }
+
+        private static long[] MajorMinor(string text)
+        {
+            if (text == null || !System.Text.RegularExpressions.Regex.IsMatch(text, "^[0-9]{1,9}\\.[0-9]{1,9}$")) return null;
+            string[] parts = text.Split('.');
+            return new long[] { long.Parse(parts[0], System.Globalization.CultureInfo.InvariantCulture),
+                                long.Parse(parts[1], System.Globalization.CultureInfo.InvariantCulture) };
         }
 
         /// <summary>A client configured by a JSON object (README "Client config").</summary>

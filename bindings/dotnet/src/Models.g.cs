@@ -48,12 +48,14 @@ namespace Paywire.Model
         }
     }
 
-    /// <summary>The schema these models were generated from; a Client refuses a library built from another.</summary>
+    /// <summary>The schema these models were generated from; a Client refuses a library of another MAJOR or an older MINOR.</summary>
     public static class Schema
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
-        /// <summary>sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256.</summary>
-        public const string Sha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+        /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
+        public const string Sha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+        /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
+        public const string Version = "1.1";
     }
 
     /// <summary>The values of ProductType; a value not listed (a newer library's) still reads.</summary>
@@ -94,6 +96,13 @@ namespace Paywire.Model
         public const string RequiresAsync = "requires_async";
         public const string Unauthorized = "unauthorized";
         public const string Busy = "busy";
+    }
+
+    /// <summary>The values of FallbackFormat; a value not listed (a newer library's) still reads.</summary>
+    public static class FallbackFormat
+    {
+        public const string Paywire = "paywire";
+        public const string Adapty = "adapty";
     }
 
     /// <summary>The values of CancellationReason; a value not listed (a newer library's) still reads.</summary>
@@ -284,7 +293,7 @@ namespace Paywire.Model
         }
     }
 
-    /// <summary>Exactly one of path (a file) or bundle (inline).</summary>
+    /// <summary>Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields.</summary>
     public sealed class FallbackSource : IModel
     {
         private static readonly HashSet<string> Keys = new HashSet<string> { "bundle", "path" };
@@ -356,7 +365,7 @@ namespace Paywire.Model
 
     public sealed class BundlePlacement : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "ab_test_name", "audience_name", "audiences", "cross_placement_test_id", "default_locale", "placement_audience_version_id", "revision", "variations" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "ab_test_name", "audience_name", "audiences", "cap", "cross_placement_test_id", "default_locale", "exclude_if_access", "placement_audience_version_id", "revision", "variations" };
         public string AudienceName { get; set; }
         public long? Revision { get; set; }
         public string AbTestName { get; set; }
@@ -364,10 +373,14 @@ namespace Paywire.Model
         /// <summary>weights must sum to 100</summary>
         public List<Variation> Variations { get; set; }
         public string CrossPlacementTestId { get; set; }
-        /// <summary>ordered; the first whose rule matches wins; the last is the default and has no rule</summary>
+        /// <summary>ordered; the first whose rule matches wins; the last is the default: without a rule it serves everyone else, with one a profile no rule matches is in no audience (get_presentation answers no_audience_match, get_paywall invalid_fallback with details.reason no_audience_match)</summary>
         public List<Audience> Audiences { get; set; }
         /// <summary>the BCP 47 tag whose localization answers when none answers the request's locale (tried before en); see docs/concepts/placements.md</summary>
         public string DefaultLocale { get; set; }
+        /// <summary>at most count presentations of this placement's paywall to a profile in any per_seconds; a presentation counts when the host reports the view appeared (present_paywall_view), judged by access time; get_presentation answers capped past it</summary>
+        public Cap Cap { get; set; }
+        /// <summary>access level ids: a profile with one of them active is never presented this paywall (get_presentation answers has_access)</summary>
+        public List<string> ExcludeIfAccess { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -384,6 +397,8 @@ namespace Paywire.Model
             if (ModelJson.Present(o, "cross_placement_test_id")) v.CrossPlacementTestId = ModelJson.String(o["cross_placement_test_id"]);
             if (ModelJson.Present(o, "audiences")) v.Audiences = ModelJson.List(o["audiences"], x0 => Audience.FromJson(x0));
             if (ModelJson.Present(o, "default_locale")) v.DefaultLocale = ModelJson.String(o["default_locale"]);
+            if (ModelJson.Present(o, "cap")) v.Cap = Cap.FromJson(o["cap"]);
+            if (ModelJson.Present(o, "exclude_if_access")) v.ExcludeIfAccess = ModelJson.List(o["exclude_if_access"], x0 => ModelJson.String(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -400,6 +415,8 @@ namespace Paywire.Model
             if (this.CrossPlacementTestId != null) o["cross_placement_test_id"] = ModelJson.Json(this.CrossPlacementTestId);
             if (this.Audiences != null) o["audiences"] = ModelJson.Array(this.Audiences, x0 => x0.ToJson());
             if (this.DefaultLocale != null) o["default_locale"] = ModelJson.Json(this.DefaultLocale);
+            if (this.Cap != null) o["cap"] = this.Cap.ToJson();
+            if (this.ExcludeIfAccess != null) o["exclude_if_access"] = ModelJson.Array(this.ExcludeIfAccess, x0 => ModelJson.Json(x0));
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -407,7 +424,7 @@ namespace Paywire.Model
 
     public sealed class Variation : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "builder", "cross_placement_group", "dismiss_on_purchase", "paywall_id", "paywall_name", "post_purchase", "products", "remote_configs", "variation_id", "weight" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "builder", "cross_placement_group", "dismiss_on_purchase", "holdout", "paywall_id", "paywall_name", "post_purchase", "products", "remote_configs", "variation_id", "weight" };
         public string VariationId { get; set; }
         public string PaywallId { get; set; }
         public string PaywallName { get; set; }
@@ -419,6 +436,8 @@ namespace Paywire.Model
         /// <summary>see #/$defs/builder</summary>
         public JsonObject Builder { get; set; }
         public string CrossPlacementGroup { get; set; }
+        /// <summary>a holdout: weighted and bucketed like any variation, but its profiles are shown no paywall (get_presentation answers holdout and records an exposure with holdout: true; get_paywall answers not_found, details.reason holdout), so the experiment measures the paywall against none; paywall_id and products are optional and unused</summary>
+        public bool? Holdout { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -428,15 +447,16 @@ namespace Paywire.Model
             JsonObject o = ModelJson.Obj(json, "Variation");
             var v = new Variation();
             v.VariationId = ModelJson.String(ModelJson.Req(o, "variation_id", "Variation"));
-            v.PaywallId = ModelJson.String(ModelJson.Req(o, "paywall_id", "Variation"));
+            if (ModelJson.Present(o, "paywall_id")) v.PaywallId = ModelJson.String(o["paywall_id"]);
             if (ModelJson.Present(o, "paywall_name")) v.PaywallName = ModelJson.String(o["paywall_name"]);
             v.Weight = ModelJson.Integer(ModelJson.Req(o, "weight", "Variation"));
-            v.Products = ModelJson.List(ModelJson.Req(o, "products", "Variation"), x0 => x0);
+            if (ModelJson.Present(o, "products")) v.Products = ModelJson.List(o["products"], x0 => x0);
             if (ModelJson.Present(o, "remote_configs")) v.RemoteConfigs = ModelJson.List(o["remote_configs"], x0 => VariationRemoteConfig.FromJson(x0));
             if (ModelJson.Present(o, "dismiss_on_purchase")) v.DismissOnPurchase = ModelJson.Bool(o["dismiss_on_purchase"]);
             if (ModelJson.Present(o, "post_purchase")) v.PostPurchase = ModelJson.Object(o["post_purchase"]);
             if (ModelJson.Present(o, "builder")) v.Builder = ModelJson.Object(o["builder"]);
             if (ModelJson.Present(o, "cross_placement_group")) v.CrossPlacementGroup = ModelJson.String(o["cross_placement_group"]);
+            if (ModelJson.Present(o, "holdout")) v.Holdout = ModelJson.Bool(o["holdout"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -446,15 +466,16 @@ namespace Paywire.Model
         {
             var o = new JsonObject();
             o["variation_id"] = ModelJson.Json(this.VariationId);
-            o["paywall_id"] = ModelJson.Json(this.PaywallId);
+            if (this.PaywallId != null) o["paywall_id"] = ModelJson.Json(this.PaywallId);
             if (this.PaywallName != null) o["paywall_name"] = ModelJson.Json(this.PaywallName);
             o["weight"] = ModelJson.Json(this.Weight);
-            o["products"] = ModelJson.Array(this.Products, x0 => x0);
+            if (this.Products != null) o["products"] = ModelJson.Array(this.Products, x0 => x0);
             if (this.RemoteConfigs != null) o["remote_configs"] = ModelJson.Array(this.RemoteConfigs, x0 => x0.ToJson());
             if (this.DismissOnPurchase != null) o["dismiss_on_purchase"] = ModelJson.Json(this.DismissOnPurchase);
             if (this.PostPurchase != null) o["post_purchase"] = this.PostPurchase;
             if (this.Builder != null) o["builder"] = this.Builder;
             if (this.CrossPlacementGroup != null) o["cross_placement_group"] = ModelJson.Json(this.CrossPlacementGroup);
+            if (this.Holdout != null) o["holdout"] = ModelJson.Json(this.Holdout);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -615,6 +636,38 @@ namespace Paywire.Model
             if (this.Attribute != null) o["attribute"] = ModelJson.Json(this.Attribute);
             if (this.Op != null) o["op"] = ModelJson.Json(this.Op);
             if (this.HasValue) o["value"] = this.Value;
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>at most count presentations of this placement's paywall to a profile in any per_seconds; a presentation counts when the host reports the view appeared (present_paywall_view), judged by access time; get_presentation answers capped past it</summary>
+    public sealed class Cap : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "count", "per_seconds" };
+        public long? Count { get; set; }
+        /// <summary>at most 366 days</summary>
+        public long? PerSeconds { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static Cap FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "Cap");
+            var v = new Cap();
+            v.Count = ModelJson.Integer(ModelJson.Req(o, "count", "Cap"));
+            v.PerSeconds = ModelJson.Integer(ModelJson.Req(o, "per_seconds", "Cap"));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["count"] = ModelJson.Json(this.Count);
+            o["per_seconds"] = ModelJson.Json(this.PerSeconds);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -784,6 +837,77 @@ namespace Paywire.Model
         }
     }
 
+    /// <summary>whether to present the placement's paywall now, and which: served as get_paywall serves it (same sources, policy and budget), then its rules judged</summary>
+    public sealed class GetPresentationParams : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "fetch_policy", "load_timeout", "locale", "max_age", "placement_id" };
+        public string PlacementId { get; set; }
+        public string Locale { get; set; }
+        public string FetchPolicy { get; set; }
+        /// <summary>seconds; default 5, values under 1 are raised to 1 with a warning</summary>
+        public decimal? LoadTimeout { get; set; }
+        /// <summary>seconds; required with return_cache_data_if_not_expired_else_load</summary>
+        public decimal? MaxAge { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static GetPresentationParams FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "GetPresentationParams");
+            var v = new GetPresentationParams();
+            v.PlacementId = ModelJson.String(ModelJson.Req(o, "placement_id", "GetPresentationParams"));
+            if (ModelJson.Present(o, "locale")) v.Locale = ModelJson.String(o["locale"]);
+            if (ModelJson.Present(o, "fetch_policy")) v.FetchPolicy = ModelJson.String(o["fetch_policy"]);
+            if (ModelJson.Present(o, "load_timeout")) v.LoadTimeout = ModelJson.Decimal(o["load_timeout"]);
+            if (ModelJson.Present(o, "max_age")) v.MaxAge = ModelJson.Decimal(o["max_age"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["placement_id"] = ModelJson.Json(this.PlacementId);
+            if (this.Locale != null) o["locale"] = ModelJson.Json(this.Locale);
+            if (this.FetchPolicy != null) o["fetch_policy"] = ModelJson.Json(this.FetchPolicy);
+            if (this.LoadTimeout != null) o["load_timeout"] = ModelJson.Json(this.LoadTimeout);
+            if (this.MaxAge != null) o["max_age"] = ModelJson.Json(this.MaxAge);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>replaces every debug override: each placement named serves the variation named (audience rules and bucketing skipped), its exposures recorded as forced; {} clears them. Refused with invalid_state unless the config says debug: true. Kept in memory for the client's life</summary>
+    public sealed class SetDebugOverridesParams : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "placements" };
+        /// <summary>placement_id -&gt; variation_id</summary>
+        public Dictionary<string, string> Placements { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static SetDebugOverridesParams FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "SetDebugOverridesParams");
+            var v = new SetDebugOverridesParams();
+            v.Placements = ModelJson.Map(ModelJson.Req(o, "placements", "SetDebugOverridesParams"), x0 => ModelJson.String(x0));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["placements"] = ModelJson.Object(this.Placements, x0 => ModelJson.Json(x0));
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
     public sealed class GetPaywallProductsParams : IModel
     {
         private static readonly HashSet<string> Keys = new HashSet<string> { "fetch_policy", "paywall" };
@@ -816,11 +940,13 @@ namespace Paywire.Model
 
     public sealed class Paywall : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "builder", "dismiss_on_purchase", "dismiss_on_restore", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "variation_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "variation_id" };
         public Placement Placement { get; set; }
         public string PaywallId { get; set; }
         public string PaywallName { get; set; }
         public string VariationId { get; set; }
+        /// <summary>present only when a debug override (set_debug_overrides) forced the variation; its exposures are recorded with forced: true</summary>
+        public bool? Forced { get; set; }
         public RemoteConfig RemoteConfig { get; set; }
         public List<PaywallProduct> Products { get; set; }
         /// <summary>milliseconds since the Unix epoch</summary>
@@ -847,6 +973,7 @@ namespace Paywire.Model
             v.PaywallId = ModelJson.String(ModelJson.Req(o, "paywall_id", "Paywall"));
             v.PaywallName = ModelJson.String(ModelJson.Req(o, "paywall_name", "Paywall"));
             v.VariationId = ModelJson.String(ModelJson.Req(o, "variation_id", "Paywall"));
+            if (ModelJson.Present(o, "forced")) v.Forced = ModelJson.Bool(o["forced"]);
             v.RemoteConfig = ModelJson.Nullable(ModelJson.Req(o, "remote_config", "Paywall"), x0 => RemoteConfig.FromJson(x0));
             v.Products = ModelJson.List(ModelJson.Req(o, "products", "Paywall"), x0 => PaywallProduct.FromJson(x0));
             v.ResponseCreatedAt = ModelJson.Integer(ModelJson.Req(o, "response_created_at", "Paywall"));
@@ -868,6 +995,7 @@ namespace Paywire.Model
             o["paywall_id"] = ModelJson.Json(this.PaywallId);
             o["paywall_name"] = ModelJson.Json(this.PaywallName);
             o["variation_id"] = ModelJson.Json(this.VariationId);
+            if (this.Forced != null) o["forced"] = ModelJson.Json(this.Forced);
             o["remote_config"] = ModelJson.NullOr(this.RemoteConfig, x0 => x0.ToJson());
             o["products"] = ModelJson.Array(this.Products, x0 => x0.ToJson());
             o["response_created_at"] = ModelJson.Json(this.ResponseCreatedAt);
@@ -1054,6 +1182,37 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["type"] = ModelJson.Json(this.Type);
             o["step_id"] = ModelJson.Json(this.StepId);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>the paywall's remote config with its text tags filled from its products as the store describes them (loaded as get_paywall_products loads them)</summary>
+    public sealed class GetRemoteConfigParams : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "fetch_policy", "paywall" };
+        public Paywall Paywall { get; set; }
+        public string FetchPolicy { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static GetRemoteConfigParams FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "GetRemoteConfigParams");
+            var v = new GetRemoteConfigParams();
+            v.Paywall = Paywall.FromJson(ModelJson.Req(o, "paywall", "GetRemoteConfigParams"));
+            if (ModelJson.Present(o, "fetch_policy")) v.FetchPolicy = ModelJson.String(o["fetch_policy"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["paywall"] = this.Paywall.ToJson();
+            if (this.FetchPolicy != null) o["fetch_policy"] = ModelJson.Json(this.FetchPolicy);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2291,12 +2450,14 @@ namespace Paywire.Model
 
     public sealed class GetSdkVersionResult : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "abi_version", "schema_sha256", "version", "wire_version", "wrapper" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "abi_version", "schema_sha256", "schema_version", "version", "wire_version", "wrapper" };
         public string Version { get; set; }
         public long? AbiVersion { get; set; }
         public long? WireVersion { get; set; }
-        /// <summary>the sha256 of schema/paywire.schema.json the library was built from; a binding generated from another schema refuses the library, naming both</summary>
+        /// <summary>the sha256 of schema/paywire.schema.json the library was built from; the conformance kit requires its own, byte for byte</summary>
         public string SchemaSha256 { get; set; }
+        /// <summary>the schema's MAJOR.MINOR the library was built from; a binding accepts the same MAJOR and a MINOR at least its own, and refuses others with VERSION_MISMATCH, naming both</summary>
+        public string SchemaVersion { get; set; }
         public JsonObject Wrapper { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -2310,6 +2471,7 @@ namespace Paywire.Model
             v.AbiVersion = ModelJson.Integer(ModelJson.Req(o, "abi_version", "GetSdkVersionResult"));
             v.WireVersion = ModelJson.Integer(ModelJson.Req(o, "wire_version", "GetSdkVersionResult"));
             v.SchemaSha256 = ModelJson.String(ModelJson.Req(o, "schema_sha256", "GetSdkVersionResult"));
+            if (ModelJson.Present(o, "schema_version")) v.SchemaVersion = ModelJson.String(o["schema_version"]);
             if (ModelJson.Present(o, "wrapper")) v.Wrapper = ModelJson.Object(o["wrapper"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
@@ -2323,6 +2485,7 @@ namespace Paywire.Model
             o["abi_version"] = ModelJson.Json(this.AbiVersion);
             o["wire_version"] = ModelJson.Json(this.WireVersion);
             o["schema_sha256"] = ModelJson.Json(this.SchemaSha256);
+            if (this.SchemaVersion != null) o["schema_version"] = ModelJson.Json(this.SchemaVersion);
             if (this.Wrapper != null) o["wrapper"] = this.Wrapper;
             ModelJson.AddAll(o, ExtraFields);
             return o;
@@ -2331,11 +2494,15 @@ namespace Paywire.Model
 
     public sealed class SetFallbackResult : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "format_version", "onboarding_count", "placement_count", "response_created_at" };
-        public long? FormatVersion { get; set; } = 1;
-        /// <summary>milliseconds since the Unix epoch</summary>
+        private static readonly HashSet<string> Keys = new HashSet<string> { "format", "format_version", "onboarding_count", "placement_count", "response_created_at" };
+        public string Format { get; set; }
+        /// <summary>the file's format version: 1 for a Paywire bundle, 8 for a file exported from Adapty's dashboard</summary>
+        public long? FormatVersion { get; set; }
+        /// <summary>the content version, milliseconds since the Unix epoch (a Paywire bundle's response_created_at, a dashboard file's meta.response_created_at)</summary>
         public long? ResponseCreatedAt { get; set; }
+        /// <summary>paywall placements the file serves</summary>
         public long? PlacementCount { get; set; }
+        /// <summary>onboarding placements the file serves</summary>
         public long? OnboardingCount { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -2345,6 +2512,7 @@ namespace Paywire.Model
         {
             JsonObject o = ModelJson.Obj(json, "SetFallbackResult");
             var v = new SetFallbackResult();
+            v.Format = ModelJson.String(ModelJson.Req(o, "format", "SetFallbackResult"));
             v.FormatVersion = ModelJson.Integer(ModelJson.Req(o, "format_version", "SetFallbackResult"));
             v.ResponseCreatedAt = ModelJson.Integer(ModelJson.Req(o, "response_created_at", "SetFallbackResult"));
             v.PlacementCount = ModelJson.Integer(ModelJson.Req(o, "placement_count", "SetFallbackResult"));
@@ -2357,6 +2525,7 @@ namespace Paywire.Model
         public JsonObject ToJson()
         {
             var o = new JsonObject();
+            o["format"] = ModelJson.Json(this.Format);
             o["format_version"] = ModelJson.Json(this.FormatVersion);
             o["response_created_at"] = ModelJson.Json(this.ResponseCreatedAt);
             o["placement_count"] = ModelJson.Json(this.PlacementCount);
@@ -2366,10 +2535,118 @@ namespace Paywire.Model
         }
     }
 
+    /// <summary>see docs/concepts/presentation.md</summary>
+    public sealed class GetPresentationResult : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "ab_test_name", "access_level_id", "analytics_disabled", "audience_name", "cap", "decision", "event_id", "forced", "paywall", "reason", "variation_id" };
+        /// <summary>judged in this order: has_access, no_audience_match, capped, then holdout or present</summary>
+        public string Decision { get; set; }
+        /// <summary>the rule that decided; debug_override when a debug override forced the variation (present or holdout)</summary>
+        public string Reason { get; set; }
+        /// <summary>with present only: what get_paywall would answer</summary>
+        public Paywall Paywall { get; set; }
+        /// <summary>with present and holdout</summary>
+        public string VariationId { get; set; }
+        /// <summary>with present and holdout</summary>
+        public string AbTestName { get; set; }
+        /// <summary>with present and holdout</summary>
+        public string AudienceName { get; set; }
+        /// <summary>a debug override forced the variation</summary>
+        public bool? Forced { get; set; }
+        /// <summary>with has_access: the active access level that excluded the profile</summary>
+        public string AccessLevelId { get; set; }
+        /// <summary>whenever the placement has a cap</summary>
+        public GetPresentationResultCap Cap { get; set; }
+        /// <summary>with holdout: the id of its paywall_shown record (holdout: true), kept durably before the call returned</summary>
+        public string EventId { get; set; }
+        /// <summary>with holdout when update_profile disabled analytics: no exposure was recorded</summary>
+        public bool? AnalyticsDisabled { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static GetPresentationResult FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "GetPresentationResult");
+            var v = new GetPresentationResult();
+            v.Decision = ModelJson.String(ModelJson.Req(o, "decision", "GetPresentationResult"));
+            v.Reason = ModelJson.String(ModelJson.Req(o, "reason", "GetPresentationResult"));
+            if (ModelJson.Present(o, "paywall")) v.Paywall = Paywall.FromJson(o["paywall"]);
+            if (ModelJson.Present(o, "variation_id")) v.VariationId = ModelJson.String(o["variation_id"]);
+            if (ModelJson.Present(o, "ab_test_name")) v.AbTestName = ModelJson.String(o["ab_test_name"]);
+            if (ModelJson.Present(o, "audience_name")) v.AudienceName = ModelJson.String(o["audience_name"]);
+            if (ModelJson.Present(o, "forced")) v.Forced = ModelJson.Bool(o["forced"]);
+            if (ModelJson.Present(o, "access_level_id")) v.AccessLevelId = ModelJson.String(o["access_level_id"]);
+            if (ModelJson.Present(o, "cap")) v.Cap = GetPresentationResultCap.FromJson(o["cap"]);
+            if (ModelJson.Present(o, "event_id")) v.EventId = ModelJson.String(o["event_id"]);
+            if (ModelJson.Present(o, "analytics_disabled")) v.AnalyticsDisabled = ModelJson.Bool(o["analytics_disabled"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["decision"] = ModelJson.Json(this.Decision);
+            o["reason"] = ModelJson.Json(this.Reason);
+            if (this.Paywall != null) o["paywall"] = this.Paywall.ToJson();
+            if (this.VariationId != null) o["variation_id"] = ModelJson.Json(this.VariationId);
+            if (this.AbTestName != null) o["ab_test_name"] = ModelJson.Json(this.AbTestName);
+            if (this.AudienceName != null) o["audience_name"] = ModelJson.Json(this.AudienceName);
+            if (this.Forced != null) o["forced"] = ModelJson.Json(this.Forced);
+            if (this.AccessLevelId != null) o["access_level_id"] = ModelJson.Json(this.AccessLevelId);
+            if (this.Cap != null) o["cap"] = this.Cap.ToJson();
+            if (this.EventId != null) o["event_id"] = ModelJson.Json(this.EventId);
+            if (this.AnalyticsDisabled != null) o["analytics_disabled"] = ModelJson.Json(this.AnalyticsDisabled);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>whenever the placement has a cap</summary>
+    public sealed class GetPresentationResultCap : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "count", "next_at", "per_seconds", "presented" };
+        public long? Count { get; set; }
+        public long? PerSeconds { get; set; }
+        /// <summary>presentations counted in the last per_seconds (access time)</summary>
+        public long? Presented { get; set; }
+        /// <summary>with capped: when the next presentation is allowed (access time, ISO 8601 UTC)</summary>
+        public string NextAt { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static GetPresentationResultCap FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "GetPresentationResultCap");
+            var v = new GetPresentationResultCap();
+            v.Count = ModelJson.Integer(ModelJson.Req(o, "count", "GetPresentationResultCap"));
+            v.PerSeconds = ModelJson.Integer(ModelJson.Req(o, "per_seconds", "GetPresentationResultCap"));
+            v.Presented = ModelJson.Integer(ModelJson.Req(o, "presented", "GetPresentationResultCap"));
+            if (ModelJson.Present(o, "next_at")) v.NextAt = ModelJson.String(o["next_at"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["count"] = ModelJson.Json(this.Count);
+            o["per_seconds"] = ModelJson.Json(this.PerSeconds);
+            o["presented"] = ModelJson.Json(this.Presented);
+            if (this.NextAt != null) o["next_at"] = ModelJson.Json(this.NextAt);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
     /// <summary>a product as the store describes it; the paywall_* members tie it to the paywall it was shown on (absent for a purchase without a paywall)</summary>
     public sealed class Product : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "intro_offer_eligibility", "is_family_shareable", "localized_description", "localized_title", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "paywall_variation_id", "price", "product_type", "subscription", "vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "intro_offer_eligibility", "is_family_shareable", "localized_description", "localized_title", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "paywall_variation_id", "price", "product_type", "subscription", "text_tags", "vendor_product_id" };
         public string VendorProductId { get; set; }
         public string LocalizedTitle { get; set; }
         public string LocalizedDescription { get; set; }
@@ -2386,6 +2663,8 @@ namespace Paywire.Model
         public string AccessLevelId { get; set; }
         /// <summary>the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one</summary>
         public string ProductType { get; set; }
+        /// <summary>in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:&lt;vendor_product_id&gt; for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md</summary>
+        public Dictionary<string, string> TextTags { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -2407,6 +2686,7 @@ namespace Paywire.Model
             v.IsFamilyShareable = ModelJson.Bool(ModelJson.Req(o, "is_family_shareable", "Product"));
             v.AccessLevelId = ModelJson.Nullable(ModelJson.Req(o, "access_level_id", "Product"), x0 => ModelJson.String(x0));
             v.ProductType = ModelJson.Nullable(ModelJson.Req(o, "product_type", "Product"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "text_tags")) v.TextTags = ModelJson.Map(o["text_tags"], x0 => ModelJson.String(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -2428,6 +2708,7 @@ namespace Paywire.Model
             o["is_family_shareable"] = ModelJson.Json(this.IsFamilyShareable);
             o["access_level_id"] = ModelJson.NullOr(this.AccessLevelId, x0 => ModelJson.Json(x0));
             o["product_type"] = ModelJson.NullOr(this.ProductType, x0 => ModelJson.Json(x0));
+            if (this.TextTags != null) o["text_tags"] = ModelJson.Object(this.TextTags, x0 => ModelJson.Json(x0));
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -4292,7 +4573,7 @@ namespace Paywire.Model
     /// <summary>a paywall product; only vendor_product_id and the paywall context when the store did not describe it</summary>
     public sealed class EventProduct : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "intro_offer_eligibility", "is_family_shareable", "localized_description", "localized_title", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "paywall_variation_id", "price", "product_type", "subscription", "vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "intro_offer_eligibility", "is_family_shareable", "localized_description", "localized_title", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "paywall_variation_id", "price", "product_type", "subscription", "text_tags", "vendor_product_id" };
         public string VendorProductId { get; set; }
         public string LocalizedTitle { get; set; }
         public string LocalizedDescription { get; set; }
@@ -4318,6 +4599,8 @@ namespace Paywire.Model
         private string _ProductType;
         /// <summary>True when product_type is present (null included); false when absent.</summary>
         public bool HasProductType { get; private set; }
+        /// <summary>in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:&lt;vendor_product_id&gt; for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md</summary>
+        public Dictionary<string, string> TextTags { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -4339,6 +4622,7 @@ namespace Paywire.Model
             if (ModelJson.Present(o, "is_family_shareable")) v.IsFamilyShareable = ModelJson.Bool(o["is_family_shareable"]);
             if (o.ContainsKey("access_level_id")) v.AccessLevelId = ModelJson.Nullable(o["access_level_id"], x0 => ModelJson.String(x0));
             if (o.ContainsKey("product_type")) v.ProductType = ModelJson.Nullable(o["product_type"], x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "text_tags")) v.TextTags = ModelJson.Map(o["text_tags"], x0 => ModelJson.String(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -4360,6 +4644,7 @@ namespace Paywire.Model
             if (this.IsFamilyShareable != null) o["is_family_shareable"] = ModelJson.Json(this.IsFamilyShareable);
             if (this.HasAccessLevelId) o["access_level_id"] = ModelJson.NullOr(this.AccessLevelId, x0 => ModelJson.Json(x0));
             if (this.HasProductType) o["product_type"] = ModelJson.NullOr(this.ProductType, x0 => ModelJson.Json(x0));
+            if (this.TextTags != null) o["text_tags"] = ModelJson.Object(this.TextTags, x0 => ModelJson.Json(x0));
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -4958,7 +5243,26 @@ namespace Paywire.Model
             JsonValue tag = o.ContainsKey("type") ? o["type"] : null;
             if (ModelJson.Is(tag, "deep_link")) return PostPurchaseDeepLink.FromJson(o);
             if (ModelJson.Is(tag, "next_step")) return PostPurchaseNextStep.FromJson(o);
-            throw new FormatException("PostPurchase: unknown type " + tag);
+            return new PostPurchaseUnknown(o);
+        }
+    }
+
+    /// <summary>A PostPurchase whose type this binding's schema does not list (a newer library's): kept whole, so it encodes back as it was read.</summary>
+    public sealed class PostPurchaseUnknown : PostPurchase
+    {
+        private readonly JsonObject json;
+
+        internal PostPurchaseUnknown(JsonObject json)
+        {
+            this.json = (JsonObject)JsonValue.Parse(json.ToString());
+        }
+
+        /// <summary>The type as the library wrote it.</summary>
+        public JsonValue Tag { get { return json.ContainsKey("type") ? json["type"] : null; } }
+
+        public override JsonObject ToJson()
+        {
+            return (JsonObject)JsonValue.Parse(json.ToString());
         }
     }
 
@@ -4973,7 +5277,26 @@ namespace Paywire.Model
             JsonValue tag = o.ContainsKey("type") ? o["type"] : null;
             if (ModelJson.Is(tag, "success")) return PurchaseResultSuccess.FromJson(o);
             if (ModelJson.Is(tag, "user_cancelled") || ModelJson.Is(tag, "pending")) return PurchaseResultUserCancelledPending.FromJson(o);
-            throw new FormatException("PurchaseResult: unknown type " + tag);
+            return new PurchaseResultUnknown(o);
+        }
+    }
+
+    /// <summary>A PurchaseResult whose type this binding's schema does not list (a newer library's): kept whole, so it encodes back as it was read.</summary>
+    public sealed class PurchaseResultUnknown : PurchaseResult
+    {
+        private readonly JsonObject json;
+
+        internal PurchaseResultUnknown(JsonObject json)
+        {
+            this.json = (JsonObject)JsonValue.Parse(json.ToString());
+        }
+
+        /// <summary>The type as the library wrote it.</summary>
+        public JsonValue Tag { get { return json.ContainsKey("type") ? json["type"] : null; } }
+
+        public override JsonObject ToJson()
+        {
+            return (JsonObject)JsonValue.Parse(json.ToString());
         }
     }
 
@@ -5037,7 +5360,10 @@ namespace Paywire.Model
             { "set_log_level", json => SetLogLevelParams.FromJson(json).ToJson() },
             { "set_fallback", json => FallbackSource.FromJson(json).ToJson() },
             { "get_paywall", json => GetPaywallParams.FromJson(json).ToJson() },
+            { "get_presentation", json => GetPresentationParams.FromJson(json).ToJson() },
+            { "set_debug_overrides", json => SetDebugOverridesParams.FromJson(json).ToJson() },
             { "get_paywall_products", json => GetPaywallProductsParams.FromJson(json).ToJson() },
+            { "get_remote_config", json => GetRemoteConfigParams.FromJson(json).ToJson() },
             { "log_show_paywall", json => LogShowPaywallParams.FromJson(json).ToJson() },
             { "identify", json => IdentifyParams.FromJson(json).ToJson() },
             { "host_respond", json => HostRespondParams.FromJson(json).ToJson() },
@@ -5076,7 +5402,10 @@ namespace Paywire.Model
             { "set_log_level", json => EncodeSetLogLevel(DecodeSetLogLevel(json)) },
             { "set_fallback", json => EncodeSetFallback(DecodeSetFallback(json)) },
             { "get_paywall", json => EncodeGetPaywall(DecodeGetPaywall(json)) },
+            { "get_presentation", json => EncodeGetPresentation(DecodeGetPresentation(json)) },
+            { "set_debug_overrides", json => EncodeSetDebugOverrides(DecodeSetDebugOverrides(json)) },
             { "get_paywall_products", json => EncodeGetPaywallProducts(DecodeGetPaywallProducts(json)) },
+            { "get_remote_config", json => EncodeGetRemoteConfig(DecodeGetRemoteConfig(json)) },
             { "get_profile", json => EncodeGetProfile(DecodeGetProfile(json)) },
             { "refresh_profile", json => EncodeRefreshProfile(DecodeRefreshProfile(json)) },
             { "app_did_become_active", json => EncodeAppDidBecomeActive(DecodeAppDidBecomeActive(json)) },
@@ -5161,6 +5490,26 @@ namespace Paywire.Model
             return value.ToJson();
         }
 
+        public static GetPresentationResult DecodeGetPresentation(JsonValue json)
+        {
+            return GetPresentationResult.FromJson(json);
+        }
+
+        public static JsonValue EncodeGetPresentation(GetPresentationResult value)
+        {
+            return value.ToJson();
+        }
+
+        public static object DecodeSetDebugOverrides(JsonValue json)
+        {
+            return ModelJson.None(json);
+        }
+
+        public static JsonValue EncodeSetDebugOverrides(object value)
+        {
+            return ModelJson.Json(value);
+        }
+
         public static List<Product> DecodeGetPaywallProducts(JsonValue json)
         {
             return ModelJson.List(json, x0 => Product.FromJson(x0));
@@ -5169,6 +5518,16 @@ namespace Paywire.Model
         public static JsonValue EncodeGetPaywallProducts(List<Product> value)
         {
             return ModelJson.Array(value, x0 => x0.ToJson());
+        }
+
+        public static RemoteConfig DecodeGetRemoteConfig(JsonValue json)
+        {
+            return ModelJson.Nullable(json, x0 => RemoteConfig.FromJson(x0));
+        }
+
+        public static JsonValue EncodeGetRemoteConfig(RemoteConfig value)
+        {
+            return ModelJson.NullOr(value, x0 => x0.ToJson());
         }
 
         public static Profile DecodeGetProfile(JsonValue json)

@@ -119,6 +119,30 @@ namespace Paywire
             return Results.DecodeGetPaywall(await CallTypedAsync("get_paywall", (parameters ?? new GetPaywallParams()).ToJson()));
         }
 
+        /// <summary>Calls get_presentation. load_timeout: seconds; default 5, values under 1 are raised to 1 with a warning; max_age: seconds; required with return_cache_data_if_not_expired_else_load</summary>
+        public GetPresentationResult GetPresentation(GetPresentationParams parameters)
+        {
+            return Results.DecodeGetPresentation(CallTyped("get_presentation", (parameters ?? new GetPresentationParams()).ToJson()));
+        }
+
+        /// <summary>Calls get_presentation without blocking: the task completes when its call_result arrives.</summary>
+        public async Task<GetPresentationResult> GetPresentationAsync(GetPresentationParams parameters)
+        {
+            return Results.DecodeGetPresentation(await CallTypedAsync("get_presentation", (parameters ?? new GetPresentationParams()).ToJson()));
+        }
+
+        /// <summary>Calls set_debug_overrides. placements: placement_id -&gt; variation_id</summary>
+        public void SetDebugOverrides(SetDebugOverridesParams parameters)
+        {
+            CallTyped("set_debug_overrides", (parameters ?? new SetDebugOverridesParams()).ToJson());
+        }
+
+        /// <summary>Calls set_debug_overrides without blocking: the task completes when its call_result arrives.</summary>
+        public async Task SetDebugOverridesAsync(SetDebugOverridesParams parameters)
+        {
+            await CallTypedAsync("set_debug_overrides", (parameters ?? new SetDebugOverridesParams()).ToJson());
+        }
+
         /// <summary>Calls get_paywall_products.</summary>
         public List<Product> GetPaywallProducts(GetPaywallProductsParams parameters)
         {
@@ -129,6 +153,18 @@ namespace Paywire
         public async Task<List<Product>> GetPaywallProductsAsync(GetPaywallProductsParams parameters)
         {
             return Results.DecodeGetPaywallProducts(await CallTypedAsync("get_paywall_products", (parameters ?? new GetPaywallProductsParams()).ToJson()));
+        }
+
+        /// <summary>Calls get_remote_config.</summary>
+        public RemoteConfig GetRemoteConfig(GetRemoteConfigParams parameters)
+        {
+            return Results.DecodeGetRemoteConfig(CallTyped("get_remote_config", (parameters ?? new GetRemoteConfigParams()).ToJson()));
+        }
+
+        /// <summary>Calls get_remote_config without blocking: the task completes when its call_result arrives.</summary>
+        public async Task<RemoteConfig> GetRemoteConfigAsync(GetRemoteConfigParams parameters)
+        {
+            return Results.DecodeGetRemoteConfig(await CallTypedAsync("get_remote_config", (parameters ?? new GetRemoteConfigParams()).ToJson()));
         }
 
         /// <summary>Calls log_show_paywall.</summary>

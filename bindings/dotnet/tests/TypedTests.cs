@@ -144,7 +144,7 @@ namespace Paywire.Tests
         }
 
         [Check]
-        public static void ALibraryOfAnotherSchemaIsRefusedNamingBoth()
+        public static void ALibraryOfTheSameMajorAndANewerMinorIsAcceptedAnyOtherRefusedNamingBoth()
         {
             string ours;
             using (var sha = SHA256.Create())
@@ -152,14 +152,25 @@ namespace Paywire.Tests
                 ours = string.Concat(sha.ComputeHash(File.ReadAllBytes(Path.Combine(Root, "schema", "paywire.schema.json"))).Select(b => b.ToString("x2")));
             }
             Equal(ours, Schema.Sha256, "the binding carries the schema's hash");
-            Check(Client.SchemaMismatch(ours, Schema.Sha256) == null, "same schema: accepted");
-            string other = new string('0', 64);
-            PaywireException refused = Client.SchemaMismatch(ours, other);
-            Equal(Status.VersionMismatch, refused.Status, "status");
-            Equal("schema_mismatch", refused.Code, "code");
-            Equal(ours, (string)refused.Details["library_schema_sha256"], "library hash");
-            Equal(other, (string)refused.Details["binding_schema_sha256"], "binding hash");
-            Check(refused.Message.Contains(ours) && refused.Message.Contains(other), "message names both");
+            using (Client client = ExampleClient())
+            {
+                Equal(Schema.Version, (string)((JsonObject)client.Call("get_sdk_version"))["schema_version"], "the library says our version");
+            }
+            foreach (var pair in new[] { new[] { "1.1", "1.1" }, new[] { "1.2", "1.1" }, new[] { "1.10", "1.9" } })
+            {
+                Check(Client.SchemaMismatch(pair[0], pair[1]) == null, "accepted: library " + pair[0] + ", binding " + pair[1]);
+            }
+            foreach (var pair in new[] { new[] { "1.0", "1.1" }, new[] { "2.0", "1.1" }, new[] { null, "1.1" }, new[] { "1", "1.1" } })
+            {
+                PaywireException refused = Client.SchemaMismatch(pair[0], pair[1]);
+                Check(refused != null, "refused: library " + pair[0] + ", binding " + pair[1]);
+                Equal(Status.VersionMismatch, refused.Status, "status");
+                Equal("schema_mismatch", refused.Code, "code");
+                JsonValue library = refused.Details["library_schema_version"];
+                Equal(pair[0], library == null ? null : (string)library, "library version");
+                Equal(pair[1], (string)refused.Details["binding_schema_version"], "binding version");
+                Check(refused.Message.Contains(pair[0] ?? "") && refused.Message.Contains(pair[1]), "message names both");
+            }
         }
 
         [Check]

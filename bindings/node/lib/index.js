@@ -75,6 +75,26 @@ function encode(value) {
  * `poll`), or handler mode, entered for good by the first `callAsync` or the first 'event'
  * listener, after which every event is emitted as 'event' on the main thread, in seq order.
  */
+function majorMinor(text) {
+  const match = typeof text === 'string' ? /^([0-9]{1,9})\.([0-9]{1,9})$/.exec(text) : null;
+  return match ? [Number(match[1]), Number(match[2])] : null;
+}
+
+/** null when a library whose schema is `library` (MAJOR.MINOR; undefined when it says none) can
+ * serve a binding generated from `binding`: the same MAJOR, a MINOR at least the binding's. Else
+ * the VERSION_MISMATCH error naming both. */
+function schemaMismatch(library, binding) {
+  const theirs = majorMinor(library);
+  const ours = majorMinor(binding);
+  if (theirs && ours && theirs[0] === ours[0] && theirs[1] >= ours[1]) return null;
+  return new PaywireError('VERSION_MISMATCH', {
+    code: 'schema_mismatch',
+    message: `libpaywire speaks wire schema ${library}, this binding was generated from ${binding}: it needs `
+      + `the same MAJOR and a MINOR at least ${binding} (use the binding of the library's release)`,
+    details: { library_schema_version: library ?? null, binding_schema_version: binding },
+  });
+}
+
 class Client extends methods.TypedMethods {
   constructor(config) {
     super();
@@ -87,19 +107,14 @@ class Client extends methods.TypedMethods {
     this._refuseAnotherSchema();
   }
 
-  // The typed layer was generated from one schema: a library built from another would hand it
-  // shapes it does not know, so it is refused here, naming both (as every binding does).
+  // The typed layer was generated from one schema version: a library of the same MAJOR and a
+  // MINOR at least ours only adds what the tolerant models keep; any other is refused here,
+  // naming both (as every binding does).
   _refuseAnotherSchema() {
-    const builtFrom = this.call('get_sdk_version').schema_sha256;
-    const ours = methods.SCHEMA_SHA256;
-    if (builtFrom === ours) return;
+    const refused = schemaMismatch(this.call('get_sdk_version').schema_version, methods.SCHEMA_VERSION);
+    if (refused === null) return;
     this.close();
-    throw new PaywireError('VERSION_MISMATCH', {
-      code: 'schema_mismatch',
-      message: `libpaywire was built from schema ${builtFrom}, this binding was generated from ${ours}: `
-        + 'use the binding of the library\'s release',
-      details: { library_schema_sha256: builtFrom ?? null, binding_schema_sha256: ours },
-    });
+    throw refused;
   }
 
   _callTyped(method, params) { return this.call(method, params ?? {}); }
@@ -201,5 +216,5 @@ function version() { return addon.version(); }
 
 module.exports = {
   Client, PaywireError, Decimal, STATUS, ABI_VERSION, libraryPath, abiVersion, version, parse, stringify,
-  TypedMethods: methods.TypedMethods, SCHEMA_SHA256: methods.SCHEMA_SHA256, SCHEMA_ID: methods.SCHEMA_ID,
+  TypedMethods: methods.TypedMethods, SCHEMA_SHA256: methods.SCHEMA_SHA256, SCHEMA_VERSION: methods.SCHEMA_VERSION, schemaMismatch, SCHEMA_ID: methods.SCHEMA_ID,
 };

@@ -74,27 +74,45 @@ test('a failed typed call throws PaywireError as call does', withClient((client)
 }));
 
 test('the library and the binding were built from this schema', withClient((client) => {
-  const ours = crypto.createHash('sha256').update(fs.readFileSync(path.join(ROOT, 'schema', 'paywire.schema.json'))).digest('hex');
+  const schema = fs.readFileSync(path.join(ROOT, 'schema', 'paywire.schema.json'));
+  const ours = crypto.createHash('sha256').update(schema).digest('hex');
   assert.equal(paywire.SCHEMA_SHA256, ours);
+  assert.equal(paywire.SCHEMA_VERSION, JSON.parse(schema).version);
   assert.equal(client.getSdkVersion().schema_sha256, ours);
+  assert.equal(client.getSdkVersion().schema_version, paywire.SCHEMA_VERSION);
 }));
 
-test('a library built from another schema is refused, naming both', () => {
-  const library = methods.SCHEMA_SHA256;
-  const other = '0'.repeat(64);
-  methods.SCHEMA_SHA256 = other;
+test('a library of the same MAJOR and a MINOR at least ours is accepted', () => {
+  for (const [library, binding] of [['1.1', '1.1'], ['1.2', '1.1'], ['1.10', '1.9']]) {
+    assert.equal(paywire.schemaMismatch(library, binding), null, `${library} for ${binding}`);
+  }
+});
+
+test('any other library is refused, naming both versions', () => {
+  for (const [library, binding] of [['1.0', '1.1'], ['2.0', '1.1'], [undefined, '1.1'], ['1', '1.1']]) {
+    const error = paywire.schemaMismatch(library, binding);
+    assert.ok(error instanceof paywire.PaywireError, `${library} for ${binding}`);
+    assert.equal(error.status, 'VERSION_MISMATCH');
+    assert.equal(error.statusCode, paywire.STATUS.VERSION_MISMATCH);
+    assert.equal(error.code, 'schema_mismatch');
+    assert.deepEqual(error.details, { library_schema_version: library ?? null, binding_schema_version: binding });
+    assert.ok(error.message.includes(String(library)) && error.message.includes(binding), error.message);
+  }
+});
+
+test('a client refuses a library older than its binding', () => {
+  const library = methods.SCHEMA_VERSION;
+  const [major, minor] = library.split('.');
+  const newer = `${major}.${Number(minor) + 1}`;
+  methods.SCHEMA_VERSION = newer;
   try {
     assert.throws(() => new paywire.Client(exampleConfig()), (error) => {
-      assert.ok(error instanceof paywire.PaywireError);
       assert.equal(error.status, 'VERSION_MISMATCH');
-      assert.equal(error.statusCode, paywire.STATUS.VERSION_MISMATCH);
-      assert.equal(error.code, 'schema_mismatch');
-      assert.deepEqual(error.details, { library_schema_sha256: library, binding_schema_sha256: other });
-      assert.ok(error.message.includes(library) && error.message.includes(other), error.message);
+      assert.deepEqual(error.details, { library_schema_version: library, binding_schema_version: newer });
       return true;
     });
   } finally {
-    methods.SCHEMA_SHA256 = library;
+    methods.SCHEMA_VERSION = library;
   }
-  new paywire.Client(exampleConfig()).close();  // the real hash is accepted again
+  new paywire.Client(exampleConfig()).close();  // the real version is accepted again
 });

@@ -25,7 +25,7 @@ from .methods import TypedMethods
 from .models import AnyEvent, parse_event
 
 __all__ = ["Client", "PaywireError", "STATUS", "abi_version", "version", "models", "parse_event", "AnyEvent",
-           "DecodeError", "UNSET"]
+           "DecodeError", "UNSET", "schema_mismatch"]
 __version__ = "0.1.0"
 
 _lib = _native.load()
@@ -106,6 +106,27 @@ def _refused(status: int, what: str) -> PaywireError:
     return PaywireError(name, {"code": _WIRE_CODES.get(status, "internal"), "message": message})
 
 
+def _major_minor(text: Any) -> Optional[Tuple[int, int]]:
+    parts = text.split(".") if isinstance(text, str) else []
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def schema_mismatch(library: Any, binding: str) -> Optional[PaywireError]:
+    """None when a library whose schema is `library` (MAJOR.MINOR; None when it says none) can
+    serve a binding generated from `binding`: the same MAJOR, a MINOR at least the binding's.
+    Else the VERSION_MISMATCH error naming both."""
+    theirs, ours = _major_minor(library), _major_minor(binding)
+    if theirs is not None and ours is not None and theirs[0] == ours[0] and theirs[1] >= ours[1]:
+        return None
+    return PaywireError("VERSION_MISMATCH", {
+        "code": "schema_mismatch",
+        "message": f"libpaywire speaks wire schema {library}, this binding was generated from {binding}: it "
+                   f"needs schema {binding.split('.')[0]}.x at {binding} or newer (use the binding of the library's release)",
+        "details": {"library_schema_version": library, "binding_schema_version": binding}})
+
+
 class Client(TypedMethods):
     """One Paywire client. Thread-safe; close it (or use `with`) to release it. Besides the raw
     `call`, every wire method is a typed method (client.get_paywall(placement_id=...))."""
@@ -121,16 +142,14 @@ class Client(TypedMethods):
         self._refuse_another_schema()
 
     def _refuse_another_schema(self) -> None:
-        """The typed layer was generated from one schema: a library built from another would
-        hand it shapes it does not know, so it is refused here, naming both."""
-        built_from = self.call("get_sdk_version").get("schema_sha256")
-        if built_from != models.SCHEMA_SHA256:
+        """The typed layer was generated from one schema version: a library of the same MAJOR and
+        a MINOR at least ours only adds what the tolerant models keep; any other is refused here,
+        naming both versions."""
+        library = self.call("get_sdk_version").get("schema_version")
+        refused = schema_mismatch(library, models.SCHEMA_VERSION)
+        if refused is not None:
             self.close()
-            raise PaywireError("VERSION_MISMATCH", {
-                "code": "schema_mismatch",
-                "message": f"libpaywire was built from schema {built_from}, this binding was generated from "
-                           f"{models.SCHEMA_SHA256}: use the binding of the library's release",
-                "details": {"library_schema_sha256": built_from, "binding_schema_sha256": models.SCHEMA_SHA256}})
+            raise refused
 
     def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
         """Calls `method` and returns its result; raises PaywireError on failure."""

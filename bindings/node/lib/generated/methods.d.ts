@@ -21,7 +21,10 @@ import type {
   GetPaywallForDefaultAudienceParams,
   GetPaywallParams,
   GetPaywallProductsParams,
+  GetPresentationParams,
+  GetPresentationResult,
   GetProfileParams,
+  GetRemoteConfigParams,
   GetSdkVersionParams,
   GetSdkVersionResult,
   HostRespondParams,
@@ -52,10 +55,12 @@ import type {
   Product,
   Profile,
   RefreshProfileParams,
+  RemoteConfig,
   ReportTransactionParams,
   ReportTransactionResult,
   RestorePurchasesParams,
   RestorePurchasesResult,
+  SetDebugOverridesParams,
   SetFallbackResult,
   SetIntegrationIdentifiersParams,
   SetLogLevelParams,
@@ -65,10 +70,14 @@ import type {
 } from './models';
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
-/** sha256 of the schema this binding was generated from; the Client refuses a library built from another. */
-export declare const SCHEMA_SHA256: "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+/** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
+export declare const SCHEMA_SHA256: "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+/** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
+export declare const SCHEMA_VERSION: "1.1";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
+/** Every event name this schema knows; an event named otherwise comes from a newer library and is passed on as it came. */
+export declare const EVENT_NAMES: ReadonlyArray<Event['event']>;
 /** A result as the typed method returns it: numbers the schema calls `number` made Decimal. */
 export declare function decodeResult<M extends keyof MethodMap>(method: M, value: JsonValue): MethodMap[M]['result'];
 /** An event as the Client emits it: numbers the schema calls `number` made Decimal. */
@@ -121,10 +130,25 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `get_paywall` without blocking: the Promise settles with its call_result. */
   getPaywallAsync(params?: GetPaywallParams): Promise<Paywall>;
 
+  /** Calls `get_presentation`. load_timeout: seconds; default 5, values under 1 are raised to 1 with a warning; max_age: seconds; required with return_cache_data_if_not_expired_else_load */
+  getPresentation(params: GetPresentationParams): GetPresentationResult;
+  /** Calls `get_presentation` without blocking: the Promise settles with its call_result. */
+  getPresentationAsync(params: GetPresentationParams): Promise<GetPresentationResult>;
+
+  /** Calls `set_debug_overrides`. placements: placement_id -> variation_id */
+  setDebugOverrides(params: SetDebugOverridesParams): null;
+  /** Calls `set_debug_overrides` without blocking: the Promise settles with its call_result. */
+  setDebugOverridesAsync(params: SetDebugOverridesParams): Promise<null>;
+
   /** Calls `get_paywall_products`. */
   getPaywallProducts(params: GetPaywallProductsParams): Product[];
   /** Calls `get_paywall_products` without blocking: the Promise settles with its call_result. */
   getPaywallProductsAsync(params: GetPaywallProductsParams): Promise<Product[]>;
+
+  /** Calls `get_remote_config`. */
+  getRemoteConfig(params: GetRemoteConfigParams): RemoteConfig | null;
+  /** Calls `get_remote_config` without blocking: the Promise settles with its call_result. */
+  getRemoteConfigAsync(params: GetRemoteConfigParams): Promise<RemoteConfig | null>;
 
   /** Calls `log_show_paywall`. */
   logShowPaywall(params: LogShowPaywallParams): LogShowPaywallResult;

@@ -10,14 +10,16 @@ const { EventEmitter } = require('events');
 const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
-// sha256 of schema/paywire.schema.json: the Client refuses a library whose get_sdk_version
-// schema_sha256 differs.
-const SCHEMA_SHA256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
+const SCHEMA_SHA256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+// The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
+const SCHEMA_VERSION = "1.1";
 
 // class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]
 const NUMBERS = Object.freeze({
   RefreshProfileParams: {"load_timeout": "n"},
   GetPaywallParams: {"load_timeout": "n", "max_age": "n"},
+  GetPresentationParams: {"load_timeout": "n", "max_age": "n"},
   GetOnboardingParams: {"load_timeout": "n", "max_age": "n"},
   GetPaywallForDefaultAudienceParams: {"load_timeout": "n", "max_age": "n"},
   UpdateProfileParams: {"custom_attributes": ["map", "n"]},
@@ -58,6 +60,9 @@ const EVENTS = Object.freeze({
   paywall_view_did_finish_restore: "PaywallViewDidFinishRestoreEvent",
   paywall_view_did_finish_web_payment_navigation: "PaywallViewDidFinishWebPaymentNavigationEvent",
 });
+// Every event this schema names; the Client passes any other (a newer library's) on as it came.
+const EVENT_NAMES = Object.freeze(["log", "call_result", "events_overflowed", "did_load_latest_profile", "onboarding_on_custom_action", "onboarding_on_close_action", "onboarding_on_paywall_action", "onboarding_on_state_updated_action", "onboarding_did_finish_loading", "onboarding_on_analytics_action", "onboarding_did_fail_with_error", "paywall_view_did_appear", "paywall_view_did_disappear", "paywall_view_did_dismiss", "paywall_view_did_perform_action", "paywall_view_did_select_product", "paywall_view_did_start_purchase", "paywall_view_did_finish_purchase", "paywall_view_did_fail_purchase", "paywall_view_did_start_restore", "paywall_view_did_finish_restore", "paywall_view_did_fail_restore", "paywall_view_did_fail_rendering", "paywall_view_did_fail_loading_products", "paywall_view_did_partially_load_products", "paywall_view_did_finish_web_payment_navigation", "paywall_view_did_request_deep_link", "paywall_view_did_request_next_step", "paywall_view_did_validate_promo_code", "host_request"]);
+
 // wire method -> the typed method's name (its Promise twin adds Async)
 const METHODS = Object.freeze({
   get_sdk_version: "getSdkVersion",
@@ -69,7 +74,10 @@ const METHODS = Object.freeze({
   set_log_level: "setLogLevel",
   set_fallback: "setFallback",
   get_paywall: "getPaywall",
+  get_presentation: "getPresentation",
+  set_debug_overrides: "setDebugOverrides",
   get_paywall_products: "getPaywallProducts",
+  get_remote_config: "getRemoteConfig",
   log_show_paywall: "logShowPaywall",
   identify: "identify",
   host_respond: "hostRespond",
@@ -225,6 +233,26 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('get_paywall', params).then((result) => decodeResult('get_paywall', result));
   }
 
+  /** Calls `get_presentation`. load_timeout: seconds; default 5, values under 1 are raised to 1 with a warning; max_age: seconds; required with return_cache_data_if_not_expired_else_load */
+  getPresentation(params) {
+    return decodeResult('get_presentation', this._callTyped('get_presentation', params));
+  }
+
+  /** Calls `get_presentation` without blocking: the Promise settles with its call_result. */
+  getPresentationAsync(params) {
+    return this._callTypedAsync('get_presentation', params).then((result) => decodeResult('get_presentation', result));
+  }
+
+  /** Calls `set_debug_overrides`. placements: placement_id -> variation_id */
+  setDebugOverrides(params) {
+    return decodeResult('set_debug_overrides', this._callTyped('set_debug_overrides', params));
+  }
+
+  /** Calls `set_debug_overrides` without blocking: the Promise settles with its call_result. */
+  setDebugOverridesAsync(params) {
+    return this._callTypedAsync('set_debug_overrides', params).then((result) => decodeResult('set_debug_overrides', result));
+  }
+
   /** Calls `get_paywall_products`. */
   getPaywallProducts(params) {
     return decodeResult('get_paywall_products', this._callTyped('get_paywall_products', params));
@@ -233,6 +261,16 @@ class TypedMethods extends EventEmitter {
   /** Calls `get_paywall_products` without blocking: the Promise settles with its call_result. */
   getPaywallProductsAsync(params) {
     return this._callTypedAsync('get_paywall_products', params).then((result) => decodeResult('get_paywall_products', result));
+  }
+
+  /** Calls `get_remote_config`. */
+  getRemoteConfig(params) {
+    return decodeResult('get_remote_config', this._callTyped('get_remote_config', params));
+  }
+
+  /** Calls `get_remote_config` without blocking: the Promise settles with its call_result. */
+  getRemoteConfigAsync(params) {
+    return this._callTypedAsync('get_remote_config', params).then((result) => decodeResult('get_remote_config', result));
   }
 
   /** Calls `log_show_paywall`. */
@@ -516,4 +554,4 @@ class TypedMethods extends EventEmitter {
   }
 }
 
-module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, METHODS, decodeResult, decodeEvent };
+module.exports = { TypedMethods, SCHEMA_ID, SCHEMA_SHA256, SCHEMA_VERSION, METHODS, EVENT_NAMES, decodeResult, decodeEvent };

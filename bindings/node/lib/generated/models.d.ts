@@ -7,11 +7,13 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+export type SchemaSha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
 export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy";
+
+export type FallbackFormat = "paywire" | "adapty";
 
 export type CancellationReason = "voluntarily_cancelled" | "billing_error" | "price_increase" | "product_was_not_available" | "refund" | "upgraded" | "unknown";
 
@@ -40,7 +42,7 @@ export interface SetLogLevelParams {
   log_level: "error" | "warn" | "info" | "verbose" | "debug";
 }
 
-/** Exactly one of path (a file) or bundle (inline). */
+/** Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. */
 export interface FallbackSource {
   path?: string;
   bundle?: Bundle;
@@ -64,24 +66,30 @@ export interface BundlePlacement {
   /** weights must sum to 100 */
   variations?: Variation[];
   cross_placement_test_id?: string;
-  /** ordered; the first whose rule matches wins; the last is the default and has no rule */
+  /** ordered; the first whose rule matches wins; the last is the default: without a rule it serves everyone else, with one a profile no rule matches is in no audience (get_presentation answers no_audience_match, get_paywall invalid_fallback with details.reason no_audience_match) */
   audiences?: Audience[];
   /** the BCP 47 tag whose localization answers when none answers the request's locale (tried before en); see docs/concepts/placements.md */
   default_locale?: string;
+  /** at most count presentations of this placement's paywall to a profile in any per_seconds; a presentation counts when the host reports the view appeared (present_paywall_view), judged by access time; get_presentation answers capped past it */
+  cap?: Cap;
+  /** access level ids: a profile with one of them active is never presented this paywall (get_presentation answers has_access) */
+  exclude_if_access?: string[];
 }
 
 export interface Variation {
   variation_id: string;
-  paywall_id: string;
+  paywall_id?: string;
   paywall_name?: string;
   weight: number;
-  products: JsonValue[];
+  products?: JsonValue[];
   remote_configs?: VariationRemoteConfig[];
   dismiss_on_purchase?: boolean;
   post_purchase?: JsonObject;
   /** see #/$defs/builder */
   builder?: JsonObject;
   cross_placement_group?: string;
+  /** a holdout: weighted and bucketed like any variation, but its profiles are shown no paywall (get_presentation answers holdout and records an exposure with holdout: true; get_paywall answers not_found, details.reason holdout), so the experiment measures the paywall against none; paywall_id and products are optional and unused */
+  holdout?: boolean;
 }
 
 export interface VariationProduct {
@@ -116,6 +124,13 @@ export interface AudienceRule {
   attribute?: string;
   op?: "eq" | "ne" | "in" | "not_in" | "gt" | "gte" | "lt" | "lte" | "starts_with" | "exists";
   value?: JsonValue;
+}
+
+/** at most count presentations of this placement's paywall to a profile in any per_seconds; a presentation counts when the host reports the view appeared (present_paywall_view), judged by access time; get_presentation answers capped past it */
+export interface Cap {
+  count: number;
+  /** at most 366 days */
+  per_seconds: number;
 }
 
 export interface BundleOnboardingPlacement {
@@ -156,6 +171,23 @@ export interface GetPaywallParams {
   paywall_id?: string;
 }
 
+/** whether to present the placement's paywall now, and which: served as get_paywall serves it (same sources, policy and budget), then its rules judged */
+export interface GetPresentationParams {
+  placement_id: string;
+  locale?: string;
+  fetch_policy?: "reload_revalidating_cache_data" | "return_cache_data_else_load" | "return_cache_data_if_not_expired_else_load";
+  /** seconds; default 5, values under 1 are raised to 1 with a warning */
+  load_timeout?: Decimal | number;
+  /** seconds; required with return_cache_data_if_not_expired_else_load */
+  max_age?: Decimal | number;
+}
+
+/** replaces every debug override: each placement named serves the variation named (audience rules and bucketing skipped), its exposures recorded as forced; {} clears them. Refused with invalid_state unless the config says debug: true. Kept in memory for the client's life */
+export interface SetDebugOverridesParams {
+  /** placement_id -> variation_id */
+  placements: { [key: string]: string };
+}
+
 export interface GetPaywallProductsParams {
   paywall: Paywall;
   fetch_policy?: "default" | "wait_for_receipt_validation";
@@ -166,6 +198,8 @@ export interface Paywall {
   paywall_id: string;
   paywall_name: string;
   variation_id: string;
+  /** present only when a debug override (set_debug_overrides) forced the variation; its exposures are recorded with forced: true */
+  forced?: true;
   remote_config: RemoteConfig | null;
   products: PaywallProduct[];
   /** milliseconds since the Unix epoch */
@@ -218,6 +252,12 @@ export interface PostPurchaseDeepLink {
 export interface PostPurchaseNextStep {
   type: "next_step";
   step_id: string;
+}
+
+/** the paywall's remote config with its text tags filled from its products as the store describes them (loaded as get_paywall_products loads them) */
+export interface GetRemoteConfigParams {
+  paywall: Paywall;
+  fetch_policy?: "default" | "wait_for_receipt_validation";
 }
 
 export interface LogShowPaywallParams {
@@ -476,17 +516,59 @@ export interface GetSdkVersionResult {
   version: string;
   abi_version: number;
   wire_version: number;
-  /** the sha256 of schema/paywire.schema.json the library was built from; a binding generated from another schema refuses the library, naming both */
+  /** the sha256 of schema/paywire.schema.json the library was built from; the conformance kit requires its own, byte for byte */
   schema_sha256: string;
+  /** the schema's MAJOR.MINOR the library was built from; a binding accepts the same MAJOR and a MINOR at least its own, and refuses others with VERSION_MISMATCH, naming both */
+  schema_version?: string;
   wrapper?: JsonObject;
 }
 
 export interface SetFallbackResult {
-  format_version: 1;
-  /** milliseconds since the Unix epoch */
+  format: FallbackFormat;
+  /** the file's format version: 1 for a Paywire bundle, 8 for a file exported from Adapty's dashboard */
+  format_version: number;
+  /** the content version, milliseconds since the Unix epoch (a Paywire bundle's response_created_at, a dashboard file's meta.response_created_at) */
   response_created_at: number;
+  /** paywall placements the file serves */
   placement_count: number;
+  /** onboarding placements the file serves */
   onboarding_count: number;
+}
+
+/** see docs/concepts/presentation.md */
+export interface GetPresentationResult {
+  /** judged in this order: has_access, no_audience_match, capped, then holdout or present */
+  decision: "present" | "holdout" | "no_audience_match" | "capped" | "has_access";
+  /** the rule that decided; debug_override when a debug override forced the variation (present or holdout) */
+  reason: "access_level_active" | "no_audience_matched" | "cap_reached" | "holdout_variation" | "variation_chosen" | "debug_override";
+  /** with present only: what get_paywall would answer */
+  paywall?: Paywall;
+  /** with present and holdout */
+  variation_id?: string;
+  /** with present and holdout */
+  ab_test_name?: string;
+  /** with present and holdout */
+  audience_name?: string;
+  /** a debug override forced the variation */
+  forced?: true;
+  /** with has_access: the active access level that excluded the profile */
+  access_level_id?: string;
+  /** whenever the placement has a cap */
+  cap?: GetPresentationResultCap;
+  /** with holdout: the id of its paywall_shown record (holdout: true), kept durably before the call returned */
+  event_id?: string;
+  /** with holdout when update_profile disabled analytics: no exposure was recorded */
+  analytics_disabled?: true;
+}
+
+/** whenever the placement has a cap */
+export interface GetPresentationResultCap {
+  count: number;
+  per_seconds: number;
+  /** presentations counted in the last per_seconds (access time) */
+  presented: number;
+  /** with capped: when the next presentation is allowed (access time, ISO 8601 UTC) */
+  next_at?: string;
 }
 
 /** a product as the store describes it; the paywall_* members tie it to the paywall it was shown on (absent for a purchase without a paywall) */
@@ -507,6 +589,8 @@ export interface Product {
   access_level_id: string | null;
   /** the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one */
   product_type: ProductType | null;
+  /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md */
+  text_tags?: { [key: string]: string };
 }
 
 export interface Price {
@@ -970,6 +1054,8 @@ export interface EventProduct {
   access_level_id?: string | null;
   /** the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one */
   product_type?: ProductType | null;
+  /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md */
+  text_tags?: { [key: string]: string };
 }
 
 /** The `paywall_view_did_finish_purchase` event. */
@@ -1193,7 +1279,10 @@ export interface MethodMap {
   set_log_level: { params: SetLogLevelParams; result: null };
   set_fallback: { params: FallbackSource; result: SetFallbackResult };
   get_paywall: { params: GetPaywallParams; result: Paywall };
+  get_presentation: { params: GetPresentationParams; result: GetPresentationResult };
+  set_debug_overrides: { params: SetDebugOverridesParams; result: null };
   get_paywall_products: { params: GetPaywallProductsParams; result: Product[] };
+  get_remote_config: { params: GetRemoteConfigParams; result: RemoteConfig | null };
   log_show_paywall: { params: LogShowPaywallParams; result: LogShowPaywallResult };
   identify: { params: IdentifyParams; result: null };
   host_respond: { params: HostRespondParams; result: HostRespondResult };

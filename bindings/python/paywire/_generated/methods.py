@@ -67,10 +67,28 @@ class TypedMethods:
         params = models.GetPaywallParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age, paywall_id=paywall_id)
         return models.decode_get_paywall_result(self._call_typed("get_paywall", params.to_json()))
 
+    def get_presentation(self, *, placement_id: str, locale: Optional[str] = None, fetch_policy: Optional[Literal['reload_revalidating_cache_data', 'return_cache_data_else_load', 'return_cache_data_if_not_expired_else_load']] = None, load_timeout: Optional[Decimal] = None, max_age: Optional[Decimal] = None) -> models.GetPresentationResult:
+        """Calls `get_presentation`. load_timeout: seconds; default 5, values under 1 are raised to
+        1 with a warning; max_age: seconds; required with
+        return_cache_data_if_not_expired_else_load
+        """
+        params = models.GetPresentationParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age)
+        return models.decode_get_presentation_result(self._call_typed("get_presentation", params.to_json()))
+
+    def set_debug_overrides(self, *, placements: Dict[str, str]) -> None:
+        """Calls `set_debug_overrides`. placements: placement_id -> variation_id"""
+        params = models.SetDebugOverridesParams(placements=placements)
+        return models.decode_set_debug_overrides_result(self._call_typed("set_debug_overrides", params.to_json()))
+
     def get_paywall_products(self, *, paywall: models.Paywall, fetch_policy: Optional[Literal['default', 'wait_for_receipt_validation']] = None) -> List[models.Product]:
         """Calls `get_paywall_products`."""
         params = models.GetPaywallProductsParams(paywall=paywall, fetch_policy=fetch_policy)
         return models.decode_get_paywall_products_result(self._call_typed("get_paywall_products", params.to_json()))
+
+    def get_remote_config(self, *, paywall: models.Paywall, fetch_policy: Optional[Literal['default', 'wait_for_receipt_validation']] = None) -> Optional[models.RemoteConfig]:
+        """Calls `get_remote_config`."""
+        params = models.GetRemoteConfigParams(paywall=paywall, fetch_policy=fetch_policy)
+        return models.decode_get_remote_config_result(self._call_typed("get_remote_config", params.to_json()))
 
     def log_show_paywall(self, *, paywall: models.Paywall) -> models.LogShowPaywallResult:
         """Calls `log_show_paywall`."""
@@ -299,10 +317,28 @@ class AsyncTypedMethods:
         params = models.GetPaywallParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age, paywall_id=paywall_id)
         return models.decode_get_paywall_result(await self._call_typed("get_paywall", params.to_json()))
 
+    async def get_presentation(self, *, placement_id: str, locale: Optional[str] = None, fetch_policy: Optional[Literal['reload_revalidating_cache_data', 'return_cache_data_else_load', 'return_cache_data_if_not_expired_else_load']] = None, load_timeout: Optional[Decimal] = None, max_age: Optional[Decimal] = None) -> models.GetPresentationResult:
+        """Calls `get_presentation`. load_timeout: seconds; default 5, values under 1 are raised to
+        1 with a warning; max_age: seconds; required with
+        return_cache_data_if_not_expired_else_load
+        """
+        params = models.GetPresentationParams(placement_id=placement_id, locale=locale, fetch_policy=fetch_policy, load_timeout=load_timeout, max_age=max_age)
+        return models.decode_get_presentation_result(await self._call_typed("get_presentation", params.to_json()))
+
+    async def set_debug_overrides(self, *, placements: Dict[str, str]) -> None:
+        """Calls `set_debug_overrides`. placements: placement_id -> variation_id"""
+        params = models.SetDebugOverridesParams(placements=placements)
+        return models.decode_set_debug_overrides_result(await self._call_typed("set_debug_overrides", params.to_json()))
+
     async def get_paywall_products(self, *, paywall: models.Paywall, fetch_policy: Optional[Literal['default', 'wait_for_receipt_validation']] = None) -> List[models.Product]:
         """Calls `get_paywall_products`."""
         params = models.GetPaywallProductsParams(paywall=paywall, fetch_policy=fetch_policy)
         return models.decode_get_paywall_products_result(await self._call_typed("get_paywall_products", params.to_json()))
+
+    async def get_remote_config(self, *, paywall: models.Paywall, fetch_policy: Optional[Literal['default', 'wait_for_receipt_validation']] = None) -> Optional[models.RemoteConfig]:
+        """Calls `get_remote_config`."""
+        params = models.GetRemoteConfigParams(paywall=paywall, fetch_policy=fetch_policy)
+        return models.decode_get_remote_config_result(await self._call_typed("get_remote_config", params.to_json()))
 
     async def log_show_paywall(self, *, paywall: models.Paywall) -> models.LogShowPaywallResult:
         """Calls `log_show_paywall`."""

@@ -16,12 +16,14 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, List, Literal, Opti
 from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
-#: sha256 of the schema file these models were generated from (a load-time check compares it
-#: with the library's get_sdk_version schema_sha256 once the library reports one).
-SCHEMA_SHA256 = 'b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1'
+#: sha256 of the schema file these models were generated from (the conformance kit's exact match).
+SCHEMA_SHA256 = '61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8'
+#: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
+SCHEMA_VERSION = '1.1'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy']
+FallbackFormat = Literal['paywire', 'adapty']
 CancellationReason = Literal['voluntarily_cancelled', 'billing_error', 'price_increase', 'product_was_not_available', 'refund', 'upgraded', 'unknown']
 
 
@@ -169,7 +171,12 @@ class SetLogLevelParams:
 
 @dataclass
 class FallbackSource:
-    """Exactly one of path (a file) or bundle (inline)."""
+    """Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle
+    (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is
+    (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and
+    data). A file that is neither is refused with invalid_fallback, details.expected naming both
+    formats' fields.
+    """
 
     path: Optional[str] = None
     bundle: Optional[Bundle] = None
@@ -240,8 +247,10 @@ class BundlePlacement:
     cross_placement_test_id: Optional[str] = None
     audiences: Optional[List[Audience]] = None
     default_locale: Optional[str] = None
+    cap: Optional[Cap] = None
+    exclude_if_access: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'audience_name', 'audiences', 'cross_placement_test_id', 'default_locale', 'placement_audience_version_id', 'revision', 'variations'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'audience_name', 'audiences', 'cap', 'cross_placement_test_id', 'default_locale', 'exclude_if_access', 'placement_audience_version_id', 'revision', 'variations'])
 
     @classmethod
     def from_json(cls, data: Any) -> "BundlePlacement":
@@ -255,6 +264,8 @@ class BundlePlacement:
             cross_placement_test_id=d["cross_placement_test_id"] if d.get("cross_placement_test_id") is not None else None,
             audiences=[Audience.from_json(x0) for x0 in d["audiences"]] if d.get("audiences") is not None else None,
             default_locale=d["default_locale"] if d.get("default_locale") is not None else None,
+            cap=Cap.from_json(d["cap"]) if d.get("cap") is not None else None,
+            exclude_if_access=d["exclude_if_access"] if d.get("exclude_if_access") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -276,6 +287,10 @@ class BundlePlacement:
             out["audiences"] = [x0.to_json() for x0 in self.audiences]
         if self.default_locale is not None:
             out["default_locale"] = self.default_locale
+        if self.cap is not None:
+            out["cap"] = self.cap.to_json()
+        if self.exclude_if_access is not None:
+            out["exclude_if_access"] = self.exclude_if_access
         out.update(self.extra_fields)
         return out
 
@@ -283,43 +298,47 @@ class BundlePlacement:
 @dataclass
 class Variation:
     variation_id: str
-    paywall_id: str
     weight: int
-    products: List[Any]
+    paywall_id: Optional[str] = None
     paywall_name: Optional[str] = None
+    products: Optional[List[Any]] = None
     remote_configs: Optional[List[VariationRemoteConfig]] = None
     dismiss_on_purchase: Optional[bool] = None
     post_purchase: Optional[Dict[str, Any]] = None
     builder: Optional[Dict[str, Any]] = None
     cross_placement_group: Optional[str] = None
+    holdout: Optional[bool] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'cross_placement_group', 'dismiss_on_purchase', 'paywall_id', 'paywall_name', 'post_purchase', 'products', 'remote_configs', 'variation_id', 'weight'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'cross_placement_group', 'dismiss_on_purchase', 'holdout', 'paywall_id', 'paywall_name', 'post_purchase', 'products', 'remote_configs', 'variation_id', 'weight'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Variation":
         d = _mb.obj(data, "Variation")
         return cls(
             variation_id=_mb.req(d, "variation_id", "Variation"),
-            paywall_id=_mb.req(d, "paywall_id", "Variation"),
             weight=_mb.req(d, "weight", "Variation"),
-            products=_mb.req(d, "products", "Variation"),
+            paywall_id=d["paywall_id"] if d.get("paywall_id") is not None else None,
             paywall_name=d["paywall_name"] if d.get("paywall_name") is not None else None,
+            products=d["products"] if d.get("products") is not None else None,
             remote_configs=[VariationRemoteConfig.from_json(x0) for x0 in d["remote_configs"]] if d.get("remote_configs") is not None else None,
             dismiss_on_purchase=d["dismiss_on_purchase"] if d.get("dismiss_on_purchase") is not None else None,
             post_purchase=d["post_purchase"] if d.get("post_purchase") is not None else None,
             builder=d["builder"] if d.get("builder") is not None else None,
             cross_placement_group=d["cross_placement_group"] if d.get("cross_placement_group") is not None else None,
+            holdout=d["holdout"] if d.get("holdout") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
         out["variation_id"] = self.variation_id
-        out["paywall_id"] = self.paywall_id
+        if self.paywall_id is not None:
+            out["paywall_id"] = self.paywall_id
         if self.paywall_name is not None:
             out["paywall_name"] = self.paywall_name
         out["weight"] = self.weight
-        out["products"] = self.products
+        if self.products is not None:
+            out["products"] = self.products
         if self.remote_configs is not None:
             out["remote_configs"] = [x0.to_json() for x0 in self.remote_configs]
         if self.dismiss_on_purchase is not None:
@@ -330,6 +349,8 @@ class Variation:
             out["builder"] = self.builder
         if self.cross_placement_group is not None:
             out["cross_placement_group"] = self.cross_placement_group
+        if self.holdout is not None:
+            out["holdout"] = self.holdout
         out.update(self.extra_fields)
         return out
 
@@ -471,6 +492,35 @@ class AudienceRule:
             out["op"] = self.op
         if not isinstance(self.value, _mb.Unset):
             out["value"] = self.value
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class Cap:
+    """at most count presentations of this placement's paywall to a profile in any per_seconds; a
+    presentation counts when the host reports the view appeared (present_paywall_view), judged
+    by access time; get_presentation answers capped past it
+    """
+
+    count: int
+    per_seconds: int
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['count', 'per_seconds'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Cap":
+        d = _mb.obj(data, "Cap")
+        return cls(
+            count=_mb.req(d, "count", "Cap"),
+            per_seconds=_mb.req(d, "per_seconds", "Cap"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["count"] = self.count
+        out["per_seconds"] = self.per_seconds
         out.update(self.extra_fields)
         return out
 
@@ -624,6 +674,73 @@ class GetPaywallParams:
 
 
 @dataclass
+class GetPresentationParams:
+    """whether to present the placement's paywall now, and which: served as get_paywall serves it
+    (same sources, policy and budget), then its rules judged
+    """
+
+    placement_id: str
+    locale: Optional[str] = None
+    fetch_policy: Optional[Literal['reload_revalidating_cache_data', 'return_cache_data_else_load', 'return_cache_data_if_not_expired_else_load']] = None
+    load_timeout: Optional[Decimal] = None
+    max_age: Optional[Decimal] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['fetch_policy', 'load_timeout', 'locale', 'max_age', 'placement_id'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GetPresentationParams":
+        d = _mb.obj(data, "GetPresentationParams")
+        return cls(
+            placement_id=_mb.req(d, "placement_id", "GetPresentationParams"),
+            locale=d["locale"] if d.get("locale") is not None else None,
+            fetch_policy=d["fetch_policy"] if d.get("fetch_policy") is not None else None,
+            load_timeout=_mb.num(d["load_timeout"]) if d.get("load_timeout") is not None else None,
+            max_age=_mb.num(d["max_age"]) if d.get("max_age") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placement_id"] = self.placement_id
+        if self.locale is not None:
+            out["locale"] = self.locale
+        if self.fetch_policy is not None:
+            out["fetch_policy"] = self.fetch_policy
+        if self.load_timeout is not None:
+            out["load_timeout"] = self.load_timeout
+        if self.max_age is not None:
+            out["max_age"] = self.max_age
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class SetDebugOverridesParams:
+    """replaces every debug override: each placement named serves the variation named (audience
+    rules and bucketing skipped), its exposures recorded as forced; {} clears them. Refused with
+    invalid_state unless the config says debug: true. Kept in memory for the client's life
+    """
+
+    placements: Dict[str, str]
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['placements'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "SetDebugOverridesParams":
+        d = _mb.obj(data, "SetDebugOverridesParams")
+        return cls(
+            placements=_mb.req(d, "placements", "SetDebugOverridesParams"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["placements"] = self.placements
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
 class GetPaywallProductsParams:
     paywall: Paywall
     fetch_policy: Optional[Literal['default', 'wait_for_receipt_validation']] = None
@@ -663,8 +780,9 @@ class Paywall:
     post_purchase: Optional[PostPurchase]
     builder: Optional[Dict[str, Any]]
     dismiss_on_restore: bool
+    forced: Optional[Literal[True]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'variation_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'forced', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'variation_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Paywall":
@@ -683,6 +801,7 @@ class Paywall:
             post_purchase=_mb.maybe(_mb.req(d, "post_purchase", "Paywall"), decode_post_purchase),
             builder=_mb.req(d, "builder", "Paywall"),
             dismiss_on_restore=_mb.req(d, "dismiss_on_restore", "Paywall"),
+            forced=d["forced"] if d.get("forced") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -692,6 +811,8 @@ class Paywall:
         out["paywall_id"] = self.paywall_id
         out["paywall_name"] = self.paywall_name
         out["variation_id"] = self.variation_id
+        if self.forced is not None:
+            out["forced"] = self.forced
         out["remote_config"] = (None if self.remote_config is None else self.remote_config.to_json())
         out["products"] = [x0.to_json() for x0 in self.products]
         out["response_created_at"] = self.response_created_at
@@ -844,6 +965,35 @@ class PostPurchaseNextStep:
         out: Dict[str, Any] = {}
         out["type"] = self.type
         out["step_id"] = self.step_id
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class GetRemoteConfigParams:
+    """the paywall's remote config with its text tags filled from its products as the store
+    describes them (loaded as get_paywall_products loads them)
+    """
+
+    paywall: Paywall
+    fetch_policy: Optional[Literal['default', 'wait_for_receipt_validation']] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['fetch_policy', 'paywall'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GetRemoteConfigParams":
+        d = _mb.obj(data, "GetRemoteConfigParams")
+        return cls(
+            paywall=Paywall.from_json(_mb.req(d, "paywall", "GetRemoteConfigParams")),
+            fetch_policy=d["fetch_policy"] if d.get("fetch_policy") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["paywall"] = self.paywall.to_json()
+        if self.fetch_policy is not None:
+            out["fetch_policy"] = self.fetch_policy
         out.update(self.extra_fields)
         return out
 
@@ -1910,9 +2060,10 @@ class GetSdkVersionResult:
     abi_version: int
     wire_version: int
     schema_sha256: str
+    schema_version: Optional[str] = None
     wrapper: Optional[Dict[str, Any]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['abi_version', 'schema_sha256', 'version', 'wire_version', 'wrapper'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['abi_version', 'schema_sha256', 'schema_version', 'version', 'wire_version', 'wrapper'])
 
     @classmethod
     def from_json(cls, data: Any) -> "GetSdkVersionResult":
@@ -1922,6 +2073,7 @@ class GetSdkVersionResult:
             abi_version=_mb.req(d, "abi_version", "GetSdkVersionResult"),
             wire_version=_mb.req(d, "wire_version", "GetSdkVersionResult"),
             schema_sha256=_mb.req(d, "schema_sha256", "GetSdkVersionResult"),
+            schema_version=d["schema_version"] if d.get("schema_version") is not None else None,
             wrapper=d["wrapper"] if d.get("wrapper") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -1932,6 +2084,8 @@ class GetSdkVersionResult:
         out["abi_version"] = self.abi_version
         out["wire_version"] = self.wire_version
         out["schema_sha256"] = self.schema_sha256
+        if self.schema_version is not None:
+            out["schema_version"] = self.schema_version
         if self.wrapper is not None:
             out["wrapper"] = self.wrapper
         out.update(self.extra_fields)
@@ -1940,17 +2094,19 @@ class GetSdkVersionResult:
 
 @dataclass
 class SetFallbackResult:
-    format_version: Literal[1]
+    format: FallbackFormat
+    format_version: int
     response_created_at: int
     placement_count: int
     onboarding_count: int
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['format_version', 'onboarding_count', 'placement_count', 'response_created_at'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['format', 'format_version', 'onboarding_count', 'placement_count', 'response_created_at'])
 
     @classmethod
     def from_json(cls, data: Any) -> "SetFallbackResult":
         d = _mb.obj(data, "SetFallbackResult")
         return cls(
+            format=_mb.req(d, "format", "SetFallbackResult"),
             format_version=_mb.req(d, "format_version", "SetFallbackResult"),
             response_created_at=_mb.req(d, "response_created_at", "SetFallbackResult"),
             placement_count=_mb.req(d, "placement_count", "SetFallbackResult"),
@@ -1960,10 +2116,106 @@ class SetFallbackResult:
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
+        out["format"] = self.format
         out["format_version"] = self.format_version
         out["response_created_at"] = self.response_created_at
         out["placement_count"] = self.placement_count
         out["onboarding_count"] = self.onboarding_count
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class GetPresentationResult:
+    """see docs/concepts/presentation.md"""
+
+    decision: Literal['present', 'holdout', 'no_audience_match', 'capped', 'has_access']
+    reason: Literal['access_level_active', 'no_audience_matched', 'cap_reached', 'holdout_variation', 'variation_chosen', 'debug_override']
+    paywall: Optional[Paywall] = None
+    variation_id: Optional[str] = None
+    ab_test_name: Optional[str] = None
+    audience_name: Optional[str] = None
+    forced: Optional[Literal[True]] = None
+    access_level_id: Optional[str] = None
+    cap: Optional[GetPresentationResultCap] = None
+    event_id: Optional[str] = None
+    analytics_disabled: Optional[Literal[True]] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['ab_test_name', 'access_level_id', 'analytics_disabled', 'audience_name', 'cap', 'decision', 'event_id', 'forced', 'paywall', 'reason', 'variation_id'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GetPresentationResult":
+        d = _mb.obj(data, "GetPresentationResult")
+        return cls(
+            decision=_mb.req(d, "decision", "GetPresentationResult"),
+            reason=_mb.req(d, "reason", "GetPresentationResult"),
+            paywall=Paywall.from_json(d["paywall"]) if d.get("paywall") is not None else None,
+            variation_id=d["variation_id"] if d.get("variation_id") is not None else None,
+            ab_test_name=d["ab_test_name"] if d.get("ab_test_name") is not None else None,
+            audience_name=d["audience_name"] if d.get("audience_name") is not None else None,
+            forced=d["forced"] if d.get("forced") is not None else None,
+            access_level_id=d["access_level_id"] if d.get("access_level_id") is not None else None,
+            cap=GetPresentationResultCap.from_json(d["cap"]) if d.get("cap") is not None else None,
+            event_id=d["event_id"] if d.get("event_id") is not None else None,
+            analytics_disabled=d["analytics_disabled"] if d.get("analytics_disabled") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["decision"] = self.decision
+        out["reason"] = self.reason
+        if self.paywall is not None:
+            out["paywall"] = self.paywall.to_json()
+        if self.variation_id is not None:
+            out["variation_id"] = self.variation_id
+        if self.ab_test_name is not None:
+            out["ab_test_name"] = self.ab_test_name
+        if self.audience_name is not None:
+            out["audience_name"] = self.audience_name
+        if self.forced is not None:
+            out["forced"] = self.forced
+        if self.access_level_id is not None:
+            out["access_level_id"] = self.access_level_id
+        if self.cap is not None:
+            out["cap"] = self.cap.to_json()
+        if self.event_id is not None:
+            out["event_id"] = self.event_id
+        if self.analytics_disabled is not None:
+            out["analytics_disabled"] = self.analytics_disabled
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class GetPresentationResultCap:
+    """whenever the placement has a cap"""
+
+    count: int
+    per_seconds: int
+    presented: int
+    next_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['count', 'next_at', 'per_seconds', 'presented'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GetPresentationResultCap":
+        d = _mb.obj(data, "GetPresentationResultCap")
+        return cls(
+            count=_mb.req(d, "count", "GetPresentationResultCap"),
+            per_seconds=_mb.req(d, "per_seconds", "GetPresentationResultCap"),
+            presented=_mb.req(d, "presented", "GetPresentationResultCap"),
+            next_at=d["next_at"] if d.get("next_at") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["count"] = self.count
+        out["per_seconds"] = self.per_seconds
+        out["presented"] = self.presented
+        if self.next_at is not None:
+            out["next_at"] = self.next_at
         out.update(self.extra_fields)
         return out
 
@@ -1987,8 +2239,9 @@ class Product:
     paywall_ab_test_name: Optional[str] = None
     paywall_name: Optional[str] = None
     paywall_product_index: Optional[int] = None
+    text_tags: Optional[Dict[str, str]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'intro_offer_eligibility', 'is_family_shareable', 'localized_description', 'localized_title', 'paywall_ab_test_name', 'paywall_name', 'paywall_product_index', 'paywall_variation_id', 'price', 'product_type', 'subscription', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'intro_offer_eligibility', 'is_family_shareable', 'localized_description', 'localized_title', 'paywall_ab_test_name', 'paywall_name', 'paywall_product_index', 'paywall_variation_id', 'price', 'product_type', 'subscription', 'text_tags', 'vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Product":
@@ -2007,6 +2260,7 @@ class Product:
             paywall_ab_test_name=d["paywall_ab_test_name"] if d.get("paywall_ab_test_name") is not None else None,
             paywall_name=d["paywall_name"] if d.get("paywall_name") is not None else None,
             paywall_product_index=d["paywall_product_index"] if d.get("paywall_product_index") is not None else None,
+            text_tags=d["text_tags"] if d.get("text_tags") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -2029,6 +2283,8 @@ class Product:
         out["is_family_shareable"] = self.is_family_shareable
         out["access_level_id"] = self.access_level_id
         out["product_type"] = self.product_type
+        if self.text_tags is not None:
+            out["text_tags"] = self.text_tags
         out.update(self.extra_fields)
         return out
 
@@ -3684,8 +3940,9 @@ class EventProduct:
     is_family_shareable: Optional[bool] = None
     access_level_id: Union[Optional[str], _mb.Unset] = _mb.UNSET
     product_type: Union[Optional[ProductType], _mb.Unset] = _mb.UNSET
+    text_tags: Optional[Dict[str, str]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'intro_offer_eligibility', 'is_family_shareable', 'localized_description', 'localized_title', 'paywall_ab_test_name', 'paywall_name', 'paywall_product_index', 'paywall_variation_id', 'price', 'product_type', 'subscription', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'intro_offer_eligibility', 'is_family_shareable', 'localized_description', 'localized_title', 'paywall_ab_test_name', 'paywall_name', 'paywall_product_index', 'paywall_variation_id', 'price', 'product_type', 'subscription', 'text_tags', 'vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "EventProduct":
@@ -3704,6 +3961,7 @@ class EventProduct:
             is_family_shareable=d["is_family_shareable"] if d.get("is_family_shareable") is not None else None,
             access_level_id=d["access_level_id"] if "access_level_id" in d else _mb.UNSET,
             product_type=d["product_type"] if "product_type" in d else _mb.UNSET,
+            text_tags=d["text_tags"] if d.get("text_tags") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -3734,6 +3992,8 @@ class EventProduct:
             out["access_level_id"] = self.access_level_id
         if not isinstance(self.product_type, _mb.Unset):
             out["product_type"] = self.product_type
+        if self.text_tags is not None:
+            out["text_tags"] = self.text_tags
         out.update(self.extra_fields)
         return out
 
@@ -4273,30 +4533,45 @@ class HostRequestEvent:
         return out
 
 
-PostPurchase = Union[PostPurchaseDeepLink, PostPurchaseNextStep]
+@dataclass
+class UnknownVariant:
+    """A variant of a tagged union this binding's schema does not name (a newer library's kind of
+    result): kept whole, with the tag it had, so it encodes back to what the library wrote."""
+
+    tag: Any
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+
+    def to_json(self) -> Dict[str, Any]:
+        return dict(self.extra_fields)
+
+
+
+PostPurchase = Union[PostPurchaseDeepLink, PostPurchaseNextStep, UnknownVariant]
 
 
 def decode_post_purchase(data: Any) -> PostPurchase:
+    """The variant its `type` names; UnknownVariant for a value this schema does not list."""
     d = _mb.obj(data, "PostPurchase")
     tag = d.get("type")
     if tag in ('deep_link',):
         return PostPurchaseDeepLink.from_json(d)
     if tag in ('next_step',):
         return PostPurchaseNextStep.from_json(d)
-    raise _mb.DecodeError(f"PostPurchase: unknown type {tag!r}")
+    return UnknownVariant(tag=tag, extra_fields=dict(d))
 
 
-PurchaseResult = Union[PurchaseResultSuccess, PurchaseResultUserCancelledPending]
+PurchaseResult = Union[PurchaseResultSuccess, PurchaseResultUserCancelledPending, UnknownVariant]
 
 
 def decode_purchase_result(data: Any) -> PurchaseResult:
+    """The variant its `type` names; UnknownVariant for a value this schema does not list."""
     d = _mb.obj(data, "PurchaseResult")
     tag = d.get("type")
     if tag in ('success',):
         return PurchaseResultSuccess.from_json(d)
     if tag in ('user_cancelled', 'pending'):
         return PurchaseResultUserCancelledPending.from_json(d)
-    raise _mb.DecodeError(f"PurchaseResult: unknown type {tag!r}")
+    return UnknownVariant(tag=tag, extra_fields=dict(d))
 
 
 def decode_get_sdk_version_result(data: Any) -> GetSdkVersionResult:
@@ -4344,6 +4619,24 @@ def encode_get_paywall_result(value: Paywall) -> Any:
     return value.to_json()
 
 
+def decode_get_presentation_result(data: Any) -> GetPresentationResult:
+    result: GetPresentationResult = GetPresentationResult.from_json(data)
+    return result
+
+
+def encode_get_presentation_result(value: GetPresentationResult) -> Any:
+    return value.to_json()
+
+
+def decode_set_debug_overrides_result(data: Any) -> None:
+    result: None = data
+    return result
+
+
+def encode_set_debug_overrides_result(value: None) -> Any:
+    return value
+
+
 def decode_get_paywall_products_result(data: Any) -> List[Product]:
     result: List[Product] = [Product.from_json(x0) for x0 in data]
     return result
@@ -4351,6 +4644,15 @@ def decode_get_paywall_products_result(data: Any) -> List[Product]:
 
 def encode_get_paywall_products_result(value: List[Product]) -> Any:
     return [x0.to_json() for x0 in value]
+
+
+def decode_get_remote_config_result(data: Any) -> Optional[RemoteConfig]:
+    result: Optional[RemoteConfig] = _mb.maybe(data, RemoteConfig.from_json)
+    return result
+
+
+def encode_get_remote_config_result(value: Optional[RemoteConfig]) -> Any:
+    return (None if value is None else value.to_json())
 
 
 def decode_get_profile_result(data: Any) -> Profile:
@@ -4652,7 +4954,10 @@ PARAMS_MODELS: Dict[str, Any] = {
     'set_log_level': SetLogLevelParams,
     'set_fallback': FallbackSource,
     'get_paywall': GetPaywallParams,
+    'get_presentation': GetPresentationParams,
+    'set_debug_overrides': SetDebugOverridesParams,
     'get_paywall_products': GetPaywallProductsParams,
+    'get_remote_config': GetRemoteConfigParams,
     'log_show_paywall': LogShowPaywallParams,
     'identify': IdentifyParams,
     'host_respond': HostRespondParams,
@@ -4688,7 +4993,10 @@ RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'set_log_level': decode_set_log_level_result,
     'set_fallback': decode_set_fallback_result,
     'get_paywall': decode_get_paywall_result,
+    'get_presentation': decode_get_presentation_result,
+    'set_debug_overrides': decode_set_debug_overrides_result,
     'get_paywall_products': decode_get_paywall_products_result,
+    'get_remote_config': decode_get_remote_config_result,
     'get_profile': decode_get_profile_result,
     'refresh_profile': decode_refresh_profile_result,
     'app_did_become_active': decode_app_did_become_active_result,
@@ -4728,7 +5036,10 @@ RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'set_log_level': encode_set_log_level_result,
     'set_fallback': encode_set_fallback_result,
     'get_paywall': encode_get_paywall_result,
+    'get_presentation': encode_get_presentation_result,
+    'set_debug_overrides': encode_set_debug_overrides_result,
     'get_paywall_products': encode_get_paywall_products_result,
+    'get_remote_config': encode_get_remote_config_result,
     'get_profile': encode_get_profile_result,
     'refresh_profile': encode_refresh_profile_result,
     'app_did_become_active': encode_app_did_become_active_result,

@@ -22,4 +22,25 @@ enum RoundTrip {
             return "an event does not read into its model: \(error): \(event.jsonText.prefix(300))"
         }
     }
+
+    /// The `decode` op (tests/conformance/future.py): a library's JSON, a result of `method` or an
+    /// event, read into the typed models and written back, as an older binding meets a newer library.
+    static func decode(_ op: [String: JSONValue]) -> JSONObject {
+        do {
+            let json = try JSONValue(parsing: op["json_text"]?.stringValue ?? "")
+            if op["kind"]?.stringValue == "event" {
+                let typed = try PaywireEvent(json: json)
+                if case .unknown = typed {
+                    return ["decoded_text": .string(typed.jsonValue.jsonText), "event_type": "unknown"]
+                }
+                return ["decoded_text": .string(typed.jsonValue.jsonText), "event_type": "known"]
+            }
+            guard let again = try GeneratedRoundTrip.result(op["method"]?.stringValue ?? "", json) else {
+                return ["runner_error": "no typed result for this method"]
+            }
+            return ["decoded_text": .string(again.jsonText)]
+        } catch {
+            return ["runner_error": .string("the typed layer refused it: \(error)")]
+        }
+    }
 }

@@ -28,6 +28,7 @@ final class RunnerOps {
         case "string_free_null":
             native.stringFree(nil)
             return [:]
+        case "decode": return RoundTrip.decode(op)
         case let other: return ["runner_error": "unknown op", "op": .string(other)]
         }
     }

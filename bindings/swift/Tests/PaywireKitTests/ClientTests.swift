@@ -4,6 +4,26 @@ import XCTest
 @testable import PaywireKit
 
 final class ClientTests: XCTestCase {
+    func testALibraryOfTheSameMajorAndAMinorAtLeastOursIsAccepted() async throws {
+        for (library, binding) in [("1.1", "1.1"), ("1.2", "1.1"), ("1.10", "1.9")] {
+            XCTAssertNil(SchemaVersion.mismatch(library: library, binding: binding, path: "lib"), "\(library) for \(binding)")
+        }
+        let client = try makeClient()
+        defer { client.close() }
+        let version = try await client.getSdkVersion()
+        XCTAssertEqual(version.schemaVersion, PaywireSchema.version)
+    }
+
+    func testAnyOtherLibraryIsRefusedNamingBoth() {
+        for (library, binding) in [("1.0", "1.1"), ("2.0", "1.1"), (nil, "1.1"), ("1", "1.1"), ("1.x", "1.1")] as [(String?, String)] {
+            let refused = SchemaVersion.mismatch(library: library, binding: binding, path: "lib")
+            XCTAssertEqual(refused?.status, "VERSION_MISMATCH", "\(String(describing: library)) for \(binding)")
+            XCTAssertEqual(refused?.libraryVersion, library)
+            XCTAssertEqual(refused?.bindingVersion, binding)
+            XCTAssertTrue(refused?.message.contains(library ?? "(none)") == true && refused?.message.contains(binding) == true)
+        }
+    }
+
     func testTypedCallsAnswerWithTheSchemasModels() async throws {
         let client = try makeClient()
         defer { client.close() }

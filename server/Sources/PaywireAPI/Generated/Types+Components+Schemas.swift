@@ -26,7 +26,12 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PlacementResponse/response_created_at`.
             package var responseCreatedAt: Swift.Int
-            /// A placement as in a fallback bundle (schema#/$defs/bundle_placement), optionally with ordered audiences.
+            /// A placement as in a fallback bundle (schema#/$defs/bundle_placement), optionally with
+            /// ordered audiences (the last may carry a rule: then a profile no rule matches is in no
+            /// audience), `cap {count, per_seconds}` and `exclude_if_access [access level ids]`,
+            /// judged on the device by get_presentation, and variations with `holdout: true`
+            /// (shown nothing; their exposures carry `holdout: true`).
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/PlacementResponse/placement`.
             package var placement: OpenAPIRuntime.OpenAPIObjectContainer
@@ -34,7 +39,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - responseCreatedAt: When this content was produced (ms); between cache and bundle the newer wins.
-            ///   - placement: A placement as in a fallback bundle (schema#/$defs/bundle_placement), optionally with ordered audiences.
+            ///   - placement: A placement as in a fallback bundle (schema#/$defs/bundle_placement), optionally with
             package init(
                 responseCreatedAt: Swift.Int,
                 placement: OpenAPIRuntime.OpenAPIObjectContainer
@@ -1544,9 +1549,15 @@ extension Components {
             package struct ExperimentsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ExperimentResults/ExperimentsPayload/ab_test_name`.
                 package var abTestName: Swift.String
+                /// Every variation of the test, a holdout included (holdout true).
+                ///
                 /// - Remark: Generated from `#/components/schemas/ExperimentResults/ExperimentsPayload/variations`.
                 package var variations: [Components.Schemas.VariationResult]
-                /// Pearson's chi-square of exposures against the bundle's weights; mismatch when p < 0.001.
+                /// Profiles whose only exposures in this test were forced by a debug override, left out of every row.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ExperimentResults/ExperimentsPayload/forced_exposures`.
+                package var forcedExposures: Swift.Int?
+                /// Pearson's chi-square of exposures against the bundle's weights, over every row (the holdout's included); mismatch when p < 0.001.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ExperimentResults/ExperimentsPayload/sample_ratio`.
                 package struct SampleRatioPayload: Codable, Hashable, Sendable {
@@ -1583,7 +1594,7 @@ extension Components {
                         case mismatch
                     }
                 }
-                /// Pearson's chi-square of exposures against the bundle's weights; mismatch when p < 0.001.
+                /// Pearson's chi-square of exposures against the bundle's weights, over every row (the holdout's included); mismatch when p < 0.001.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ExperimentResults/ExperimentsPayload/sample_ratio`.
                 package var sampleRatio: Components.Schemas.ExperimentResults.ExperimentsPayloadPayload.SampleRatioPayload
@@ -1591,20 +1602,24 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - abTestName:
-                ///   - variations:
-                ///   - sampleRatio: Pearson's chi-square of exposures against the bundle's weights; mismatch when p < 0.001.
+                ///   - variations: Every variation of the test, a holdout included (holdout true).
+                ///   - forcedExposures: Profiles whose only exposures in this test were forced by a debug override, left out of every row.
+                ///   - sampleRatio: Pearson's chi-square of exposures against the bundle's weights, over every row (the holdout's included); mismatch when p < 0.001.
                 package init(
                     abTestName: Swift.String,
                     variations: [Components.Schemas.VariationResult],
+                    forcedExposures: Swift.Int? = nil,
                     sampleRatio: Components.Schemas.ExperimentResults.ExperimentsPayloadPayload.SampleRatioPayload
                 ) {
                     self.abTestName = abTestName
                     self.variations = variations
+                    self.forcedExposures = forcedExposures
                     self.sampleRatio = sampleRatio
                 }
                 package enum CodingKeys: String, CodingKey {
                     case abTestName = "ab_test_name"
                     case variations
+                    case forcedExposures = "forced_exposures"
                     case sampleRatio = "sample_ratio"
                 }
             }
@@ -1639,11 +1654,17 @@ extension Components {
             package var variationId: Swift.String
             /// - Remark: Generated from `#/components/schemas/VariationResult/weight`.
             package var weight: Swift.Int
-            /// Unique profiles with a paywall_shown of this cell.
+            /// The holdout (shown nothing); its conversion is the baseline each shown variation is read against.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VariationResult/holdout`.
+            package var holdout: Swift.Bool?
+            /// Unique profiles with a paywall_shown of this cell, forced ones left out.
             ///
             /// - Remark: Generated from `#/components/schemas/VariationResult/exposed`.
             package var exposed: Swift.Int
-            /// Unique exposed profiles with a verified purchase attributed here.
+            /// Unique exposed profiles with a verified purchase attributed here; for a holdout, with
+            /// a verified purchase made after their first exposure, wherever it was made.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/VariationResult/purchasers`.
             package var purchasers: Swift.Int
@@ -1701,8 +1722,9 @@ extension Components {
             /// - Parameters:
             ///   - variationId:
             ///   - weight:
-            ///   - exposed: Unique profiles with a paywall_shown of this cell.
-            ///   - purchasers: Unique exposed profiles with a verified purchase attributed here.
+            ///   - holdout: The holdout (shown nothing); its conversion is the baseline each shown variation is read against.
+            ///   - exposed: Unique profiles with a paywall_shown of this cell, forced ones left out.
+            ///   - purchasers: Unique exposed profiles with a verified purchase attributed here; for a holdout, with
             ///   - refunds: Purchasers with a purchase attributed here that a store notification reported refunded.
             ///   - activeSubscribers: Purchasers whose subscription attributed here grants access now (a grace period counts).
             ///   - conversion: purchasers / exposed with Wilson's 95 % interval.
@@ -1711,6 +1733,7 @@ extension Components {
             package init(
                 variationId: Swift.String,
                 weight: Swift.Int,
+                holdout: Swift.Bool? = nil,
                 exposed: Swift.Int,
                 purchasers: Swift.Int,
                 refunds: Swift.Int,
@@ -1721,6 +1744,7 @@ extension Components {
             ) {
                 self.variationId = variationId
                 self.weight = weight
+                self.holdout = holdout
                 self.exposed = exposed
                 self.purchasers = purchasers
                 self.refunds = refunds
@@ -1732,6 +1756,7 @@ extension Components {
             package enum CodingKeys: String, CodingKey {
                 case variationId = "variation_id"
                 case weight
+                case holdout
                 case exposed
                 case purchasers
                 case refunds

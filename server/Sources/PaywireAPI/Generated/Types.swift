@@ -121,6 +121,16 @@ package protocol APIProtocol: Sendable {
     func signOffer(_ input: Operations.SignOffer.Input) async throws -> Operations.SignOffer.Output
     /// A placement's A/B results computed from the stored records and verified purchases
     ///
+    /// Exposures are the `paywall_shown` records, one count per profile and cell; those with
+    /// `forced: true` (a debug override on a tester's device) are left out, and counted apart
+    /// in `forced_exposures`. A holdout variation has a row like the others (`holdout: true`),
+    /// so its conversion stands beside each shown variation's, and the sample-ratio check runs
+    /// over every row, the holdout's included. A holdout row's purchasers are its exposed
+    /// profiles with a verified purchase made after their first exposure, whatever paywall (or
+    /// none) it was made on, since a holdout shows none to attribute it to; a shown
+    /// variation's are those with a purchase attributed to it.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/experiments/{placement_id}/results`.
     /// - Remark: Generated from `#/paths//v1/experiments/{placement_id}/results/get(getExperimentResults)`.
     func getExperimentResults(_ input: Operations.GetExperimentResults.Input) async throws -> Operations.GetExperimentResults.Output
@@ -376,6 +386,16 @@ extension APIProtocol {
         ))
     }
     /// A placement's A/B results computed from the stored records and verified purchases
+    ///
+    /// Exposures are the `paywall_shown` records, one count per profile and cell; those with
+    /// `forced: true` (a debug override on a tester's device) are left out, and counted apart
+    /// in `forced_exposures`. A holdout variation has a row like the others (`holdout: true`),
+    /// so its conversion stands beside each shown variation's, and the sample-ratio check runs
+    /// over every row, the holdout's included. A holdout row's purchasers are its exposed
+    /// profiles with a verified purchase made after their first exposure, whatever paywall (or
+    /// none) it was made on, since a holdout shows none to attribute it to; a shown
+    /// variation's are those with a purchase attributed to it.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/experiments/{placement_id}/results`.
     /// - Remark: Generated from `#/paths//v1/experiments/{placement_id}/results/get(getExperimentResults)`.

@@ -91,6 +91,10 @@ enum EventBatch {
                 where member != nil && member?.asString == nil {
                 throw RecordProblem("\(path) must be a string")
             }
+            // Sent only when true on paywall_shown; whatever the record, present means a boolean.
+            for flag in ["holdout", "forced"] where params[flag] != nil && params[flag]?.asBool == nil {
+                throw RecordProblem("params.\(flag) must be a boolean")
+            }
             var exposure: (String, String, String)?
             if name == "paywall_shown" { exposure = try shownParams(params) }
             return .success(EventRecord(
@@ -103,8 +107,11 @@ enum EventBatch {
     }
 
     /// The params a `paywall_shown` must carry; returns (placement_id, ab_test_name, variation_id).
+    /// A holdout's exposure names a paywall only when its variation has one.
     private static func shownParams(_ params: JSONValue) throws(RecordProblem) -> (String, String, String) {
+        let holdout = params["holdout"]?.asBool == true
         for key in ["placement_id", "audience_name", "ab_test_name", "variation_id", "paywall_id", "paywall_name"] {
+            if holdout, key.hasPrefix("paywall_"), params[key] == nil { continue }
             guard params[key]?.asString != nil else { throw RecordProblem("paywall_shown needs params.\(key) (a string)") }
         }
         guard params["revision"]?.asInt != nil else { throw RecordProblem("paywall_shown needs params.revision (an integer)") }

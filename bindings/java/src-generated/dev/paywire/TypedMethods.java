@@ -173,6 +173,26 @@ public abstract class TypedMethods {
         return getPaywallAsync(new GetPaywallParams());
     }
 
+    /** Calls get_presentation. load_timeout: seconds; default 5, values under 1 are raised to 1 with a warning; max_age: seconds; required with return_cache_data_if_not_expired_else_load */
+    public GetPresentationResult getPresentation(GetPresentationParams params) {
+        return Results.decodeGetPresentation(callTyped("get_presentation", params.toJson()));
+    }
+
+    /** Calls get_presentation without blocking: the future completes when its call_result arrives. */
+    public CompletableFuture<GetPresentationResult> getPresentationAsync(GetPresentationParams params) {
+        return callTypedAsync("get_presentation", params.toJson()).thenApply(Results::decodeGetPresentation);
+    }
+
+    /** Calls set_debug_overrides. placements: placement_id -> variation_id */
+    public void setDebugOverrides(SetDebugOverridesParams params) {
+        callTyped("set_debug_overrides", params.toJson());
+    }
+
+    /** Calls set_debug_overrides without blocking: the future completes when its call_result arrives. */
+    public CompletableFuture<Void> setDebugOverridesAsync(SetDebugOverridesParams params) {
+        return callTypedAsync("set_debug_overrides", params.toJson()).thenApply(Results::decodeSetDebugOverrides);
+    }
+
     /** Calls get_paywall_products. */
     public List<Product> getPaywallProducts(GetPaywallProductsParams params) {
         return Results.decodeGetPaywallProducts(callTyped("get_paywall_products", params.toJson()));
@@ -181,6 +201,16 @@ public abstract class TypedMethods {
     /** Calls get_paywall_products without blocking: the future completes when its call_result arrives. */
     public CompletableFuture<List<Product>> getPaywallProductsAsync(GetPaywallProductsParams params) {
         return callTypedAsync("get_paywall_products", params.toJson()).thenApply(Results::decodeGetPaywallProducts);
+    }
+
+    /** Calls get_remote_config. */
+    public RemoteConfig getRemoteConfig(GetRemoteConfigParams params) {
+        return Results.decodeGetRemoteConfig(callTyped("get_remote_config", params.toJson()));
+    }
+
+    /** Calls get_remote_config without blocking: the future completes when its call_result arrives. */
+    public CompletableFuture<RemoteConfig> getRemoteConfigAsync(GetRemoteConfigParams params) {
+        return callTypedAsync("get_remote_config", params.toJson()).thenApply(Results::decodeGetRemoteConfig);
     }
 
     /** Calls log_show_paywall. */

@@ -64,28 +64,44 @@ public final class Client extends TypedMethods implements AutoCloseable {
     }
 
     /**
-     * The typed layer was generated from one schema: a library built from another would hand it
-     * shapes it does not know, so it is refused here, naming both hashes.
+     * The typed layer was generated from one schema version: a library of the same MAJOR and a
+     * MINOR at least the binding's only adds what the tolerant models keep; any other is refused
+     * here, naming both versions.
      */
     private void refuseAnotherSchema() {
-        JsonElement builtFrom = call("get_sdk_version").getAsJsonObject().get("schema_sha256");
-        PaywireException refused = schemaMismatch(builtFrom == null || builtFrom.isJsonNull() ? null : builtFrom.getAsString(), Schema.SHA256);
+        JsonElement said = call("get_sdk_version").getAsJsonObject().get("schema_version");
+        PaywireException refused = schemaMismatch(said == null || !said.isJsonPrimitive() ? null : said.getAsString(), Schema.VERSION);
         if (refused != null) {
             close();
             throw refused;
         }
     }
 
-    /** The error for a library built from another schema than the binding's; null when they match. */
+    /**
+     * Null when a library whose schema is {@code library} (MAJOR.MINOR; null when it says none) can
+     * serve a binding generated from {@code binding}: the same MAJOR, a MINOR at least the
+     * binding's. Else the VERSION_MISMATCH error naming both.
+     */
     static PaywireException schemaMismatch(String library, String binding) {
-        if (binding.equals(library)) {
+        long[] theirs = majorMinor(library);
+        long[] ours = majorMinor(binding);
+        if (theirs != null && ours != null && theirs[0] == ours[0] && theirs[1] >= ours[1]) {
             return null;
         }
         JsonObject details = new JsonObject();
-        details.addProperty("library_schema_sha256", library);
-        details.addProperty("binding_schema_sha256", binding);
-        return new PaywireException(Status.VERSION_MISMATCH, "schema_mismatch", "libpaywire was built from schema " + library
-                + ", this binding was generated from " + binding + ": use the binding of the library's release", details);
+        details.addProperty("library_schema_version", library);
+        details.addProperty("binding_schema_version", binding);
+        return new PaywireException(Status.VERSION_MISMATCH, "schema_mismatch", "libpaywire speaks wire schema " + library
+                + ", this binding was generated from " + binding + ": it needs the same MAJOR and a MINOR at least "
+                + binding + " (use the binding of the library's release)", details);
+    }
+
+    private static long[] majorMinor(String text) {
+        if (text == null || !text.matches("[0-9]{1,9}\\.[0-9]{1,9}")) {
+            return null;
+        }
+        String[] parts = text.split("\\.");
+        return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
     }
 
     /** The loaded library's ABI version (equal to {@link Abi#ABI_VERSION}: checked at load). */

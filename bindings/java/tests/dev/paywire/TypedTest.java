@@ -89,16 +89,25 @@ final class TypedTest {
     }
 
     @TestMain.Check
-    public static void aLibraryOfAnotherSchemaIsRefusedNamingBoth() throws Exception {
+    public static void aLibraryOfTheSameMajorAndANewerMinorIsAcceptedAnyOtherRefusedNamingBoth() throws Exception {
         String ours = hex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(TestMain.root().resolve("schema/paywire.schema.json"))));
         equal(ours, Schema.SHA256, "the binding carries the schema's hash");
-        check(Client.schemaMismatch(ours, Schema.SHA256) == null, "same schema: accepted");
-        PaywireException refused = Client.schemaMismatch(ours, "0".repeat(64));
-        equal(Status.VERSION_MISMATCH, refused.status(), "status");
-        equal("schema_mismatch", refused.code(), "code");
-        equal(ours, refused.details().get("library_schema_sha256").getAsString(), "library hash");
-        equal("0".repeat(64), refused.details().get("binding_schema_sha256").getAsString(), "binding hash");
-        check(refused.getMessage().contains(ours) && refused.getMessage().contains("0".repeat(64)), "message names both");
+        try (Client client = exampleClient()) {
+            equal(Schema.VERSION, client.call("get_sdk_version").getAsJsonObject().get("schema_version").getAsString(), "the library says our version");
+        }
+        for (String[] accepted : new String[][] {{"1.1", "1.1"}, {"1.2", "1.1"}, {"1.10", "1.9"}}) {
+            check(Client.schemaMismatch(accepted[0], accepted[1]) == null, "accepted: library " + accepted[0] + ", binding " + accepted[1]);
+        }
+        for (String[] refusedPair : new String[][] {{"1.0", "1.1"}, {"2.0", "1.1"}, {null, "1.1"}, {"1", "1.1"}}) {
+            PaywireException refused = Client.schemaMismatch(refusedPair[0], refusedPair[1]);
+            check(refused != null, "refused: library " + refusedPair[0] + ", binding " + refusedPair[1]);
+            equal(Status.VERSION_MISMATCH, refused.status(), "status");
+            equal("schema_mismatch", refused.code(), "code");
+            JsonElement library = refused.details().get("library_schema_version");
+            equal(refusedPair[0], library.isJsonNull() ? null : library.getAsString(), "library version");
+            equal(refusedPair[1], refused.details().get("binding_schema_version").getAsString(), "binding version");
+            check(refused.getMessage().contains(String.valueOf(refusedPair[0])) && refused.getMessage().contains(refusedPair[1]), "message names both");
+        }
     }
 
     @TestMain.Check

@@ -23,7 +23,7 @@ public final class PaywireClient: Sendable {
     ///   test store and with `none` there is no billing.
     /// - Throws: ``PaywireError`` for a configuration the library refuses (`details.field` names
     ///   the member), ``PaywireLibraryError`` when libpaywire cannot be found or was built for
-    ///   another ABI or wire schema.
+    ///   another ABI, or speaks a wire schema of another MAJOR or an older MINOR (`VERSION_MISMATCH`).
     public init(configurationJSON: String, store: (any PaywireStore)? = nil) throws {
         let native = try NativeLibrary.get()
         guard !configurationJSON.utf8.contains(0) else {
@@ -107,10 +107,8 @@ public final class PaywireClient: Sendable {
             throw PaywireError.from(envelope: envelope, status: status, name: native.name(of: status))
         }
         let version = try GetSdkVersionResult(json: success)
-        guard version.schemaSha256 == PaywireSchema.sha256 else {
-            throw PaywireLibraryError(
-                message: "\(native.path) was built from wire schema \(version.schemaSha256), this binding from "
-                    + "\(PaywireSchema.sha256): build both from one checkout (make lib; make generate)", tried: [native.path])
+        if let refused = SchemaVersion.mismatch(library: version.schemaVersion, binding: PaywireSchema.version, path: native.path) {
+            throw refused
         }
     }
 }

@@ -20,6 +20,8 @@ public struct PaywireConfiguration: PaywireModel {
     public var store: StoreConfiguration?
     /// The `observer_mode` member.
     public var observerMode: Bool?
+    /// accept QA tools: set_debug_overrides; never true in an app's release build
+    public var debug: Bool?
     /// with a transport, ask the backend for the profile as the client starts (renewals, refunds, purchases made elsewhere)
     public var refreshProfileOnStart: Bool?
     /// The `log_level` member.
@@ -46,7 +48,7 @@ public struct PaywireConfiguration: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String? = nil, customerUserId: String?? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, refreshProfileOnStart: Bool? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String? = nil, customerUserId: String?? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
         self.locale = locale
@@ -54,6 +56,7 @@ public struct PaywireConfiguration: PaywireModel {
         self.fallback = fallback
         self.store = store
         self.observerMode = observerMode
+        self.debug = debug
         self.refreshProfileOnStart = refreshProfileOnStart
         self.logLevel = logLevel
         self.eventQueueLimit = eventQueueLimit
@@ -77,6 +80,7 @@ public struct PaywireConfiguration: PaywireModel {
         fallback = try reader.optional("fallback")
         store = try reader.optional("store")
         observerMode = try reader.optional("observer_mode")
+        debug = try reader.optional("debug")
         refreshProfileOnStart = try reader.optional("refresh_profile_on_start")
         logLevel = try reader.optional("log_level")
         eventQueueLimit = try reader.optional("event_queue_limit")
@@ -100,6 +104,7 @@ public struct PaywireConfiguration: PaywireModel {
         writer.optional("fallback", fallback)
         writer.optional("store", store)
         writer.optional("observer_mode", observerMode)
+        writer.optional("debug", debug)
         writer.optional("refresh_profile_on_start", refreshProfileOnStart)
         writer.optional("log_level", logLevel)
         writer.optional("event_queue_limit", eventQueueLimit)
@@ -115,7 +120,7 @@ public struct PaywireConfiguration: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store", "observer_mode", "refresh_profile_on_start", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "analytics"]
+    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "analytics"]
 }
 
 /// The schema's `Store`.
@@ -191,6 +196,8 @@ public struct StoreProduct: PaywireModel {
     public var currencyCode: String?
     /// The `currency_symbol` member.
     public var currencySymbol: String?
+    /// the price as the store writes it for its user (StoreKit displayPrice, Play formattedPrice): localized_string, {{price}}, and the pattern every amount the core computes (price_per_month, ...) is written in; without it the core writes the symbol (or the code) and the amount as given
+    public var localizedPrice: String?
     /// the subscription period; for a non_renewing product, the duration bought
     public var period: SubscriptionPeriod?
     /// The `intro_offer` member.
@@ -215,13 +222,14 @@ public struct StoreProduct: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(vendorProductId: String, title: String? = nil, description: String? = nil, price: DecimalText, currencyCode: String? = nil, currencySymbol: String? = nil, period: SubscriptionPeriod? = nil, introOffer: StoreIntroOffer? = nil, accessLevel: String? = nil, purchase: ScriptedOutcome? = nil, introOfferEligibility: IntroOfferEligibility? = nil, eligibilityAfterValidation: EligibilityAfterValidation? = nil, isFamilyShareable: Bool? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType? = nil, productType: ProductType? = nil, unknownMembers: JSONObject = [:]) {
+    public init(vendorProductId: String, title: String? = nil, description: String? = nil, price: DecimalText, currencyCode: String? = nil, currencySymbol: String? = nil, localizedPrice: String? = nil, period: SubscriptionPeriod? = nil, introOffer: StoreIntroOffer? = nil, accessLevel: String? = nil, purchase: ScriptedOutcome? = nil, introOfferEligibility: IntroOfferEligibility? = nil, eligibilityAfterValidation: EligibilityAfterValidation? = nil, isFamilyShareable: Bool? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType? = nil, productType: ProductType? = nil, unknownMembers: JSONObject = [:]) {
         self.vendorProductId = vendorProductId
         self.title = title
         self.description = description
         self.price = price
         self.currencyCode = currencyCode
         self.currencySymbol = currencySymbol
+        self.localizedPrice = localizedPrice
         self.period = period
         self.introOffer = introOffer
         self.accessLevel = accessLevel
@@ -243,6 +251,7 @@ public struct StoreProduct: PaywireModel {
         price = try reader.required("price")
         currencyCode = try reader.optional("currency_code")
         currencySymbol = try reader.optional("currency_symbol")
+        localizedPrice = try reader.optional("localized_price")
         period = try reader.optional("period")
         introOffer = try reader.optional("intro_offer")
         accessLevel = try reader.optional("access_level")
@@ -264,6 +273,7 @@ public struct StoreProduct: PaywireModel {
         writer.required("price", price)
         writer.optional("currency_code", currencyCode)
         writer.optional("currency_symbol", currencySymbol)
+        writer.optional("localized_price", localizedPrice)
         writer.optional("period", period)
         writer.optional("intro_offer", introOffer)
         writer.optional("access_level", accessLevel)
@@ -278,7 +288,7 @@ public struct StoreProduct: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["vendor_product_id", "title", "description", "price", "currency_code", "currency_symbol", "period", "intro_offer", "access_level", "purchase", "intro_offer_eligibility", "eligibility_after_validation", "is_family_shareable", "group_identifier", "renewal_type", "product_type"]
+    static let memberNames: Set<String> = ["vendor_product_id", "title", "description", "price", "currency_code", "currency_symbol", "localized_price", "period", "intro_offer", "access_level", "purchase", "intro_offer_eligibility", "eligibility_after_validation", "is_family_shareable", "group_identifier", "renewal_type", "product_type"]
 }
 
 /// The schema's `IntroOffer`.
@@ -291,6 +301,8 @@ public struct StoreIntroOffer: PaywireModel {
     public var numberOfPeriods: Int?
     /// The `price` member.
     public var price: DecimalText?
+    /// the offer's price as the store writes it; without it the offer's amount is written in the pattern of the product's localized_price
+    public var localizedPrice: String?
     /// The `type` member.
     public var type: SubscriptionOfferType?
     /// The `id` member.
@@ -299,11 +311,12 @@ public struct StoreIntroOffer: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, numberOfPeriods: Int? = nil, price: DecimalText? = nil, type: SubscriptionOfferType? = nil, id: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, numberOfPeriods: Int? = nil, price: DecimalText? = nil, localizedPrice: String? = nil, type: SubscriptionOfferType? = nil, id: String? = nil, unknownMembers: JSONObject = [:]) {
         self.paymentMode = paymentMode
         self.period = period
         self.numberOfPeriods = numberOfPeriods
         self.price = price
+        self.localizedPrice = localizedPrice
         self.type = type
         self.id = id
         self.unknownMembers = unknownMembers
@@ -315,6 +328,7 @@ public struct StoreIntroOffer: PaywireModel {
         period = try reader.required("period")
         numberOfPeriods = try reader.optional("number_of_periods")
         price = try reader.optional("price")
+        localizedPrice = try reader.optional("localized_price")
         type = try reader.optional("type")
         id = try reader.optional("id")
         unknownMembers = reader.unknown(Self.memberNames)
@@ -326,13 +340,14 @@ public struct StoreIntroOffer: PaywireModel {
         writer.required("period", period)
         writer.optional("number_of_periods", numberOfPeriods)
         writer.optional("price", price)
+        writer.optional("localized_price", localizedPrice)
         writer.optional("type", type)
         writer.optional("id", id)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["payment_mode", "period", "number_of_periods", "price", "type", "id"]
+    static let memberNames: Set<String> = ["payment_mode", "period", "number_of_periods", "price", "localized_price", "type", "id"]
 }
 
 /// what the test store plays

@@ -161,6 +161,33 @@ public enum ErrorCode: PaywireEnum {
     }
 }
 
+/// One of the schema’s strings: `paywire`, `adapty`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum FallbackFormat: PaywireEnum {
+    /// `paywire`
+    case paywire
+    /// `adapty`
+    case adapty
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "paywire": self = .paywire
+        case "adapty": self = .adapty
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .paywire: "paywire"
+        case .adapty: "adapty"
+        case .unknown(let value): value
+        }
+    }
+}
+
 /// One of the schema’s strings: `voluntarily_cancelled`, `billing_error`, `price_increase`, `product_was_not_available`, `refund`, `upgraded`, `unknown`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum CancellationReason: PaywireEnum {
@@ -655,6 +682,88 @@ public enum StoreTransactionEnvironment: PaywireEnum {
         switch self {
         case .sandbox: "sandbox"
         case .production: "production"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// One of the schema’s strings: `present`, `holdout`, `no_audience_match`, `capped`, `has_access`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum Decision: PaywireEnum {
+    /// `present`
+    case present
+    /// `holdout`
+    case holdout
+    /// `no_audience_match`
+    case noAudienceMatch
+    /// `capped`
+    case capped
+    /// `has_access`
+    case hasAccess
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "present": self = .present
+        case "holdout": self = .holdout
+        case "no_audience_match": self = .noAudienceMatch
+        case "capped": self = .capped
+        case "has_access": self = .hasAccess
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .present: "present"
+        case .holdout: "holdout"
+        case .noAudienceMatch: "no_audience_match"
+        case .capped: "capped"
+        case .hasAccess: "has_access"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// One of the schema’s strings: `access_level_active`, `no_audience_matched`, `cap_reached`, `holdout_variation`, `variation_chosen`, `debug_override`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum Reason: PaywireEnum {
+    /// `access_level_active`
+    case accessLevelActive
+    /// `no_audience_matched`
+    case noAudienceMatched
+    /// `cap_reached`
+    case capReached
+    /// `holdout_variation`
+    case holdoutVariation
+    /// `variation_chosen`
+    case variationChosen
+    /// `debug_override`
+    case debugOverride
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "access_level_active": self = .accessLevelActive
+        case "no_audience_matched": self = .noAudienceMatched
+        case "cap_reached": self = .capReached
+        case "holdout_variation": self = .holdoutVariation
+        case "variation_chosen": self = .variationChosen
+        case "debug_override": self = .debugOverride
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .accessLevelActive: "access_level_active"
+        case .noAudienceMatched: "no_audience_matched"
+        case .capReached: "cap_reached"
+        case .holdoutVariation: "holdout_variation"
+        case .variationChosen: "variation_chosen"
+        case .debugOverride: "debug_override"
         case .unknown(let value): value
         }
     }

@@ -221,11 +221,13 @@ public enum PaywireEvent: PaywireModel {
     }
 }
 
-/// The wire schema these models were generated from. A ``PaywireClient`` refuses a library built
-/// from another (its `get_sdk_version` names a different `schema_sha256`).
+/// The wire schema these models were generated from. A ``PaywireClient`` refuses a library of
+/// another MAJOR or an older MINOR (its `get_sdk_version` names its `schema_version`).
 public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
-    /// sha256 of schema/paywire.schema.json.
-    public static let sha256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1"
+    /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
+    public static let sha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8"
+    /// The schema's MAJOR.MINOR.
+    public static let version = "1.1"
 }

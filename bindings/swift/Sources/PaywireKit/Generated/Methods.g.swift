@@ -58,10 +58,28 @@ extension PaywireClient {
         try await invoke("get_paywall", GetPaywallParams(placementId: placementId, locale: locale, fetchPolicy: fetchPolicy, loadTimeout: loadTimeout, maxAge: maxAge, paywallId: paywallId))
     }
 
+    /// Calls `get_presentation` (`GetPresentationParams`): `loadTimeout`: seconds; default 5, values under 1 are raised to 1 with a warning; `maxAge`: seconds; required with return_cache_data_if_not_expired_else_load
+    /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
+    public func getPresentation(placementId: String, locale: String? = nil, fetchPolicy: FetchPolicy? = nil, loadTimeout: Decimal? = nil, maxAge: Decimal? = nil) async throws -> GetPresentationResult {
+        try await invoke("get_presentation", GetPresentationParams(placementId: placementId, locale: locale, fetchPolicy: fetchPolicy, loadTimeout: loadTimeout, maxAge: maxAge))
+    }
+
+    /// Calls `set_debug_overrides` (`SetDebugOverridesParams`): `placements`: placement_id -> variation_id
+    /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
+    public func setDebugOverrides(placements: [String: String]) async throws {
+        try await perform("set_debug_overrides", SetDebugOverridesParams(placements: placements))
+    }
+
     /// Calls `get_paywall_products` (`GetPaywallProductsParams`).
     /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
     public func getPaywallProducts(paywall: Paywall, fetchPolicy: ProductsFetchPolicy? = nil) async throws -> [PaywallProduct] {
         try await invoke("get_paywall_products", GetPaywallProductsParams(paywall: paywall, fetchPolicy: fetchPolicy))
+    }
+
+    /// Calls `get_remote_config` (`GetRemoteConfigParams`).
+    /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
+    public func getRemoteConfig(paywall: Paywall, fetchPolicy: ProductsFetchPolicy? = nil) async throws -> RemoteConfig? {
+        try await invoke("get_remote_config", GetRemoteConfigParams(paywall: paywall, fetchPolicy: fetchPolicy))
     }
 
     /// Calls `host_respond` (`HostRespondParams`).
@@ -226,7 +244,10 @@ package enum GeneratedRoundTrip {
         case "set_log_level": return try SetLogLevelParams(json: json).jsonValue
         case "set_fallback": return try FallbackSource(json: json).jsonValue
         case "get_paywall": return try GetPaywallParams(json: json).jsonValue
+        case "get_presentation": return try GetPresentationParams(json: json).jsonValue
+        case "set_debug_overrides": return try SetDebugOverridesParams(json: json).jsonValue
         case "get_paywall_products": return try GetPaywallProductsParams(json: json).jsonValue
+        case "get_remote_config": return try GetRemoteConfigParams(json: json).jsonValue
         case "log_show_paywall": return try LogShowPaywallParams(json: json).jsonValue
         case "identify": return try IdentifyParams(json: json).jsonValue
         case "host_respond": return try HostRespondParams(json: json).jsonValue
@@ -267,7 +288,10 @@ package enum GeneratedRoundTrip {
         case "set_log_level": return try nullResult(json)
         case "set_fallback": return try SetFallbackResult(json: json).jsonValue
         case "get_paywall": return try Paywall(json: json).jsonValue
+        case "get_presentation": return try GetPresentationResult(json: json).jsonValue
+        case "set_debug_overrides": return try nullResult(json)
         case "get_paywall_products": return try [PaywallProduct](json: json).jsonValue
+        case "get_remote_config": return try RemoteConfig?(json: json).jsonValue
         case "get_profile": return try Profile(json: json).jsonValue
         case "refresh_profile": return try Profile(json: json).jsonValue
         case "app_did_become_active": return try nullResult(json)

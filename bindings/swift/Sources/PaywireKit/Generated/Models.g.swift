@@ -182,7 +182,7 @@ public struct SetLogLevelParams: PaywireModel {
     static let memberNames: Set<String> = ["log_level"]
 }
 
-/// Exactly one of path (a file) or bundle (inline).
+/// Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields.
 public struct FallbackSource: PaywireModel {
     /// The `path` member.
     public var path: String?
@@ -274,15 +274,19 @@ public struct BundlePlacement: PaywireModel {
     public var variations: [Variation]?
     /// The `cross_placement_test_id` member.
     public var crossPlacementTestId: String?
-    /// ordered; the first whose rule matches wins; the last is the default and has no rule
+    /// ordered; the first whose rule matches wins; the last is the default: without a rule it serves everyone else, with one a profile no rule matches is in no audience (get_presentation answers no_audience_match, get_paywall invalid_fallback with details.reason no_audience_match)
     public var audiences: [Audience]?
     /// the BCP 47 tag whose localization answers when none answers the request's locale (tried before en); see docs/concepts/placements.md
     public var defaultLocale: String?
+    /// at most count presentations of this placement's paywall to a profile in any per_seconds; a presentation counts when the host reports the view appeared (present_paywall_view), judged by access time; get_presentation answers capped past it
+    public var cap: Cap?
+    /// access level ids: a profile with one of them active is never presented this paywall (get_presentation answers has_access)
+    public var excludeIfAccess: [String]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(audienceName: String? = nil, revision: Int? = nil, abTestName: String? = nil, placementAudienceVersionId: String? = nil, variations: [Variation]? = nil, crossPlacementTestId: String? = nil, audiences: [Audience]? = nil, defaultLocale: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(audienceName: String? = nil, revision: Int? = nil, abTestName: String? = nil, placementAudienceVersionId: String? = nil, variations: [Variation]? = nil, crossPlacementTestId: String? = nil, audiences: [Audience]? = nil, defaultLocale: String? = nil, cap: Cap? = nil, excludeIfAccess: [String]? = nil, unknownMembers: JSONObject = [:]) {
         self.audienceName = audienceName
         self.revision = revision
         self.abTestName = abTestName
@@ -291,6 +295,8 @@ public struct BundlePlacement: PaywireModel {
         self.crossPlacementTestId = crossPlacementTestId
         self.audiences = audiences
         self.defaultLocale = defaultLocale
+        self.cap = cap
+        self.excludeIfAccess = excludeIfAccess
         self.unknownMembers = unknownMembers
     }
 
@@ -304,6 +310,8 @@ public struct BundlePlacement: PaywireModel {
         crossPlacementTestId = try reader.optional("cross_placement_test_id")
         audiences = try reader.optional("audiences")
         defaultLocale = try reader.optional("default_locale")
+        cap = try reader.optional("cap")
+        excludeIfAccess = try reader.optional("exclude_if_access")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -317,11 +325,13 @@ public struct BundlePlacement: PaywireModel {
         writer.optional("cross_placement_test_id", crossPlacementTestId)
         writer.optional("audiences", audiences)
         writer.optional("default_locale", defaultLocale)
+        writer.optional("cap", cap)
+        writer.optional("exclude_if_access", excludeIfAccess)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["audience_name", "revision", "ab_test_name", "placement_audience_version_id", "variations", "cross_placement_test_id", "audiences", "default_locale"]
+    static let memberNames: Set<String> = ["audience_name", "revision", "ab_test_name", "placement_audience_version_id", "variations", "cross_placement_test_id", "audiences", "default_locale", "cap", "exclude_if_access"]
 }
 
 /// The schema's `Variation`.
@@ -329,13 +339,13 @@ public struct Variation: PaywireModel {
     /// The `variation_id` member.
     public var variationId: String
     /// The `paywall_id` member.
-    public var paywallId: String
+    public var paywallId: String?
     /// The `paywall_name` member.
     public var paywallName: String?
     /// The `weight` member.
     public var weight: Int
     /// The `products` member.
-    public var products: [JSONValue]
+    public var products: [JSONValue]?
     /// The `remote_configs` member.
     public var remoteConfigs: [VariationRemoteConfig]?
     /// The `dismiss_on_purchase` member.
@@ -346,11 +356,13 @@ public struct Variation: PaywireModel {
     public var builder: JSONObject?
     /// The `cross_placement_group` member.
     public var crossPlacementGroup: String?
+    /// a holdout: weighted and bucketed like any variation, but its profiles are shown no paywall (get_presentation answers holdout and records an exposure with holdout: true; get_paywall answers not_found, details.reason holdout), so the experiment measures the paywall against none; paywall_id and products are optional and unused
+    public var holdout: Bool?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(variationId: String, paywallId: String, paywallName: String? = nil, weight: Int, products: [JSONValue] = [], remoteConfigs: [VariationRemoteConfig]? = nil, dismissOnPurchase: Bool? = nil, postPurchase: JSONObject? = nil, builder: JSONObject? = nil, crossPlacementGroup: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(variationId: String, paywallId: String? = nil, paywallName: String? = nil, weight: Int, products: [JSONValue]? = nil, remoteConfigs: [VariationRemoteConfig]? = nil, dismissOnPurchase: Bool? = nil, postPurchase: JSONObject? = nil, builder: JSONObject? = nil, crossPlacementGroup: String? = nil, holdout: Bool? = nil, unknownMembers: JSONObject = [:]) {
         self.variationId = variationId
         self.paywallId = paywallId
         self.paywallName = paywallName
@@ -361,41 +373,44 @@ public struct Variation: PaywireModel {
         self.postPurchase = postPurchase
         self.builder = builder
         self.crossPlacementGroup = crossPlacementGroup
+        self.holdout = holdout
         self.unknownMembers = unknownMembers
     }
 
     public init(json: JSONValue) throws {
         let reader = try ModelReader(json, "Variation")
         variationId = try reader.required("variation_id")
-        paywallId = try reader.required("paywall_id")
+        paywallId = try reader.optional("paywall_id")
         paywallName = try reader.optional("paywall_name")
         weight = try reader.required("weight")
-        products = try reader.required("products")
+        products = try reader.optional("products")
         remoteConfigs = try reader.optional("remote_configs")
         dismissOnPurchase = try reader.optional("dismiss_on_purchase")
         postPurchase = try reader.optional("post_purchase")
         builder = try reader.optional("builder")
         crossPlacementGroup = try reader.optional("cross_placement_group")
+        holdout = try reader.optional("holdout")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
     public var jsonValue: JSONValue {
         var writer = ModelWriter()
         writer.required("variation_id", variationId)
-        writer.required("paywall_id", paywallId)
+        writer.optional("paywall_id", paywallId)
         writer.optional("paywall_name", paywallName)
         writer.required("weight", weight)
-        writer.required("products", products)
+        writer.optional("products", products)
         writer.optional("remote_configs", remoteConfigs)
         writer.optional("dismiss_on_purchase", dismissOnPurchase)
         writer.optional("post_purchase", postPurchase)
         writer.optional("builder", builder)
         writer.optional("cross_placement_group", crossPlacementGroup)
+        writer.optional("holdout", holdout)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["variation_id", "paywall_id", "paywall_name", "weight", "products", "remote_configs", "dismiss_on_purchase", "post_purchase", "builder", "cross_placement_group"]
+    static let memberNames: Set<String> = ["variation_id", "paywall_id", "paywall_name", "weight", "products", "remote_configs", "dismiss_on_purchase", "post_purchase", "builder", "cross_placement_group", "holdout"]
 }
 
 /// The schema's `VariationProduct`.
@@ -582,6 +597,40 @@ public struct AudienceRule: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["all", "any", "not", "attribute", "op", "value"]
+}
+
+/// at most count presentations of this placement's paywall to a profile in any per_seconds; a presentation counts when the host reports the view appeared (present_paywall_view), judged by access time; get_presentation answers capped past it
+public struct Cap: PaywireModel {
+    /// The `count` member.
+    public var count: Int
+    /// at most 366 days
+    public var perSeconds: Int
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(count: Int, perSeconds: Int, unknownMembers: JSONObject = [:]) {
+        self.count = count
+        self.perSeconds = perSeconds
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "Cap")
+        count = try reader.required("count")
+        perSeconds = try reader.required("per_seconds")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("count", count)
+        writer.required("per_seconds", perSeconds)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["count", "per_seconds"]
 }
 
 /// The schema's `BundleOnboardingPlacement`.
@@ -785,6 +834,84 @@ public struct GetPaywallParams: PaywireModel {
     static let memberNames: Set<String> = ["placement_id", "locale", "fetch_policy", "load_timeout", "max_age", "paywall_id"]
 }
 
+/// whether to present the placement's paywall now, and which: served as get_paywall serves it (same sources, policy and budget), then its rules judged
+public struct GetPresentationParams: PaywireModel {
+    /// The `placement_id` member.
+    public var placementId: String
+    /// The `locale` member.
+    public var locale: String?
+    /// The `fetch_policy` member.
+    public var fetchPolicy: FetchPolicy?
+    /// seconds; default 5, values under 1 are raised to 1 with a warning
+    public var loadTimeout: Decimal?
+    /// seconds; required with return_cache_data_if_not_expired_else_load
+    public var maxAge: Decimal?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(placementId: String, locale: String? = nil, fetchPolicy: FetchPolicy? = nil, loadTimeout: Decimal? = nil, maxAge: Decimal? = nil, unknownMembers: JSONObject = [:]) {
+        self.placementId = placementId
+        self.locale = locale
+        self.fetchPolicy = fetchPolicy
+        self.loadTimeout = loadTimeout
+        self.maxAge = maxAge
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "GetPresentationParams")
+        placementId = try reader.required("placement_id")
+        locale = try reader.optional("locale")
+        fetchPolicy = try reader.optional("fetch_policy")
+        loadTimeout = try reader.optional("load_timeout")
+        maxAge = try reader.optional("max_age")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("placement_id", placementId)
+        writer.optional("locale", locale)
+        writer.optional("fetch_policy", fetchPolicy)
+        writer.optional("load_timeout", loadTimeout)
+        writer.optional("max_age", maxAge)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["placement_id", "locale", "fetch_policy", "load_timeout", "max_age"]
+}
+
+/// replaces every debug override: each placement named serves the variation named (audience rules and bucketing skipped), its exposures recorded as forced; {} clears them. Refused with invalid_state unless the config says debug: true. Kept in memory for the client's life
+public struct SetDebugOverridesParams: PaywireModel {
+    /// placement_id -> variation_id
+    public var placements: [String: String]
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(placements: [String: String] = [:], unknownMembers: JSONObject = [:]) {
+        self.placements = placements
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "SetDebugOverridesParams")
+        placements = try reader.required("placements")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("placements", placements)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["placements"]
+}
+
 /// The params of `get_paywall_products`.
 public struct GetPaywallProductsParams: PaywireModel {
     /// The `paywall` member.
@@ -829,6 +956,8 @@ public struct Paywall: PaywireModel {
     public var paywallName: String
     /// The `variation_id` member.
     public var variationId: String
+    /// present only when a debug override (set_debug_overrides) forced the variation; its exposures are recorded with forced: true
+    public var forced: Bool?
     /// The `remote_config` member.
     public var remoteConfig: RemoteConfig?
     /// The `products` member.
@@ -851,11 +980,12 @@ public struct Paywall: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(placement: Placement, paywallId: String, paywallName: String, variationId: String, remoteConfig: RemoteConfig? = nil, products: [PaywallProductReference] = [], responseCreatedAt: Int, requestLocale: String, locale: String? = nil, dismissOnPurchase: Bool, postPurchase: PostPurchase? = nil, builder: JSONObject? = nil, dismissOnRestore: Bool, unknownMembers: JSONObject = [:]) {
+    public init(placement: Placement, paywallId: String, paywallName: String, variationId: String, forced: Bool? = nil, remoteConfig: RemoteConfig? = nil, products: [PaywallProductReference] = [], responseCreatedAt: Int, requestLocale: String, locale: String? = nil, dismissOnPurchase: Bool, postPurchase: PostPurchase? = nil, builder: JSONObject? = nil, dismissOnRestore: Bool, unknownMembers: JSONObject = [:]) {
         self.placement = placement
         self.paywallId = paywallId
         self.paywallName = paywallName
         self.variationId = variationId
+        self.forced = forced
         self.remoteConfig = remoteConfig
         self.products = products
         self.responseCreatedAt = responseCreatedAt
@@ -874,6 +1004,7 @@ public struct Paywall: PaywireModel {
         paywallId = try reader.required("paywall_id")
         paywallName = try reader.required("paywall_name")
         variationId = try reader.required("variation_id")
+        forced = try reader.optional("forced")
         remoteConfig = try reader.required("remote_config")
         products = try reader.required("products")
         responseCreatedAt = try reader.required("response_created_at")
@@ -892,6 +1023,7 @@ public struct Paywall: PaywireModel {
         writer.required("paywall_id", paywallId)
         writer.required("paywall_name", paywallName)
         writer.required("variation_id", variationId)
+        writer.optional("forced", forced)
         writer.required("remote_config", remoteConfig)
         writer.required("products", products)
         writer.required("response_created_at", responseCreatedAt)
@@ -905,7 +1037,7 @@ public struct Paywall: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["placement", "paywall_id", "paywall_name", "variation_id", "remote_config", "products", "response_created_at", "request_locale", "locale", "dismiss_on_purchase", "post_purchase", "builder", "dismiss_on_restore"]
+    static let memberNames: Set<String> = ["placement", "paywall_id", "paywall_name", "variation_id", "forced", "remote_config", "products", "response_created_at", "request_locale", "locale", "dismiss_on_purchase", "post_purchase", "builder", "dismiss_on_restore"]
 }
 
 /// The schema's `Placement`.
@@ -1111,6 +1243,40 @@ public struct PostPurchaseNextStep: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["type", "step_id"]
+}
+
+/// the paywall's remote config with its text tags filled from its products as the store describes them (loaded as get_paywall_products loads them)
+public struct GetRemoteConfigParams: PaywireModel {
+    /// The `paywall` member.
+    public var paywall: Paywall
+    /// The `fetch_policy` member.
+    public var fetchPolicy: ProductsFetchPolicy?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(paywall: Paywall, fetchPolicy: ProductsFetchPolicy? = nil, unknownMembers: JSONObject = [:]) {
+        self.paywall = paywall
+        self.fetchPolicy = fetchPolicy
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "GetRemoteConfigParams")
+        paywall = try reader.required("paywall")
+        fetchPolicy = try reader.optional("fetch_policy")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("paywall", paywall)
+        writer.optional("fetch_policy", fetchPolicy)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["paywall", "fetch_policy"]
 }
 
 /// The params of `log_show_paywall`.
@@ -2516,19 +2682,22 @@ public struct GetSdkVersionResult: PaywireModel {
     public var abiVersion: Int
     /// The `wire_version` member.
     public var wireVersion: Int
-    /// the sha256 of schema/paywire.schema.json the library was built from; a binding generated from another schema refuses the library, naming both
+    /// the sha256 of schema/paywire.schema.json the library was built from; the conformance kit requires its own, byte for byte
     public var schemaSha256: String
+    /// the schema's MAJOR.MINOR the library was built from; a binding accepts the same MAJOR and a MINOR at least its own, and refuses others with VERSION_MISMATCH, naming both
+    public var schemaVersion: String?
     /// The `wrapper` member.
     public var wrapper: JSONObject?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(version: String, abiVersion: Int, wireVersion: Int, schemaSha256: String, wrapper: JSONObject? = nil, unknownMembers: JSONObject = [:]) {
+    public init(version: String, abiVersion: Int, wireVersion: Int, schemaSha256: String, schemaVersion: String? = nil, wrapper: JSONObject? = nil, unknownMembers: JSONObject = [:]) {
         self.version = version
         self.abiVersion = abiVersion
         self.wireVersion = wireVersion
         self.schemaSha256 = schemaSha256
+        self.schemaVersion = schemaVersion
         self.wrapper = wrapper
         self.unknownMembers = unknownMembers
     }
@@ -2539,6 +2708,7 @@ public struct GetSdkVersionResult: PaywireModel {
         abiVersion = try reader.required("abi_version")
         wireVersion = try reader.required("wire_version")
         schemaSha256 = try reader.required("schema_sha256")
+        schemaVersion = try reader.optional("schema_version")
         wrapper = try reader.optional("wrapper")
         unknownMembers = reader.unknown(Self.memberNames)
     }
@@ -2549,29 +2719,33 @@ public struct GetSdkVersionResult: PaywireModel {
         writer.required("abi_version", abiVersion)
         writer.required("wire_version", wireVersion)
         writer.required("schema_sha256", schemaSha256)
+        writer.optional("schema_version", schemaVersion)
         writer.optional("wrapper", wrapper)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["version", "abi_version", "wire_version", "schema_sha256", "wrapper"]
+    static let memberNames: Set<String> = ["version", "abi_version", "wire_version", "schema_sha256", "schema_version", "wrapper"]
 }
 
 /// The result of `set_fallback`.
 public struct SetFallbackResult: PaywireModel {
-    /// The `format_version` member.
-    public var formatVersion: Int = 1
-    /// milliseconds since the Unix epoch
+    /// The `format` member.
+    public var format: FallbackFormat
+    /// the file's format version: 1 for a Paywire bundle, 8 for a file exported from Adapty's dashboard
+    public var formatVersion: Int
+    /// the content version, milliseconds since the Unix epoch (a Paywire bundle's response_created_at, a dashboard file's meta.response_created_at)
     public var responseCreatedAt: Int
-    /// The `placement_count` member.
+    /// paywall placements the file serves
     public var placementCount: Int
-    /// The `onboarding_count` member.
+    /// onboarding placements the file serves
     public var onboardingCount: Int
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(formatVersion: Int = 1, responseCreatedAt: Int, placementCount: Int, onboardingCount: Int, unknownMembers: JSONObject = [:]) {
+    public init(format: FallbackFormat, formatVersion: Int, responseCreatedAt: Int, placementCount: Int, onboardingCount: Int, unknownMembers: JSONObject = [:]) {
+        self.format = format
         self.formatVersion = formatVersion
         self.responseCreatedAt = responseCreatedAt
         self.placementCount = placementCount
@@ -2581,6 +2755,7 @@ public struct SetFallbackResult: PaywireModel {
 
     public init(json: JSONValue) throws {
         let reader = try ModelReader(json, "SetFallbackResult")
+        format = try reader.required("format")
         formatVersion = try reader.required("format_version")
         responseCreatedAt = try reader.required("response_created_at")
         placementCount = try reader.required("placement_count")
@@ -2590,6 +2765,7 @@ public struct SetFallbackResult: PaywireModel {
 
     public var jsonValue: JSONValue {
         var writer = ModelWriter()
+        writer.required("format", format)
         writer.required("format_version", formatVersion)
         writer.required("response_created_at", responseCreatedAt)
         writer.required("placement_count", placementCount)
@@ -2598,7 +2774,130 @@ public struct SetFallbackResult: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["format_version", "response_created_at", "placement_count", "onboarding_count"]
+    static let memberNames: Set<String> = ["format", "format_version", "response_created_at", "placement_count", "onboarding_count"]
+}
+
+/// see docs/concepts/presentation.md
+public struct GetPresentationResult: PaywireModel {
+    /// judged in this order: has_access, no_audience_match, capped, then holdout or present
+    public var decision: Decision
+    /// the rule that decided; debug_override when a debug override forced the variation (present or holdout)
+    public var reason: Reason
+    /// with present only: what get_paywall would answer
+    public var paywall: Paywall?
+    /// with present and holdout
+    public var variationId: String?
+    /// with present and holdout
+    public var abTestName: String?
+    /// with present and holdout
+    public var audienceName: String?
+    /// a debug override forced the variation
+    public var forced: Bool?
+    /// with has_access: the active access level that excluded the profile
+    public var accessLevelId: String?
+    /// whenever the placement has a cap
+    public var cap: GetPresentationResultCap?
+    /// with holdout: the id of its paywall_shown record (holdout: true), kept durably before the call returned
+    public var eventId: String?
+    /// with holdout when update_profile disabled analytics: no exposure was recorded
+    public var analyticsDisabled: Bool?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(decision: Decision, reason: Reason, paywall: Paywall? = nil, variationId: String? = nil, abTestName: String? = nil, audienceName: String? = nil, forced: Bool? = nil, accessLevelId: String? = nil, cap: GetPresentationResultCap? = nil, eventId: String? = nil, analyticsDisabled: Bool? = nil, unknownMembers: JSONObject = [:]) {
+        self.decision = decision
+        self.reason = reason
+        self.paywall = paywall
+        self.variationId = variationId
+        self.abTestName = abTestName
+        self.audienceName = audienceName
+        self.forced = forced
+        self.accessLevelId = accessLevelId
+        self.cap = cap
+        self.eventId = eventId
+        self.analyticsDisabled = analyticsDisabled
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "GetPresentationResult")
+        decision = try reader.required("decision")
+        reason = try reader.required("reason")
+        paywall = try reader.optional("paywall")
+        variationId = try reader.optional("variation_id")
+        abTestName = try reader.optional("ab_test_name")
+        audienceName = try reader.optional("audience_name")
+        forced = try reader.optional("forced")
+        accessLevelId = try reader.optional("access_level_id")
+        cap = try reader.optional("cap")
+        eventId = try reader.optional("event_id")
+        analyticsDisabled = try reader.optional("analytics_disabled")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("decision", decision)
+        writer.required("reason", reason)
+        writer.optional("paywall", paywall)
+        writer.optional("variation_id", variationId)
+        writer.optional("ab_test_name", abTestName)
+        writer.optional("audience_name", audienceName)
+        writer.optional("forced", forced)
+        writer.optional("access_level_id", accessLevelId)
+        writer.optional("cap", cap)
+        writer.optional("event_id", eventId)
+        writer.optional("analytics_disabled", analyticsDisabled)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["decision", "reason", "paywall", "variation_id", "ab_test_name", "audience_name", "forced", "access_level_id", "cap", "event_id", "analytics_disabled"]
+}
+
+/// whenever the placement has a cap
+public struct GetPresentationResultCap: PaywireModel {
+    /// The `count` member.
+    public var count: Int
+    /// The `per_seconds` member.
+    public var perSeconds: Int
+    /// presentations counted in the last per_seconds (access time)
+    public var presented: Int
+    /// with capped: when the next presentation is allowed (access time, ISO 8601 UTC)
+    public var nextAt: String?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(count: Int, perSeconds: Int, presented: Int, nextAt: String? = nil, unknownMembers: JSONObject = [:]) {
+        self.count = count
+        self.perSeconds = perSeconds
+        self.presented = presented
+        self.nextAt = nextAt
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "GetPresentationResultCap")
+        count = try reader.required("count")
+        perSeconds = try reader.required("per_seconds")
+        presented = try reader.required("presented")
+        nextAt = try reader.optional("next_at")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("count", count)
+        writer.required("per_seconds", perSeconds)
+        writer.required("presented", presented)
+        writer.optional("next_at", nextAt)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["count", "per_seconds", "presented", "next_at"]
 }
 
 /// a product as the store describes it; the paywall_* members tie it to the paywall it was shown on (absent for a purchase without a paywall)
@@ -2629,11 +2928,13 @@ public struct PaywallProduct: PaywireModel {
     public var accessLevelId: String?
     /// the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one
     public var productType: ProductType?
+    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md
+    public var textTags: [String: String]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(vendorProductId: String, localizedTitle: String, localizedDescription: String, price: Price, subscription: Subscription? = nil, paywallVariationId: String? = nil, paywallAbTestName: String? = nil, paywallName: String? = nil, paywallProductIndex: Int? = nil, introOfferEligibility: IntroOfferEligibility, isFamilyShareable: Bool, accessLevelId: String? = nil, productType: ProductType? = nil, unknownMembers: JSONObject = [:]) {
+    public init(vendorProductId: String, localizedTitle: String, localizedDescription: String, price: Price, subscription: Subscription? = nil, paywallVariationId: String? = nil, paywallAbTestName: String? = nil, paywallName: String? = nil, paywallProductIndex: Int? = nil, introOfferEligibility: IntroOfferEligibility, isFamilyShareable: Bool, accessLevelId: String? = nil, productType: ProductType? = nil, textTags: [String: String]? = nil, unknownMembers: JSONObject = [:]) {
         self.vendorProductId = vendorProductId
         self.localizedTitle = localizedTitle
         self.localizedDescription = localizedDescription
@@ -2647,6 +2948,7 @@ public struct PaywallProduct: PaywireModel {
         self.isFamilyShareable = isFamilyShareable
         self.accessLevelId = accessLevelId
         self.productType = productType
+        self.textTags = textTags
         self.unknownMembers = unknownMembers
     }
 
@@ -2665,6 +2967,7 @@ public struct PaywallProduct: PaywireModel {
         isFamilyShareable = try reader.required("is_family_shareable")
         accessLevelId = try reader.required("access_level_id")
         productType = try reader.required("product_type")
+        textTags = try reader.optional("text_tags")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -2683,11 +2986,12 @@ public struct PaywallProduct: PaywireModel {
         writer.required("is_family_shareable", isFamilyShareable)
         writer.required("access_level_id", accessLevelId)
         writer.required("product_type", productType)
+        writer.optional("text_tags", textTags)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["vendor_product_id", "localized_title", "localized_description", "price", "subscription", "paywall_variation_id", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "intro_offer_eligibility", "is_family_shareable", "access_level_id", "product_type"]
+    static let memberNames: Set<String> = ["vendor_product_id", "localized_title", "localized_description", "price", "subscription", "paywall_variation_id", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "intro_offer_eligibility", "is_family_shareable", "access_level_id", "product_type", "text_tags"]
 }
 
 /// The schema's `Price`.
@@ -4898,11 +5202,13 @@ public struct EventProduct: PaywireModel {
     public var accessLevelId: String??
     /// the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one
     public var productType: ProductType??
+    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md
+    public var textTags: [String: String]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(vendorProductId: String, localizedTitle: String? = nil, localizedDescription: String? = nil, price: Price? = nil, subscription: Subscription?? = nil, paywallVariationId: String? = nil, paywallAbTestName: String? = nil, paywallName: String? = nil, paywallProductIndex: Int? = nil, introOfferEligibility: IntroOfferEligibility? = nil, isFamilyShareable: Bool? = nil, accessLevelId: String?? = nil, productType: ProductType?? = nil, unknownMembers: JSONObject = [:]) {
+    public init(vendorProductId: String, localizedTitle: String? = nil, localizedDescription: String? = nil, price: Price? = nil, subscription: Subscription?? = nil, paywallVariationId: String? = nil, paywallAbTestName: String? = nil, paywallName: String? = nil, paywallProductIndex: Int? = nil, introOfferEligibility: IntroOfferEligibility? = nil, isFamilyShareable: Bool? = nil, accessLevelId: String?? = nil, productType: ProductType?? = nil, textTags: [String: String]? = nil, unknownMembers: JSONObject = [:]) {
         self.vendorProductId = vendorProductId
         self.localizedTitle = localizedTitle
         self.localizedDescription = localizedDescription
@@ -4916,6 +5222,7 @@ public struct EventProduct: PaywireModel {
         self.isFamilyShareable = isFamilyShareable
         self.accessLevelId = accessLevelId
         self.productType = productType
+        self.textTags = textTags
         self.unknownMembers = unknownMembers
     }
 
@@ -4934,6 +5241,7 @@ public struct EventProduct: PaywireModel {
         isFamilyShareable = try reader.optional("is_family_shareable")
         accessLevelId = try reader.present("access_level_id")
         productType = try reader.present("product_type")
+        textTags = try reader.optional("text_tags")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -4952,11 +5260,12 @@ public struct EventProduct: PaywireModel {
         writer.optional("is_family_shareable", isFamilyShareable)
         writer.optional("access_level_id", accessLevelId)
         writer.optional("product_type", productType)
+        writer.optional("text_tags", textTags)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["vendor_product_id", "localized_title", "localized_description", "price", "subscription", "paywall_variation_id", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "intro_offer_eligibility", "is_family_shareable", "access_level_id", "product_type"]
+    static let memberNames: Set<String> = ["vendor_product_id", "localized_title", "localized_description", "price", "subscription", "paywall_variation_id", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "intro_offer_eligibility", "is_family_shareable", "access_level_id", "product_type", "text_tags"]
 }
 
 /// The `paywall_view_did_finish_purchase` event.

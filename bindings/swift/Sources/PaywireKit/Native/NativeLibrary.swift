@@ -93,12 +93,20 @@ package final class NativeLibrary: @unchecked Sendable {
     }
 }
 
-/// libpaywire could not be found, did not load, or was built for another ABI or wire schema.
+/// libpaywire could not be found, did not load, or was built for another ABI or a wire schema this
+/// binding cannot read (`status` `VERSION_MISMATCH`).
 public struct PaywireLibraryError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, with what to do about it.
     public let message: String
     /// Each place looked at, and why it did not do.
     public let tried: [String]
+    /// `VERSION_MISMATCH` when the library's wire schema has another MAJOR or an older MINOR than
+    /// this binding's (``PaywireSchema/version``); nil when it could not be found or loaded.
+    public var status: String? = nil
+    /// The library's schema MAJOR.MINOR, when it was refused for it (nil: it said none).
+    public var libraryVersion: String? = nil
+    /// This binding's schema MAJOR.MINOR, when the library was refused for its version.
+    public var bindingVersion: String? = nil
 
     public var description: String {
         tried.isEmpty ? message : "\(message). Tried: \(tried.joined(separator: "; "))"

@@ -1,5 +1,6 @@
 package dev.paywire.conformance;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.sun.jna.Memory;
@@ -7,10 +8,15 @@ import com.sun.jna.Pointer;
 import dev.paywire.Abi;
 import dev.paywire.Json;
 import dev.paywire.NativeHandlers;
+import dev.paywire.model.Event;
+import dev.paywire.model.Events;
+import dev.paywire.model.Results;
+import dev.paywire.model.UnknownEvent;
 
 import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The primitive ops of tests/conformance/README.md, op for op as the C runner
@@ -48,11 +54,33 @@ final class RunnerOps {
             case "string_free_null":
                 library.paywire_string_free(null);
                 return new JsonObject();
+            case "decode": return decode(op);
             default:
                 JsonObject reply = runnerError("unknown op");
                 reply.addProperty("op", kind);
                 return reply;
         }
+    }
+
+    /**
+     * Reads a library's JSON (a result of {@code method}, or an event) into the typed models and
+     * writes it back (tests/conformance/future.py: what a newer library may write).
+     */
+    private static JsonObject decode(JsonObject op) {
+        JsonElement data = Json.parse(OpArguments.string(op, "json_text"));
+        JsonObject reply = new JsonObject();
+        if ("event".equals(OpArguments.string(op, "kind"))) {
+            Event event = Events.parse(data);
+            reply.addProperty("decoded_text", Json.write(event.toJson()));
+            reply.addProperty("event_type", event instanceof UnknownEvent ? "unknown" : "known");
+            return reply;
+        }
+        UnaryOperator<JsonElement> roundTrip = Results.RESULT_ROUND_TRIP.get(OpArguments.string(op, "method"));
+        if (roundTrip == null) {
+            return runnerError("no typed result for this method");
+        }
+        reply.addProperty("decoded_text", Json.write(roundTrip.apply(data)));
+        return reply;
     }
 
     /** Frees every client a case left live, as a host must before it exits. */

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class BundlePlacement implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("ab_test_name", "audience_name", "audiences", "cross_placement_test_id", "default_locale", "placement_audience_version_id", "revision", "variations");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("ab_test_name", "audience_name", "audiences", "cap", "cross_placement_test_id", "default_locale", "exclude_if_access", "placement_audience_version_id", "revision", "variations");
     private JsonObject extraFields = new JsonObject();
 
     private String audienceName;
@@ -101,7 +101,7 @@ public final class BundlePlacement implements Model {
     }
 
     private List<Audience> audiences;
-    /** ordered; the first whose rule matches wins; the last is the default and has no rule */
+    /** ordered; the first whose rule matches wins; the last is the default: without a rule it serves everyone else, with one a profile no rule matches is in no audience (get_presentation answers no_audience_match, get_paywall invalid_fallback with details.reason no_audience_match) */
     public List<Audience> getAudiences() {
         return audiences;
     }
@@ -127,6 +127,36 @@ public final class BundlePlacement implements Model {
 
     public BundlePlacement withDefaultLocale(String value) {
         setDefaultLocale(value);
+        return this;
+    }
+
+    private Cap cap;
+    /** at most count presentations of this placement's paywall to a profile in any per_seconds; a presentation counts when the host reports the view appeared (present_paywall_view), judged by access time; get_presentation answers capped past it */
+    public Cap getCap() {
+        return cap;
+    }
+
+    public void setCap(Cap value) {
+        cap = value;
+    }
+
+    public BundlePlacement withCap(Cap value) {
+        setCap(value);
+        return this;
+    }
+
+    private List<String> excludeIfAccess;
+    /** access level ids: a profile with one of them active is never presented this paywall (get_presentation answers has_access) */
+    public List<String> getExcludeIfAccess() {
+        return excludeIfAccess;
+    }
+
+    public void setExcludeIfAccess(List<String> value) {
+        excludeIfAccess = value;
+    }
+
+    public BundlePlacement withExcludeIfAccess(List<String> value) {
+        setExcludeIfAccess(value);
         return this;
     }
 
@@ -163,6 +193,12 @@ public final class BundlePlacement implements Model {
         if (ModelJson.present(o, "default_locale")) {
             v.defaultLocale = ModelJson.string(o.get("default_locale"));
         }
+        if (ModelJson.present(o, "cap")) {
+            v.cap = Cap.fromJson(o.get("cap"));
+        }
+        if (ModelJson.present(o, "exclude_if_access")) {
+            v.excludeIfAccess = ModelJson.list(o.get("exclude_if_access"), x0 -> ModelJson.string(x0));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -194,6 +230,12 @@ public final class BundlePlacement implements Model {
         }
         if (defaultLocale != null) {
             o.add("default_locale", ModelJson.json(defaultLocale));
+        }
+        if (cap != null) {
+            o.add("cap", cap.toJson());
+        }
+        if (excludeIfAccess != null) {
+            o.add("exclude_if_access", ModelJson.array(excludeIfAccess, x0 -> ModelJson.json(x0)));
         }
         ModelJson.addAll(o, extraFields);
         return o;

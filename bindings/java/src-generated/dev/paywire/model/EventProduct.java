@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** a paywall product; only vendor_product_id and the paywall context when the store did not describe it */
 public final class EventProduct implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "intro_offer_eligibility", "is_family_shareable", "localized_description", "localized_title", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "paywall_variation_id", "price", "product_type", "subscription", "vendor_product_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "intro_offer_eligibility", "is_family_shareable", "localized_description", "localized_title", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "paywall_variation_id", "price", "product_type", "subscription", "text_tags", "vendor_product_id");
     private JsonObject extraFields = new JsonObject();
 
     private String vendorProductId;
@@ -219,6 +219,21 @@ public final class EventProduct implements Model {
         return hasProductType;
     }
 
+    private Map<String, String> textTags;
+    /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md */
+    public Map<String, String> getTextTags() {
+        return textTags;
+    }
+
+    public void setTextTags(Map<String, String> value) {
+        textTags = value;
+    }
+
+    public EventProduct withTextTags(Map<String, String> value) {
+        setTextTags(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -268,6 +283,9 @@ public final class EventProduct implements Model {
             v.productType = ModelJson.nullable(o.get("product_type"), x0 -> ModelJson.string(x0));
             v.hasProductType = true;
         }
+        if (ModelJson.present(o, "text_tags")) {
+            v.textTags = ModelJson.map(o.get("text_tags"), x0 -> ModelJson.string(x0));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -312,6 +330,9 @@ public final class EventProduct implements Model {
         }
         if (hasProductType) {
             o.add("product_type", ModelJson.nullOr(productType, x0 -> ModelJson.json(x0)));
+        }
+        if (textTags != null) {
+            o.add("text_tags", ModelJson.object(textTags, x0 -> ModelJson.json(x0)));
         }
         ModelJson.addAll(o, extraFields);
         return o;

@@ -11,7 +11,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
-/** Exactly one of path (a file) or bundle (inline). */
+/** Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. */
 public final class FallbackSource implements Model {
     private static final java.util.Set<String> KEYS = ModelJson.keys("bundle", "path");
     private JsonObject extraFields = new JsonObject();

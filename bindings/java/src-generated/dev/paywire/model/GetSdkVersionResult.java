@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class GetSdkVersionResult implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("abi_version", "schema_sha256", "version", "wire_version", "wrapper");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("abi_version", "schema_sha256", "schema_version", "version", "wire_version", "wrapper");
     private JsonObject extraFields = new JsonObject();
 
     private String version;
@@ -58,7 +58,7 @@ public final class GetSdkVersionResult implements Model {
     }
 
     private String schemaSha256;
-    /** the sha256 of schema/paywire.schema.json the library was built from; a binding generated from another schema refuses the library, naming both */
+    /** the sha256 of schema/paywire.schema.json the library was built from; the conformance kit requires its own, byte for byte */
     public String getSchemaSha256() {
         return schemaSha256;
     }
@@ -69,6 +69,21 @@ public final class GetSdkVersionResult implements Model {
 
     public GetSdkVersionResult withSchemaSha256(String value) {
         setSchemaSha256(value);
+        return this;
+    }
+
+    private String schemaVersion;
+    /** the schema's MAJOR.MINOR the library was built from; a binding accepts the same MAJOR and a MINOR at least its own, and refuses others with VERSION_MISMATCH, naming both */
+    public String getSchemaVersion() {
+        return schemaVersion;
+    }
+
+    public void setSchemaVersion(String value) {
+        schemaVersion = value;
+    }
+
+    public GetSdkVersionResult withSchemaVersion(String value) {
+        setSchemaVersion(value);
         return this;
     }
 
@@ -99,6 +114,9 @@ public final class GetSdkVersionResult implements Model {
         v.abiVersion = ModelJson.integer(ModelJson.req(o, "abi_version", "GetSdkVersionResult"));
         v.wireVersion = ModelJson.integer(ModelJson.req(o, "wire_version", "GetSdkVersionResult"));
         v.schemaSha256 = ModelJson.string(ModelJson.req(o, "schema_sha256", "GetSdkVersionResult"));
+        if (ModelJson.present(o, "schema_version")) {
+            v.schemaVersion = ModelJson.string(o.get("schema_version"));
+        }
         if (ModelJson.present(o, "wrapper")) {
             v.wrapper = ModelJson.object(o.get("wrapper"));
         }
@@ -114,6 +132,9 @@ public final class GetSdkVersionResult implements Model {
         o.add("abi_version", ModelJson.json(abiVersion));
         o.add("wire_version", ModelJson.json(wireVersion));
         o.add("schema_sha256", ModelJson.json(schemaSha256));
+        if (schemaVersion != null) {
+            o.add("schema_version", ModelJson.json(schemaVersion));
+        }
         if (wrapper != null) {
             o.add("wrapper", ModelJson.json(wrapper));
         }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Paywall implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("builder", "dismiss_on_purchase", "dismiss_on_restore", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "variation_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "variation_id");
     private JsonObject extraFields = new JsonObject();
 
     private Placement placement;
@@ -68,6 +68,21 @@ public final class Paywall implements Model {
 
     public Paywall withVariationId(String value) {
         setVariationId(value);
+        return this;
+    }
+
+    private Boolean forced;
+    /** present only when a debug override (set_debug_overrides) forced the variation; its exposures are recorded with forced: true */
+    public Boolean getForced() {
+        return forced;
+    }
+
+    public void setForced(Boolean value) {
+        forced = value;
+    }
+
+    public Paywall withForced(Boolean value) {
+        setForced(value);
         return this;
     }
 
@@ -215,6 +230,9 @@ public final class Paywall implements Model {
         v.paywallId = ModelJson.string(ModelJson.req(o, "paywall_id", "Paywall"));
         v.paywallName = ModelJson.string(ModelJson.req(o, "paywall_name", "Paywall"));
         v.variationId = ModelJson.string(ModelJson.req(o, "variation_id", "Paywall"));
+        if (ModelJson.present(o, "forced")) {
+            v.forced = ModelJson.bool(o.get("forced"));
+        }
         v.remoteConfig = ModelJson.nullable(ModelJson.req(o, "remote_config", "Paywall"), x0 -> RemoteConfig.fromJson(x0));
         v.products = ModelJson.list(ModelJson.req(o, "products", "Paywall"), x0 -> PaywallProduct.fromJson(x0));
         v.responseCreatedAt = ModelJson.integer(ModelJson.req(o, "response_created_at", "Paywall"));
@@ -236,6 +254,9 @@ public final class Paywall implements Model {
         o.add("paywall_id", ModelJson.json(paywallId));
         o.add("paywall_name", ModelJson.json(paywallName));
         o.add("variation_id", ModelJson.json(variationId));
+        if (forced != null) {
+            o.add("forced", ModelJson.json(forced));
+        }
         o.add("remote_config", ModelJson.nullOr(remoteConfig, x0 -> x0.toJson()));
         o.add("products", ModelJson.array(products, x0 -> x0.toJson()));
         o.add("response_created_at", ModelJson.json(responseCreatedAt));

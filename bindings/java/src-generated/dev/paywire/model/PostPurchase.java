@@ -23,6 +23,6 @@ public interface PostPurchase extends Model {
         if (ModelJson.is(tag, "next_step")) {
             return PostPurchaseNextStep.fromJson(o);
         }
-        throw new IllegalArgumentException("PostPurchase: unknown type " + tag);
+        return new PostPurchaseUnknown(o);
     }
 }

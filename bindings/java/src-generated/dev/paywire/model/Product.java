@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** a product as the store describes it; the paywall_* members tie it to the paywall it was shown on (absent for a purchase without a paywall) */
 public final class Product implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "intro_offer_eligibility", "is_family_shareable", "localized_description", "localized_title", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "paywall_variation_id", "price", "product_type", "subscription", "vendor_product_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "intro_offer_eligibility", "is_family_shareable", "localized_description", "localized_title", "paywall_ab_test_name", "paywall_name", "paywall_product_index", "paywall_variation_id", "price", "product_type", "subscription", "text_tags", "vendor_product_id");
     private JsonObject extraFields = new JsonObject();
 
     private String vendorProductId;
@@ -201,6 +201,21 @@ public final class Product implements Model {
         return this;
     }
 
+    private Map<String, String> textTags;
+    /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md */
+    public Map<String, String> getTextTags() {
+        return textTags;
+    }
+
+    public void setTextTags(Map<String, String> value) {
+        textTags = value;
+    }
+
+    public Product withTextTags(Map<String, String> value) {
+        setTextTags(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -231,6 +246,9 @@ public final class Product implements Model {
         v.isFamilyShareable = ModelJson.bool(ModelJson.req(o, "is_family_shareable", "Product"));
         v.accessLevelId = ModelJson.nullable(ModelJson.req(o, "access_level_id", "Product"), x0 -> ModelJson.string(x0));
         v.productType = ModelJson.nullable(ModelJson.req(o, "product_type", "Product"), x0 -> ModelJson.string(x0));
+        if (ModelJson.present(o, "text_tags")) {
+            v.textTags = ModelJson.map(o.get("text_tags"), x0 -> ModelJson.string(x0));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -260,6 +278,9 @@ public final class Product implements Model {
         o.add("is_family_shareable", ModelJson.json(isFamilyShareable));
         o.add("access_level_id", ModelJson.nullOr(accessLevelId, x0 -> ModelJson.json(x0)));
         o.add("product_type", ModelJson.nullOr(productType, x0 -> ModelJson.json(x0)));
+        if (textTags != null) {
+            o.add("text_tags", ModelJson.object(textTags, x0 -> ModelJson.json(x0)));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

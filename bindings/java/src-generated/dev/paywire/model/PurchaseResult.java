@@ -23,6 +23,6 @@ public interface PurchaseResult extends Model {
         if (ModelJson.is(tag, "user_cancelled") || ModelJson.is(tag, "pending")) {
             return PurchaseResultUserCancelledPending.fromJson(o);
         }
-        throw new IllegalArgumentException("PurchaseResult: unknown type " + tag);
+        return new PurchaseResultUnknown(o);
     }
 }

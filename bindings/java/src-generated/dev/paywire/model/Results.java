@@ -30,7 +30,10 @@ public final class Results {
         PARAMS_ROUND_TRIP.put("set_log_level", json -> SetLogLevelParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("set_fallback", json -> FallbackSource.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("get_paywall", json -> GetPaywallParams.fromJson(json).toJson());
+        PARAMS_ROUND_TRIP.put("get_presentation", json -> GetPresentationParams.fromJson(json).toJson());
+        PARAMS_ROUND_TRIP.put("set_debug_overrides", json -> SetDebugOverridesParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("get_paywall_products", json -> GetPaywallProductsParams.fromJson(json).toJson());
+        PARAMS_ROUND_TRIP.put("get_remote_config", json -> GetRemoteConfigParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("log_show_paywall", json -> LogShowPaywallParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("identify", json -> IdentifyParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("host_respond", json -> HostRespondParams.fromJson(json).toJson());
@@ -64,7 +67,10 @@ public final class Results {
         RESULT_ROUND_TRIP.put("set_log_level", json -> encodeSetLogLevel(decodeSetLogLevel(json)));
         RESULT_ROUND_TRIP.put("set_fallback", json -> encodeSetFallback(decodeSetFallback(json)));
         RESULT_ROUND_TRIP.put("get_paywall", json -> encodeGetPaywall(decodeGetPaywall(json)));
+        RESULT_ROUND_TRIP.put("get_presentation", json -> encodeGetPresentation(decodeGetPresentation(json)));
+        RESULT_ROUND_TRIP.put("set_debug_overrides", json -> encodeSetDebugOverrides(decodeSetDebugOverrides(json)));
         RESULT_ROUND_TRIP.put("get_paywall_products", json -> encodeGetPaywallProducts(decodeGetPaywallProducts(json)));
+        RESULT_ROUND_TRIP.put("get_remote_config", json -> encodeGetRemoteConfig(decodeGetRemoteConfig(json)));
         RESULT_ROUND_TRIP.put("get_profile", json -> encodeGetProfile(decodeGetProfile(json)));
         RESULT_ROUND_TRIP.put("refresh_profile", json -> encodeRefreshProfile(decodeRefreshProfile(json)));
         RESULT_ROUND_TRIP.put("app_did_become_active", json -> encodeAppDidBecomeActive(decodeAppDidBecomeActive(json)));
@@ -142,12 +148,36 @@ public final class Results {
         return value.toJson();
     }
 
+    public static GetPresentationResult decodeGetPresentation(JsonElement json) {
+        return GetPresentationResult.fromJson(json);
+    }
+
+    public static JsonElement encodeGetPresentation(GetPresentationResult value) {
+        return value.toJson();
+    }
+
+    public static Void decodeSetDebugOverrides(JsonElement json) {
+        return ModelJson.none(json);
+    }
+
+    public static JsonElement encodeSetDebugOverrides(Void value) {
+        return ModelJson.json(value);
+    }
+
     public static List<Product> decodeGetPaywallProducts(JsonElement json) {
         return ModelJson.list(json, x0 -> Product.fromJson(x0));
     }
 
     public static JsonElement encodeGetPaywallProducts(List<Product> value) {
         return ModelJson.array(value, x0 -> x0.toJson());
+    }
+
+    public static RemoteConfig decodeGetRemoteConfig(JsonElement json) {
+        return ModelJson.nullable(json, x0 -> RemoteConfig.fromJson(x0));
+    }
+
+    public static JsonElement encodeGetRemoteConfig(RemoteConfig value) {
+        return ModelJson.nullOr(value, x0 -> x0.toJson());
     }
 
     public static Profile decodeGetProfile(JsonElement json) {

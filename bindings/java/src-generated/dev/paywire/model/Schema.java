@@ -11,11 +11,13 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
-/** The schema these models were generated from; a Client refuses a library built from another. */
+/** The schema these models were generated from; a Client refuses a library of another MAJOR or an older MINOR. */
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
-    /** sha256 of schema/paywire.schema.json, compared with get_sdk_version's schema_sha256. */
-    public static final String SHA256 = "b8ad19194b7d7d1586b81f7757d5efa4c4bd793a241ed24e1648db02816890d1";
+    /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
+    public static final String SHA256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+    /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
+    public static final String VERSION = "1.1";
 
     private Schema() {
     }

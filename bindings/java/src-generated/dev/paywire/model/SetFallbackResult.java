@@ -12,10 +12,25 @@ import java.util.List;
 import java.util.Map;
 
 public final class SetFallbackResult implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("format_version", "onboarding_count", "placement_count", "response_created_at");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("format", "format_version", "onboarding_count", "placement_count", "response_created_at");
     private JsonObject extraFields = new JsonObject();
 
-    private Long formatVersion = 1L;
+    private String format;
+    public String getFormat() {
+        return format;
+    }
+
+    public void setFormat(String value) {
+        format = value;
+    }
+
+    public SetFallbackResult withFormat(String value) {
+        setFormat(value);
+        return this;
+    }
+
+    private Long formatVersion;
+    /** the file's format version: 1 for a Paywire bundle, 8 for a file exported from Adapty's dashboard */
     public Long getFormatVersion() {
         return formatVersion;
     }
@@ -30,7 +45,7 @@ public final class SetFallbackResult implements Model {
     }
 
     private Long responseCreatedAt;
-    /** milliseconds since the Unix epoch */
+    /** the content version, milliseconds since the Unix epoch (a Paywire bundle's response_created_at, a dashboard file's meta.response_created_at) */
     public Long getResponseCreatedAt() {
         return responseCreatedAt;
     }
@@ -45,6 +60,7 @@ public final class SetFallbackResult implements Model {
     }
 
     private Long placementCount;
+    /** paywall placements the file serves */
     public Long getPlacementCount() {
         return placementCount;
     }
@@ -59,6 +75,7 @@ public final class SetFallbackResult implements Model {
     }
 
     private Long onboardingCount;
+    /** onboarding placements the file serves */
     public Long getOnboardingCount() {
         return onboardingCount;
     }
@@ -81,6 +98,7 @@ public final class SetFallbackResult implements Model {
     public static SetFallbackResult fromJson(JsonElement json) {
         JsonObject o = ModelJson.obj(json, "SetFallbackResult");
         SetFallbackResult v = new SetFallbackResult();
+        v.format = ModelJson.string(ModelJson.req(o, "format", "SetFallbackResult"));
         v.formatVersion = ModelJson.integer(ModelJson.req(o, "format_version", "SetFallbackResult"));
         v.responseCreatedAt = ModelJson.integer(ModelJson.req(o, "response_created_at", "SetFallbackResult"));
         v.placementCount = ModelJson.integer(ModelJson.req(o, "placement_count", "SetFallbackResult"));
@@ -93,6 +111,7 @@ public final class SetFallbackResult implements Model {
     @Override
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
+        o.add("format", ModelJson.json(format));
         o.add("format_version", ModelJson.json(formatVersion));
         o.add("response_created_at", ModelJson.json(responseCreatedAt));
         o.add("placement_count", ModelJson.json(placementCount));

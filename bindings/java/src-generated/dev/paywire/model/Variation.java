@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Variation implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("builder", "cross_placement_group", "dismiss_on_purchase", "paywall_id", "paywall_name", "post_purchase", "products", "remote_configs", "variation_id", "weight");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("builder", "cross_placement_group", "dismiss_on_purchase", "holdout", "paywall_id", "paywall_name", "post_purchase", "products", "remote_configs", "variation_id", "weight");
     private JsonObject extraFields = new JsonObject();
 
     private String variationId;
@@ -156,6 +156,21 @@ public final class Variation implements Model {
         return this;
     }
 
+    private Boolean holdout;
+    /** a holdout: weighted and bucketed like any variation, but its profiles are shown no paywall (get_presentation answers holdout and records an exposure with holdout: true; get_paywall answers not_found, details.reason holdout), so the experiment measures the paywall against none; paywall_id and products are optional and unused */
+    public Boolean getHoldout() {
+        return holdout;
+    }
+
+    public void setHoldout(Boolean value) {
+        holdout = value;
+    }
+
+    public Variation withHoldout(Boolean value) {
+        setHoldout(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -166,12 +181,16 @@ public final class Variation implements Model {
         JsonObject o = ModelJson.obj(json, "Variation");
         Variation v = new Variation();
         v.variationId = ModelJson.string(ModelJson.req(o, "variation_id", "Variation"));
-        v.paywallId = ModelJson.string(ModelJson.req(o, "paywall_id", "Variation"));
+        if (ModelJson.present(o, "paywall_id")) {
+            v.paywallId = ModelJson.string(o.get("paywall_id"));
+        }
         if (ModelJson.present(o, "paywall_name")) {
             v.paywallName = ModelJson.string(o.get("paywall_name"));
         }
         v.weight = ModelJson.integer(ModelJson.req(o, "weight", "Variation"));
-        v.products = ModelJson.list(ModelJson.req(o, "products", "Variation"), x0 -> x0);
+        if (ModelJson.present(o, "products")) {
+            v.products = ModelJson.list(o.get("products"), x0 -> x0);
+        }
         if (ModelJson.present(o, "remote_configs")) {
             v.remoteConfigs = ModelJson.list(o.get("remote_configs"), x0 -> VariationRemoteConfig.fromJson(x0));
         }
@@ -187,6 +206,9 @@ public final class Variation implements Model {
         if (ModelJson.present(o, "cross_placement_group")) {
             v.crossPlacementGroup = ModelJson.string(o.get("cross_placement_group"));
         }
+        if (ModelJson.present(o, "holdout")) {
+            v.holdout = ModelJson.bool(o.get("holdout"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -196,12 +218,16 @@ public final class Variation implements Model {
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
         o.add("variation_id", ModelJson.json(variationId));
-        o.add("paywall_id", ModelJson.json(paywallId));
+        if (paywallId != null) {
+            o.add("paywall_id", ModelJson.json(paywallId));
+        }
         if (paywallName != null) {
             o.add("paywall_name", ModelJson.json(paywallName));
         }
         o.add("weight", ModelJson.json(weight));
-        o.add("products", ModelJson.array(products, x0 -> ModelJson.json(x0)));
+        if (products != null) {
+            o.add("products", ModelJson.array(products, x0 -> ModelJson.json(x0)));
+        }
         if (remoteConfigs != null) {
             o.add("remote_configs", ModelJson.array(remoteConfigs, x0 -> x0.toJson()));
         }
@@ -216,6 +242,9 @@ public final class Variation implements Model {
         }
         if (crossPlacementGroup != null) {
             o.add("cross_placement_group", ModelJson.json(crossPlacementGroup));
+        }
+        if (holdout != null) {
+            o.add("holdout", ModelJson.json(holdout));
         }
         ModelJson.addAll(o, extraFields);
         return o;
