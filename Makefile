@@ -827,3 +827,12 @@ conformance-future: future-vectors java dotnet node swift-kit lib
 	$(NODE_ENV) $(FUTURE_DRIVER) --runner node-future -- node $(NODE_DIR)/conformance_runner.js
 	$(SWIFT_KIT_ENV) $(FUTURE_DRIVER) --runner swift-future -- $(SWIFT_KIT_BIN)/paywire-swift-runner
 # <<< schema versions and compatibility ------------------------------------------------------------
+
+# >>> docs examples (issue 34, item 6) --------------------------------------------------------------
+# Every code example of README.md, docs/getting-started/ and bindings/*/README.md, compiled and run
+# against the built library and bindings, each from an empty folder (tools/docs/run_examples.py
+# says which blocks make which program, and which are shown only). Swift's: make docs-swift.
+.PHONY: docs-examples
+docs-examples: lib java dotnet node deps
+	python3 tools/docs/run_examples.py $(CURDIR)
+# <<< docs examples ---------------------------------------------------------------------------------

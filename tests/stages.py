@@ -69,6 +69,7 @@ TEST = [
     Stage("conformance-swift", ["swift-kit", "lib"]),
     Stage("demo-swift", ["swift-kit", "lib"]),
     Stage("docs-swift", ["swift-kit", "lib"]),
+    Stage("docs-examples", ["bindings", "node", "lib"]),
     Stage("check-generated"),
     Stage("check-schema-version", ["deps"]),
     Stage("conformance-future", ["bindings", "node", "swift-kit", "lib"]),

@@ -35,7 +35,7 @@ diff -r /usr/share/paywire /opt/tarball/share/paywire && echo "/usr/share/paywir
 step "wheel: installed into a plain venv, the Python quick start"
 python3 -m venv /opt/venv
 /opt/venv/bin/pip install -q --no-index dist/paywire-*.whl
-(cd /usr/share/paywire && /opt/venv/bin/python /paywire-check/quickstart.py)
+(cd "$(mktemp -d)" && /opt/venv/bin/python /paywire-check/quickstart.py)   # from any folder: the examples are the package's
 
 step "built-in HTTP: refused naming libcurl while it is missing; loaded once libcurl4 (the recommended package) is installed"
 if ldconfig -p | grep -q 'libcurl\.so\.4'; then echo "libcurl.so.4 is installed already"; exit 1; fi

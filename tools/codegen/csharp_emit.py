@@ -123,7 +123,12 @@ def emit_class(c: Class, union: str) -> List[str]:
         out += field_lines(c, f)
     out += [f"{I2}/// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>",
             f"{I2}public JsonObject ExtraFields {{ get; set; }} = new JsonObject();", ""]
-    return out + decode_lines(c, bool(union)) + [""] + encode_lines(c, bool(union)) + [f"{I1}}}"]
+    # A params member that is a free JSON object (make_purchase's Product) takes any model as its
+    # JSON: `Product = products[0]` (a property cannot be overloaded; a conversion can serve it).
+    convert = [f"{I2}/// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>",
+               f"{I2}public static implicit operator JsonObject({c.name} model)", f"{I2}{{",
+               f"{I3}return model == null ? null : model.ToJson();", f"{I2}}}", ""]
+    return out + convert + decode_lines(c, bool(union)) + [""] + encode_lines(c, bool(union)) + [f"{I1}}}"]
 
 
 def emit_union(u: Union) -> List[str]:

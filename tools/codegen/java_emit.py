@@ -108,6 +108,10 @@ def field_lines(f: Field, owner: str) -> List[str]:
     has = f" has{prop} = true;" if f.nullable_optional else ""
     out += [f"    public void set{prop}({typ} value) {{", f"        {name} = value;{has}", "    }", ""]
     out += [f"    public {owner} with{prop}({typ} value) {{", f"        set{prop}(value);", "        return this;", "    }", ""]
+    if f.takes_model:  # any model where the schema takes a free JSON object: a product to make_purchase
+        out += [f"    /** Any model as its JSON (a product getPaywallProducts returned); null is absent. */",
+                f"    public void set{prop}(Model value) {{", f"        set{prop}(value == null ? null : value.toJson());", "    }", "",
+                f"    public {owner} with{prop}(Model value) {{", f"        set{prop}(value);", "        return this;", "    }", ""]
     if f.nullable_optional:
         out += [f"    /** True when {f.name} is present (null included); false when absent. */",
                 f"    public boolean has{prop}() {{", f"        return has{prop};", "    }", ""]

@@ -79,6 +79,9 @@ def encode(t: tuple, v: str, depth: int = 0) -> str:
 
 
 def field_type(f: Field, q: str = "") -> str:
+    if f.takes_model:  # a JSON object, or any model (a product get_paywall_products returned)
+        given = "Union[Dict[str, Any], _mb.JsonModel]"
+        return given if f.required else f"Optional[{given}]"
     if f.nullable_optional:
         return f"Union[{py_type(f.type, q)}, _mb.Unset]"
     if f.required or f.type[0] == "opt":
@@ -142,6 +145,9 @@ def decode_member(c: Class, f: Field) -> str:
 
 def encode_member(f: Field) -> List[str]:
     attr = f"self.{f.pyname}"
+    if f.takes_model:
+        return ([] if f.required else [f"        if {attr} is not None:"]) + \
+            [f'        {"" if f.required else "    "}out["{f.name}"] = _mb.plain({attr})']
     if f.required:
         return [f'        out["{f.name}"] = {encode(f.type, attr)}']
     guard = f"not isinstance({attr}, _mb.Unset)" if f.nullable_optional else f"{attr} is not None"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 ANY = ("prim", "any")
+FREE_OBJECT = ("prim", "object")
 # Keywords that only constrain a value; a schema made of these alone says nothing about its type.
 _CONSTRAINTS = {"description", "minLength", "maxLength", "minimum", "maximum", "pattern", "format",
                 "minItems", "maxItems", "maxProperties", "required", "not", "title", "examples"}
@@ -30,6 +31,10 @@ class Field:
     required: bool
     nullable_optional: bool  # optional and null is a value too: absent needs its own marker
     doc: str = ""
+    # A free JSON object the caller writes (a params member: make_purchase's product): bindings
+    # take any generated model there too, encoded as its JSON, so a model one method returned
+    # (a product of get_paywall_products) is passed as it is to another.
+    takes_model: bool = False
 
 
 @dataclass
@@ -93,6 +98,9 @@ class Builder:
         for name, node in self._methods("events"):
             cls = self._class(camel(name) + "Event", node, event=name)
             self.model.events[name] = cls
+        for cls in set(self.model.params.values()):
+            for f in self.model.classes[cls].fields:
+                f.takes_model = f.type in (FREE_OBJECT, ("opt", FREE_OBJECT))
         # Built last, so the shapes above keep the names they have without them.
         for name in extra_defs:
             self.model.extras[name] = self._ref("#/$defs/" + name)

@@ -64,7 +64,10 @@ def emit_class(c: Class, given: bool) -> List[str]:
                 "  seq: number;"]
     for f in c.fields:
         out += doc(f.doc, "  ")
-        out.append(f"  {_member(f.name)}{'' if f.required else '?'}: {ts_type(f.type, given)};")
+        # A free JSON object the caller writes takes any model too (a Product to makePurchase): an
+        # interface has no index signature, so JsonObject alone would refuse it.
+        typ = "JsonObject | object" if f.takes_model else ts_type(f.type, given)
+        out.append(f"  {_member(f.name)}{'' if f.required else '?'}: {typ};")
     out.append("}")
     return out
 

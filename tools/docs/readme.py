@@ -1,6 +1,7 @@
 """The README shows code that runs elsewhere: its C example is examples/quickstart.c (compiled
-against the header here) and its Python example is the block packaging/dist-check/quickstart.py
-runs from a wheel. These checks keep the README's copies identical to those, and its links live."""
+against the header here; tools/docs/run_examples.py builds and runs it) and its Python example is
+the block packaging/dist-check/quickstart.py runs from a wheel. These checks keep the README's
+copies identical to those, and its links live."""
 import os
 import re
 import shutil
@@ -26,10 +27,8 @@ def c_example(root):
 def python_example(root):
     with open(os.path.join(root, PY_EXAMPLE), encoding="utf-8") as source:
         text = source.read()
-    block = text[text.index(PY_BEGIN) + len(PY_BEGIN):text.index(PY_END)]
-    # The README omits imports of the check's own (Decimal, Path), keeps the ones the example uses.
-    lines = [line for line in block.strip("\n").split("\n")]
-    return "import json\nimport paywire\n" + "\n".join(lines) + "\n"
+    # The block carries the example's own imports; the check's (Decimal, Path) stay outside it.
+    return text[text.index(PY_BEGIN) + len(PY_BEGIN):text.index(PY_END)].strip("\n") + "\n"
 
 
 def link_problems(root, text):

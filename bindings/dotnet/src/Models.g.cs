@@ -123,6 +123,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetSdkVersionParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetSdkVersionParams FromJson(JsonValue json)
         {
@@ -147,6 +153,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetLogLevelParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetLogLevelParams FromJson(JsonValue json)
         {
@@ -170,6 +182,12 @@ namespace Paywire.Model
         private static readonly HashSet<string> Keys = new HashSet<string> {  };
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetProfileParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetProfileParams FromJson(JsonValue json)
@@ -196,6 +214,12 @@ namespace Paywire.Model
         public decimal? LoadTimeout { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(RefreshProfileParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static RefreshProfileParams FromJson(JsonValue json)
@@ -224,6 +248,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(AppDidBecomeActiveParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static AppDidBecomeActiveParams FromJson(JsonValue json)
         {
@@ -247,6 +277,12 @@ namespace Paywire.Model
         private static readonly HashSet<string> Keys = new HashSet<string> {  };
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(LogoutParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static LogoutParams FromJson(JsonValue json)
@@ -272,6 +308,12 @@ namespace Paywire.Model
         public string LogLevel { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(SetLogLevelParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static SetLogLevelParams FromJson(JsonValue json)
@@ -301,6 +343,12 @@ namespace Paywire.Model
         public Bundle Bundle { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(FallbackSource model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static FallbackSource FromJson(JsonValue json)
@@ -336,6 +384,12 @@ namespace Paywire.Model
         public Dictionary<string, BundleOnboardingPlacement> Onboardings { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Bundle model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Bundle FromJson(JsonValue json)
@@ -383,6 +437,12 @@ namespace Paywire.Model
         public List<string> ExcludeIfAccess { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(BundlePlacement model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static BundlePlacement FromJson(JsonValue json)
@@ -441,6 +501,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Variation model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Variation FromJson(JsonValue json)
         {
@@ -492,6 +558,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(VariationProduct model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static VariationProduct FromJson(JsonValue json)
         {
@@ -523,6 +595,12 @@ namespace Paywire.Model
         public JsonValue Data { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(VariationRemoteConfig model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static VariationRemoteConfig FromJson(JsonValue json)
@@ -559,6 +637,12 @@ namespace Paywire.Model
         public AudienceRule Rule { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Audience model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Audience FromJson(JsonValue json)
@@ -611,6 +695,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(AudienceRule model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static AudienceRule FromJson(JsonValue json)
         {
@@ -651,6 +741,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Cap model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Cap FromJson(JsonValue json)
         {
@@ -686,6 +782,12 @@ namespace Paywire.Model
         public string DefaultLocale { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(BundleOnboardingPlacement model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static BundleOnboardingPlacement FromJson(JsonValue json)
@@ -730,6 +832,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(BundleOnboardingPlacementVariation model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static BundleOnboardingPlacementVariation FromJson(JsonValue json)
         {
@@ -770,6 +878,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(BundleOnboardingPlacementVariationRemoteConfig model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static BundleOnboardingPlacementVariationRemoteConfig FromJson(JsonValue json)
         {
@@ -806,6 +920,12 @@ namespace Paywire.Model
         public string PaywallId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetPaywallParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetPaywallParams FromJson(JsonValue json)
@@ -851,6 +971,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetPresentationParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetPresentationParams FromJson(JsonValue json)
         {
@@ -888,6 +1014,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(SetDebugOverridesParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static SetDebugOverridesParams FromJson(JsonValue json)
         {
@@ -915,6 +1047,12 @@ namespace Paywire.Model
         public string FetchPolicy { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetPaywallProductsParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetPaywallProductsParams FromJson(JsonValue json)
@@ -963,6 +1101,12 @@ namespace Paywire.Model
         public bool? DismissOnRestore { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Paywall model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Paywall FromJson(JsonValue json)
@@ -1021,6 +1165,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Placement model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Placement FromJson(JsonValue json)
         {
@@ -1059,6 +1209,12 @@ namespace Paywire.Model
         public JsonObject DataMap { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(RemoteConfig model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static RemoteConfig FromJson(JsonValue json)
@@ -1099,6 +1255,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallProduct model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallProduct FromJson(JsonValue json)
         {
@@ -1135,6 +1297,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PostPurchaseDeepLink model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public new static PostPurchaseDeepLink FromJson(JsonValue json)
         {
@@ -1164,6 +1332,12 @@ namespace Paywire.Model
         public string StepId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PostPurchaseNextStep model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public new static PostPurchaseNextStep FromJson(JsonValue json)
@@ -1196,6 +1370,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetRemoteConfigParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetRemoteConfigParams FromJson(JsonValue json)
         {
@@ -1225,6 +1405,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(LogShowPaywallParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static LogShowPaywallParams FromJson(JsonValue json)
         {
@@ -1251,6 +1437,12 @@ namespace Paywire.Model
         public string CustomerUserId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(IdentifyParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static IdentifyParams FromJson(JsonValue json)
@@ -1281,6 +1473,12 @@ namespace Paywire.Model
         public HostRespondParamsError Error { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(HostRespondParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static HostRespondParams FromJson(JsonValue json)
@@ -1315,6 +1513,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(HostRespondParamsError model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static HostRespondParamsError FromJson(JsonValue json)
         {
@@ -1348,6 +1552,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(CreatePaywallViewParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static CreatePaywallViewParams FromJson(JsonValue json)
         {
@@ -1380,6 +1590,12 @@ namespace Paywire.Model
         public string Variant { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Context model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Context FromJson(JsonValue json)
@@ -1417,6 +1633,12 @@ namespace Paywire.Model
         public decimal? MaxAge { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetOnboardingParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetOnboardingParams FromJson(JsonValue json)
@@ -1456,6 +1678,12 @@ namespace Paywire.Model
         public string Locale { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(CreateOnboardingViewParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static CreateOnboardingViewParams FromJson(JsonValue json)
@@ -1498,6 +1726,12 @@ namespace Paywire.Model
         public string Locale { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Onboarding model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Onboarding FromJson(JsonValue json)
@@ -1544,6 +1778,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(ViewConfiguration model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static ViewConfiguration FromJson(JsonValue json)
         {
@@ -1574,6 +1814,12 @@ namespace Paywire.Model
         public string Type { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingViewIngestParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingViewIngestParams FromJson(JsonValue json)
@@ -1606,6 +1852,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetOnboardingStateParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetOnboardingStateParams FromJson(JsonValue json)
         {
@@ -1632,6 +1884,12 @@ namespace Paywire.Model
         public string ViewId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PresentPaywallViewParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PresentPaywallViewParams FromJson(JsonValue json)
@@ -1660,6 +1918,12 @@ namespace Paywire.Model
         public string Reason { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(DismissPaywallViewParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static DismissPaywallViewParams FromJson(JsonValue json)
@@ -1691,6 +1955,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewSelectProductParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewSelectProductParams FromJson(JsonValue json)
         {
@@ -1720,6 +1990,12 @@ namespace Paywire.Model
         public string ProductId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewMakePurchaseParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewMakePurchaseParams FromJson(JsonValue json)
@@ -1751,6 +2027,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewOpenWebPaymentParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewOpenWebPaymentParams FromJson(JsonValue json)
         {
@@ -1780,6 +2062,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewRestoreParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewRestoreParams FromJson(JsonValue json)
         {
@@ -1807,6 +2095,12 @@ namespace Paywire.Model
         public Action Action { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewPerformActionParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewPerformActionParams FromJson(JsonValue json)
@@ -1838,6 +2132,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Action model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Action FromJson(JsonValue json)
         {
@@ -1867,6 +2167,12 @@ namespace Paywire.Model
         public string Code { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewSubmitPromoCodeParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewSubmitPromoCodeParams FromJson(JsonValue json)
@@ -1899,6 +2205,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewReportRenderingFailureParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewReportRenderingFailureParams FromJson(JsonValue json)
         {
@@ -1929,6 +2241,12 @@ namespace Paywire.Model
         public string ViewId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewGetConfigurationParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewGetConfigurationParams FromJson(JsonValue json)
@@ -1962,6 +2280,12 @@ namespace Paywire.Model
         public decimal? MaxAge { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetPaywallForDefaultAudienceParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetPaywallForDefaultAudienceParams FromJson(JsonValue json)
@@ -1999,6 +2323,12 @@ namespace Paywire.Model
         public string Locale { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PrefetchParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PrefetchParams FromJson(JsonValue json)
@@ -2068,6 +2398,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(UpdateProfileParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static UpdateProfileParams FromJson(JsonValue json)
         {
@@ -2112,6 +2448,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(FlushAnalyticsParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static FlushAnalyticsParams FromJson(JsonValue json)
         {
@@ -2142,6 +2484,12 @@ namespace Paywire.Model
         public Offer Offer { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(MakePurchaseParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static MakePurchaseParams FromJson(JsonValue json)
@@ -2178,6 +2526,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Offer model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Offer FromJson(JsonValue json)
         {
@@ -2206,6 +2560,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(RestorePurchasesParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static RestorePurchasesParams FromJson(JsonValue json)
         {
@@ -2232,6 +2592,12 @@ namespace Paywire.Model
         public string State { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(ReportTransactionParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static ReportTransactionParams FromJson(JsonValue json)
@@ -2278,6 +2644,12 @@ namespace Paywire.Model
         public string AccessLevelId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(StoreTransaction model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static StoreTransaction FromJson(JsonValue json)
@@ -2326,6 +2698,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingViewReportErrorParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingViewReportErrorParams FromJson(JsonValue json)
         {
@@ -2368,6 +2746,12 @@ namespace Paywire.Model
         public string PosthogDistinctId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(SetIntegrationIdentifiersParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static SetIntegrationIdentifiersParams FromJson(JsonValue json)
@@ -2424,6 +2808,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(UpdateAttributionParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static UpdateAttributionParams FromJson(JsonValue json)
         {
@@ -2461,6 +2851,12 @@ namespace Paywire.Model
         public JsonObject Wrapper { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetSdkVersionResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetSdkVersionResult FromJson(JsonValue json)
@@ -2506,6 +2902,12 @@ namespace Paywire.Model
         public long? OnboardingCount { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(SetFallbackResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static SetFallbackResult FromJson(JsonValue json)
@@ -2564,6 +2966,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetPresentationResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetPresentationResult FromJson(JsonValue json)
         {
@@ -2617,6 +3025,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetPresentationResultCap model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetPresentationResultCap FromJson(JsonValue json)
         {
@@ -2667,6 +3081,12 @@ namespace Paywire.Model
         public Dictionary<string, string> TextTags { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Product model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Product FromJson(JsonValue json)
@@ -2725,6 +3145,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Price model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Price FromJson(JsonValue json)
         {
@@ -2763,6 +3189,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Subscription model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Subscription FromJson(JsonValue json)
         {
@@ -2799,6 +3231,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Period model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Period FromJson(JsonValue json)
         {
@@ -2834,6 +3272,12 @@ namespace Paywire.Model
         public string OfferIdentifier { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(SubscriptionOffer model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static SubscriptionOffer FromJson(JsonValue json)
@@ -2905,6 +3349,12 @@ namespace Paywire.Model
         public Dictionary<string, Attribution> Attributions { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Profile model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Profile FromJson(JsonValue json)
@@ -2996,6 +3446,12 @@ namespace Paywire.Model
         public string Id { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(AccessLevel model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static AccessLevel FromJson(JsonValue json)
@@ -3098,6 +3554,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Grant model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Grant FromJson(JsonValue json)
         {
@@ -3175,6 +3637,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(NonSubscription model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static NonSubscription FromJson(JsonValue json)
         {
@@ -3217,6 +3685,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Attribution model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Attribution FromJson(JsonValue json)
         {
@@ -3249,6 +3723,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(LogShowPaywallResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static LogShowPaywallResult FromJson(JsonValue json)
         {
@@ -3277,6 +3757,12 @@ namespace Paywire.Model
         public bool? Accepted { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(HostRespondResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static HostRespondResult FromJson(JsonValue json)
@@ -3310,6 +3796,12 @@ namespace Paywire.Model
         public ViewContext Context { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(View model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static View FromJson(JsonValue json)
@@ -3349,6 +3841,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(ViewContext model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static ViewContext FromJson(JsonValue json)
         {
@@ -3381,6 +3879,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingViewIngestResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingViewIngestResult FromJson(JsonValue json)
         {
@@ -3412,6 +3916,12 @@ namespace Paywire.Model
         public JsonObject Details { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Error model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Error FromJson(JsonValue json)
@@ -3446,6 +3956,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(GetOnboardingStateResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static GetOnboardingStateResult FromJson(JsonValue json)
         {
@@ -3479,6 +3995,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Builder model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Builder FromJson(JsonValue json)
         {
@@ -3508,6 +4030,12 @@ namespace Paywire.Model
         public string Style { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Section model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Section FromJson(JsonValue json)
@@ -3540,6 +4068,12 @@ namespace Paywire.Model
         public List<string> AssetUrls { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PrefetchResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PrefetchResult FromJson(JsonValue json)
@@ -3575,6 +4109,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PrefetchResultPlacement model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PrefetchResultPlacement FromJson(JsonValue json)
         {
@@ -3609,6 +4149,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(FlushAnalyticsResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static FlushAnalyticsResult FromJson(JsonValue json)
         {
@@ -3638,6 +4184,12 @@ namespace Paywire.Model
         public Profile Profile { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(MakePurchaseResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static MakePurchaseResult FromJson(JsonValue json)
@@ -3673,6 +4225,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(TransactionSummary model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static TransactionSummary FromJson(JsonValue json)
         {
@@ -3703,6 +4261,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(RestorePurchasesResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static RestorePurchasesResult FromJson(JsonValue json)
         {
@@ -3731,6 +4295,12 @@ namespace Paywire.Model
         public Profile Profile { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(ReportTransactionResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static ReportTransactionResult FromJson(JsonValue json)
@@ -3765,6 +4335,12 @@ namespace Paywire.Model
         public JsonObject Details { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(LogEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static LogEvent FromJson(JsonValue json)
@@ -3809,6 +4385,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(CallResultEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static CallResultEvent FromJson(JsonValue json)
         {
@@ -3852,6 +4434,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Envelope model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static Envelope FromJson(JsonValue json)
         {
@@ -3887,6 +4475,12 @@ namespace Paywire.Model
         public long? LastDroppedSeq { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(EventsOverflowedEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static EventsOverflowedEvent FromJson(JsonValue json)
@@ -3927,6 +4521,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(DidLoadLatestProfileEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static DidLoadLatestProfileEvent FromJson(JsonValue json)
         {
@@ -3964,6 +4564,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingOnCustomActionEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingOnCustomActionEvent FromJson(JsonValue json)
         {
@@ -4000,6 +4606,12 @@ namespace Paywire.Model
         public long? TotalScreens { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingMeta model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingMeta FromJson(JsonValue json)
@@ -4040,6 +4652,12 @@ namespace Paywire.Model
         public string ActionId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingOnCloseActionEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingOnCloseActionEvent FromJson(JsonValue json)
@@ -4084,6 +4702,12 @@ namespace Paywire.Model
         public Error PaywallError { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingOnPaywallActionEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingOnPaywallActionEvent FromJson(JsonValue json)
@@ -4132,6 +4756,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingOnStateUpdatedActionEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingOnStateUpdatedActionEvent FromJson(JsonValue json)
         {
@@ -4167,6 +4797,12 @@ namespace Paywire.Model
         public JsonValue Value { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingStateAction model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingStateAction FromJson(JsonValue json)
@@ -4204,6 +4840,12 @@ namespace Paywire.Model
         public OnboardingMeta Meta { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingDidFinishLoadingEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingDidFinishLoadingEvent FromJson(JsonValue json)
@@ -4244,6 +4886,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingOnAnalyticsActionEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingOnAnalyticsActionEvent FromJson(JsonValue json)
         {
@@ -4280,6 +4928,12 @@ namespace Paywire.Model
         public string Reply { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(AnalyticsEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static AnalyticsEvent FromJson(JsonValue json)
@@ -4320,6 +4974,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OnboardingDidFailWithErrorEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static OnboardingDidFailWithErrorEvent FromJson(JsonValue json)
         {
@@ -4357,6 +5017,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidAppearEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidAppearEvent FromJson(JsonValue json)
         {
@@ -4391,6 +5057,12 @@ namespace Paywire.Model
         public View View { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidDisappearEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidDisappearEvent FromJson(JsonValue json)
@@ -4427,6 +5099,12 @@ namespace Paywire.Model
         public string Reason { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidDismissEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidDismissEvent FromJson(JsonValue json)
@@ -4465,6 +5143,12 @@ namespace Paywire.Model
         public Action Action { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidPerformActionEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidPerformActionEvent FromJson(JsonValue json)
@@ -4505,6 +5189,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidSelectProductEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidSelectProductEvent FromJson(JsonValue json)
         {
@@ -4544,6 +5234,12 @@ namespace Paywire.Model
         public EventProduct Product { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidStartPurchaseEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidStartPurchaseEvent FromJson(JsonValue json)
@@ -4603,6 +5299,12 @@ namespace Paywire.Model
         public Dictionary<string, string> TextTags { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(EventProduct model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static EventProduct FromJson(JsonValue json)
@@ -4664,6 +5366,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidFinishPurchaseEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidFinishPurchaseEvent FromJson(JsonValue json)
         {
@@ -4700,6 +5408,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PurchaseResultSuccess model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public new static PurchaseResultSuccess FromJson(JsonValue json)
         {
@@ -4731,6 +5445,12 @@ namespace Paywire.Model
         public TransactionSummary Transaction { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PurchaseResultUserCancelledPending model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public new static PurchaseResultUserCancelledPending FromJson(JsonValue json)
@@ -4767,6 +5487,12 @@ namespace Paywire.Model
         public Error Error { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidFailPurchaseEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidFailPurchaseEvent FromJson(JsonValue json)
@@ -4807,6 +5533,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidStartRestoreEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidStartRestoreEvent FromJson(JsonValue json)
         {
@@ -4844,6 +5576,12 @@ namespace Paywire.Model
         public List<string> RestoredProductIds { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidFinishRestoreEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidFinishRestoreEvent FromJson(JsonValue json)
@@ -4885,6 +5623,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidFailRestoreEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidFailRestoreEvent FromJson(JsonValue json)
         {
@@ -4922,6 +5666,12 @@ namespace Paywire.Model
         public Error Error { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidFailRenderingEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidFailRenderingEvent FromJson(JsonValue json)
@@ -4961,6 +5711,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidFailLoadingProductsEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidFailLoadingProductsEvent FromJson(JsonValue json)
         {
@@ -4998,6 +5754,12 @@ namespace Paywire.Model
         public List<string> FailedProductIds { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidPartiallyLoadProductsEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidPartiallyLoadProductsEvent FromJson(JsonValue json)
@@ -5037,6 +5799,12 @@ namespace Paywire.Model
         public Error Error { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidFinishWebPaymentNavigationEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidFinishWebPaymentNavigationEvent FromJson(JsonValue json)
@@ -5078,6 +5846,12 @@ namespace Paywire.Model
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidRequestDeepLinkEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidRequestDeepLinkEvent FromJson(JsonValue json)
         {
@@ -5115,6 +5889,12 @@ namespace Paywire.Model
         public string StepId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidRequestNextStepEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidRequestNextStepEvent FromJson(JsonValue json)
@@ -5155,6 +5935,12 @@ namespace Paywire.Model
         public Error Error { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(PaywallViewDidValidatePromoCodeEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static PaywallViewDidValidatePromoCodeEvent FromJson(JsonValue json)
@@ -5200,6 +5986,12 @@ namespace Paywire.Model
         public JsonObject Payload { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(HostRequestEvent model)
+        {
+            return model == null ? null : model.ToJson();
+        }
 
         /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
         public static HostRequestEvent FromJson(JsonValue json)

@@ -29,6 +29,23 @@ namespace Paywire.Tests
         }
 
         [Check]
+        public static void MakePurchaseTakesTheProductGetPaywallProductsReturned()
+        {
+            using (Client client = ExampleClient())
+            {
+                Paywall paywall = client.GetPaywall(new GetPaywallParams { PlacementId = "onboarding" });
+                Product product = client.GetPaywallProducts(new GetPaywallProductsParams { Paywall = paywall })[0];
+                var parameters = new MakePurchaseParams { Product = product, Paywall = paywall };
+                Equal(product.ToJson().ToString(), parameters.ToJson()["product"].ToString(), "the product is sent as its JSON");
+                MakePurchaseResult result = client.MakePurchase(parameters);
+                Equal("success", result.Type, "the test store buys it");
+                Equal(product.VendorProductId, result.ProductId, "the product bought");
+                Product none = null;
+                Check(new MakePurchaseParams { Product = none }.Product == null, "a null model is absent");
+            }
+        }
+
+        [Check]
         public static void CallAsyncPastTheLimitIsRefusedWithBusyAndEveryAcceptedCallIsAnswered()
         {
             // Nobody takes events while 100 calls are made: exactly async_call_limit are accepted.

@@ -52,6 +52,14 @@ test('a schema number the library wrote as an integer is a Decimal too, and enco
   assert.deepEqual(methods.decodeEvent({ event: 'from_a_newer_library', seq: 2, n: 3 }), { event: 'from_a_newer_library', seq: 2, n: 3 });
 });
 
+test('makePurchase takes the product getPaywallProducts returned', withClient((client) => {
+  const paywall = client.getPaywall({ placement_id: 'onboarding' });
+  const [product] = client.getPaywallProducts({ paywall });
+  const result = client.makePurchase({ product, paywall });
+  assert.equal(result.type, 'success');
+  assert.equal(result.product_id, product.vendor_product_id);
+}));
+
 test('typed Async methods return Promises of the typed result', withClient(async (client) => {
   const promise = client.getPaywallAsync({ placement_id: 'settings' });
   assert.ok(promise instanceof Promise);

@@ -4,7 +4,7 @@ Hand-written and small on purpose: the generated code calls only these, so a cha
 model reads JSON is made here once, not in the generator's templates.
 """
 from decimal import Decimal
-from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, TypeVar
+from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -70,3 +70,23 @@ def extra(data: Mapping[str, Any], known: FrozenSet[str]) -> Dict[str, Any]:
 def maybe(value: Any, decode: Callable[[Any], T]) -> Optional[T]:
     """A nullable member: None stays None, anything else is decoded."""
     return None if value is None else decode(value)
+
+
+class JsonModel(Protocol):
+    """Any generated model: what a params member that is a free JSON object also takes (a product
+    get_paywall_products returned, given to make_purchase)."""
+
+    def to_json(self) -> Dict[str, Any]: ...
+
+
+def plain(value: Any) -> Any:
+    """`value` as JSON: a model (anything with to_json) becomes its JSON, inside dicts and lists
+    too; anything else is left as it is (json.dumps refuses what is not JSON, naming it)."""
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        return plain(to_json())
+    return value

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 import paywire
+import paywire.models
+from paywire import _modelbase
 
 ROOT = Path(__file__).resolve().parents[3]
 CONFIG = json.loads((ROOT / "examples" / "config.json").read_text())
@@ -161,3 +163,17 @@ def test_wrong_library_path_is_a_clear_error(tmp_path):
     completed = subprocess.run([sys.executable, "-c", "import paywire"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert completed.returncode != 0
     assert "libpaywire not found" in completed.stderr
+
+
+def test_make_purchase_takes_the_product_get_paywall_products_returned(client):
+    paywall = client.get_paywall(placement_id="onboarding")
+    products = client.get_paywall_products(paywall=paywall)
+    params = paywire.models.MakePurchaseParams(product=products[0], paywall=paywall)
+    assert params.to_json()["product"] == products[0].to_json()
+    result = client.make_purchase(product=products[0], paywall=paywall)
+    assert (result.type, result.product_id) == ("success", products[0].vendor_product_id)
+
+
+def test_a_free_json_param_takes_models_inside_dicts_and_lists_too():
+    encoded = _modelbase.plain({"items": [paywire.models.Offer(type="promotional", id="p1")], "n": 1})
+    assert encoded == {"items": [{"type": "promotional", "id": "p1"}], "n": 1}

@@ -271,7 +271,7 @@ export interface IdentifyParams {
 /** result (kind-specific) or error {code?, message?, underlying_error?} */
 export interface HostRespondParams {
   request_id: string;
-  result?: JsonObject;
+  result?: JsonObject | object;
   error?: HostRespondParamsError;
 }
 
@@ -439,7 +439,7 @@ export interface FlushAnalyticsParams {
 }
 
 export interface MakePurchaseParams {
-  product?: JsonObject;
+  product?: JsonObject | object;
   vendor_product_id?: string;
   paywall?: Paywall;
   /** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
@@ -507,7 +507,7 @@ export interface UpdateAttributionParams {
   /** the attribution provider, e.g. adjust, appsflyer, branch, apple_search_ads, custom */
   source: string;
   /** the provider's data as it gave it; at most 10000 bytes as JSON */
-  attribution: JsonObject;
+  attribution: JsonObject | object;
   /** the provider's id of this user */
   network_user_id?: string;
 }

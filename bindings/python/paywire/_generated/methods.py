@@ -100,7 +100,7 @@ class TypedMethods:
         params = models.IdentifyParams(customer_user_id=customer_user_id)
         return models.decode_identify_result(self._call_typed("identify", params.to_json()))
 
-    def host_respond(self, *, request_id: str, result: Optional[Dict[str, Any]] = None, error: Optional[models.HostRespondParamsError] = None) -> models.HostRespondResult:
+    def host_respond(self, *, request_id: str, result: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, error: Optional[models.HostRespondParamsError] = None) -> models.HostRespondResult:
         """Calls `host_respond`."""
         params = models.HostRespondParams(request_id=request_id, result=result, error=error)
         return models.decode_host_respond_result(self._call_typed("host_respond", params.to_json()))
@@ -223,7 +223,7 @@ class TypedMethods:
         params = models.FlushAnalyticsParams(timeout_ms=timeout_ms)
         return models.decode_flush_analytics_result(self._call_typed("flush_analytics", params.to_json()))
 
-    def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
+    def make_purchase(self, *, product: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
         """Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with:
         the backend signs it for this profile (a transport is needed) and the signature goes to
         the store in store.purchase; refused with purchase_failed, details.reason
@@ -253,7 +253,7 @@ class TypedMethods:
         params = models.SetIntegrationIdentifiersParams(appsflyer_id=appsflyer_id, adjust_device_id=adjust_device_id, firebase_app_instance_id=firebase_app_instance_id, mixpanel_user_distinct_id=mixpanel_user_distinct_id, amplitude_user_id=amplitude_user_id, amplitude_device_id=amplitude_device_id, one_signal_subscription_id=one_signal_subscription_id, one_signal_player_id=one_signal_player_id, pushwoosh_hwid=pushwoosh_hwid, branch_id=branch_id, airbridge_device_id=airbridge_device_id, posthog_distinct_id=posthog_distinct_id)
         return models.decode_set_integration_identifiers_result(self._call_typed("set_integration_identifiers", params.to_json()))
 
-    def update_attribution(self, *, source: str, attribution: Dict[str, Any], network_user_id: Optional[str] = None) -> None:
+    def update_attribution(self, *, source: str, attribution: Union[Dict[str, Any], _mb.JsonModel], network_user_id: Optional[str] = None) -> None:
         """Calls `update_attribution`. source: the attribution provider, e.g. adjust, appsflyer,
         branch, apple_search_ads, custom; attribution: the provider's data as it gave it; at
         most 10000 bytes as JSON; network_user_id: the provider's id of this user
@@ -350,7 +350,7 @@ class AsyncTypedMethods:
         params = models.IdentifyParams(customer_user_id=customer_user_id)
         return models.decode_identify_result(await self._call_typed("identify", params.to_json()))
 
-    async def host_respond(self, *, request_id: str, result: Optional[Dict[str, Any]] = None, error: Optional[models.HostRespondParamsError] = None) -> models.HostRespondResult:
+    async def host_respond(self, *, request_id: str, result: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, error: Optional[models.HostRespondParamsError] = None) -> models.HostRespondResult:
         """Calls `host_respond`."""
         params = models.HostRespondParams(request_id=request_id, result=result, error=error)
         return models.decode_host_respond_result(await self._call_typed("host_respond", params.to_json()))
@@ -473,7 +473,7 @@ class AsyncTypedMethods:
         params = models.FlushAnalyticsParams(timeout_ms=timeout_ms)
         return models.decode_flush_analytics_result(await self._call_typed("flush_analytics", params.to_json()))
 
-    async def make_purchase(self, *, product: Optional[Dict[str, Any]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
+    async def make_purchase(self, *, product: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
         """Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with:
         the backend signs it for this profile (a transport is needed) and the signature goes to
         the store in store.purchase; refused with purchase_failed, details.reason
@@ -503,7 +503,7 @@ class AsyncTypedMethods:
         params = models.SetIntegrationIdentifiersParams(appsflyer_id=appsflyer_id, adjust_device_id=adjust_device_id, firebase_app_instance_id=firebase_app_instance_id, mixpanel_user_distinct_id=mixpanel_user_distinct_id, amplitude_user_id=amplitude_user_id, amplitude_device_id=amplitude_device_id, one_signal_subscription_id=one_signal_subscription_id, one_signal_player_id=one_signal_player_id, pushwoosh_hwid=pushwoosh_hwid, branch_id=branch_id, airbridge_device_id=airbridge_device_id, posthog_distinct_id=posthog_distinct_id)
         return models.decode_set_integration_identifiers_result(await self._call_typed("set_integration_identifiers", params.to_json()))
 
-    async def update_attribution(self, *, source: str, attribution: Dict[str, Any], network_user_id: Optional[str] = None) -> None:
+    async def update_attribution(self, *, source: str, attribution: Union[Dict[str, Any], _mb.JsonModel], network_user_id: Optional[str] = None) -> None:
         """Calls `update_attribution`. source: the attribution provider, e.g. adjust, appsflyer,
         branch, apple_search_ads, custom; attribution: the provider's data as it gave it; at
         most 10000 bytes as JSON; network_user_id: the provider's id of this user

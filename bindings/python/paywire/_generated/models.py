@@ -1045,7 +1045,7 @@ class HostRespondParams:
     """result (kind-specific) or error {code?, message?, underlying_error?}"""
 
     request_id: str
-    result: Optional[Dict[str, Any]] = None
+    result: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None
     error: Optional[HostRespondParamsError] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
     _KEYS: ClassVar[FrozenSet[str]] = frozenset(['error', 'request_id', 'result'])
@@ -1064,7 +1064,7 @@ class HostRespondParams:
         out: Dict[str, Any] = {}
         out["request_id"] = self.request_id
         if self.result is not None:
-            out["result"] = self.result
+            out["result"] = _mb.plain(self.result)
         if self.error is not None:
             out["error"] = self.error.to_json()
         out.update(self.extra_fields)
@@ -1754,7 +1754,7 @@ class FlushAnalyticsParams:
 
 @dataclass
 class MakePurchaseParams:
-    product: Optional[Dict[str, Any]] = None
+    product: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None
     vendor_product_id: Optional[str] = None
     paywall: Optional[Paywall] = None
     offer: Optional[Offer] = None
@@ -1775,7 +1775,7 @@ class MakePurchaseParams:
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
         if self.product is not None:
-            out["product"] = self.product
+            out["product"] = _mb.plain(self.product)
         if self.vendor_product_id is not None:
             out["vendor_product_id"] = self.vendor_product_id
         if self.paywall is not None:
@@ -2029,7 +2029,7 @@ class UpdateAttributionParams:
     """
 
     source: str
-    attribution: Dict[str, Any]
+    attribution: Union[Dict[str, Any], _mb.JsonModel]
     network_user_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
     _KEYS: ClassVar[FrozenSet[str]] = frozenset(['attribution', 'network_user_id', 'source'])
@@ -2047,7 +2047,7 @@ class UpdateAttributionParams:
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
         out["source"] = self.source
-        out["attribution"] = self.attribution
+        out["attribution"] = _mb.plain(self.attribution)
         if self.network_user_id is not None:
             out["network_user_id"] = self.network_user_id
         out.update(self.extra_fields)

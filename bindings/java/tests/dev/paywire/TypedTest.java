@@ -10,6 +10,8 @@ import dev.paywire.model.Event;
 import dev.paywire.model.Events;
 import dev.paywire.model.GetPaywallParams;
 import dev.paywire.model.GetPaywallProductsParams;
+import dev.paywire.model.MakePurchaseParams;
+import dev.paywire.model.MakePurchaseResult;
 import dev.paywire.model.PaywallViewDidAppearEvent;
 import dev.paywire.model.PaywallViewMakePurchaseParams;
 import dev.paywire.model.PresentPaywallViewParams;
@@ -45,6 +47,20 @@ final class TypedTest {
             Product monthly = products.stream().filter(p -> p.getVendorProductId().equals("premium_monthly")).findFirst().get();
             equal(new BigDecimal("9.99"), monthly.getPrice().getAmount(), "a BigDecimal, as the library wrote it");
             equal(Schema.SHA256, client.getSdkVersion().getSchemaSha256(), "no-params overload, typed result");
+        }
+    }
+
+    @TestMain.Check
+    public static void makePurchaseTakesTheProductGetPaywallProductsReturned() throws Exception {
+        try (Client client = exampleClient()) {
+            Paywall paywall = client.getPaywall(new GetPaywallParams().withPlacementId("onboarding"));
+            Product product = client.getPaywallProducts(new GetPaywallProductsParams().withPaywall(paywall)).get(0);
+            MakePurchaseParams params = new MakePurchaseParams().withProduct(product).withPaywall(paywall);
+            equal(product.toJson(), params.toJson().get("product"), "the product is sent as its JSON");
+            MakePurchaseResult result = client.makePurchase(params);
+            equal("success", result.getType(), "the test store buys it");
+            equal(product.getVendorProductId(), result.getProductId(), "the product bought");
+            check(new MakePurchaseParams().withProduct((Product) null).getProduct() == null, "a null model is absent");
         }
     }
 

@@ -44,6 +44,16 @@ public final class HostRespondParams implements Model {
         return this;
     }
 
+    /** Any model as its JSON (a product getPaywallProducts returned); null is absent. */
+    public void setResult(Model value) {
+        setResult(value == null ? null : value.toJson());
+    }
+
+    public HostRespondParams withResult(Model value) {
+        setResult(value);
+        return this;
+    }
+
     private HostRespondParamsError error;
     public HostRespondParamsError getError() {
         return error;

@@ -29,6 +29,16 @@ public final class MakePurchaseParams implements Model {
         return this;
     }
 
+    /** Any model as its JSON (a product getPaywallProducts returned); null is absent. */
+    public void setProduct(Model value) {
+        setProduct(value == null ? null : value.toJson());
+    }
+
+    public MakePurchaseParams withProduct(Model value) {
+        setProduct(value);
+        return this;
+    }
+
     private String vendorProductId;
     public String getVendorProductId() {
         return vendorProductId;

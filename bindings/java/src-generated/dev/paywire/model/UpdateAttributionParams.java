@@ -46,6 +46,16 @@ public final class UpdateAttributionParams implements Model {
         return this;
     }
 
+    /** Any model as its JSON (a product getPaywallProducts returned); null is absent. */
+    public void setAttribution(Model value) {
+        setAttribution(value == null ? null : value.toJson());
+    }
+
+    public UpdateAttributionParams withAttribution(Model value) {
+        setAttribution(value);
+        return this;
+    }
+
     private String networkUserId;
     /** the provider's id of this user */
     public String getNetworkUserId() {
