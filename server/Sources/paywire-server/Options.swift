@@ -18,6 +18,12 @@ struct Options {
     /// SHA-256 digests of the accepted API keys (a key given in clear is hashed at once).
     var apiKeyDigests: [[UInt8]] = []
     var appStoreRoot: String?
+    /// The app whose App Store data is taken (required with --app-store-root).
+    var appStoreBundleId: String?
+    /// Apple's environments taken: Production, and Sandbox for App Review and TestFlight.
+    var appStoreEnvironments = ["Production", "Sandbox"]
+    /// Chains without Apple's marker extensions are trusted (roots a test or a developer made).
+    var appStoreUnmarkedRoots = false
     /// The test store's signing key; nil: the test store is off (the dev key with --dev).
     var signingKey: String?
     var offerBundleId = "dev.paywire.app"
@@ -76,6 +82,9 @@ struct Options {
         }
         if !options.dev, let flag = options.devOnlyGiven.first {
             throw OptionProblem("\(flag) is a development convenience: start with --dev to use it")
+        }
+        if options.appStoreRoot != nil && options.appStoreBundleId == nil {
+            throw OptionProblem("--app-store-root needs --app-store-bundle-id: App Store data is checked to be this app's")
         }
         if !options.dev && options.database == nil && options.dataDirectory == nil {
             throw OptionProblem("--database is required without --dev (a file path, sqlite:PATH or postgres://...)")
@@ -147,6 +156,21 @@ extension Options {
             }
         },
         Spec(flag: "--app-store-root", value: "FILE", help: "root certificate (PEM or DER) App Store notifications chain to") { o, v in o.appStoreRoot = v },
+        Spec(flag: "--app-store-bundle-id", value: "ID", help: "the app's bundle id App Store signed data must name") { o, v in
+            o.appStoreBundleId = v
+        },
+        Spec(flag: "--app-store-environments", value: "ENV[,ENV]",
+             help: "App Store environments taken (default Production,Sandbox; also Xcode, LocalTesting)") { o, v throws(OptionProblem) in
+            let names = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !names.isEmpty, names.allSatisfy(AppStoreSigned.environmentNames.contains) else {
+                throw OptionProblem("--app-store-environments takes \(AppStoreSigned.environmentNames.joined(separator: ", ")), separated by commas")
+            }
+            o.appStoreEnvironments = names
+        },
+        Spec(flag: "--app-store-unmarked-roots", value: nil,
+             help: "trust chains without Apple's marker extensions (roots you made; never with Apple's root)") { o, _ in
+            o.appStoreUnmarkedRoots = true
+        },
         Spec(flag: "--test-signing-key", value: "KEY", help: "turns the test store on with this signing key") { o, v in o.signingKey = v },
         Spec(flag: "--offer-bundle-id", value: "ID", help: "the app's bundle id offer signatures cover") { o, v in o.offerBundleId = v },
         Spec(flag: "--offer-key-id", value: "ID", help: "the App Store Connect key id of the offer key") { o, v in o.offerKeyId = v },

@@ -40,9 +40,10 @@ struct ServerParts {
             }
         }
         let (store, storeService) = try openStore(options, logger: logger)
-        let appStore: JWSVerifier
+        let appStore: AppStoreSigned
         do {
-            appStore = try JWSVerifier(rootFile: options.appStoreRoot)
+            appStore = AppStoreSigned(verifier: try JWSVerifier(rootFile: options.appStoreRoot, requireMarkers: !options.appStoreUnmarkedRoots),
+                                      bundleId: options.appStoreBundleId, environments: options.appStoreEnvironments)
         } catch {
             throw StartProblem("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
         }

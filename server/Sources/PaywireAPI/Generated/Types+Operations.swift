@@ -3433,7 +3433,14 @@ package enum Operations {
     /// `signedPayload` is a JWS (ES256) whose header's `x5c` chain must lead to the root
     /// certificate the server was started with (`--app-store-root FILE`, PEM or DER) and whose
     /// leaf must have signed it; `data.signedTransactionInfo` and `data.signedRenewalInfo` are
-    /// checked the same way. The payload maps onto the test-store rules: notificationType and
+    /// checked the same way. Apple's policy, as Apple's App Store Server Library applies it:
+    /// the chain is leaf, intermediate and root, the intermediate carries the marker extension
+    /// 1.2.840.113635.100.6.2.1 and the leaf 1.2.840.113635.100.6.11.1 (else
+    /// `untrusted_certificate`; `--app-store-unmarked-roots` turns this off for roots one made);
+    /// the payload's `bundleId` (in `data`, `summary` or `externalPurchaseToken`) and the
+    /// transaction's must be `--app-store-bundle-id` (else `wrong_bundle_id`), and every
+    /// environment one of `--app-store-environments` (default Production and Sandbox; else
+    /// `wrong_environment`). The payload maps onto the test-store rules: notificationType and
     /// subtype as they are, notificationUUID the id, signedDate the event time, the
     /// transaction's originalTransactionId, transactionId, productId, expiresDate and
     /// revocationDate (refunded_at), the renewal info's gracePeriodExpiresDate and
@@ -3557,7 +3564,7 @@ package enum Operations {
                     self.body = body
                 }
             }
-            /// `invalid_request`, `malformed_jws`, `untrusted_certificate`, `invalid_signature` or `invalid_payload`; nothing changed.
+            /// `invalid_request`, `malformed_jws`, `untrusted_certificate`, `invalid_signature`, `wrong_bundle_id`, `wrong_environment` or `invalid_payload`; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/notifications/app-store/post(postAppStoreNotification)/responses/400`.
             ///

@@ -22,8 +22,8 @@ struct ServerSetup: Sendable {
     /// Signs promotional and win-back offers; nil: no offer key was configured.
     let offers: OfferSigner?
     let trustHostStores: Bool
-    /// What App Store notifications' chains must lead to.
-    let appStore: JWSVerifier
+    /// How App Store signed data is checked: chain, markers, app and environment.
+    let appStore: AppStoreSigned
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage
