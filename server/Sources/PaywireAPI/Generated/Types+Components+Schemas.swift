@@ -2001,13 +2001,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NotificationResult/type`.
             package var _type: Swift.String
             /// - Remark: Generated from `#/components/schemas/NotificationResult/original_transaction_id`.
-            package var originalTransactionId: Swift.String
+            package var originalTransactionId: Swift.String?
             /// The profile owning the original transaction.
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationResult/profile_id`.
-            package var profileId: Swift.String
+            package var profileId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NotificationResult/profile`.
-            package var profile: Components.Schemas.Profile
+            package var profile: Components.Schemas.Profile?
             /// Creates a new `NotificationResult`.
             ///
             /// - Parameters:
@@ -2023,9 +2023,9 @@ extension Components {
                 outcome: Components.Schemas.NotificationResult.OutcomePayload,
                 message: Swift.String,
                 _type: Swift.String,
-                originalTransactionId: Swift.String,
-                profileId: Swift.String,
-                profile: Components.Schemas.Profile
+                originalTransactionId: Swift.String? = nil,
+                profileId: Swift.String? = nil,
+                profile: Components.Schemas.Profile? = nil
             ) {
                 self.notificationId = notificationId
                 self.outcome = outcome

@@ -3445,7 +3445,12 @@ package enum Operations {
     /// transaction's originalTransactionId, transactionId, productId, expiresDate and
     /// revocationDate (refunded_at), the renewal info's gracePeriodExpiresDate and
     /// autoRenewStatus (will_renew while the subscription goes on). Other types are recorded
-    /// only. A bad signature, chain, root or payload is refused with 400 and changes nothing.
+    /// only. A notification that carries no transaction (`TEST`, which App Store Connect sends
+    /// to check the URL and which is logged; `RENEWAL_EXTENSION` with subtype `SUMMARY` and its
+    /// `summary`; `EXTERNAL_PURCHASE_TOKEN` and its `externalPurchaseToken`; any other type
+    /// without `data.signedTransactionInfo`) is recorded under no profile and answered 200
+    /// `recorded`, without original_transaction_id, profile_id or profile. A bad signature,
+    /// chain, root or payload is refused with 400 and changes nothing.
     ///
     ///
     /// - Remark: HTTP `POST /v1/notifications/app-store`.

@@ -1,3 +1,4 @@
+import Logging
 import PaywireAPI
 
 /// `POST /v1/notifications/{test-store,app-store,play}`: a store's server notification, checked,
@@ -31,6 +32,11 @@ extension API {
         } catch {
             ServerMetrics.notification(source: "app_store", outcome: "refused")
             return .badRequest(.init(body: .json(ErrorDocument(error.code, error.message))))
+        }
+        if notification.event.storeType == "TEST" {
+            // App Store Connect's "send a test notification": what an operator looks for.
+            Logger(label: "paywire-server").notice("App Store TEST notification received",
+                                                   metadata: ["notification_id": .string(notification.notificationId)])
         }
         switch try await apply(notification) {
         case .result(let result): return .ok(.init(body: .json(result)))
@@ -66,7 +72,7 @@ extension API {
         case .unknownTransaction:
             return .unknownTransaction(ErrorDocument(
                 "unknown_transaction",
-                "no verified transaction has original_transaction_id '\(notification.originalTransactionId)'; nothing was stored"))
+                "no verified transaction has original_transaction_id '\(notification.originalTransactionId ?? "")'; nothing was stored"))
         case .duplicate(let outcome, let profileId):
             return .result(try await result(notification, .duplicate, profileId: profileId,
                                              message: "notification already received (it was \(outcome)); nothing changed"))
@@ -77,10 +83,18 @@ extension API {
     }
 
     private func result(_ notification: StoreNotification, _ outcome: Components.Schemas.NotificationResult.OutcomePayload,
-                        profileId: String, message: String) async throws -> Components.Schemas.NotificationResult {
+                        profileId: String?, message: String) async throws -> Components.Schemas.NotificationResult {
         .init(notificationId: notification.notificationId, outcome: outcome, message: message, _type: notification.event.storeType,
               originalTransactionId: notification.originalTransactionId, profileId: profileId,
-              profile: try await answerProfile(profileId))
+              profile: try await profileId.asyncMap { try await answerProfile($0) })
+    }
+}
+
+extension Optional {
+    /// `map` for an async transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }
 

@@ -5,9 +5,16 @@ extension PostgresStorage {
     func apply(_ notification: StoreNotification) async throws -> NotificationOutcome {
         try await serializable { connection in
             if let seen = try await self.rows(Statements.seenNotification, [.text(notification.source), .text(notification.notificationId)], on: connection).first {
-                return .duplicate(outcome: try seen["outcome"].decode(String.self), profileId: try seen["profile_id"].decode(String.self))
+                let owner = try seen["profile_id"].decode(String.self)
+                return .duplicate(outcome: try seen["outcome"].decode(String.self), profileId: owner.isEmpty ? nil : owner)
             }
-            guard let latest = try await self.rows(Statements.latestTransaction, [.text(notification.originalTransactionId)], on: connection)
+            guard let originalTransactionId = notification.originalTransactionId else {
+                _ = try await self.rows(Statements.insertNotification, [.text(notification.source), .text(notification.notificationId),
+                          .text(notification.event.storeType), .text(notification.event.subtype), .text(""), .text(""), .text("recorded"),
+                          .text(notification.text)], on: connection)
+                return .done(outcome: "recorded", profileId: nil, reason: StorageRules.unattached(notification))
+            }
+            guard let latest = try await self.rows(Statements.latestTransaction, [.text(originalTransactionId)], on: connection)
                 .first.map({
                     StorageRules.LatestTransaction(owner: try $0["owner_profile_id"].decode(String.self),
                                                    transactionId: try $0["transaction_id"].decode(String.self),
@@ -15,11 +22,11 @@ extension PostgresStorage {
                                                    expiresAt: try $0["expires_at"].decode(Int?.self),
                                                    productType: try StoredText.productType(try $0["product_type"].decode(String.self)))
                 }) else { return .unknownTransaction }
-            let stored = try await self.rows(Statements.lifecycle, [.text(notification.originalTransactionId)], on: connection).first.map(Self.lifecycle)
+            let stored = try await self.rows(Statements.lifecycle, [.text(originalTransactionId)], on: connection).first.map(Self.lifecycle)
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
-            if let next = decision.save { try await self.save(next, notification.originalTransactionId, connection) }
+            if let next = decision.save { try await self.save(next, originalTransactionId, connection) }
             _ = try await self.rows(Statements.insertNotification, [.text(notification.source), .text(notification.notificationId), .text(notification.event.storeType),
-                      .text(notification.event.subtype), .text(notification.originalTransactionId), .text(latest.owner),
+                      .text(notification.event.subtype), .text(originalTransactionId), .text(latest.owner),
                       .text(decision.outcome), .text(notification.text)], on: connection)
             return .done(outcome: decision.outcome, profileId: latest.owner, reason: decision.reason)
         }
