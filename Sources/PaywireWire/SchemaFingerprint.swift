@@ -5,6 +5,6 @@
 /// (`schema_sha256`, which the conformance kit requires byte for byte) and its MAJOR.MINOR
 /// (`schema_version`: a binding accepts the same MAJOR and a MINOR at least its own).
 package enum SchemaFingerprint {
-    package static let sha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8"
+    package static let sha256 = "764ae2931040f83eeb2d07bbed7fa51e6558b82d9919f53e9589f696e4cdf4a6"
     package static let version = "1.1"
 }

@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+        public const string Sha256 = "764ae2931040f83eeb2d07bbed7fa51e6558b82d9919f53e9589f696e4cdf4a6";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.1";
     }
@@ -2626,7 +2626,7 @@ namespace Paywire.Model
     /// <summary>a store transaction as the host reports it</summary>
     public sealed class StoreTransaction : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "environment", "expires_at", "original_transaction_id", "product_type", "purchased_at", "store", "transaction_id", "vendor_product_id", "verification" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "environment", "expires_at", "original_transaction_id", "product_type", "purchased_at", "signed_transaction", "store", "transaction_id", "vendor_product_id", "verification" };
         public string TransactionId { get; set; }
         public string OriginalTransactionId { get; set; }
         public string VendorProductId { get; set; }
@@ -2637,6 +2637,8 @@ namespace Paywire.Model
         public string Store { get; set; }
         /// <summary>the store's proof (receipt, signed transaction), passed to the backend untouched</summary>
         public string Verification { get; set; }
+        /// <summary>App Store (StoreKit 2): the transaction's JWS as StoreKit gives it (jwsRepresentation), passed to the backend untouched in the purchase or restore record; the backend verifies its signature and chain and takes every fact of the purchase from it</summary>
+        public string SignedTransaction { get; set; }
         /// <summary>ISO 8601 UTC, the store's word</summary>
         public string ExpiresAt { get; set; }
         public string ProductType { get; set; }
@@ -2663,6 +2665,7 @@ namespace Paywire.Model
             if (ModelJson.Present(o, "environment")) v.Environment = ModelJson.String(o["environment"]);
             if (ModelJson.Present(o, "store")) v.Store = ModelJson.String(o["store"]);
             if (ModelJson.Present(o, "verification")) v.Verification = ModelJson.String(o["verification"]);
+            if (ModelJson.Present(o, "signed_transaction")) v.SignedTransaction = ModelJson.String(o["signed_transaction"]);
             if (ModelJson.Present(o, "expires_at")) v.ExpiresAt = ModelJson.String(o["expires_at"]);
             if (ModelJson.Present(o, "product_type")) v.ProductType = ModelJson.String(o["product_type"]);
             if (ModelJson.Present(o, "access_level_id")) v.AccessLevelId = ModelJson.String(o["access_level_id"]);
@@ -2681,6 +2684,7 @@ namespace Paywire.Model
             if (this.Environment != null) o["environment"] = ModelJson.Json(this.Environment);
             if (this.Store != null) o["store"] = ModelJson.Json(this.Store);
             if (this.Verification != null) o["verification"] = ModelJson.Json(this.Verification);
+            if (this.SignedTransaction != null) o["signed_transaction"] = ModelJson.Json(this.SignedTransaction);
             if (this.ExpiresAt != null) o["expires_at"] = ModelJson.Json(this.ExpiresAt);
             if (this.ProductType != null) o["product_type"] = ModelJson.Json(this.ProductType);
             if (this.AccessLevelId != null) o["access_level_id"] = ModelJson.Json(this.AccessLevelId);

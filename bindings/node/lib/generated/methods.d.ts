@@ -71,7 +71,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+export declare const SCHEMA_SHA256: "764ae2931040f83eeb2d07bbed7fa51e6558b82d9919f53e9589f696e4cdf4a6";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.1";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+const SCHEMA_SHA256 = "764ae2931040f83eeb2d07bbed7fa51e6558b82d9919f53e9589f696e4cdf4a6";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.1";
 

@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+export type SchemaSha256 = "764ae2931040f83eeb2d07bbed7fa51e6558b82d9919f53e9589f696e4cdf4a6";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -473,6 +473,8 @@ export interface StoreTransaction {
   store?: string;
   /** the store's proof (receipt, signed transaction), passed to the backend untouched */
   verification?: string;
+  /** App Store (StoreKit 2): the transaction's JWS as StoreKit gives it (jwsRepresentation), passed to the backend untouched in the purchase or restore record; the backend verifies its signature and chain and takes every fact of the purchase from it */
+  signed_transaction?: string;
   /** ISO 8601 UTC, the store's word */
   expires_at?: string;
   product_type?: ProductType;

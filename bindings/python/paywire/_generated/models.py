@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8'
+SCHEMA_SHA256 = '764ae2931040f83eeb2d07bbed7fa51e6558b82d9919f53e9589f696e4cdf4a6'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.1'
 
@@ -1875,11 +1875,12 @@ class StoreTransaction:
     environment: Optional[Literal['sandbox', 'production']] = None
     store: Optional[str] = None
     verification: Optional[str] = None
+    signed_transaction: Optional[str] = None
     expires_at: Optional[str] = None
     product_type: Optional[ProductType] = None
     access_level_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'environment', 'expires_at', 'original_transaction_id', 'product_type', 'purchased_at', 'store', 'transaction_id', 'vendor_product_id', 'verification'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'environment', 'expires_at', 'original_transaction_id', 'product_type', 'purchased_at', 'signed_transaction', 'store', 'transaction_id', 'vendor_product_id', 'verification'])
 
     @classmethod
     def from_json(cls, data: Any) -> "StoreTransaction":
@@ -1892,6 +1893,7 @@ class StoreTransaction:
             environment=d["environment"] if d.get("environment") is not None else None,
             store=d["store"] if d.get("store") is not None else None,
             verification=d["verification"] if d.get("verification") is not None else None,
+            signed_transaction=d["signed_transaction"] if d.get("signed_transaction") is not None else None,
             expires_at=d["expires_at"] if d.get("expires_at") is not None else None,
             product_type=d["product_type"] if d.get("product_type") is not None else None,
             access_level_id=d["access_level_id"] if d.get("access_level_id") is not None else None,
@@ -1913,6 +1915,8 @@ class StoreTransaction:
             out["store"] = self.store
         if self.verification is not None:
             out["verification"] = self.verification
+        if self.signed_transaction is not None:
+            out["signed_transaction"] = self.signed_transaction
         if self.expires_at is not None:
             out["expires_at"] = self.expires_at
         if self.product_type is not None:

@@ -979,6 +979,21 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TransactionClaim/store`.
             package var store: Swift.String
+            /// App Store (StoreKit 2, store `app_store`): the transaction's JWS as StoreKit gives it. The
+            /// server verifies it as an App Store notification (the x5c chain to `--app-store-root`,
+            /// Apple's marker extensions, ES256, bundle id and environment) and takes every fact from
+            /// its payload, never from the members beside it: transactionId, originalTransactionId,
+            /// productId, purchaseDate, expiresDate, environment, offerType and offerIdentifier,
+            /// inAppOwnershipType, revocationDate. The members beside it must agree with it, and the
+            /// store must be `app_store` (`verification_failed` otherwise); a JWS that fails is refused with the notification
+            /// route's code (`malformed_jws`, `untrusted_certificate`, `invalid_signature`,
+            /// `wrong_bundle_id`, `wrong_environment`, `invalid_payload`) and grants nothing; a revoked
+            /// transaction is refused `revoked`. Without it, an App Store claim is
+            /// `unsupported_store` unless the server runs with `--trust-host-stores`.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/TransactionClaim/signed_transaction`.
+            package var signedTransaction: Swift.String?
             /// Creates a new `TransactionClaim`.
             ///
             /// - Parameters:
@@ -989,6 +1004,7 @@ extension Components {
             ///   - purchasedAt: ms since the epoch
             ///   - environment:
             ///   - store: `test`, or a host store (app_store, play_store, ...)
+            ///   - signedTransaction: App Store (StoreKit 2, store `app_store`): the transaction's JWS as StoreKit gives it. The
             package init(
                 transactionId: Swift.String,
                 originalTransactionId: Swift.String,
@@ -996,7 +1012,8 @@ extension Components {
                 verification: Swift.String,
                 purchasedAt: Swift.Int,
                 environment: Components.Schemas.TransactionClaim.EnvironmentPayload,
-                store: Swift.String
+                store: Swift.String,
+                signedTransaction: Swift.String? = nil
             ) {
                 self.transactionId = transactionId
                 self.originalTransactionId = originalTransactionId
@@ -1005,6 +1022,7 @@ extension Components {
                 self.purchasedAt = purchasedAt
                 self.environment = environment
                 self.store = store
+                self.signedTransaction = signedTransaction
             }
             package enum CodingKeys: String, CodingKey {
                 case transactionId = "transaction_id"
@@ -1014,6 +1032,7 @@ extension Components {
                 case purchasedAt = "purchased_at"
                 case environment
                 case store
+                case signedTransaction = "signed_transaction"
             }
         }
         /// - Remark: Generated from `#/components/schemas/PurchaseRequest`.
@@ -1259,6 +1278,13 @@ extension Components {
                     case unknownProduct = "unknown_product"
                     case transactionConflict = "transaction_conflict"
                     case unsupportedStore = "unsupported_store"
+                    case malformedJws = "malformed_jws"
+                    case untrustedCertificate = "untrusted_certificate"
+                    case invalidSignature = "invalid_signature"
+                    case wrongBundleId = "wrong_bundle_id"
+                    case wrongEnvironment = "wrong_environment"
+                    case invalidPayload = "invalid_payload"
+                    case revoked = "revoked"
                 }
                 /// - Remark: Generated from `#/components/schemas/PurchaseRefused/error/code`.
                 package var code: Components.Schemas.PurchaseRefused._ErrorPayload.CodePayload
@@ -1378,6 +1404,13 @@ extension Components {
                     case unknownProduct = "unknown_product"
                     case transactionConflict = "transaction_conflict"
                     case unsupportedStore = "unsupported_store"
+                    case malformedJws = "malformed_jws"
+                    case untrustedCertificate = "untrusted_certificate"
+                    case invalidSignature = "invalid_signature"
+                    case wrongBundleId = "wrong_bundle_id"
+                    case wrongEnvironment = "wrong_environment"
+                    case invalidPayload = "invalid_payload"
+                    case revoked = "revoked"
                 }
                 /// - Remark: Generated from `#/components/schemas/RestoreResponse/RefusedPayload/code`.
                 package var code: Components.Schemas.RestoreResponse.RefusedPayloadPayload.CodePayload

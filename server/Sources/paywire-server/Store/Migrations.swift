@@ -105,6 +105,19 @@ struct Migration: Sendable {
             CREATE TABLE offer_nonces (nonce TEXT PRIMARY KEY, profile_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
                 offer_id TEXT NOT NULL, signed_at BIGINT NOT NULL);
             """),
+        // What a verified StoreKit 2 transaction says beyond its ids and dates: who owns the
+        // access (purchased, family_shared) and the offer it was bought with.
+        Migration(version: 6, name: "signed-transaction-facts", sqlite: """
+            ALTER TABLE transactions ADD COLUMN ownership_type TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_type TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_id TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_payment_mode TEXT;
+            """, postgres: """
+            ALTER TABLE transactions ADD COLUMN ownership_type TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_type TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_id TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_payment_mode TEXT;
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).

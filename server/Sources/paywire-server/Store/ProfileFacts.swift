@@ -22,11 +22,18 @@ struct OwnedGrant: Sendable {
     let productType: ProductType
     let store: String
     let isSandbox: Bool
+    /// `purchased` or `family_shared`, from a verified App Store transaction; nil otherwise.
+    let ownershipType: String?
+    /// The offer a verified App Store transaction was bought with (`introductory`,
+    /// `promotional`, `offer_code`, `win_back`) and its id.
+    let offerType: String?
+    let offerId: String?
     /// A sandbox or test-store transaction makes its owner a test user.
     var isTest: Bool { isSandbox || store == "test" }
 
     init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int, expiresAt: Int?,
-         accessLevel: String?, productType: ProductType, store: String, environment: String) {
+         accessLevel: String?, productType: ProductType, store: String, environment: String, ownershipType: String? = nil,
+         offerType: String? = nil, offerId: String? = nil) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId
@@ -36,5 +43,8 @@ struct OwnedGrant: Sendable {
         self.productType = productType
         self.store = store
         isSandbox = environment == "sandbox"
+        self.ownershipType = ownershipType
+        self.offerType = offerType
+        self.offerId = offerId
     }
 }

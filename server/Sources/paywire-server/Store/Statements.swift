@@ -17,8 +17,9 @@ enum Statements {
     /// purchased_at, expires_at, access_level, product_type.
     static let insertTransaction = """
         INSERT INTO transactions (transaction_id, original_transaction_id, vendor_product_id, owner_profile_id,
-            purchaser_profile_id, status, environment, store, purchased_at, expires_at, access_level, product_type)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            purchaser_profile_id, status, environment, store, purchased_at, expires_at, access_level, product_type,
+            ownership_type, offer_type, offer_id, offer_payment_mode)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     /// The backend has met this profile (a purchase or restore named it).
     static let meetProfile = """
@@ -37,7 +38,7 @@ enum Statements {
     static let profile = "SELECT customer_user_id FROM profiles WHERE profile_id = ?"
     static let ownedGrants = """
         SELECT transaction_id, original_transaction_id, vendor_product_id, purchased_at, expires_at, access_level,
-            product_type, environment, store
+            product_type, environment, store, ownership_type, offer_type, offer_id
         FROM transactions WHERE owner_profile_id = ? AND status = 'verified' ORDER BY purchased_at, transaction_id
         """
     static let ownedLifecycles = """

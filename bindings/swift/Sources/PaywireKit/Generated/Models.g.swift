@@ -2454,6 +2454,8 @@ public struct StoreTransaction: PaywireModel {
     public var store: String?
     /// the store's proof (receipt, signed transaction), passed to the backend untouched
     public var verification: String?
+    /// App Store (StoreKit 2): the transaction's JWS as StoreKit gives it (jwsRepresentation), passed to the backend untouched in the purchase or restore record; the backend verifies its signature and chain and takes every fact of the purchase from it
+    public var signedTransaction: String?
     /// ISO 8601 UTC, the store's word
     public var expiresAt: String?
     /// The `product_type` member.
@@ -2464,7 +2466,7 @@ public struct StoreTransaction: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(transactionId: String, originalTransactionId: String? = nil, vendorProductId: String? = nil, purchasedAt: String? = nil, environment: StoreTransactionEnvironment? = nil, store: String? = nil, verification: String? = nil, expiresAt: String? = nil, productType: ProductType? = nil, accessLevelId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(transactionId: String, originalTransactionId: String? = nil, vendorProductId: String? = nil, purchasedAt: String? = nil, environment: StoreTransactionEnvironment? = nil, store: String? = nil, verification: String? = nil, signedTransaction: String? = nil, expiresAt: String? = nil, productType: ProductType? = nil, accessLevelId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId
@@ -2472,6 +2474,7 @@ public struct StoreTransaction: PaywireModel {
         self.environment = environment
         self.store = store
         self.verification = verification
+        self.signedTransaction = signedTransaction
         self.expiresAt = expiresAt
         self.productType = productType
         self.accessLevelId = accessLevelId
@@ -2487,6 +2490,7 @@ public struct StoreTransaction: PaywireModel {
         environment = try reader.optional("environment")
         store = try reader.optional("store")
         verification = try reader.optional("verification")
+        signedTransaction = try reader.optional("signed_transaction")
         expiresAt = try reader.optional("expires_at")
         productType = try reader.optional("product_type")
         accessLevelId = try reader.optional("access_level_id")
@@ -2502,6 +2506,7 @@ public struct StoreTransaction: PaywireModel {
         writer.optional("environment", environment)
         writer.optional("store", store)
         writer.optional("verification", verification)
+        writer.optional("signed_transaction", signedTransaction)
         writer.optional("expires_at", expiresAt)
         writer.optional("product_type", productType)
         writer.optional("access_level_id", accessLevelId)
@@ -2509,7 +2514,7 @@ public struct StoreTransaction: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["transaction_id", "original_transaction_id", "vendor_product_id", "purchased_at", "environment", "store", "verification", "expires_at", "product_type", "access_level_id"]
+    static let memberNames: Set<String> = ["transaction_id", "original_transaction_id", "vendor_product_id", "purchased_at", "environment", "store", "verification", "signed_transaction", "expires_at", "product_type", "access_level_id"]
 }
 
 /// The params of `onboarding_view_report_error`.
