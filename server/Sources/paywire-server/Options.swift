@@ -24,6 +24,8 @@ struct Options {
     var appStoreEnvironments = ["Production", "Sandbox"]
     /// Chains without Apple's marker extensions are trusted (roots a test or a developer made).
     var appStoreUnmarkedRoots = false
+    /// What the answers to CONSUMPTION_REQUEST say the developer prefers (Apple's refundPreference).
+    var appStoreRefundPreference = 0
     /// The test store's signing key; nil: the test store is off (the dev key with --dev).
     var signingKey: String?
     var offerBundleId = "dev.paywire.app"
@@ -170,6 +172,13 @@ extension Options {
         Spec(flag: "--app-store-unmarked-roots", value: nil,
              help: "trust chains without Apple's marker extensions (roots you made; never with Apple's root)") { o, _ in
             o.appStoreUnmarkedRoots = true
+        },
+        Spec(flag: "--app-store-refund-preference", value: "PREF",
+             help: "answers to CONSUMPTION_REQUEST: grant, decline, no_preference or undeclared (the default)") { o, v throws(OptionProblem) in
+            guard let code = Consumption.refundPreferences[v] else {
+                throw OptionProblem("--app-store-refund-preference takes grant, decline, no_preference or undeclared")
+            }
+            o.appStoreRefundPreference = code
         },
         Spec(flag: "--test-signing-key", value: "KEY", help: "turns the test store on with this signing key") { o, v in o.signingKey = v },
         Spec(flag: "--offer-bundle-id", value: "ID", help: "the app's bundle id offer signatures cover") { o, v in o.offerBundleId = v },

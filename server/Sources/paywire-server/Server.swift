@@ -52,6 +52,7 @@ struct ServerParts {
             experiments: experiments, products: products,
             testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
             offers: try offerSigner(options), trustHostStores: options.trustHostStores, appStore: appStore,
+            refundPreference: options.appStoreRefundPreference,
             dev: options.dev ? DevState(faults: try faults(options), profiles: try profiles(options)) : nil, store: store)
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"

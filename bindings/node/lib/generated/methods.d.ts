@@ -71,7 +71,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "764ae2931040f83eeb2d07bbed7fa51e6558b82d9919f53e9589f696e4cdf4a6";
+export declare const SCHEMA_SHA256: "d6f9e071d85c7a90d7e7e352620c88fad20e9e6c6911fce5848da5ade40d7baf";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.1";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
@@ -250,7 +250,7 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `prefetch` without blocking: the Promise settles with its call_result. */
   prefetchAsync(params: PrefetchParams): Promise<PrefetchResult>;
 
-  /** Calls `update_profile`. custom_attributes: null removes an attribute; email: local@domain, no spaces, at most 254 characters; null removes it; phone_number: an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name: not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it; app_tracking_transparency_status: the platform's tracking consent as the host read it; null removes it; analytics_disabled: true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice */
+  /** Calls `update_profile`. custom_attributes: null removes an attribute; email: local@domain, no spaces, at most 254 characters; null removes it; phone_number: an optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate; null removes it; first_name: not blank, at most 256 bytes; null removes it; last_name: not blank, at most 256 bytes; null removes it; gender: null removes it; birthday: YYYY-MM-DD: a real date from 1900-01-01 up to today (UTC, by the client's clock); null removes it; app_tracking_transparency_status: the platform's tracking consent as the host read it; null removes it; analytics_disabled: true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice; consumption_data_consent: the user's consent to share consumption data with the App Store when Apple asks about a refund request (Apple's customerConsented): sent with the profile's attributes, and the backend marks its answers to CONSUMPTION_REQUEST sendable only when true; null removes it. Kept with the profile, like the standard attributes */
   updateProfile(params?: UpdateProfileParams): null;
   /** Calls `update_profile` without blocking: the Promise settles with its call_result. */
   updateProfileAsync(params?: UpdateProfileParams): Promise<null>;

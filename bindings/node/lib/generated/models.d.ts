@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "764ae2931040f83eeb2d07bbed7fa51e6558b82d9919f53e9589f696e4cdf4a6";
+export type SchemaSha256 = "d6f9e071d85c7a90d7e7e352620c88fad20e9e6c6911fce5848da5ade40d7baf";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -431,6 +431,8 @@ export interface UpdateProfileParams {
   app_tracking_transparency_status?: "authorized" | "denied" | "restricted" | "not_determined" | null;
   /** true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice */
   analytics_disabled?: boolean;
+  /** the user's consent to share consumption data with the App Store when Apple asks about a refund request (Apple's customerConsented): sent with the profile's attributes, and the backend marks its answers to CONSUMPTION_REQUEST sendable only when true; null removes it. Kept with the profile, like the standard attributes */
+  consumption_data_consent?: boolean | null;
 }
 
 export interface FlushAnalyticsParams {
@@ -658,6 +660,8 @@ export interface Profile {
   app_tracking_transparency_status?: "authorized" | "denied" | "restricted" | "not_determined";
   /** present (true) only when update_profile disabled analytics: plain analytics are neither kept nor sent */
   analytics_disabled?: boolean;
+  /** set by update_profile; absent until set */
+  consumption_data_consent?: boolean;
   /** set by set_integration_identifiers, by key; absent until one is set */
   integration_identifiers?: { [key: string]: string };
   /** set by update_attribution, by source; absent until one is set */
@@ -689,6 +693,8 @@ export interface AccessLevel {
   is_refund: boolean;
   refunded_at: string | null;
   active_introductory_offer_type: "free_trial" | "pay_as_you_go" | "pay_up_front" | null;
+  /** whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say */
+  ownership_type?: "purchased" | "family_shared";
   active_promotional_offer_id: string | null;
   original_transaction_id: string | null;
   /** confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet) */
@@ -724,6 +730,8 @@ export interface Grant {
   is_refund: boolean;
   refunded_at: string | null;
   active_introductory_offer_type: "free_trial" | "pay_as_you_go" | "pay_up_front" | null;
+  /** whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say */
+  ownership_type?: "purchased" | "family_shared";
   active_promotional_offer_id: string | null;
   original_transaction_id: string | null;
   /** confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet) */

@@ -161,6 +161,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.getConsumptionRequests(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/app-store/consumption-requests")
+        )
+        try transport.register(
+            {
                 try await server.postTestStoreNotification(
                     request: $0,
                     body: $1,
@@ -1759,6 +1770,131 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// App Store consumption requests and the answers built for them, for the operator
+    ///
+    /// Every CONSUMPTION_REQUEST the App Store sent about a known transaction, oldest first, with
+    /// the consumption information the server built from what it knows, in the members of
+    /// Apple's ConsumptionRequest: the delivery status (delivered: the server granted it), the
+    /// consumption status (a subscription's period by time; undeclared otherwise), whether a free
+    /// trial was part of it, the account's tenure (since the profile's first purchase), the
+    /// lifetime dollars purchased and refunded (undeclared when a price is not in USD), and
+    /// the refund preference (`--app-store-refund-preference`). `sendable` is true only when
+    /// the profile's `consumption_data_consent` attribute (update_profile on the device) was
+    /// true when the request came: Apple takes the information only with the customer's
+    /// consent. The server sends nothing to Apple; the operator does, within Apple's 12 hours.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/app-store/consumption-requests`.
+    /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)`.
+    func getConsumptionRequests(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.GetConsumptionRequests.id,
+            using: {
+                APIHandler.getConsumptionRequests($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.GetConsumptionRequests.Input.Query = .init(profileId: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "profile_id",
+                    as: Swift.String.self
+                ))
+                let headers: Operations.GetConsumptionRequests.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.GetConsumptionRequests.Input(
+                    query: query,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .serverError(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
                 case let .undocumented(statusCode, _):
                     return (.init(soar_statusCode: statusCode), nil)
                 }

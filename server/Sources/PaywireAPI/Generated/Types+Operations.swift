@@ -3162,6 +3162,246 @@ package enum Operations {
             }
         }
     }
+    /// App Store consumption requests and the answers built for them, for the operator
+    ///
+    /// Every CONSUMPTION_REQUEST the App Store sent about a known transaction, oldest first, with
+    /// the consumption information the server built from what it knows, in the members of
+    /// Apple's ConsumptionRequest: the delivery status (delivered: the server granted it), the
+    /// consumption status (a subscription's period by time; undeclared otherwise), whether a free
+    /// trial was part of it, the account's tenure (since the profile's first purchase), the
+    /// lifetime dollars purchased and refunded (undeclared when a price is not in USD), and
+    /// the refund preference (`--app-store-refund-preference`). `sendable` is true only when
+    /// the profile's `consumption_data_consent` attribute (update_profile on the device) was
+    /// true when the request came: Apple takes the information only with the customer's
+    /// consent. The server sends nothing to Apple; the operator does, within Apple's 12 hours.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/app-store/consumption-requests`.
+    /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)`.
+    package enum GetConsumptionRequests {
+        package static let id: Swift.String = "getConsumptionRequests"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/query`.
+            package struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/query/profile_id`.
+                package var profileId: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - profileId:
+                package init(profileId: Swift.String? = nil) {
+                    self.profileId = profileId
+                }
+            }
+            package var query: Operations.GetConsumptionRequests.Input.Query
+            /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/header`.
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsumptionRequests.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsumptionRequests.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.GetConsumptionRequests.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            package init(
+                query: Operations.GetConsumptionRequests.Input.Query = .init(),
+                headers: Operations.GetConsumptionRequests.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ConsumptionRequests)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.ConsumptionRequests {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.GetConsumptionRequests.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.GetConsumptionRequests.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The requests, oldest first.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetConsumptionRequests.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.GetConsumptionRequests.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing or wrong `authorization: Api-Key <key>` (the key is never echoed).
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            package var serverError: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// A store server notification for the test store, as plain JSON (demos and tests)
     ///
     /// The App Store Server Notifications v2 vocabulary without the signing. The notification is

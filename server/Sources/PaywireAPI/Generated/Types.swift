@@ -134,6 +134,23 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/experiments/{placement_id}/results`.
     /// - Remark: Generated from `#/paths//v1/experiments/{placement_id}/results/get(getExperimentResults)`.
     func getExperimentResults(_ input: Operations.GetExperimentResults.Input) async throws -> Operations.GetExperimentResults.Output
+    /// App Store consumption requests and the answers built for them, for the operator
+    ///
+    /// Every CONSUMPTION_REQUEST the App Store sent about a known transaction, oldest first, with
+    /// the consumption information the server built from what it knows, in the members of
+    /// Apple's ConsumptionRequest: the delivery status (delivered: the server granted it), the
+    /// consumption status (a subscription's period by time; undeclared otherwise), whether a free
+    /// trial was part of it, the account's tenure (since the profile's first purchase), the
+    /// lifetime dollars purchased and refunded (undeclared when a price is not in USD), and
+    /// the refund preference (`--app-store-refund-preference`). `sendable` is true only when
+    /// the profile's `consumption_data_consent` attribute (update_profile on the device) was
+    /// true when the request came: Apple takes the information only with the customer's
+    /// consent. The server sends nothing to Apple; the operator does, within Apple's 12 hours.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/app-store/consumption-requests`.
+    /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)`.
+    func getConsumptionRequests(_ input: Operations.GetConsumptionRequests.Input) async throws -> Operations.GetConsumptionRequests.Output
     /// A store server notification for the test store, as plain JSON (demos and tests)
     ///
     /// The App Store Server Notifications v2 vocabulary without the signing. The notification is
@@ -417,6 +434,31 @@ extension APIProtocol {
     ) async throws -> Operations.GetExperimentResults.Output {
         try await getExperimentResults(Operations.GetExperimentResults.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// App Store consumption requests and the answers built for them, for the operator
+    ///
+    /// Every CONSUMPTION_REQUEST the App Store sent about a known transaction, oldest first, with
+    /// the consumption information the server built from what it knows, in the members of
+    /// Apple's ConsumptionRequest: the delivery status (delivered: the server granted it), the
+    /// consumption status (a subscription's period by time; undeclared otherwise), whether a free
+    /// trial was part of it, the account's tenure (since the profile's first purchase), the
+    /// lifetime dollars purchased and refunded (undeclared when a price is not in USD), and
+    /// the refund preference (`--app-store-refund-preference`). `sendable` is true only when
+    /// the profile's `consumption_data_consent` attribute (update_profile on the device) was
+    /// true when the request came: Apple takes the information only with the customer's
+    /// consent. The server sends nothing to Apple; the operator does, within Apple's 12 hours.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/app-store/consumption-requests`.
+    /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)`.
+    package func getConsumptionRequests(
+        query: Operations.GetConsumptionRequests.Input.Query = .init(),
+        headers: Operations.GetConsumptionRequests.Input.Headers = .init()
+    ) async throws -> Operations.GetConsumptionRequests.Output {
+        try await getConsumptionRequests(Operations.GetConsumptionRequests.Input(
+            query: query,
             headers: headers
         ))
     }

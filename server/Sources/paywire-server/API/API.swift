@@ -24,6 +24,8 @@ struct ServerSetup: Sendable {
     let trustHostStores: Bool
     /// How App Store signed data is checked: chain, markers, app and environment.
     let appStore: AppStoreSigned
+    /// Apple's refundPreference code the answers to CONSUMPTION_REQUEST carry.
+    let refundPreference: Int
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage

@@ -64,6 +64,10 @@ extension API {
     private func apply(_ notification: StoreNotification) async throws -> Applied {
         let outcome = try await setup.store.apply(notification)
         switch outcome {
+        case .done(_, let profileId?, _), .duplicate(_, let profileId?): try await keepConsumptionRequest(notification, profileId: profileId)
+        default: break
+        }
+        switch outcome {
         case .unknownTransaction: ServerMetrics.notification(source: notification.source, outcome: "unknown_transaction")
         case .duplicate: ServerMetrics.notification(source: notification.source, outcome: "duplicate")
         case .done(let done, _, _): ServerMetrics.notification(source: notification.source, outcome: done)

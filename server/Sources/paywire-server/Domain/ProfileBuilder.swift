@@ -43,6 +43,7 @@ enum ProfileBuilder {
         grant.isSandbox = owned.isSandbox
         grant.isLifetime = owned.productType == .non_consumable
         grant.willRenew = lifecycle?.willRenew ?? (owned.productType == .autorenewable)
+        grant.ownershipType = owned.ownershipType.flatMap(OwnershipType.init(rawValue:))
         // Promotional and win-back offers are named by the developer's offer id.
         if owned.offerType == "promotional" || owned.offerType == "win_back" { grant.activePromotionalOfferId = owned.offerId }
         guard let lifecycle else { return grant }

@@ -106,21 +106,28 @@ struct Migration: Sendable {
                 offer_id TEXT NOT NULL, signed_at BIGINT NOT NULL);
             """),
         // What a verified StoreKit 2 transaction says beyond its ids and dates: who owns the
-        // access (purchased, family_shared) and the offer it was bought with.
-        Migration(version: 6, name: "signed-transaction-facts", sqlite: """
+        // access (purchased, family_shared) and the offer it was bought with; and the answers
+        // built for the App Store's consumption requests, one per notification.
+        Migration(version: 6, name: "app-store", sqlite: """
             ALTER TABLE transactions ADD COLUMN ownership_type TEXT;
             ALTER TABLE transactions ADD COLUMN offer_type TEXT;
             ALTER TABLE transactions ADD COLUMN offer_id TEXT;
             ALTER TABLE transactions ADD COLUMN offer_payment_mode TEXT;
+            CREATE TABLE consumption_requests (
+                notification_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, transaction_id TEXT,
+                profile_id TEXT NOT NULL, received_at INTEGER NOT NULL, sendable INTEGER NOT NULL, consumption TEXT NOT NULL);
             """, postgres: """
             ALTER TABLE transactions ADD COLUMN ownership_type TEXT;
             ALTER TABLE transactions ADD COLUMN offer_type TEXT;
             ALTER TABLE transactions ADD COLUMN offer_id TEXT;
             ALTER TABLE transactions ADD COLUMN offer_payment_mode TEXT;
+            CREATE TABLE consumption_requests (
+                notification_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, transaction_id TEXT,
+                profile_id TEXT NOT NULL, received_at BIGINT NOT NULL, sendable BOOLEAN NOT NULL, consumption TEXT NOT NULL);
             """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).
     static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
-                         "profile_records", "profile_data", "offer_nonces"]
+                         "profile_records", "profile_data", "offer_nonces", "consumption_requests"]
 }

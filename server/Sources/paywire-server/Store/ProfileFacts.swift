@@ -28,12 +28,18 @@ struct OwnedGrant: Sendable {
     /// `promotional`, `offer_code`, `win_back`) and its id.
     let offerType: String?
     let offerId: String?
+    /// `free_trial`, `pay_as_you_go` or `pay_up_front` with an offer.
+    let offerPaymentMode: String?
+    /// The price's exact decimal text and currency, as the purchase recorded them.
+    let priceAmount: String?
+    let currencyCode: String?
     /// A sandbox or test-store transaction makes its owner a test user.
     var isTest: Bool { isSandbox || store == "test" }
 
     init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int, expiresAt: Int?,
          accessLevel: String?, productType: ProductType, store: String, environment: String, ownershipType: String? = nil,
-         offerType: String? = nil, offerId: String? = nil) {
+         offerType: String? = nil, offerId: String? = nil, offerPaymentMode: String? = nil, priceAmount: String? = nil,
+         currencyCode: String? = nil) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId
@@ -46,5 +52,8 @@ struct OwnedGrant: Sendable {
         self.ownershipType = ownershipType
         self.offerType = offerType
         self.offerId = offerId
+        self.offerPaymentMode = offerPaymentMode
+        self.priceAmount = priceAmount
+        self.currencyCode = currencyCode
     }
 }

@@ -36,9 +36,16 @@ enum Statements {
     }
 
     static let profile = "SELECT customer_user_id FROM profiles WHERE profile_id = ?"
+    static let insertConsumptionRequest = """
+        INSERT INTO consumption_requests (notification_id, original_transaction_id, transaction_id, profile_id, received_at, sendable, consumption)
+        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING
+        """
+    static func consumptionRequests(ofOneProfile: Bool) -> String {
+        "SELECT * FROM consumption_requests \(ofOneProfile ? "WHERE profile_id = ?" : "") ORDER BY received_at, notification_id"
+    }
     static let ownedGrants = """
         SELECT transaction_id, original_transaction_id, vendor_product_id, purchased_at, expires_at, access_level,
-            product_type, environment, store, ownership_type, offer_type, offer_id
+            product_type, environment, store, ownership_type, offer_type, offer_id, offer_payment_mode, price_amount, currency_code
         FROM transactions WHERE owner_profile_id = ? AND status = 'verified' ORDER BY purchased_at, transaction_id
         """
     static let ownedLifecycles = """

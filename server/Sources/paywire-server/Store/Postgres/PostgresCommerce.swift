@@ -77,7 +77,9 @@ extension PostgresStorage {
                        expiresAt: try $0["expires_at"].decode(Int?.self), accessLevel: try $0["access_level"].decode(String?.self),
                        productType: try StoredText.productType(try $0["product_type"].decode(String.self)), store: try $0["store"].decode(String.self),
                        environment: try $0["environment"].decode(String.self), ownershipType: try $0["ownership_type"].decode(String?.self),
-                       offerType: try $0["offer_type"].decode(String?.self), offerId: try $0["offer_id"].decode(String?.self))
+                       offerType: try $0["offer_type"].decode(String?.self), offerId: try $0["offer_id"].decode(String?.self),
+                       offerPaymentMode: try $0["offer_payment_mode"].decode(String?.self), priceAmount: try $0["price_amount"].decode(String?.self),
+                       currencyCode: try $0["currency_code"].decode(String?.self))
         }
         var lifecycles: [String: LifecycleState] = [:]
         for row in try await rows(Statements.ownedLifecycles, [.text(profileId)]) {

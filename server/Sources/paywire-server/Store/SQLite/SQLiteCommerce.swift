@@ -73,7 +73,8 @@ extension SQLiteStorage {
                 OwnedGrant(transactionId: $0["transaction_id"], originalTransactionId: $0["original_transaction_id"],
                            vendorProductId: $0["vendor_product_id"], purchasedAt: $0["purchased_at"], expiresAt: $0["expires_at"],
                            accessLevel: $0["access_level"], productType: try StoredText.productType($0["product_type"]), store: $0["store"],
-                           environment: $0["environment"], ownershipType: $0["ownership_type"], offerType: $0["offer_type"], offerId: $0["offer_id"])
+                           environment: $0["environment"], ownershipType: $0["ownership_type"], offerType: $0["offer_type"], offerId: $0["offer_id"],
+                           offerPaymentMode: $0["offer_payment_mode"], priceAmount: $0["price_amount"], currencyCode: $0["currency_code"])
             }
             var lifecycles: [String: LifecycleState] = [:]
             for row in try Row.fetchAll(db, sql: Statements.ownedLifecycles, arguments: [profileId]) {
