@@ -63,6 +63,9 @@ extension Profile {
         /// Whose purchase gives the access (the App Store's inAppOwnershipType); nil when the
         /// store did not say.
         public var ownershipType: OwnershipType?
+        /// The product the subscription renews into at `expiresAt` when the user changed plans
+        /// for the next period (a downgrade or crossgrade); nil when it renews into its own.
+        public var willRenewVendorProductId: String?
 
         /// A grant of `vendorProductId` from `activatedAt` until `expiresAt` (nil: for life),
         /// every lifecycle member at its default.

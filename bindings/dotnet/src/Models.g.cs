@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "d6f9e071d85c7a90d7e7e352620c88fad20e9e6c6911fce5848da5ade40d7baf";
+        public const string Sha256 = "04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.1";
     }
@@ -3427,7 +3427,7 @@ namespace Paywire.Model
 
     public sealed class AccessLevel : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
         /// <summary>judged at the call (or event) time by the access clock: the backend's last known time plus the time counted since, else the device's clock</summary>
         public bool? IsActive { get; set; }
         public string VendorProductId { get; set; }
@@ -3452,6 +3452,8 @@ namespace Paywire.Model
         public bool? IsRefund { get; set; }
         public string RefundedAt { get; set; }
         public string ActiveIntroductoryOfferType { get; set; }
+        /// <summary>the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product</summary>
+        public string WillRenewVendorProductId { get; set; }
         /// <summary>whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say</summary>
         public string OwnershipType { get; set; }
         public string ActivePromotionalOfferId { get; set; }
@@ -3493,6 +3495,7 @@ namespace Paywire.Model
             v.IsRefund = ModelJson.Bool(ModelJson.Req(o, "is_refund", "AccessLevel"));
             v.RefundedAt = ModelJson.Nullable(ModelJson.Req(o, "refunded_at", "AccessLevel"), x0 => ModelJson.String(x0));
             v.ActiveIntroductoryOfferType = ModelJson.Nullable(ModelJson.Req(o, "active_introductory_offer_type", "AccessLevel"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "will_renew_vendor_product_id")) v.WillRenewVendorProductId = ModelJson.String(o["will_renew_vendor_product_id"]);
             if (ModelJson.Present(o, "ownership_type")) v.OwnershipType = ModelJson.String(o["ownership_type"]);
             v.ActivePromotionalOfferId = ModelJson.Nullable(ModelJson.Req(o, "active_promotional_offer_id", "AccessLevel"), x0 => ModelJson.String(x0));
             v.OriginalTransactionId = ModelJson.Nullable(ModelJson.Req(o, "original_transaction_id", "AccessLevel"), x0 => ModelJson.String(x0));
@@ -3525,6 +3528,7 @@ namespace Paywire.Model
             o["is_refund"] = ModelJson.Json(this.IsRefund);
             o["refunded_at"] = ModelJson.NullOr(this.RefundedAt, x0 => ModelJson.Json(x0));
             o["active_introductory_offer_type"] = ModelJson.NullOr(this.ActiveIntroductoryOfferType, x0 => ModelJson.Json(x0));
+            if (this.WillRenewVendorProductId != null) o["will_renew_vendor_product_id"] = ModelJson.Json(this.WillRenewVendorProductId);
             if (this.OwnershipType != null) o["ownership_type"] = ModelJson.Json(this.OwnershipType);
             o["active_promotional_offer_id"] = ModelJson.NullOr(this.ActivePromotionalOfferId, x0 => ModelJson.Json(x0));
             o["original_transaction_id"] = ModelJson.NullOr(this.OriginalTransactionId, x0 => ModelJson.Json(x0));
@@ -3539,7 +3543,7 @@ namespace Paywire.Model
     /// <summary>access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then)</summary>
     public sealed class Grant : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
         /// <summary>judged at the call (or event) time by the access clock: the backend's last known time plus the time counted since, else the device's clock</summary>
         public bool? IsActive { get; set; }
         public string VendorProductId { get; set; }
@@ -3564,6 +3568,8 @@ namespace Paywire.Model
         public bool? IsRefund { get; set; }
         public string RefundedAt { get; set; }
         public string ActiveIntroductoryOfferType { get; set; }
+        /// <summary>the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product</summary>
+        public string WillRenewVendorProductId { get; set; }
         /// <summary>whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say</summary>
         public string OwnershipType { get; set; }
         public string ActivePromotionalOfferId { get; set; }
@@ -3604,6 +3610,7 @@ namespace Paywire.Model
             v.IsRefund = ModelJson.Bool(ModelJson.Req(o, "is_refund", "Grant"));
             v.RefundedAt = ModelJson.Nullable(ModelJson.Req(o, "refunded_at", "Grant"), x0 => ModelJson.String(x0));
             v.ActiveIntroductoryOfferType = ModelJson.Nullable(ModelJson.Req(o, "active_introductory_offer_type", "Grant"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "will_renew_vendor_product_id")) v.WillRenewVendorProductId = ModelJson.String(o["will_renew_vendor_product_id"]);
             if (ModelJson.Present(o, "ownership_type")) v.OwnershipType = ModelJson.String(o["ownership_type"]);
             v.ActivePromotionalOfferId = ModelJson.Nullable(ModelJson.Req(o, "active_promotional_offer_id", "Grant"), x0 => ModelJson.String(x0));
             v.OriginalTransactionId = ModelJson.Nullable(ModelJson.Req(o, "original_transaction_id", "Grant"), x0 => ModelJson.String(x0));
@@ -3635,6 +3642,7 @@ namespace Paywire.Model
             o["is_refund"] = ModelJson.Json(this.IsRefund);
             o["refunded_at"] = ModelJson.NullOr(this.RefundedAt, x0 => ModelJson.Json(x0));
             o["active_introductory_offer_type"] = ModelJson.NullOr(this.ActiveIntroductoryOfferType, x0 => ModelJson.Json(x0));
+            if (this.WillRenewVendorProductId != null) o["will_renew_vendor_product_id"] = ModelJson.Json(this.WillRenewVendorProductId);
             if (this.OwnershipType != null) o["ownership_type"] = ModelJson.Json(this.OwnershipType);
             o["active_promotional_offer_id"] = ModelJson.NullOr(this.ActivePromotionalOfferId, x0 => ModelJson.Json(x0));
             o["original_transaction_id"] = ModelJson.NullOr(this.OriginalTransactionId, x0 => ModelJson.Json(x0));

@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "d6f9e071d85c7a90d7e7e352620c88fad20e9e6c6911fce5848da5ade40d7baf";
+export type SchemaSha256 = "04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -693,6 +693,8 @@ export interface AccessLevel {
   is_refund: boolean;
   refunded_at: string | null;
   active_introductory_offer_type: "free_trial" | "pay_as_you_go" | "pay_up_front" | null;
+  /** the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product */
+  will_renew_vendor_product_id?: string;
   /** whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say */
   ownership_type?: "purchased" | "family_shared";
   active_promotional_offer_id: string | null;
@@ -730,6 +732,8 @@ export interface Grant {
   is_refund: boolean;
   refunded_at: string | null;
   active_introductory_offer_type: "free_trial" | "pay_as_you_go" | "pay_up_front" | null;
+  /** the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product */
+  will_renew_vendor_product_id?: string;
   /** whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say */
   ownership_type?: "purchased" | "family_shared";
   active_promotional_offer_id: string | null;

@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = 'd6f9e071d85c7a90d7e7e352620c88fad20e9e6c6911fce5848da5ade40d7baf'
+SCHEMA_SHA256 = '04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.1'
 
@@ -2534,10 +2534,11 @@ class AccessLevel:
     original_transaction_id: Optional[str]
     verified: bool
     id: str
+    will_renew_vendor_product_id: Optional[str] = None
     ownership_type: Optional[Literal['purchased', 'family_shared']] = None
     transaction_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'id', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'id', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "AccessLevel":
@@ -2565,6 +2566,7 @@ class AccessLevel:
             original_transaction_id=_mb.req(d, "original_transaction_id", "AccessLevel"),
             verified=_mb.req(d, "verified", "AccessLevel"),
             id=_mb.req(d, "id", "AccessLevel"),
+            will_renew_vendor_product_id=d["will_renew_vendor_product_id"] if d.get("will_renew_vendor_product_id") is not None else None,
             ownership_type=d["ownership_type"] if d.get("ownership_type") is not None else None,
             transaction_id=d["transaction_id"] if d.get("transaction_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
@@ -2590,6 +2592,8 @@ class AccessLevel:
         out["is_refund"] = self.is_refund
         out["refunded_at"] = self.refunded_at
         out["active_introductory_offer_type"] = self.active_introductory_offer_type
+        if self.will_renew_vendor_product_id is not None:
+            out["will_renew_vendor_product_id"] = self.will_renew_vendor_product_id
         if self.ownership_type is not None:
             out["ownership_type"] = self.ownership_type
         out["active_promotional_offer_id"] = self.active_promotional_offer_id
@@ -2629,10 +2633,11 @@ class Grant:
     active_promotional_offer_id: Optional[str]
     original_transaction_id: Optional[str]
     verified: bool
+    will_renew_vendor_product_id: Optional[str] = None
     ownership_type: Optional[Literal['purchased', 'family_shared']] = None
     transaction_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Grant":
@@ -2659,6 +2664,7 @@ class Grant:
             active_promotional_offer_id=_mb.req(d, "active_promotional_offer_id", "Grant"),
             original_transaction_id=_mb.req(d, "original_transaction_id", "Grant"),
             verified=_mb.req(d, "verified", "Grant"),
+            will_renew_vendor_product_id=d["will_renew_vendor_product_id"] if d.get("will_renew_vendor_product_id") is not None else None,
             ownership_type=d["ownership_type"] if d.get("ownership_type") is not None else None,
             transaction_id=d["transaction_id"] if d.get("transaction_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
@@ -2684,6 +2690,8 @@ class Grant:
         out["is_refund"] = self.is_refund
         out["refunded_at"] = self.refunded_at
         out["active_introductory_offer_type"] = self.active_introductory_offer_type
+        if self.will_renew_vendor_product_id is not None:
+            out["will_renew_vendor_product_id"] = self.will_renew_vendor_product_id
         if self.ownership_type is not None:
             out["ownership_type"] = self.ownership_type
         out["active_promotional_offer_id"] = self.active_promotional_offer_id

@@ -2081,8 +2081,12 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// subtype as they are, notificationUUID the id, signedDate the event time, the
     /// transaction's originalTransactionId, transactionId, productId, expiresDate and
     /// revocationDate (refunded_at), the renewal info's gracePeriodExpiresDate and
-    /// autoRenewStatus (will_renew while the subscription goes on). Other types are recorded
-    /// only. A notification that carries no transaction (`TEST`, which App Store Connect sends
+    /// autoRenewStatus (will_renew while the subscription goes on). DID_CHANGE_RENEWAL_PREF is a
+    /// plan change: with subtype UPGRADE its transaction's product replaces the old one at once
+    /// (the old grant ends, `cancellation_reason: upgraded`); otherwise the renewal info's
+    /// autoRenewProductId, when it is another product, is the grant's
+    /// `will_renew_vendor_product_id` until a renewal puts it in effect. Other types are
+    /// recorded only. A notification that carries no transaction (`TEST`, which App Store Connect sends
     /// to check the URL and which is logged; `RENEWAL_EXTENSION` with subtype `SUMMARY` and its
     /// `summary`; `EXTERNAL_PURCHASE_TOKEN` and its `externalPurchaseToken`; any other type
     /// without `data.signedTransactionInfo`) is recorded under no profile and answered 200

@@ -347,6 +347,10 @@ extension Components {
             package var activeIntroductoryOfferType: Components.Schemas.Grant.ActiveIntroductoryOfferTypePayload?
             /// - Remark: Generated from `#/components/schemas/Grant/active_promotional_offer_id`.
             package var activePromotionalOfferId: Swift.String?
+            /// The product the subscription renews into after an App Store downgrade or crossgrade (DID_CHANGE_RENEWAL_PREF); absent when it renews into its own product.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Grant/will_renew_vendor_product_id`.
+            package var willRenewVendorProductId: Swift.String?
             /// The App Store's inAppOwnershipType of a verified StoreKit 2 transaction: the user's own purchase, or access through Family Sharing (REVOKE ends it). Absent when the store did not say.
             ///
             /// - Remark: Generated from `#/components/schemas/Grant/ownership_type`.
@@ -385,6 +389,7 @@ extension Components {
             ///   - refundedAt:
             ///   - activeIntroductoryOfferType:
             ///   - activePromotionalOfferId:
+            ///   - willRenewVendorProductId: The product the subscription renews into after an App Store downgrade or crossgrade (DID_CHANGE_RENEWAL_PREF); absent when it renews into its own product.
             ///   - ownershipType: The App Store's inAppOwnershipType of a verified StoreKit 2 transaction: the user's own purchase, or access through Family Sharing (REVOKE ends it). Absent when the store did not say.
             ///   - isActive: Access at the time of the answer; given once a store notification reported on the grant.
             package init(
@@ -408,6 +413,7 @@ extension Components {
                 refundedAt: Foundation.Date? = nil,
                 activeIntroductoryOfferType: Components.Schemas.Grant.ActiveIntroductoryOfferTypePayload? = nil,
                 activePromotionalOfferId: Swift.String? = nil,
+                willRenewVendorProductId: Swift.String? = nil,
                 ownershipType: Components.Schemas.Grant.OwnershipTypePayload? = nil,
                 isActive: Swift.Bool? = nil
             ) {
@@ -431,6 +437,7 @@ extension Components {
                 self.refundedAt = refundedAt
                 self.activeIntroductoryOfferType = activeIntroductoryOfferType
                 self.activePromotionalOfferId = activePromotionalOfferId
+                self.willRenewVendorProductId = willRenewVendorProductId
                 self.ownershipType = ownershipType
                 self.isActive = isActive
             }
@@ -455,6 +462,7 @@ extension Components {
                 case refundedAt = "refunded_at"
                 case activeIntroductoryOfferType = "active_introductory_offer_type"
                 case activePromotionalOfferId = "active_promotional_offer_id"
+                case willRenewVendorProductId = "will_renew_vendor_product_id"
                 case ownershipType = "ownership_type"
                 case isActive = "is_active"
             }

@@ -53,7 +53,7 @@ struct API: APIProtocol {
     /// The profile as the backend knows it now, or nil when it never met it.
     func profile(_ profileId: String) async throws -> BackendProfile? {
         let facts = try await setup.store.profileFacts(profileId)
-        return ProfileBuilder.profile(facts, authored: await setup.dev?.profile(profileId))
+        return ProfileBuilder.profile(facts, authored: await setup.dev?.profile(profileId), products: setup.products)
     }
 
     /// The profile an answer carries: as the backend knows it now (empty when it never met it).

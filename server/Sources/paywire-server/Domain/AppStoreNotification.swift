@@ -56,6 +56,7 @@ enum AppStoreNotification {
         if let renewal {
             event.gracePeriodExpiresAt = try renewal.millis("gracePeriodExpiresDate")
             event.willRenew = try renewal.int("autoRenewStatus").map { $0 == 1 }
+            event.autoRenewProductId = try renewal.optionalText("autoRenewProductId")
         }
         return event
     }

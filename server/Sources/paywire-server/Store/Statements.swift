@@ -68,14 +68,17 @@ enum Statements {
     static let saveLifecycle = """
         INSERT INTO lifecycles (original_transaction_id, transaction_id, vendor_product_id, expires_at, renewed_at,
             will_renew, is_in_grace_period, grace_period_expires_at, billing_issue_detected_at, unsubscribed_at,
-            cancellation_reason, is_refund, refunded_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            cancellation_reason, is_refund, refunded_at, will_renew_product_id, replaced_product_id, product_changed_at,
+            replaced_by_upgrade)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (original_transaction_id) DO UPDATE SET transaction_id = excluded.transaction_id,
             vendor_product_id = excluded.vendor_product_id, expires_at = excluded.expires_at, renewed_at = excluded.renewed_at,
             will_renew = excluded.will_renew, is_in_grace_period = excluded.is_in_grace_period,
             grace_period_expires_at = excluded.grace_period_expires_at, billing_issue_detected_at = excluded.billing_issue_detected_at,
             unsubscribed_at = excluded.unsubscribed_at, cancellation_reason = excluded.cancellation_reason,
-            is_refund = excluded.is_refund, refunded_at = excluded.refunded_at
+            is_refund = excluded.is_refund, refunded_at = excluded.refunded_at,
+            will_renew_product_id = excluded.will_renew_product_id, replaced_product_id = excluded.replaced_product_id,
+            product_changed_at = excluded.product_changed_at, replaced_by_upgrade = excluded.replaced_by_upgrade
         """
 
     /// A row only when the event_id is new.

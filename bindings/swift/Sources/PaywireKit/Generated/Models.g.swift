@@ -3347,6 +3347,8 @@ public struct AccessLevel: PaywireModel {
     public var refundedAt: String?
     /// The `active_introductory_offer_type` member.
     public var activeIntroductoryOfferType: PaymentMode?
+    /// the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product
+    public var willRenewVendorProductId: String?
     /// whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say
     public var ownershipType: OwnershipType?
     /// The `active_promotional_offer_id` member.
@@ -3363,7 +3365,7 @@ public struct AccessLevel: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, id: String, unknownMembers: JSONObject = [:]) {
+    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, id: String, unknownMembers: JSONObject = [:]) {
         self.isActive = isActive
         self.vendorProductId = vendorProductId
         self.store = store
@@ -3382,6 +3384,7 @@ public struct AccessLevel: PaywireModel {
         self.isRefund = isRefund
         self.refundedAt = refundedAt
         self.activeIntroductoryOfferType = activeIntroductoryOfferType
+        self.willRenewVendorProductId = willRenewVendorProductId
         self.ownershipType = ownershipType
         self.activePromotionalOfferId = activePromotionalOfferId
         self.originalTransactionId = originalTransactionId
@@ -3411,6 +3414,7 @@ public struct AccessLevel: PaywireModel {
         isRefund = try reader.required("is_refund")
         refundedAt = try reader.required("refunded_at")
         activeIntroductoryOfferType = try reader.required("active_introductory_offer_type")
+        willRenewVendorProductId = try reader.optional("will_renew_vendor_product_id")
         ownershipType = try reader.optional("ownership_type")
         activePromotionalOfferId = try reader.required("active_promotional_offer_id")
         originalTransactionId = try reader.required("original_transaction_id")
@@ -3440,6 +3444,7 @@ public struct AccessLevel: PaywireModel {
         writer.required("is_refund", isRefund)
         writer.required("refunded_at", refundedAt)
         writer.required("active_introductory_offer_type", activeIntroductoryOfferType)
+        writer.optional("will_renew_vendor_product_id", willRenewVendorProductId)
         writer.optional("ownership_type", ownershipType)
         writer.required("active_promotional_offer_id", activePromotionalOfferId)
         writer.required("original_transaction_id", originalTransactionId)
@@ -3450,7 +3455,7 @@ public struct AccessLevel: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id", "id"]
+    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id", "id"]
 }
 
 /// access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then)
@@ -3491,6 +3496,8 @@ public struct Grant: PaywireModel {
     public var refundedAt: String?
     /// The `active_introductory_offer_type` member.
     public var activeIntroductoryOfferType: PaymentMode?
+    /// the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product
+    public var willRenewVendorProductId: String?
     /// whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say
     public var ownershipType: OwnershipType?
     /// The `active_promotional_offer_id` member.
@@ -3505,7 +3512,7 @@ public struct Grant: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.isActive = isActive
         self.vendorProductId = vendorProductId
         self.store = store
@@ -3524,6 +3531,7 @@ public struct Grant: PaywireModel {
         self.isRefund = isRefund
         self.refundedAt = refundedAt
         self.activeIntroductoryOfferType = activeIntroductoryOfferType
+        self.willRenewVendorProductId = willRenewVendorProductId
         self.ownershipType = ownershipType
         self.activePromotionalOfferId = activePromotionalOfferId
         self.originalTransactionId = originalTransactionId
@@ -3552,6 +3560,7 @@ public struct Grant: PaywireModel {
         isRefund = try reader.required("is_refund")
         refundedAt = try reader.required("refunded_at")
         activeIntroductoryOfferType = try reader.required("active_introductory_offer_type")
+        willRenewVendorProductId = try reader.optional("will_renew_vendor_product_id")
         ownershipType = try reader.optional("ownership_type")
         activePromotionalOfferId = try reader.required("active_promotional_offer_id")
         originalTransactionId = try reader.required("original_transaction_id")
@@ -3580,6 +3589,7 @@ public struct Grant: PaywireModel {
         writer.required("is_refund", isRefund)
         writer.required("refunded_at", refundedAt)
         writer.required("active_introductory_offer_type", activeIntroductoryOfferType)
+        writer.optional("will_renew_vendor_product_id", willRenewVendorProductId)
         writer.optional("ownership_type", ownershipType)
         writer.required("active_promotional_offer_id", activePromotionalOfferId)
         writer.required("original_transaction_id", originalTransactionId)
@@ -3589,7 +3599,7 @@ public struct Grant: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id"]
+    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id"]
 }
 
 /// The schema's `NonSubscription`.

@@ -67,13 +67,17 @@ extension PostgresStorage {
             gracePeriodExpiresAt: try row["grace_period_expires_at"].decode(Int?.self),
             billingIssueDetectedAt: try row["billing_issue_detected_at"].decode(Int?.self),
             unsubscribedAt: try row["unsubscribed_at"].decode(Int?.self), cancellationReason: try StoredText.cancellationReason(try row["cancellation_reason"].decode(String?.self)),
-            isRefund: try row["is_refund"].decode(Bool.self), refundedAt: try row["refunded_at"].decode(Int?.self))
+            isRefund: try row["is_refund"].decode(Bool.self), refundedAt: try row["refunded_at"].decode(Int?.self),
+            willRenewProductId: try row["will_renew_product_id"].decode(String?.self),
+            replacedProductId: try row["replaced_product_id"].decode(String?.self),
+            productChangedAt: try row["product_changed_at"].decode(Int?.self), replacedByUpgrade: try row["replaced_by_upgrade"].decode(Bool.self))
     }
 
     private func save(_ state: LifecycleState, _ originalTransactionId: String, _ connection: PostgresConnection) async throws {
         _ = try await rows(Statements.saveLifecycle, [.text(originalTransactionId), .text(state.transactionId), .text(state.vendorProductId), .int(state.expiresAt),
                   .int(state.renewedAt), .bool(state.willRenew), .bool(state.isInGracePeriod), .int(state.gracePeriodExpiresAt),
                   .int(state.billingIssueDetectedAt), .int(state.unsubscribedAt), .text(state.cancellationReason?.rawValue), .bool(state.isRefund),
-                  .int(state.refundedAt)], on: connection)
+                  .int(state.refundedAt), .text(state.willRenewProductId), .text(state.replacedProductId), .int(state.productChangedAt),
+                  .bool(state.replacedByUpgrade)], on: connection)
     }
 }

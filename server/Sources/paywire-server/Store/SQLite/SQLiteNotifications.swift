@@ -60,12 +60,14 @@ extension SQLiteStorage {
             renewedAt: row["renewed_at"], willRenew: row["will_renew"], isInGracePeriod: row["is_in_grace_period"],
             gracePeriodExpiresAt: row["grace_period_expires_at"], billingIssueDetectedAt: row["billing_issue_detected_at"],
             unsubscribedAt: row["unsubscribed_at"], cancellationReason: try StoredText.cancellationReason(row["cancellation_reason"]), isRefund: row["is_refund"],
-            refundedAt: row["refunded_at"])
+            refundedAt: row["refunded_at"], willRenewProductId: row["will_renew_product_id"], replacedProductId: row["replaced_product_id"],
+            productChangedAt: row["product_changed_at"], replacedByUpgrade: row["replaced_by_upgrade"])
     }
 
     private static func save(_ state: LifecycleState, _ originalTransactionId: String, _ db: Database) throws {
         try db.execute(sql: Statements.saveLifecycle, arguments: [originalTransactionId, state.transactionId, state.vendorProductId, state.expiresAt, state.renewedAt,
                              state.willRenew, state.isInGracePeriod, state.gracePeriodExpiresAt, state.billingIssueDetectedAt,
-                             state.unsubscribedAt, state.cancellationReason?.rawValue, state.isRefund, state.refundedAt])
+                             state.unsubscribedAt, state.cancellationReason?.rawValue, state.isRefund, state.refundedAt,
+                             state.willRenewProductId, state.replacedProductId, state.productChangedAt, state.replacedByUpgrade])
     }
 }
