@@ -7,6 +7,8 @@ import subprocess
 import time
 import uuid
 
+import pytest
+
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -120,6 +122,28 @@ def other_key():
 def app_store_server(chain, *extra):
     """A dev server taking App Store data of BUNDLE_ID signed under `chain`'s root."""
     return DevServer("--app-store-root", str(chain.root_path), "--app-store-bundle-id", BUNDLE_ID, *extra)
+
+
+def app_store_fixtures(name, *extra):
+    """The module fixtures of an App Store test file: `chain` (a chain of its own, with Apple's
+    markers), `server` (a dev server taking App Store data signed under it, started with
+    `extra`) and `clean` (autouse: every test starts from an empty store). A module takes them
+    with `chain, server, clean = app_store_fixtures("name")`."""
+    @pytest.fixture(scope="module")
+    def chain(tmp_path_factory):
+        return Chain(tmp_path_factory.mktemp(name) / "trusted")
+
+    @pytest.fixture(scope="module")
+    def server(chain):
+        running = app_store_server(chain, *extra)
+        yield running
+        running.stop()
+
+    @pytest.fixture(autouse=True)
+    def clean(server):
+        server.control("POST", "reset")
+
+    return chain, server, clean
 
 
 def app_store_body(chain, notification_type, original_transaction_id, subtype=None, transaction=None, renewal=None,

@@ -6,27 +6,11 @@ refund preference) and marks it sendable only when the user consented on the dev
 GET /v1/app-store/consumption-requests. Nothing is sent to Apple from here."""
 import uuid
 
-import pytest
-
-from notify_helpers import DAY, Chain, app_store_body, app_store_server, now_ms
+from notify_helpers import DAY, app_store_body, app_store_fixtures, now_ms
 from test_app_store_purchases import buy, claim, storekit
 
 
-@pytest.fixture(scope="module")
-def chain(tmp_path_factory):
-    return Chain(tmp_path_factory.mktemp("consumption") / "trusted")
-
-
-@pytest.fixture(scope="module")
-def server(chain):
-    server = app_store_server(chain, "--app-store-refund-preference", "decline")
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def clean(server):
-    server.control("POST", "reset")
+chain, server, clean = app_store_fixtures("consumption", "--app-store-refund-preference", "decline")
 
 
 def consent(server, profile_id, value):

@@ -1,28 +1,12 @@
 """Family Sharing over real HTTP: a grant carries `ownership_type` from the signed transaction's
 inAppOwnershipType (`purchased`, `family_shared`), and the App Store's REVOKE (a family member's
 access withdrawn) ends a family-shared grant, which a refund it is not."""
-import pytest
-
 from conftest import as_read
-from notify_helpers import Chain, app_store_body, app_store_server, iso, now_ms
+from notify_helpers import app_store_body, app_store_fixtures, iso, now_ms
 from test_app_store_purchases import buy, claim, storekit
 
 
-@pytest.fixture(scope="module")
-def chain(tmp_path_factory):
-    return Chain(tmp_path_factory.mktemp("family") / "trusted")
-
-
-@pytest.fixture(scope="module")
-def server(chain):
-    server = app_store_server(chain)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def clean(server):
-    server.control("POST", "reset")
+chain, server, clean = app_store_fixtures("family")
 
 
 def grant_of(body, product="premium_monthly"):

@@ -4,28 +4,12 @@ cancellation_reason upgraded, and starts the new product's; a downgrade or cross
 (DID_CHANGE_RENEWAL_PREF whose renewal info names another autoRenewProductId) changes nothing
 until the renewal, and the grant says what it will renew into (will_renew_vendor_product_id)
 until then. A refund of the replaced product leaves the new grant standing."""
-import pytest
-
 from conftest import as_read
-from notify_helpers import DAY, Chain, app_store_body, app_store_server, iso, now_ms
+from notify_helpers import DAY, app_store_body, app_store_fixtures, iso, now_ms
 from test_app_store_purchases import buy, claim, storekit
 
 
-@pytest.fixture(scope="module")
-def chain(tmp_path_factory):
-    return Chain(tmp_path_factory.mktemp("plans") / "trusted")
-
-
-@pytest.fixture(scope="module")
-def server(chain):
-    server = app_store_server(chain)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def clean(server):
-    server.control("POST", "reset")
+chain, server, clean = app_store_fixtures("plans")
 
 
 def notify(server, chain, type_, original, outcome="applied", **kwargs):

@@ -8,27 +8,11 @@ import base64
 import json
 import uuid
 
-import pytest
-
 from conftest import as_read
-from notify_helpers import BUNDLE_ID, DAY, Chain, app_store_server, iso, now_ms, other_key
+from notify_helpers import BUNDLE_ID, DAY, Chain, app_store_fixtures, iso, now_ms, other_key
 
 
-@pytest.fixture(scope="module")
-def chain(tmp_path_factory):
-    return Chain(tmp_path_factory.mktemp("storekit") / "trusted")
-
-
-@pytest.fixture(scope="module")
-def server(chain):
-    server = app_store_server(chain)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def clean(server):
-    server.control("POST", "reset")
+chain, server, clean = app_store_fixtures("storekit")
 
 
 def storekit(transaction_id, product="premium_monthly", original=None, **fields):

@@ -5,26 +5,10 @@ type without `data.signedTransactionInfo` answer 200 `recorded`, under no profil
 checked like every notification: chain, markers, app and environment."""
 import uuid
 
-import pytest
-
-from notify_helpers import BUNDLE_ID, Chain, app_store_server, now_ms
+from notify_helpers import BUNDLE_ID, Chain, app_store_fixtures, app_store_server, now_ms
 
 
-@pytest.fixture(scope="module")
-def chain(tmp_path_factory):
-    return Chain(tmp_path_factory.mktemp("apple-unattached") / "trusted")
-
-
-@pytest.fixture(scope="module")
-def server(chain):
-    server = app_store_server(chain)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def clean(server):
-    server.control("POST", "reset")
+chain, server, clean = app_store_fixtures("apple-unattached")
 
 
 def signed(chain, notification_type, subtype=None, notification_id=None, **members):
