@@ -55,6 +55,16 @@ def chromium(*args):
                           capture_output=True, timeout=120)
 
 
+def screenshot(url, name, height):
+    """The dashboard as Chromium draws it, kept as build/test-output/NAME."""
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    shot = OUTPUT / name
+    shot.unlink(missing_ok=True)
+    taken = chromium(f"--screenshot={shot}", f"--window-size=1280,{height}", url + "/dashboard")
+    assert taken.returncode == 0, taken.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_the_dashboard_shows_the_results_route_numbers(devserver):
     assert CHROMIUM, "no chromium on PATH: `make deps` installs Debian's chromium"
     records = [shown(f"a-{i}", A) for i in range(90)] + [shown(f"b-{i}", B) for i in range(40)]
@@ -87,13 +97,7 @@ def test_the_dashboard_shows_the_results_route_numbers(devserver):
     assert float(cells.cells[(test, None, "chi_square")]) == pytest.approx(ratio["chi_square"], rel=1e-3)
     assert "Sample ratio mismatch" in page.stdout.decode()
     assert cells.svg >= 3, "one chart per experiment of the bundle's placements"
-
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    shot = OUTPUT / "dashboard.png"
-    shot.unlink(missing_ok=True)
-    taken = chromium(f"--screenshot={shot}", "--window-size=1280,1400", devserver.url + "/dashboard")
-    assert taken.returncode == 0, taken.stderr[-2000:]
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    screenshot(devserver.url, "dashboard.png", height=1400)
 
 
 def exposure(profile_id, variation_id, forced=False):
@@ -123,12 +127,7 @@ def test_the_dashboard_shows_the_holdout_row_as_the_baseline_and_the_forced_expo
         results = server.call("GET", f"/v1/experiments/{HOLDOUT_PLACEMENT}/results")[2]
         page = chromium("--dump-dom", server.url + "/dashboard")
         assert page.returncode == 0, page.stderr[-2000:]
-        OUTPUT.mkdir(parents=True, exist_ok=True)
-        shot = OUTPUT / "dashboard-holdout.png"
-        shot.unlink(missing_ok=True)
-        taken = chromium(f"--screenshot={shot}", "--window-size=1280,2200", server.url + "/dashboard")
-        assert taken.returncode == 0, taken.stderr[-2000:]
-        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        screenshot(server.url, "dashboard-holdout.png", height=2200)
     finally:
         server.stop()
     cells = Cells()
