@@ -804,7 +804,7 @@ docs-swift-examples:
 
 # >>> schema versions and compatibility (issue 34) -------------------------------------------------
 # schema/paywire.schema.json carries MAJOR.MINOR; tools/schemaver compares it with the last
-# release's (the commit schema/released.json names) and fails when the version does not say what
+# last release's (the last commit schema/released.json names) and fails when the version does not say what
 # changed (an additive change raises MINOR, anything else MAJOR). Its own tests run with it.
 .PHONY: check-schema-version
 check-schema-version: deps
@@ -826,6 +826,14 @@ conformance-future: future-vectors java dotnet node swift-kit lib
 	$(FUTURE_DRIVER) --runner dotnet-future -- mono $(DOTNET_DIR)/paywire-conformance.exe
 	$(NODE_ENV) $(FUTURE_DRIVER) --runner node-future -- node $(NODE_DIR)/conformance_runner.js
 	$(SWIFT_KIT_ENV) $(FUTURE_DRIVER) --runner swift-future -- $(SWIFT_KIT_BIN)/paywire-swift-runner
+
+# Older bindings against today's library (tests/compat/README.md): every earlier release of the
+# schema's MAJOR that schema/released.json names, checked out at its commit in build/compat, its C,
+# Python, Java, C# and Node runners built from its sources and run with its vectors against
+# build/lib, under the written rules of tests/compat (make test-full; COMPAT_FLAGS=--release 0.1.0).
+.PHONY: compat
+compat: lib deps deps-bindings deps-node
+	python3 tests/compat/compat.py $(COMPAT_FLAGS)
 # <<< schema versions and compatibility ------------------------------------------------------------
 
 # >>> docs examples (issue 34, item 6) --------------------------------------------------------------
