@@ -758,6 +758,16 @@ test-node: node lib
 conformance-node: node lib deps
 	$(NODE_ENV) python3 tests/conformance/driver.py --runner node --jobs 2 --results $(RESULTS)/node.json $(BINDING_VECTORS) \
 	  -- node $(NODE_DIR)/conformance_runner.js
+
+# The declarations as a TypeScript host compiles them: tsc --noEmit --strict on a typed quick
+# start whose @ts-expect-error lines are mistakes they must refuse (test/types/quickstart.ts).
+# tsc is Debian's node-typescript; test/types/events.d.ts stands in for @types/node's `events`.
+.PHONY: check-node-types
+check-node-types:
+	@command -v tsc >/dev/null || { echo "installing: node-typescript"; $(APT_INSTALL) node-typescript >/dev/null; }
+	cd $(NODE_DIR) && tsc --noEmit --strict --target es2020 --lib es2020,dom --module commonjs --moduleResolution node \
+	  test/types/events.d.ts test/types/quickstart.ts
+	@echo "check-node-types: index.d.ts types the quick start and refuses its mistakes (tsc $$(tsc --version | cut -d' ' -f2))"
 # <<< node binding ----------------------------------------------------------------------------
 
 # >>> swift binding: PaywireKit (bindings/swift), its runner, demo and the docs' Swift -----------

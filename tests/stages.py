@@ -74,6 +74,7 @@ TEST = [
     Stage("check-schema-version", ["deps"]),
     Stage("conformance-future", ["bindings", "node", "swift-kit", "lib"]),
     Stage("check-python-types", ["deps"]),
+    Stage("check-node-types", ["deps"]),
     Stage("docs-check", ["deps"]),
     Stage("docs-screens", ["docs-check"]),
     Stage("conformance-matrix", ["conformance-c", "conformance-python", "conformance-java",
