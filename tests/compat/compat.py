@@ -246,8 +246,8 @@ def check_release(release, library_version, library_sha, runners, keep):
     finally:
         if not keep:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(source)], capture_output=True)
+            # `worktree remove` drops its entry too; no `worktree prune`, which would touch others' entries.
             shutil.rmtree(work, ignore_errors=True)
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True)
 
 
 def main():
