@@ -5,6 +5,6 @@
 /// (`schema_sha256`, which the conformance kit requires byte for byte) and its MAJOR.MINOR
 /// (`schema_version`: a binding accepts the same MAJOR and a MINOR at least its own).
 package enum SchemaFingerprint {
-    package static let sha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8"
-    package static let version = "1.1"
+    package static let sha256 = "8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa"
+    package static let version = "1.2"
 }

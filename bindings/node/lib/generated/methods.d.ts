@@ -71,9 +71,9 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+export declare const SCHEMA_SHA256: "8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
-export declare const SCHEMA_VERSION: "1.1";
+export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
 /** Every event name this schema knows; an event named otherwise comes from a newer library and is passed on as it came. */

@@ -11,9 +11,9 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+const SCHEMA_SHA256 = "8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
-const SCHEMA_VERSION = "1.1";
+const SCHEMA_VERSION = "1.2";
 
 // class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]
 const NUMBERS = Object.freeze({

@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+export type SchemaSha256 = "8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -84,6 +84,8 @@ export interface Variation {
   products?: JsonValue[];
   remote_configs?: VariationRemoteConfig[];
   dismiss_on_purchase?: boolean;
+  /** default true: a restore that gives an active access level dismisses the paywall with reason restore_success */
+  dismiss_on_restore?: boolean;
   post_purchase?: JsonObject;
   /** see #/$defs/builder */
   builder?: JsonObject;

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8"
+    public static let sha256 = "8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa"
     /// The schema's MAJOR.MINOR.
-    public static let version = "1.1"
+    public static let version = "1.2"
 }

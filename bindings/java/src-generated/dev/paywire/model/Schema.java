@@ -15,9 +15,9 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
-    public static final String SHA256 = "61b10304520e662baa9bf6adff976d3fd66249084281a192a5f859302256b1d8";
+    public static final String SHA256 = "8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa";
     /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
-    public static final String VERSION = "1.1";
+    public static final String VERSION = "1.2";
 
     private Schema() {
     }
