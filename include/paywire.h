@@ -47,9 +47,9 @@ extern "C" {
 #define PAYWIRE_ABI_VERSION 1
 /* The library version; equals paywire_version(). Its parts, for `#if` tests. The file VERSION
  * of the source tree is the source of these; the build fails when they disagree with it. */
-#define PAYWIRE_VERSION "0.1.0"
+#define PAYWIRE_VERSION "0.2.0"
 #define PAYWIRE_VERSION_MAJOR 0
-#define PAYWIRE_VERSION_MINOR 1
+#define PAYWIRE_VERSION_MINOR 2
 #define PAYWIRE_VERSION_PATCH 0
 /* The wire protocol version: the version in the JSON Schema's $id. */
 #define PAYWIRE_WIRE_VERSION 1
@@ -91,7 +91,7 @@ typedef void (*paywire_free_fn)(void *user_data);
  * the version they were written for at load time. Thread-safe; never fails. */
 uint32_t paywire_abi_version(void);
 
-/* The library version, e.g. "0.1.0". Static storage: never freed, valid for the process. */
+/* The library version, e.g. "0.2.0". Static storage: never freed, valid for the process. */
 const char *paywire_version(void);
 
 /* The name of a status, e.g. "INVALID_UTF8" for -3, "UNKNOWN" for a value this version does

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every place that states Paywire's version agrees with the one source.
 
-    check_version.py                 the sources: header, Swift, Python package, linker script
+    check_version.py                 the sources: header, Swift, Python and Node packages, linker script
     check_version.py --library PATH  also what a built library reports
 
 The library version's source is the file VERSION; the ABI version's source is
@@ -47,6 +47,8 @@ def claims(version, abi):
     yield f"{python} __version__", found(python, r'^__version__ = "([^"]*)"'), version
     native = "bindings/python/paywire/_native.py"
     yield f"{native} ABI_VERSION", found(native, r"^ABI_VERSION = (\d+)"), abi
+    node = "bindings/node/package.json"
+    yield f"{node} version", found(node, r'^  "version": "([^"]*)"'), version
     pyproject = "bindings/python/pyproject.toml"
     yield (f"{pyproject} version", found(pyproject, r"^version = (.*)$"), '{attr = "paywire.__version__"}')
     yield f"Package.swift SONAME", found("Package.swift", r'"libpaywire\.so\.(\d+)"'), abi

@@ -74,6 +74,7 @@ TEST = [
     Stage("check-schema-version", ["deps"]),
     Stage("conformance-future", ["bindings", "node", "swift-kit", "lib"]),
     Stage("check-python-types", ["deps"]),
+    Stage("check-node-types", ["deps"]),
     Stage("docs-check", ["deps"]),
     Stage("docs-screens", ["docs-check"]),
     Stage("conformance-matrix", ["conformance-c", "conformance-python", "conformance-java",
@@ -93,6 +94,9 @@ FULL = TEST + [
     # The server's generated routes and models are current with api/openapi.yaml: builds the
     # generator (OpenAPIKit, Yams), minutes on two cores.
     Stage("check-server-generated", [], build=True),
+    # Every earlier release's C, Python, Java, C# and Node runners, built from its commit, with its
+    # vectors against today's library (tests/compat).
+    Stage("compat", ["lib", "deps-bindings"]),
 ]
 
 PLANS = {"test": TEST, "test-full": FULL}

@@ -7,7 +7,7 @@ import PaywireWire
 /// `make lib` fails when this file, `include/paywire.h` or the Python package disagree with it.
 public enum PaywireVersion {
     /// The library version as a literal: `paywire_version()` hands out its bytes as they are.
-    public static let libraryLiteral: StaticString = "0.1.0"
+    public static let libraryLiteral: StaticString = "0.2.0"
     /// The library version (`PAYWIRE_VERSION`).
     public static let library = libraryLiteral.description
     /// The C ABI version (`PAYWIRE_ABI_VERSION`), also the SONAME major.

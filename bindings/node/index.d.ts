@@ -108,7 +108,7 @@ export declare const ABI_VERSION: 1;
 export declare const libraryPath: string;
 /** The loaded library's ABI version. */
 export declare function abiVersion(): number;
-/** The loaded library's version, e.g. "0.1.0". */
+/** The loaded library's version, e.g. "0.2.0". */
 export declare function version(): string;
 /** JSON.parse with exact numbers (Decimal, bigint). */
 export declare function parse(text: string): JsonValue;

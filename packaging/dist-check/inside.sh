@@ -54,4 +54,56 @@ echo "(python runner: the library inside the wheel)"
 /opt/venv/bin/python $kit/tests/conformance/driver.py --runner python --jobs 2 -- \
   /opt/venv/bin/python $kit/runners/python/conformance_runner.py
 
+step "the bindings' toolchains, from Debian (the library stays the Debian package's)"
+# Installed only now, so the checks above ran in a root without any of them.
+apt-get install -y -qq --no-install-recommends default-jdk-headless libjna-java libgoogle-gson-java \
+  mono-runtime mono-mcs libmono-system-json4.0-cil nuget nodejs npm node-gyp libnode-dev g++ make \
+  > /tmp/apt-bindings.log 2>&1 || { tail -30 /tmp/apt-bindings.log; exit 1; }
+version=$(pkg-config --modversion paywire)
+examples=/usr/share/paywire/examples
+
+step "jar and POM: put into a Maven repository, their dependencies (JNA, Gson) resolved from Debian's; the Java quick start"
+classpath=$(python3 maven.py dist/paywire-$version.pom dist/paywire-$version.jar /opt/m2)
+unzip_pom() { python3 -c 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read("META-INF/maven/dev.paywire/paywire/pom.xml").decode())' "$1"; }
+diff <(unzip_pom dist/paywire-$version.jar) dist/paywire-$version.pom && echo "the jar carries the same POM"
+java_app=$(mktemp -d)
+javac -Xlint:all -Werror --release 11 -cp "$classpath" -d "$java_app" quickstart/YourApp.java
+(cd "$(mktemp -d)" && PAYWIRE_EXAMPLES=$examples java -cp "$classpath:$java_app" YourApp)
+
+step "NuGet package: installed from a folder feed with nuget; the C# quick start"
+mkdir -p /opt/feed && cp dist/Paywire.$version.nupkg /opt/feed/
+nuget install Paywire -Version "$version" -Source /opt/feed -OutputDirectory /opt/nuget -NonInteractive > /tmp/nuget.log 2>&1 \
+  || { cat /tmp/nuget.log; exit 1; }
+dll=/opt/nuget/Paywire.$version/lib/net45/Paywire.dll
+ls -l "$dll"
+cs_app=$(mktemp -d)
+cp quickstart/YourApp.cs "$cs_app/"
+(cd "$cs_app" && mcs -warnaserror -r:System.Json.dll -r:"$dll" YourApp.cs && cp "$dll" . && cd "$(mktemp -d)" && \
+  PAYWIRE_EXAMPLES=$examples mono "$cs_app/YourApp.exe")
+
+step "npm tarball: npm install builds its addon against the installed paywire.h; the Node quick start"
+node_app=$(mktemp -d)
+cp quickstart/example.mjs "$node_app/"
+# Debian's node has its headers in /usr/include/node (libnode-dev): node-gyp is told, as it
+# otherwise downloads them.
+(cd "$node_app" && npm_config_nodedir=/usr npm install --offline --no-audit --no-fund "/paywire-check/dist/paywire-$version.tgz" \
+  > /tmp/npm-install.log 2>&1) || { tail -40 /tmp/npm-install.log; exit 1; }
+ls -l "$node_app/node_modules/paywire/build/Release/paywire.node"
+(cd "$node_app" && PAYWIRE_EXAMPLES=$examples node example.mjs)
+node -e 'const p = require(process.argv[1]); if (p.version() !== process.argv[2]) { console.error("version " + p.version()); process.exit(1); } console.log("paywire " + p.version() + " from the system library")' \
+  "$node_app/node_modules/paywire" "$version"
+
+step "PaywireKit sources: the archive holds the Swift package of this version (not built: no Swift here)"
+swift_dir=$(mktemp -d)
+tar -xzf "dist/paywire-swift-$version.tar.gz" -C "$swift_dir"
+kit=$swift_dir/PaywireKit-$version
+for file in Package.swift README.md Sources/PaywireKit Sources/CPaywire/include/paywire.h Sources/PaywireConformanceRunner Tests; do
+  [ -e "$kit/$file" ] || { echo "PaywireKit-$version lacks $file"; exit 1; }
+done
+[ ! -L "$kit/Sources/CPaywire/include/paywire.h" ] || { echo "paywire.h is a link in the archive"; exit 1; }
+grep -q "^#define PAYWIRE_VERSION \"$version\"" "$kit/Sources/CPaywire/include/paywire.h" \
+  || { echo "the archive's paywire.h is not version $version"; exit 1; }
+cmp "$kit/Sources/CPaywire/include/paywire.h" /usr/include/paywire.h && echo "PaywireKit-$version: its header is the installed one ($version)"
+echo "$(find "$kit" -name '*.swift' | wc -l) Swift files"
+
 step "all artefacts work without Swift"

@@ -4,8 +4,9 @@
 # Builds a fresh minimal Debian root in WORK/root with debootstrap, from the archive this
 # machine's apt uses (read now by apt_source.py, never stored in the repository), with only a C
 # compiler, pkg-config, jansson's header and Python added. Then runs inside.sh in it: the
-# tarball, the Debian packages, the wheel in a plain venv, the released conformance kit, and the
-# on-demand libcurl. The root is removed afterwards; its log stays in WORK.
+# tarball, the Debian packages, the wheel in a plain venv, the released conformance kit, the
+# on-demand libcurl, then the other bindings' packages (jar and POM, NuGet, npm, PaywireKit's
+# sources) with the toolchains Debian has for them. The root is removed afterwards; its log stays in WORK.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -47,7 +48,23 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 check=$root/paywire-check
 mkdir -p "$check"
 cp -R "$dist" "$check/dist"
-cp "$repo/tests/install/hello.c" "$here/inside.sh" "$here/quickstart.py" "$here/check_http.py" "$check/"
+cp "$repo/tests/install/hello.c" "$here/inside.sh" "$here/quickstart.py" "$here/check_http.py" "$here/maven.py" "$check/"
+# The Java, C# and Node quick starts: the programs of the bindings' READMEs, as make docs-examples
+# extracts them (tools/docs/run_examples.py), written out here since the root has no checkout.
+mkdir -p "$check/quickstart"
+python3 - "$repo" "$check/quickstart" <<'PYTHON'
+import sys
+sys.path.insert(0, sys.argv[1] + "/tools/docs")
+import run_examples
+names = {("bindings/java/README.md", "java"): "YourApp.java", ("bindings/dotnet/README.md", "csharp"): "YourApp.cs",
+         ("bindings/node/README.md", "js"): "example.mjs"}
+found, _, _ = run_examples.programs(sys.argv[1])
+for page, language, source in found:
+    if (page, language) in names:
+        open(sys.argv[2] + "/" + names.pop((page, language)), "w", encoding="utf-8").write(source)
+if names:
+    sys.exit("dist-check: no quick start found in %s" % ", ".join(page for page, _ in names))
+PYTHON
 python_version=$(chroot "$root" /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 python3 -m pip download -q --only-binary=:all: --python-version "$python_version" --implementation cp \
   --platform "manylinux2014_$(uname -m)" --platform "manylinux_2_17_$(uname -m)" \

@@ -438,6 +438,8 @@ def load_cases(directory, origins=None):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runner", required=True, help="runner name; selects expectations/NAME.txt")
+    parser.add_argument("--expectations", help="the expectation list to apply instead of expectations/NAME.txt "
+                        "(make compat: the release's own)")
     parser.add_argument("--vectors", action="append", help="a directory of case files, or one case file (repeatable); default: vectors/")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once, each in its own runner process")
     parser.add_argument("--case", action="append", help="run only these case ids")
@@ -455,7 +457,7 @@ def main():
     def validator(sub):
         return jsonschema.Draft202012Validator(sub, registry=registry)
 
-    expectation_file = HERE / "expectations" / f"{args.runner}.txt"
+    expectation_file = Path(args.expectations) if args.expectations else HERE / "expectations" / f"{args.runner}.txt"
     known_failures = set()
     if expectation_file.exists():
         for line in expectation_file.read_text().splitlines():

@@ -172,6 +172,29 @@ def purchase(profile_id, transaction_id, product="premium_monthly", amount="9.99
     return json.dumps(body).replace('"__AMOUNT__"', amount).encode()
 
 
+#: The placement of `bundle_with_a_holdout`: test 'upgrade_holdout', two paywalls and a holdout.
+HOLDOUT_PLACEMENT = "upgrade"
+
+
+def bundle_with_a_holdout(tmp_path):
+    """The example bundle and the placement 'upgrade': paywalls 'upgrade-monthly' and
+    'upgrade-annual' and the holdout 'upgrade-none' (no paywall), weighted 40/40/20."""
+    bundle = json.loads(BACKEND_BUNDLE.read_text())
+    bundle["placements"][HOLDOUT_PLACEMENT] = {
+        "audience_name": "All Users", "revision": 1, "ab_test_name": "upgrade_holdout",
+        "placement_audience_version_id": "upgrade-all-users-v1",
+        "variations": [
+            {"variation_id": "upgrade-monthly", "paywall_id": "pw-upgrade-a", "paywall_name": "Upgrade: monthly",
+             "weight": 40, "products": ["premium_monthly"]},
+            {"variation_id": "upgrade-annual", "paywall_id": "pw-upgrade-b", "paywall_name": "Upgrade: annual",
+             "weight": 40, "products": ["premium_annual", "premium_monthly"]},
+            {"variation_id": "upgrade-none", "weight": 20, "holdout": True},
+        ]}
+    path = tmp_path / "bundle-with-a-holdout.json"
+    path.write_text(json.dumps(bundle))
+    return str(path)
+
+
 @pytest.fixture(scope="session")
 def devserver():
     server = DevServer()

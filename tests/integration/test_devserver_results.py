@@ -1,12 +1,17 @@
 """GET /v1/experiments/{placement_id}/results: counts from stored events and purchases, the
 Wilson interval and the sample-ratio chi-square compared with scipy and with table values,
 exact revenue decimals."""
+import hashlib
 import json
+import os
+import sqlite3
+import subprocess
+import sys
 
 import pytest
 from scipy import stats
 
-from conftest import DevServer, purchase, record, shown
+from conftest import ON_POSTGRES, ROOT, DevServer, purchase, record, shown
 
 TEST = "onboarding_annual_first"
 A, B = "onboarding-monthly-first", "onboarding-annual-first"
@@ -180,3 +185,183 @@ def test_sample_ratio_p_values_match_scipy_for_several_degrees_of_freedom(tmp_pa
     assert ratio["p_value"] == pytest.approx(p_value, rel=1e-9)
     assert ratio["degrees_of_freedom"] == len(weights) - 1
     assert ratio["mismatch"] == (p_value < 0.001)
+
+
+T0 = 1732300000000   # conftest's records are made at this time, and its purchases by default
+
+
+def holdout_bundle(tmp_path):
+    """A bundle whose placement 'multi' runs test 'multi_test': shown variations v0 and v1 and the
+    holdout 'hold' (no paywall), weighted 40/40/20."""
+    variations = [{"variation_id": "v0", "paywall_id": "pw-0", "weight": 40, "products": []},
+                  {"variation_id": "v1", "paywall_id": "pw-1", "weight": 40, "products": []},
+                  {"variation_id": "hold", "weight": 20, "holdout": True}]
+    bundle = {"format_version": 1, "response_created_at": 1, "placements": {"multi": {
+        "ab_test_name": "multi_test", "placement_audience_version_id": "multi-v1", "variations": variations}}}
+    path = tmp_path / "bundle.json"
+    path.write_text(json.dumps(bundle))
+    return str(path)
+
+
+def exposure(profile_id, variation_id, at=T0, forced=False):
+    """A paywall_shown of placement 'multi' as the library records it: a holdout's names no paywall."""
+    params = {"placement_id": "multi", "audience_name": "All Users", "revision": 1, "ab_test_name": "multi_test",
+              "variation_id": variation_id}
+    if variation_id == "hold":
+        params["holdout"] = True
+    else:
+        params.update({"paywall_id": "pw", "paywall_name": "P"})
+    if forced:
+        params["forced"] = True
+    return record(profile_id, "paywall_shown", params, created_at=at)
+
+
+def multi_results(server):
+    status, _, body = server.call("GET", "/v1/experiments/multi/results")
+    assert status == 200
+    [experiment] = body["experiments"]
+    return {v["variation_id"]: v for v in experiment["variations"]}, experiment
+
+
+@pytest.fixture
+def holdout_server(tmp_path):
+    server = DevServer("--bundle", holdout_bundle(tmp_path))
+    yield server
+    server.stop()
+
+
+def test_a_holdout_row_counts_its_profiles_purchases_made_anywhere_from_their_first_exposure(holdout_server):
+    server = holdout_server
+    records = [exposure(f"hold-{i}", "hold") for i in range(8)] + [exposure(f"v0-{i}", "v0") for i in range(10)]
+    # hold-7 was first exposed later; seeing the holdout again does not move its first exposure.
+    records[7] = exposure("hold-7", "hold", at=T0 + 10_000)
+    records.append(exposure("hold-7", "hold", at=T0 + 30_000))
+    assert server.post_events(records)[0] == 200
+    elsewhere = {"placement_id": "settings", "ab_test_name": "", "variation_id": "settings-default"}
+    for body in [
+        purchase("hold-0", "tx-h0", purchased_at=T0 + 1000),                             # on no paywall: counts
+        purchase("hold-1", "tx-h1", amount="59.99", product="premium_annual", purchased_at=T0 + 5000,
+                 attribution=elsewhere),                                                  # on another placement: counts
+        purchase("hold-2", "tx-h2", purchased_at=T0 - 1000),                             # before its exposure: no
+        purchase("hold-3", "tx-h3", purchased_at=T0),                                     # the same millisecond: counts
+        purchase("hold-4", "tx-h4", state="pending", purchased_at=T0 + 1000),            # not verified: no
+        purchase("hold-7", "tx-h7", purchased_at=T0 + 20_000),                           # after its first exposure: counts
+        purchase("stranger", "tx-s", purchased_at=T0 + 1000),                            # never exposed: nowhere
+        purchase("v0-0", "tx-v0", purchased_at=T0 + 1000, attribution={"placement_id": "multi", "ab_test_name": "multi_test",
+                                                                        "variation_id": "v0"}),
+        purchase("v0-1", "tx-v1", purchased_at=T0 + 1000),                               # a shown variation's needs its paywall
+    ]:
+        assert server.call("POST", "/v1/purchases", body)[0] == 200
+    by_id, experiment = multi_results(server)
+    hold, v0 = by_id["hold"], by_id["v0"]
+    assert (hold["holdout"], v0["holdout"], by_id["v1"]["holdout"]) == (True, False, False)
+    assert (hold["weight"], hold["exposed"], hold["purchasers"]) == (20, 8, 4)
+    assert (v0["exposed"], v0["purchasers"]) == (10, 1)
+    interval = stats.binomtest(4, 8).proportion_ci(confidence_level=0.95, method="wilson")
+    assert hold["conversion"]["rate"] == pytest.approx(0.5, abs=1e-12)
+    assert (hold["conversion"]["low"], hold["conversion"]["high"]) == (pytest.approx(interval.low, abs=1e-9),
+                                                                         pytest.approx(interval.high, abs=1e-9))
+    assert hold["revenue"] == [{"currency_code": "USD", "amount": "89.96"}]   # 9.99 * 3 + 59.99
+    assert hold["revenue_per_exposed"] == [{"currency_code": "USD", "amount": "11.2450"}]
+    assert experiment["forced_exposures"] == 0
+
+
+def test_forced_exposures_are_left_out_of_every_row_and_counted_apart(holdout_server):
+    server = holdout_server
+    records = [exposure(f"v0-{i}", "v0") for i in range(5)] + [
+        exposure("tester-0", "v0", forced=True), exposure("tester-0", "v0", forced=True),
+        exposure("tester-1", "v1", forced=True),
+        exposure("tester-2", "hold", forced=True),
+        # Forced once, exposed by bucketing too: counted where bucketing put it, not as forced.
+        exposure("mixed", "hold", forced=True), exposure("mixed", "v0"),
+    ]
+    assert server.post_events(records)[0] == 200
+    at_v0 = {"placement_id": "multi", "ab_test_name": "multi_test", "variation_id": "v0"}
+    assert server.call("POST", "/v1/purchases", purchase("tester-0", "tx-t0", purchased_at=T0 + 1, attribution=at_v0))[0] == 200
+    assert server.call("POST", "/v1/purchases", purchase("tester-2", "tx-t2", purchased_at=T0 + 1))[0] == 200
+    by_id, experiment = multi_results(server)
+    assert experiment["forced_exposures"] == 3
+    assert {v: (row["exposed"], row["purchasers"]) for v, row in by_id.items()} == {"v0": (6, 0), "v1": (0, 0), "hold": (0, 0)}
+    chi_square, p_value = stats.chisquare([6, 0, 0], [6 * 40 / 100, 6 * 40 / 100, 6 * 20 / 100])
+    assert experiment["sample_ratio"]["chi_square"] == pytest.approx(chi_square, rel=1e-9)
+
+
+@pytest.mark.parametrize("counts, mismatch", [
+    ([88, 92, 41], False),   # 40/40/20 as bucketed
+    ([100, 104, 16], True),  # the shown variations alike, the holdout short: a mismatch only the holdout shows
+])
+def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_path, counts, mismatch):
+    server = DevServer("--bundle", holdout_bundle(tmp_path))
+    try:
+        records = [exposure(f"{v}-{i}", v) for v, n in zip(["v0", "v1", "hold"], counts) for i in range(n)]
+        for start in range(0, len(records), 100):
+            assert server.post_events(records[start:start + 100])[0] == 200
+        _, experiment = multi_results(server)
+    finally:
+        server.stop()
+    total = sum(counts)
+    chi_square, p_value = stats.chisquare(counts, [total * w / 100 for w in (40, 40, 20)])
+    ratio = experiment["sample_ratio"]
+    assert ratio["chi_square"] == pytest.approx(chi_square, rel=1e-9)
+    assert ratio["p_value"] == pytest.approx(p_value, rel=1e-9)
+    assert ratio["degrees_of_freedom"] == 2
+    assert ratio["mismatch"] is mismatch
+    assert bool(p_value < 0.001) is mismatch
+    # Over the shown rows alone the second split would pass.
+    assert stats.chisquare(counts[:2])[1] > 0.001
+
+
+#: Schema version 5's store: the exposure's time and forced flag were only in the record's text.
+#: Migrations run above the highest version applied, so every later one is undone first (7: the
+#: App Store's columns and consumption requests).
+BEFORE_VERSION_6 = """
+    DROP TABLE consumption_requests;
+    ALTER TABLE transactions DROP COLUMN ownership_type;
+    ALTER TABLE transactions DROP COLUMN offer_type;
+    ALTER TABLE transactions DROP COLUMN offer_id;
+    ALTER TABLE transactions DROP COLUMN offer_payment_mode;
+    ALTER TABLE lifecycles DROP COLUMN will_renew_product_id;
+    ALTER TABLE lifecycles DROP COLUMN replaced_product_id;
+    ALTER TABLE lifecycles DROP COLUMN product_changed_at;
+    ALTER TABLE lifecycles DROP COLUMN replaced_by_upgrade;
+    DELETE FROM paywire_migrations WHERE version = 7;
+    DROP INDEX events_by_exposure;
+    ALTER TABLE events DROP COLUMN shown_at;
+    ALTER TABLE events DROP COLUMN forced;
+    CREATE INDEX events_by_exposure ON events(placement_id, ab_test_name, variation_id, profile_id) WHERE name = 'paywall_shown';
+    DELETE FROM paywire_migrations WHERE version = 6;
+    """
+
+
+def back_to_version_5(data_dir):
+    """The dev server's store on `data_dir` as schema version 5 left it, rows kept."""
+    if ON_POSTGRES:
+        sys.path.insert(0, str(ROOT / "tests/postgres"))
+        from devserver_on_postgres import database
+        name = "d_" + hashlib.sha1(os.path.abspath(data_dir).encode()).hexdigest()[:20]
+        url = database(os.environ["PAYWIRE_TEST_POSTGRES"], name)
+        subprocess.run(["psql", url, "-v", "ON_ERROR_STOP=1", "-qc", BEFORE_VERSION_6], check=True)
+    else:
+        with sqlite3.connect(os.path.join(data_dir, "devserver.sqlite")) as db:
+            db.executescript(BEFORE_VERSION_6)
+
+
+def test_records_stored_before_schema_version_6_are_read_from_their_text(tmp_path):
+    bundle, data = holdout_bundle(tmp_path), str(tmp_path / "data")
+    server = DevServer("--bundle", bundle, "--data", data)
+    try:
+        assert server.post_events([exposure("hold-0", "hold", at=T0 + 500), exposure("hold-1", "hold"),
+                                   exposure("v0-0", "v0"), exposure("tester", "v0", forced=True)])[0] == 200
+        for body in [purchase("hold-0", "tx-h0", purchased_at=T0 + 100),    # before hold-0's exposure
+                     purchase("hold-1", "tx-h1", purchased_at=T0 + 100)]:
+            assert server.call("POST", "/v1/purchases", body)[0] == 200
+    finally:
+        server.stop()
+    back_to_version_5(data)
+    server = DevServer("--bundle", bundle, "--data", data)
+    try:
+        by_id, experiment = multi_results(server)
+    finally:
+        server.stop()
+    assert (by_id["hold"]["exposed"], by_id["hold"]["purchasers"], by_id["v0"]["exposed"]) == (2, 1, 1)
+    assert experiment["forced_exposures"] == 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails when schema/paywire.schema.json's version does not say what changed since the release.
 
-    check.py                    against the release schema/released.json names (git show COMMIT:...)
+    check.py                    against the last release schema/released.json names (git show COMMIT:...)
     check.py --old FILE         against another schema file (FILE's version, or --old-version)
 
 Prints every difference, classified (classify.py says what MINOR and MAJOR are), then the
@@ -24,8 +24,8 @@ RELEASED = "schema/released.json"
 
 
 def released_schema(root: Path):
-    """(the release's parsed schema, its MAJOR.MINOR text, a name for it)."""
-    release = json.loads((root / RELEASED).read_text())
+    """(the last release's parsed schema, its MAJOR.MINOR text, a name for it)."""
+    release = json.loads((root / RELEASED).read_text())["releases"][-1]
     commit = release["commit"]
     shown = subprocess.run(["git", "-C", str(root), "show", f"{commit}:{SCHEMA}"], capture_output=True, text=True)
     if shown.returncode != 0:

@@ -91,7 +91,7 @@ namespace Paywire
         /// <summary>The loaded library's ABI version (equal to <see cref="Abi.AbiVersion"/>: checked at load).</summary>
         public static uint AbiVersion { get { Abi.Load(); return LoadedAbiVersion(); } }
 
-        /// <summary>The loaded library's version, e.g. "0.1.0".</summary>
+        /// <summary>The loaded library's version, e.g. "0.2.0".</summary>
         public static string Version { get { Abi.Load(); return LoadedVersion(); } }
 
         // Mono binds an extern when it compiles the first method that calls it, so the methods that

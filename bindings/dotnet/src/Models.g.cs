@@ -53,9 +53,9 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d";
+        public const string Sha256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
-        public const string Version = "1.1";
+        public const string Version = "1.2";
     }
 
     /// <summary>The values of ProductType; a value not listed (a newer library's) still reads.</summary>
@@ -484,7 +484,7 @@ namespace Paywire.Model
 
     public sealed class Variation : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "builder", "cross_placement_group", "dismiss_on_purchase", "holdout", "paywall_id", "paywall_name", "post_purchase", "products", "remote_configs", "variation_id", "weight" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "builder", "cross_placement_group", "dismiss_on_purchase", "dismiss_on_restore", "holdout", "paywall_id", "paywall_name", "post_purchase", "products", "remote_configs", "variation_id", "weight" };
         public string VariationId { get; set; }
         public string PaywallId { get; set; }
         public string PaywallName { get; set; }
@@ -492,6 +492,8 @@ namespace Paywire.Model
         public List<JsonValue> Products { get; set; }
         public List<VariationRemoteConfig> RemoteConfigs { get; set; }
         public bool? DismissOnPurchase { get; set; }
+        /// <summary>default true: a restore that gives an active access level dismisses the paywall with reason restore_success</summary>
+        public bool? DismissOnRestore { get; set; }
         public JsonObject PostPurchase { get; set; }
         /// <summary>see #/$defs/builder</summary>
         public JsonObject Builder { get; set; }
@@ -519,6 +521,7 @@ namespace Paywire.Model
             if (ModelJson.Present(o, "products")) v.Products = ModelJson.List(o["products"], x0 => x0);
             if (ModelJson.Present(o, "remote_configs")) v.RemoteConfigs = ModelJson.List(o["remote_configs"], x0 => VariationRemoteConfig.FromJson(x0));
             if (ModelJson.Present(o, "dismiss_on_purchase")) v.DismissOnPurchase = ModelJson.Bool(o["dismiss_on_purchase"]);
+            if (ModelJson.Present(o, "dismiss_on_restore")) v.DismissOnRestore = ModelJson.Bool(o["dismiss_on_restore"]);
             if (ModelJson.Present(o, "post_purchase")) v.PostPurchase = ModelJson.Object(o["post_purchase"]);
             if (ModelJson.Present(o, "builder")) v.Builder = ModelJson.Object(o["builder"]);
             if (ModelJson.Present(o, "cross_placement_group")) v.CrossPlacementGroup = ModelJson.String(o["cross_placement_group"]);
@@ -538,6 +541,7 @@ namespace Paywire.Model
             if (this.Products != null) o["products"] = ModelJson.Array(this.Products, x0 => x0);
             if (this.RemoteConfigs != null) o["remote_configs"] = ModelJson.Array(this.RemoteConfigs, x0 => x0.ToJson());
             if (this.DismissOnPurchase != null) o["dismiss_on_purchase"] = ModelJson.Json(this.DismissOnPurchase);
+            if (this.DismissOnRestore != null) o["dismiss_on_restore"] = ModelJson.Json(this.DismissOnRestore);
             if (this.PostPurchase != null) o["post_purchase"] = this.PostPurchase;
             if (this.Builder != null) o["builder"] = this.Builder;
             if (this.CrossPlacementGroup != null) o["cross_placement_group"] = ModelJson.Json(this.CrossPlacementGroup);

@@ -12,7 +12,7 @@ namespace Paywire.Tests
         public static void AbiVersionIsCheckedAndVersionIsRead()
         {
             Equal(Abi.AbiVersion, Client.AbiVersion, "ABI version");
-            Equal("0.1.0", Client.Version, "version");
+            Equal("0.2.0", Client.Version, "version");
         }
 
         [Check]
@@ -20,7 +20,7 @@ namespace Paywire.Tests
         {
             using (Client client = ExampleClient())
             {
-                Equal("0.1.0", Text(client.Call("get_sdk_version"), "version"), "version");
+                Equal("0.2.0", Text(client.Call("get_sdk_version"), "version"), "version");
             }
         }
 

@@ -26,7 +26,7 @@ from .models import AnyEvent, parse_event
 
 __all__ = ["Client", "PaywireError", "STATUS", "abi_version", "version", "models", "parse_event", "AnyEvent",
            "DecodeError", "UNSET", "schema_mismatch"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _lib = _native.load()
 

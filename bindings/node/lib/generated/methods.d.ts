@@ -71,9 +71,9 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d";
+export declare const SCHEMA_SHA256: "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
-export declare const SCHEMA_VERSION: "1.1";
+export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
 export declare const METHODS: Readonly<{ [method in keyof MethodMap]: string }>;
 /** Every event name this schema knows; an event named otherwise comes from a newer library and is passed on as it came. */

@@ -11,9 +11,9 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d";
+const SCHEMA_SHA256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
-const SCHEMA_VERSION = "1.1";
+const SCHEMA_VERSION = "1.2";
 
 // class -> member -> where its numbers are: "n" one, a class, ["list"|"map", d], ["tagged", member, {value: class}]
 const NUMBERS = Object.freeze({

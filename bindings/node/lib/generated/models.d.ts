@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d";
+export type SchemaSha256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -84,6 +84,8 @@ export interface Variation {
   products?: JsonValue[];
   remote_configs?: VariationRemoteConfig[];
   dismiss_on_purchase?: boolean;
+  /** default true: a restore that gives an active access level dismisses the paywall with reason restore_success */
+  dismiss_on_restore?: boolean;
   post_purchase?: JsonObject;
   /** see #/$defs/builder */
   builder?: JsonObject;

@@ -17,9 +17,9 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d'
+SCHEMA_SHA256 = 'a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
-SCHEMA_VERSION = '1.1'
+SCHEMA_VERSION = '1.2'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy']
@@ -304,12 +304,13 @@ class Variation:
     products: Optional[List[Any]] = None
     remote_configs: Optional[List[VariationRemoteConfig]] = None
     dismiss_on_purchase: Optional[bool] = None
+    dismiss_on_restore: Optional[bool] = None
     post_purchase: Optional[Dict[str, Any]] = None
     builder: Optional[Dict[str, Any]] = None
     cross_placement_group: Optional[str] = None
     holdout: Optional[bool] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'cross_placement_group', 'dismiss_on_purchase', 'holdout', 'paywall_id', 'paywall_name', 'post_purchase', 'products', 'remote_configs', 'variation_id', 'weight'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'cross_placement_group', 'dismiss_on_purchase', 'dismiss_on_restore', 'holdout', 'paywall_id', 'paywall_name', 'post_purchase', 'products', 'remote_configs', 'variation_id', 'weight'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Variation":
@@ -322,6 +323,7 @@ class Variation:
             products=d["products"] if d.get("products") is not None else None,
             remote_configs=[VariationRemoteConfig.from_json(x0) for x0 in d["remote_configs"]] if d.get("remote_configs") is not None else None,
             dismiss_on_purchase=d["dismiss_on_purchase"] if d.get("dismiss_on_purchase") is not None else None,
+            dismiss_on_restore=d["dismiss_on_restore"] if d.get("dismiss_on_restore") is not None else None,
             post_purchase=d["post_purchase"] if d.get("post_purchase") is not None else None,
             builder=d["builder"] if d.get("builder") is not None else None,
             cross_placement_group=d["cross_placement_group"] if d.get("cross_placement_group") is not None else None,
@@ -343,6 +345,8 @@ class Variation:
             out["remote_configs"] = [x0.to_json() for x0 in self.remote_configs]
         if self.dismiss_on_purchase is not None:
             out["dismiss_on_purchase"] = self.dismiss_on_purchase
+        if self.dismiss_on_restore is not None:
+            out["dismiss_on_restore"] = self.dismiss_on_restore
         if self.post_purchase is not None:
             out["post_purchase"] = self.post_purchase
         if self.builder is not None:

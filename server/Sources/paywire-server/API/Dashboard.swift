@@ -33,6 +33,7 @@ enum DashboardPage {
             th:first-child, td:first-child { text-align: left; } th { background: #f3f4f8; }
             .srm { padding: 6px 10px; border-radius: 4px; display: inline-block; }
             svg.conversion-chart { display: block; margin: 8px 0 16px; }
+            tr.holdout td { background: #f6f6f9; } .baseline { font-size: 12px; white-space: nowrap; color: #556; border: 1px solid #aab; border-radius: 3px; padding: 0 4px; }
             .srm.ok { background: #e8f6ec; } .srm.mismatch { background: #fde8e8; color: #9b1c1c; font-weight: 600; }
             </style></head><body>
             <h1>Paywire experiments</h1>
@@ -49,15 +50,20 @@ enum DashboardPage {
 
     private static func experiment(_ experiment: ExperimentResult, placementId: String) -> String {
         let total = experiment.variations.reduce(0) { $0 + $1.exposed }
+        // The holdout's conversion is what each shown variation is read against.
+        let baseline = experiment.variations.first(where: \.holdout)
         let rows = experiment.variations.map { (variation: VariationResult) -> String in
             let share = total == 0 ? 0 : Double(variation.exposed) / Double(total)
+            let marker = variation.holdout ? " <span class=\"baseline\" data-field=\"baseline\">holdout · baseline</span>" : ""
             return """
-                <tr data-variation="\(escape(variation.variationId))"><td data-field="variation_id">\(escape(variation.variationId))</td>\
+                <tr data-variation="\(escape(variation.variationId))" data-holdout="\(variation.holdout)"\(variation.holdout ? " class=\"holdout\"" : "")>\
+                <td><span data-field="variation_id">\(escape(variation.variationId))</span>\(marker)</td>\
                 <td data-field="weight">\(variation.weight)</td><td data-field="exposed">\(variation.exposed)</td>\
                 <td data-field="share">\(percent(share))</td><td data-field="purchasers">\(variation.purchasers)</td>\
                 <td data-field="refunds">\(variation.refunds)</td><td data-field="active_subscribers">\(variation.activeSubscribers)</td>\
                 <td data-field="rate">\(percent(variation.rate))</td>\
                 <td data-field="interval">\(percent(variation.low)) – \(percent(variation.high))</td>\
+                <td data-field="vs_baseline">\(versus(variation, baseline))</td>\
                 <td data-field="revenue">\(escape(money(variation.revenue)))</td>\
                 <td data-field="revenue_per_exposed">\(escape(money(variation.revenuePerExposed)))</td></tr>
                 """
@@ -67,13 +73,15 @@ enum DashboardPage {
         return """
             <div class="experiment" data-ab-test="\(escape(experiment.abTestName))"><h3>\(escape(name))</h3>
             <table><thead><tr><th>Variation</th><th>Weight</th><th>Exposed</th><th>Share of exposures</th><th>Purchasers</th><th>Refunds</th><th>Active subscribers</th>\
-            <th>Conversion</th><th>95 % interval (Wilson)</th><th>Revenue</th><th>Revenue per exposed</th></tr></thead>
+            <th>Conversion</th><th>95 % interval (Wilson)</th><th>vs holdout</th><th>Revenue</th><th>Revenue per exposed</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             <p class="srm \(flag)" data-field="sample_ratio" data-mismatch="\(experiment.mismatch)">\
             \(experiment.mismatch ? "Sample ratio mismatch" : "No sample ratio mismatch"): \
             χ² = <span data-field="chi_square">\(format(experiment.chiSquare))</span>, \
             df = <span data-field="degrees_of_freedom">\(experiment.degreesOfFreedom)</span>, \
-            p = <span data-field="p_value">\(format(experiment.pValue))</span> (flagged when p &lt; 0.001)</p>
+            p = <span data-field="p_value">\(format(experiment.pValue))</span> (flagged when p &lt; 0.001\(baseline == nil ? "" : ", over every row, the holdout's included"))</p>
+            <p class="forced">Profiles exposed only by a debug override (left out of every row): \
+            <span data-field="forced_exposures">\(experiment.forcedExposures)</span></p>
             \(chart(experiment.variations))
             </div>
             """
@@ -94,7 +102,8 @@ enum DashboardPage {
                 <g class="variation" data-variation="\(escape(variation.variationId))">\
                 <title>\(escape(variation.variationId)): \(percent(variation.rate)) (\(percent(variation.low)) – \(percent(variation.high)))</title>\
                 <text x="\(labelWidth - 8)" y="\(middle + 4)" text-anchor="end">\(escape(variation.variationId))</text>\
-                <rect x="\(labelWidth)" y="\(y + 8)" width="\(x(variation.rate) - labelWidth)" height="\(rowHeight - 16)" fill="#4c6ef5"/>\
+                <rect x="\(labelWidth)" y="\(y + 8)" width="\(x(variation.rate) - labelWidth)" height="\(rowHeight - 16)" \
+                fill="\(variation.holdout ? "#9aa3b5" : "#4c6ef5")"/>\
                 <line x1="\(x(variation.low))" x2="\(x(variation.high))" y1="\(middle)" y2="\(middle)" stroke="#1d2330" stroke-width="2"/>\
                 <line x1="\(x(variation.low))" x2="\(x(variation.low))" y1="\(middle - 7)" y2="\(middle + 7)" stroke="#1d2330" stroke-width="2"/>\
                 <line x1="\(x(variation.high))" x2="\(x(variation.high))" y1="\(middle - 7)" y2="\(middle + 7)" stroke="#1d2330" stroke-width="2"/>\
@@ -102,6 +111,12 @@ enum DashboardPage {
                 """)
         }
         let axisY = top + rowHeight * Double(variations.count)
+        if let baseline = variations.first(where: \.holdout) {
+            parts.append("""
+                <line class="baseline" x1="\(x(baseline.rate))" x2="\(x(baseline.rate))" y1="\(top)" y2="\(axisY)" stroke="#556" \
+                stroke-dasharray="4 3"><title>holdout \(escape(baseline.variationId)): \(percent(baseline.rate))</title></line>
+                """)
+        }
         var axis = "<line x1=\"\(labelWidth)\" x2=\"\(labelWidth + plotWidth)\" y1=\"\(axisY)\" y2=\"\(axisY)\" stroke=\"#889\"/>"
         for step in 0...4 {
             let value = axisMax * Double(step) / 4
@@ -111,6 +126,14 @@ enum DashboardPage {
             <svg class="conversion-chart" xmlns="http://www.w3.org/2000/svg" width="\(labelWidth + plotWidth + 90)" height="\(height)" \
             font-size="12" role="img" aria-label="Conversion per variation with 95 % intervals">\(parts.joined())\(axis)</svg>
             """
+    }
+
+    /// A shown variation's conversion against the holdout's, in percentage points; the holdout
+    /// row is the baseline itself, and without a holdout there is nothing to read against.
+    static func versus(_ variation: VariationResult, _ baseline: VariationResult?) -> String {
+        guard let baseline else { return "–" }
+        if variation.holdout { return "baseline" }
+        return String(format: "%+.2f pts", (variation.rate - baseline.rate) * 100)
     }
 
     /// A share as a percentage with `digits` decimals (`5.20 %`).

@@ -12,7 +12,11 @@ extension API {
     }
 
     func results(_ placementId: String, _ experiments: [Experiment]) async throws -> PlacementResults {
-        let facts = try await setup.store.resultFacts(placementId: placementId)
+        let holdouts = experiments.flatMap { experiment in
+            experiment.variations.filter { experiment.holdoutVariationIds.contains($0.variationId) }
+                .map { ExperimentCell(abTestName: experiment.abTestName, variationId: $0.variationId) }
+        }
+        let facts = try await setup.store.resultFacts(placementId: placementId, holdouts: holdouts)
         return Results.compute(placementId: placementId, experiments: experiments, facts: facts, now: ServerSetup.now())
     }
 }

@@ -9,6 +9,10 @@ struct EventRecord: Sendable {
     let placementId: String?
     let abTestName: String?
     let variationId: String?
+    /// For `paywall_shown`: the record's created_at (a holdout's purchasers bought at or after
+    /// their first exposure), and whether a debug override forced it (results leave it out).
+    let shownAt: Int?
+    let forced: Bool
     /// The record as compact JSON (numbers and key order as sent).
     let text: String
 }
@@ -100,6 +104,7 @@ enum EventBatch {
             return .success(EventRecord(
                 eventId: eventId, profileId: profileId, name: name,
                 placementId: exposure?.0, abTestName: exposure?.1, variationId: exposure?.2,
+                shownAt: exposure == nil ? nil : createdAt, forced: exposure != nil && params["forced"]?.asBool == true,
                 text: String(decoding: value.encoded, as: UTF8.self)))
         } catch {
             return .failure(error)

@@ -6,9 +6,13 @@ import PaywireModel
 struct VariationResult: Sendable {
     let variationId: String
     let weight: Int
-    /// Unique profiles with a `paywall_shown` of this placement, test and variation.
+    /// A holdout: its profiles were shown nothing, so its conversion is the baseline.
+    let holdout: Bool
+    /// Unique profiles with a `paywall_shown` of this placement, test and variation that no
+    /// debug override forced.
     let exposed: Int
-    /// Unique profiles among them with a verified purchase attributed to this variation.
+    /// Unique profiles among them with a verified purchase attributed to this variation; for a
+    /// holdout, with a verified purchase made at or after their first exposure, wherever.
     let purchasers: Int
     /// Purchasers of whom a store notification reported a purchase refunded.
     let refunds: Int
@@ -25,6 +29,8 @@ struct VariationResult: Sendable {
 struct ExperimentResult: Sendable {
     let abTestName: String
     let variations: [VariationResult]
+    /// Profiles whose only exposures in this test were forced by a debug override.
+    let forcedExposures: Int
     let chiSquare: Double
     let degreesOfFreedom: Int
     let pValue: Double
@@ -45,11 +51,13 @@ struct PlacementResults: Sendable {
         return .init(placementId: placementId, generatedAt: generatedAt, experiments: experiments.map { experiment in
             .init(abTestName: experiment.abTestName,
                   variations: experiment.variations.map { variation in
-                      .init(variationId: variation.variationId, weight: variation.weight, exposed: variation.exposed,
+                      .init(variationId: variation.variationId, weight: variation.weight,
+                            holdout: variation.holdout, exposed: variation.exposed,
                             purchasers: variation.purchasers, refunds: variation.refunds, activeSubscribers: variation.activeSubscribers,
                             conversion: .init(rate: variation.rate, low: variation.low, high: variation.high),
                             revenue: money(variation.revenue), revenuePerExposed: money(variation.revenuePerExposed))
                   },
+                  forcedExposures: experiment.forcedExposures,
                   sampleRatio: .init(chiSquare: experiment.chiSquare, degreesOfFreedom: experiment.degreesOfFreedom,
                                      pValue: experiment.pValue, mismatch: experiment.mismatch))
         })
@@ -60,57 +68,79 @@ struct PlacementResults: Sendable {
 enum Results {
     /// Results of a placement's experiments (the bundle's), computed from the stored records
     /// and transactions. Exposures or purchases naming a test or variation the bundle does
-    /// not have are left out.
+    /// not have are left out, and so are exposures a debug override forced.
     static func compute(placementId: String, experiments: [Experiment], facts: ResultFacts, now: Int) -> PlacementResults {
-        let (exposures, sales) = (facts.exposures, facts.sales)
-        var exposed: [String: Set<String>] = [:]
-        for (test, variation, profile) in exposures { exposed[Self.cell(test, variation), default: []].insert(profile) }
+        // Per cell, each profile exposed without a debug override and the time of its first exposure.
+        var exposed: [ExperimentCell: [String: Int]] = [:]
+        var unforced: [String: Set<String>] = [:], forced: [String: Set<String>] = [:]
+        for fact in facts.exposures {
+            if fact.forced {
+                forced[fact.abTestName, default: []].insert(fact.profileId)
+            } else {
+                exposed[ExperimentCell(abTestName: fact.abTestName, variationId: fact.variationId), default: [:]][fact.profileId] = fact.firstShownAt
+                unforced[fact.abTestName, default: []].insert(fact.profileId)
+            }
+        }
         var results: [ExperimentResult] = []
         for experiment in experiments {
             var variations: [VariationResult] = []
             for (variationId, weight) in experiment.variations {
-                let cell = Self.cell(experiment.abTestName, variationId)
-                let profiles = exposed[cell] ?? []
-                let cellSales = sales.filter { Self.cell($0.abTestName, $0.variationId) == cell && profiles.contains($0.purchaser) }
-                let purchasers = Set(cellSales.map(\.purchaser)).count
-                var revenue = MoneyTotals()
-                for sale in cellSales { if let amount = sale.amount, let currency = sale.currency { revenue.add(amount, currency) } }
-                let refunds = Set(cellSales.filter(\.isRefund).map(\.purchaser)).count
-                let active = Set(cellSales.filter { $0.isActiveSubscription(now: now) }.map(\.purchaser)).count
-                let interval = Statistics.wilson(successes: purchasers, trials: profiles.count)
-                variations.append(VariationResult(
-                    variationId: variationId, weight: weight, exposed: profiles.count, purchasers: purchasers,
-                    refunds: refunds, activeSubscribers: active,
-                    rate: profiles.isEmpty ? 0 : Double(purchasers) / Double(profiles.count), low: interval.low, high: interval.high,
-                    revenue: revenue.totals, revenuePerExposed: revenue.perUnit(profiles.count)))
+                let cell = ExperimentCell(abTestName: experiment.abTestName, variationId: variationId)
+                let holdout = experiment.holdoutVariationIds.contains(variationId)
+                let profiles = exposed[cell] ?? [:]
+                // A holdout shows no paywall to attribute a purchase to: its profiles' purchases
+                // count wherever they were made, from their first exposure on.
+                let cellSales = holdout
+                    ? (facts.holdoutSales[cell] ?? []).filter { sale in profiles[sale.purchaser].map { sale.purchasedAt >= $0 } ?? false }
+                    : facts.sales.filter { $0.abTestName == cell.abTestName && $0.variationId == cell.variationId && profiles[$0.purchaser] != nil }
+                variations.append(Self.variation(variationId, weight: weight, holdout: holdout, exposed: profiles.count,
+                                                 sales: cellSales, now: now))
             }
-            results.append(Self.sampleRatio(experiment.abTestName, variations))
+            let forcedOnly = (forced[experiment.abTestName] ?? []).subtracting(unforced[experiment.abTestName] ?? []).count
+            results.append(Self.sampleRatio(experiment.abTestName, variations, forcedExposures: forcedOnly))
         }
         return PlacementResults(placementId: placementId, generatedAt: now, experiments: results)
     }
 
-    /// The chi-square check of exposures against the weights. Variations weighted 0 expect no
-    /// one: they stay out of the test, and any exposure of theirs is a mismatch by itself.
-    private static func sampleRatio(_ name: String, _ variations: [VariationResult]) -> ExperimentResult {
+    /// One row: `exposed` profiles, and the purchases of those of them it counts.
+    private static func variation(_ variationId: String, weight: Int, holdout: Bool, exposed: Int, sales: [Sale], now: Int) -> VariationResult {
+        let purchasers = Set(sales.map(\.purchaser)).count
+        var revenue = MoneyTotals()
+        for sale in sales { if let amount = sale.amount, let currency = sale.currency { revenue.add(amount, currency) } }
+        let refunds = Set(sales.filter(\.isRefund).map(\.purchaser)).count
+        let active = Set(sales.filter { $0.isActiveSubscription(now: now) }.map(\.purchaser)).count
+        let interval = Statistics.wilson(successes: purchasers, trials: exposed)
+        return VariationResult(
+            variationId: variationId, weight: weight, holdout: holdout, exposed: exposed, purchasers: purchasers,
+            refunds: refunds, activeSubscribers: active,
+            rate: exposed == 0 ? 0 : Double(purchasers) / Double(exposed), low: interval.low, high: interval.high,
+            revenue: revenue.totals, revenuePerExposed: revenue.perUnit(exposed))
+    }
+
+    /// The chi-square check of exposures against the weights, over every row (a holdout's
+    /// included: it is bucketed like the others). Variations weighted 0 expect no one: they
+    /// stay out of the test, and any exposure of theirs is a mismatch by itself.
+    private static func sampleRatio(_ name: String, _ variations: [VariationResult], forcedExposures: Int) -> ExperimentResult {
         let weighted = variations.filter { $0.weight > 0 }
         let fit = Statistics.goodnessOfFit(observed: weighted.map(\.exposed), weights: weighted.map(\.weight))
         let strayExposures = variations.contains { $0.weight == 0 && $0.exposed > 0 }
-        return ExperimentResult(abTestName: name, variations: variations, chiSquare: fit.chiSquare,
+        return ExperimentResult(abTestName: name, variations: variations, forcedExposures: forcedExposures, chiSquare: fit.chiSquare,
                                 degreesOfFreedom: fit.degreesOfFreedom, pValue: strayExposures ? 0 : fit.pValue,
                                 mismatch: strayExposures || fit.pValue < 0.001)
     }
-
-    private static func cell(_ test: String, _ variation: String) -> String { "\(test)\u{0}\(variation)" }
 }
 
-/// A verified, attributed purchase with what store notifications said of it since.
+/// A verified purchase, with the cell it is attributed to (none when it was made on no
+/// paywall of the placement) and what store notifications said of it since.
 struct Sale: Sendable {
-    let abTestName: String
-    let variationId: String
+    let abTestName: String?
+    let variationId: String?
     let purchaser: String
     let amount: String?
     let currency: String?
     let productType: ProductType
+    /// The store's purchase time (ms).
+    let purchasedAt: Int
     let expiresAt: Int?
     /// Nil when no notification came for its original transaction.
     let lifecycle: LifecycleState?

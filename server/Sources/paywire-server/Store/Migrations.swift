@@ -105,11 +105,33 @@ struct Migration: Sendable {
             CREATE TABLE offer_nonces (nonce TEXT PRIMARY KEY, profile_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
                 offer_id TEXT NOT NULL, signed_at BIGINT NOT NULL);
             """),
+        // What results need of an exposure besides its cell: when it was made (the record's
+        // created_at: a holdout's purchasers bought at or after their first exposure) and
+        // whether a debug override forced it (left out of results). Filled for paywall_shown
+        // only, like the cell's columns; records stored before are read back from their text.
+        // The index covers both, so results still read only the index.
+        Migration(version: 6, name: "exposure-time-and-forced", sqlite: """
+            ALTER TABLE events ADD COLUMN shown_at INTEGER;
+            ALTER TABLE events ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
+            UPDATE events SET shown_at = json_extract(record, '$.created_at'),
+                forced = COALESCE(json_extract(record, '$.params.forced') = 1, 0) WHERE name = 'paywall_shown';
+            DROP INDEX events_by_exposure;
+            CREATE INDEX events_by_exposure ON events(placement_id, ab_test_name, variation_id, profile_id, forced, shown_at)
+                WHERE name = 'paywall_shown';
+            """, postgres: """
+            ALTER TABLE events ADD COLUMN shown_at BIGINT;
+            ALTER TABLE events ADD COLUMN forced BOOLEAN NOT NULL DEFAULT FALSE;
+            UPDATE events SET shown_at = (record::jsonb ->> 'created_at')::BIGINT,
+                forced = COALESCE((record::jsonb -> 'params' -> 'forced') = 'true'::jsonb, FALSE) WHERE name = 'paywall_shown';
+            DROP INDEX events_by_exposure;
+            CREATE INDEX events_by_exposure ON events(placement_id, ab_test_name, variation_id, profile_id, forced, shown_at)
+                WHERE name = 'paywall_shown';
+            """),
         // What a verified StoreKit 2 transaction says beyond its ids and dates: who owns the
         // access (purchased, family_shared) and the offer it was bought with; and the answers
         // built for the App Store's consumption requests, one per notification; a plan change
         // in a subscription's lifecycle (the product renewed into, the product replaced).
-        Migration(version: 6, name: "app-store", sqlite: """
+        Migration(version: 7, name: "app-store", sqlite: """
             ALTER TABLE transactions ADD COLUMN ownership_type TEXT;
             ALTER TABLE transactions ADD COLUMN offer_type TEXT;
             ALTER TABLE transactions ADD COLUMN offer_id TEXT;

@@ -95,23 +95,32 @@ enum Statements {
             CAST(COUNT(*) AS BIGINT) AS batches, CAST(COALESCE(SUM(dropped), 0) AS BIGINT) AS dropped FROM event_batches
         """
     static let recordOfferNonce = "INSERT INTO offer_nonces (nonce, profile_id, vendor_product_id, offer_id, signed_at) VALUES (?, ?, ?, ?, ?)"
+    /// Each profile's exposures of a placement by cell, forced ones apart, with the first one's time.
     static let exposures = """
-        SELECT DISTINCT ab_test_name, variation_id, profile_id FROM events WHERE name = 'paywall_shown' AND placement_id = ?
+        SELECT ab_test_name, variation_id, profile_id, forced, MIN(shown_at) AS first_shown_at FROM events
+        WHERE name = 'paywall_shown' AND placement_id = ? GROUP BY ab_test_name, variation_id, profile_id, forced
         """
-    /// The purchases of a placement with their lifecycles.
-    static let sales = """
+    private static let saleColumns = """
         SELECT t.ab_test_name, t.variation_id, t.purchaser_profile_id, t.price_amount, t.currency_code, t.product_type,
-            t.transaction_id, t.vendor_product_id, t.expires_at, l.original_transaction_id AS notified, l.expires_at AS l_expires_at,
-            l.will_renew, l.is_in_grace_period, l.grace_period_expires_at, l.is_refund
+            t.transaction_id, t.vendor_product_id, t.purchased_at, t.expires_at, l.original_transaction_id AS notified,
+            l.expires_at AS l_expires_at, l.will_renew, l.is_in_grace_period, l.grace_period_expires_at, l.is_refund
         FROM transactions t LEFT JOIN lifecycles l ON l.original_transaction_id = t.original_transaction_id
-        WHERE t.status = 'verified' AND t.placement_id = ?
+        """
+    /// The purchases attributed to a placement with their lifecycles.
+    static let sales = saleColumns + " WHERE t.status = 'verified' AND t.placement_id = ?"
+    /// Every verified purchase, wherever it was made, of the profiles a holdout cell (placement_id,
+    /// ab_test_name, variation_id) exposed without a debug override.
+    static let holdoutSales = saleColumns + """
+         WHERE t.status = 'verified' AND t.purchaser_profile_id IN (SELECT profile_id FROM events
+            WHERE name = 'paywall_shown' AND placement_id = ? AND ab_test_name = ? AND variation_id = ? AND NOT forced)
         """
 
-    /// A batch of `count` records in one statement, each stored unless its event_id is (seven
-    /// values a record: event_id, profile_id, name, placement_id, ab_test_name, variation_id, record).
+    /// A batch of `count` records in one statement, each stored unless its event_id is (nine
+    /// values a record: event_id, profile_id, name, placement_id, ab_test_name, variation_id,
+    /// shown_at, forced, record).
     static func insertEvents(count: Int) -> String {
-        "INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, record) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT (event_id) DO NOTHING"
+        "INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, shown_at, forced, record) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT (event_id) DO NOTHING"
     }
 
     /// Stored records' texts in arrival order, of a profile and/or a name when given; the values to bind.

@@ -42,7 +42,9 @@ protocol Storage: Sendable {
     func storeProfileData(_ post: ProfileData.Post) async throws -> Bool
     func profileData(profileId: String) async throws -> [ProfileDataEntry]
 
-    func resultFacts(placementId: String) async throws -> ResultFacts
+    /// What the results of a placement count; `holdouts` names the bundle's holdout cells,
+    /// whose purchases are read wherever they were made.
+    func resultFacts(placementId: String, holdouts: [ExperimentCell]) async throws -> ResultFacts
 
     /// Records an offer signature's nonce; one used before fails.
     func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws

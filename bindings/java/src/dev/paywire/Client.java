@@ -109,7 +109,7 @@ public final class Client extends TypedMethods implements AutoCloseable {
         return Abi.library().paywire_abi_version();
     }
 
-    /** The loaded library's version, e.g. "0.1.0". */
+    /** The loaded library's version, e.g. "0.2.0". */
     public static String version() {
         return Abi.staticString(Abi.library().paywire_version());
     }

@@ -19,13 +19,13 @@ final class ClientTest {
     @TestMain.Check
     public static void abiVersionIsCheckedAndVersionIsRead() {
         equal(Abi.ABI_VERSION, Client.abiVersion(), "ABI version");
-        equal("0.1.0", Client.version(), "version");
+        equal("0.2.0", Client.version(), "version");
     }
 
     @TestMain.Check
     public static void callReturnsTheSuccessResult() throws Exception {
         try (Client client = exampleClient()) {
-            equal("0.1.0", client.call("get_sdk_version").getAsJsonObject().get("version").getAsString(), "version");
+            equal("0.2.0", client.call("get_sdk_version").getAsJsonObject().get("version").getAsString(), "version");
         }
     }
 

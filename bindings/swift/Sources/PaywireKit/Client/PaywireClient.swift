@@ -117,7 +117,7 @@ public final class PaywireClient: Sendable {
 public struct PaywireLibrary: Sendable, Hashable {
     /// Where it was found (see the binding's README for the order it looks in).
     public let path: String
-    /// `paywire_version()`, e.g. "0.1.0".
+    /// `paywire_version()`, e.g. "0.2.0".
     public let version: String
     /// `paywire_abi_version()`.
     public let abiVersion: Int

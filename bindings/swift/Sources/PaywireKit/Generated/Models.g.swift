@@ -350,6 +350,8 @@ public struct Variation: PaywireModel {
     public var remoteConfigs: [VariationRemoteConfig]?
     /// The `dismiss_on_purchase` member.
     public var dismissOnPurchase: Bool?
+    /// default true: a restore that gives an active access level dismisses the paywall with reason restore_success
+    public var dismissOnRestore: Bool?
     /// The `post_purchase` member.
     public var postPurchase: JSONObject?
     /// see #/$defs/builder
@@ -362,7 +364,7 @@ public struct Variation: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(variationId: String, paywallId: String? = nil, paywallName: String? = nil, weight: Int, products: [JSONValue]? = nil, remoteConfigs: [VariationRemoteConfig]? = nil, dismissOnPurchase: Bool? = nil, postPurchase: JSONObject? = nil, builder: JSONObject? = nil, crossPlacementGroup: String? = nil, holdout: Bool? = nil, unknownMembers: JSONObject = [:]) {
+    public init(variationId: String, paywallId: String? = nil, paywallName: String? = nil, weight: Int, products: [JSONValue]? = nil, remoteConfigs: [VariationRemoteConfig]? = nil, dismissOnPurchase: Bool? = nil, dismissOnRestore: Bool? = nil, postPurchase: JSONObject? = nil, builder: JSONObject? = nil, crossPlacementGroup: String? = nil, holdout: Bool? = nil, unknownMembers: JSONObject = [:]) {
         self.variationId = variationId
         self.paywallId = paywallId
         self.paywallName = paywallName
@@ -370,6 +372,7 @@ public struct Variation: PaywireModel {
         self.products = products
         self.remoteConfigs = remoteConfigs
         self.dismissOnPurchase = dismissOnPurchase
+        self.dismissOnRestore = dismissOnRestore
         self.postPurchase = postPurchase
         self.builder = builder
         self.crossPlacementGroup = crossPlacementGroup
@@ -386,6 +389,7 @@ public struct Variation: PaywireModel {
         products = try reader.optional("products")
         remoteConfigs = try reader.optional("remote_configs")
         dismissOnPurchase = try reader.optional("dismiss_on_purchase")
+        dismissOnRestore = try reader.optional("dismiss_on_restore")
         postPurchase = try reader.optional("post_purchase")
         builder = try reader.optional("builder")
         crossPlacementGroup = try reader.optional("cross_placement_group")
@@ -402,6 +406,7 @@ public struct Variation: PaywireModel {
         writer.optional("products", products)
         writer.optional("remote_configs", remoteConfigs)
         writer.optional("dismiss_on_purchase", dismissOnPurchase)
+        writer.optional("dismiss_on_restore", dismissOnRestore)
         writer.optional("post_purchase", postPurchase)
         writer.optional("builder", builder)
         writer.optional("cross_placement_group", crossPlacementGroup)
@@ -410,7 +415,7 @@ public struct Variation: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["variation_id", "paywall_id", "paywall_name", "weight", "products", "remote_configs", "dismiss_on_purchase", "post_purchase", "builder", "cross_placement_group", "holdout"]
+    static let memberNames: Set<String> = ["variation_id", "paywall_id", "paywall_name", "weight", "products", "remote_configs", "dismiss_on_purchase", "dismiss_on_restore", "post_purchase", "builder", "cross_placement_group", "holdout"]
 }
 
 /// The schema's `VariationProduct`.

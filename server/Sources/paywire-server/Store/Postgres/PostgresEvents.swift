@@ -6,10 +6,10 @@ extension PostgresStorage {
     /// same time), and the batch's row counted from what was new.
     func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int) {
         var values: [SQLValue] = []
-        values.reserveCapacity(records.count * 7 + 2)
+        values.reserveCapacity(records.count * 9 + 2)
         for record in records {
             values += [.text(record.eventId), .text(record.profileId), .text(record.name), .text(record.placementId),
-                       .text(record.abTestName), .text(record.variationId), .text(record.text)]
+                       .text(record.abTestName), .text(record.variationId), .int(record.shownAt), .bool(record.forced), .text(record.text)]
         }
         values += [.int(records.count), .int(dropped)]
         let result = try await self.rows("""
@@ -37,25 +37,34 @@ extension PostgresStorage {
         _ = try await rows(Statements.recordOfferNonce, [.text(nonce), .text(profileId), .text(productId), .text(offerId), .int(time)])
     }
 
-    func resultFacts(placementId: String) async throws -> ResultFacts {
-        let exposures = try await rows(Statements.exposures, [.text(placementId)]).map {
-            (try $0["ab_test_name"].decode(String.self), try $0["variation_id"].decode(String.self), try $0["profile_id"].decode(String.self))
+    func resultFacts(placementId: String, holdouts: [ExperimentCell]) async throws -> ResultFacts {
+        let exposures = try await rows(Statements.exposures, [.text(placementId)]).map { row in
+            ExposureFact(abTestName: try row["ab_test_name"].decode(String.self), variationId: try row["variation_id"].decode(String.self),
+                         profileId: try row["profile_id"].decode(String.self), forced: try row["forced"].decode(Bool.self),
+                         firstShownAt: try row["first_shown_at"].decode(Int.self))
         }
-        let sales = try await rows(Statements.sales, [.text(placementId)]).map { row in
-            let notified = try row["notified"].decode(String?.self)
-            return Sale(abTestName: try row["ab_test_name"].decode(String.self), variationId: try row["variation_id"].decode(String.self),
-                        purchaser: try row["purchaser_profile_id"].decode(String.self), amount: try row["price_amount"].decode(String?.self),
-                        currency: try row["currency_code"].decode(String?.self),
-                        productType: try StoredText.productType(try row["product_type"].decode(String.self)),
-                        expiresAt: try row["expires_at"].decode(Int?.self),
-                        lifecycle: notified == nil ? nil : LifecycleState(
-                            transactionId: try row["transaction_id"].decode(String.self),
-                            vendorProductId: try row["vendor_product_id"].decode(String.self),
-                            expiresAt: try row["l_expires_at"].decode(Int?.self), willRenew: try row["will_renew"].decode(Bool.self),
-                            isInGracePeriod: try row["is_in_grace_period"].decode(Bool.self),
-                            gracePeriodExpiresAt: try row["grace_period_expires_at"].decode(Int?.self),
-                            isRefund: try row["is_refund"].decode(Bool.self)))
+        let sales = try await rows(Statements.sales, [.text(placementId)]).map(Self.sale)
+        var holdoutSales: [ExperimentCell: [Sale]] = [:]
+        for cell in holdouts {
+            holdoutSales[cell] = try await rows(Statements.holdoutSales,
+                                                [.text(placementId), .text(cell.abTestName), .text(cell.variationId)]).map(Self.sale)
         }
-        return ResultFacts(exposures: exposures, sales: sales)
+        return ResultFacts(exposures: exposures, sales: sales, holdoutSales: holdoutSales)
+    }
+
+    private static func sale(_ row: PostgresRandomAccessRow) throws -> Sale {
+        let notified = try row["notified"].decode(String?.self)
+        return Sale(abTestName: try row["ab_test_name"].decode(String?.self), variationId: try row["variation_id"].decode(String?.self),
+                    purchaser: try row["purchaser_profile_id"].decode(String.self), amount: try row["price_amount"].decode(String?.self),
+                    currency: try row["currency_code"].decode(String?.self),
+                    productType: try StoredText.productType(try row["product_type"].decode(String.self)),
+                    purchasedAt: try row["purchased_at"].decode(Int.self), expiresAt: try row["expires_at"].decode(Int?.self),
+                    lifecycle: notified == nil ? nil : LifecycleState(
+                        transactionId: try row["transaction_id"].decode(String.self),
+                        vendorProductId: try row["vendor_product_id"].decode(String.self),
+                        expiresAt: try row["l_expires_at"].decode(Int?.self), willRenew: try row["will_renew"].decode(Bool.self),
+                        isInGracePeriod: try row["is_in_grace_period"].decode(Bool.self),
+                        gracePeriodExpiresAt: try row["grace_period_expires_at"].decode(Int?.self),
+                        isRefund: try row["is_refund"].decode(Bool.self)))
     }
 }

@@ -48,7 +48,7 @@ final class SQLiteStorage: Storage {
             var accepted = 0
             for record in records {
                 try insert.execute(arguments: [record.eventId, record.profileId, record.name, record.placementId, record.abTestName,
-                                               record.variationId, record.text])
+                                               record.variationId, record.shownAt, record.forced, record.text])
                 accepted += db.changesCount
             }
             try db.execute(sql: "INSERT INTO event_batches (accepted, duplicates, dropped) VALUES (?, ?, ?)",
@@ -76,21 +76,37 @@ final class SQLiteStorage: Storage {
         }
     }
 
-    func resultFacts(placementId: String) async throws -> ResultFacts {
+    func resultFacts(placementId: String, holdouts: [ExperimentCell]) async throws -> ResultFacts {
         try await database.read { db in
-            let exposures = try Row.fetchAll(db, sql: Statements.exposures, arguments: [placementId]).map { ($0["ab_test_name"] as String, $0["variation_id"] as String, $0["profile_id"] as String) }
-            let sales = try Row.fetchAll(db, sql: Statements.sales, arguments: [placementId]).map { row in
-                return Sale(abTestName: row["ab_test_name"], variationId: row["variation_id"], purchaser: row["purchaser_profile_id"],
-                            amount: row["price_amount"], currency: row["currency_code"],
-                            productType: try StoredText.productType(row["product_type"]), expiresAt: row["expires_at"],
-                            lifecycle: (row["notified"] as String?).map { _ in
-                                LifecycleState(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"],
-                                               expiresAt: row["l_expires_at"], willRenew: row["will_renew"],
-                                               isInGracePeriod: row["is_in_grace_period"],
-                                               gracePeriodExpiresAt: row["grace_period_expires_at"], isRefund: row["is_refund"])
-                            })
+            let exposures = try Row.fetchAll(db, sql: Statements.exposures, arguments: [placementId]).map { row in
+                ExposureFact(abTestName: row["ab_test_name"], variationId: row["variation_id"], profileId: row["profile_id"],
+                             forced: row["forced"], firstShownAt: try Self.required(row, "first_shown_at"))
             }
-            return ResultFacts(exposures: exposures, sales: sales)
+            let sales = try Row.fetchAll(db, sql: Statements.sales, arguments: [placementId]).map(Self.sale)
+            var holdoutSales: [ExperimentCell: [Sale]] = [:]
+            for cell in holdouts {
+                holdoutSales[cell] = try Row.fetchAll(db, sql: Statements.holdoutSales,
+                                                      arguments: [placementId, cell.abTestName, cell.variationId]).map(Self.sale)
+            }
+            return ResultFacts(exposures: exposures, sales: sales, holdoutSales: holdoutSales)
         }
+    }
+
+    private static func sale(_ row: Row) throws -> Sale {
+        Sale(abTestName: row["ab_test_name"], variationId: row["variation_id"], purchaser: row["purchaser_profile_id"],
+             amount: row["price_amount"], currency: row["currency_code"],
+             productType: try StoredText.productType(row["product_type"]), purchasedAt: row["purchased_at"], expiresAt: row["expires_at"],
+             lifecycle: (row["notified"] as String?).map { _ in
+                 LifecycleState(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"],
+                                expiresAt: row["l_expires_at"], willRenew: row["will_renew"],
+                                isInGracePeriod: row["is_in_grace_period"],
+                                gracePeriodExpiresAt: row["grace_period_expires_at"], isRefund: row["is_refund"])
+             })
+    }
+
+    /// A column the statement guarantees is not null (a null is a stored row this code did not write).
+    private static func required(_ row: Row, _ column: String) throws -> Int {
+        guard let value: Int = row[column] else { throw StorageProblem("\(column) is null") }
+        return value
     }
 }

@@ -15,9 +15,9 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
-    public static final String SHA256 = "04902429e5d5febbee9b4fcefc263f610bcfa481ce9c1a4d7caeda0d53e76e6d";
+    public static final String SHA256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
     /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
-    public static final String VERSION = "1.1";
+    public static final String VERSION = "1.2";
 
     private Schema() {
     }

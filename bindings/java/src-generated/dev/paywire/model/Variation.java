@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Variation implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("builder", "cross_placement_group", "dismiss_on_purchase", "holdout", "paywall_id", "paywall_name", "post_purchase", "products", "remote_configs", "variation_id", "weight");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("builder", "cross_placement_group", "dismiss_on_purchase", "dismiss_on_restore", "holdout", "paywall_id", "paywall_name", "post_purchase", "products", "remote_configs", "variation_id", "weight");
     private JsonObject extraFields = new JsonObject();
 
     private String variationId;
@@ -113,6 +113,21 @@ public final class Variation implements Model {
         return this;
     }
 
+    private Boolean dismissOnRestore;
+    /** default true: a restore that gives an active access level dismisses the paywall with reason restore_success */
+    public Boolean getDismissOnRestore() {
+        return dismissOnRestore;
+    }
+
+    public void setDismissOnRestore(Boolean value) {
+        dismissOnRestore = value;
+    }
+
+    public Variation withDismissOnRestore(Boolean value) {
+        setDismissOnRestore(value);
+        return this;
+    }
+
     private JsonObject postPurchase;
     public JsonObject getPostPurchase() {
         return postPurchase;
@@ -197,6 +212,9 @@ public final class Variation implements Model {
         if (ModelJson.present(o, "dismiss_on_purchase")) {
             v.dismissOnPurchase = ModelJson.bool(o.get("dismiss_on_purchase"));
         }
+        if (ModelJson.present(o, "dismiss_on_restore")) {
+            v.dismissOnRestore = ModelJson.bool(o.get("dismiss_on_restore"));
+        }
         if (ModelJson.present(o, "post_purchase")) {
             v.postPurchase = ModelJson.object(o.get("post_purchase"));
         }
@@ -233,6 +251,9 @@ public final class Variation implements Model {
         }
         if (dismissOnPurchase != null) {
             o.add("dismiss_on_purchase", ModelJson.json(dismissOnPurchase));
+        }
+        if (dismissOnRestore != null) {
+            o.add("dismiss_on_restore", ModelJson.json(dismissOnRestore));
         }
         if (postPurchase != null) {
             o.add("post_purchase", ModelJson.json(postPurchase));
