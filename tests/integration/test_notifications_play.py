@@ -1,26 +1,38 @@
 """POST /v1/notifications/play over real HTTP: Pub/Sub pushes of Google Play Real-time
 Developer Notifications. The purchase token is the original transaction id the device posted;
-each of the 13 subscription types and a voided purchase do what the spec says; a replayed
-messageId, an unknown token and a malformed push change nothing."""
+each of the 13 subscription types, a one-time product's notification and a voided purchase do
+what the spec says; Play Console's test notification and every type the server does not know
+are recorded and acknowledged (Pub/Sub retries a non-2xx for days); a replayed messageId, an
+unknown token and a malformed push change nothing."""
 import base64
 import json
 import uuid
 
 import pytest
 
+from conftest import DevServer
 from notify_helpers import DAY, iso, now_ms, premium, profile, subscribe
 
 
+def envelope(rtdn, message_id=None):
+    """A Pub/Sub push of this DeveloperNotification."""
+    return {"message": {"data": base64.b64encode(json.dumps(rtdn).encode()).decode(), "messageId": message_id or str(uuid.uuid4()),
+                        "publishTime": "2026-01-01T00:00:00Z"},
+            "subscription": "projects/example/subscriptions/play-rtdn"}
+
+
+def developer_notification(event_at=None, **members):
+    return {"version": "1.0", "packageName": "com.example.app", "eventTimeMillis": str(event_at or now_ms()), **members}
+
+
 def push(token, notification_type=None, event_at=None, message_id=None, voided=None, **extra):
-    rtdn = {"version": "1.0", "packageName": "com.example.app", "eventTimeMillis": str(event_at or now_ms())}
+    rtdn = developer_notification(event_at)
     if voided is not None:
         rtdn["voidedPurchaseNotification"] = {"purchaseToken": token, "orderId": "GPA.1", "productType": 1, "refundType": 1, **voided}
     else:
         rtdn["subscriptionNotification"] = {"version": "1.0", "notificationType": notification_type, "purchaseToken": token,
                                             "subscriptionId": "premium_monthly", **extra}
-    return {"message": {"data": base64.b64encode(json.dumps(rtdn).encode()).decode(), "messageId": message_id or str(uuid.uuid4()),
-                        "publishTime": "2026-01-01T00:00:00Z"},
-            "subscription": "projects/example/subscriptions/play-rtdn"}
+    return envelope(rtdn, message_id)
 
 
 def post(server, body):
@@ -103,11 +115,79 @@ def test_malformed_pushes_are_refused(devserver):
     encode = lambda value: base64.b64encode(json.dumps(value).encode()).decode()
     for body in [{}, {"message": good["message"]}, {**good, "message": {"data": good["message"]["data"]}},
                  bad_data("%%% not base64"), bad_data(base64.b64encode(b"not json").decode()),
-                 bad_data(encode({"packageName": "p", "eventTimeMillis": "1"})),
+                 bad_data(encode({"eventTimeMillis": "1", "testNotification": {"version": "1.0"}})),
+                 bad_data(encode({"packageName": "p", "eventTimeMillis": "1", "testNotification": "yes"})),
                  bad_data(encode({"packageName": "p", "eventTimeMillis": "1",
-                                  "subscriptionNotification": {"notificationType": 14, "purchaseToken": "token-s", "subscriptionId": "x"}})),
+                                  "subscriptionNotification": {"notificationType": "2", "purchaseToken": "token-s", "subscriptionId": "x"}})),
+                 bad_data(encode({"packageName": "p", "eventTimeMillis": "1",
+                                  "oneTimeProductNotification": {"notificationType": 1, "sku": "lifetime"}})),
                  bad_data(encode({"packageName": "p", "eventTimeMillis": "soon",
                                   "subscriptionNotification": {"notificationType": 2, "purchaseToken": "token-s", "subscriptionId": "x"}}))]:
         status, _, answer = post(devserver, body)
         assert status == 400 and answer["error"]["code"] == "invalid_request", (body, answer)
     assert profile(devserver, "strict", etag)[0] == 304
+
+
+def test_play_consoles_test_notification_is_acknowledged_logged_and_recorded_under_no_profile():
+    # A server of its own, so its log can be read once it stopped.
+    own = DevServer()
+    try:
+        body = envelope(developer_notification(testNotification={"version": "1.0"}), message_id="play-test-1")
+        status, _, answer = post(own, body)
+        assert status == 200 and answer["outcome"] == "recorded" and answer["type"] == "TEST_NOTIFICATION", answer
+        assert "profile" not in answer and "original_transaction_id" not in answer and "profile_id" not in answer
+        assert "TEST_NOTIFICATION received" in answer["message"]
+        [entry] = own.control("GET", "notifications")["notifications"]
+        assert entry["notification_id"] == "play-test-1" and entry["outcome"] == "recorded" and entry["profile_id"] == ""
+        status, _, again = post(own, body)
+        assert status == 200 and again["outcome"] == "duplicate"
+    finally:
+        own.stop()
+    log = own.process.stderr.read()
+    assert "Google Play test notification received" in log and "play-test-1" in log
+
+
+@pytest.mark.parametrize("members, type_name", [
+    ({"subscriptionNotification": {"version": "1.0", "notificationType": 99, "purchaseToken": "token-u", "subscriptionId": "premium_monthly"}},
+     "SUBSCRIPTION_NOTIFICATION_99"),
+    ({"oneTimeProductNotification": {"version": "1.0", "notificationType": 7, "purchaseToken": "token-u", "sku": "lifetime"}},
+     "ONE_TIME_PRODUCT_NOTIFICATION_7"),
+    ({"somethingGoogleAddsLater": {"version": "1.0", "purchaseToken": "token-u"}}, "UNKNOWN_NOTIFICATION"),
+    ({}, "UNKNOWN_NOTIFICATION"),
+])
+def test_a_notification_the_server_does_not_know_is_recorded_and_acknowledged(devserver, members, type_name):
+    subscribe(devserver, "unknowing", "token-u")
+    _, etag, _ = profile(devserver, "unknowing")
+    status, _, answer = post(devserver, envelope(developer_notification(**members)))
+    assert status == 200 and answer["outcome"] == "recorded" and answer["type"] == type_name, answer
+    assert "profile" not in answer
+    assert profile(devserver, "unknowing", etag)[0] == 304, "nothing changes"
+
+
+@pytest.mark.parametrize("notification_type", [17, 18, 19, 20, 22])
+def test_later_subscription_types_are_recorded_on_the_subscription(devserver, notification_type):
+    subscribe(devserver, f"later-{notification_type}", f"token-l{notification_type}")
+    status, _, answer = post(devserver, push(f"token-l{notification_type}", notification_type))
+    assert status == 200 and answer["outcome"] == "recorded" and answer["profile_id"] == f"later-{notification_type}", answer
+
+
+def one_time(token, notification_type, sku="lifetime", **kwargs):
+    return envelope(developer_notification(oneTimeProductNotification={
+        "version": "1.0", "notificationType": notification_type, "purchaseToken": token, "sku": sku}), **kwargs)
+
+
+def test_a_one_time_product_purchase_is_recorded_and_its_cancellation_ends_access(devserver):
+    subscribe(devserver, "buyer", "token-o", product="lifetime")
+    _, etag, before = profile(devserver, "buyer")
+    assert premium(before)["is_lifetime"] and premium(before)["expires_at"] is None
+    status, _, answer = post(devserver, one_time("token-o", 1))
+    assert status == 200 and answer["outcome"] == "recorded" and answer["type"] == "ONE_TIME_PRODUCT_PURCHASED", answer
+    assert profile(devserver, "buyer", etag)[0] == 304
+    status, _, answer = post(devserver, one_time("token-o", 2))
+    assert status == 200 and answer["outcome"] == "applied" and answer["type"] == "ONE_TIME_PRODUCT_CANCELED", answer
+    assert not premium(answer)["is_active"] and not premium(answer)["is_refund"]
+
+
+def test_a_one_time_notification_for_an_unknown_token_waits_for_the_device(devserver):
+    status, _, answer = post(devserver, one_time("token-nobody-o", 1))
+    assert status == 404 and answer["error"]["code"] == "unknown_transaction"

@@ -2098,21 +2098,32 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Google Play Real-time Developer Notifications, as a Pub/Sub push
     ///
-    /// `message.data` is base64 of `{version, packageName, eventTimeMillis,
-    /// subscriptionNotification: {version, notificationType, purchaseToken, subscriptionId}}`
-    /// or of `{..., voidedPurchaseNotification: {purchaseToken, orderId, productType,
-    /// refundType}}`; `message.messageId` is the id replays are known by. The purchase token is
-    /// the original transaction id (what the device posts as `original_transaction_id` for a
-    /// Play purchase). notificationType maps onto the test-store rules: 1 RECOVERED DID_RENEW,
-    /// 2 RENEWED DID_RENEW, 3 CANCELED AUTO_RENEW_DISABLED, 4 PURCHASED SUBSCRIBED, 5 ON_HOLD
-    /// DID_FAIL_TO_RENEW (no grace: access ends at the expiry), 6 IN_GRACE_PERIOD
-    /// DID_FAIL_TO_RENEW/GRACE_PERIOD, 7 RESTARTED AUTO_RENEW_ENABLED, 12 REVOKED REVOKE,
-    /// 13 EXPIRED EXPIRED; 8 PRICE_CHANGE_CONFIRMED, 9 DEFERRED, 10 PAUSED and 11
-    /// PAUSE_SCHEDULE_CHANGED are recorded only. A voided purchase is a REFUND at
-    /// eventTimeMillis. There is no Play API here to ask for the expiry: a renewal or purchase
-    /// lasts until `subscriptionNotification.expiryTimeMillis` when the sender adds it, else
-    /// one period of the product from eventTimeMillis by the calendar; a grace period ends at
-    /// `gracePeriodExpiryTimeMillis` when added, else 3 days after the event.
+    /// `message.data` is base64 of a DeveloperNotification `{version, packageName,
+    /// eventTimeMillis, ...}` with one of `subscriptionNotification: {version, notificationType,
+    /// purchaseToken, subscriptionId}`, `oneTimeProductNotification: {version, notificationType,
+    /// purchaseToken, sku}`, `voidedPurchaseNotification: {purchaseToken, orderId, productType,
+    /// refundType}` or `testNotification: {version}`; `message.messageId` is the id replays are
+    /// known by. The purchase token is the original transaction id (what the device posts as
+    /// `original_transaction_id` for a Play purchase). notificationType maps onto the
+    /// test-store rules: 1 RECOVERED DID_RENEW, 2 RENEWED DID_RENEW, 3 CANCELED
+    /// AUTO_RENEW_DISABLED, 4 PURCHASED SUBSCRIBED, 5 ON_HOLD DID_FAIL_TO_RENEW (no grace:
+    /// access ends at the expiry), 6 IN_GRACE_PERIOD DID_FAIL_TO_RENEW/GRACE_PERIOD, 7
+    /// RESTARTED AUTO_RENEW_ENABLED, 12 REVOKED REVOKE, 13 EXPIRED EXPIRED; 8
+    /// PRICE_CHANGE_CONFIRMED, 9 DEFERRED, 10 PAUSED, 11 PAUSE_SCHEDULE_CHANGED, 17
+    /// ITEMS_CHANGED, 18 CANCELLATION_SCHEDULED, 19 PRICE_CHANGE_UPDATED, 20
+    /// PENDING_PURCHASE_CANCELED and 22 PRICE_STEP_UP_CONSENT_UPDATED are recorded only. A
+    /// one-time product's 1 ONE_TIME_PRODUCT_PURCHASED is recorded, 2 ONE_TIME_PRODUCT_CANCELED
+    /// (a pending purchase canceled) is a REVOKE. A voided purchase is a REFUND at
+    /// eventTimeMillis. Play Console's test notification (`testNotification`, type
+    /// `TEST_NOTIFICATION`) is logged, recorded under no profile and answered 200 `recorded`.
+    /// So is any notification the server does not know (another member, or a notificationType
+    /// number not listed: type `UNKNOWN_NOTIFICATION` or `SUBSCRIPTION_NOTIFICATION_<n>`), since
+    /// Pub/Sub retries anything but a 2xx for days; only a push that is not a well-formed
+    /// DeveloperNotification is refused with 400. There is no Play API here to ask for the
+    /// expiry: a renewal or purchase lasts until `subscriptionNotification.expiryTimeMillis`
+    /// when the sender adds it, else one period of the product from eventTimeMillis by the
+    /// calendar; a grace period ends at `gracePeriodExpiryTimeMillis` when added, else 3 days
+    /// after the event.
     ///
     ///
     /// - Remark: HTTP `POST /v1/notifications/play`.

@@ -47,10 +47,15 @@ extension API {
     func postPlayNotification(_ input: Operations.PostPlayNotification.Input) async throws -> Operations.PostPlayNotification.Output {
         let notification: StoreNotification
         do {
-            notification = try NotificationRequests.play(RawBody.current, products: setup.products)
+            notification = try PlayNotification.parse(RawBody.current, products: setup.products)
         } catch {
             ServerMetrics.notification(source: "play_store", outcome: "refused")
             return .badRequest(Self.invalid(error.message))
+        }
+        if notification.event.storeType == PlayNotification.testType {
+            // Play Console's "send test notification": what an operator looks for.
+            Logger(label: "paywire-server").notice("Google Play test notification received",
+                                                   metadata: ["message_id": .string(notification.notificationId)])
         }
         switch try await apply(notification) {
         case .result(let result): return .ok(.init(body: .json(result)))
