@@ -3,12 +3,16 @@ Developer Notifications. The purchase token is the original transaction id the d
 each of the 13 subscription types, a one-time product's notification and a voided purchase do
 what the spec says; Play Console's test notification and every type the server does not know
 are recorded and acknowledged (Pub/Sub retries a non-2xx for days); a replayed messageId, an
-unknown token and a malformed push change nothing."""
+unknown token and a malformed push change nothing. With Google's keys, a push is taken by its
+OIDC token instead of the API key, and one without a valid token is refused 401."""
 import base64
 import json
+import time
 import uuid
 
 import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from conftest import DevServer
 from notify_helpers import DAY, iso, now_ms, premium, profile, subscribe
@@ -191,3 +195,101 @@ def test_a_one_time_product_purchase_is_recorded_and_its_cancellation_ends_acces
 def test_a_one_time_notification_for_an_unknown_token_waits_for_the_device(devserver):
     status, _, answer = post(devserver, one_time("token-nobody-o", 1))
     assert status == 404 and answer["error"]["code"] == "unknown_transaction"
+
+
+# ---- the push's OIDC token ---------------------------------------------------------------
+
+AUDIENCE = "https://paywire.example/v1/notifications/play"
+PUSH_ACCOUNT = "rtdn-push@example-project.iam.gserviceaccount.com"
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def rsa_key():
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+def jwk(key, kid):
+    numbers = key.public_key().public_numbers()
+    as_bytes = lambda n: n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return {"kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": b64url(as_bytes(numbers.n)), "e": b64url(as_bytes(numbers.e))}
+
+
+def oidc_token(key, kid="push-key-1", alg="RS256", **changes):
+    """What Pub/Sub signs for an authenticated push subscription (Google's documented claims)."""
+    now = int(time.time())
+    claims = {"iss": "https://accounts.google.com", "aud": AUDIENCE, "azp": "1234567890", "email": PUSH_ACCOUNT,
+              "email_verified": True, "sub": "1234567890", "iat": now - 10, "exp": now + 3600, **changes}
+    claims = {name: value for name, value in claims.items() if value is not None}
+    signing_input = b64url(json.dumps({"alg": alg, "kid": kid, "typ": "JWT"}).encode()) + "." + b64url(json.dumps(claims).encode())
+    return signing_input + "." + b64url(key.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256()))
+
+
+@pytest.fixture(scope="module")
+def push_keys():
+    return {"push-key-1": rsa_key(), "push-key-2": rsa_key()}
+
+
+@pytest.fixture(scope="module")
+def authenticated(tmp_path_factory, push_keys):
+    """A server that takes Play pushes by their OIDC token, and other /v1 requests by API key."""
+    jwks = tmp_path_factory.mktemp("jwks") / "google-certs.json"
+    jwks.write_text(json.dumps({"keys": [jwk(key, kid) for kid, key in push_keys.items()]}))
+    own = DevServer("--api-key", "operator-key", "--play-push-jwks", str(jwks), "--play-push-audience", AUDIENCE,
+                    "--play-push-service-account", PUSH_ACCOUNT)
+    yield own
+    own.stop()
+
+
+def test_a_push_with_googles_token_needs_no_api_key(authenticated, push_keys):
+    body = envelope(developer_notification(testNotification={"version": "1.0"}))
+    status, _, answer = authenticated.call("POST", "/v1/notifications/play", body,
+                                           headers={"authorization": "Bearer " + oidc_token(push_keys["push-key-2"], kid="push-key-2")})
+    assert status == 200 and answer["type"] == "TEST_NOTIFICATION", answer
+    status, _, _ = authenticated.call("GET", "/v1/profiles/someone", headers={"authorization": "Api-Key operator-key"})
+    assert status == 404, "other routes still take the API key (past it: a profile never met)"
+    status, _, _ = authenticated.call("GET", "/v1/profiles/someone")
+    assert status == 401
+
+
+def test_pushes_without_a_valid_token_are_refused_401_and_change_nothing(authenticated, push_keys):
+    key = push_keys["push-key-1"]
+    stranger = rsa_key()
+    refused = {
+        "no authorization": None,
+        "the API key instead": "Api-Key operator-key",
+        "not a JWT": "Bearer not-a-token",
+        "another key's signature": "Bearer " + oidc_token(stranger),
+        "an unknown kid": "Bearer " + oidc_token(key, kid="push-key-9"),
+        "alg none": "Bearer " + oidc_token(key).rsplit(".", 1)[0].replace(
+            b64url(json.dumps({"alg": "RS256", "kid": "push-key-1", "typ": "JWT"}).encode()),
+            b64url(json.dumps({"alg": "none", "kid": "push-key-1", "typ": "JWT"}).encode())) + ".",
+        "another audience": "Bearer " + oidc_token(key, aud="https://elsewhere.example/push"),
+        "another service account": "Bearer " + oidc_token(key, email="someone@example-project.iam.gserviceaccount.com"),
+        "an unverified email": "Bearer " + oidc_token(key, email_verified=False),
+        "another issuer": "Bearer " + oidc_token(key, iss="https://issuer.example"),
+        "expired": "Bearer " + oidc_token(key, iat=int(time.time()) - 7200, exp=int(time.time()) - 3600),
+        "no expiry": "Bearer " + oidc_token(key, exp=None),
+    }
+    for why, header in refused.items():
+        body = envelope(developer_notification(testNotification={"version": "1.0"}), message_id=f"refused-{why}")
+        status, _, answer = authenticated.call("POST", "/v1/notifications/play", body,
+                                               headers={"authorization": header} if header else None)
+        assert status == 401 and answer["error"]["code"] == "unauthorized", (why, status, answer)
+        assert not header or header.split(" ", 1)[1] not in answer["error"]["message"], "the token is never echoed"
+    for path in ["/v1/notifications/play/", "/v1/notifications//play", "//v1/notifications/play", "/v1/notifications/play?x=1"]:
+        body = envelope(developer_notification(testNotification={"version": "1.0"}), message_id=f"refused-{path}")
+        assert authenticated.call("POST", path, body)[0] == 401, f"{path}: another spelling of the route is checked too"
+    stored = {entry["notification_id"] for entry in authenticated.control("GET", "notifications")["notifications"]}
+    assert not any(message_id.startswith("refused-") for message_id in stored), "a refused push stores nothing"
+
+
+def test_the_push_token_flags_go_together_and_a_bad_key_set_stops_the_start(tmp_path):
+    with pytest.raises(RuntimeError, match="go together"):
+        DevServer("--play-push-jwks", str(tmp_path / "certs.json"), "--play-push-audience", AUDIENCE)
+    (tmp_path / "certs.json").write_text(json.dumps({"keys": [{"kty": "RSA", "kid": "short", "n": b64url(b"\x01" * 64), "e": "AQAB"}]}))
+    with pytest.raises(RuntimeError, match="2048 bits"):
+        DevServer("--play-push-jwks", str(tmp_path / "certs.json"), "--play-push-audience", AUDIENCE,
+                  "--play-push-service-account", PUSH_ACCOUNT)

@@ -24,6 +24,13 @@ struct Options {
     var appStoreEnvironments = ["Production", "Sandbox"]
     /// Chains without Apple's marker extensions are trusted (roots a test or a developer made).
     var appStoreUnmarkedRoots = false
+    /// The JWK set Pub/Sub push tokens are checked against (Google's, saved to a file); nil: the
+    /// Play route takes the API key like every /v1 route.
+    var playPushJWKS: String?
+    /// The audience the push subscription puts in its tokens (required with --play-push-jwks).
+    var playPushAudience: String?
+    /// The service account the push subscription signs as (required with --play-push-jwks).
+    var playPushServiceAccount: String?
     /// The test store's signing key; nil: the test store is off (the dev key with --dev).
     var signingKey: String?
     var offerBundleId = "dev.paywire.app"
@@ -85,6 +92,10 @@ struct Options {
         }
         if options.appStoreRoot != nil && options.appStoreBundleId == nil {
             throw OptionProblem("--app-store-root needs --app-store-bundle-id: App Store data is checked to be this app's")
+        }
+        let push = [options.playPushJWKS, options.playPushAudience, options.playPushServiceAccount]
+        if push.contains(where: { $0 != nil }) && push.contains(where: { $0 == nil }) {
+            throw OptionProblem("--play-push-jwks, --play-push-audience and --play-push-service-account go together: a push token is checked for all three")
         }
         if !options.dev && options.database == nil && options.dataDirectory == nil {
             throw OptionProblem("--database is required without --dev (a file path, sqlite:PATH or postgres://...)")
@@ -170,6 +181,14 @@ extension Options {
         Spec(flag: "--app-store-unmarked-roots", value: nil,
              help: "trust chains without Apple's marker extensions (roots you made; never with Apple's root)") { o, _ in
             o.appStoreUnmarkedRoots = true
+        },
+        Spec(flag: "--play-push-jwks", value: "FILE",
+             help: "JWK set (Google's certs) Play notification pushes' OIDC tokens are checked against; then no API key on that route") { o, v in
+            o.playPushJWKS = v
+        },
+        Spec(flag: "--play-push-audience", value: "AUD", help: "the audience of the Play push subscription's tokens") { o, v in o.playPushAudience = v },
+        Spec(flag: "--play-push-service-account", value: "EMAIL", help: "the service account the Play push subscription signs as") { o, v in
+            o.playPushServiceAccount = v
         },
         Spec(flag: "--test-signing-key", value: "KEY", help: "turns the test store on with this signing key") { o, v in o.signingKey = v },
         Spec(flag: "--offer-bundle-id", value: "ID", help: "the app's bundle id offer signatures cover") { o, v in o.offerBundleId = v },

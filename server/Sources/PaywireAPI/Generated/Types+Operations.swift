@@ -3725,6 +3725,15 @@ package enum Operations {
     }
     /// Google Play Real-time Developer Notifications, as a Pub/Sub push
     ///
+    /// Authentication: a server started with `--play-push-jwks FILE` (Google's JWK set,
+    /// https://www.googleapis.com/oauth2/v3/certs, saved to a file), `--play-push-audience` and
+    /// `--play-push-service-account` takes this route by the OIDC token an authenticated push
+    /// subscription sends, `authorization: Bearer <JWT>`, and needs no API key here: the token
+    /// must be RS256 under a key of the set (by `kid`), issued by accounts.google.com, for that
+    /// audience, with that service account as its verified `email`, and not expired (60 s of
+    /// clock difference allowed). A push without such a token is refused 401 and changes
+    /// nothing; an API key does not replace it. Without these flags the route takes the API
+    /// key like every /v1 route.
     /// `message.data` is base64 of a DeveloperNotification `{version, packageName,
     /// eventTimeMillis, ...}` with one of `subscriptionNotification: {version, notificationType,
     /// purchaseToken, subscriptionId}`, `oneTimeProductNotification: {version, notificationType,
