@@ -4,7 +4,9 @@ each of the 13 subscription types, a one-time product's notification and a voide
 what the spec says; Play Console's test notification and every type the server does not know
 are recorded and acknowledged (Pub/Sub retries a non-2xx for days); a replayed messageId, an
 unknown token and a malformed push change nothing. With Google's keys, a push is taken by its
-OIDC token instead of the API key, and one without a valid token is refused 401."""
+OIDC token instead of the API key, and one without a valid token is refused 401. With a service
+account, the purchase's state comes from the Play Developer API (a local stand-in here) and a
+failed call is answered 503 for Pub/Sub to retry."""
 import base64
 import json
 import time
@@ -15,6 +17,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from conftest import DevServer
+from play_api import PACKAGE, PlayAPI, product_purchase, subscription_v2
 from notify_helpers import DAY, iso, now_ms, premium, profile, subscribe
 
 
@@ -293,3 +296,101 @@ def test_the_push_token_flags_go_together_and_a_bad_key_set_stops_the_start(tmp_
     with pytest.raises(RuntimeError, match="2048 bits"):
         DevServer("--play-push-jwks", str(tmp_path / "certs.json"), "--play-push-audience", AUDIENCE,
                   "--play-push-service-account", PUSH_ACCOUNT)
+
+
+# ---- the purchase's state, from the Play Developer API -----------------------------------
+
+@pytest.fixture(scope="module")
+def play_api(tmp_path_factory):
+    api = PlayAPI(tmp_path_factory.mktemp("play-api"))
+    yield api
+    api.stop()
+
+
+@pytest.fixture()
+def healthy(play_api):
+    """The stand-in answering, whatever an earlier test told it."""
+    play_api.fail_status, play_api.delay, play_api.refuse_grant = None, 0.0, False
+    return play_api
+
+
+@pytest.fixture(scope="module")
+def asking(play_api):
+    """A server that asks the stand-in after every RTDN, each call within 1.5 s."""
+    own = DevServer("--play-service-account", str(play_api.key_file), "--play-api-base", play_api.url, "--play-api-timeout-ms", "1500")
+    yield own
+    own.stop()
+
+
+def test_after_an_rtdn_the_expiry_and_renewal_come_from_the_play_developer_api(asking, healthy):
+    now = now_ms()
+    subscribe(asking, "asked", "token-api-1")
+    grants = healthy.grants
+    expiry = now + 40 * DAY + 123
+    healthy.subscriptions["token-api-1"] = subscription_v2(expiry)
+    # The push's own expiry (which real RTDNs do not carry) is not read.
+    grant = applied(asking, "token-api-1", 4, event_at=now - 1000, expiryTimeMillis=str(now + 5 * DAY))        # PURCHASED
+    assert grant["expires_at"] == iso(expiry) and grant["will_renew"] and grant["is_active"]
+    healthy.subscriptions["token-api-1"] = subscription_v2(expiry, state="SUBSCRIPTION_STATE_CANCELED", auto_renew=False)
+    grant = applied(asking, "token-api-1", 3, event_at=now - 500)                                              # CANCELED
+    assert not grant["will_renew"] and grant["is_active"] and grant["expires_at"] == iso(expiry)
+    renewed = now + 70 * DAY
+    healthy.subscriptions["token-api-1"] = subscription_v2(renewed)
+    grant = applied(asking, "token-api-1", 2, event_at=now - 300)                                              # RENEWED
+    assert grant["expires_at"] == iso(renewed) and grant["will_renew"]
+    grace_end = now + 3 * DAY + 7
+    healthy.subscriptions["token-api-1"] = subscription_v2(grace_end, state="SUBSCRIPTION_STATE_IN_GRACE_PERIOD")
+    grant = applied(asking, "token-api-1", 6, event_at=now - 100)                                              # IN_GRACE_PERIOD
+    assert grant["is_in_grace_period"] and grant["grace_period_expires_at"] == iso(grace_end)
+    assert healthy.grants - grants <= 1, "the access token is kept until it expires"
+    assert f"/androidpublisher/v3/applications/{PACKAGE}/purchases/subscriptionsv2/tokens/token-api-1" in healthy.calls
+
+
+def test_a_one_time_purchases_state_comes_from_the_play_developer_api(asking, healthy):
+    subscribe(asking, "one-timer", "token-api-o", product="lifetime")
+    healthy.products[("lifetime", "token-api-o")] = product_purchase(state=0)
+    status, _, answer = post(asking, one_time("token-api-o", 2))   # CANCELED, but the API says it stands
+    assert status == 200 and answer["outcome"] == "recorded", answer
+    healthy.products[("lifetime", "token-api-o")] = product_purchase(state=1)
+    status, _, answer = post(asking, one_time("token-api-o", 2))
+    assert status == 200 and answer["outcome"] == "applied" and not premium(answer)["is_active"], answer
+    assert f"/androidpublisher/v3/applications/{PACKAGE}/purchases/products/lifetime/tokens/token-api-o" in healthy.calls
+
+
+@pytest.mark.parametrize("failure", ["error", "slow", "unknown purchase"])
+def test_when_the_play_developer_api_fails_the_push_is_answered_503_for_a_retry(asking, healthy, failure):
+    token = "token-retry-" + failure.replace(" ", "-")
+    subscribe(asking, token, token)
+    _, etag, _ = profile(asking, token)
+    if failure == "error":
+        healthy.fail_status = 500
+    elif failure == "slow":
+        healthy.delay = 3.0
+    healthy.subscriptions.pop(token, None)
+    if failure != "unknown purchase":
+        healthy.subscriptions[token] = subscription_v2(now_ms() + 30 * DAY)
+    started = time.monotonic()
+    status, _, answer = post(asking, push(token, 2, message_id="m-" + token))
+    assert status == 503 and answer["error"]["code"] == "play_api_unavailable", answer
+    assert time.monotonic() - started < 2.9, "the call has a deadline"
+    assert profile(asking, token, etag)[0] == 304
+    assert "m-" + token not in {entry["notification_id"] for entry in asking.control("GET", "notifications")["notifications"]}
+    healthy.fail_status, healthy.delay = None, 0.0
+    healthy.subscriptions[token] = subscription_v2(now_ms() + 30 * DAY)
+    status, _, answer = post(asking, push(token, 2, message_id="m-" + token))
+    assert status == 200 and answer["outcome"] == "applied", "Pub/Sub's retry lands"
+
+
+def test_a_refused_service_account_grant_is_answered_503(play_api, healthy):
+    own = DevServer("--play-service-account", str(play_api.key_file), "--play-api-base", play_api.url)
+    try:
+        subscribe(own, "ungranted", "token-ungranted")
+        healthy.subscriptions["token-ungranted"] = subscription_v2(now_ms() + 30 * DAY)
+        healthy.refuse_grant = True
+        status, _, answer = post(own, push("token-ungranted", 2))
+        assert status == 503 and answer["error"]["code"] == "play_api_unavailable", answer
+        healthy.refuse_grant = False
+        status, _, answer = post(own, push("token-ungranted", 2))
+        assert status == 200 and answer["outcome"] == "applied", answer
+    finally:
+        own.stop()

@@ -31,6 +31,11 @@ struct Options {
     var playPushAudience: String?
     /// The service account the push subscription signs as (required with --play-push-jwks).
     var playPushServiceAccount: String?
+    /// The service account's JSON key the Play Developer API is asked with; nil: not asked.
+    var playServiceAccount: String?
+    var playAPIBase = "https://androidpublisher.googleapis.com"
+    /// The deadline of each call to the token URI and the Play Developer API.
+    var playAPITimeoutMillis = 10_000
     /// The test store's signing key; nil: the test store is off (the dev key with --dev).
     var signingKey: String?
     var offerBundleId = "dev.paywire.app"
@@ -189,6 +194,16 @@ extension Options {
         Spec(flag: "--play-push-audience", value: "AUD", help: "the audience of the Play push subscription's tokens") { o, v in o.playPushAudience = v },
         Spec(flag: "--play-push-service-account", value: "EMAIL", help: "the service account the Play push subscription signs as") { o, v in
             o.playPushServiceAccount = v
+        },
+        Spec(flag: "--play-service-account", value: "FILE",
+             help: "service account JSON key: after each RTDN the Play Developer API is asked for the purchase's state") { o, v in
+            o.playServiceAccount = v
+        },
+        Spec(flag: "--play-api-base", value: "URL", help: "the Play Developer API (default https://androidpublisher.googleapis.com)") { o, v in
+            o.playAPIBase = v
+        },
+        Spec(flag: "--play-api-timeout-ms", value: "N", help: "deadline of each Play API and token call (default 10000)") { o, v throws(OptionProblem) in
+            o.playAPITimeoutMillis = try integer(v, "--play-api-timeout-ms", 100...60_000)
         },
         Spec(flag: "--test-signing-key", value: "KEY", help: "turns the test store on with this signing key") { o, v in o.signingKey = v },
         Spec(flag: "--offer-bundle-id", value: "ID", help: "the app's bundle id offer signatures cover") { o, v in o.offerBundleId = v },

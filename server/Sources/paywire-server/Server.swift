@@ -54,6 +54,7 @@ struct ServerParts {
             experiments: experiments, products: products,
             testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
             offers: try offerSigner(options), trustHostStores: options.trustHostStores, appStore: appStore,
+            playAPI: try playAPI(options),
             dev: options.dev ? DevState(faults: try faults(options), profiles: try profiles(options)) : nil, store: store)
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
@@ -145,6 +146,18 @@ struct ServerParts {
             return try PushTokenVerifier(jwks: jwks, audience: audience, serviceAccount: account)
         } catch {
             throw StartProblem("--play-push-jwks \(path): \(error.message)")
+        }
+    }
+
+    /// `--play-service-account`: the key file read and checked once, at start.
+    private static func playAPI(_ options: Options) throws -> PlayDeveloperAPI? {
+        guard let path = options.playServiceAccount else { return nil }
+        let json = try read(path, "the service account key")
+        do {
+            return PlayDeveloperAPI(account: try PlayServiceAccount(json: json), base: options.playAPIBase,
+                                    timeoutMillis: options.playAPITimeoutMillis)
+        } catch {
+            throw StartProblem("--play-service-account \(path): \(error.message)")
         }
     }
 

@@ -3753,10 +3753,23 @@ package enum Operations {
     /// eventTimeMillis. Play Console's test notification (`testNotification`, type
     /// `TEST_NOTIFICATION`) is logged, recorded under no profile and answered 200 `recorded`.
     /// So is any notification the server does not know (another member, or a notificationType
-    /// number not listed: type `UNKNOWN_NOTIFICATION` or `SUBSCRIPTION_NOTIFICATION_<n>`), since
+    /// number not listed: type `UNKNOWN_NOTIFICATION`, `SUBSCRIPTION_NOTIFICATION_<n>` or
+    /// `ONE_TIME_PRODUCT_NOTIFICATION_<n>`), since
     /// Pub/Sub retries anything but a 2xx for days; only a push that is not a well-formed
-    /// DeveloperNotification is refused with 400. There is no Play API here to ask for the
-    /// expiry: a renewal or purchase lasts until `subscriptionNotification.expiryTimeMillis`
+    /// DeveloperNotification is refused with 400.
+    ///
+    /// The purchase's state: an RTDN says only that a purchase changed. A server started with
+    /// `--play-service-account FILE` (a service account's JSON key) asks the Play Developer API
+    /// at `--play-api-base` after every subscription or one-time notification of a known type:
+    /// `purchases.subscriptionsv2.get` (the latest `lineItems[].expiryTime` is the expiry, and
+    /// the grace period's end while `subscriptionState` is SUBSCRIPTION_STATE_IN_GRACE_PERIOD;
+    /// `autoRenewingPlan.autoRenewEnabled` is will_renew, a prepaid plan never renews) and
+    /// `purchases.products.get` (`purchaseState` 1, canceled, ends access; 0 or 2 is recorded),
+    /// with an access token the account's RS256 assertion is exchanged for at its `token_uri`
+    /// (the JWT-bearer grant, scope androidpublisher). Each call has a deadline
+    /// (`--play-api-timeout-ms`); a failed call answers 503 and changes nothing, so Pub/Sub
+    /// retries. A voided purchase is taken as it stands. Without a service account (tests,
+    /// development): a renewal or purchase lasts until `subscriptionNotification.expiryTimeMillis`
     /// when the sender adds it, else one period of the product from eventTimeMillis by the
     /// calendar; a grace period ends at `gracePeriodExpiryTimeMillis` when added, else 3 days
     /// after the event.
@@ -3944,6 +3957,57 @@ package enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/notifications/play/POST/responses/503/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/notifications/play/POST/responses/503/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.PostPlayNotification.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.PostPlayNotification.Output.ServiceUnavailable.Body) {
+                    self.body = body
+                }
+            }
+            /// `play_api_unavailable`: the token URI or the Play Developer API failed or missed its deadline; nothing changed, and Pub/Sub retries the push.
+            ///
+            /// - Remark: Generated from `#/paths//v1/notifications/play/post(postPlayNotification)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.PostPlayNotification.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            package var serviceUnavailable: Operations.PostPlayNotification.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }

@@ -24,6 +24,8 @@ struct ServerSetup: Sendable {
     let trustHostStores: Bool
     /// How App Store signed data is checked: chain, markers, app and environment.
     let appStore: AppStoreSigned
+    /// The Play Developer API, asked after every RTDN; nil: no service account was given.
+    let playAPI: PlayDeveloperAPI?
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage

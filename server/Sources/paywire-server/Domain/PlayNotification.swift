@@ -49,7 +49,8 @@ enum PlayNotification {
     static let defaultGraceMillis = 3 * 24 * 3600 * 1000
 
     /// `POST /v1/notifications/play`: a Pub/Sub push of a Real-time Developer Notification.
-    static func parse(_ body: [UInt8], products: [String: StoreProduct]) throws(RequestProblem) -> StoreNotification {
+    static func parse(_ body: [UInt8], products: [String: StoreProduct]) throws(RequestProblem)
+        -> (notification: StoreNotification, lookup: PlayLookup?) {
         let push = try NotificationRequests.document(body)
         _ = try push.text("subscription")
         guard let message = try push.member("message") else { throw RequestProblem("message is required") }
@@ -59,11 +60,25 @@ enum PlayNotification {
             throw RequestProblem("message.data must be base64 of a JSON object (a Real-time Developer Notification)")
         }
         let rtdn = try Members(decoded, path: "message.data.")
-        _ = try rtdn.text("packageName")
+        let packageName = try rtdn.text("packageName")
         guard let at = try rtdn.millis("eventTimeMillis", digitStrings: true) else { throw RequestProblem("message.data.eventTimeMillis is required") }
         let (event, token) = try event(rtdn, at: at, products: products)
-        return StoreNotification(source: "play_store", notificationId: messageId, originalTransactionId: token, event: event,
-                                 text: String(decoding: body, as: UTF8.self))
+        let notification = StoreNotification(source: "play_store", notificationId: messageId, originalTransactionId: token, event: event,
+                                             text: String(decoding: body, as: UTF8.self))
+        return (notification, try lookup(rtdn, packageName: packageName, token: token, event: event))
+    }
+
+    /// What the Play Developer API is asked after this RTDN: the subscription or the one-time
+    /// purchase of a known type. A voided purchase is final as it stands (the API's voided
+    /// purchases are its own list); a test or unknown notification names no purchase.
+    private static func lookup(_ rtdn: Members, packageName: String, token: String?, event: LifecycleEvent)
+        throws(RequestProblem) -> PlayLookup? {
+        guard let token, event.storeType != "VOIDED_PURCHASE" else { return nil }
+        if try rtdn.member("subscriptionNotification") != nil { return .subscription(packageName: packageName, token: token) }
+        if let note = try rtdn.member("oneTimeProductNotification") {
+            return .product(packageName: packageName, productId: try note.text("sku"), token: token)
+        }
+        return nil
     }
 
     /// The lifecycle event of an RTDN and its purchase token (the original transaction id
