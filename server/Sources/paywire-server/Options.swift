@@ -26,6 +26,18 @@ struct Options {
     var appStoreUnmarkedRoots = false
     /// What the answers to CONSUMPTION_REQUEST say the developer prefers (Apple's refundPreference).
     var appStoreRefundPreference = 0
+    /// The JWK set Pub/Sub push tokens are checked against (Google's, saved to a file); nil: the
+    /// Play route takes the API key like every /v1 route.
+    var playPushJWKS: String?
+    /// The audience the push subscription puts in its tokens (required with --play-push-jwks).
+    var playPushAudience: String?
+    /// The service account the push subscription signs as (required with --play-push-jwks).
+    var playPushServiceAccount: String?
+    /// The service account's JSON key the Play Developer API is asked with; nil: not asked.
+    var playServiceAccount: String?
+    var playAPIBase = "https://androidpublisher.googleapis.com"
+    /// The deadline of each call to the token URI and the Play Developer API.
+    var playAPITimeoutMillis = 10_000
     /// The test store's signing key; nil: the test store is off (the dev key with --dev).
     var signingKey: String?
     var offerBundleId = "dev.paywire.app"
@@ -87,6 +99,10 @@ struct Options {
         }
         if options.appStoreRoot != nil && options.appStoreBundleId == nil {
             throw OptionProblem("--app-store-root needs --app-store-bundle-id: App Store data is checked to be this app's")
+        }
+        let push = [options.playPushJWKS, options.playPushAudience, options.playPushServiceAccount]
+        if push.contains(where: { $0 != nil }) && push.contains(where: { $0 == nil }) {
+            throw OptionProblem("--play-push-jwks, --play-push-audience and --play-push-service-account go together: a push token is checked for all three")
         }
         if !options.dev && options.database == nil && options.dataDirectory == nil {
             throw OptionProblem("--database is required without --dev (a file path, sqlite:PATH or postgres://...)")
@@ -179,6 +195,24 @@ extension Options {
                 throw OptionProblem("--app-store-refund-preference takes grant, decline, no_preference or undeclared")
             }
             o.appStoreRefundPreference = code
+        },
+        Spec(flag: "--play-push-jwks", value: "FILE",
+             help: "JWK set (Google's certs) Play notification pushes' OIDC tokens are checked against; then no API key on that route") { o, v in
+            o.playPushJWKS = v
+        },
+        Spec(flag: "--play-push-audience", value: "AUD", help: "the audience of the Play push subscription's tokens") { o, v in o.playPushAudience = v },
+        Spec(flag: "--play-push-service-account", value: "EMAIL", help: "the service account the Play push subscription signs as") { o, v in
+            o.playPushServiceAccount = v
+        },
+        Spec(flag: "--play-service-account", value: "FILE",
+             help: "service account JSON key: after each RTDN the Play Developer API is asked for the purchase's state") { o, v in
+            o.playServiceAccount = v
+        },
+        Spec(flag: "--play-api-base", value: "URL", help: "the Play Developer API (default https://androidpublisher.googleapis.com)") { o, v in
+            o.playAPIBase = v
+        },
+        Spec(flag: "--play-api-timeout-ms", value: "N", help: "deadline of each Play API and token call (default 10000)") { o, v throws(OptionProblem) in
+            o.playAPITimeoutMillis = try integer(v, "--play-api-timeout-ms", 100...60_000)
         },
         Spec(flag: "--test-signing-key", value: "KEY", help: "turns the test store on with this signing key") { o, v in o.signingKey = v },
         Spec(flag: "--offer-bundle-id", value: "ID", help: "the app's bundle id offer signatures cover") { o, v in o.offerBundleId = v },

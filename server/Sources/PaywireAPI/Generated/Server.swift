@@ -2238,21 +2238,54 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Google Play Real-time Developer Notifications, as a Pub/Sub push
     ///
-    /// `message.data` is base64 of `{version, packageName, eventTimeMillis,
-    /// subscriptionNotification: {version, notificationType, purchaseToken, subscriptionId}}`
-    /// or of `{..., voidedPurchaseNotification: {purchaseToken, orderId, productType,
-    /// refundType}}`; `message.messageId` is the id replays are known by. The purchase token is
-    /// the original transaction id (what the device posts as `original_transaction_id` for a
-    /// Play purchase). notificationType maps onto the test-store rules: 1 RECOVERED DID_RENEW,
-    /// 2 RENEWED DID_RENEW, 3 CANCELED AUTO_RENEW_DISABLED, 4 PURCHASED SUBSCRIBED, 5 ON_HOLD
-    /// DID_FAIL_TO_RENEW (no grace: access ends at the expiry), 6 IN_GRACE_PERIOD
-    /// DID_FAIL_TO_RENEW/GRACE_PERIOD, 7 RESTARTED AUTO_RENEW_ENABLED, 12 REVOKED REVOKE,
-    /// 13 EXPIRED EXPIRED; 8 PRICE_CHANGE_CONFIRMED, 9 DEFERRED, 10 PAUSED and 11
-    /// PAUSE_SCHEDULE_CHANGED are recorded only. A voided purchase is a REFUND at
-    /// eventTimeMillis. There is no Play API here to ask for the expiry: a renewal or purchase
-    /// lasts until `subscriptionNotification.expiryTimeMillis` when the sender adds it, else
-    /// one period of the product from eventTimeMillis by the calendar; a grace period ends at
-    /// `gracePeriodExpiryTimeMillis` when added, else 3 days after the event.
+    /// Authentication: a server started with `--play-push-jwks FILE` (Google's JWK set,
+    /// https://www.googleapis.com/oauth2/v3/certs, saved to a file), `--play-push-audience` and
+    /// `--play-push-service-account` takes this route by the OIDC token an authenticated push
+    /// subscription sends, `authorization: Bearer <JWT>`, and needs no API key here: the token
+    /// must be RS256 under a key of the set (by `kid`), issued by accounts.google.com, for that
+    /// audience, with that service account as its verified `email`, and not expired (60 s of
+    /// clock difference allowed). A push without such a token is refused 401 and changes
+    /// nothing; an API key does not replace it. Without these flags the route takes the API
+    /// key like every /v1 route.
+    /// `message.data` is base64 of a DeveloperNotification `{version, packageName,
+    /// eventTimeMillis, ...}` with one of `subscriptionNotification: {version, notificationType,
+    /// purchaseToken, subscriptionId}`, `oneTimeProductNotification: {version, notificationType,
+    /// purchaseToken, sku}`, `voidedPurchaseNotification: {purchaseToken, orderId, productType,
+    /// refundType}` or `testNotification: {version}`; `message.messageId` is the id replays are
+    /// known by. The purchase token is the original transaction id (what the device posts as
+    /// `original_transaction_id` for a Play purchase). notificationType maps onto the
+    /// test-store rules: 1 RECOVERED DID_RENEW, 2 RENEWED DID_RENEW, 3 CANCELED
+    /// AUTO_RENEW_DISABLED, 4 PURCHASED SUBSCRIBED, 5 ON_HOLD DID_FAIL_TO_RENEW (no grace:
+    /// access ends at the expiry), 6 IN_GRACE_PERIOD DID_FAIL_TO_RENEW/GRACE_PERIOD, 7
+    /// RESTARTED AUTO_RENEW_ENABLED, 12 REVOKED REVOKE, 13 EXPIRED EXPIRED; 8
+    /// PRICE_CHANGE_CONFIRMED, 9 DEFERRED, 10 PAUSED, 11 PAUSE_SCHEDULE_CHANGED, 17
+    /// ITEMS_CHANGED, 18 CANCELLATION_SCHEDULED, 19 PRICE_CHANGE_UPDATED, 20
+    /// PENDING_PURCHASE_CANCELED and 22 PRICE_STEP_UP_CONSENT_UPDATED are recorded only. A
+    /// one-time product's 1 ONE_TIME_PRODUCT_PURCHASED is recorded, 2 ONE_TIME_PRODUCT_CANCELED
+    /// (a pending purchase canceled) is a REVOKE. A voided purchase is a REFUND at
+    /// eventTimeMillis. Play Console's test notification (`testNotification`, type
+    /// `TEST_NOTIFICATION`) is logged, recorded under no profile and answered 200 `recorded`.
+    /// So is any notification the server does not know (another member, or a notificationType
+    /// number not listed: type `UNKNOWN_NOTIFICATION`, `SUBSCRIPTION_NOTIFICATION_<n>` or
+    /// `ONE_TIME_PRODUCT_NOTIFICATION_<n>`), since
+    /// Pub/Sub retries anything but a 2xx for days; only a push that is not a well-formed
+    /// DeveloperNotification is refused with 400.
+    ///
+    /// The purchase's state: an RTDN says only that a purchase changed. A server started with
+    /// `--play-service-account FILE` (a service account's JSON key) asks the Play Developer API
+    /// at `--play-api-base` after every subscription or one-time notification of a known type:
+    /// `purchases.subscriptionsv2.get` (the latest `lineItems[].expiryTime` is the expiry, and
+    /// the grace period's end while `subscriptionState` is SUBSCRIPTION_STATE_IN_GRACE_PERIOD;
+    /// `autoRenewingPlan.autoRenewEnabled` is will_renew, a prepaid plan never renews) and
+    /// `purchases.products.get` (`purchaseState` 1, canceled, ends access; 0 or 2 is recorded),
+    /// with an access token the account's RS256 assertion is exchanged for at its `token_uri`
+    /// (the JWT-bearer grant, scope androidpublisher). Each call has a deadline
+    /// (`--play-api-timeout-ms`); a failed call answers 503 and changes nothing, so Pub/Sub
+    /// retries. A voided purchase is taken as it stands. Without a service account (tests,
+    /// development): a renewal or purchase lasts until `subscriptionNotification.expiryTimeMillis`
+    /// when the sender adds it, else one period of the product from eventTimeMillis by the
+    /// calendar; a grace period ends at `gracePeriodExpiryTimeMillis` when added, else 3 days
+    /// after the event.
     ///
     ///
     /// - Remark: HTTP `POST /v1/notifications/play`.
@@ -2381,6 +2414,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         value: value.headers.retryAfter
                     )
                     return (response, nil)
+                case let .serviceUnavailable(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 503)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
                 case let .serverError(statusCode, value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)

@@ -26,6 +26,8 @@ struct ServerSetup: Sendable {
     let appStore: AppStoreSigned
     /// Apple's refundPreference code the answers to CONSUMPTION_REQUEST carry.
     let refundPreference: Int
+    /// The Play Developer API, asked after every RTDN; nil: no service account was given.
+    let playAPI: PlayDeveloperAPI?
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage

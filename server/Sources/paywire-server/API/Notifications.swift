@@ -45,17 +45,48 @@ extension API {
     }
 
     func postPlayNotification(_ input: Operations.PostPlayNotification.Input) async throws -> Operations.PostPlayNotification.Output {
-        let notification: StoreNotification
+        var notification: StoreNotification, lookup: PlayLookup?
         do {
-            notification = try NotificationRequests.play(RawBody.current, products: setup.products)
+            (notification, lookup) = try PlayNotification.parse(RawBody.current, products: setup.products)
         } catch {
             ServerMetrics.notification(source: "play_store", outcome: "refused")
             return .badRequest(Self.invalid(error.message))
+        }
+        if notification.event.storeType == PlayNotification.testType {
+            // Play Console's "send test notification": what an operator looks for.
+            Logger(label: "paywire-server").notice("Google Play test notification received",
+                                                   metadata: ["message_id": .string(notification.notificationId)])
+        }
+        if let api = setup.playAPI, let lookup {
+            do {
+                notification = try await Self.asking(api, lookup, notification)
+            } catch {
+                // Never a silent success: Pub/Sub retries a 5xx, and the push then lands.
+                ServerMetrics.notification(source: "play_store", outcome: "play_api_unavailable")
+                Logger(label: "paywire-server").warning("the Play Developer API gave no purchase state; the push is answered 503",
+                                                       metadata: ["message_id": .string(notification.notificationId), "reason": .string(error.message)])
+                return .serviceUnavailable(.init(body: .json(ErrorDocument("play_api_unavailable", error.message))))
+            }
         }
         switch try await apply(notification) {
         case .result(let result): return .ok(.init(body: .json(result)))
         case .unknownTransaction(let error): return .notFound(.init(body: .json(error)))
         }
+    }
+
+    /// The RTDN with the purchase's state as the Play Developer API gives it.
+    private static func asking(_ api: PlayDeveloperAPI, _ lookup: PlayLookup, _ notification: StoreNotification)
+        async throws(PlayAPIProblem) -> StoreNotification {
+        let event: LifecycleEvent
+        switch lookup {
+        case .subscription(let packageName, let token):
+            event = try PlayPurchaseState.subscription(notification.event, try await api.subscription(packageName: packageName, token: token))
+        case .product(let packageName, let productId, let token):
+            event = try PlayPurchaseState.product(notification.event,
+                                                  try await api.product(packageName: packageName, productId: productId, token: token))
+        }
+        return StoreNotification(source: notification.source, notificationId: notification.notificationId,
+                                 originalTransactionId: notification.originalTransactionId, event: event, text: notification.text)
     }
 
     /// Applies a checked notification; an unknown original transaction is a 404 rather than a

@@ -72,8 +72,8 @@ enum StorageRules {
     /// Why a notification without a transaction is only recorded (under no profile, stored
     /// with an empty original transaction id and profile id).
     static func unattached(_ notification: StoreNotification) -> String {
-        notification.event.storeType == "TEST"
-            ? "TEST received: the store reaches this server; nothing changes"
+        notification.event.storeType == "TEST" || notification.event.storeType == PlayNotification.testType
+            ? "\(notification.event.storeType) received: the store reaches this server; nothing changes"
             : "\(notification.event.storeType) carries no transaction: recorded, no profile changes"
     }
 
