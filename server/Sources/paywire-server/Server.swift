@@ -18,7 +18,7 @@ struct ServerParts {
     /// What `/metrics` writes out.
     let registry: PrometheusCollectorRegistry
     /// Checks Play notification pushes' OIDC tokens; nil: that route takes the API key.
-    let pushTokens: PushTokenVerifier?
+    let pushTokens: PushKeyFile?
 
     /// Reads the bundle, catalog and development files and opens the store; a file the core
     /// refuses stops the start, naming the file and why.
@@ -61,7 +61,7 @@ struct ServerParts {
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
         return ServerParts(options: options, setup: setup, logger: logger, summary: summary, services: storeService.map { [$0] } ?? [],
-                           registry: ServerMetrics.bootstrap(), pushTokens: try pushTokenVerifier(options))
+                           registry: ServerMetrics.bootstrap(), pushTokens: try pushKeyFile(options, logger: logger))
     }
 
     /// Serves until SIGTERM or SIGINT; requests in flight are answered before it returns.
@@ -139,12 +139,17 @@ struct ServerParts {
     }
 
     /// `--play-push-jwks` with its audience and service account (Options checks they come together).
-    private static func pushTokenVerifier(_ options: Options) throws -> PushTokenVerifier? {
+    private static func pushKeyFile(_ options: Options, logger: Logger) throws -> PushKeyFile? {
         guard let path = options.playPushJWKS, let audience = options.playPushAudience,
               let account = options.playPushServiceAccount else { return nil }
-        let jwks = try read(path, "the JWK set")
         do {
-            return try PushTokenVerifier(jwks: jwks, audience: audience, serviceAccount: account)
+            return try PushKeyFile(path: path, audience: audience, serviceAccount: account, now: Int(Date().timeIntervalSince1970)) { read in
+                switch read {
+                case .success(let keys): logger.notice("--play-push-jwks read again: it changed", metadata: ["keys": .stringConvertible(keys)])
+                case .failure(let problem):
+                    logger.error("--play-push-jwks changed but is not a JWK set; the keys read before stay", metadata: ["reason": .string(problem.message)])
+                }
+            }
         } catch {
             throw StartProblem("--play-push-jwks \(path): \(error.message)")
         }

@@ -4234,7 +4234,7 @@ package enum Operations {
                     self.body = body
                 }
             }
-            /// `play_api_unavailable`: the token URI or the Play Developer API failed or missed its deadline; nothing changed, and Pub/Sub retries the push.
+            /// `play_api_unavailable`: the token URI or the Play Developer API failed or missed its deadline. `play_api_not_configured`: the notification names a purchase and the server has no `--play-service-account` (outside `--dev`, a push's own fields are never taken for the purchase's state). Either way nothing changed, and Pub/Sub retries the push.
             ///
             /// - Remark: Generated from `#/paths//v1/notifications/play/post(postPlayNotification)/responses/503`.
             ///

@@ -57,6 +57,17 @@ extension API {
             Logger(label: "paywire-server").notice("Google Play test notification received",
                                                    metadata: ["message_id": .string(notification.notificationId)])
         }
+        if setup.playAPI == nil, setup.dev == nil, lookup != nil {
+            // What a real RTDN says of a purchase is only that it changed: without the Play
+            // Developer API no state is read from it (an added expiry is the dev server's
+            // convenience). Pub/Sub retries a 5xx, so the push lands once the key is given.
+            ServerMetrics.notification(source: "play_store", outcome: "play_api_not_configured")
+            Logger(label: "paywire-server").error("a Play notification names a purchase, and this server has no --play-service-account; the push is answered 503",
+                                                  metadata: ["message_id": .string(notification.notificationId)])
+            return .serviceUnavailable(.init(body: .json(ErrorDocument(
+                "play_api_not_configured",
+                "this server has no --play-service-account: a Play notification tells only that a purchase changed, and its state is asked of the Play Developer API; nothing changed"))))
+        }
         if let api = setup.playAPI, let lookup {
             do {
                 notification = try await Self.asking(api, lookup, notification)

@@ -7,7 +7,7 @@ import PaywireWire
 /// reference for authenticated push asks: an RS256 JWT whose key (by `kid`) is in the JWK set
 /// the server was given, issued by Google (`iss` accounts.google.com), for this endpoint's
 /// audience, naming the push subscription's service account as a verified `email`, not
-/// expired. Pure: the key set is read once at start, the time is the caller's.
+/// expired. Pure: the key set is the caller's (`PushKeyFile` reads it), the time too.
 struct PushTokenVerifier: Sendable {
     /// RSA keys by `kid`.
     let keys: [String: _RSA.Signing.PublicKey]
@@ -16,6 +16,8 @@ struct PushTokenVerifier: Sendable {
     /// Tolerated clock difference between Google and this server, in seconds.
     static let leewaySeconds = 60
     static let issuers: Set<String> = ["https://accounts.google.com", "accounts.google.com"]
+    /// The refusal of a token whose `kid` names no key of the set: the one a newer key set may lift.
+    static let unknownKey = "the token's kid names no key of the configured JWK set"
 
     /// Reads a JWK set (`{"keys": [{"kty": "RSA", "kid", "n", "e", ...}]}`, the document at
     /// https://www.googleapis.com/oauth2/v3/certs); keys that are not RSA signing keys are skipped.
@@ -51,7 +53,7 @@ struct PushTokenVerifier: Sendable {
             return "the bearer token is not a JWT"
         }
         guard head["alg"]?.asString == "RS256" else { return "the token's alg must be RS256" }
-        guard let kid = head["kid"]?.asString, let key = keys[kid] else { return "the token's kid names no key of the configured JWK set" }
+        guard let kid = head["kid"]?.asString, let key = keys[kid] else { return Self.unknownKey }
         guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: Data((parts[0] + "." + parts[1]).utf8),
                                    padding: .insecurePKCS1v1_5) else {
             return "the token's signature does not check out"

@@ -5,11 +5,11 @@ import Hummingbird
 /// server was given a key set (`--play-push-jwks`). Pub/Sub push cannot send an API key, so
 /// with a key set the token replaces the key on this one route (`RequireAPIKey` exempts it);
 /// without one, the route takes the API key like every other /v1 route. The token is never
-/// echoed or logged.
+/// echoed or logged. A key Google rotated in is taken once the file holds it (`PushKeyFile`).
 struct RequirePushToken: RouterMiddleware {
     typealias Context = ServerContext
     static let path = "/v1/notifications/play"
-    let verifier: PushTokenVerifier
+    let verifier: PushKeyFile
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // By the route as well as the path: another spelling the router takes is checked too.
