@@ -4012,8 +4012,14 @@ package enum Operations {
     /// with an access token the account's RS256 assertion is exchanged for at its `token_uri`
     /// (the JWT-bearer grant, scope androidpublisher). Each call has a deadline
     /// (`--play-api-timeout-ms`); a failed call answers 503 and changes nothing, so Pub/Sub
-    /// retries. A voided purchase is taken as it stands. Without a service account (tests,
-    /// development): a renewal or purchase lasts until `subscriptionNotification.expiryTimeMillis`
+    /// retries. A voided purchase is taken as it stands. A subscription that names a
+    /// `linkedPurchaseToken` replaces that purchase (an upgrade, downgrade or resubscription
+    /// issues a new token): the replaced purchase's grant ends at the new one's `startTime`
+    /// (`cancellation_reason: upgraded`, recorded as `SUBSCRIPTION_REPLACED`), and the new
+    /// purchase is recorded for the replaced one's owner, so the grant moves and is never given
+    /// twice; a replaced purchase the server never saw moves nothing. Without a service
+    /// account, outside `--dev` a notification that names a purchase answers 503
+    /// `play_api_not_configured`; in development: a renewal or purchase lasts until `subscriptionNotification.expiryTimeMillis`
     /// when the sender adds it, else one period of the product from eventTimeMillis by the
     /// calendar; a grace period ends at `gracePeriodExpiryTimeMillis` when added, else 3 days
     /// after the event.

@@ -70,8 +70,10 @@ extension API {
         }
         if let api = setup.playAPI, let lookup {
             do {
-                notification = try await Self.asking(api, lookup, notification)
-            } catch {
+                let link: PlayLink?
+                (notification, link) = try await Self.asking(api, lookup, notification)
+                if let link { try await follow(link, to: notification) }
+            } catch let error as PlayAPIProblem {
                 // Never a silent success: Pub/Sub retries a 5xx, and the push then lands.
                 ServerMetrics.notification(source: "play_store", outcome: "play_api_unavailable")
                 Logger(label: "paywire-server").warning("the Play Developer API gave no purchase state; the push is answered 503",
@@ -85,19 +87,51 @@ extension API {
         }
     }
 
-    /// The RTDN with the purchase's state as the Play Developer API gives it.
+    /// The RTDN with the purchase's state as the Play Developer API gives it, and the purchase
+    /// it replaces, if any.
     private static func asking(_ api: PlayDeveloperAPI, _ lookup: PlayLookup, _ notification: StoreNotification)
-        async throws(PlayAPIProblem) -> StoreNotification {
-        let event: LifecycleEvent
+        async throws(PlayAPIProblem) -> (StoreNotification, PlayLink?) {
+        let event: LifecycleEvent, link: PlayLink?
         switch lookup {
         case .subscription(let packageName, let token):
-            event = try PlayPurchaseState.subscription(notification.event, try await api.subscription(packageName: packageName, token: token))
+            let purchase = try await api.subscription(packageName: packageName, token: token)
+            event = try PlayPurchaseState.subscription(notification.event, purchase)
+            link = PlayLink.of(purchase, token: token, at: notification.event.at)
         case .product(let packageName, let productId, let token):
             event = try PlayPurchaseState.product(notification.event,
                                                   try await api.product(packageName: packageName, productId: productId, token: token))
+            link = nil
         }
-        return StoreNotification(source: notification.source, notificationId: notification.notificationId,
-                                 originalTransactionId: notification.originalTransactionId, event: event, text: notification.text)
+        return (StoreNotification(source: notification.source, notificationId: notification.notificationId,
+                                  originalTransactionId: notification.originalTransactionId, event: event, text: notification.text), link)
+    }
+
+    /// A purchase that replaces another: the replaced one's grant ends when the new one starts
+    /// (`cancellation_reason: upgraded`, for any plan change), and the new purchase is recorded
+    /// for the replaced one's owner, so the grant moves to it and is never given twice. Each
+    /// step is idempotent (the ending by a notification id of its own, the purchase by its
+    /// token), so a push retried after a failure between them redoes neither. A replaced
+    /// purchase this server never saw ends nothing; the new one then waits for the device.
+    private func follow(_ link: PlayLink, to notification: StoreNotification) async throws {
+        guard let token = notification.originalTransactionId, let productId = notification.event.vendorProductId else { return }
+        var end = LifecycleEvent(kind: .expired, storeType: "SUBSCRIPTION_REPLACED", subtype: nil, at: link.startedAt)
+        end.cancellationReason = .upgraded
+        let replaced = StoreNotification(source: notification.source, notificationId: "\(notification.notificationId)/replaces/\(link.replacedToken)",
+                                         originalTransactionId: link.replacedToken, event: end, text: notification.text)
+        let owner: String?
+        switch try await setup.store.apply(replaced) {
+        case .done(_, let profileId, _), .duplicate(_, let profileId): owner = profileId
+        case .unknownTransaction: owner = nil
+        }
+        guard let owner, let product = setup.products[productId] else { return }
+        let claim = TransactionClaim(transactionId: token, originalTransactionId: token, vendorProductId: productId,
+                                     verification: "play_developer_api", purchasedAt: link.startedAt,
+                                     environment: link.isTestPurchase ? "Sandbox" : "Production", store: "play_store", text: notification.text)
+        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: claim, amount: nil, currencyCode: nil, pending: false, attribution: nil)
+        if case .failure(let refusal) = try await setup.store.recordPurchase(post, product: product, refusal: nil, request: notification.text) {
+            Logger(label: "paywire-server").warning("a replacing Play purchase was not recorded for the replaced one's owner",
+                                                   metadata: ["message_id": .string(notification.notificationId), "reason": .string(refusal.message)])
+        }
     }
 
     /// Applies a checked notification; an unknown original transaction is a 404 rather than a

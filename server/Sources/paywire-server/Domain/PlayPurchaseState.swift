@@ -59,3 +59,21 @@ enum PlayPurchaseState {
         return ISODate.parse(String(text[..<dot]) + "." + fraction.prefix(3) + "Z")
     }
 }
+
+/// A new Play purchase token that replaces another (`linkedPurchaseToken`): Play issues one on
+/// an upgrade, a downgrade or a resubscription, and the replaced purchase must stop granting.
+struct PlayLink: Sendable, Equatable {
+    /// The replaced purchase's token.
+    let replacedToken: String
+    /// The new purchase's `startTime`, else the notification's time.
+    let startedAt: Int
+    /// Whether the new purchase is a license tester's (`testPurchase`).
+    let isTestPurchase: Bool
+
+    /// The link a SubscriptionPurchaseV2 names, if any; a link to itself is none.
+    static func of(_ purchase: JSONValue, token: String, at: Int) -> PlayLink? {
+        guard let replaced = purchase["linkedPurchaseToken"]?.asString, !replaced.isEmpty, replaced != token else { return nil }
+        let started = purchase["startTime"]?.asString.flatMap(PlayPurchaseState.rfc3339) ?? at
+        return PlayLink(replacedToken: replaced, startedAt: started, isTestPurchase: purchase["testPurchase"] != nil)
+    }
+}
