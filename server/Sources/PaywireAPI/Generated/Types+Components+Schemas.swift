@@ -1996,7 +1996,7 @@ extension Components {
             package var notificationId: Swift.String
             /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/original_transaction_id`.
             package var originalTransactionId: Swift.String
-            /// The transaction Apple asked about
+            /// The transaction Apple asked about, when the notification named it.
             ///
             /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/transaction_id`.
             package var transactionId: Swift.String?
@@ -2124,7 +2124,7 @@ extension Components {
             /// - Parameters:
             ///   - notificationId:
             ///   - originalTransactionId:
-            ///   - transactionId: The transaction Apple asked about
+            ///   - transactionId: The transaction Apple asked about, when the notification named it.
             ///   - profileId: The profile owning the transaction.
             ///   - receivedAt:
             ///   - sendable: true: the user consented (consumption_data_consent) when the request came.
