@@ -15,9 +15,10 @@ What may legitimately differ between releases is written down as rules (README.m
 file says why each is sound), applied to the release's vectors and bindings in the worktree and
 printed, never a list of skipped cases:
 
-  release identity   the `version` of a get_sdk_version result is today's VERSION, not the
-                     release's (the release's own value is the one thing a later library must
-                     not repeat);
+  release identity   the `version` of a get_sdk_version result is today's VERSION, and its
+                     `schema_version` the library's, not the release's (the release's own values
+                     are what a later library must not repeat; that the library's schema has the
+                     release's MAJOR and a MINOR at least the release's is checked first);
   additive members   an expected result or event is matched as a subset: a later MINOR may add
                      members (the release's binding keeps and ignores them, as the future
                      vectors prove), every value the release expected is still compared;
@@ -94,14 +95,16 @@ def library_schema():
 # ---------------------------------------------------------------------------- the rules
 
 def identity_rule(case, today):
-    """get_sdk_version's `version` is today's: in a call's expected success, or a call_result event's."""
+    """get_sdk_version's `version` and `schema_version` are today's (`today` maps each key to its
+    value): in a call's expected success, or a call_result event's."""
     changed = 0
 
     def fix(success):
         nonlocal changed
-        if isinstance(success, dict) and isinstance(success.get("version"), str) and success["version"] != today:
-            success["version"] = today
-            changed += 1
+        for key, value in today.items():
+            if isinstance(success, dict) and isinstance(success.get(key), str) and success[key] != value:
+                success[key] = value
+                changed += 1
 
     for step in case.get("steps", []):
         if step.get("call") == "get_sdk_version":
@@ -154,13 +157,13 @@ def rewrite_vectors(source, target, today):
 def schema_gate(source, release_schema_version, library_version, library_sha):
     """The schema-version rule in place of a pre-version binding's exact hash check."""
     release_schema = json.loads((source / "schema/paywire.schema.json").read_text(encoding="utf-8"))
-    if "version" in release_schema:
-        say("the release's bindings compare schema versions themselves: no gate to replace")
-        return
     theirs, ours = version_tuple(release_schema_version), version_tuple(library_version)
     if ours[0] != theirs[0] or ours[1] < theirs[1]:
         sys.exit(f"compat: FAILED: the library's schema {library_version} is not one a {release_schema_version} "
                  f"binding accepts (same MAJOR, MINOR at least its own)")
+    if "version" in release_schema:
+        say("the release's bindings compare schema versions themselves: no gate to replace")
+        return
     released_sha = hashlib.sha256((source / "schema/paywire.schema.json").read_bytes()).hexdigest()
     patched = []
     for path in sorted((source / "bindings").rglob("*")):
@@ -221,9 +224,11 @@ def check_release(release, library_version, library_sha, runners, keep):
             f"({LIBRARY.relative_to(ROOT)}, schema {library_version})")
         schema_gate(source, release["schema_version"], library_version, library_sha)
         today = (ROOT / "VERSION").read_text().strip()
-        directories, (files, identity, additive) = rewrite_vectors(source, work / "vectors", today)
+        identity_values = {"version": today, "schema_version": library_version}
+        directories, (files, identity, additive) = rewrite_vectors(source, work / "vectors", identity_values)
         say(f"vectors: {files} files of the release; release identity rule applied {identity} times "
-            f"(version {name} -> {today}), additive-members rule {additive} times")
+            f"(version {name} -> {today}, schema {release['schema_version']} -> {library_version}), "
+            f"additive-members rule {additive} times")
         env = dict(os.environ, PAYWIRE_LIBRARY=str(LIBRARY), PYTHONPATH=str(source / "bindings/python"))
         commands = build_runners(source, work, runners, env)
         failed = []

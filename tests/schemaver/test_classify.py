@@ -107,20 +107,25 @@ def check(tmp_path, old, new):
                            "--old", str(tmp_path / "old.json")], capture_output=True, text=True)
 
 
+#: Today's schema version, and the versions a MINOR and a MAJOR change to it must say.
+MAJOR, MINOR = classify.parse_version(SCHEMA["version"])
+NEXT_MINOR, NEXT_MAJOR = f"{MAJOR}.{MINOR + 1}", f"{MAJOR + 1}.0"
+
+
 def test_the_check_fails_a_required_member_under_a_minor_bump(tmp_path):
     def edit(s):
         results(s, "get_sdk_version")["properties"]["build"] = {"type": "string"}
         results(s, "get_sdk_version")["required"].append("build")
-        s["version"] = "1.2"
+        s["version"] = NEXT_MINOR
     run = check(tmp_path, SCHEMA, edited(edit))
     assert run.returncode == 1
-    assert "it should say 2.0" in run.stderr
+    assert f"it should say {NEXT_MAJOR}" in run.stderr
     assert "added as a required member" in run.stdout
 
 
 def test_the_check_passes_an_optional_member_under_a_minor_bump(tmp_path):
     def edit(s):
         results(s, "get_sdk_version")["properties"]["build"] = {"type": "string"}
-        s["version"] = "1.2"
+        s["version"] = NEXT_MINOR
     run = check(tmp_path, SCHEMA, edited(edit))
     assert run.returncode == 0, run.stdout + run.stderr
