@@ -29,7 +29,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         // PostgreSQL (to scale out: replicas share nothing but the database).
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
-        // HMAC-MD5 of test-store signatures, ES256 of offers and App Store notifications.
+        // HMAC-MD5 of test-store signatures, ES256 of offers and App Store notifications; RS256
+        // (_CryptoExtras) of Google's OIDC tokens.
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         // X.509 chain checks of App Store Server Notifications (the JWS header's x5c).
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
@@ -63,6 +64,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 of Pub/Sub push tokens and of the Play service account's assertion.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
     ]

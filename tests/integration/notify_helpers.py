@@ -7,14 +7,19 @@ import subprocess
 import time
 import uuid
 
+import pytest
+
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
-from conftest import as_read, purchase
+from conftest import DevServer, as_read, purchase
 
 DAY = 24 * 3600 * 1000
+BUNDLE_ID = "com.example.app"
+LEAF_MARKER = "1.2.840.113635.100.6.11.1"
+INTERMEDIATE_MARKER = "1.2.840.113635.100.6.2.1"
 
 
 def now_ms():
@@ -58,13 +63,17 @@ def _run(*args, cwd):
 
 class Chain:
     """An EC P-256 root CA made with openssl, an intermediate CA and a leaf it signed (or a
-    leaf the root signed itself): what Apple's x5c carries, made locally."""
+    leaf the root signed itself): what Apple's x5c carries, made locally. `markers` names the
+    certificates that carry Apple's marker extensions, as Apple's own do: the leaf
+    1.2.840.113635.100.6.11.1, the intermediate 1.2.840.113635.100.6.2.1."""
 
-    def __init__(self, directory, name="root", intermediate=True):
+    def __init__(self, directory, name="root", intermediate=True, markers=("leaf", "intermediate")):
         directory.mkdir(parents=True, exist_ok=True)
         self.dir = directory
-        (directory / "ca.ext").write_text("basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n")
-        (directory / "leaf.ext").write_text("basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n")
+        ca = "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n"
+        leaf = "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+        (directory / "ca.ext").write_text(ca + (f"{INTERMEDIATE_MARKER}=ASN1:NULL\n" if "intermediate" in markers else ""))
+        (directory / "leaf.ext").write_text(leaf + (f"{LEAF_MARKER}=ASN1:NULL\n" if "leaf" in markers else ""))
         self._key("root")
         _run("req", "-x509", "-new", "-key", "root.key", "-sha256", "-days", "30", "-subj", f"/CN=Paywire test {name}",
              "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
@@ -110,18 +119,48 @@ def other_key():
     return ec.generate_private_key(ec.SECP256R1())
 
 
+def app_store_server(chain, *extra):
+    """A dev server taking App Store data of BUNDLE_ID signed under `chain`'s root."""
+    return DevServer("--app-store-root", str(chain.root_path), "--app-store-bundle-id", BUNDLE_ID, *extra)
+
+
+def app_store_fixtures(name, *extra):
+    """The module fixtures of an App Store test file: `chain` (a chain of its own, with Apple's
+    markers), `server` (a dev server taking App Store data signed under it, started with
+    `extra`) and `clean` (autouse: every test starts from an empty store). A module takes them
+    with `chain, server, clean = app_store_fixtures("name")`."""
+    @pytest.fixture(scope="module")
+    def chain(tmp_path_factory):
+        return Chain(tmp_path_factory.mktemp(name) / "trusted")
+
+    @pytest.fixture(scope="module")
+    def server(chain):
+        running = app_store_server(chain, *extra)
+        yield running
+        running.stop()
+
+    @pytest.fixture(autouse=True)
+    def clean(server):
+        server.control("POST", "reset")
+
+    return chain, server, clean
+
+
 def app_store_body(chain, notification_type, original_transaction_id, subtype=None, transaction=None, renewal=None,
-                   notification_id=None, signed_at=None, sign_inner=None):
+                   notification_id=None, signed_at=None, sign_inner=None, data=None):
     """`{signedPayload}` of an App Store Server Notification v2, every JWS signed by `chain`
-    (the inner ones by `sign_inner` when given)."""
+    (the inner ones by `sign_inner` when given); `data` adds to (or, with None values,
+    removes from) the payload's data."""
     inner = sign_inner or chain.sign
     transaction_info = {"originalTransactionId": original_transaction_id, "transactionId": original_transaction_id,
-                        "productId": "premium_monthly", "bundleId": "com.example.app", "environment": "Sandbox",
+                        "productId": "premium_monthly", "bundleId": BUNDLE_ID, "environment": "Sandbox",
                         "purchaseDate": now_ms() - DAY, **(transaction or {})}
-    data = {"bundleId": "com.example.app", "environment": "Sandbox", "signedTransactionInfo": inner(transaction_info)}
+    body = {"bundleId": BUNDLE_ID, "environment": "Sandbox", "signedTransactionInfo": inner(transaction_info)}
     if renewal is not None:
-        data["signedRenewalInfo"] = inner({"originalTransactionId": original_transaction_id, "autoRenewProductId": "premium_monthly",
-                                           **renewal})
+        body["signedRenewalInfo"] = inner({"originalTransactionId": original_transaction_id, "autoRenewProductId": "premium_monthly",
+                                           "environment": "Sandbox", **renewal})
+    body.update(data or {})
+    data = {key: value for key, value in body.items() if value is not None}
     payload = {"notificationType": notification_type, "notificationUUID": notification_id or str(uuid.uuid4()),
                "data": data, "version": "2.0", "signedDate": signed_at or now_ms()}
     if subtype:

@@ -311,8 +311,20 @@ def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_pat
     assert stats.chisquare(counts[:2])[1] > 0.001
 
 
-#: Schema version 5's events table: the exposure's time and forced flag were only in the record's text.
+#: Schema version 5's store: the exposure's time and forced flag were only in the record's text.
+#: Migrations run above the highest version applied, so every later one is undone first (7: the
+#: App Store's columns and consumption requests).
 BEFORE_VERSION_6 = """
+    DROP TABLE consumption_requests;
+    ALTER TABLE transactions DROP COLUMN ownership_type;
+    ALTER TABLE transactions DROP COLUMN offer_type;
+    ALTER TABLE transactions DROP COLUMN offer_id;
+    ALTER TABLE transactions DROP COLUMN offer_payment_mode;
+    ALTER TABLE lifecycles DROP COLUMN will_renew_product_id;
+    ALTER TABLE lifecycles DROP COLUMN replaced_product_id;
+    ALTER TABLE lifecycles DROP COLUMN product_changed_at;
+    ALTER TABLE lifecycles DROP COLUMN replaced_by_upgrade;
+    DELETE FROM paywire_migrations WHERE version = 7;
     DROP INDEX events_by_exposure;
     ALTER TABLE events DROP COLUMN shown_at;
     ALTER TABLE events DROP COLUMN forced;

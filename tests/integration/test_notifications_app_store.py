@@ -1,5 +1,6 @@
 """POST /v1/notifications/app-store over real HTTP: App Store Server Notifications v2 signed
-with chains made here by openssl, checked against --app-store-root. Every handled type changes
+with chains made here by openssl (carrying Apple's marker extensions), checked against
+--app-store-root and --app-store-bundle-id. Every handled type changes
 the grant as the test-store rules say; a bad signature, a chain to another root, a malformed
 payload, a replayed id or an unknown transaction changes nothing."""
 import base64
@@ -8,7 +9,7 @@ import json
 import pytest
 
 from conftest import DevServer
-from notify_helpers import DAY, Chain, app_store_body, iso, now_ms, other_key, premium, profile, subscribe
+from notify_helpers import DAY, Chain, app_store_body, app_store_server, iso, now_ms, other_key, premium, profile, subscribe
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +19,7 @@ def chain(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(chain):
-    server = DevServer("--app-store-root", str(chain.root_path), "--trust-host-stores")
+    server = app_store_server(chain, "--trust-host-stores")
     yield server
     server.stop()
 
@@ -91,11 +92,10 @@ def test_a_refund_and_a_revocation(server, chain):
     assert grant["is_refund"] is False and grant["is_active"] is False
 
 
-def test_a_chain_signed_by_the_root_alone_is_trusted(server, tmp_path):
-    # A second chain under the same root, no intermediate: the leaf signed by the root.
-    direct = Chain(tmp_path / "direct", intermediate=False)
-    # Its root is a new one: a server trusting it takes the leaf-under-root chain.
-    other = DevServer("--app-store-root", str(direct.root_path))
+def test_a_chain_signed_by_the_root_alone_is_trusted_when_markers_are_off(server, tmp_path):
+    # No intermediate, no markers: the leaf signed by the root, as a developer's own root may.
+    direct = Chain(tmp_path / "direct", intermediate=False, markers=())
+    other = app_store_server(direct, "--app-store-unmarked-roots")
     try:
         other.control("POST", "reset")
         subscribe(other, "direct", "ot-d")
@@ -178,7 +178,7 @@ def test_without_a_root_nothing_is_trusted(chain):
 def test_apple_needs_no_api_key_but_every_other_route_still_does(chain):
     """Apple cannot send the server's key: its signature chain is the proof of origin."""
     from conftest import purchase
-    keyed = DevServer("--app-store-root", str(chain.root_path), "--trust-host-stores", "--api-key", "k-1")
+    keyed = app_store_server(chain, "--trust-host-stores", "--api-key", "k-1")
     try:
         key = {"authorization": "Api-Key k-1"}
         status, _, body = keyed.call("POST", "/v1/purchases", purchase("keyed", "ot-k", store="app_store",

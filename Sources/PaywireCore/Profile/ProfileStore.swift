@@ -169,6 +169,7 @@ final class ProfileStore {
             // The same profile, claimed: what the device said about it stays.
             var next = Profile(profileId: profile.profileId, customerUserId: customerUserId)
             next.standard = profile.standard
+            next.consumptionDataConsent = profile.consumptionDataConsent
             next.integrationIds = profile.integrationIds
             next.attributions = profile.attributions
             next.analyticsDisabled = profile.analyticsDisabled

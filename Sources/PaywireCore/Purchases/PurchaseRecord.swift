@@ -56,10 +56,11 @@ enum PurchaseRecord {
         }
         var purchasedAt = 0
         if case .number(let time)? = object["purchased_at"] { purchasedAt = time.intValue ?? 0 }
-        let transaction = StoreTransaction(transactionId: id, originalTransactionId: text("original_transaction_id"),
+        var transaction = StoreTransaction(transactionId: id, originalTransactionId: text("original_transaction_id"),
                                            vendorProductId: product, purchasedAt: purchasedAt,
                                            environment: StoreTransaction.Environment(rawValue: text("environment")) ?? .production,
                                            store: text("store"), verification: text("verification"), expiresAt: nil)
+        if case .string(let jws)? = object["signed_transaction"] { transaction.signedTransaction = jws }
         var observer = false
         if case .bool(true)? = object["observer_mode"] { observer = true }
         return Kept(transaction: transaction, profileId: text("profile_id"), finishedByCore: !observer,

@@ -4,7 +4,8 @@ import PaywireWire
 /// results), the stored profile and the backend's answers, so the three cannot drift. Times are
 /// ISO 8601 UTC; a stored profile from before this form (times as ms) still reads.
 extension Profile.Grant {
-    /// The members after `is_active` (and `id`), in wire order; `transaction_id` only when known.
+    /// The members after `is_active` (and `id`), in wire order; `transaction_id`,
+    /// `ownership_type` and `will_renew_vendor_product_id` only when known.
     public var members: [(key: String, value: JSONValue)] {
         var list: [(key: String, value: JSONValue)] = [
             ("vendor_product_id", .string(vendorProductId)),
@@ -29,6 +30,9 @@ extension Profile.Grant {
             ("verified", .bool(verified)),
         ]
         if let transactionId { list.append(("transaction_id", .string(transactionId))) }
+        // Only when the store said: grants of other stores keep their shape.
+        if let ownershipType { list.append(("ownership_type", .string(ownershipType.rawValue))) }
+        if let willRenewVendorProductId { list.append(("will_renew_vendor_product_id", .string(willRenewVendorProductId))) }
         return list
     }
 
@@ -59,6 +63,8 @@ extension Profile.Grant {
         refundedAt = try reader.date("refunded_at")
         activeIntroductoryOfferType = try reader.choice("active_introductory_offer_type", IntroOffer.PaymentMode.self)
         activePromotionalOfferId = try reader.text("active_promotional_offer_id")
+        ownershipType = try reader.choice("ownership_type", OwnershipType.self)
+        willRenewVendorProductId = try reader.text("will_renew_vendor_product_id")
     }
 }
 

@@ -6,6 +6,12 @@ public enum CancellationReason: String, CaseIterable, Sendable {
     case voluntarily_cancelled, billing_error, price_increase, product_was_not_available, refund, upgraded, unknown
 }
 
+/// Whose purchase gives a grant: the user's own, or a family member's through the App Store's
+/// Family Sharing (which the App Store can withdraw with REVOKE).
+public enum OwnershipType: String, CaseIterable, Sendable {
+    case purchased, family_shared
+}
+
 extension Profile {
     /// Access a purchase gave, with its lifecycle as the backend reports it (and as the device
     /// knows it until then). Times are ms since the epoch. A value: copies share nothing, any
@@ -54,6 +60,12 @@ extension Profile {
         package var activeIntroductoryOfferType: IntroOffer.PaymentMode?
         /// The promotional offer the current period was bought with, if any.
         public var activePromotionalOfferId: String?
+        /// Whose purchase gives the access (the App Store's inAppOwnershipType); nil when the
+        /// store did not say.
+        public var ownershipType: OwnershipType?
+        /// The product the subscription renews into at `expiresAt` when the user changed plans
+        /// for the next period (a downgrade or crossgrade); nil when it renews into its own.
+        public var willRenewVendorProductId: String?
 
         /// A grant of `vendorProductId` from `activatedAt` until `expiresAt` (nil: for life),
         /// every lifecycle member at its default.

@@ -12,6 +12,7 @@ extension Profile {
             ("email", email.map { .string($0) } ?? .null),
             ("standard_attributes", .object(standardJSON)),
             ("analytics_disabled", .bool(analyticsDisabled)),
+            ("consumption_data_consent", consumptionDataConsent.map { .bool($0) } ?? .null),
             ("integration_identifiers", .object(integrationIdsJSON)),
             ("attributions", .object(attributionsJSON)),
             ("timestamp", .number(JSONNumber(timestamp))),
@@ -88,10 +89,11 @@ extension Profile {
     }
 
     /// What `PUT /v1/profiles/{id}/attributes` carries: the standard attributes set, the
-    /// opt-out, the custom attributes. A change here is what makes a new record.
+    /// opt-out, the consumption-data consent when set, the custom attributes. A change here is what makes a new record.
     package var sentAttributes: JSONObject {
         var object = standardJSON
         object.set("analytics_disabled", .bool(analyticsDisabled))
+        if let consumptionDataConsent { object.set("consumption_data_consent", .bool(consumptionDataConsent)) }
         object.set("custom_attributes", .object(customAttributes))
         return object
     }
@@ -105,6 +107,7 @@ extension Profile {
             }
         }
         if case .bool(true)? = object["analytics_disabled"] { analyticsDisabled = true }
+        if case .bool(let consent)? = object["consumption_data_consent"] { consumptionDataConsent = consent }
         if case .object(let ids)? = object["integration_identifiers"] {
             for member in ids.members { if case .string(let value) = member.value { integrationIds[member.key] = value } }
         }

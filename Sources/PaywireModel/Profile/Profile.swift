@@ -17,6 +17,9 @@ public struct Profile: Equatable, Sendable {
     }
     /// The user opted out of analytics: no plain analytics record is kept (`Outbox.record`).
     package var analyticsDisabled = false
+    /// `update_profile`'s `consumption_data_consent`: the user's consent to share consumption
+    /// data with the App Store when Apple asks about a refund request; nil until set.
+    package var consumptionDataConsent: Bool?
     /// `set_integration_identifiers`: key -> id.
     package var integrationIds: [String: String] = [:]
     /// `update_attribution`: source -> what it said.
@@ -49,7 +52,8 @@ public struct Profile: Equatable, Sendable {
 
     public static func == (lhs: Profile, rhs: Profile) -> Bool {
         lhs.profileId == rhs.profileId && lhs.customerUserId == rhs.customerUserId && lhs.standard == rhs.standard
-            && lhs.analyticsDisabled == rhs.analyticsDisabled && lhs.integrationIds == rhs.integrationIds
+            && lhs.analyticsDisabled == rhs.analyticsDisabled && lhs.consumptionDataConsent == rhs.consumptionDataConsent
+            && lhs.integrationIds == rhs.integrationIds
             && lhs.attributions == rhs.attributions
             && lhs.accessLevels.elementsEqual(rhs.accessLevels) { $0.id == $1.id && $0.grant == $1.grant }
             && lhs.subscriptions.elementsEqual(rhs.subscriptions) { $0.id == $1.id && $0.grant == $1.grant }
@@ -98,6 +102,7 @@ public struct Profile: Equatable, Sendable {
             if let customerUserId { writer.member("customer_user_id", customerUserId) }
             for key in StandardAttributeRules.keys { if let value = standard[key] { writer.member(key, value) } }
             if analyticsDisabled { writer.member("analytics_disabled", true) }
+            if let consumptionDataConsent { writer.member("consumption_data_consent", consumptionDataConsent) }
             if !integrationIds.isEmpty { writer.member("integration_identifiers", .object(integrationIdsJSON)) }
             if !attributions.isEmpty { writer.member("attributions", .object(attributionsJSON)) }
             writer.member("timestamp", timestamp)

@@ -14,6 +14,9 @@ package struct StoreTransaction: Equatable, Sendable {
     /// Which store: `test`, or what the host names (`app_store`, `play_store`, ...).
     package let store: String
     package let verification: String
+    /// An App Store transaction's JWS (StoreKit 2's jwsRepresentation), passed to the backend
+    /// untouched: the backend takes every fact of the purchase from it. Nil for other stores.
+    package var signedTransaction: String?
     /// The store's own expiry, when it gives one.
     package let expiresAt: Int?
     /// What the host says the product is, when it says (`report_transaction`, `store.purchase`).
@@ -22,7 +25,7 @@ package struct StoreTransaction: Equatable, Sendable {
     package var accessLevelId: String?
 
     /// `transaction_id, original_transaction_id, vendor_product_id, verification, purchased_at,
-    /// environment, store` into an open object: what `POST /v1/purchases` and each transaction
+    /// environment, store` and, when the host gave one, `signed_transaction` into an open object: what `POST /v1/purchases` and each transaction
     /// of `POST /v1/restores` carry alike.
     package func writeMembers(to writer: inout JSONWriter) {
         writer.member("transaction_id", transactionId)
@@ -32,12 +35,13 @@ package struct StoreTransaction: Equatable, Sendable {
         writer.member("purchased_at", purchasedAt)
         writer.member("environment", environment.rawValue)
         writer.member("store", store)
+        if let signedTransaction { writer.member("signed_transaction", signedTransaction) }
     }
 
     /// A transaction in the wire shape the host reports (`store.purchase` answers,
     /// `store.restore` answers, `report_transaction`): `{transaction_id, original_transaction_id?,
     /// vendor_product_id?, purchased_at? (ISO 8601), environment?, store?, verification?,
-    /// expires_at?, product_type?, access_level_id?}`. `productId` fills a missing `vendor_product_id`; `now` a missing purchase time.
+    /// signed_transaction?, expires_at?, product_type?, access_level_id?}`. `productId` fills a missing `vendor_product_id`; `now` a missing purchase time.
     package init(_ fields: Fields, productId: String?, now: Int) throws(WireError) {
         transactionId = try fields.identifier("transaction_id")
         originalTransactionId = try fields.optionalString("original_transaction_id").flatMap { $0.isEmpty ? nil : $0 } ?? transactionId
@@ -49,6 +53,8 @@ package struct StoreTransaction: Equatable, Sendable {
         environment = try fields.optionalEnum("environment", Environment.self) ?? .production
         store = try fields.optionalString("store") ?? "host"
         verification = try fields.optionalString("verification") ?? ""
+        signedTransaction = try fields.optionalString("signed_transaction")
+        if signedTransaction?.isEmpty == true { throw WireError.wrongParam(fields.fieldPath("signed_transaction"), "must not be empty") }
         expiresAt = try StoreTransaction.date(fields, "expires_at")
         productType = try fields.optionalEnum("product_type", ProductType.self)
         accessLevelId = try fields.optionalString("access_level_id").flatMap { $0.isEmpty ? nil : $0 }

@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa";
+        public const string Sha256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -2359,7 +2359,7 @@ namespace Paywire.Model
     /// <summary>Every member is optional; the update is refused whole when one member breaks its rule (wrong_param naming the member).</summary>
     public sealed class UpdateProfileParams : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "analytics_disabled", "app_tracking_transparency_status", "birthday", "custom_attributes", "email", "first_name", "gender", "last_name", "phone_number" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "analytics_disabled", "app_tracking_transparency_status", "birthday", "consumption_data_consent", "custom_attributes", "email", "first_name", "gender", "last_name", "phone_number" };
         /// <summary>null removes an attribute</summary>
         public Dictionary<string, JsonValue> CustomAttributes { get; set; }
         /// <summary>local@domain, no spaces, at most 254 characters; null removes it</summary>
@@ -2399,6 +2399,11 @@ namespace Paywire.Model
         public bool HasAppTrackingTransparencyStatus { get; private set; }
         /// <summary>true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice</summary>
         public bool? AnalyticsDisabled { get; set; }
+        /// <summary>the user's consent to share consumption data with the App Store when Apple asks about a refund request (Apple's customerConsented): sent with the profile's attributes, and the backend marks its answers to CONSUMPTION_REQUEST sendable only when true; null removes it. Kept with the profile, like the standard attributes</summary>
+        public bool? ConsumptionDataConsent { get { return _ConsumptionDataConsent; } set { _ConsumptionDataConsent = value; HasConsumptionDataConsent = true; } }
+        private bool? _ConsumptionDataConsent;
+        /// <summary>True when consumption_data_consent is present (null included); false when absent.</summary>
+        public bool HasConsumptionDataConsent { get; private set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -2422,6 +2427,7 @@ namespace Paywire.Model
             if (o.ContainsKey("birthday")) v.Birthday = ModelJson.Nullable(o["birthday"], x0 => ModelJson.String(x0));
             if (o.ContainsKey("app_tracking_transparency_status")) v.AppTrackingTransparencyStatus = ModelJson.Nullable(o["app_tracking_transparency_status"], x0 => ModelJson.String(x0));
             if (ModelJson.Present(o, "analytics_disabled")) v.AnalyticsDisabled = ModelJson.Bool(o["analytics_disabled"]);
+            if (o.ContainsKey("consumption_data_consent")) v.ConsumptionDataConsent = ModelJson.Nullable(o["consumption_data_consent"], x0 => ModelJson.Bool(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -2439,6 +2445,7 @@ namespace Paywire.Model
             if (this.HasBirthday) o["birthday"] = ModelJson.NullOr(this.Birthday, x0 => ModelJson.Json(x0));
             if (this.HasAppTrackingTransparencyStatus) o["app_tracking_transparency_status"] = ModelJson.NullOr(this.AppTrackingTransparencyStatus, x0 => ModelJson.Json(x0));
             if (this.AnalyticsDisabled != null) o["analytics_disabled"] = ModelJson.Json(this.AnalyticsDisabled);
+            if (this.HasConsumptionDataConsent) o["consumption_data_consent"] = ModelJson.NullOr(this.ConsumptionDataConsent, x0 => ModelJson.Json(x0));
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2630,7 +2637,7 @@ namespace Paywire.Model
     /// <summary>a store transaction as the host reports it</summary>
     public sealed class StoreTransaction : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "environment", "expires_at", "original_transaction_id", "product_type", "purchased_at", "store", "transaction_id", "vendor_product_id", "verification" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "environment", "expires_at", "original_transaction_id", "product_type", "purchased_at", "signed_transaction", "store", "transaction_id", "vendor_product_id", "verification" };
         public string TransactionId { get; set; }
         public string OriginalTransactionId { get; set; }
         public string VendorProductId { get; set; }
@@ -2641,6 +2648,8 @@ namespace Paywire.Model
         public string Store { get; set; }
         /// <summary>the store's proof (receipt, signed transaction), passed to the backend untouched</summary>
         public string Verification { get; set; }
+        /// <summary>App Store (StoreKit 2): the transaction's JWS as StoreKit gives it (jwsRepresentation), passed to the backend untouched in the purchase or restore record; the backend verifies its signature and chain and takes every fact of the purchase from it</summary>
+        public string SignedTransaction { get; set; }
         /// <summary>ISO 8601 UTC, the store's word</summary>
         public string ExpiresAt { get; set; }
         public string ProductType { get; set; }
@@ -2667,6 +2676,7 @@ namespace Paywire.Model
             if (ModelJson.Present(o, "environment")) v.Environment = ModelJson.String(o["environment"]);
             if (ModelJson.Present(o, "store")) v.Store = ModelJson.String(o["store"]);
             if (ModelJson.Present(o, "verification")) v.Verification = ModelJson.String(o["verification"]);
+            if (ModelJson.Present(o, "signed_transaction")) v.SignedTransaction = ModelJson.String(o["signed_transaction"]);
             if (ModelJson.Present(o, "expires_at")) v.ExpiresAt = ModelJson.String(o["expires_at"]);
             if (ModelJson.Present(o, "product_type")) v.ProductType = ModelJson.String(o["product_type"]);
             if (ModelJson.Present(o, "access_level_id")) v.AccessLevelId = ModelJson.String(o["access_level_id"]);
@@ -2685,6 +2695,7 @@ namespace Paywire.Model
             if (this.Environment != null) o["environment"] = ModelJson.Json(this.Environment);
             if (this.Store != null) o["store"] = ModelJson.Json(this.Store);
             if (this.Verification != null) o["verification"] = ModelJson.Json(this.Verification);
+            if (this.SignedTransaction != null) o["signed_transaction"] = ModelJson.Json(this.SignedTransaction);
             if (this.ExpiresAt != null) o["expires_at"] = ModelJson.Json(this.ExpiresAt);
             if (this.ProductType != null) o["product_type"] = ModelJson.Json(this.ProductType);
             if (this.AccessLevelId != null) o["access_level_id"] = ModelJson.Json(this.AccessLevelId);
@@ -3317,7 +3328,7 @@ namespace Paywire.Model
 
     public sealed class Profile : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "consumption_data_consent", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp" };
         public string ProfileId { get; set; }
         /// <summary>absent until the app identifies the user</summary>
         public string CustomerUserId { get; set; }
@@ -3347,6 +3358,8 @@ namespace Paywire.Model
         public string AppTrackingTransparencyStatus { get; set; }
         /// <summary>present (true) only when update_profile disabled analytics: plain analytics are neither kept nor sent</summary>
         public bool? AnalyticsDisabled { get; set; }
+        /// <summary>set by update_profile; absent until set</summary>
+        public bool? ConsumptionDataConsent { get; set; }
         /// <summary>set by set_integration_identifiers, by key; absent until one is set</summary>
         public Dictionary<string, string> IntegrationIdentifiers { get; set; }
         /// <summary>set by update_attribution, by source; absent until one is set</summary>
@@ -3381,6 +3394,7 @@ namespace Paywire.Model
             if (ModelJson.Present(o, "birthday")) v.Birthday = ModelJson.String(o["birthday"]);
             if (ModelJson.Present(o, "app_tracking_transparency_status")) v.AppTrackingTransparencyStatus = ModelJson.String(o["app_tracking_transparency_status"]);
             if (ModelJson.Present(o, "analytics_disabled")) v.AnalyticsDisabled = ModelJson.Bool(o["analytics_disabled"]);
+            if (ModelJson.Present(o, "consumption_data_consent")) v.ConsumptionDataConsent = ModelJson.Bool(o["consumption_data_consent"]);
             if (ModelJson.Present(o, "integration_identifiers")) v.IntegrationIdentifiers = ModelJson.Map(o["integration_identifiers"], x0 => ModelJson.String(x0));
             if (ModelJson.Present(o, "attributions")) v.Attributions = ModelJson.Map(o["attributions"], x0 => Attribution.FromJson(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
@@ -3407,6 +3421,7 @@ namespace Paywire.Model
             if (this.Birthday != null) o["birthday"] = ModelJson.Json(this.Birthday);
             if (this.AppTrackingTransparencyStatus != null) o["app_tracking_transparency_status"] = ModelJson.Json(this.AppTrackingTransparencyStatus);
             if (this.AnalyticsDisabled != null) o["analytics_disabled"] = ModelJson.Json(this.AnalyticsDisabled);
+            if (this.ConsumptionDataConsent != null) o["consumption_data_consent"] = ModelJson.Json(this.ConsumptionDataConsent);
             if (this.IntegrationIdentifiers != null) o["integration_identifiers"] = ModelJson.Object(this.IntegrationIdentifiers, x0 => ModelJson.Json(x0));
             if (this.Attributions != null) o["attributions"] = ModelJson.Object(this.Attributions, x0 => x0.ToJson());
             ModelJson.AddAll(o, ExtraFields);
@@ -3416,7 +3431,7 @@ namespace Paywire.Model
 
     public sealed class AccessLevel : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
         /// <summary>judged at the call (or event) time by the access clock: the backend's last known time plus the time counted since, else the device's clock</summary>
         public bool? IsActive { get; set; }
         public string VendorProductId { get; set; }
@@ -3441,6 +3456,10 @@ namespace Paywire.Model
         public bool? IsRefund { get; set; }
         public string RefundedAt { get; set; }
         public string ActiveIntroductoryOfferType { get; set; }
+        /// <summary>the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product</summary>
+        public string WillRenewVendorProductId { get; set; }
+        /// <summary>whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say</summary>
+        public string OwnershipType { get; set; }
         public string ActivePromotionalOfferId { get; set; }
         public string OriginalTransactionId { get; set; }
         /// <summary>confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet)</summary>
@@ -3480,6 +3499,8 @@ namespace Paywire.Model
             v.IsRefund = ModelJson.Bool(ModelJson.Req(o, "is_refund", "AccessLevel"));
             v.RefundedAt = ModelJson.Nullable(ModelJson.Req(o, "refunded_at", "AccessLevel"), x0 => ModelJson.String(x0));
             v.ActiveIntroductoryOfferType = ModelJson.Nullable(ModelJson.Req(o, "active_introductory_offer_type", "AccessLevel"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "will_renew_vendor_product_id")) v.WillRenewVendorProductId = ModelJson.String(o["will_renew_vendor_product_id"]);
+            if (ModelJson.Present(o, "ownership_type")) v.OwnershipType = ModelJson.String(o["ownership_type"]);
             v.ActivePromotionalOfferId = ModelJson.Nullable(ModelJson.Req(o, "active_promotional_offer_id", "AccessLevel"), x0 => ModelJson.String(x0));
             v.OriginalTransactionId = ModelJson.Nullable(ModelJson.Req(o, "original_transaction_id", "AccessLevel"), x0 => ModelJson.String(x0));
             v.Verified = ModelJson.Bool(ModelJson.Req(o, "verified", "AccessLevel"));
@@ -3511,6 +3532,8 @@ namespace Paywire.Model
             o["is_refund"] = ModelJson.Json(this.IsRefund);
             o["refunded_at"] = ModelJson.NullOr(this.RefundedAt, x0 => ModelJson.Json(x0));
             o["active_introductory_offer_type"] = ModelJson.NullOr(this.ActiveIntroductoryOfferType, x0 => ModelJson.Json(x0));
+            if (this.WillRenewVendorProductId != null) o["will_renew_vendor_product_id"] = ModelJson.Json(this.WillRenewVendorProductId);
+            if (this.OwnershipType != null) o["ownership_type"] = ModelJson.Json(this.OwnershipType);
             o["active_promotional_offer_id"] = ModelJson.NullOr(this.ActivePromotionalOfferId, x0 => ModelJson.Json(x0));
             o["original_transaction_id"] = ModelJson.NullOr(this.OriginalTransactionId, x0 => ModelJson.Json(x0));
             o["verified"] = ModelJson.Json(this.Verified);
@@ -3524,7 +3547,7 @@ namespace Paywire.Model
     /// <summary>access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then)</summary>
     public sealed class Grant : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
         /// <summary>judged at the call (or event) time by the access clock: the backend's last known time plus the time counted since, else the device's clock</summary>
         public bool? IsActive { get; set; }
         public string VendorProductId { get; set; }
@@ -3549,6 +3572,10 @@ namespace Paywire.Model
         public bool? IsRefund { get; set; }
         public string RefundedAt { get; set; }
         public string ActiveIntroductoryOfferType { get; set; }
+        /// <summary>the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product</summary>
+        public string WillRenewVendorProductId { get; set; }
+        /// <summary>whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say</summary>
+        public string OwnershipType { get; set; }
         public string ActivePromotionalOfferId { get; set; }
         public string OriginalTransactionId { get; set; }
         /// <summary>confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet)</summary>
@@ -3587,6 +3614,8 @@ namespace Paywire.Model
             v.IsRefund = ModelJson.Bool(ModelJson.Req(o, "is_refund", "Grant"));
             v.RefundedAt = ModelJson.Nullable(ModelJson.Req(o, "refunded_at", "Grant"), x0 => ModelJson.String(x0));
             v.ActiveIntroductoryOfferType = ModelJson.Nullable(ModelJson.Req(o, "active_introductory_offer_type", "Grant"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "will_renew_vendor_product_id")) v.WillRenewVendorProductId = ModelJson.String(o["will_renew_vendor_product_id"]);
+            if (ModelJson.Present(o, "ownership_type")) v.OwnershipType = ModelJson.String(o["ownership_type"]);
             v.ActivePromotionalOfferId = ModelJson.Nullable(ModelJson.Req(o, "active_promotional_offer_id", "Grant"), x0 => ModelJson.String(x0));
             v.OriginalTransactionId = ModelJson.Nullable(ModelJson.Req(o, "original_transaction_id", "Grant"), x0 => ModelJson.String(x0));
             v.Verified = ModelJson.Bool(ModelJson.Req(o, "verified", "Grant"));
@@ -3617,6 +3646,8 @@ namespace Paywire.Model
             o["is_refund"] = ModelJson.Json(this.IsRefund);
             o["refunded_at"] = ModelJson.NullOr(this.RefundedAt, x0 => ModelJson.Json(x0));
             o["active_introductory_offer_type"] = ModelJson.NullOr(this.ActiveIntroductoryOfferType, x0 => ModelJson.Json(x0));
+            if (this.WillRenewVendorProductId != null) o["will_renew_vendor_product_id"] = ModelJson.Json(this.WillRenewVendorProductId);
+            if (this.OwnershipType != null) o["ownership_type"] = ModelJson.Json(this.OwnershipType);
             o["active_promotional_offer_id"] = ModelJson.NullOr(this.ActivePromotionalOfferId, x0 => ModelJson.Json(x0));
             o["original_transaction_id"] = ModelJson.NullOr(this.OriginalTransactionId, x0 => ModelJson.Json(x0));
             o["verified"] = ModelJson.Json(this.Verified);

@@ -18,6 +18,26 @@ struct Options {
     /// SHA-256 digests of the accepted API keys (a key given in clear is hashed at once).
     var apiKeyDigests: [[UInt8]] = []
     var appStoreRoot: String?
+    /// The app whose App Store data is taken (required with --app-store-root).
+    var appStoreBundleId: String?
+    /// Apple's environments taken: Production, and Sandbox for App Review and TestFlight.
+    var appStoreEnvironments = ["Production", "Sandbox"]
+    /// Chains without Apple's marker extensions are trusted (roots a test or a developer made).
+    var appStoreUnmarkedRoots = false
+    /// What the answers to CONSUMPTION_REQUEST say the developer prefers (Apple's refundPreference).
+    var appStoreRefundPreference = 0
+    /// The JWK set Pub/Sub push tokens are checked against (Google's, saved to a file); nil: the
+    /// Play route takes the API key like every /v1 route.
+    var playPushJWKS: String?
+    /// The audience the push subscription puts in its tokens (required with --play-push-jwks).
+    var playPushAudience: String?
+    /// The service account the push subscription signs as (required with --play-push-jwks).
+    var playPushServiceAccount: String?
+    /// The service account's JSON key the Play Developer API is asked with; nil: not asked.
+    var playServiceAccount: String?
+    var playAPIBase = "https://androidpublisher.googleapis.com"
+    /// The deadline of each call to the token URI and the Play Developer API.
+    var playAPITimeoutMillis = 10_000
     /// The test store's signing key; nil: the test store is off (the dev key with --dev).
     var signingKey: String?
     var offerBundleId = "dev.paywire.app"
@@ -76,6 +96,13 @@ struct Options {
         }
         if !options.dev, let flag = options.devOnlyGiven.first {
             throw OptionProblem("\(flag) is a development convenience: start with --dev to use it")
+        }
+        if options.appStoreRoot != nil && options.appStoreBundleId == nil {
+            throw OptionProblem("--app-store-root needs --app-store-bundle-id: App Store data is checked to be this app's")
+        }
+        let push = [options.playPushJWKS, options.playPushAudience, options.playPushServiceAccount]
+        if push.contains(where: { $0 != nil }) && push.contains(where: { $0 == nil }) {
+            throw OptionProblem("--play-push-jwks, --play-push-audience and --play-push-service-account go together: a push token is checked for all three")
         }
         if !options.dev && options.database == nil && options.dataDirectory == nil {
             throw OptionProblem("--database is required without --dev (a file path, sqlite:PATH or postgres://...)")
@@ -147,6 +174,46 @@ extension Options {
             }
         },
         Spec(flag: "--app-store-root", value: "FILE", help: "root certificate (PEM or DER) App Store notifications chain to") { o, v in o.appStoreRoot = v },
+        Spec(flag: "--app-store-bundle-id", value: "ID", help: "the app's bundle id App Store signed data must name") { o, v in
+            o.appStoreBundleId = v
+        },
+        Spec(flag: "--app-store-environments", value: "ENV[,ENV]",
+             help: "App Store environments taken (default Production,Sandbox; also Xcode, LocalTesting)") { o, v throws(OptionProblem) in
+            let names = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !names.isEmpty, names.allSatisfy(AppStoreSigned.environmentNames.contains) else {
+                throw OptionProblem("--app-store-environments takes \(AppStoreSigned.environmentNames.joined(separator: ", ")), separated by commas")
+            }
+            o.appStoreEnvironments = names
+        },
+        Spec(flag: "--app-store-unmarked-roots", value: nil,
+             help: "trust chains without Apple's marker extensions (roots you made; never with Apple's root)") { o, _ in
+            o.appStoreUnmarkedRoots = true
+        },
+        Spec(flag: "--app-store-refund-preference", value: "PREF",
+             help: "answers to CONSUMPTION_REQUEST: grant, decline, no_preference or undeclared (the default)") { o, v throws(OptionProblem) in
+            guard let code = Consumption.refundPreferences[v] else {
+                throw OptionProblem("--app-store-refund-preference takes grant, decline, no_preference or undeclared")
+            }
+            o.appStoreRefundPreference = code
+        },
+        Spec(flag: "--play-push-jwks", value: "FILE",
+             help: "JWK set (Google's certs) Play notification pushes' OIDC tokens are checked against; then no API key on that route") { o, v in
+            o.playPushJWKS = v
+        },
+        Spec(flag: "--play-push-audience", value: "AUD", help: "the audience of the Play push subscription's tokens") { o, v in o.playPushAudience = v },
+        Spec(flag: "--play-push-service-account", value: "EMAIL", help: "the service account the Play push subscription signs as") { o, v in
+            o.playPushServiceAccount = v
+        },
+        Spec(flag: "--play-service-account", value: "FILE",
+             help: "service account JSON key: after each RTDN the Play Developer API is asked for the purchase's state") { o, v in
+            o.playServiceAccount = v
+        },
+        Spec(flag: "--play-api-base", value: "URL", help: "the Play Developer API (default https://androidpublisher.googleapis.com)") { o, v in
+            o.playAPIBase = v
+        },
+        Spec(flag: "--play-api-timeout-ms", value: "N", help: "deadline of each Play API and token call (default 10000)") { o, v throws(OptionProblem) in
+            o.playAPITimeoutMillis = try integer(v, "--play-api-timeout-ms", 100...60_000)
+        },
         Spec(flag: "--test-signing-key", value: "KEY", help: "turns the test store on with this signing key") { o, v in o.signingKey = v },
         Spec(flag: "--offer-bundle-id", value: "ID", help: "the app's bundle id offer signatures cover") { o, v in o.offerBundleId = v },
         Spec(flag: "--offer-key-id", value: "ID", help: "the App Store Connect key id of the offer key") { o, v in o.offerKeyId = v },

@@ -17,6 +17,8 @@ struct ServerParts {
     let services: [any Service]
     /// What `/metrics` writes out.
     let registry: PrometheusCollectorRegistry
+    /// Checks Play notification pushes' OIDC tokens; nil: that route takes the API key.
+    let pushTokens: PushKeyFile?
 
     /// Reads the bundle, catalog and development files and opens the store; a file the core
     /// refuses stops the start, naming the file and why.
@@ -40,9 +42,10 @@ struct ServerParts {
             }
         }
         let (store, storeService) = try openStore(options, logger: logger)
-        let appStore: JWSVerifier
+        let appStore: AppStoreSigned
         do {
-            appStore = try JWSVerifier(rootFile: options.appStoreRoot)
+            appStore = AppStoreSigned(verifier: try JWSVerifier(rootFile: options.appStoreRoot, requireMarkers: !options.appStoreUnmarkedRoots),
+                                      bundleId: options.appStoreBundleId, environments: options.appStoreEnvironments)
         } catch {
             throw StartProblem("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
         }
@@ -51,12 +54,14 @@ struct ServerParts {
             experiments: experiments, products: products,
             testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
             offers: try offerSigner(options), trustHostStores: options.trustHostStores, appStore: appStore,
+            refundPreference: options.appStoreRefundPreference,
+            playAPI: try playAPI(options),
             dev: options.dev ? DevState(faults: try faults(options), profiles: try profiles(options)) : nil, store: store)
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
         return ServerParts(options: options, setup: setup, logger: logger, summary: summary, services: storeService.map { [$0] } ?? [],
-                           registry: ServerMetrics.bootstrap())
+                           registry: ServerMetrics.bootstrap(), pushTokens: try pushKeyFile(options, logger: logger))
     }
 
     /// Serves until SIGTERM or SIGINT; requests in flight are answered before it returns.
@@ -65,7 +70,9 @@ struct ServerParts {
         let table = RouteTable()
         router.add(middleware: Observe())
         if let dev = setup.dev { router.add(middleware: DevTraffic(state: dev)) }
-        router.add(middleware: RequireAPIKey(keys: APIKeys(digests: options.apiKeyDigests)))
+        router.add(middleware: RequireAPIKey(keys: APIKeys(digests: options.apiKeyDigests),
+                                             exempt: pushTokens == nil ? [] : [RequirePushToken.path]))
+        if let pushTokens { router.add(middleware: RequirePushToken(verifier: pushTokens)) }
         router.add(middleware: APIErrors(routes: table))
         let api = API(setup: setup)
         try api.registerHandlers(on: RecordingTransport(router: router, table: table), configuration: WireJSON.configuration,
@@ -128,6 +135,35 @@ struct ServerParts {
             return try OfferSigner(bundleId: options.offerBundleId, keyId: options.offerKeyId, pem: pem)
         } catch {
             throw StartProblem("\(path) is not a PEM P-256 private key: \(error)")
+        }
+    }
+
+    /// `--play-push-jwks` with its audience and service account (Options checks they come together).
+    private static func pushKeyFile(_ options: Options, logger: Logger) throws -> PushKeyFile? {
+        guard let path = options.playPushJWKS, let audience = options.playPushAudience,
+              let account = options.playPushServiceAccount else { return nil }
+        do {
+            return try PushKeyFile(path: path, audience: audience, serviceAccount: account, now: Int(Date().timeIntervalSince1970)) { read in
+                switch read {
+                case .success(let keys): logger.notice("--play-push-jwks read again: it changed", metadata: ["keys": .stringConvertible(keys)])
+                case .failure(let problem):
+                    logger.error("--play-push-jwks changed but is not a JWK set; the keys read before stay", metadata: ["reason": .string(problem.message)])
+                }
+            }
+        } catch {
+            throw StartProblem("--play-push-jwks \(path): \(error.message)")
+        }
+    }
+
+    /// `--play-service-account`: the key file read and checked once, at start.
+    private static func playAPI(_ options: Options) throws -> PlayDeveloperAPI? {
+        guard let path = options.playServiceAccount else { return nil }
+        let json = try read(path, "the service account key")
+        do {
+            return PlayDeveloperAPI(account: try PlayServiceAccount(json: json), base: options.playAPIBase,
+                                    timeoutMillis: options.playAPITimeoutMillis)
+        } catch {
+            throw StartProblem("--play-service-account \(path): \(error.message)")
         }
     }
 

@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa";
+export type SchemaSha256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -433,6 +433,8 @@ export interface UpdateProfileParams {
   app_tracking_transparency_status?: "authorized" | "denied" | "restricted" | "not_determined" | null;
   /** true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice */
   analytics_disabled?: boolean;
+  /** the user's consent to share consumption data with the App Store when Apple asks about a refund request (Apple's customerConsented): sent with the profile's attributes, and the backend marks its answers to CONSUMPTION_REQUEST sendable only when true; null removes it. Kept with the profile, like the standard attributes */
+  consumption_data_consent?: boolean | null;
 }
 
 export interface FlushAnalyticsParams {
@@ -475,6 +477,8 @@ export interface StoreTransaction {
   store?: string;
   /** the store's proof (receipt, signed transaction), passed to the backend untouched */
   verification?: string;
+  /** App Store (StoreKit 2): the transaction's JWS as StoreKit gives it (jwsRepresentation), passed to the backend untouched in the purchase or restore record; the backend verifies its signature and chain and takes every fact of the purchase from it */
+  signed_transaction?: string;
   /** ISO 8601 UTC, the store's word */
   expires_at?: string;
   product_type?: ProductType;
@@ -658,6 +662,8 @@ export interface Profile {
   app_tracking_transparency_status?: "authorized" | "denied" | "restricted" | "not_determined";
   /** present (true) only when update_profile disabled analytics: plain analytics are neither kept nor sent */
   analytics_disabled?: boolean;
+  /** set by update_profile; absent until set */
+  consumption_data_consent?: boolean;
   /** set by set_integration_identifiers, by key; absent until one is set */
   integration_identifiers?: { [key: string]: string };
   /** set by update_attribution, by source; absent until one is set */
@@ -689,6 +695,10 @@ export interface AccessLevel {
   is_refund: boolean;
   refunded_at: string | null;
   active_introductory_offer_type: "free_trial" | "pay_as_you_go" | "pay_up_front" | null;
+  /** the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product */
+  will_renew_vendor_product_id?: string;
+  /** whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say */
+  ownership_type?: "purchased" | "family_shared";
   active_promotional_offer_id: string | null;
   original_transaction_id: string | null;
   /** confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet) */
@@ -724,6 +734,10 @@ export interface Grant {
   is_refund: boolean;
   refunded_at: string | null;
   active_introductory_offer_type: "free_trial" | "pay_as_you_go" | "pay_up_front" | null;
+  /** the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product */
+  will_renew_vendor_product_id?: string;
+  /** whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say */
+  ownership_type?: "purchased" | "family_shared";
   active_promotional_offer_id: string | null;
   original_transaction_id: string | null;
   /** confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet) */

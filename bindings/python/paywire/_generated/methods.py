@@ -202,7 +202,7 @@ class TypedMethods:
         params = models.PrefetchParams(placement_ids=placement_ids, locale=locale)
         return models.decode_prefetch_result(self._call_typed("prefetch", params.to_json()))
 
-    def update_profile(self, *, custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None, email: Union[Optional[str], _mb.Unset] = _mb.UNSET, phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET, first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET, birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET, app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET, analytics_disabled: Optional[bool] = None) -> None:
+    def update_profile(self, *, custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None, email: Union[Optional[str], _mb.Unset] = _mb.UNSET, phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET, first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET, birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET, app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET, analytics_disabled: Optional[bool] = None, consumption_data_consent: Union[Optional[bool], _mb.Unset] = _mb.UNSET) -> None:
         """Calls `update_profile`. custom_attributes: null removes an attribute; email:
         local@domain, no spaces, at most 254 characters; null removes it; phone_number: an
         optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate;
@@ -213,9 +213,13 @@ class TypedMethods:
         host read it; null removes it; analytics_disabled: true: from this call on no plain
         analytics record (exposures, view and onboarding events) is kept or sent; records
         already queued still go. Purchases, restores, attribution and integration ids are not
-        affected. Kept across logout and identify: it is the device user's choice
+        affected. Kept across logout and identify: it is the device user's choice;
+        consumption_data_consent: the user's consent to share consumption data with the App
+        Store when Apple asks about a refund request (Apple's customerConsented): sent with the
+        profile's attributes, and the backend marks its answers to CONSUMPTION_REQUEST sendable
+        only when true; null removes it. Kept with the profile, like the standard attributes
         """
-        params = models.UpdateProfileParams(custom_attributes=custom_attributes, email=email, phone_number=phone_number, first_name=first_name, last_name=last_name, gender=gender, birthday=birthday, app_tracking_transparency_status=app_tracking_transparency_status, analytics_disabled=analytics_disabled)
+        params = models.UpdateProfileParams(custom_attributes=custom_attributes, email=email, phone_number=phone_number, first_name=first_name, last_name=last_name, gender=gender, birthday=birthday, app_tracking_transparency_status=app_tracking_transparency_status, analytics_disabled=analytics_disabled, consumption_data_consent=consumption_data_consent)
         return models.decode_update_profile_result(self._call_typed("update_profile", params.to_json()))
 
     def flush_analytics(self, *, timeout_ms: Optional[int] = None) -> models.FlushAnalyticsResult:
@@ -452,7 +456,7 @@ class AsyncTypedMethods:
         params = models.PrefetchParams(placement_ids=placement_ids, locale=locale)
         return models.decode_prefetch_result(await self._call_typed("prefetch", params.to_json()))
 
-    async def update_profile(self, *, custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None, email: Union[Optional[str], _mb.Unset] = _mb.UNSET, phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET, first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET, birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET, app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET, analytics_disabled: Optional[bool] = None) -> None:
+    async def update_profile(self, *, custom_attributes: Optional[Dict[str, Optional[Union[str, Decimal, bool]]]] = None, email: Union[Optional[str], _mb.Unset] = _mb.UNSET, phone_number: Union[Optional[str], _mb.Unset] = _mb.UNSET, first_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, last_name: Union[Optional[str], _mb.Unset] = _mb.UNSET, gender: Union[Optional[Literal['female', 'male', 'other']], _mb.Unset] = _mb.UNSET, birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET, app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET, analytics_disabled: Optional[bool] = None, consumption_data_consent: Union[Optional[bool], _mb.Unset] = _mb.UNSET) -> None:
         """Calls `update_profile`. custom_attributes: null removes an attribute; email:
         local@domain, no spaces, at most 254 characters; null removes it; phone_number: an
         optional '+', then 4 to 15 digits, which spaces, '-', '.', '(' and ')' may separate;
@@ -463,9 +467,13 @@ class AsyncTypedMethods:
         host read it; null removes it; analytics_disabled: true: from this call on no plain
         analytics record (exposures, view and onboarding events) is kept or sent; records
         already queued still go. Purchases, restores, attribution and integration ids are not
-        affected. Kept across logout and identify: it is the device user's choice
+        affected. Kept across logout and identify: it is the device user's choice;
+        consumption_data_consent: the user's consent to share consumption data with the App
+        Store when Apple asks about a refund request (Apple's customerConsented): sent with the
+        profile's attributes, and the backend marks its answers to CONSUMPTION_REQUEST sendable
+        only when true; null removes it. Kept with the profile, like the standard attributes
         """
-        params = models.UpdateProfileParams(custom_attributes=custom_attributes, email=email, phone_number=phone_number, first_name=first_name, last_name=last_name, gender=gender, birthday=birthday, app_tracking_transparency_status=app_tracking_transparency_status, analytics_disabled=analytics_disabled)
+        params = models.UpdateProfileParams(custom_attributes=custom_attributes, email=email, phone_number=phone_number, first_name=first_name, last_name=last_name, gender=gender, birthday=birthday, app_tracking_transparency_status=app_tracking_transparency_status, analytics_disabled=analytics_disabled, consumption_data_consent=consumption_data_consent)
         return models.decode_update_profile_result(await self._call_typed("update_profile", params.to_json()))
 
     async def flush_analytics(self, *, timeout_ms: Optional[int] = None) -> models.FlushAnalyticsResult:

@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '8b9c782851d2d5cae65959fd7ab169d6a65477d90b59160aca213e5567224ffa'
+SCHEMA_SHA256 = 'a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
@@ -1691,8 +1691,9 @@ class UpdateProfileParams:
     birthday: Union[Optional[str], _mb.Unset] = _mb.UNSET
     app_tracking_transparency_status: Union[Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']], _mb.Unset] = _mb.UNSET
     analytics_disabled: Optional[bool] = None
+    consumption_data_consent: Union[Optional[bool], _mb.Unset] = _mb.UNSET
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['analytics_disabled', 'app_tracking_transparency_status', 'birthday', 'custom_attributes', 'email', 'first_name', 'gender', 'last_name', 'phone_number'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['analytics_disabled', 'app_tracking_transparency_status', 'birthday', 'consumption_data_consent', 'custom_attributes', 'email', 'first_name', 'gender', 'last_name', 'phone_number'])
 
     @classmethod
     def from_json(cls, data: Any) -> "UpdateProfileParams":
@@ -1707,6 +1708,7 @@ class UpdateProfileParams:
             birthday=d["birthday"] if "birthday" in d else _mb.UNSET,
             app_tracking_transparency_status=d["app_tracking_transparency_status"] if "app_tracking_transparency_status" in d else _mb.UNSET,
             analytics_disabled=d["analytics_disabled"] if d.get("analytics_disabled") is not None else None,
+            consumption_data_consent=d["consumption_data_consent"] if "consumption_data_consent" in d else _mb.UNSET,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1730,6 +1732,8 @@ class UpdateProfileParams:
             out["app_tracking_transparency_status"] = self.app_tracking_transparency_status
         if self.analytics_disabled is not None:
             out["analytics_disabled"] = self.analytics_disabled
+        if not isinstance(self.consumption_data_consent, _mb.Unset):
+            out["consumption_data_consent"] = self.consumption_data_consent
         out.update(self.extra_fields)
         return out
 
@@ -1879,11 +1883,12 @@ class StoreTransaction:
     environment: Optional[Literal['sandbox', 'production']] = None
     store: Optional[str] = None
     verification: Optional[str] = None
+    signed_transaction: Optional[str] = None
     expires_at: Optional[str] = None
     product_type: Optional[ProductType] = None
     access_level_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'environment', 'expires_at', 'original_transaction_id', 'product_type', 'purchased_at', 'store', 'transaction_id', 'vendor_product_id', 'verification'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'environment', 'expires_at', 'original_transaction_id', 'product_type', 'purchased_at', 'signed_transaction', 'store', 'transaction_id', 'vendor_product_id', 'verification'])
 
     @classmethod
     def from_json(cls, data: Any) -> "StoreTransaction":
@@ -1896,6 +1901,7 @@ class StoreTransaction:
             environment=d["environment"] if d.get("environment") is not None else None,
             store=d["store"] if d.get("store") is not None else None,
             verification=d["verification"] if d.get("verification") is not None else None,
+            signed_transaction=d["signed_transaction"] if d.get("signed_transaction") is not None else None,
             expires_at=d["expires_at"] if d.get("expires_at") is not None else None,
             product_type=d["product_type"] if d.get("product_type") is not None else None,
             access_level_id=d["access_level_id"] if d.get("access_level_id") is not None else None,
@@ -1917,6 +1923,8 @@ class StoreTransaction:
             out["store"] = self.store
         if self.verification is not None:
             out["verification"] = self.verification
+        if self.signed_transaction is not None:
+            out["signed_transaction"] = self.signed_transaction
         if self.expires_at is not None:
             out["expires_at"] = self.expires_at
         if self.product_type is not None:
@@ -2437,10 +2445,11 @@ class Profile:
     birthday: Optional[str] = None
     app_tracking_transparency_status: Optional[Literal['authorized', 'denied', 'restricted', 'not_determined']] = None
     analytics_disabled: Optional[bool] = None
+    consumption_data_consent: Optional[bool] = None
     integration_identifiers: Optional[Dict[str, str]] = None
     attributions: Optional[Dict[str, Attribution]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_levels', 'analytics_disabled', 'app_tracking_transparency_status', 'attributions', 'birthday', 'custom_attributes', 'customer_user_id', 'email', 'first_name', 'gender', 'integration_identifiers', 'is_test_user', 'last_name', 'non_subscriptions', 'phone_number', 'profile_id', 'subscriptions', 'timestamp'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_levels', 'analytics_disabled', 'app_tracking_transparency_status', 'attributions', 'birthday', 'consumption_data_consent', 'custom_attributes', 'customer_user_id', 'email', 'first_name', 'gender', 'integration_identifiers', 'is_test_user', 'last_name', 'non_subscriptions', 'phone_number', 'profile_id', 'subscriptions', 'timestamp'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Profile":
@@ -2462,6 +2471,7 @@ class Profile:
             birthday=d["birthday"] if d.get("birthday") is not None else None,
             app_tracking_transparency_status=d["app_tracking_transparency_status"] if d.get("app_tracking_transparency_status") is not None else None,
             analytics_disabled=d["analytics_disabled"] if d.get("analytics_disabled") is not None else None,
+            consumption_data_consent=d["consumption_data_consent"] if d.get("consumption_data_consent") is not None else None,
             integration_identifiers=d["integration_identifiers"] if d.get("integration_identifiers") is not None else None,
             attributions={k0: Attribution.from_json(x0) for k0, x0 in d["attributions"].items()} if d.get("attributions") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
@@ -2494,6 +2504,8 @@ class Profile:
             out["app_tracking_transparency_status"] = self.app_tracking_transparency_status
         if self.analytics_disabled is not None:
             out["analytics_disabled"] = self.analytics_disabled
+        if self.consumption_data_consent is not None:
+            out["consumption_data_consent"] = self.consumption_data_consent
         if self.integration_identifiers is not None:
             out["integration_identifiers"] = self.integration_identifiers
         if self.attributions is not None:
@@ -2526,9 +2538,11 @@ class AccessLevel:
     original_transaction_id: Optional[str]
     verified: bool
     id: str
+    will_renew_vendor_product_id: Optional[str] = None
+    ownership_type: Optional[Literal['purchased', 'family_shared']] = None
     transaction_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'id', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'id', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "AccessLevel":
@@ -2556,6 +2570,8 @@ class AccessLevel:
             original_transaction_id=_mb.req(d, "original_transaction_id", "AccessLevel"),
             verified=_mb.req(d, "verified", "AccessLevel"),
             id=_mb.req(d, "id", "AccessLevel"),
+            will_renew_vendor_product_id=d["will_renew_vendor_product_id"] if d.get("will_renew_vendor_product_id") is not None else None,
+            ownership_type=d["ownership_type"] if d.get("ownership_type") is not None else None,
             transaction_id=d["transaction_id"] if d.get("transaction_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -2580,6 +2596,10 @@ class AccessLevel:
         out["is_refund"] = self.is_refund
         out["refunded_at"] = self.refunded_at
         out["active_introductory_offer_type"] = self.active_introductory_offer_type
+        if self.will_renew_vendor_product_id is not None:
+            out["will_renew_vendor_product_id"] = self.will_renew_vendor_product_id
+        if self.ownership_type is not None:
+            out["ownership_type"] = self.ownership_type
         out["active_promotional_offer_id"] = self.active_promotional_offer_id
         out["original_transaction_id"] = self.original_transaction_id
         out["verified"] = self.verified
@@ -2617,9 +2637,11 @@ class Grant:
     active_promotional_offer_id: Optional[str]
     original_transaction_id: Optional[str]
     verified: bool
+    will_renew_vendor_product_id: Optional[str] = None
+    ownership_type: Optional[Literal['purchased', 'family_shared']] = None
     transaction_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Grant":
@@ -2646,6 +2668,8 @@ class Grant:
             active_promotional_offer_id=_mb.req(d, "active_promotional_offer_id", "Grant"),
             original_transaction_id=_mb.req(d, "original_transaction_id", "Grant"),
             verified=_mb.req(d, "verified", "Grant"),
+            will_renew_vendor_product_id=d["will_renew_vendor_product_id"] if d.get("will_renew_vendor_product_id") is not None else None,
+            ownership_type=d["ownership_type"] if d.get("ownership_type") is not None else None,
             transaction_id=d["transaction_id"] if d.get("transaction_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -2670,6 +2694,10 @@ class Grant:
         out["is_refund"] = self.is_refund
         out["refunded_at"] = self.refunded_at
         out["active_introductory_offer_type"] = self.active_introductory_offer_type
+        if self.will_renew_vendor_product_id is not None:
+            out["will_renew_vendor_product_id"] = self.will_renew_vendor_product_id
+        if self.ownership_type is not None:
+            out["ownership_type"] = self.ownership_type
         out["active_promotional_offer_id"] = self.active_promotional_offer_id
         out["original_transaction_id"] = self.original_transaction_id
         out["verified"] = self.verified

@@ -161,6 +161,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.getConsumptionRequests(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/app-store/consumption-requests")
+        )
+        try transport.register(
+            {
                 try await server.postTestStoreNotification(
                     request: $0,
                     body: $1,
@@ -1765,6 +1776,131 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
+    /// App Store consumption requests and the answers built for them, for the operator
+    ///
+    /// Every CONSUMPTION_REQUEST the App Store sent about a known transaction, oldest first, with
+    /// the consumption information the server built from what it knows, in the members of
+    /// Apple's ConsumptionRequest: the delivery status (delivered: the server granted it), the
+    /// consumption status (a subscription's period by time; undeclared otherwise), whether a free
+    /// trial was part of it, the account's tenure (since the profile's first purchase), the
+    /// lifetime dollars purchased and refunded (undeclared when a price is not in USD), and
+    /// the refund preference (`--app-store-refund-preference`). `sendable` is true only when
+    /// the profile's `consumption_data_consent` attribute (update_profile on the device) was
+    /// true when the request came: Apple takes the information only with the customer's
+    /// consent. The server sends nothing to Apple; the operator does, within Apple's 12 hours.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/app-store/consumption-requests`.
+    /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)`.
+    func getConsumptionRequests(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.GetConsumptionRequests.id,
+            using: {
+                APIHandler.getConsumptionRequests($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.GetConsumptionRequests.Input.Query = .init(profileId: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "profile_id",
+                    as: Swift.String.self
+                ))
+                let headers: Operations.GetConsumptionRequests.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.GetConsumptionRequests.Input(
+                    query: query,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .serverError(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
     /// A store server notification for the test store, as plain JSON (demos and tests)
     ///
     /// The App Store Server Notifications v2 vocabulary without the signing. The notification is
@@ -1934,12 +2070,28 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// `signedPayload` is a JWS (ES256) whose header's `x5c` chain must lead to the root
     /// certificate the server was started with (`--app-store-root FILE`, PEM or DER) and whose
     /// leaf must have signed it; `data.signedTransactionInfo` and `data.signedRenewalInfo` are
-    /// checked the same way. The payload maps onto the test-store rules: notificationType and
+    /// checked the same way. Apple's policy, as Apple's App Store Server Library applies it:
+    /// the chain is leaf, intermediate and root, the intermediate carries the marker extension
+    /// 1.2.840.113635.100.6.2.1 and the leaf 1.2.840.113635.100.6.11.1 (else
+    /// `untrusted_certificate`; `--app-store-unmarked-roots` turns this off for roots one made);
+    /// the payload's `bundleId` (in `data`, `summary` or `externalPurchaseToken`) and the
+    /// transaction's must be `--app-store-bundle-id` (else `wrong_bundle_id`), and every
+    /// environment one of `--app-store-environments` (default Production and Sandbox; else
+    /// `wrong_environment`). The payload maps onto the test-store rules: notificationType and
     /// subtype as they are, notificationUUID the id, signedDate the event time, the
     /// transaction's originalTransactionId, transactionId, productId, expiresDate and
     /// revocationDate (refunded_at), the renewal info's gracePeriodExpiresDate and
-    /// autoRenewStatus (will_renew while the subscription goes on). Other types are recorded
-    /// only. A bad signature, chain, root or payload is refused with 400 and changes nothing.
+    /// autoRenewStatus (will_renew while the subscription goes on). DID_CHANGE_RENEWAL_PREF is a
+    /// plan change: with subtype UPGRADE its transaction's product replaces the old one at once
+    /// (the old grant ends, `cancellation_reason: upgraded`); otherwise the renewal info's
+    /// autoRenewProductId, when it is another product, is the grant's
+    /// `will_renew_vendor_product_id` until a renewal puts it in effect. Other types are
+    /// recorded only. A notification that carries no transaction (`TEST`, which App Store Connect sends
+    /// to check the URL and which is logged; `RENEWAL_EXTENSION` with subtype `SUMMARY` and its
+    /// `summary`; `EXTERNAL_PURCHASE_TOKEN` and its `externalPurchaseToken`; any other type
+    /// without `data.signedTransactionInfo`) is recorded under no profile and answered 200
+    /// `recorded`, without original_transaction_id, profile_id or profile. A bad signature,
+    /// chain, root or payload is refused with 400 and changes nothing.
     ///
     ///
     /// - Remark: HTTP `POST /v1/notifications/app-store`.
@@ -2086,21 +2238,60 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Google Play Real-time Developer Notifications, as a Pub/Sub push
     ///
-    /// `message.data` is base64 of `{version, packageName, eventTimeMillis,
-    /// subscriptionNotification: {version, notificationType, purchaseToken, subscriptionId}}`
-    /// or of `{..., voidedPurchaseNotification: {purchaseToken, orderId, productType,
-    /// refundType}}`; `message.messageId` is the id replays are known by. The purchase token is
-    /// the original transaction id (what the device posts as `original_transaction_id` for a
-    /// Play purchase). notificationType maps onto the test-store rules: 1 RECOVERED DID_RENEW,
-    /// 2 RENEWED DID_RENEW, 3 CANCELED AUTO_RENEW_DISABLED, 4 PURCHASED SUBSCRIBED, 5 ON_HOLD
-    /// DID_FAIL_TO_RENEW (no grace: access ends at the expiry), 6 IN_GRACE_PERIOD
-    /// DID_FAIL_TO_RENEW/GRACE_PERIOD, 7 RESTARTED AUTO_RENEW_ENABLED, 12 REVOKED REVOKE,
-    /// 13 EXPIRED EXPIRED; 8 PRICE_CHANGE_CONFIRMED, 9 DEFERRED, 10 PAUSED and 11
-    /// PAUSE_SCHEDULE_CHANGED are recorded only. A voided purchase is a REFUND at
-    /// eventTimeMillis. There is no Play API here to ask for the expiry: a renewal or purchase
-    /// lasts until `subscriptionNotification.expiryTimeMillis` when the sender adds it, else
-    /// one period of the product from eventTimeMillis by the calendar; a grace period ends at
-    /// `gracePeriodExpiryTimeMillis` when added, else 3 days after the event.
+    /// Authentication: a server started with `--play-push-jwks FILE` (Google's JWK set,
+    /// https://www.googleapis.com/oauth2/v3/certs, saved to a file), `--play-push-audience` and
+    /// `--play-push-service-account` takes this route by the OIDC token an authenticated push
+    /// subscription sends, `authorization: Bearer <JWT>`, and needs no API key here: the token
+    /// must be RS256 under a key of the set (by `kid`), issued by accounts.google.com, for that
+    /// audience, with that service account as its verified `email`, and not expired (60 s of
+    /// clock difference allowed). A push without such a token is refused 401 and changes
+    /// nothing; an API key does not replace it. Without these flags the route takes the API
+    /// key like every /v1 route.
+    /// `message.data` is base64 of a DeveloperNotification `{version, packageName,
+    /// eventTimeMillis, ...}` with one of `subscriptionNotification: {version, notificationType,
+    /// purchaseToken, subscriptionId}`, `oneTimeProductNotification: {version, notificationType,
+    /// purchaseToken, sku}`, `voidedPurchaseNotification: {purchaseToken, orderId, productType,
+    /// refundType}` or `testNotification: {version}`; `message.messageId` is the id replays are
+    /// known by. The purchase token is the original transaction id (what the device posts as
+    /// `original_transaction_id` for a Play purchase). notificationType maps onto the
+    /// test-store rules: 1 RECOVERED DID_RENEW, 2 RENEWED DID_RENEW, 3 CANCELED
+    /// AUTO_RENEW_DISABLED, 4 PURCHASED SUBSCRIBED, 5 ON_HOLD DID_FAIL_TO_RENEW (no grace:
+    /// access ends at the expiry), 6 IN_GRACE_PERIOD DID_FAIL_TO_RENEW/GRACE_PERIOD, 7
+    /// RESTARTED AUTO_RENEW_ENABLED, 12 REVOKED REVOKE, 13 EXPIRED EXPIRED; 8
+    /// PRICE_CHANGE_CONFIRMED, 9 DEFERRED, 10 PAUSED, 11 PAUSE_SCHEDULE_CHANGED, 17
+    /// ITEMS_CHANGED, 18 CANCELLATION_SCHEDULED, 19 PRICE_CHANGE_UPDATED, 20
+    /// PENDING_PURCHASE_CANCELED and 22 PRICE_STEP_UP_CONSENT_UPDATED are recorded only. A
+    /// one-time product's 1 ONE_TIME_PRODUCT_PURCHASED is recorded, 2 ONE_TIME_PRODUCT_CANCELED
+    /// (a pending purchase canceled) is a REVOKE. A voided purchase is a REFUND at
+    /// eventTimeMillis. Play Console's test notification (`testNotification`, type
+    /// `TEST_NOTIFICATION`) is logged, recorded under no profile and answered 200 `recorded`.
+    /// So is any notification the server does not know (another member, or a notificationType
+    /// number not listed: type `UNKNOWN_NOTIFICATION`, `SUBSCRIPTION_NOTIFICATION_<n>` or
+    /// `ONE_TIME_PRODUCT_NOTIFICATION_<n>`), since
+    /// Pub/Sub retries anything but a 2xx for days; only a push that is not a well-formed
+    /// DeveloperNotification is refused with 400.
+    ///
+    /// The purchase's state: an RTDN says only that a purchase changed. A server started with
+    /// `--play-service-account FILE` (a service account's JSON key) asks the Play Developer API
+    /// at `--play-api-base` after every subscription or one-time notification of a known type:
+    /// `purchases.subscriptionsv2.get` (the latest `lineItems[].expiryTime` is the expiry, and
+    /// the grace period's end while `subscriptionState` is SUBSCRIPTION_STATE_IN_GRACE_PERIOD;
+    /// `autoRenewingPlan.autoRenewEnabled` is will_renew, a prepaid plan never renews) and
+    /// `purchases.products.get` (`purchaseState` 1, canceled, ends access; 0 or 2 is recorded),
+    /// with an access token the account's RS256 assertion is exchanged for at its `token_uri`
+    /// (the JWT-bearer grant, scope androidpublisher). Each call has a deadline
+    /// (`--play-api-timeout-ms`); a failed call answers 503 and changes nothing, so Pub/Sub
+    /// retries. A voided purchase is taken as it stands. A subscription that names a
+    /// `linkedPurchaseToken` replaces that purchase (an upgrade, downgrade or resubscription
+    /// issues a new token): the replaced purchase's grant ends at the new one's `startTime`
+    /// (`cancellation_reason: upgraded`, recorded as `SUBSCRIPTION_REPLACED`), and the new
+    /// purchase is recorded for the replaced one's owner, so the grant moves and is never given
+    /// twice; a replaced purchase the server never saw moves nothing. Without a service
+    /// account, outside `--dev` a notification that names a purchase answers 503
+    /// `play_api_not_configured`; in development: a renewal or purchase lasts until `subscriptionNotification.expiryTimeMillis`
+    /// when the sender adds it, else one period of the product from eventTimeMillis by the
+    /// calendar; a grace period ends at `gracePeriodExpiryTimeMillis` when added, else 3 days
+    /// after the event.
     ///
     ///
     /// - Remark: HTTP `POST /v1/notifications/play`.
@@ -2229,6 +2420,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         value: value.headers.retryAfter
                     )
                     return (response, nil)
+                case let .serviceUnavailable(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 503)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
                 case let .serverError(statusCode, value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)

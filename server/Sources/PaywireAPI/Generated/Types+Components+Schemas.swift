@@ -347,6 +347,21 @@ extension Components {
             package var activeIntroductoryOfferType: Components.Schemas.Grant.ActiveIntroductoryOfferTypePayload?
             /// - Remark: Generated from `#/components/schemas/Grant/active_promotional_offer_id`.
             package var activePromotionalOfferId: Swift.String?
+            /// The product the subscription renews into after an App Store downgrade or crossgrade (DID_CHANGE_RENEWAL_PREF); absent when it renews into its own product.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Grant/will_renew_vendor_product_id`.
+            package var willRenewVendorProductId: Swift.String?
+            /// The App Store's inAppOwnershipType of a verified StoreKit 2 transaction: the user's own purchase, or access through Family Sharing (REVOKE ends it). Absent when the store did not say.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Grant/ownership_type`.
+            @frozen package enum OwnershipTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case purchased = "purchased"
+                case familyShared = "family_shared"
+            }
+            /// The App Store's inAppOwnershipType of a verified StoreKit 2 transaction: the user's own purchase, or access through Family Sharing (REVOKE ends it). Absent when the store did not say.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Grant/ownership_type`.
+            package var ownershipType: Components.Schemas.Grant.OwnershipTypePayload?
             /// Access at the time of the answer; given once a store notification reported on the grant.
             ///
             /// - Remark: Generated from `#/components/schemas/Grant/is_active`.
@@ -374,6 +389,8 @@ extension Components {
             ///   - refundedAt:
             ///   - activeIntroductoryOfferType:
             ///   - activePromotionalOfferId:
+            ///   - willRenewVendorProductId: The product the subscription renews into after an App Store downgrade or crossgrade (DID_CHANGE_RENEWAL_PREF); absent when it renews into its own product.
+            ///   - ownershipType: The App Store's inAppOwnershipType of a verified StoreKit 2 transaction: the user's own purchase, or access through Family Sharing (REVOKE ends it). Absent when the store did not say.
             ///   - isActive: Access at the time of the answer; given once a store notification reported on the grant.
             package init(
                 vendorProductId: Swift.String,
@@ -396,6 +413,8 @@ extension Components {
                 refundedAt: Foundation.Date? = nil,
                 activeIntroductoryOfferType: Components.Schemas.Grant.ActiveIntroductoryOfferTypePayload? = nil,
                 activePromotionalOfferId: Swift.String? = nil,
+                willRenewVendorProductId: Swift.String? = nil,
+                ownershipType: Components.Schemas.Grant.OwnershipTypePayload? = nil,
                 isActive: Swift.Bool? = nil
             ) {
                 self.vendorProductId = vendorProductId
@@ -418,6 +437,8 @@ extension Components {
                 self.refundedAt = refundedAt
                 self.activeIntroductoryOfferType = activeIntroductoryOfferType
                 self.activePromotionalOfferId = activePromotionalOfferId
+                self.willRenewVendorProductId = willRenewVendorProductId
+                self.ownershipType = ownershipType
                 self.isActive = isActive
             }
             package enum CodingKeys: String, CodingKey {
@@ -441,6 +462,8 @@ extension Components {
                 case refundedAt = "refunded_at"
                 case activeIntroductoryOfferType = "active_introductory_offer_type"
                 case activePromotionalOfferId = "active_promotional_offer_id"
+                case willRenewVendorProductId = "will_renew_vendor_product_id"
+                case ownershipType = "ownership_type"
                 case isActive = "is_active"
             }
         }
@@ -659,6 +682,10 @@ extension Components {
                 package var appTrackingTransparencyStatus: Components.Schemas.ProfileAttributesRequest.AttributesPayload.AppTrackingTransparencyStatusPayload?
                 /// - Remark: Generated from `#/components/schemas/ProfileAttributesRequest/attributes/analytics_disabled`.
                 package var analyticsDisabled: Swift.Bool?
+                /// The user's consent to share consumption data with the App Store (Apple's customerConsented); absent when unset.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ProfileAttributesRequest/attributes/consumption_data_consent`.
+                package var consumptionDataConsent: Swift.Bool?
                 /// - Remark: Generated from `#/components/schemas/ProfileAttributesRequest/attributes/custom_attributes`.
                 package struct CustomAttributesPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ProfileAttributesRequest/attributes/custom_attributes/additionalProperties`.
@@ -735,6 +762,7 @@ extension Components {
                 ///   - birthday:
                 ///   - appTrackingTransparencyStatus:
                 ///   - analyticsDisabled:
+                ///   - consumptionDataConsent: The user's consent to share consumption data with the App Store (Apple's customerConsented); absent when unset.
                 ///   - customAttributes:
                 package init(
                     email: Swift.String? = nil,
@@ -745,6 +773,7 @@ extension Components {
                     birthday: Swift.String? = nil,
                     appTrackingTransparencyStatus: Components.Schemas.ProfileAttributesRequest.AttributesPayload.AppTrackingTransparencyStatusPayload? = nil,
                     analyticsDisabled: Swift.Bool? = nil,
+                    consumptionDataConsent: Swift.Bool? = nil,
                     customAttributes: Components.Schemas.ProfileAttributesRequest.AttributesPayload.CustomAttributesPayload? = nil
                 ) {
                     self.email = email
@@ -755,6 +784,7 @@ extension Components {
                     self.birthday = birthday
                     self.appTrackingTransparencyStatus = appTrackingTransparencyStatus
                     self.analyticsDisabled = analyticsDisabled
+                    self.consumptionDataConsent = consumptionDataConsent
                     self.customAttributes = customAttributes
                 }
                 package enum CodingKeys: String, CodingKey {
@@ -766,6 +796,7 @@ extension Components {
                     case birthday
                     case appTrackingTransparencyStatus = "app_tracking_transparency_status"
                     case analyticsDisabled = "analytics_disabled"
+                    case consumptionDataConsent = "consumption_data_consent"
                     case customAttributes = "custom_attributes"
                 }
             }
@@ -979,6 +1010,21 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TransactionClaim/store`.
             package var store: Swift.String
+            /// App Store (StoreKit 2, store `app_store`): the transaction's JWS as StoreKit gives it. The
+            /// server verifies it as an App Store notification (the x5c chain to `--app-store-root`,
+            /// Apple's marker extensions, ES256, bundle id and environment) and takes every fact from
+            /// its payload, never from the members beside it: transactionId, originalTransactionId,
+            /// productId, purchaseDate, expiresDate, environment, offerType and offerIdentifier,
+            /// inAppOwnershipType, revocationDate. The members beside it must agree with it, and the
+            /// store must be `app_store` (`verification_failed` otherwise); a JWS that fails is refused with the notification
+            /// route's code (`malformed_jws`, `untrusted_certificate`, `invalid_signature`,
+            /// `wrong_bundle_id`, `wrong_environment`, `invalid_payload`) and grants nothing; a revoked
+            /// transaction is refused `revoked`. Without it, an App Store claim is
+            /// `unsupported_store` unless the server runs with `--trust-host-stores`.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/TransactionClaim/signed_transaction`.
+            package var signedTransaction: Swift.String?
             /// Creates a new `TransactionClaim`.
             ///
             /// - Parameters:
@@ -989,6 +1035,7 @@ extension Components {
             ///   - purchasedAt: ms since the epoch
             ///   - environment:
             ///   - store: `test`, or a host store (app_store, play_store, ...)
+            ///   - signedTransaction: App Store (StoreKit 2, store `app_store`): the transaction's JWS as StoreKit gives it. The
             package init(
                 transactionId: Swift.String,
                 originalTransactionId: Swift.String,
@@ -996,7 +1043,8 @@ extension Components {
                 verification: Swift.String,
                 purchasedAt: Swift.Int,
                 environment: Components.Schemas.TransactionClaim.EnvironmentPayload,
-                store: Swift.String
+                store: Swift.String,
+                signedTransaction: Swift.String? = nil
             ) {
                 self.transactionId = transactionId
                 self.originalTransactionId = originalTransactionId
@@ -1005,6 +1053,7 @@ extension Components {
                 self.purchasedAt = purchasedAt
                 self.environment = environment
                 self.store = store
+                self.signedTransaction = signedTransaction
             }
             package enum CodingKeys: String, CodingKey {
                 case transactionId = "transaction_id"
@@ -1014,6 +1063,7 @@ extension Components {
                 case purchasedAt = "purchased_at"
                 case environment
                 case store
+                case signedTransaction = "signed_transaction"
             }
         }
         /// - Remark: Generated from `#/components/schemas/PurchaseRequest`.
@@ -1259,6 +1309,13 @@ extension Components {
                     case unknownProduct = "unknown_product"
                     case transactionConflict = "transaction_conflict"
                     case unsupportedStore = "unsupported_store"
+                    case malformedJws = "malformed_jws"
+                    case untrustedCertificate = "untrusted_certificate"
+                    case invalidSignature = "invalid_signature"
+                    case wrongBundleId = "wrong_bundle_id"
+                    case wrongEnvironment = "wrong_environment"
+                    case invalidPayload = "invalid_payload"
+                    case revoked = "revoked"
                 }
                 /// - Remark: Generated from `#/components/schemas/PurchaseRefused/error/code`.
                 package var code: Components.Schemas.PurchaseRefused._ErrorPayload.CodePayload
@@ -1378,6 +1435,13 @@ extension Components {
                     case unknownProduct = "unknown_product"
                     case transactionConflict = "transaction_conflict"
                     case unsupportedStore = "unsupported_store"
+                    case malformedJws = "malformed_jws"
+                    case untrustedCertificate = "untrusted_certificate"
+                    case invalidSignature = "invalid_signature"
+                    case wrongBundleId = "wrong_bundle_id"
+                    case wrongEnvironment = "wrong_environment"
+                    case invalidPayload = "invalid_payload"
+                    case revoked = "revoked"
                 }
                 /// - Remark: Generated from `#/components/schemas/RestoreResponse/RefusedPayload/code`.
                 package var code: Components.Schemas.RestoreResponse.RefusedPayloadPayload.CodePayload
@@ -1911,6 +1975,187 @@ extension Components {
                 case cancellationReason = "cancellation_reason"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ConsumptionRequests`.
+        package struct ConsumptionRequests: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequests/consumption_requests`.
+            package var consumptionRequests: [Components.Schemas.ConsumptionRequestEntry]
+            /// Creates a new `ConsumptionRequests`.
+            ///
+            /// - Parameters:
+            ///   - consumptionRequests:
+            package init(consumptionRequests: [Components.Schemas.ConsumptionRequestEntry]) {
+                self.consumptionRequests = consumptionRequests
+            }
+            package enum CodingKeys: String, CodingKey {
+                case consumptionRequests = "consumption_requests"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry`.
+        package struct ConsumptionRequestEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/notification_id`.
+            package var notificationId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/original_transaction_id`.
+            package var originalTransactionId: Swift.String
+            /// The transaction Apple asked about, when the notification named it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/transaction_id`.
+            package var transactionId: Swift.String?
+            /// The profile owning the transaction.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/profile_id`.
+            package var profileId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/received_at`.
+            package var receivedAt: Foundation.Date
+            /// true: the user consented (consumption_data_consent) when the request came.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/sendable`.
+            package var sendable: Swift.Bool
+            /// The body of Apple's Send Consumption Information request, in Apple's member names and codes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request`.
+            package struct ConsumptionRequestPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/customerConsented`.
+                package var customerConsented: Swift.Bool
+                /// 0 undeclared, 1 not consumed, 2 partially, 3 fully
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/consumptionStatus`.
+                package var consumptionStatus: Swift.Int
+                /// 1 Apple
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/platform`.
+                package var platform: Swift.Int
+                /// A free trial was part of the purchase.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/sampleContentProvided`.
+                package var sampleContentProvided: Swift.Bool
+                /// 0 delivered and working
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/deliveryStatus`.
+                package var deliveryStatus: Swift.Int
+                /// Empty (the server keeps none).
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/appAccountToken`.
+                package var appAccountToken: Swift.String
+                /// 0 undeclared, 1 under 3 days ... 7 over 365 days
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/accountTenure`.
+                package var accountTenure: Swift.Int
+                /// 0 undeclared
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/playTime`.
+                package var playTime: Swift.Int
+                /// 0 undeclared, 1 none, 2 under 50 USD ... 7 over 2000
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/lifetimeDollarsPurchased`.
+                package var lifetimeDollarsPurchased: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/lifetimeDollarsRefunded`.
+                package var lifetimeDollarsRefunded: Swift.Int
+                /// 1 active
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/userStatus`.
+                package var userStatus: Swift.Int
+                /// 0 undeclared, 1 grant, 2 decline, 3 no preference
+                ///
+                /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request/refundPreference`.
+                package var refundPreference: Swift.Int
+                /// Creates a new `ConsumptionRequestPayload`.
+                ///
+                /// - Parameters:
+                ///   - customerConsented:
+                ///   - consumptionStatus: 0 undeclared, 1 not consumed, 2 partially, 3 fully
+                ///   - platform: 1 Apple
+                ///   - sampleContentProvided: A free trial was part of the purchase.
+                ///   - deliveryStatus: 0 delivered and working
+                ///   - appAccountToken: Empty (the server keeps none).
+                ///   - accountTenure: 0 undeclared, 1 under 3 days ... 7 over 365 days
+                ///   - playTime: 0 undeclared
+                ///   - lifetimeDollarsPurchased: 0 undeclared, 1 none, 2 under 50 USD ... 7 over 2000
+                ///   - lifetimeDollarsRefunded:
+                ///   - userStatus: 1 active
+                ///   - refundPreference: 0 undeclared, 1 grant, 2 decline, 3 no preference
+                package init(
+                    customerConsented: Swift.Bool,
+                    consumptionStatus: Swift.Int,
+                    platform: Swift.Int,
+                    sampleContentProvided: Swift.Bool,
+                    deliveryStatus: Swift.Int,
+                    appAccountToken: Swift.String,
+                    accountTenure: Swift.Int,
+                    playTime: Swift.Int,
+                    lifetimeDollarsPurchased: Swift.Int,
+                    lifetimeDollarsRefunded: Swift.Int,
+                    userStatus: Swift.Int,
+                    refundPreference: Swift.Int
+                ) {
+                    self.customerConsented = customerConsented
+                    self.consumptionStatus = consumptionStatus
+                    self.platform = platform
+                    self.sampleContentProvided = sampleContentProvided
+                    self.deliveryStatus = deliveryStatus
+                    self.appAccountToken = appAccountToken
+                    self.accountTenure = accountTenure
+                    self.playTime = playTime
+                    self.lifetimeDollarsPurchased = lifetimeDollarsPurchased
+                    self.lifetimeDollarsRefunded = lifetimeDollarsRefunded
+                    self.userStatus = userStatus
+                    self.refundPreference = refundPreference
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case customerConsented
+                    case consumptionStatus
+                    case platform
+                    case sampleContentProvided
+                    case deliveryStatus
+                    case appAccountToken
+                    case accountTenure
+                    case playTime
+                    case lifetimeDollarsPurchased
+                    case lifetimeDollarsRefunded
+                    case userStatus
+                    case refundPreference
+                }
+            }
+            /// The body of Apple's Send Consumption Information request, in Apple's member names and codes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConsumptionRequestEntry/consumption_request`.
+            package var consumptionRequest: Components.Schemas.ConsumptionRequestEntry.ConsumptionRequestPayload
+            /// Creates a new `ConsumptionRequestEntry`.
+            ///
+            /// - Parameters:
+            ///   - notificationId:
+            ///   - originalTransactionId:
+            ///   - transactionId: The transaction Apple asked about, when the notification named it.
+            ///   - profileId: The profile owning the transaction.
+            ///   - receivedAt:
+            ///   - sendable: true: the user consented (consumption_data_consent) when the request came.
+            ///   - consumptionRequest: The body of Apple's Send Consumption Information request, in Apple's member names and codes.
+            package init(
+                notificationId: Swift.String,
+                originalTransactionId: Swift.String,
+                transactionId: Swift.String? = nil,
+                profileId: Swift.String,
+                receivedAt: Foundation.Date,
+                sendable: Swift.Bool,
+                consumptionRequest: Components.Schemas.ConsumptionRequestEntry.ConsumptionRequestPayload
+            ) {
+                self.notificationId = notificationId
+                self.originalTransactionId = originalTransactionId
+                self.transactionId = transactionId
+                self.profileId = profileId
+                self.receivedAt = receivedAt
+                self.sendable = sendable
+                self.consumptionRequest = consumptionRequest
+            }
+            package enum CodingKeys: String, CodingKey {
+                case notificationId = "notification_id"
+                case originalTransactionId = "original_transaction_id"
+                case transactionId = "transaction_id"
+                case profileId = "profile_id"
+                case receivedAt = "received_at"
+                case sendable
+                case consumptionRequest = "consumption_request"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/AppStoreNotification`.
         package struct AppStoreNotification: Codable, Hashable, Sendable {
             /// JWS (ES256, x5c) of the ResponseBodyV2DecodedPayload.
@@ -2001,13 +2246,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NotificationResult/type`.
             package var _type: Swift.String
             /// - Remark: Generated from `#/components/schemas/NotificationResult/original_transaction_id`.
-            package var originalTransactionId: Swift.String
+            package var originalTransactionId: Swift.String?
             /// The profile owning the original transaction.
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationResult/profile_id`.
-            package var profileId: Swift.String
+            package var profileId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NotificationResult/profile`.
-            package var profile: Components.Schemas.Profile
+            package var profile: Components.Schemas.Profile?
             /// Creates a new `NotificationResult`.
             ///
             /// - Parameters:
@@ -2023,9 +2268,9 @@ extension Components {
                 outcome: Components.Schemas.NotificationResult.OutcomePayload,
                 message: Swift.String,
                 _type: Swift.String,
-                originalTransactionId: Swift.String,
-                profileId: Swift.String,
-                profile: Components.Schemas.Profile
+                originalTransactionId: Swift.String? = nil,
+                profileId: Swift.String? = nil,
+                profile: Components.Schemas.Profile? = nil
             ) {
                 self.notificationId = notificationId
                 self.outcome = outcome

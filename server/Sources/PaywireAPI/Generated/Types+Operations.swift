@@ -3162,6 +3162,246 @@ package enum Operations {
             }
         }
     }
+    /// App Store consumption requests and the answers built for them, for the operator
+    ///
+    /// Every CONSUMPTION_REQUEST the App Store sent about a known transaction, oldest first, with
+    /// the consumption information the server built from what it knows, in the members of
+    /// Apple's ConsumptionRequest: the delivery status (delivered: the server granted it), the
+    /// consumption status (a subscription's period by time; undeclared otherwise), whether a free
+    /// trial was part of it, the account's tenure (since the profile's first purchase), the
+    /// lifetime dollars purchased and refunded (undeclared when a price is not in USD), and
+    /// the refund preference (`--app-store-refund-preference`). `sendable` is true only when
+    /// the profile's `consumption_data_consent` attribute (update_profile on the device) was
+    /// true when the request came: Apple takes the information only with the customer's
+    /// consent. The server sends nothing to Apple; the operator does, within Apple's 12 hours.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/app-store/consumption-requests`.
+    /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)`.
+    package enum GetConsumptionRequests {
+        package static let id: Swift.String = "getConsumptionRequests"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/query`.
+            package struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/query/profile_id`.
+                package var profileId: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - profileId:
+                package init(profileId: Swift.String? = nil) {
+                    self.profileId = profileId
+                }
+            }
+            package var query: Operations.GetConsumptionRequests.Input.Query
+            /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/header`.
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsumptionRequests.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsumptionRequests.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.GetConsumptionRequests.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            package init(
+                query: Operations.GetConsumptionRequests.Input.Query = .init(),
+                headers: Operations.GetConsumptionRequests.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/app-store/consumption-requests/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ConsumptionRequests)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.ConsumptionRequests {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.GetConsumptionRequests.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.GetConsumptionRequests.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The requests, oldest first.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetConsumptionRequests.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.GetConsumptionRequests.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing or wrong `authorization: Api-Key <key>` (the key is never echoed).
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/app-store/consumption-requests/get(getConsumptionRequests)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            package var serverError: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// A store server notification for the test store, as plain JSON (demos and tests)
     ///
     /// The App Store Server Notifications v2 vocabulary without the signing. The notification is
@@ -3433,12 +3673,28 @@ package enum Operations {
     /// `signedPayload` is a JWS (ES256) whose header's `x5c` chain must lead to the root
     /// certificate the server was started with (`--app-store-root FILE`, PEM or DER) and whose
     /// leaf must have signed it; `data.signedTransactionInfo` and `data.signedRenewalInfo` are
-    /// checked the same way. The payload maps onto the test-store rules: notificationType and
+    /// checked the same way. Apple's policy, as Apple's App Store Server Library applies it:
+    /// the chain is leaf, intermediate and root, the intermediate carries the marker extension
+    /// 1.2.840.113635.100.6.2.1 and the leaf 1.2.840.113635.100.6.11.1 (else
+    /// `untrusted_certificate`; `--app-store-unmarked-roots` turns this off for roots one made);
+    /// the payload's `bundleId` (in `data`, `summary` or `externalPurchaseToken`) and the
+    /// transaction's must be `--app-store-bundle-id` (else `wrong_bundle_id`), and every
+    /// environment one of `--app-store-environments` (default Production and Sandbox; else
+    /// `wrong_environment`). The payload maps onto the test-store rules: notificationType and
     /// subtype as they are, notificationUUID the id, signedDate the event time, the
     /// transaction's originalTransactionId, transactionId, productId, expiresDate and
     /// revocationDate (refunded_at), the renewal info's gracePeriodExpiresDate and
-    /// autoRenewStatus (will_renew while the subscription goes on). Other types are recorded
-    /// only. A bad signature, chain, root or payload is refused with 400 and changes nothing.
+    /// autoRenewStatus (will_renew while the subscription goes on). DID_CHANGE_RENEWAL_PREF is a
+    /// plan change: with subtype UPGRADE its transaction's product replaces the old one at once
+    /// (the old grant ends, `cancellation_reason: upgraded`); otherwise the renewal info's
+    /// autoRenewProductId, when it is another product, is the grant's
+    /// `will_renew_vendor_product_id` until a renewal puts it in effect. Other types are
+    /// recorded only. A notification that carries no transaction (`TEST`, which App Store Connect sends
+    /// to check the URL and which is logged; `RENEWAL_EXTENSION` with subtype `SUMMARY` and its
+    /// `summary`; `EXTERNAL_PURCHASE_TOKEN` and its `externalPurchaseToken`; any other type
+    /// without `data.signedTransactionInfo`) is recorded under no profile and answered 200
+    /// `recorded`, without original_transaction_id, profile_id or profile. A bad signature,
+    /// chain, root or payload is refused with 400 and changes nothing.
     ///
     ///
     /// - Remark: HTTP `POST /v1/notifications/app-store`.
@@ -3557,7 +3813,7 @@ package enum Operations {
                     self.body = body
                 }
             }
-            /// `invalid_request`, `malformed_jws`, `untrusted_certificate`, `invalid_signature` or `invalid_payload`; nothing changed.
+            /// `invalid_request`, `malformed_jws`, `untrusted_certificate`, `invalid_signature`, `wrong_bundle_id`, `wrong_environment` or `invalid_payload`; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/notifications/app-store/post(postAppStoreNotification)/responses/400`.
             ///
@@ -3713,21 +3969,60 @@ package enum Operations {
     }
     /// Google Play Real-time Developer Notifications, as a Pub/Sub push
     ///
-    /// `message.data` is base64 of `{version, packageName, eventTimeMillis,
-    /// subscriptionNotification: {version, notificationType, purchaseToken, subscriptionId}}`
-    /// or of `{..., voidedPurchaseNotification: {purchaseToken, orderId, productType,
-    /// refundType}}`; `message.messageId` is the id replays are known by. The purchase token is
-    /// the original transaction id (what the device posts as `original_transaction_id` for a
-    /// Play purchase). notificationType maps onto the test-store rules: 1 RECOVERED DID_RENEW,
-    /// 2 RENEWED DID_RENEW, 3 CANCELED AUTO_RENEW_DISABLED, 4 PURCHASED SUBSCRIBED, 5 ON_HOLD
-    /// DID_FAIL_TO_RENEW (no grace: access ends at the expiry), 6 IN_GRACE_PERIOD
-    /// DID_FAIL_TO_RENEW/GRACE_PERIOD, 7 RESTARTED AUTO_RENEW_ENABLED, 12 REVOKED REVOKE,
-    /// 13 EXPIRED EXPIRED; 8 PRICE_CHANGE_CONFIRMED, 9 DEFERRED, 10 PAUSED and 11
-    /// PAUSE_SCHEDULE_CHANGED are recorded only. A voided purchase is a REFUND at
-    /// eventTimeMillis. There is no Play API here to ask for the expiry: a renewal or purchase
-    /// lasts until `subscriptionNotification.expiryTimeMillis` when the sender adds it, else
-    /// one period of the product from eventTimeMillis by the calendar; a grace period ends at
-    /// `gracePeriodExpiryTimeMillis` when added, else 3 days after the event.
+    /// Authentication: a server started with `--play-push-jwks FILE` (Google's JWK set,
+    /// https://www.googleapis.com/oauth2/v3/certs, saved to a file), `--play-push-audience` and
+    /// `--play-push-service-account` takes this route by the OIDC token an authenticated push
+    /// subscription sends, `authorization: Bearer <JWT>`, and needs no API key here: the token
+    /// must be RS256 under a key of the set (by `kid`), issued by accounts.google.com, for that
+    /// audience, with that service account as its verified `email`, and not expired (60 s of
+    /// clock difference allowed). A push without such a token is refused 401 and changes
+    /// nothing; an API key does not replace it. Without these flags the route takes the API
+    /// key like every /v1 route.
+    /// `message.data` is base64 of a DeveloperNotification `{version, packageName,
+    /// eventTimeMillis, ...}` with one of `subscriptionNotification: {version, notificationType,
+    /// purchaseToken, subscriptionId}`, `oneTimeProductNotification: {version, notificationType,
+    /// purchaseToken, sku}`, `voidedPurchaseNotification: {purchaseToken, orderId, productType,
+    /// refundType}` or `testNotification: {version}`; `message.messageId` is the id replays are
+    /// known by. The purchase token is the original transaction id (what the device posts as
+    /// `original_transaction_id` for a Play purchase). notificationType maps onto the
+    /// test-store rules: 1 RECOVERED DID_RENEW, 2 RENEWED DID_RENEW, 3 CANCELED
+    /// AUTO_RENEW_DISABLED, 4 PURCHASED SUBSCRIBED, 5 ON_HOLD DID_FAIL_TO_RENEW (no grace:
+    /// access ends at the expiry), 6 IN_GRACE_PERIOD DID_FAIL_TO_RENEW/GRACE_PERIOD, 7
+    /// RESTARTED AUTO_RENEW_ENABLED, 12 REVOKED REVOKE, 13 EXPIRED EXPIRED; 8
+    /// PRICE_CHANGE_CONFIRMED, 9 DEFERRED, 10 PAUSED, 11 PAUSE_SCHEDULE_CHANGED, 17
+    /// ITEMS_CHANGED, 18 CANCELLATION_SCHEDULED, 19 PRICE_CHANGE_UPDATED, 20
+    /// PENDING_PURCHASE_CANCELED and 22 PRICE_STEP_UP_CONSENT_UPDATED are recorded only. A
+    /// one-time product's 1 ONE_TIME_PRODUCT_PURCHASED is recorded, 2 ONE_TIME_PRODUCT_CANCELED
+    /// (a pending purchase canceled) is a REVOKE. A voided purchase is a REFUND at
+    /// eventTimeMillis. Play Console's test notification (`testNotification`, type
+    /// `TEST_NOTIFICATION`) is logged, recorded under no profile and answered 200 `recorded`.
+    /// So is any notification the server does not know (another member, or a notificationType
+    /// number not listed: type `UNKNOWN_NOTIFICATION`, `SUBSCRIPTION_NOTIFICATION_<n>` or
+    /// `ONE_TIME_PRODUCT_NOTIFICATION_<n>`), since
+    /// Pub/Sub retries anything but a 2xx for days; only a push that is not a well-formed
+    /// DeveloperNotification is refused with 400.
+    ///
+    /// The purchase's state: an RTDN says only that a purchase changed. A server started with
+    /// `--play-service-account FILE` (a service account's JSON key) asks the Play Developer API
+    /// at `--play-api-base` after every subscription or one-time notification of a known type:
+    /// `purchases.subscriptionsv2.get` (the latest `lineItems[].expiryTime` is the expiry, and
+    /// the grace period's end while `subscriptionState` is SUBSCRIPTION_STATE_IN_GRACE_PERIOD;
+    /// `autoRenewingPlan.autoRenewEnabled` is will_renew, a prepaid plan never renews) and
+    /// `purchases.products.get` (`purchaseState` 1, canceled, ends access; 0 or 2 is recorded),
+    /// with an access token the account's RS256 assertion is exchanged for at its `token_uri`
+    /// (the JWT-bearer grant, scope androidpublisher). Each call has a deadline
+    /// (`--play-api-timeout-ms`); a failed call answers 503 and changes nothing, so Pub/Sub
+    /// retries. A voided purchase is taken as it stands. A subscription that names a
+    /// `linkedPurchaseToken` replaces that purchase (an upgrade, downgrade or resubscription
+    /// issues a new token): the replaced purchase's grant ends at the new one's `startTime`
+    /// (`cancellation_reason: upgraded`, recorded as `SUBSCRIPTION_REPLACED`), and the new
+    /// purchase is recorded for the replaced one's owner, so the grant moves and is never given
+    /// twice; a replaced purchase the server never saw moves nothing. Without a service
+    /// account, outside `--dev` a notification that names a purchase answers 503
+    /// `play_api_not_configured`; in development: a renewal or purchase lasts until `subscriptionNotification.expiryTimeMillis`
+    /// when the sender adds it, else one period of the product from eventTimeMillis by the
+    /// calendar; a grace period ends at `gracePeriodExpiryTimeMillis` when added, else 3 days
+    /// after the event.
     ///
     ///
     /// - Remark: HTTP `POST /v1/notifications/play`.
@@ -3912,6 +4207,57 @@ package enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/notifications/play/POST/responses/503/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/notifications/play/POST/responses/503/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.PostPlayNotification.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.PostPlayNotification.Output.ServiceUnavailable.Body) {
+                    self.body = body
+                }
+            }
+            /// `play_api_unavailable`: the token URI or the Play Developer API failed or missed its deadline. `play_api_not_configured`: the notification names a purchase and the server has no `--play-service-account` (outside `--dev`, a push's own fields are never taken for the purchase's state). Either way nothing changed, and Pub/Sub retries the push.
+            ///
+            /// - Remark: Generated from `#/paths//v1/notifications/play/post(postPlayNotification)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.PostPlayNotification.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            package var serviceUnavailable: Operations.PostPlayNotification.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }

@@ -22,8 +22,12 @@ struct ServerSetup: Sendable {
     /// Signs promotional and win-back offers; nil: no offer key was configured.
     let offers: OfferSigner?
     let trustHostStores: Bool
-    /// What App Store notifications' chains must lead to.
-    let appStore: JWSVerifier
+    /// How App Store signed data is checked: chain, markers, app and environment.
+    let appStore: AppStoreSigned
+    /// Apple's refundPreference code the answers to CONSUMPTION_REQUEST carry.
+    let refundPreference: Int
+    /// The Play Developer API, asked after every RTDN; nil: no service account was given.
+    let playAPI: PlayDeveloperAPI?
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage
@@ -51,7 +55,7 @@ struct API: APIProtocol {
     /// The profile as the backend knows it now, or nil when it never met it.
     func profile(_ profileId: String) async throws -> BackendProfile? {
         let facts = try await setup.store.profileFacts(profileId)
-        return ProfileBuilder.profile(facts, authored: await setup.dev?.profile(profileId))
+        return ProfileBuilder.profile(facts, authored: await setup.dev?.profile(profileId), products: setup.products)
     }
 
     /// The profile an answer carries: as the backend knows it now (empty when it never met it).

@@ -1,18 +1,25 @@
 import PaywireAPI
+import PaywireWire
 
 /// `POST /v1/purchases` and `POST /v1/restores`: store transactions checked, recorded and
 /// granted; the answer carries the profile as it now stands.
 extension API {
     func postPurchase(_ input: Operations.PostPurchase.Input) async throws -> Operations.PostPurchase.Output {
         let body = RawBody.current
-        let post: PurchasePost
+        var post: PurchasePost
         do {
             post = try PurchaseRequests.purchase(body)
         } catch {
             return .badRequest(Self.invalid(error.message))
         }
+        var refusal: Refusal?
+        do {
+            post.claim = try await verified(post.claim)
+        } catch {
+            refusal = error
+        }
         let outcome = try await setup.store.recordPurchase(post, product: setup.products[post.claim.vendorProductId],
-                                                           refusal: check(post.claim), request: String(decoding: body, as: UTF8.self))
+                                                           refusal: refusal ?? check(post.claim), request: String(decoding: body, as: UTF8.self))
         let profile = try await answerProfile(post.profileId)
         switch outcome {
         case .success(let status): ServerMetrics.purchase(status)
@@ -29,14 +36,21 @@ extension API {
     }
 
     func postRestore(_ input: Operations.PostRestore.Input) async throws -> Operations.PostRestore.Output {
-        let post: RestorePost
+        var post: RestorePost
         do {
             post = try PurchaseRequests.restore(RawBody.current)
         } catch {
             return .badRequest(Self.invalid(error.message))
         }
         var refusals: [String: Refusal] = [:]
-        for claim in post.claims { refusals[claim.transactionId] = check(claim) }
+        for index in post.claims.indices {
+            do {
+                post.claims[index] = try await verified(post.claims[index])
+                refusals[post.claims[index].transactionId] = check(post.claims[index])
+            } catch {
+                refusals[post.claims[index].transactionId] = error
+            }
+        }
         let outcome = try await setup.store.recordRestore(post, products: setup.products, refusals: refusals)
         for _ in outcome.restored { ServerMetrics.purchase("verified") }
         for (_, refusal) in outcome.refused { ServerMetrics.purchase(refusal.code.rawValue) }
@@ -46,14 +60,35 @@ extension API {
             refused: outcome.refused.map { .init(transactionId: $0.0.transactionId, code: Self.restoreCode($0.1.code), message: $0.1.message) }))))
     }
 
+    /// The claim as its StoreKit 2 JWS says, once verified like an App Store notification
+    /// (chain, Apple's markers, ES256, app, environment); a claim without one as sent. A JWS that
+    /// fails is refused with the notification route's code.
+    func verified(_ claim: TransactionClaim) async throws(Refusal) -> TransactionClaim {
+        guard let jws = claim.signedTransaction else { return claim }
+        guard claim.store == "app_store" else {
+            throw Refusal(code: .verificationFailed, message: "signed_transaction is an App Store transaction; this claim's store is '\(claim.store)'")
+        }
+        let payload: JSONValue
+        do {
+            payload = try await setup.appStore.transaction(jws, path: "signed_transaction")
+        } catch {
+            guard let code = Refusal.Code(rawValue: error.code) else {
+                throw Refusal(code: .verificationFailed, message: "\(error.code): \(error.message)")
+            }
+            throw Refusal(code: code, message: error.message)
+        }
+        return try SignedTransaction.claim(payload, sent: claim)
+    }
+
     /// Why a store's claim cannot be granted, checked without the store: the store is one this
-    /// server trusts, the product is in its catalog, and a test-store claim carries the test
-    /// store's signature (with the test store on: --dev or --test-signing-key).
+    /// server trusts (or the claim's App Store signature was verified), the product is in its
+    /// catalog, and a test-store claim carries the test store's signature (with the test store
+    /// on: --dev or --test-signing-key).
     func check(_ claim: TransactionClaim) -> Refusal? {
         if claim.store == "test", setup.testStore == nil {
             return Refusal(code: .unsupportedStore, message: "the test store is off on this server (--dev or --test-signing-key turns it on)")
         }
-        if claim.store != "test" && !setup.trustHostStores {
+        if claim.store != "test" && claim.signed == nil && !setup.trustHostStores {
             return Refusal(code: .unsupportedStore,
                            message: "store '\(claim.store)' is not checked here; start the server with --trust-host-stores to grant it")
         }
@@ -73,6 +108,13 @@ extension API {
         case .unknownProduct: return .unknownProduct
         case .transactionConflict: return .transactionConflict
         case .unsupportedStore: return .unsupportedStore
+        case .malformedJws: return .malformedJws
+        case .untrustedCertificate: return .untrustedCertificate
+        case .invalidSignature: return .invalidSignature
+        case .wrongBundleId: return .wrongBundleId
+        case .wrongEnvironment: return .wrongEnvironment
+        case .invalidPayload: return .invalidPayload
+        case .revoked: return .revoked
         }
     }
 }

@@ -16,6 +16,14 @@ struct LifecycleState: Sendable, Equatable {
     var cancellationReason: CancellationReason?
     var isRefund = false
     var refundedAt: Int?
+    /// The product the subscription renews into when it is not `vendorProductId` (a downgrade
+    /// or crossgrade waiting for the renewal).
+    var willRenewProductId: String?
+    /// The product `vendorProductId` replaced, when, and whether by an upgrade (at once) or at
+    /// a renewal: the replaced product's grant ends then.
+    var replacedProductId: String?
+    var productChangedAt: Int?
+    var replacedByUpgrade = false
 
     /// Its times as the one rule the device also judges grants by (the model's `GrantStanding`).
     var standing: GrantStanding {
@@ -36,6 +44,9 @@ enum NotificationKind: String, Sendable, CaseIterable {
     case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
     case refund = "REFUND"
     case revoke = "REVOKE"
+    /// A plan change: UPGRADE takes effect at once (its transaction is the new product's), a
+    /// DOWNGRADE or crossgrade at the next renewal (the renewal info names the product).
+    case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
     /// Apple asks for consumption data; nothing about access changes.
     case consumptionRequest = "CONSUMPTION_REQUEST"
     /// Any other type a store sends (Play's pause or price-change notices, App Store types
@@ -61,6 +72,8 @@ struct LifecycleEvent: Sendable {
     /// An explicit renewal status (App Store renewal info, test store) wins over the rule's.
     var willRenew: Bool?
     var cancellationReason: CancellationReason?
+    /// The product the subscription renews into (App Store renewal info's autoRenewProductId).
+    var autoRenewProductId: String?
 }
 
 /// What a notification does to a grant.
@@ -75,6 +88,10 @@ enum LifecycleAction: Sendable, Equatable {
 /// routes of every store share it and a test can walk it step by step.
 enum Lifecycle {
     static func apply(_ state: LifecycleState, _ event: LifecycleEvent) -> LifecycleAction {
+        if [.refund, .revoke].contains(event.kind), let product = event.vendorProductId, product != state.vendorProductId,
+           product == state.replacedProductId {
+            return .record(reason: "\(event.storeType) of '\(product)', which a plan change replaced: its grant already ended; the current one stands")
+        }
         var next = state
         next.transactionId = event.transactionId ?? state.transactionId
         next.vendorProductId = event.vendorProductId ?? state.vendorProductId
@@ -98,6 +115,12 @@ enum Lifecycle {
         case .revoke:
             // The App Store dates a revocation (Family Sharing withdrawn) like a refund, by revocationDate.
             ended(&next, event, at: event.refundedAt ?? event.at, reason: event.cancellationReason ?? .unknown, refund: false)
+        case .didChangeRenewalPref:
+            // A downgrade or crossgrade waits for the renewal: only what it renews into changes.
+            if event.subtype == "UPGRADE" {
+                renewed(&next, event)
+                next.renewedAt = nil  // the new product's first period, not a renewal
+            }
         case .consumptionRequest: return .record(reason: "CONSUMPTION_REQUEST is recorded; access does not change")
         case .other: return .record(reason: "this notification type is recorded; access does not change")
         }
@@ -106,7 +129,21 @@ enum Lifecycle {
         if let willRenew = event.willRenew, [.subscribed, .didRenew, .didFailToRenew, .gracePeriodExpired].contains(event.kind) {
             next.willRenew = willRenew
         }
+        changedProduct(&next, from: state, event)
         return next == state ? .record(reason: "the grant already says this") : .update(next)
+    }
+
+    /// A new product in effect (an upgrade at once, a downgrade or crossgrade at its renewal)
+    /// ends the replaced product's grant then; the product renewed into is named while it
+    /// differs from the one in effect.
+    private static func changedProduct(_ next: inout LifecycleState, from state: LifecycleState, _ event: LifecycleEvent) {
+        if next.vendorProductId != state.vendorProductId {
+            next.replacedProductId = state.vendorProductId
+            next.productChangedAt = event.at
+            next.replacedByUpgrade = event.kind == .didChangeRenewalPref && event.subtype == "UPGRADE"
+            next.willRenewProductId = nil
+        }
+        if let product = event.autoRenewProductId { next.willRenewProductId = product == next.vendorProductId ? nil : product }
     }
 
     /// SUBSCRIBED (a first buy or a resubscribe) and DID_RENEW (a renewal, or billing

@@ -7,11 +7,11 @@ import PaywireModel
 enum ProfileBuilder {
     /// The profile, or nil when the backend has met the profile neither through a purchase or
     /// restore nor through an authored profile.
-    static func profile(_ facts: ProfileFacts, authored: BackendProfile?) -> BackendProfile? {
+    static func profile(_ facts: ProfileFacts, authored: BackendProfile?, products: [String: StoreProduct] = [:]) -> BackendProfile? {
         guard facts.known || authored != nil else { return nil }
         var profile = authored ?? BackendProfile()
         if profile.customerUserId == nil { profile.customerUserId = facts.customerUserId }
-        for owned in facts.grants {
+        for owned in facts.grants + changedTo(facts, products: products) {
             // What store notifications said of this subscription, when any came.
             let lifecycle = facts.lifecycles[owned.originalTransactionId]
             if lifecycle != nil { profile.reported.insert(owned.originalTransactionId) }
@@ -30,10 +30,28 @@ enum ProfileBuilder {
         return profile
     }
 
+    /// The grants of products a plan change put in effect, which no transaction the device
+    /// posted names: one per subscription whose lifecycle's product no owned transaction has,
+    /// from the catalog's description of that product (its access level, its type).
+    static func changedTo(_ facts: ProfileFacts, products: [String: StoreProduct]) -> [OwnedGrant] {
+        var made: [OwnedGrant] = []
+        for (original, lifecycle) in facts.lifecycles.sorted(by: { $0.key < $1.key }) where lifecycle.productChangedAt != nil {
+            let owned = facts.grants.filter { $0.originalTransactionId == original }
+            guard let first = owned.first, !owned.contains(where: { $0.vendorProductId == lifecycle.vendorProductId }) else { continue }
+            let product = products[lifecycle.vendorProductId]
+            made.append(OwnedGrant(transactionId: lifecycle.transactionId, originalTransactionId: original, vendorProductId: lifecycle.vendorProductId,
+                                   purchasedAt: lifecycle.productChangedAt ?? first.purchasedAt, expiresAt: lifecycle.expiresAt,
+                                   accessLevel: product?.accessLevel ?? first.accessLevel, productType: product?.productType ?? first.productType,
+                                   store: first.store, environment: first.isSandbox ? "sandbox" : "production", ownershipType: first.ownershipType))
+        }
+        return made
+    }
+
     /// The grant of a transaction. Without store notifications it has the lifecycle the backend
     /// knows from the purchase alone: a subscription renews until its expiry, a non-consumable
     /// lasts for life. With them, every lifecycle member says what the store last reported.
     static func grant(_ owned: OwnedGrant, _ lifecycle: LifecycleState?) -> Grant {
+        if let lifecycle, lifecycle.vendorProductId != owned.vendorProductId { return replaced(owned, lifecycle) }
         var grant = Grant(vendorProductId: owned.vendorProductId, activatedAt: owned.purchasedAt,
                           expiresAt: lifecycle.map { $0.expiresAt } ?? owned.expiresAt)
         grant.verified = true
@@ -43,6 +61,9 @@ enum ProfileBuilder {
         grant.isSandbox = owned.isSandbox
         grant.isLifetime = owned.productType == .non_consumable
         grant.willRenew = lifecycle?.willRenew ?? (owned.productType == .autorenewable)
+        grant.ownershipType = owned.ownershipType.flatMap(OwnershipType.init(rawValue:))
+        // Promotional and win-back offers are named by the developer's offer id.
+        if owned.offerType == "promotional" || owned.offerType == "win_back" { grant.activePromotionalOfferId = owned.offerId }
         guard let lifecycle else { return grant }
         grant.renewedAt = lifecycle.renewedAt
         grant.isInGracePeriod = lifecycle.isInGracePeriod
@@ -52,6 +73,23 @@ enum ProfileBuilder {
         grant.cancellationReason = lifecycle.cancellationReason
         grant.isRefund = lifecycle.isRefund
         grant.refundedAt = lifecycle.refundedAt
+        grant.willRenewVendorProductId = lifecycle.willRenewProductId
+        return grant
+    }
+
+    /// The grant of a product a plan change replaced: it ended when the change took effect (at
+    /// once for an upgrade, which `cancellation_reason: upgraded` says; at its renewal for a
+    /// downgrade or crossgrade) and renews no more.
+    static func replaced(_ owned: OwnedGrant, _ lifecycle: LifecycleState) -> Grant {
+        var grant = Grant(vendorProductId: owned.vendorProductId, activatedAt: owned.purchasedAt,
+                          expiresAt: lifecycle.productChangedAt ?? owned.expiresAt)
+        grant.verified = true
+        grant.transactionId = owned.transactionId
+        grant.originalTransactionId = owned.originalTransactionId
+        grant.store = owned.store
+        grant.isSandbox = owned.isSandbox
+        grant.ownershipType = owned.ownershipType.flatMap(OwnershipType.init(rawValue:))
+        grant.cancellationReason = lifecycle.replacedByUpgrade && lifecycle.replacedProductId == owned.vendorProductId ? .upgraded : nil
         return grant
     }
 

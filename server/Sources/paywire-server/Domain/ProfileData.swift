@@ -70,6 +70,9 @@ enum ProfileData {
         }
         if let birthday = attributes["birthday"], !isDate(birthday.asString ?? "") { throw RequestProblem("attributes.birthday must be YYYY-MM-DD") }
         if let flag = attributes["analytics_disabled"], flag.asBool == nil { throw RequestProblem("attributes.analytics_disabled must be a boolean") }
+        if let flag = attributes["consumption_data_consent"], flag.asBool == nil {
+            throw RequestProblem("attributes.consumption_data_consent must be a boolean")
+        }
         if let custom = attributes["custom_attributes"] {
             guard case .object(let members) = custom, members.members.allSatisfy({ member in
                 switch member.value {

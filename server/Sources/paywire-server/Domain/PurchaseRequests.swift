@@ -11,6 +11,11 @@ struct TransactionClaim: Sendable {
     let store: String
     /// The claim as sent (for `/_dev/purchases`).
     let text: String
+    /// An App Store claim's StoreKit 2 JWS, as sent; nil for other claims.
+    var signedTransaction: String? = nil
+    /// What the verified JWS says beyond the members above; nil until verified (and for
+    /// claims without one).
+    var signed: SignedFacts? = nil
 }
 
 /// Where a purchase was made: the paywall's experiment cell.
@@ -24,7 +29,8 @@ struct Attribution: Sendable {
 struct PurchasePost: Sendable {
     let profileId: String
     let customerUserId: String?
-    let claim: TransactionClaim
+    /// As sent, then as its signed transaction says once verified.
+    var claim: TransactionClaim
     /// The price's exact decimal text and currency, when the device knew them (else the
     /// catalog's price counts).
     let amount: String?
@@ -37,7 +43,7 @@ struct PurchasePost: Sendable {
 struct RestorePost: Sendable {
     let profileId: String
     let customerUserId: String?
-    let claims: [TransactionClaim]
+    var claims: [TransactionClaim]
 }
 
 /// A malformed purchase or restore body (`400 invalid_request`), naming the member.
@@ -104,10 +110,14 @@ enum PurchaseRequests {
             throw RequestProblem("purchased_at must be an integer >= 0 (ms)")
         }
         guard let verification = value["verification"]?.asString else { throw RequestProblem("verification must be a string") }
+        let store = try text(value, "store")
+        var signedTransaction: String?
+        if value["signed_transaction"] != nil { signedTransaction = try text(value, "signed_transaction") }
         return TransactionClaim(
             transactionId: try text(value, "transaction_id"), originalTransactionId: try text(value, "original_transaction_id"),
             vendorProductId: try text(value, "vendor_product_id"), verification: verification, purchasedAt: purchasedAt,
-            environment: environment, store: try text(value, "store"), text: String(decoding: value.encoded, as: UTF8.self))
+            environment: environment, store: store, text: String(decoding: value.encoded, as: UTF8.self),
+            signedTransaction: signedTransaction)
     }
 
     private static func document(_ body: [UInt8]) throws(RequestProblem) -> JSONValue {

@@ -4,7 +4,9 @@ struct StoreNotification: Sendable {
     let source: String
     /// The notification UUID (App Store, test store) or the Pub/Sub messageId (Play).
     let notificationId: String
-    let originalTransactionId: String
+    /// Nil: the notification carries no transaction (an App Store TEST, a renewal-extension
+    /// summary, an external purchase token); it is recorded under no profile.
+    let originalTransactionId: String?
     let event: LifecycleEvent
     /// The body as received, kept for `/_dev/notifications`.
     let text: String
@@ -13,9 +15,10 @@ struct StoreNotification: Sendable {
 /// What applying a notification came to.
 enum NotificationOutcome: Sendable {
     /// The grant changed (`applied`) or the notification was only recorded (`recorded`).
-    case done(outcome: String, profileId: String, reason: String?)
+    /// `profileId` is nil for a notification without a transaction.
+    case done(outcome: String, profileId: String?, reason: String?)
     /// Seen before under this id: nothing changed this time.
-    case duplicate(outcome: String, profileId: String)
+    case duplicate(outcome: String, profileId: String?)
     /// No verified transaction has this original_transaction_id: nothing stored, so the
     /// store's retry lands once the device has posted the purchase.
     case unknownTransaction

@@ -127,9 +127,38 @@ struct Migration: Sendable {
             CREATE INDEX events_by_exposure ON events(placement_id, ab_test_name, variation_id, profile_id, forced, shown_at)
                 WHERE name = 'paywall_shown';
             """),
+        // What a verified StoreKit 2 transaction says beyond its ids and dates: who owns the
+        // access (purchased, family_shared) and the offer it was bought with; and the answers
+        // built for the App Store's consumption requests, one per notification; a plan change
+        // in a subscription's lifecycle (the product renewed into, the product replaced).
+        Migration(version: 7, name: "app-store", sqlite: """
+            ALTER TABLE transactions ADD COLUMN ownership_type TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_type TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_id TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_payment_mode TEXT;
+            ALTER TABLE lifecycles ADD COLUMN will_renew_product_id TEXT;
+            ALTER TABLE lifecycles ADD COLUMN replaced_product_id TEXT;
+            ALTER TABLE lifecycles ADD COLUMN product_changed_at INTEGER;
+            ALTER TABLE lifecycles ADD COLUMN replaced_by_upgrade INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE consumption_requests (
+                notification_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, transaction_id TEXT,
+                profile_id TEXT NOT NULL, received_at INTEGER NOT NULL, sendable INTEGER NOT NULL, consumption TEXT NOT NULL);
+            """, postgres: """
+            ALTER TABLE transactions ADD COLUMN ownership_type TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_type TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_id TEXT;
+            ALTER TABLE transactions ADD COLUMN offer_payment_mode TEXT;
+            ALTER TABLE lifecycles ADD COLUMN will_renew_product_id TEXT;
+            ALTER TABLE lifecycles ADD COLUMN replaced_product_id TEXT;
+            ALTER TABLE lifecycles ADD COLUMN product_changed_at BIGINT;
+            ALTER TABLE lifecycles ADD COLUMN replaced_by_upgrade BOOLEAN NOT NULL DEFAULT FALSE;
+            CREATE TABLE consumption_requests (
+                notification_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, transaction_id TEXT,
+                profile_id TEXT NOT NULL, received_at BIGINT NOT NULL, sendable BOOLEAN NOT NULL, consumption TEXT NOT NULL);
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).
     static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
-                         "profile_records", "profile_data", "offer_nonces"]
+                         "profile_records", "profile_data", "offer_nonces", "consumption_requests"]
 }

@@ -22,11 +22,24 @@ struct OwnedGrant: Sendable {
     let productType: ProductType
     let store: String
     let isSandbox: Bool
+    /// `purchased` or `family_shared`, from a verified App Store transaction; nil otherwise.
+    let ownershipType: String?
+    /// The offer a verified App Store transaction was bought with (`introductory`,
+    /// `promotional`, `offer_code`, `win_back`) and its id.
+    let offerType: String?
+    let offerId: String?
+    /// `free_trial`, `pay_as_you_go` or `pay_up_front` with an offer.
+    let offerPaymentMode: String?
+    /// The price's exact decimal text and currency, as the purchase recorded them.
+    let priceAmount: String?
+    let currencyCode: String?
     /// A sandbox or test-store transaction makes its owner a test user.
     var isTest: Bool { isSandbox || store == "test" }
 
     init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int, expiresAt: Int?,
-         accessLevel: String?, productType: ProductType, store: String, environment: String) {
+         accessLevel: String?, productType: ProductType, store: String, environment: String, ownershipType: String? = nil,
+         offerType: String? = nil, offerId: String? = nil, offerPaymentMode: String? = nil, priceAmount: String? = nil,
+         currencyCode: String? = nil) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId
@@ -36,5 +49,11 @@ struct OwnedGrant: Sendable {
         self.productType = productType
         self.store = store
         isSandbox = environment == "sandbox"
+        self.ownershipType = ownershipType
+        self.offerType = offerType
+        self.offerId = offerId
+        self.offerPaymentMode = offerPaymentMode
+        self.priceAmount = priceAmount
+        self.currencyCode = currencyCode
     }
 }

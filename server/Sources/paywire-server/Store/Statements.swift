@@ -17,8 +17,9 @@ enum Statements {
     /// purchased_at, expires_at, access_level, product_type.
     static let insertTransaction = """
         INSERT INTO transactions (transaction_id, original_transaction_id, vendor_product_id, owner_profile_id,
-            purchaser_profile_id, status, environment, store, purchased_at, expires_at, access_level, product_type)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            purchaser_profile_id, status, environment, store, purchased_at, expires_at, access_level, product_type,
+            ownership_type, offer_type, offer_id, offer_payment_mode)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     /// The backend has met this profile (a purchase or restore named it).
     static let meetProfile = """
@@ -35,9 +36,16 @@ enum Statements {
     }
 
     static let profile = "SELECT customer_user_id FROM profiles WHERE profile_id = ?"
+    static let insertConsumptionRequest = """
+        INSERT INTO consumption_requests (notification_id, original_transaction_id, transaction_id, profile_id, received_at, sendable, consumption)
+        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING
+        """
+    static func consumptionRequests(ofOneProfile: Bool) -> String {
+        "SELECT * FROM consumption_requests \(ofOneProfile ? "WHERE profile_id = ?" : "") ORDER BY received_at, notification_id"
+    }
     static let ownedGrants = """
         SELECT transaction_id, original_transaction_id, vendor_product_id, purchased_at, expires_at, access_level,
-            product_type, environment, store
+            product_type, environment, store, ownership_type, offer_type, offer_id, offer_payment_mode, price_amount, currency_code
         FROM transactions WHERE owner_profile_id = ? AND status = 'verified' ORDER BY purchased_at, transaction_id
         """
     static let ownedLifecycles = """
@@ -60,14 +68,17 @@ enum Statements {
     static let saveLifecycle = """
         INSERT INTO lifecycles (original_transaction_id, transaction_id, vendor_product_id, expires_at, renewed_at,
             will_renew, is_in_grace_period, grace_period_expires_at, billing_issue_detected_at, unsubscribed_at,
-            cancellation_reason, is_refund, refunded_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            cancellation_reason, is_refund, refunded_at, will_renew_product_id, replaced_product_id, product_changed_at,
+            replaced_by_upgrade)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (original_transaction_id) DO UPDATE SET transaction_id = excluded.transaction_id,
             vendor_product_id = excluded.vendor_product_id, expires_at = excluded.expires_at, renewed_at = excluded.renewed_at,
             will_renew = excluded.will_renew, is_in_grace_period = excluded.is_in_grace_period,
             grace_period_expires_at = excluded.grace_period_expires_at, billing_issue_detected_at = excluded.billing_issue_detected_at,
             unsubscribed_at = excluded.unsubscribed_at, cancellation_reason = excluded.cancellation_reason,
-            is_refund = excluded.is_refund, refunded_at = excluded.refunded_at
+            is_refund = excluded.is_refund, refunded_at = excluded.refunded_at,
+            will_renew_product_id = excluded.will_renew_product_id, replaced_product_id = excluded.replaced_product_id,
+            product_changed_at = excluded.product_changed_at, replaced_by_upgrade = excluded.replaced_by_upgrade
         """
 
     /// A row only when the event_id is new.

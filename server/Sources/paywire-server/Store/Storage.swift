@@ -33,6 +33,10 @@ protocol Storage: Sendable {
     /// state and the record together.
     func apply(_ notification: StoreNotification) async throws -> NotificationOutcome
     func notificationLog() async throws -> [NotificationLogEntry]
+    /// Keeps the answer built for an App Store CONSUMPTION_REQUEST, once per notification id.
+    func recordConsumptionRequest(_ entry: ConsumptionRequestEntry) async throws
+    /// The consumption requests kept, oldest first, optionally of one profile.
+    func consumptionRequests(profileId: String?) async throws -> [ConsumptionRequestEntry]
 
     /// Keeps `post` as the latest of its kind (and source); false when its event_id was stored before.
     func storeProfileData(_ post: ProfileData.Post) async throws -> Bool
@@ -81,6 +85,18 @@ struct NotificationLogEntry: Sendable {
     let originalTransactionId: String
     let profileId: String
     let outcome: String
+}
+
+/// An App Store CONSUMPTION_REQUEST and the answer built for it (Apple's JSON).
+struct ConsumptionRequestEntry: Sendable {
+    let notificationId: String
+    let originalTransactionId: String
+    let transactionId: String?
+    let profileId: String
+    let receivedAt: Int
+    /// The user consented when it came: the answer may go to Apple.
+    let sendable: Bool
+    let consumption: String
 }
 
 /// The latest profile data of one kind (and source, for attribution), as stored.

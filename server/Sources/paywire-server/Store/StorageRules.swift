@@ -69,6 +69,14 @@ enum StorageRules {
         let productType: ProductType
     }
 
+    /// Why a notification without a transaction is only recorded (under no profile, stored
+    /// with an empty original transaction id and profile id).
+    static func unattached(_ notification: StoreNotification) -> String {
+        notification.event.storeType == "TEST" || notification.event.storeType == PlayNotification.testType
+            ? "\(notification.event.storeType) received: the store reaches this server; nothing changes"
+            : "\(notification.event.storeType) carries no transaction: recorded, no profile changes"
+    }
+
     /// What a notification does, given its transaction and the lifecycle stored for it (nil
     /// before the first notification: the lifecycle the purchase alone gives).
     static func notification(_ notification: StoreNotification, latest: LatestTransaction, stored: LifecycleState?)

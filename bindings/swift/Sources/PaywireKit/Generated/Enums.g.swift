@@ -920,6 +920,33 @@ public enum PaymentMode: PaywireEnum {
     }
 }
 
+/// One of the schema’s strings: `purchased`, `family_shared`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum OwnershipType: PaywireEnum {
+    /// `purchased`
+    case purchased
+    /// `family_shared`
+    case familyShared
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "purchased": self = .purchased
+        case "family_shared": self = .familyShared
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .purchased: "purchased"
+        case .familyShared: "family_shared"
+        case .unknown(let value): value
+        }
+    }
+}
+
 /// One of the schema’s strings: `stack`, `grid`, `carousel`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum LayoutKind: PaywireEnum {

@@ -2224,11 +2224,13 @@ public struct ProfileParameters: PaywireModel {
     public var appTrackingTransparencyStatus: AppTrackingTransparencyStatus??
     /// true: from this call on no plain analytics record (exposures, view and onboarding events) is kept or sent; records already queued still go. Purchases, restores, attribution and integration ids are not affected. Kept across logout and identify: it is the device user's choice
     public var analyticsDisabled: Bool?
+    /// the user's consent to share consumption data with the App Store when Apple asks about a refund request (Apple's customerConsented): sent with the profile's attributes, and the backend marks its answers to CONSUMPTION_REQUEST sendable only when true; null removes it. Kept with the profile, like the standard attributes
+    public var consumptionDataConsent: Bool??
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(customAttributes: [String: JSONValue]? = nil, email: String?? = nil, phoneNumber: String?? = nil, firstName: String?? = nil, lastName: String?? = nil, gender: Gender?? = nil, birthday: String?? = nil, appTrackingTransparencyStatus: AppTrackingTransparencyStatus?? = nil, analyticsDisabled: Bool? = nil, unknownMembers: JSONObject = [:]) {
+    public init(customAttributes: [String: JSONValue]? = nil, email: String?? = nil, phoneNumber: String?? = nil, firstName: String?? = nil, lastName: String?? = nil, gender: Gender?? = nil, birthday: String?? = nil, appTrackingTransparencyStatus: AppTrackingTransparencyStatus?? = nil, analyticsDisabled: Bool? = nil, consumptionDataConsent: Bool?? = nil, unknownMembers: JSONObject = [:]) {
         self.customAttributes = customAttributes
         self.email = email
         self.phoneNumber = phoneNumber
@@ -2238,6 +2240,7 @@ public struct ProfileParameters: PaywireModel {
         self.birthday = birthday
         self.appTrackingTransparencyStatus = appTrackingTransparencyStatus
         self.analyticsDisabled = analyticsDisabled
+        self.consumptionDataConsent = consumptionDataConsent
         self.unknownMembers = unknownMembers
     }
 
@@ -2252,6 +2255,7 @@ public struct ProfileParameters: PaywireModel {
         birthday = try reader.present("birthday")
         appTrackingTransparencyStatus = try reader.present("app_tracking_transparency_status")
         analyticsDisabled = try reader.optional("analytics_disabled")
+        consumptionDataConsent = try reader.present("consumption_data_consent")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -2266,11 +2270,12 @@ public struct ProfileParameters: PaywireModel {
         writer.optional("birthday", birthday)
         writer.optional("app_tracking_transparency_status", appTrackingTransparencyStatus)
         writer.optional("analytics_disabled", analyticsDisabled)
+        writer.optional("consumption_data_consent", consumptionDataConsent)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["custom_attributes", "email", "phone_number", "first_name", "last_name", "gender", "birthday", "app_tracking_transparency_status", "analytics_disabled"]
+    static let memberNames: Set<String> = ["custom_attributes", "email", "phone_number", "first_name", "last_name", "gender", "birthday", "app_tracking_transparency_status", "analytics_disabled", "consumption_data_consent"]
 }
 
 /// The params of `flush_analytics`.
@@ -2459,6 +2464,8 @@ public struct StoreTransaction: PaywireModel {
     public var store: String?
     /// the store's proof (receipt, signed transaction), passed to the backend untouched
     public var verification: String?
+    /// App Store (StoreKit 2): the transaction's JWS as StoreKit gives it (jwsRepresentation), passed to the backend untouched in the purchase or restore record; the backend verifies its signature and chain and takes every fact of the purchase from it
+    public var signedTransaction: String?
     /// ISO 8601 UTC, the store's word
     public var expiresAt: String?
     /// The `product_type` member.
@@ -2469,7 +2476,7 @@ public struct StoreTransaction: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(transactionId: String, originalTransactionId: String? = nil, vendorProductId: String? = nil, purchasedAt: String? = nil, environment: StoreTransactionEnvironment? = nil, store: String? = nil, verification: String? = nil, expiresAt: String? = nil, productType: ProductType? = nil, accessLevelId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(transactionId: String, originalTransactionId: String? = nil, vendorProductId: String? = nil, purchasedAt: String? = nil, environment: StoreTransactionEnvironment? = nil, store: String? = nil, verification: String? = nil, signedTransaction: String? = nil, expiresAt: String? = nil, productType: ProductType? = nil, accessLevelId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId
@@ -2477,6 +2484,7 @@ public struct StoreTransaction: PaywireModel {
         self.environment = environment
         self.store = store
         self.verification = verification
+        self.signedTransaction = signedTransaction
         self.expiresAt = expiresAt
         self.productType = productType
         self.accessLevelId = accessLevelId
@@ -2492,6 +2500,7 @@ public struct StoreTransaction: PaywireModel {
         environment = try reader.optional("environment")
         store = try reader.optional("store")
         verification = try reader.optional("verification")
+        signedTransaction = try reader.optional("signed_transaction")
         expiresAt = try reader.optional("expires_at")
         productType = try reader.optional("product_type")
         accessLevelId = try reader.optional("access_level_id")
@@ -2507,6 +2516,7 @@ public struct StoreTransaction: PaywireModel {
         writer.optional("environment", environment)
         writer.optional("store", store)
         writer.optional("verification", verification)
+        writer.optional("signed_transaction", signedTransaction)
         writer.optional("expires_at", expiresAt)
         writer.optional("product_type", productType)
         writer.optional("access_level_id", accessLevelId)
@@ -2514,7 +2524,7 @@ public struct StoreTransaction: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["transaction_id", "original_transaction_id", "vendor_product_id", "purchased_at", "environment", "store", "verification", "expires_at", "product_type", "access_level_id"]
+    static let memberNames: Set<String> = ["transaction_id", "original_transaction_id", "vendor_product_id", "purchased_at", "environment", "store", "verification", "signed_transaction", "expires_at", "product_type", "access_level_id"]
 }
 
 /// The params of `onboarding_view_report_error`.
@@ -3219,6 +3229,8 @@ public struct Profile: PaywireModel {
     public var appTrackingTransparencyStatus: AppTrackingTransparencyStatus?
     /// present (true) only when update_profile disabled analytics: plain analytics are neither kept nor sent
     public var analyticsDisabled: Bool?
+    /// set by update_profile; absent until set
+    public var consumptionDataConsent: Bool?
     /// set by set_integration_identifiers, by key; absent until one is set
     public var integrationIdentifiers: [String: String]?
     /// set by update_attribution, by source; absent until one is set
@@ -3227,7 +3239,7 @@ public struct Profile: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String, customerUserId: String? = nil, accessLevels: [String: AccessLevel] = [:], subscriptions: [String: Grant] = [:], email: String? = nil, customAttributes: [String: JSONValue] = [:], timestamp: Int, isTestUser: Bool, nonSubscriptions: [String: [NonSubscription]] = [:], phoneNumber: String? = nil, firstName: String? = nil, lastName: String? = nil, gender: Gender? = nil, birthday: String? = nil, appTrackingTransparencyStatus: AppTrackingTransparencyStatus? = nil, analyticsDisabled: Bool? = nil, integrationIdentifiers: [String: String]? = nil, attributions: [String: Attribution]? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String, customerUserId: String? = nil, accessLevels: [String: AccessLevel] = [:], subscriptions: [String: Grant] = [:], email: String? = nil, customAttributes: [String: JSONValue] = [:], timestamp: Int, isTestUser: Bool, nonSubscriptions: [String: [NonSubscription]] = [:], phoneNumber: String? = nil, firstName: String? = nil, lastName: String? = nil, gender: Gender? = nil, birthday: String? = nil, appTrackingTransparencyStatus: AppTrackingTransparencyStatus? = nil, analyticsDisabled: Bool? = nil, consumptionDataConsent: Bool? = nil, integrationIdentifiers: [String: String]? = nil, attributions: [String: Attribution]? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
         self.accessLevels = accessLevels
@@ -3244,6 +3256,7 @@ public struct Profile: PaywireModel {
         self.birthday = birthday
         self.appTrackingTransparencyStatus = appTrackingTransparencyStatus
         self.analyticsDisabled = analyticsDisabled
+        self.consumptionDataConsent = consumptionDataConsent
         self.integrationIdentifiers = integrationIdentifiers
         self.attributions = attributions
         self.unknownMembers = unknownMembers
@@ -3267,6 +3280,7 @@ public struct Profile: PaywireModel {
         birthday = try reader.optional("birthday")
         appTrackingTransparencyStatus = try reader.optional("app_tracking_transparency_status")
         analyticsDisabled = try reader.optional("analytics_disabled")
+        consumptionDataConsent = try reader.optional("consumption_data_consent")
         integrationIdentifiers = try reader.optional("integration_identifiers")
         attributions = try reader.optional("attributions")
         unknownMembers = reader.unknown(Self.memberNames)
@@ -3290,13 +3304,14 @@ public struct Profile: PaywireModel {
         writer.optional("birthday", birthday)
         writer.optional("app_tracking_transparency_status", appTrackingTransparencyStatus)
         writer.optional("analytics_disabled", analyticsDisabled)
+        writer.optional("consumption_data_consent", consumptionDataConsent)
         writer.optional("integration_identifiers", integrationIdentifiers)
         writer.optional("attributions", attributions)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "access_levels", "subscriptions", "email", "custom_attributes", "timestamp", "is_test_user", "non_subscriptions", "phone_number", "first_name", "last_name", "gender", "birthday", "app_tracking_transparency_status", "analytics_disabled", "integration_identifiers", "attributions"]
+    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "access_levels", "subscriptions", "email", "custom_attributes", "timestamp", "is_test_user", "non_subscriptions", "phone_number", "first_name", "last_name", "gender", "birthday", "app_tracking_transparency_status", "analytics_disabled", "consumption_data_consent", "integration_identifiers", "attributions"]
 }
 
 /// The schema's `AccessLevel`.
@@ -3337,6 +3352,10 @@ public struct AccessLevel: PaywireModel {
     public var refundedAt: String?
     /// The `active_introductory_offer_type` member.
     public var activeIntroductoryOfferType: PaymentMode?
+    /// the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product
+    public var willRenewVendorProductId: String?
+    /// whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say
+    public var ownershipType: OwnershipType?
     /// The `active_promotional_offer_id` member.
     public var activePromotionalOfferId: String?
     /// The `original_transaction_id` member.
@@ -3351,7 +3370,7 @@ public struct AccessLevel: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, id: String, unknownMembers: JSONObject = [:]) {
+    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, id: String, unknownMembers: JSONObject = [:]) {
         self.isActive = isActive
         self.vendorProductId = vendorProductId
         self.store = store
@@ -3370,6 +3389,8 @@ public struct AccessLevel: PaywireModel {
         self.isRefund = isRefund
         self.refundedAt = refundedAt
         self.activeIntroductoryOfferType = activeIntroductoryOfferType
+        self.willRenewVendorProductId = willRenewVendorProductId
+        self.ownershipType = ownershipType
         self.activePromotionalOfferId = activePromotionalOfferId
         self.originalTransactionId = originalTransactionId
         self.verified = verified
@@ -3398,6 +3419,8 @@ public struct AccessLevel: PaywireModel {
         isRefund = try reader.required("is_refund")
         refundedAt = try reader.required("refunded_at")
         activeIntroductoryOfferType = try reader.required("active_introductory_offer_type")
+        willRenewVendorProductId = try reader.optional("will_renew_vendor_product_id")
+        ownershipType = try reader.optional("ownership_type")
         activePromotionalOfferId = try reader.required("active_promotional_offer_id")
         originalTransactionId = try reader.required("original_transaction_id")
         verified = try reader.required("verified")
@@ -3426,6 +3449,8 @@ public struct AccessLevel: PaywireModel {
         writer.required("is_refund", isRefund)
         writer.required("refunded_at", refundedAt)
         writer.required("active_introductory_offer_type", activeIntroductoryOfferType)
+        writer.optional("will_renew_vendor_product_id", willRenewVendorProductId)
+        writer.optional("ownership_type", ownershipType)
         writer.required("active_promotional_offer_id", activePromotionalOfferId)
         writer.required("original_transaction_id", originalTransactionId)
         writer.required("verified", verified)
@@ -3435,7 +3460,7 @@ public struct AccessLevel: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id", "id"]
+    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id", "id"]
 }
 
 /// access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then)
@@ -3476,6 +3501,10 @@ public struct Grant: PaywireModel {
     public var refundedAt: String?
     /// The `active_introductory_offer_type` member.
     public var activeIntroductoryOfferType: PaymentMode?
+    /// the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product
+    public var willRenewVendorProductId: String?
+    /// whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say
+    public var ownershipType: OwnershipType?
     /// The `active_promotional_offer_id` member.
     public var activePromotionalOfferId: String?
     /// The `original_transaction_id` member.
@@ -3488,7 +3517,7 @@ public struct Grant: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.isActive = isActive
         self.vendorProductId = vendorProductId
         self.store = store
@@ -3507,6 +3536,8 @@ public struct Grant: PaywireModel {
         self.isRefund = isRefund
         self.refundedAt = refundedAt
         self.activeIntroductoryOfferType = activeIntroductoryOfferType
+        self.willRenewVendorProductId = willRenewVendorProductId
+        self.ownershipType = ownershipType
         self.activePromotionalOfferId = activePromotionalOfferId
         self.originalTransactionId = originalTransactionId
         self.verified = verified
@@ -3534,6 +3565,8 @@ public struct Grant: PaywireModel {
         isRefund = try reader.required("is_refund")
         refundedAt = try reader.required("refunded_at")
         activeIntroductoryOfferType = try reader.required("active_introductory_offer_type")
+        willRenewVendorProductId = try reader.optional("will_renew_vendor_product_id")
+        ownershipType = try reader.optional("ownership_type")
         activePromotionalOfferId = try reader.required("active_promotional_offer_id")
         originalTransactionId = try reader.required("original_transaction_id")
         verified = try reader.required("verified")
@@ -3561,6 +3594,8 @@ public struct Grant: PaywireModel {
         writer.required("is_refund", isRefund)
         writer.required("refunded_at", refundedAt)
         writer.required("active_introductory_offer_type", activeIntroductoryOfferType)
+        writer.optional("will_renew_vendor_product_id", willRenewVendorProductId)
+        writer.optional("ownership_type", ownershipType)
         writer.required("active_promotional_offer_id", activePromotionalOfferId)
         writer.required("original_transaction_id", originalTransactionId)
         writer.required("verified", verified)
@@ -3569,7 +3604,7 @@ public struct Grant: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id"]
+    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id"]
 }
 
 /// The schema's `NonSubscription`.

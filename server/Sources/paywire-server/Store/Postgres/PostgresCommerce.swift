@@ -21,7 +21,7 @@ extension PostgresStorage {
                 return .success(stored)
             case .verifyPending:
                 status = "verified"
-                _ = try await self.rows(Statements.verifyPending, [.int(claim.purchasedAt), .int(product?.expiry(from: claim.purchasedAt)), .text(claim.transactionId)],
+                _ = try await self.rows(Statements.verifyPending, [.int(claim.purchasedAt), .int(claim.expiry(product)), .text(claim.transactionId)],
                                         on: connection)
             case .insert(let new):
                 guard let product else { return .failure(Refusal(code: .unknownProduct, message: "no product '\(claim.vendorProductId)'")) }
@@ -76,7 +76,10 @@ extension PostgresStorage {
                        vendorProductId: try $0["vendor_product_id"].decode(String.self), purchasedAt: try $0["purchased_at"].decode(Int.self),
                        expiresAt: try $0["expires_at"].decode(Int?.self), accessLevel: try $0["access_level"].decode(String?.self),
                        productType: try StoredText.productType(try $0["product_type"].decode(String.self)), store: try $0["store"].decode(String.self),
-                       environment: try $0["environment"].decode(String.self))
+                       environment: try $0["environment"].decode(String.self), ownershipType: try $0["ownership_type"].decode(String?.self),
+                       offerType: try $0["offer_type"].decode(String?.self), offerId: try $0["offer_id"].decode(String?.self),
+                       offerPaymentMode: try $0["offer_payment_mode"].decode(String?.self), priceAmount: try $0["price_amount"].decode(String?.self),
+                       currencyCode: try $0["currency_code"].decode(String?.self))
         }
         var lifecycles: [String: LifecycleState] = [:]
         for row in try await rows(Statements.ownedLifecycles, [.text(profileId)]) {
@@ -89,7 +92,9 @@ extension PostgresStorage {
     private func insert(_ claim: TransactionClaim, owner: String, status: String, product: StoreProduct, _ connection: PostgresConnection) async throws {
         _ = try await rows(Statements.insertTransaction, [.text(claim.transactionId), .text(claim.originalTransactionId), .text(claim.vendorProductId), .text(owner), .text(owner),
                   .text(status), .text(claim.environment), .text(claim.store), .int(claim.purchasedAt),
-                  .int(product.expiry(from: claim.purchasedAt)), .text(product.accessLevel), .text(product.productType.rawValue)], on: connection)
+                  .int(claim.expiry(product)), .text(product.accessLevel), .text(product.productType.rawValue),
+                  .text(claim.signed?.ownershipType), .text(claim.signed?.offerType), .text(claim.signed?.offerId),
+                  .text(claim.signed?.offerPaymentMode)], on: connection)
     }
 
     /// The backend has met this profile (a purchase or restore named it).

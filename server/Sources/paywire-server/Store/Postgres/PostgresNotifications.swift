@@ -5,9 +5,16 @@ extension PostgresStorage {
     func apply(_ notification: StoreNotification) async throws -> NotificationOutcome {
         try await serializable { connection in
             if let seen = try await self.rows(Statements.seenNotification, [.text(notification.source), .text(notification.notificationId)], on: connection).first {
-                return .duplicate(outcome: try seen["outcome"].decode(String.self), profileId: try seen["profile_id"].decode(String.self))
+                let owner = try seen["profile_id"].decode(String.self)
+                return .duplicate(outcome: try seen["outcome"].decode(String.self), profileId: owner.isEmpty ? nil : owner)
             }
-            guard let latest = try await self.rows(Statements.latestTransaction, [.text(notification.originalTransactionId)], on: connection)
+            guard let originalTransactionId = notification.originalTransactionId else {
+                _ = try await self.rows(Statements.insertNotification, [.text(notification.source), .text(notification.notificationId),
+                          .text(notification.event.storeType), .text(notification.event.subtype), .text(""), .text(""), .text("recorded"),
+                          .text(notification.text)], on: connection)
+                return .done(outcome: "recorded", profileId: nil, reason: StorageRules.unattached(notification))
+            }
+            guard let latest = try await self.rows(Statements.latestTransaction, [.text(originalTransactionId)], on: connection)
                 .first.map({
                     StorageRules.LatestTransaction(owner: try $0["owner_profile_id"].decode(String.self),
                                                    transactionId: try $0["transaction_id"].decode(String.self),
@@ -15,11 +22,11 @@ extension PostgresStorage {
                                                    expiresAt: try $0["expires_at"].decode(Int?.self),
                                                    productType: try StoredText.productType(try $0["product_type"].decode(String.self)))
                 }) else { return .unknownTransaction }
-            let stored = try await self.rows(Statements.lifecycle, [.text(notification.originalTransactionId)], on: connection).first.map(Self.lifecycle)
+            let stored = try await self.rows(Statements.lifecycle, [.text(originalTransactionId)], on: connection).first.map(Self.lifecycle)
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
-            if let next = decision.save { try await self.save(next, notification.originalTransactionId, connection) }
+            if let next = decision.save { try await self.save(next, originalTransactionId, connection) }
             _ = try await self.rows(Statements.insertNotification, [.text(notification.source), .text(notification.notificationId), .text(notification.event.storeType),
-                      .text(notification.event.subtype), .text(notification.originalTransactionId), .text(latest.owner),
+                      .text(notification.event.subtype), .text(originalTransactionId), .text(latest.owner),
                       .text(decision.outcome), .text(notification.text)], on: connection)
             return .done(outcome: decision.outcome, profileId: latest.owner, reason: decision.reason)
         }
@@ -60,13 +67,17 @@ extension PostgresStorage {
             gracePeriodExpiresAt: try row["grace_period_expires_at"].decode(Int?.self),
             billingIssueDetectedAt: try row["billing_issue_detected_at"].decode(Int?.self),
             unsubscribedAt: try row["unsubscribed_at"].decode(Int?.self), cancellationReason: try StoredText.cancellationReason(try row["cancellation_reason"].decode(String?.self)),
-            isRefund: try row["is_refund"].decode(Bool.self), refundedAt: try row["refunded_at"].decode(Int?.self))
+            isRefund: try row["is_refund"].decode(Bool.self), refundedAt: try row["refunded_at"].decode(Int?.self),
+            willRenewProductId: try row["will_renew_product_id"].decode(String?.self),
+            replacedProductId: try row["replaced_product_id"].decode(String?.self),
+            productChangedAt: try row["product_changed_at"].decode(Int?.self), replacedByUpgrade: try row["replaced_by_upgrade"].decode(Bool.self))
     }
 
     private func save(_ state: LifecycleState, _ originalTransactionId: String, _ connection: PostgresConnection) async throws {
         _ = try await rows(Statements.saveLifecycle, [.text(originalTransactionId), .text(state.transactionId), .text(state.vendorProductId), .int(state.expiresAt),
                   .int(state.renewedAt), .bool(state.willRenew), .bool(state.isInGracePeriod), .int(state.gracePeriodExpiresAt),
                   .int(state.billingIssueDetectedAt), .int(state.unsubscribedAt), .text(state.cancellationReason?.rawValue), .bool(state.isRefund),
-                  .int(state.refundedAt)], on: connection)
+                  .int(state.refundedAt), .text(state.willRenewProductId), .text(state.replacedProductId), .int(state.productChangedAt),
+                  .bool(state.replacedByUpgrade)], on: connection)
     }
 }

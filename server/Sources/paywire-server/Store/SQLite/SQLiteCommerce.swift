@@ -20,7 +20,7 @@ extension SQLiteStorage {
                 return .success(stored)
             case .verifyPending:
                 status = "verified"
-                try db.execute(sql: Statements.verifyPending, arguments: [claim.purchasedAt, product?.expiry(from: claim.purchasedAt), claim.transactionId])
+                try db.execute(sql: Statements.verifyPending, arguments: [claim.purchasedAt, claim.expiry(product), claim.transactionId])
             case .insert(let new):
                 guard let product else { return .failure(Refusal(code: .unknownProduct, message: "no product '\(claim.vendorProductId)'")) }
                 status = new
@@ -73,7 +73,8 @@ extension SQLiteStorage {
                 OwnedGrant(transactionId: $0["transaction_id"], originalTransactionId: $0["original_transaction_id"],
                            vendorProductId: $0["vendor_product_id"], purchasedAt: $0["purchased_at"], expiresAt: $0["expires_at"],
                            accessLevel: $0["access_level"], productType: try StoredText.productType($0["product_type"]), store: $0["store"],
-                           environment: $0["environment"])
+                           environment: $0["environment"], ownershipType: $0["ownership_type"], offerType: $0["offer_type"], offerId: $0["offer_id"],
+                           offerPaymentMode: $0["offer_payment_mode"], priceAmount: $0["price_amount"], currencyCode: $0["currency_code"])
             }
             var lifecycles: [String: LifecycleState] = [:]
             for row in try Row.fetchAll(db, sql: Statements.ownedLifecycles, arguments: [profileId]) {
@@ -85,8 +86,9 @@ extension SQLiteStorage {
 
     static func insert(_ claim: TransactionClaim, owner: String, status: String, product: StoreProduct, _ db: Database) throws {
         try db.execute(sql: Statements.insertTransaction, arguments: [claim.transactionId, claim.originalTransactionId, claim.vendorProductId, owner, owner, status,
-                             claim.environment, claim.store, claim.purchasedAt, product.expiry(from: claim.purchasedAt),
-                             product.accessLevel, product.productType.rawValue])
+                             claim.environment, claim.store, claim.purchasedAt, claim.expiry(product),
+                             product.accessLevel, product.productType.rawValue, claim.signed?.ownershipType, claim.signed?.offerType,
+                             claim.signed?.offerId, claim.signed?.offerPaymentMode])
     }
 
     /// The backend has met this profile (a purchase or restore named it).

@@ -5,18 +5,24 @@ extension SQLiteStorage {
     func apply(_ notification: StoreNotification) async throws -> NotificationOutcome {
         try await database.write { db in
             if let seen = try Row.fetchOne(db, sql: Statements.seenNotification, arguments: [notification.source, notification.notificationId]) {
-                return .duplicate(outcome: seen["outcome"], profileId: seen["profile_id"])
+                let owner: String = seen["profile_id"]
+                return .duplicate(outcome: seen["outcome"], profileId: owner.isEmpty ? nil : owner)
             }
-            guard let latest = try Row.fetchOne(db, sql: Statements.latestTransaction, arguments: [notification.originalTransactionId]).map({
+            guard let originalTransactionId = notification.originalTransactionId else {
+                try db.execute(sql: Statements.insertNotification, arguments: [notification.source, notification.notificationId,
+                                     notification.event.storeType, notification.event.subtype, "", "", "recorded", notification.text])
+                return .done(outcome: "recorded", profileId: nil, reason: StorageRules.unattached(notification))
+            }
+            guard let latest = try Row.fetchOne(db, sql: Statements.latestTransaction, arguments: [originalTransactionId]).map({
                     StorageRules.LatestTransaction(owner: $0["owner_profile_id"], transactionId: $0["transaction_id"],
                                                    vendorProductId: $0["vendor_product_id"], expiresAt: $0["expires_at"],
                                                    productType: try StoredText.productType($0["product_type"]))
                 }) else { return .unknownTransaction }
-            let stored = try Row.fetchOne(db, sql: Statements.lifecycle, arguments: [notification.originalTransactionId]).map { try Self.lifecycle($0) }
+            let stored = try Row.fetchOne(db, sql: Statements.lifecycle, arguments: [originalTransactionId]).map { try Self.lifecycle($0) }
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
-            if let next = decision.save { try Self.save(next, notification.originalTransactionId, db) }
+            if let next = decision.save { try Self.save(next, originalTransactionId, db) }
             try db.execute(sql: Statements.insertNotification, arguments: [notification.source, notification.notificationId, notification.event.storeType,
-                                 notification.event.subtype, notification.originalTransactionId, latest.owner, decision.outcome,
+                                 notification.event.subtype, originalTransactionId, latest.owner, decision.outcome,
                                  notification.text])
             return .done(outcome: decision.outcome, profileId: latest.owner, reason: decision.reason)
         }
@@ -54,12 +60,14 @@ extension SQLiteStorage {
             renewedAt: row["renewed_at"], willRenew: row["will_renew"], isInGracePeriod: row["is_in_grace_period"],
             gracePeriodExpiresAt: row["grace_period_expires_at"], billingIssueDetectedAt: row["billing_issue_detected_at"],
             unsubscribedAt: row["unsubscribed_at"], cancellationReason: try StoredText.cancellationReason(row["cancellation_reason"]), isRefund: row["is_refund"],
-            refundedAt: row["refunded_at"])
+            refundedAt: row["refunded_at"], willRenewProductId: row["will_renew_product_id"], replacedProductId: row["replaced_product_id"],
+            productChangedAt: row["product_changed_at"], replacedByUpgrade: row["replaced_by_upgrade"])
     }
 
     private static func save(_ state: LifecycleState, _ originalTransactionId: String, _ db: Database) throws {
         try db.execute(sql: Statements.saveLifecycle, arguments: [originalTransactionId, state.transactionId, state.vendorProductId, state.expiresAt, state.renewedAt,
                              state.willRenew, state.isInGracePeriod, state.gracePeriodExpiresAt, state.billingIssueDetectedAt,
-                             state.unsubscribedAt, state.cancellationReason?.rawValue, state.isRefund, state.refundedAt])
+                             state.unsubscribedAt, state.cancellationReason?.rawValue, state.isRefund, state.refundedAt,
+                             state.willRenewProductId, state.replacedProductId, state.productChangedAt, state.replacedByUpgrade])
     }
 }

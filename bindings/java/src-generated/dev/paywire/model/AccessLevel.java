@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class AccessLevel implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id");
     private JsonObject extraFields = new JsonObject();
 
     private Boolean isActive;
@@ -273,6 +273,36 @@ public final class AccessLevel implements Model {
         return this;
     }
 
+    private String willRenewVendorProductId;
+    /** the product the subscription renews into when the user changed plans for the next period (an App Store downgrade or crossgrade, announced by DID_CHANGE_RENEWAL_PREF); until then the grant is still vendor_product_id's. Absent when it renews into its own product */
+    public String getWillRenewVendorProductId() {
+        return willRenewVendorProductId;
+    }
+
+    public void setWillRenewVendorProductId(String value) {
+        willRenewVendorProductId = value;
+    }
+
+    public AccessLevel withWillRenewVendorProductId(String value) {
+        setWillRenewVendorProductId(value);
+        return this;
+    }
+
+    private String ownershipType;
+    /** whose purchase gives the access: the user's own (purchased) or a family member's through the App Store's Family Sharing (family_shared), from the signed transaction's inAppOwnershipType; absent when the store did not say */
+    public String getOwnershipType() {
+        return ownershipType;
+    }
+
+    public void setOwnershipType(String value) {
+        ownershipType = value;
+    }
+
+    public AccessLevel withOwnershipType(String value) {
+        setOwnershipType(value);
+        return this;
+    }
+
     private String activePromotionalOfferId;
     public String getActivePromotionalOfferId() {
         return activePromotionalOfferId;
@@ -372,6 +402,12 @@ public final class AccessLevel implements Model {
         v.isRefund = ModelJson.bool(ModelJson.req(o, "is_refund", "AccessLevel"));
         v.refundedAt = ModelJson.nullable(ModelJson.req(o, "refunded_at", "AccessLevel"), x0 -> ModelJson.string(x0));
         v.activeIntroductoryOfferType = ModelJson.nullable(ModelJson.req(o, "active_introductory_offer_type", "AccessLevel"), x0 -> ModelJson.string(x0));
+        if (ModelJson.present(o, "will_renew_vendor_product_id")) {
+            v.willRenewVendorProductId = ModelJson.string(o.get("will_renew_vendor_product_id"));
+        }
+        if (ModelJson.present(o, "ownership_type")) {
+            v.ownershipType = ModelJson.string(o.get("ownership_type"));
+        }
         v.activePromotionalOfferId = ModelJson.nullable(ModelJson.req(o, "active_promotional_offer_id", "AccessLevel"), x0 -> ModelJson.string(x0));
         v.originalTransactionId = ModelJson.nullable(ModelJson.req(o, "original_transaction_id", "AccessLevel"), x0 -> ModelJson.string(x0));
         v.verified = ModelJson.bool(ModelJson.req(o, "verified", "AccessLevel"));
@@ -405,6 +441,12 @@ public final class AccessLevel implements Model {
         o.add("is_refund", ModelJson.json(isRefund));
         o.add("refunded_at", ModelJson.nullOr(refundedAt, x0 -> ModelJson.json(x0)));
         o.add("active_introductory_offer_type", ModelJson.nullOr(activeIntroductoryOfferType, x0 -> ModelJson.json(x0)));
+        if (willRenewVendorProductId != null) {
+            o.add("will_renew_vendor_product_id", ModelJson.json(willRenewVendorProductId));
+        }
+        if (ownershipType != null) {
+            o.add("ownership_type", ModelJson.json(ownershipType));
+        }
         o.add("active_promotional_offer_id", ModelJson.nullOr(activePromotionalOfferId, x0 -> ModelJson.json(x0)));
         o.add("original_transaction_id", ModelJson.nullOr(originalTransactionId, x0 -> ModelJson.json(x0)));
         o.add("verified", ModelJson.json(verified));

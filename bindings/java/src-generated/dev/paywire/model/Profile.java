@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Profile implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "consumption_data_consent", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp");
     private JsonObject extraFields = new JsonObject();
 
     private String profileId;
@@ -252,6 +252,21 @@ public final class Profile implements Model {
         return this;
     }
 
+    private Boolean consumptionDataConsent;
+    /** set by update_profile; absent until set */
+    public Boolean getConsumptionDataConsent() {
+        return consumptionDataConsent;
+    }
+
+    public void setConsumptionDataConsent(Boolean value) {
+        consumptionDataConsent = value;
+    }
+
+    public Profile withConsumptionDataConsent(Boolean value) {
+        setConsumptionDataConsent(value);
+        return this;
+    }
+
     private Map<String, String> integrationIdentifiers;
     /** set by set_integration_identifiers, by key; absent until one is set */
     public Map<String, String> getIntegrationIdentifiers() {
@@ -325,6 +340,9 @@ public final class Profile implements Model {
         if (ModelJson.present(o, "analytics_disabled")) {
             v.analyticsDisabled = ModelJson.bool(o.get("analytics_disabled"));
         }
+        if (ModelJson.present(o, "consumption_data_consent")) {
+            v.consumptionDataConsent = ModelJson.bool(o.get("consumption_data_consent"));
+        }
         if (ModelJson.present(o, "integration_identifiers")) {
             v.integrationIdentifiers = ModelJson.map(o.get("integration_identifiers"), x0 -> ModelJson.string(x0));
         }
@@ -372,6 +390,9 @@ public final class Profile implements Model {
         }
         if (analyticsDisabled != null) {
             o.add("analytics_disabled", ModelJson.json(analyticsDisabled));
+        }
+        if (consumptionDataConsent != null) {
+            o.add("consumption_data_consent", ModelJson.json(consumptionDataConsent));
         }
         if (integrationIdentifiers != null) {
             o.add("integration_identifiers", ModelJson.object(integrationIdentifiers, x0 -> ModelJson.json(x0)));

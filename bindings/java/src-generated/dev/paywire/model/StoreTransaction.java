@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** a store transaction as the host reports it */
 public final class StoreTransaction implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "environment", "expires_at", "original_transaction_id", "product_type", "purchased_at", "store", "transaction_id", "vendor_product_id", "verification");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "environment", "expires_at", "original_transaction_id", "product_type", "purchased_at", "signed_transaction", "store", "transaction_id", "vendor_product_id", "verification");
     private JsonObject extraFields = new JsonObject();
 
     private String transactionId;
@@ -117,6 +117,21 @@ public final class StoreTransaction implements Model {
         return this;
     }
 
+    private String signedTransaction;
+    /** App Store (StoreKit 2): the transaction's JWS as StoreKit gives it (jwsRepresentation), passed to the backend untouched in the purchase or restore record; the backend verifies its signature and chain and takes every fact of the purchase from it */
+    public String getSignedTransaction() {
+        return signedTransaction;
+    }
+
+    public void setSignedTransaction(String value) {
+        signedTransaction = value;
+    }
+
+    public StoreTransaction withSignedTransaction(String value) {
+        setSignedTransaction(value);
+        return this;
+    }
+
     private String expiresAt;
     /** ISO 8601 UTC, the store's word */
     public String getExpiresAt() {
@@ -189,6 +204,9 @@ public final class StoreTransaction implements Model {
         if (ModelJson.present(o, "verification")) {
             v.verification = ModelJson.string(o.get("verification"));
         }
+        if (ModelJson.present(o, "signed_transaction")) {
+            v.signedTransaction = ModelJson.string(o.get("signed_transaction"));
+        }
         if (ModelJson.present(o, "expires_at")) {
             v.expiresAt = ModelJson.string(o.get("expires_at"));
         }
@@ -224,6 +242,9 @@ public final class StoreTransaction implements Model {
         }
         if (verification != null) {
             o.add("verification", ModelJson.json(verification));
+        }
+        if (signedTransaction != null) {
+            o.add("signed_transaction", ModelJson.json(signedTransaction));
         }
         if (expiresAt != null) {
             o.add("expires_at", ModelJson.json(expiresAt));

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** Every member is optional; the update is refused whole when one member breaks its rule (wrong_param naming the member). */
 public final class UpdateProfileParams implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("analytics_disabled", "app_tracking_transparency_status", "birthday", "custom_attributes", "email", "first_name", "gender", "last_name", "phone_number");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("analytics_disabled", "app_tracking_transparency_status", "birthday", "consumption_data_consent", "custom_attributes", "email", "first_name", "gender", "last_name", "phone_number");
     private JsonObject extraFields = new JsonObject();
 
     private Map<String, JsonElement> customAttributes;
@@ -193,6 +193,27 @@ public final class UpdateProfileParams implements Model {
         return this;
     }
 
+    private Boolean consumptionDataConsent;
+    private boolean hasConsumptionDataConsent;
+    /** the user's consent to share consumption data with the App Store when Apple asks about a refund request (Apple's customerConsented): sent with the profile's attributes, and the backend marks its answers to CONSUMPTION_REQUEST sendable only when true; null removes it. Kept with the profile, like the standard attributes */
+    public Boolean getConsumptionDataConsent() {
+        return consumptionDataConsent;
+    }
+
+    public void setConsumptionDataConsent(Boolean value) {
+        consumptionDataConsent = value; hasConsumptionDataConsent = true;
+    }
+
+    public UpdateProfileParams withConsumptionDataConsent(Boolean value) {
+        setConsumptionDataConsent(value);
+        return this;
+    }
+
+    /** True when consumption_data_consent is present (null included); false when absent. */
+    public boolean hasConsumptionDataConsent() {
+        return hasConsumptionDataConsent;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -236,6 +257,10 @@ public final class UpdateProfileParams implements Model {
         if (ModelJson.present(o, "analytics_disabled")) {
             v.analyticsDisabled = ModelJson.bool(o.get("analytics_disabled"));
         }
+        if (o.has("consumption_data_consent")) {
+            v.consumptionDataConsent = ModelJson.nullable(o.get("consumption_data_consent"), x0 -> ModelJson.bool(x0));
+            v.hasConsumptionDataConsent = true;
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -270,6 +295,9 @@ public final class UpdateProfileParams implements Model {
         }
         if (analyticsDisabled != null) {
             o.add("analytics_disabled", ModelJson.json(analyticsDisabled));
+        }
+        if (hasConsumptionDataConsent) {
+            o.add("consumption_data_consent", ModelJson.nullOr(consumptionDataConsent, x0 -> ModelJson.json(x0)));
         }
         ModelJson.addAll(o, extraFields);
         return o;
