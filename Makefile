@@ -361,8 +361,8 @@ MCS         := mcs -warnaserror -warn:4 -r:System.Json.dll
 BINDING_VECTORS := --vectors tests/conformance/vectors --vectors tests/corpus
 APT_INSTALL := $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends
 
-.PHONY: deps-bindings bindings corpus-full
-deps-bindings: deps-java deps-dotnet
+.PHONY: deps-bindings deps-kotlin bindings corpus-full
+deps-bindings: deps-java deps-dotnet deps-kotlin
 bindings: java dotnet
 
 deps-java:
@@ -371,6 +371,10 @@ deps-java:
 	[ -f /usr/share/java/jna.jar ] || missing="$$missing libjna-java"; \
 	[ -f /usr/share/java/gson.jar ] || missing="$$missing libgoogle-gson-java"; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; $(APT_INSTALL) $$missing >/dev/null; fi
+
+# Debian's kotlinc (1.3) compiles the Kotlin example of bindings/java/README.md (make docs-examples).
+deps-kotlin: deps-java
+	@command -v kotlinc >/dev/null || { echo "installing: kotlin"; $(APT_INSTALL) kotlin >/dev/null; }
 
 deps-dotnet:
 	@missing=""; \
@@ -717,8 +721,8 @@ docs: docs-deps
 # code they claim to be, no link in the site is broken (--strict), the site loads nothing from
 # another host (tools/docs/site_hooks.py fails the build), docs/concepts/architecture.md is what
 # tools/docs/architecture.py generates from Package.swift and the folders (and the layering rule
-# it states holds), and the checks' own tests.
-docs-check: docs-deps
+# it states holds), and the checks' own tests (kotlinc compiles one of them: deps-kotlin).
+docs-check: docs-deps deps-kotlin
 	$(DOCS_BUILD)
 	python3 tools/docs/reference.py check
 	python3 tools/docs/architecture.py check
@@ -898,6 +902,6 @@ compat: lib deps deps-bindings deps-node
 # against the built library and bindings, each from an empty folder (tools/docs/run_examples.py
 # says which blocks make which program, and which are shown only). Swift's: make docs-swift.
 .PHONY: docs-examples
-docs-examples: lib java dotnet node deps
+docs-examples: lib java dotnet node deps deps-kotlin
 	python3 tools/docs/run_examples.py $(CURDIR)
 # <<< docs examples ---------------------------------------------------------------------------------

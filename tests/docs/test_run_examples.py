@@ -2,6 +2,7 @@
 unrunnable example fails the check (make docs-examples runs the real pages)."""
 import os
 import sys
+import zipfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "tools", "docs"))
@@ -17,9 +18,10 @@ def page(root, path, text):
 
 def test_blocks_of_one_language_on_a_page_make_one_program_and_titled_blocks_are_shown(tmp_path):
     page(tmp_path, "README.md", "```python\nx = 1\n```\n\n```sh\nmake\n```\n\n```python\nprint(x)\n```\n")
-    page(tmp_path, "bindings/java/README.md", '```kotlin title="shown"\nval a = 1\n```\n')
+    page(tmp_path, "bindings/java/README.md", '```java title="shown"\nint a = 1;\n```\n\n```kotlin\nfun main() {}\n```\n')
     found, shown, problems = run_examples.programs(str(tmp_path))
-    assert found == [("README.md", "python", "x = 1\n\nprint(x)\n")]
+    assert found == [("README.md", "python", "x = 1\n\nprint(x)\n"),
+                     ("bindings/java/README.md", "kotlin", "fun main() {}\n")]
     assert [(p, why) for p, _, why in shown] == [("README.md", "commands or output"),
                                                  ("bindings/java/README.md", "fenced with more than its language")]
     assert problems == []
@@ -43,4 +45,16 @@ def test_an_example_that_fails_fails_the_check_and_runs_in_an_empty_folder(tmp_p
     assert run_examples.main(["run_examples.py", str(tmp_path)]) == 1
     out = capsys.readouterr()
     assert "FAILED README.md (python): exit 3" in out.out and "['example.py']" in out.out
+    assert "0 passed, 1 failed" in out.out
+
+
+def test_a_kotlin_block_that_does_not_compile_fails_the_check(tmp_path, capsys):
+    # kotlinc (make deps-kotlin) compiles it; a type error is its exit 1, not a block shown. The
+    # binding's jar is there (empty), so the error is the block's, not a missing classpath entry.
+    os.makedirs(tmp_path / "build" / "java")
+    zipfile.ZipFile(tmp_path / "build" / "java" / "paywire.jar", "w").close()
+    page(tmp_path, "bindings/java/README.md", '```kotlin\nfun main() {\n    val n: Int = "nine"\n    println(n)\n}\n```\n')
+    assert run_examples.main(["run_examples.py", str(tmp_path)]) == 1
+    out = capsys.readouterr()
+    assert "FAILED bindings/java/README.md (kotlin): exit 1" in out.out and "type mismatch" in out.out.lower()
     assert "0 passed, 1 failed" in out.out
