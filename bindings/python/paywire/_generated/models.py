@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = 'b103197fb20e13223989e1925af72475962493f984d04a1c3f20fbb176b1d286'
+SCHEMA_SHA256 = '99b694a095e403cf510841a3b530c1c3b206f98714cb3ebb2c1fa5855f8dda53'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "b103197fb20e13223989e1925af72475962493f984d04a1c3f20fbb176b1d286"
+    public static let sha256 = "99b694a095e403cf510841a3b530c1c3b206f98714cb3ebb2c1fa5855f8dda53"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }

@@ -3002,7 +3002,7 @@ public struct PaywallProduct: PaywireModel {
     public var accessLevelId: String?
     /// the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one
     public var productType: ProductType?
-    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md
+    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md
     public var textTags: [String: String]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -5419,7 +5419,7 @@ public struct EventProduct: PaywireModel {
     public var accessLevelId: String??
     /// the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one
     public var productType: ProductType??
-    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md
+    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md
     public var textTags: [String: String]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
