@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "99b694a095e403cf510841a3b530c1c3b206f98714cb3ebb2c1fa5855f8dda53";
+        public const string Sha256 = "e2442b7f382bde17448775b68e49a7bd4e3b769c975d7516d24e5cd1599e0acf";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }

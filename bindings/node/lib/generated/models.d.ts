@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "99b694a095e403cf510841a3b530c1c3b206f98714cb3ebb2c1fa5855f8dda53";
+export type SchemaSha256 = "e2442b7f382bde17448775b68e49a7bd4e3b769c975d7516d24e5cd1599e0acf";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "99b694a095e403cf510841a3b530c1c3b206f98714cb3ebb2c1fa5855f8dda53"
+    public static let sha256 = "e2442b7f382bde17448775b68e49a7bd4e3b769c975d7516d24e5cd1599e0acf"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }

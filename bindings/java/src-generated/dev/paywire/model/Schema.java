@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
-    public static final String SHA256 = "99b694a095e403cf510841a3b530c1c3b206f98714cb3ebb2c1fa5855f8dda53";
+    public static final String SHA256 = "e2442b7f382bde17448775b68e49a7bd4e3b769c975d7516d24e5cd1599e0acf";
     /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
     public static final String VERSION = "1.2";
 
