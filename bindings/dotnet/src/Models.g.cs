@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "e2442b7f382bde17448775b68e49a7bd4e3b769c975d7516d24e5cd1599e0acf";
+        public const string Sha256 = "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -2591,7 +2591,7 @@ namespace Paywire.Model
         private static readonly HashSet<string> Keys = new HashSet<string> { "old_vendor_product_id", "replacement_mode" };
         /// <summary>the subscription being replaced</summary>
         public string OldVendorProductId { get; set; }
-        /// <summary>with_time_proration: at once, the unused time credited; charge_prorated_price: at once, same renewal date, the difference charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: at the old subscription's renewal</summary>
+        /// <summary>Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends</summary>
         public string ReplacementMode { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();

@@ -71,7 +71,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "e2442b7f382bde17448775b68e49a7bd4e3b769c975d7516d24e5cd1599e0acf";
+export declare const SCHEMA_SHA256: "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

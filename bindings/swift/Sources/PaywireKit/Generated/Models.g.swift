@@ -2414,7 +2414,7 @@ public struct PurchaseOffer: PaywireModel {
 public struct SubscriptionUpdate: PaywireModel {
     /// the subscription being replaced
     public var oldVendorProductId: String
-    /// with_time_proration: at once, the unused time credited; charge_prorated_price: at once, same renewal date, the difference charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: at the old subscription's renewal
+    /// Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends
     public var replacementMode: ReplacementMode
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject

@@ -32,7 +32,7 @@ public final class SubscriptionUpdate implements Model {
     }
 
     private String replacementMode;
-    /** with_time_proration: at once, the unused time credited; charge_prorated_price: at once, same renewal date, the difference charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: at the old subscription's renewal */
+    /** Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends */
     public String getReplacementMode() {
         return replacementMode;
     }
