@@ -22,15 +22,18 @@ package struct OfferPhase: Equatable, Sendable {
 
     /// `#/$defs/offer_phase`.
     package func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.member("payment_mode", paymentMode.rawValue)
-            writer.key("period")
-            period.write(to: &writer)
-            writer.member("localized_period", period.localized)
-            writer.member("number_of_periods", numberOfPeriods)
-            writer.key("price")
-            price.write(to: &writer)
-        }
+        writer.object { writer in writeMembers(to: &writer) }
+    }
+
+    /// The phase's members, inside an object the caller opened.
+    package func writeMembers(to writer: inout JSONWriter) {
+        writer.member("payment_mode", paymentMode.rawValue)
+        writer.key("period")
+        period.write(to: &writer)
+        writer.member("localized_period", period.localized)
+        writer.member("number_of_periods", numberOfPeriods)
+        writer.key("price")
+        price.write(to: &writer)
     }
 }
 
@@ -86,13 +89,7 @@ package struct ProductOffer: Equatable, Sendable {
             writer.member("type", kind.rawValue)
             if flat, let first = phases.first {
                 writer.member("offer_identifier", legacyIdentifier)
-                writer.member("payment_mode", first.paymentMode.rawValue)
-                writer.key("period")
-                first.period.write(to: &writer)
-                writer.member("localized_period", first.period.localized)
-                writer.member("number_of_periods", first.numberOfPeriods)
-                writer.key("price")
-                first.price.write(to: &writer)
+                first.writeMembers(to: &writer)
             }
             writer.member("offer_id", offerId)
             writer.key("offer_tags")

@@ -99,15 +99,12 @@ extension StoreProduct {
 extension IntroOffer {
     /// `{payment_mode, period, number_of_periods?, price?, type?, id?}`; a free trial costs 0.
     package static func load(_ offer: Fields, prices: PriceReader) throws(WireError) -> IntroOffer {
-        guard let mode = try offer.optionalEnum("payment_mode", IntroOffer.PaymentMode.self) else {
-            throw WireError.wrongParam(offer.fieldPath("payment_mode"), "is required")
-        }
-        let price = mode == .free_trial && offer.optional("price") == nil ? prices.zero : try prices.read("price", in: offer)
+        let phase = try OfferPhase.load(offer, prices: prices)
         return IntroOffer(
-            paymentMode: mode,
-            period: try SubscriptionPeriod.load(try offer.object("period")),
-            numberOfPeriods: try offer.optionalInt("number_of_periods", in: 1...1000) ?? 1,
-            price: price,
+            paymentMode: phase.paymentMode,
+            period: phase.period,
+            numberOfPeriods: phase.numberOfPeriods,
+            price: phase.price,
             kind: try offer.optionalEnum("type", IntroOffer.Kind.self) ?? .introductory,
             identifier: try offer.optionalString("id"))
     }
