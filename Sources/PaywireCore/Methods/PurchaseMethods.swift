@@ -17,7 +17,10 @@ extension MethodTable {
                 throw WireError(.notFound, "product '\(productId)' is not on this paywall", details: JSONObject([("product_id", .string(productId))]))
             }
             let offer = try params.optionalObject("offer").map { (fields: Fields) throws(WireError) in try PurchaseOffer(fields) }
-            return try client.purchases.makePurchase(productId: productId, paywall: paywall, offer: offer)
+            let update = try params.optionalObject("subscription_update").map { (fields: Fields) throws(WireError) in
+                try SubscriptionUpdate(fields, productId: productId)
+            }
+            return try client.purchases.makePurchase(productId: productId, paywall: paywall, offer: offer, subscriptionUpdate: update)
         },
         MethodEntry("restore_purchases") { client, _ throws(WireError) in try client.purchases.restorePurchases() },
         .now("report_transaction") { client, params throws(WireError) in

@@ -12,8 +12,10 @@ enum PurchaseCall: Sendable {
 extension Purchases {
     /// `make_purchase`: `{type: success | pending | user_cancelled, product_id, transaction?,
     /// profile}`, or the store's error. With an offer (asked for, or named by the paywall's
-    /// product) the backend signs it first.
-    func makePurchase(productId: String, paywall: PaywallReference?, offer requested: PurchaseOffer? = nil) throws(WireError) -> CallOutcome {
+    /// product) the backend signs it first. A `subscriptionUpdate` (Google Play) goes to the store
+    /// with the purchase, unchanged.
+    func makePurchase(productId: String, paywall: PaywallReference?, offer requested: PurchaseOffer? = nil,
+                      subscriptionUpdate: SubscriptionUpdate? = nil) throws(WireError) -> CallOutcome {
         if observerMode {
             throw WireError(.invalidState, "observer mode: the app makes purchases itself and reports them with report_transaction")
         }
@@ -21,7 +23,8 @@ extension Purchases {
         if callsInFlight.values.contains(where: { if case .purchase = $0 { return true } else { return false } }) {
             throw WireError(.purchaseInProgress, "a purchase is already in progress")
         }
-        let bought = ViewProduct(productId: productId, product: catalog.product(productId), paywall: paywall)
+        let bought = ViewProduct(productId: productId, product: catalog.product(productId), paywall: paywall,
+                                 subscriptionUpdate: subscriptionUpdate)
         if let offer = requested ?? bought.namedOffer { return try purchase(bought, with: offer) }
         purchaseStarting(bought)
         let operation = StoreOperation.purchase(bought)

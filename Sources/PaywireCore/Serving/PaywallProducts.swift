@@ -95,6 +95,11 @@ final class PaywallProducts {
         }
     }
 
+    /// The described products of the base plan the paywall names for each (any, when it names none).
+    private static func served(_ paywall: PaywallReference, _ described: [StoreProduct]) -> [StoreProduct] {
+        described.filter { product in product.serves(paywall.products.first { $0.vendorProductId == product.vendorProductId }) }
+    }
+
     /// Products with an intro offer whose eligibility the store has not settled.
     private static func unsettled(_ products: [StoreProduct]) -> [String] {
         products.filter { $0.introOffer != nil && $0.eligibility == .unknown }.map(\.vendorProductId)
@@ -107,14 +112,16 @@ final class PaywallProducts {
         }
     }
 
-    /// Products the store does not know are left out and reported by a log event.
-    private func productsResponse(_ paywall: PaywallReference, found: [StoreProduct]) -> CallResponse {
+    /// Products the store does not know are left out and reported by a log event; so are
+    /// products described for another base plan than the paywall names (Google Play).
+    private func productsResponse(_ paywall: PaywallReference, found described: [StoreProduct]) -> CallResponse {
+        let found = PaywallProducts.served(paywall, described)
         let missing = paywall.productIds.filter { id in !found.contains { $0.vendorProductId == id } }
         if !missing.isEmpty {
-            log(.warn, "the store does not know \(missing.count) product(s) of paywall '\(paywall.paywallName)'; they are left out",
+            log(.warn, "the store does not know \(missing.count) product(s) of paywall '\(paywall.paywallName)' (or not the base plan it names); they are left out",
                 details: [("missing_product_ids", .array(missing.map { .string($0) }))])
         }
-        let tags = TextTagResolver(paywallProductIds: paywall.productIds, described: found)
+        let tags = TextTagResolver(paywallProductIds: paywall.productIds, described: found, offerIds: paywall.offerIds)
         return .success { writer in
             writer.array { writer in
                 for (index, id) in paywall.productIds.enumerated() {
@@ -129,9 +136,10 @@ final class PaywallProducts {
     /// The paywall's remote config with its tags filled; `data` that is JSON is filled string by
     /// string (an object whose `product_id` names a product of the paywall is about that
     /// product) and, when a tag was filled, written back as compact JSON. Null without one.
-    private func remoteConfigResponse(_ paywall: PaywallReference, found: [StoreProduct]) -> CallResponse {
+    private func remoteConfigResponse(_ paywall: PaywallReference, found described: [StoreProduct]) -> CallResponse {
         guard let config = paywall.remoteConfig else { return .success { writer in writer.null() } }
-        let tags = TextTagResolver(paywallProductIds: paywall.productIds, described: found)
+        let found = PaywallProducts.served(paywall, described)
+        let tags = TextTagResolver(paywallProductIds: paywall.productIds, described: found, offerIds: paywall.offerIds)
         let data: String
         let map: JSONValue
         if let parsed = try? JSONParser.parse(config.data) {

@@ -23,7 +23,7 @@ final class NoStore: StoreAdapter {
 }
 
 /// `store: {"type": "host"}`: the host's store (StoreKit, Play Billing, ...), asked through
-/// `host_request` events: `store.fetch_products {product_ids}`, `store.purchase {product, offer?}`,
+/// `host_request` events: `store.fetch_products {product_ids}`, `store.purchase {product, offer?, subscription_update?}`,
 /// `store.restore {}`.
 final class HostStore: StoreAdapter {
     /// The clock transactions without a purchase time are dated by.
@@ -50,6 +50,10 @@ final class HostStore: StoreAdapter {
                 if let offer = product.offer {
                     writer.key("offer")
                     offer.write(to: &writer)
+                }
+                if let update = product.subscriptionUpdate {
+                    writer.key("subscription_update")
+                    update.write(to: &writer)
                 }
             }
         case .restore:

@@ -72,22 +72,29 @@ final class ViewProduct: Equatable, Sendable {
     let paywall: PaywallReference?
     /// The signed offer the purchase is made with, passed to the store in `store.purchase`.
     let offer: SignedOffer?
+    /// Google Play: the subscription this purchase replaces, passed to the store in `store.purchase`.
+    let subscriptionUpdate: SubscriptionUpdate?
 
-    init(productId: String, product: StoreProduct?, paywall: PaywallReference?, offer: SignedOffer? = nil) {
+    init(productId: String, product: StoreProduct?, paywall: PaywallReference?, offer: SignedOffer? = nil,
+         subscriptionUpdate: SubscriptionUpdate? = nil) {
         self.productId = productId
         self.product = product
         self.paywall = paywall
         self.offer = offer
+        self.subscriptionUpdate = subscriptionUpdate
     }
 
     /// The same product, bought with `offer`.
-    func with(_ offer: SignedOffer) -> ViewProduct { ViewProduct(productId: productId, product: product, paywall: paywall, offer: offer) }
+    func with(_ offer: SignedOffer) -> ViewProduct {
+        ViewProduct(productId: productId, product: product, paywall: paywall, offer: offer, subscriptionUpdate: subscriptionUpdate)
+    }
 
     /// The offer the paywall names for this product, if any.
     var namedOffer: PurchaseOffer? { PurchaseOffer(paywall?.products.first { $0.vendorProductId == productId }) }
 
     static func == (lhs: ViewProduct, rhs: ViewProduct) -> Bool {
         lhs.productId == rhs.productId && lhs.product == rhs.product && lhs.paywall == rhs.paywall && lhs.offer == rhs.offer
+            && lhs.subscriptionUpdate == rhs.subscriptionUpdate
     }
 
     func write(to writer: inout JSONWriter) {

@@ -44,6 +44,12 @@ package struct PaywallReference: Equatable, Sendable {
     package let abTestName: String
     package let products: [ProductReference]
     package var productIds: [String] { products.map(\.vendorProductId) }
+    /// The offer each product is sold with, where the paywall names one (Google Play).
+    package var offerIds: [String: String] {
+        var ids: [String: String] = [:]
+        for product in products { if let offerId = product.offerId { ids[product.vendorProductId] = offerId } }
+        return ids
+    }
     package let dismissOnPurchase: Bool
     package let dismissOnRestore: Bool
     package let postPurchase: PostPurchaseStep?
@@ -146,17 +152,22 @@ package struct ProductReference: Equatable, Sendable {
     /// Offers a purchase on this paywall is made with (see `PurchaseOffer.init(_:)`).
     package var promotionalOfferId: String?
     package var winBackOfferId: String?
+    /// Google Play: the base plan sold, and the offer applied.
+    package var basePlanId: String?
+    package var offerId: String?
 
     package init(vendorProductId: String) { self.vendorProductId = vendorProductId }
 
     /// `{vendor_product_id, access_level_id?, product_type?, promotional_offer_id?,
-    /// win_back_offer_id?}` in a bundle or a fetched placement.
+    /// win_back_offer_id?, base_plan_id?, offer_id?}` in a bundle or a fetched placement.
     package init(_ fields: Fields) throws(WireError) {
         vendorProductId = try fields.identifier("vendor_product_id")
         accessLevelId = try fields.optionalString("access_level_id").flatMap { $0.isEmpty ? nil : $0 }
         productType = try fields.optionalEnum("product_type", ProductType.self)
         promotionalOfferId = try fields.optionalString("promotional_offer_id").flatMap { $0.isEmpty ? nil : $0 }
         winBackOfferId = try fields.optionalString("win_back_offer_id").flatMap { $0.isEmpty ? nil : $0 }
+        basePlanId = try fields.optionalString("base_plan_id").flatMap { $0.isEmpty ? nil : $0 }
+        offerId = try fields.optionalString("offer_id").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     package func write(to writer: inout JSONWriter) {
@@ -167,6 +178,8 @@ package struct ProductReference: Equatable, Sendable {
             // Only when named: a paywall without offers keeps its shape byte for byte.
             if let promotionalOfferId { writer.member("promotional_offer_id", promotionalOfferId) }
             if let winBackOfferId { writer.member("win_back_offer_id", winBackOfferId) }
+            if let basePlanId { writer.member("base_plan_id", basePlanId) }
+            if let offerId { writer.member("offer_id", offerId) }
         }
     }
 }

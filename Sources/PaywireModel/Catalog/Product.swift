@@ -91,6 +91,26 @@ public struct StoreProduct: Equatable, Sendable {
     package var groupIdentifier: String?
     /// Whether the subscription renews by itself.
     public package(set) var autoRenews = true
+    /// Google Play: the base plan whose price and period these are.
+    package var basePlanId: String?
+    /// Google Play: the offers on the base plan the user may have.
+    package var playOffers: [ProductOffer] = []
+
+    /// Every offer the store describes: the App Store's as a one-phase offer, then Play's.
+    package var allOffers: [ProductOffer] { (introOffer.map { [ProductOffer($0)] } ?? []) + playOffers }
+
+    /// The offer a paywall applies: the one it names by id (nil when the store does not list
+    /// it for this user), else the App Store's intro offer.
+    package func offer(named offerId: String?) -> ProductOffer? {
+        guard let offerId else { return introOffer.map(ProductOffer.init) }
+        return allOffers.first { $0.offerId == offerId }
+    }
+
+    /// Whether this description is of the base plan a paywall product names (any, when it names none).
+    package func serves(_ reference: ProductReference?) -> Bool {
+        guard let wanted = reference?.basePlanId else { return true }
+        return wanted == basePlanId
+    }
 
     /// The price's decimal text, exactly as authored.
     public var priceText: String { price.amount.text }
@@ -114,6 +134,7 @@ public struct StoreProduct: Equatable, Sendable {
     package func write(to writer: inout JSONWriter, paywall: PaywallReference?, index: Int,
                        textTags: [(name: String, text: String)]? = nil) {
         let named = paywall?.products.first { $0.vendorProductId == vendorProductId }
+        let applied = offer(named: named?.offerId)
         writer.object { writer in
             writer.member("vendor_product_id", vendorProductId)
             writer.member("access_level_id", named?.accessLevelId ?? accessLevel)
@@ -131,22 +152,11 @@ public struct StoreProduct: Equatable, Sendable {
                     writer.member("localized_period", period.localized)
                     writer.member("group_identifier", groupIdentifier)
                     writer.member("renewal_type", autoRenews ? "autorenewable" : "non_renewable")
+                    writer.member("base_plan_id", basePlanId)
+                    writer.key("offers")
+                    writer.array { writer in for offer in allOffers { offer.write(to: &writer, flat: false) } }
                     writer.key("offer")
-                    if let introOffer {
-                        writer.object { writer in
-                            writer.member("type", introOffer.kind.rawValue)
-                            writer.member("offer_identifier", introOffer.identifier)
-                            writer.member("payment_mode", introOffer.paymentMode.rawValue)
-                            writer.key("period")
-                            introOffer.period.write(to: &writer)
-                            writer.member("localized_period", introOffer.period.localized)
-                            writer.member("number_of_periods", introOffer.numberOfPeriods)
-                            writer.key("price")
-                            introOffer.price.write(to: &writer)
-                        }
-                    } else {
-                        writer.null()
-                    }
+                    if let applied { applied.write(to: &writer, flat: true) } else { writer.null() }
                 }
             } else {
                 writer.null()
@@ -157,7 +167,7 @@ public struct StoreProduct: Equatable, Sendable {
                 writer.member("paywall_name", paywall.paywallName)
                 writer.member("paywall_product_index", index)
             }
-            writer.member("intro_offer_eligibility", introOffer == nil ? OfferEligibility.ineligible.rawValue : eligibility.rawValue)
+            writer.member("intro_offer_eligibility", applied == nil ? OfferEligibility.ineligible.rawValue : eligibility.rawValue)
             if let textTags {
                 writer.key("text_tags")
                 writer.object { writer in

@@ -31,7 +31,31 @@ extension StoreProduct {
             accessLevel: try fields.optionalString("access_level").flatMap { $0.isEmpty ? nil : $0 })
         try product.loadStoreDetails(fields)
         try product.loadType(fields)
+        try product.loadPlayOffers(fields, prices: prices)
         return product
+    }
+
+    /// Google Play: `base_plan_id` and the offers on it, each phase's price written the way the
+    /// store writes the product's when it did not write it.
+    private mutating func loadPlayOffers(_ fields: Fields, prices: PriceReader) throws(WireError) {
+        basePlanId = try fields.optionalString("base_plan_id")
+        if basePlanId?.isEmpty == true { throw WireError.wrongParam(fields.fieldPath("base_plan_id"), "must not be empty") }
+        guard fields.optional("offers") != nil else { return }
+        guard period != nil else { throw WireError.wrongParam(fields.fieldPath("offers"), "offers need the product to have a period") }
+        let format = price.written == nil ? nil : TextTagResolver.learn(price)
+        var ids = Set<String>()
+        for entry in try fields.objects("offers") {
+            var offer = try ProductOffer(play: entry, prices: prices)
+            guard ids.insert(offer.offerId ?? "").inserted else {
+                throw WireError.wrongParam(entry.fieldPath("offer_id"), "duplicate offer '\(offer.offerId ?? "")'")
+            }
+            for index in offer.phases.indices where offer.phases[index].price.written == nil {
+                if let format, let amount = DecimalAmount(offer.phases[index].price.amount) {
+                    offer.phases[index].price.written = format.write(amount)
+                }
+            }
+            playOffers.append(offer)
+        }
     }
 
     /// `product_type`, checked against the period: a subscription or a non-renewing purchase
@@ -75,15 +99,12 @@ extension StoreProduct {
 extension IntroOffer {
     /// `{payment_mode, period, number_of_periods?, price?, type?, id?}`; a free trial costs 0.
     package static func load(_ offer: Fields, prices: PriceReader) throws(WireError) -> IntroOffer {
-        guard let mode = try offer.optionalEnum("payment_mode", IntroOffer.PaymentMode.self) else {
-            throw WireError.wrongParam(offer.fieldPath("payment_mode"), "is required")
-        }
-        let price = mode == .free_trial && offer.optional("price") == nil ? prices.zero : try prices.read("price", in: offer)
+        let phase = try OfferPhase.load(offer, prices: prices)
         return IntroOffer(
-            paymentMode: mode,
-            period: try SubscriptionPeriod.load(try offer.object("period")),
-            numberOfPeriods: try offer.optionalInt("number_of_periods", in: 1...1000) ?? 1,
-            price: price,
+            paymentMode: phase.paymentMode,
+            period: phase.period,
+            numberOfPeriods: phase.numberOfPeriods,
+            price: phase.price,
             kind: try offer.optionalEnum("type", IntroOffer.Kind.self) ?? .introductory,
             identifier: try offer.optionalString("id"))
     }

@@ -72,12 +72,17 @@ package struct TextTagResolver: Sendable {
     private let products: [String: StoreProduct]
     /// Each described product's price format, completed by others in its currency.
     private let formats: [String: PriceFormat]
+    /// The first phase of the offer the paywall applies to each product: the `intro_*` tags.
+    private let introPhases: [String: OfferPhase]
 
-    package init(paywallProductIds: [String], described: [StoreProduct]) {
+    /// `offerIds`: the offer the paywall names for a product (Google Play); a product without
+    /// one has its App Store intro offer's tags.
+    package init(paywallProductIds: [String], described: [StoreProduct], offerIds: [String: String] = [:]) {
         productIds = paywallProductIds
         var products: [String: StoreProduct] = [:]
         for product in described where paywallProductIds.contains(product.vendorProductId) { products[product.vendorProductId] = product }
         self.products = products
+        introPhases = products.compactMapValues { $0.offer(named: offerIds[$0.vendorProductId])?.phases.first }
         var learned: [(id: String, currency: String, format: PriceFormat)] = []
         for id in paywallProductIds {
             guard let product = products[id], let format = TextTagResolver.learn(product.price) else { continue }
@@ -130,13 +135,13 @@ package struct TextTagResolver: Sendable {
             guard let period = product.period else { return .failure(.not_applicable) }
             return .success(period.everyText)
         case .intro_price:
-            guard let offer = product.introOffer else { return .failure(.not_applicable) }
+            guard let offer = introPhases[productId] else { return .failure(.not_applicable) }
             return .success(offer.price.localizedString)
         case .intro_period:
-            guard let offer = product.introOffer else { return .failure(.not_applicable) }
+            guard let offer = introPhases[productId] else { return .failure(.not_applicable) }
             return .success(offer.period.everyText)
         case .intro_duration:
-            guard let offer = product.introOffer else { return .failure(.not_applicable) }
+            guard let offer = introPhases[productId] else { return .failure(.not_applicable) }
             return .success(SubscriptionPeriod(unit: offer.period.unit, numberOfUnits: offer.period.numberOfUnits * offer.numberOfPeriods).localized)
         case .discount_percent:
             guard let argument else { return .failure(.missing_reference) }

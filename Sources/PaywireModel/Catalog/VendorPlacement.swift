@@ -133,7 +133,8 @@ extension OnboardingVariation {
 
 extension ProductReference {
     /// A product of a vendor paywall: its store id, `is_consumable` as the consumable type
-    /// (otherwise the store's description decides), and its offers. As the vendor's SDK reads
+    /// (otherwise the store's description decides), its offers, and Google Play's base plan and
+    /// offer (`base_plan_id`, `offer_id`). As the vendor's SDK reads
     /// it, a promotional offer whose `promotional_offer_eligibility` is `false` is not named.
     init(vendor fields: Fields) throws(WireError) {
         self.init(vendorProductId: try fields.identifier("vendor_product_id"))
@@ -141,6 +142,8 @@ extension ProductReference {
         let promotional = try fields.optionalString("promotional_offer_id").flatMap { $0.isEmpty ? nil : $0 }
         promotionalOfferId = fields.optional("promotional_offer_eligibility") == .bool(false) ? nil : promotional
         winBackOfferId = try fields.optionalString("win_back_offer_id").flatMap { $0.isEmpty ? nil : $0 }
+        basePlanId = try fields.optionalString("base_plan_id").flatMap { $0.isEmpty ? nil : $0 }
+        offerId = try fields.optionalString("offer_id").flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
+        public const string Sha256 = "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -553,11 +553,15 @@ namespace Paywire.Model
 
     public sealed class VariationProduct : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "promotional_offer_id", "vendor_product_id", "win_back_offer_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "base_plan_id", "offer_id", "promotional_offer_id", "vendor_product_id", "win_back_offer_id" };
         /// <summary>a promotional offer of this product (App Store Connect's offer id): a purchase of it on this paywall asks the backend to sign the offer (POST /v1/offers/sign) and passes the signature to the store</summary>
         public string PromotionalOfferId { get; set; }
         /// <summary>a win-back offer of this product, signed and passed like a promotional offer; used when both are named</summary>
         public string WinBackOfferId { get; set; }
+        /// <summary>Google Play: the base plan sold; the store's description of the product must be of this base plan, else the product is left out (a warn log says so)</summary>
+        public string BasePlanId { get; set; }
+        /// <summary>Google Play: the offer applied (subscription.offer), when the store lists it for this user; absent: the App Store's introductory offer, if any</summary>
+        public string OfferId { get; set; }
         public JsonValue VendorProductId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -575,6 +579,8 @@ namespace Paywire.Model
             var v = new VariationProduct();
             if (ModelJson.Present(o, "promotional_offer_id")) v.PromotionalOfferId = ModelJson.String(o["promotional_offer_id"]);
             if (ModelJson.Present(o, "win_back_offer_id")) v.WinBackOfferId = ModelJson.String(o["win_back_offer_id"]);
+            if (ModelJson.Present(o, "base_plan_id")) v.BasePlanId = ModelJson.String(o["base_plan_id"]);
+            if (ModelJson.Present(o, "offer_id")) v.OfferId = ModelJson.String(o["offer_id"]);
             v.VendorProductId = ModelJson.Req(o, "vendor_product_id", "VariationProduct");
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
@@ -586,6 +592,8 @@ namespace Paywire.Model
             var o = new JsonObject();
             if (this.PromotionalOfferId != null) o["promotional_offer_id"] = ModelJson.Json(this.PromotionalOfferId);
             if (this.WinBackOfferId != null) o["win_back_offer_id"] = ModelJson.Json(this.WinBackOfferId);
+            if (this.BasePlanId != null) o["base_plan_id"] = ModelJson.Json(this.BasePlanId);
+            if (this.OfferId != null) o["offer_id"] = ModelJson.Json(this.OfferId);
             o["vendor_product_id"] = this.VendorProductId;
             ModelJson.AddAll(o, ExtraFields);
             return o;
@@ -1246,7 +1254,7 @@ namespace Paywire.Model
 
     public sealed class PaywallProduct : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "product_type", "promotional_offer_id", "vendor_product_id", "win_back_offer_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_level_id", "base_plan_id", "offer_id", "product_type", "promotional_offer_id", "vendor_product_id", "win_back_offer_id" };
         public string VendorProductId { get; set; }
         /// <summary>the access level a purchase grants; null: none (there is no default)</summary>
         public string AccessLevelId { get; set; }
@@ -1256,6 +1264,10 @@ namespace Paywire.Model
         public string PromotionalOfferId { get; set; }
         /// <summary>as the placement names it; absent when it names none</summary>
         public string WinBackOfferId { get; set; }
+        /// <summary>Google Play: the base plan sold; the store's description of the product must be of this base plan, else the product is left out (a warn log says so)</summary>
+        public string BasePlanId { get; set; }
+        /// <summary>Google Play: the offer applied (subscription.offer), when the store lists it for this user; absent: the App Store's introductory offer, if any</summary>
+        public string OfferId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -1275,6 +1287,8 @@ namespace Paywire.Model
             v.ProductType = ModelJson.Nullable(ModelJson.Req(o, "product_type", "PaywallProduct"), x0 => ModelJson.String(x0));
             if (ModelJson.Present(o, "promotional_offer_id")) v.PromotionalOfferId = ModelJson.String(o["promotional_offer_id"]);
             if (ModelJson.Present(o, "win_back_offer_id")) v.WinBackOfferId = ModelJson.String(o["win_back_offer_id"]);
+            if (ModelJson.Present(o, "base_plan_id")) v.BasePlanId = ModelJson.String(o["base_plan_id"]);
+            if (ModelJson.Present(o, "offer_id")) v.OfferId = ModelJson.String(o["offer_id"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -1288,6 +1302,8 @@ namespace Paywire.Model
             o["product_type"] = ModelJson.NullOr(this.ProductType, x0 => ModelJson.Json(x0));
             if (this.PromotionalOfferId != null) o["promotional_offer_id"] = ModelJson.Json(this.PromotionalOfferId);
             if (this.WinBackOfferId != null) o["win_back_offer_id"] = ModelJson.Json(this.WinBackOfferId);
+            if (this.BasePlanId != null) o["base_plan_id"] = ModelJson.Json(this.BasePlanId);
+            if (this.OfferId != null) o["offer_id"] = ModelJson.Json(this.OfferId);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2487,12 +2503,14 @@ namespace Paywire.Model
 
     public sealed class MakePurchaseParams : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "offer", "paywall", "product", "vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "offer", "paywall", "product", "subscription_update", "vendor_product_id" };
         public JsonObject Product { get; set; }
         public string VendorProductId { get; set; }
         public Paywall Paywall { get; set; }
         /// <summary>a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used</summary>
         public Offer Offer { get; set; }
+        /// <summary>Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
+        public SubscriptionUpdate SubscriptionUpdate { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -2511,6 +2529,7 @@ namespace Paywire.Model
             if (ModelJson.Present(o, "vendor_product_id")) v.VendorProductId = ModelJson.String(o["vendor_product_id"]);
             if (ModelJson.Present(o, "paywall")) v.Paywall = Paywall.FromJson(o["paywall"]);
             if (ModelJson.Present(o, "offer")) v.Offer = Offer.FromJson(o["offer"]);
+            if (ModelJson.Present(o, "subscription_update")) v.SubscriptionUpdate = SubscriptionUpdate.FromJson(o["subscription_update"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -2523,6 +2542,7 @@ namespace Paywire.Model
             if (this.VendorProductId != null) o["vendor_product_id"] = ModelJson.Json(this.VendorProductId);
             if (this.Paywall != null) o["paywall"] = this.Paywall.ToJson();
             if (this.Offer != null) o["offer"] = this.Offer.ToJson();
+            if (this.SubscriptionUpdate != null) o["subscription_update"] = this.SubscriptionUpdate.ToJson();
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2560,6 +2580,45 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["type"] = ModelJson.Json(this.Type);
             o["id"] = ModelJson.Json(this.Id);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
+    public sealed class SubscriptionUpdate : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "old_vendor_product_id", "replacement_mode" };
+        /// <summary>the subscription being replaced</summary>
+        public string OldVendorProductId { get; set; }
+        /// <summary>Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends</summary>
+        public string ReplacementMode { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(SubscriptionUpdate model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static SubscriptionUpdate FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "SubscriptionUpdate");
+            var v = new SubscriptionUpdate();
+            v.OldVendorProductId = ModelJson.String(ModelJson.Req(o, "old_vendor_product_id", "SubscriptionUpdate"));
+            v.ReplacementMode = ModelJson.String(ModelJson.Req(o, "replacement_mode", "SubscriptionUpdate"));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["old_vendor_product_id"] = ModelJson.Json(this.OldVendorProductId);
+            o["replacement_mode"] = ModelJson.Json(this.ReplacementMode);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -3092,7 +3151,7 @@ namespace Paywire.Model
         public string AccessLevelId { get; set; }
         /// <summary>the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one</summary>
         public string ProductType { get; set; }
-        /// <summary>in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:&lt;vendor_product_id&gt; for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md</summary>
+        /// <summary>in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:&lt;vendor_product_id&gt; for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md</summary>
         public Dictionary<string, string> TextTags { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -3194,13 +3253,21 @@ namespace Paywire.Model
 
     public sealed class Subscription : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "group_identifier", "localized_period", "offer", "period", "renewal_type" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "base_plan_id", "group_identifier", "localized_period", "offer", "offers", "period", "renewal_type" };
         public Period Period { get; set; }
         public string LocalizedPeriod { get; set; }
+        /// <summary>the offer this paywall applies: the offer the paywall names by offer_id among offers, else the App Store's introductory offer; null when none applies. Always written with offer_id, offer_tags and phases (#/$defs/product_offer); the older flat members describe its first phase</summary>
         public SubscriptionOffer Offer { get; set; }
         /// <summary>the subscription group (upgrades and downgrades happen within one)</summary>
         public string GroupIdentifier { get; set; }
         public string RenewalType { get; set; }
+        /// <summary>Google Play: the base plan the price and period are those of; null for other stores. Always written by this library</summary>
+        public string BasePlanId { get { return _BasePlanId; } set { _BasePlanId = value; HasBasePlanId = true; } }
+        private string _BasePlanId;
+        /// <summary>True when base_plan_id is present (null included); false when absent.</summary>
+        public bool HasBasePlanId { get; private set; }
+        /// <summary>every offer the store describes on this base plan (the App Store's intro offer as a one-phase offer); always written by this library</summary>
+        public List<ProductOffer> Offers { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -3220,6 +3287,8 @@ namespace Paywire.Model
             v.Offer = ModelJson.Nullable(ModelJson.Req(o, "offer", "Subscription"), x0 => SubscriptionOffer.FromJson(x0));
             v.GroupIdentifier = ModelJson.Nullable(ModelJson.Req(o, "group_identifier", "Subscription"), x0 => ModelJson.String(x0));
             v.RenewalType = ModelJson.String(ModelJson.Req(o, "renewal_type", "Subscription"));
+            if (o.ContainsKey("base_plan_id")) v.BasePlanId = ModelJson.Nullable(o["base_plan_id"], x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "offers")) v.Offers = ModelJson.List(o["offers"], x0 => ProductOffer.FromJson(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -3233,6 +3302,8 @@ namespace Paywire.Model
             o["offer"] = ModelJson.NullOr(this.Offer, x0 => x0.ToJson());
             o["group_identifier"] = ModelJson.NullOr(this.GroupIdentifier, x0 => ModelJson.Json(x0));
             o["renewal_type"] = ModelJson.Json(this.RenewalType);
+            if (this.HasBasePlanId) o["base_plan_id"] = ModelJson.NullOr(this.BasePlanId, x0 => ModelJson.Json(x0));
+            if (this.Offers != null) o["offers"] = ModelJson.Array(this.Offers, x0 => x0.ToJson());
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -3276,7 +3347,7 @@ namespace Paywire.Model
 
     public sealed class SubscriptionOffer : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "localized_period", "number_of_periods", "offer_identifier", "payment_mode", "period", "price", "type" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "localized_period", "number_of_periods", "offer_id", "offer_identifier", "offer_tags", "payment_mode", "period", "phases", "price", "type" };
         public string Type { get; set; }
         public string PaymentMode { get; set; }
         public Period Period { get; set; }
@@ -3285,6 +3356,13 @@ namespace Paywire.Model
         public Price Price { get; set; }
         /// <summary>the store's id of a promotional or win-back offer; null for an introductory offer</summary>
         public string OfferIdentifier { get; set; }
+        /// <summary>as in #/$defs/product_offer; the members above describe its first phase, for readers of schema 1.1</summary>
+        public string OfferId { get { return _OfferId; } set { _OfferId = value; HasOfferId = true; } }
+        private string _OfferId;
+        /// <summary>True when offer_id is present (null included); false when absent.</summary>
+        public bool HasOfferId { get; private set; }
+        public List<string> OfferTags { get; set; }
+        public List<OfferPhase> Phases { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -3306,6 +3384,9 @@ namespace Paywire.Model
             v.NumberOfPeriods = ModelJson.Integer(ModelJson.Req(o, "number_of_periods", "SubscriptionOffer"));
             v.Price = Price.FromJson(ModelJson.Req(o, "price", "SubscriptionOffer"));
             v.OfferIdentifier = ModelJson.Nullable(ModelJson.Req(o, "offer_identifier", "SubscriptionOffer"), x0 => ModelJson.String(x0));
+            if (o.ContainsKey("offer_id")) v.OfferId = ModelJson.Nullable(o["offer_id"], x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "offer_tags")) v.OfferTags = ModelJson.List(o["offer_tags"], x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "phases")) v.Phases = ModelJson.List(o["phases"], x0 => OfferPhase.FromJson(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -3321,6 +3402,103 @@ namespace Paywire.Model
             o["number_of_periods"] = ModelJson.Json(this.NumberOfPeriods);
             o["price"] = this.Price.ToJson();
             o["offer_identifier"] = ModelJson.NullOr(this.OfferIdentifier, x0 => ModelJson.Json(x0));
+            if (this.HasOfferId) o["offer_id"] = ModelJson.NullOr(this.OfferId, x0 => ModelJson.Json(x0));
+            if (this.OfferTags != null) o["offer_tags"] = ModelJson.Array(this.OfferTags, x0 => ModelJson.Json(x0));
+            if (this.Phases != null) o["phases"] = ModelJson.Array(this.Phases, x0 => x0.ToJson());
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>one pricing phase of a subscription offer (Play's PricingPhase, StoreKit's introductory or promotional offer): number_of_periods periods of period at price, paid as payment_mode</summary>
+    public sealed class OfferPhase : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "localized_period", "number_of_periods", "payment_mode", "period", "price" };
+        public string PaymentMode { get; set; }
+        public Period Period { get; set; }
+        public string LocalizedPeriod { get; set; }
+        /// <summary>the phase's cycle count (Play's billingCycleCount)</summary>
+        public long? NumberOfPeriods { get; set; }
+        /// <summary>the price of one period (pay_as_you_go), of the whole phase (pay_up_front), 0 for a free trial</summary>
+        public Price Price { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OfferPhase model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static OfferPhase FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "OfferPhase");
+            var v = new OfferPhase();
+            v.PaymentMode = ModelJson.String(ModelJson.Req(o, "payment_mode", "OfferPhase"));
+            v.Period = Period.FromJson(ModelJson.Req(o, "period", "OfferPhase"));
+            v.LocalizedPeriod = ModelJson.String(ModelJson.Req(o, "localized_period", "OfferPhase"));
+            v.NumberOfPeriods = ModelJson.Integer(ModelJson.Req(o, "number_of_periods", "OfferPhase"));
+            v.Price = Price.FromJson(ModelJson.Req(o, "price", "OfferPhase"));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["payment_mode"] = ModelJson.Json(this.PaymentMode);
+            o["period"] = this.Period.ToJson();
+            o["localized_period"] = ModelJson.Json(this.LocalizedPeriod);
+            o["number_of_periods"] = ModelJson.Json(this.NumberOfPeriods);
+            o["price"] = this.Price.ToJson();
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>an offer on a subscription's base plan: its phases come before the base plan's own price. The App Store's introductory offer is a one-phase offer with offer_id null</summary>
+    public sealed class ProductOffer : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "offer_id", "offer_tags", "phases", "type" };
+        /// <summary>introductory for the App Store's intro offer and for every Google Play offer (Play lists only the offers the user may have)</summary>
+        public string Type { get; set; }
+        /// <summary>the store's id of the offer (Play's offerId, App Store's promotional or win-back offer id); null for the App Store's introductory offer</summary>
+        public string OfferId { get; set; }
+        /// <summary>Play's offer tags; [] when the store gives none</summary>
+        public List<string> OfferTags { get; set; }
+        public List<OfferPhase> Phases { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(ProductOffer model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static ProductOffer FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "ProductOffer");
+            var v = new ProductOffer();
+            v.Type = ModelJson.String(ModelJson.Req(o, "type", "ProductOffer"));
+            v.OfferId = ModelJson.Nullable(ModelJson.Req(o, "offer_id", "ProductOffer"), x0 => ModelJson.String(x0));
+            v.OfferTags = ModelJson.List(ModelJson.Req(o, "offer_tags", "ProductOffer"), x0 => ModelJson.String(x0));
+            v.Phases = ModelJson.List(ModelJson.Req(o, "phases", "ProductOffer"), x0 => OfferPhase.FromJson(x0));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["type"] = ModelJson.Json(this.Type);
+            o["offer_id"] = ModelJson.NullOr(this.OfferId, x0 => ModelJson.Json(x0));
+            o["offer_tags"] = ModelJson.Array(this.OfferTags, x0 => ModelJson.Json(x0));
+            o["phases"] = ModelJson.Array(this.Phases, x0 => x0.ToJson());
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -5330,7 +5508,7 @@ namespace Paywire.Model
         private string _ProductType;
         /// <summary>True when product_type is present (null included); false when absent.</summary>
         public bool HasProductType { get; private set; }
-        /// <summary>in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:&lt;vendor_product_id&gt; for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md</summary>
+        /// <summary>in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:&lt;vendor_product_id&gt; for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md</summary>
         public Dictionary<string, string> TextTags { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();

@@ -71,7 +71,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
+export declare const SCHEMA_SHA256: "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
@@ -260,7 +260,7 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `flush_analytics` without blocking: the Promise settles with its call_result. */
   flushAnalyticsAsync(params?: FlushAnalyticsParams): Promise<FlushAnalyticsResult>;
 
-  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
+  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update: Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
   makePurchase(params?: MakePurchaseParams): MakePurchaseResult;
   /** Calls `make_purchase` without blocking: the Promise settles with its call_result. */
   makePurchaseAsync(params?: MakePurchaseParams): Promise<MakePurchaseResult>;

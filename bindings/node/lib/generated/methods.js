@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
+const SCHEMA_SHA256 = "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 
@@ -25,8 +25,10 @@ const NUMBERS = Object.freeze({
   UpdateProfileParams: {"custom_attributes": ["map", "n"]},
   Product: {"price": "Price", "subscription": "Subscription"},
   Price: {"amount": "n"},
-  Subscription: {"offer": "SubscriptionOffer"},
-  SubscriptionOffer: {"price": "Price"},
+  Subscription: {"offer": "SubscriptionOffer", "offers": ["list", "ProductOffer"]},
+  SubscriptionOffer: {"price": "Price", "phases": ["list", "OfferPhase"]},
+  OfferPhase: {"price": "Price"},
+  ProductOffer: {"phases": ["list", "OfferPhase"]},
   Profile: {"custom_attributes": ["map", "n"]},
   MakePurchaseResult: {"profile": "Profile"},
   RestorePurchasesResult: {"profile": "Profile"},
@@ -493,7 +495,7 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('flush_analytics', params).then((result) => decodeResult('flush_analytics', result));
   }
 
-  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
+  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update: Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
   makePurchase(params = {}) {
     return decodeResult('make_purchase', this._callTyped('make_purchase', params));
   }

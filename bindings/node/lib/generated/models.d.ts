@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
+export type SchemaSha256 = "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -99,6 +99,10 @@ export interface VariationProduct {
   promotional_offer_id?: string;
   /** a win-back offer of this product, signed and passed like a promotional offer; used when both are named */
   win_back_offer_id?: string;
+  /** Google Play: the base plan sold; the store's description of the product must be of this base plan, else the product is left out (a warn log says so) */
+  base_plan_id?: string;
+  /** Google Play: the offer applied (subscription.offer), when the store lists it for this user; absent: the App Store's introductory offer, if any */
+  offer_id?: string;
   vendor_product_id: JsonValue;
 }
 
@@ -244,6 +248,10 @@ export interface PaywallProduct {
   promotional_offer_id?: string;
   /** as the placement names it; absent when it names none */
   win_back_offer_id?: string;
+  /** Google Play: the base plan sold; the store's description of the product must be of this base plan, else the product is left out (a warn log says so) */
+  base_plan_id?: string;
+  /** Google Play: the offer applied (subscription.offer), when the store lists it for this user; absent: the App Store's introductory offer, if any */
+  offer_id?: string;
 }
 
 export interface PostPurchaseDeepLink {
@@ -448,12 +456,22 @@ export interface MakePurchaseParams {
   paywall?: Paywall;
   /** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
   offer?: Offer;
+  /** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+  subscription_update?: SubscriptionUpdate;
 }
 
 /** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
 export interface Offer {
   type: "promotional" | "win_back";
   id: string;
+}
+
+/** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+export interface SubscriptionUpdate {
+  /** the subscription being replaced */
+  old_vendor_product_id: string;
+  /** Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends */
+  replacement_mode: "with_time_proration" | "charge_prorated_price" | "without_proration" | "charge_full_price" | "deferred";
 }
 
 export interface RestorePurchasesParams {
@@ -595,7 +613,7 @@ export interface Product {
   access_level_id: string | null;
   /** the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one */
   product_type: ProductType | null;
-  /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md */
+  /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md */
   text_tags?: { [key: string]: string };
 }
 
@@ -610,10 +628,15 @@ export interface Price {
 export interface Subscription {
   period: Period;
   localized_period: string;
+  /** the offer this paywall applies: the offer the paywall names by offer_id among offers, else the App Store's introductory offer; null when none applies. Always written with offer_id, offer_tags and phases (#/$defs/product_offer); the older flat members describe its first phase */
   offer: SubscriptionOffer | null;
   /** the subscription group (upgrades and downgrades happen within one) */
   group_identifier: string | null;
   renewal_type: "autorenewable" | "non_renewable";
+  /** Google Play: the base plan the price and period are those of; null for other stores. Always written by this library */
+  base_plan_id?: string | null;
+  /** every offer the store describes on this base plan (the App Store's intro offer as a one-phase offer); always written by this library */
+  offers?: ProductOffer[];
 }
 
 export interface Period {
@@ -630,6 +653,32 @@ export interface SubscriptionOffer {
   price: Price;
   /** the store's id of a promotional or win-back offer; null for an introductory offer */
   offer_identifier: string | null;
+  /** as in #/$defs/product_offer; the members above describe its first phase, for readers of schema 1.1 */
+  offer_id?: string | null;
+  offer_tags?: string[];
+  phases?: OfferPhase[];
+}
+
+/** one pricing phase of a subscription offer (Play's PricingPhase, StoreKit's introductory or promotional offer): number_of_periods periods of period at price, paid as payment_mode */
+export interface OfferPhase {
+  payment_mode: "free_trial" | "pay_as_you_go" | "pay_up_front";
+  period: Period;
+  localized_period: string;
+  /** the phase's cycle count (Play's billingCycleCount) */
+  number_of_periods: number;
+  /** the price of one period (pay_as_you_go), of the whole phase (pay_up_front), 0 for a free trial */
+  price: Price;
+}
+
+/** an offer on a subscription's base plan: its phases come before the base plan's own price. The App Store's introductory offer is a one-phase offer with offer_id null */
+export interface ProductOffer {
+  /** introductory for the App Store's intro offer and for every Google Play offer (Play lists only the offers the user may have) */
+  type: "introductory" | "promotional" | "win_back";
+  /** the store's id of the offer (Play's offerId, App Store's promotional or win-back offer id); null for the App Store's introductory offer */
+  offer_id: string | null;
+  /** Play's offer tags; [] when the store gives none */
+  offer_tags: string[];
+  phases: OfferPhase[];
 }
 
 export interface Profile {
@@ -1070,7 +1119,7 @@ export interface EventProduct {
   access_level_id?: string | null;
   /** the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one */
   product_type?: ProductType | null;
-  /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md */
+  /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md */
   text_tags?: { [key: string]: string };
 }
 

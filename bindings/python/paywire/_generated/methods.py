@@ -227,14 +227,20 @@ class TypedMethods:
         params = models.FlushAnalyticsParams(timeout_ms=timeout_ms)
         return models.decode_flush_analytics_result(self._call_typed("flush_analytics", params.to_json()))
 
-    def make_purchase(self, *, product: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
+    def make_purchase(self, *, product: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None, subscription_update: Optional[models.SubscriptionUpdate] = None) -> models.MakePurchaseResult:
         """Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with:
         the backend signs it for this profile (a transport is needed) and the signature goes to
         the store in store.purchase; refused with purchase_failed, details.reason
         offer_not_eligible, when the profile may not have it. Without it, a paywall product's
-        own offer (promotional_offer_id / win_back_offer_id) is used
+        own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update:
+        Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
+        Billing's SubscriptionUpdateParams), by replacement_mode
+        (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the
+        store as subscription_update in store.purchase; the backend follows the new purchase's
+        linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing
+        itself is wrong_param naming the field
         """
-        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer)
+        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer, subscription_update=subscription_update)
         return models.decode_make_purchase_result(self._call_typed("make_purchase", params.to_json()))
 
     def restore_purchases(self) -> models.RestorePurchasesResult:
@@ -481,14 +487,20 @@ class AsyncTypedMethods:
         params = models.FlushAnalyticsParams(timeout_ms=timeout_ms)
         return models.decode_flush_analytics_result(await self._call_typed("flush_analytics", params.to_json()))
 
-    async def make_purchase(self, *, product: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None) -> models.MakePurchaseResult:
+    async def make_purchase(self, *, product: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, vendor_product_id: Optional[str] = None, paywall: Optional[models.Paywall] = None, offer: Optional[models.Offer] = None, subscription_update: Optional[models.SubscriptionUpdate] = None) -> models.MakePurchaseResult:
         """Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with:
         the backend signs it for this profile (a transport is needed) and the signature goes to
         the store in store.purchase; refused with purchase_failed, details.reason
         offer_not_eligible, when the profile may not have it. Without it, a paywall product's
-        own offer (promotional_offer_id / win_back_offer_id) is used
+        own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update:
+        Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
+        Billing's SubscriptionUpdateParams), by replacement_mode
+        (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the
+        store as subscription_update in store.purchase; the backend follows the new purchase's
+        linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing
+        itself is wrong_param naming the field
         """
-        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer)
+        params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer, subscription_update=subscription_update)
         return models.decode_make_purchase_result(await self._call_typed("make_purchase", params.to_json()))
 
     async def restore_purchases(self) -> models.RestorePurchasesResult:

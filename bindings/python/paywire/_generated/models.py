@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = 'a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137'
+SCHEMA_SHA256 = '9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
@@ -364,8 +364,10 @@ class VariationProduct:
     vendor_product_id: Any
     promotional_offer_id: Optional[str] = None
     win_back_offer_id: Optional[str] = None
+    base_plan_id: Optional[str] = None
+    offer_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['promotional_offer_id', 'vendor_product_id', 'win_back_offer_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['base_plan_id', 'offer_id', 'promotional_offer_id', 'vendor_product_id', 'win_back_offer_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "VariationProduct":
@@ -374,6 +376,8 @@ class VariationProduct:
             vendor_product_id=_mb.req(d, "vendor_product_id", "VariationProduct"),
             promotional_offer_id=d["promotional_offer_id"] if d.get("promotional_offer_id") is not None else None,
             win_back_offer_id=d["win_back_offer_id"] if d.get("win_back_offer_id") is not None else None,
+            base_plan_id=d["base_plan_id"] if d.get("base_plan_id") is not None else None,
+            offer_id=d["offer_id"] if d.get("offer_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -383,6 +387,10 @@ class VariationProduct:
             out["promotional_offer_id"] = self.promotional_offer_id
         if self.win_back_offer_id is not None:
             out["win_back_offer_id"] = self.win_back_offer_id
+        if self.base_plan_id is not None:
+            out["base_plan_id"] = self.base_plan_id
+        if self.offer_id is not None:
+            out["offer_id"] = self.offer_id
         out["vendor_product_id"] = self.vendor_product_id
         out.update(self.extra_fields)
         return out
@@ -897,8 +905,10 @@ class PaywallProduct:
     product_type: Optional[ProductType]
     promotional_offer_id: Optional[str] = None
     win_back_offer_id: Optional[str] = None
+    base_plan_id: Optional[str] = None
+    offer_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'product_type', 'promotional_offer_id', 'vendor_product_id', 'win_back_offer_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_level_id', 'base_plan_id', 'offer_id', 'product_type', 'promotional_offer_id', 'vendor_product_id', 'win_back_offer_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "PaywallProduct":
@@ -909,6 +919,8 @@ class PaywallProduct:
             product_type=_mb.req(d, "product_type", "PaywallProduct"),
             promotional_offer_id=d["promotional_offer_id"] if d.get("promotional_offer_id") is not None else None,
             win_back_offer_id=d["win_back_offer_id"] if d.get("win_back_offer_id") is not None else None,
+            base_plan_id=d["base_plan_id"] if d.get("base_plan_id") is not None else None,
+            offer_id=d["offer_id"] if d.get("offer_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -921,6 +933,10 @@ class PaywallProduct:
             out["promotional_offer_id"] = self.promotional_offer_id
         if self.win_back_offer_id is not None:
             out["win_back_offer_id"] = self.win_back_offer_id
+        if self.base_plan_id is not None:
+            out["base_plan_id"] = self.base_plan_id
+        if self.offer_id is not None:
+            out["offer_id"] = self.offer_id
         out.update(self.extra_fields)
         return out
 
@@ -1766,8 +1782,9 @@ class MakePurchaseParams:
     vendor_product_id: Optional[str] = None
     paywall: Optional[Paywall] = None
     offer: Optional[Offer] = None
+    subscription_update: Optional[SubscriptionUpdate] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['offer', 'paywall', 'product', 'vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['offer', 'paywall', 'product', 'subscription_update', 'vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "MakePurchaseParams":
@@ -1777,6 +1794,7 @@ class MakePurchaseParams:
             vendor_product_id=d["vendor_product_id"] if d.get("vendor_product_id") is not None else None,
             paywall=Paywall.from_json(d["paywall"]) if d.get("paywall") is not None else None,
             offer=Offer.from_json(d["offer"]) if d.get("offer") is not None else None,
+            subscription_update=SubscriptionUpdate.from_json(d["subscription_update"]) if d.get("subscription_update") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1790,6 +1808,8 @@ class MakePurchaseParams:
             out["paywall"] = self.paywall.to_json()
         if self.offer is not None:
             out["offer"] = self.offer.to_json()
+        if self.subscription_update is not None:
+            out["subscription_update"] = self.subscription_update.to_json()
         out.update(self.extra_fields)
         return out
 
@@ -1821,6 +1841,38 @@ class Offer:
         out: Dict[str, Any] = {}
         out["type"] = self.type
         out["id"] = self.id
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class SubscriptionUpdate:
+    """Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
+    Billing's SubscriptionUpdateParams), by replacement_mode
+    (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store
+    as subscription_update in store.purchase; the backend follows the new purchase's
+    linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself
+    is wrong_param naming the field
+    """
+
+    old_vendor_product_id: str
+    replacement_mode: Literal['with_time_proration', 'charge_prorated_price', 'without_proration', 'charge_full_price', 'deferred']
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['old_vendor_product_id', 'replacement_mode'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "SubscriptionUpdate":
+        d = _mb.obj(data, "SubscriptionUpdate")
+        return cls(
+            old_vendor_product_id=_mb.req(d, "old_vendor_product_id", "SubscriptionUpdate"),
+            replacement_mode=_mb.req(d, "replacement_mode", "SubscriptionUpdate"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["old_vendor_product_id"] = self.old_vendor_product_id
+        out["replacement_mode"] = self.replacement_mode
         out.update(self.extra_fields)
         return out
 
@@ -2338,8 +2390,10 @@ class Subscription:
     offer: Optional[SubscriptionOffer]
     group_identifier: Optional[str]
     renewal_type: Literal['autorenewable', 'non_renewable']
+    base_plan_id: Union[Optional[str], _mb.Unset] = _mb.UNSET
+    offers: Optional[List[ProductOffer]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['group_identifier', 'localized_period', 'offer', 'period', 'renewal_type'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['base_plan_id', 'group_identifier', 'localized_period', 'offer', 'offers', 'period', 'renewal_type'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Subscription":
@@ -2350,6 +2404,8 @@ class Subscription:
             offer=_mb.maybe(_mb.req(d, "offer", "Subscription"), SubscriptionOffer.from_json),
             group_identifier=_mb.req(d, "group_identifier", "Subscription"),
             renewal_type=_mb.req(d, "renewal_type", "Subscription"),
+            base_plan_id=d["base_plan_id"] if "base_plan_id" in d else _mb.UNSET,
+            offers=[ProductOffer.from_json(x0) for x0 in d["offers"]] if d.get("offers") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -2360,6 +2416,10 @@ class Subscription:
         out["offer"] = (None if self.offer is None else self.offer.to_json())
         out["group_identifier"] = self.group_identifier
         out["renewal_type"] = self.renewal_type
+        if not isinstance(self.base_plan_id, _mb.Unset):
+            out["base_plan_id"] = self.base_plan_id
+        if self.offers is not None:
+            out["offers"] = [x0.to_json() for x0 in self.offers]
         out.update(self.extra_fields)
         return out
 
@@ -2397,8 +2457,11 @@ class SubscriptionOffer:
     number_of_periods: int
     price: Price
     offer_identifier: Optional[str]
+    offer_id: Union[Optional[str], _mb.Unset] = _mb.UNSET
+    offer_tags: Optional[List[str]] = None
+    phases: Optional[List[OfferPhase]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['localized_period', 'number_of_periods', 'offer_identifier', 'payment_mode', 'period', 'price', 'type'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['localized_period', 'number_of_periods', 'offer_id', 'offer_identifier', 'offer_tags', 'payment_mode', 'period', 'phases', 'price', 'type'])
 
     @classmethod
     def from_json(cls, data: Any) -> "SubscriptionOffer":
@@ -2411,6 +2474,9 @@ class SubscriptionOffer:
             number_of_periods=_mb.req(d, "number_of_periods", "SubscriptionOffer"),
             price=Price.from_json(_mb.req(d, "price", "SubscriptionOffer")),
             offer_identifier=_mb.req(d, "offer_identifier", "SubscriptionOffer"),
+            offer_id=d["offer_id"] if "offer_id" in d else _mb.UNSET,
+            offer_tags=d["offer_tags"] if d.get("offer_tags") is not None else None,
+            phases=[OfferPhase.from_json(x0) for x0 in d["phases"]] if d.get("phases") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -2423,6 +2489,83 @@ class SubscriptionOffer:
         out["number_of_periods"] = self.number_of_periods
         out["price"] = self.price.to_json()
         out["offer_identifier"] = self.offer_identifier
+        if not isinstance(self.offer_id, _mb.Unset):
+            out["offer_id"] = self.offer_id
+        if self.offer_tags is not None:
+            out["offer_tags"] = self.offer_tags
+        if self.phases is not None:
+            out["phases"] = [x0.to_json() for x0 in self.phases]
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class OfferPhase:
+    """one pricing phase of a subscription offer (Play's PricingPhase, StoreKit's introductory or
+    promotional offer): number_of_periods periods of period at price, paid as payment_mode
+    """
+
+    payment_mode: Literal['free_trial', 'pay_as_you_go', 'pay_up_front']
+    period: Period
+    localized_period: str
+    number_of_periods: int
+    price: Price
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['localized_period', 'number_of_periods', 'payment_mode', 'period', 'price'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "OfferPhase":
+        d = _mb.obj(data, "OfferPhase")
+        return cls(
+            payment_mode=_mb.req(d, "payment_mode", "OfferPhase"),
+            period=Period.from_json(_mb.req(d, "period", "OfferPhase")),
+            localized_period=_mb.req(d, "localized_period", "OfferPhase"),
+            number_of_periods=_mb.req(d, "number_of_periods", "OfferPhase"),
+            price=Price.from_json(_mb.req(d, "price", "OfferPhase")),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["payment_mode"] = self.payment_mode
+        out["period"] = self.period.to_json()
+        out["localized_period"] = self.localized_period
+        out["number_of_periods"] = self.number_of_periods
+        out["price"] = self.price.to_json()
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class ProductOffer:
+    """an offer on a subscription's base plan: its phases come before the base plan's own price.
+    The App Store's introductory offer is a one-phase offer with offer_id null
+    """
+
+    type: Literal['introductory', 'promotional', 'win_back']
+    offer_id: Optional[str]
+    offer_tags: List[str]
+    phases: List[OfferPhase]
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['offer_id', 'offer_tags', 'phases', 'type'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "ProductOffer":
+        d = _mb.obj(data, "ProductOffer")
+        return cls(
+            type=_mb.req(d, "type", "ProductOffer"),
+            offer_id=_mb.req(d, "offer_id", "ProductOffer"),
+            offer_tags=_mb.req(d, "offer_tags", "ProductOffer"),
+            phases=[OfferPhase.from_json(x0) for x0 in _mb.req(d, "phases", "ProductOffer")],
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["type"] = self.type
+        out["offer_id"] = self.offer_id
+        out["offer_tags"] = self.offer_tags
+        out["phases"] = [x0.to_json() for x0 in self.phases]
         out.update(self.extra_fields)
         return out
 

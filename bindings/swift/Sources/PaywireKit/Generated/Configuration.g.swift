@@ -218,11 +218,15 @@ public struct StoreProduct: PaywireModel {
     public var renewalType: SubscriptionRenewalType?
     /// The `product_type` member.
     public var productType: ProductType?
+    /// Google Play: the base plan this entry describes (its price and period); one base plan per vendor_product_id
+    public var basePlanId: String?
+    /// Google Play: the offers on the base plan the user may have (ProductDetails.SubscriptionOfferDetails with an offerId), each with the phases before the base plan's own price
+    public var offers: [StoreProductOffer]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(vendorProductId: String, title: String? = nil, description: String? = nil, price: DecimalText, currencyCode: String? = nil, currencySymbol: String? = nil, localizedPrice: String? = nil, period: SubscriptionPeriod? = nil, introOffer: StoreIntroOffer? = nil, accessLevel: String? = nil, purchase: ScriptedOutcome? = nil, introOfferEligibility: IntroOfferEligibility? = nil, eligibilityAfterValidation: EligibilityAfterValidation? = nil, isFamilyShareable: Bool? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType? = nil, productType: ProductType? = nil, unknownMembers: JSONObject = [:]) {
+    public init(vendorProductId: String, title: String? = nil, description: String? = nil, price: DecimalText, currencyCode: String? = nil, currencySymbol: String? = nil, localizedPrice: String? = nil, period: SubscriptionPeriod? = nil, introOffer: StoreIntroOffer? = nil, accessLevel: String? = nil, purchase: ScriptedOutcome? = nil, introOfferEligibility: IntroOfferEligibility? = nil, eligibilityAfterValidation: EligibilityAfterValidation? = nil, isFamilyShareable: Bool? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType? = nil, productType: ProductType? = nil, basePlanId: String? = nil, offers: [StoreProductOffer]? = nil, unknownMembers: JSONObject = [:]) {
         self.vendorProductId = vendorProductId
         self.title = title
         self.description = description
@@ -240,6 +244,8 @@ public struct StoreProduct: PaywireModel {
         self.groupIdentifier = groupIdentifier
         self.renewalType = renewalType
         self.productType = productType
+        self.basePlanId = basePlanId
+        self.offers = offers
         self.unknownMembers = unknownMembers
     }
 
@@ -262,6 +268,8 @@ public struct StoreProduct: PaywireModel {
         groupIdentifier = try reader.optional("group_identifier")
         renewalType = try reader.optional("renewal_type")
         productType = try reader.optional("product_type")
+        basePlanId = try reader.optional("base_plan_id")
+        offers = try reader.optional("offers")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -284,11 +292,13 @@ public struct StoreProduct: PaywireModel {
         writer.optional("group_identifier", groupIdentifier)
         writer.optional("renewal_type", renewalType)
         writer.optional("product_type", productType)
+        writer.optional("base_plan_id", basePlanId)
+        writer.optional("offers", offers)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["vendor_product_id", "title", "description", "price", "currency_code", "currency_symbol", "localized_price", "period", "intro_offer", "access_level", "purchase", "intro_offer_eligibility", "eligibility_after_validation", "is_family_shareable", "group_identifier", "renewal_type", "product_type"]
+    static let memberNames: Set<String> = ["vendor_product_id", "title", "description", "price", "currency_code", "currency_symbol", "localized_price", "period", "intro_offer", "access_level", "purchase", "intro_offer_eligibility", "eligibility_after_validation", "is_family_shareable", "group_identifier", "renewal_type", "product_type", "base_plan_id", "offers"]
 }
 
 /// The schema's `IntroOffer`.
@@ -407,6 +417,94 @@ public struct ScriptedOutcome: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["type", "code", "message", "underlying_error", "delay_ms", "product_ids", "forge_verification"]
+}
+
+/// The schema's `StoreProductOffer`.
+public struct StoreProductOffer: PaywireModel {
+    /// The `offer_id` member.
+    public var offerId: String
+    /// The `offer_tags` member.
+    public var offerTags: [String]?
+    /// The `phases` member.
+    public var phases: [Phase]
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(offerId: String, offerTags: [String]? = nil, phases: [Phase] = [], unknownMembers: JSONObject = [:]) {
+        self.offerId = offerId
+        self.offerTags = offerTags
+        self.phases = phases
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "StoreProductOffer")
+        offerId = try reader.required("offer_id")
+        offerTags = try reader.optional("offer_tags")
+        phases = try reader.required("phases")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("offer_id", offerId)
+        writer.optional("offer_tags", offerTags)
+        writer.required("phases", phases)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["offer_id", "offer_tags", "phases"]
+}
+
+/// The schema's `Phase`.
+public struct Phase: PaywireModel {
+    /// The `payment_mode` member.
+    public var paymentMode: PaymentMode
+    /// The `period` member.
+    public var period: SubscriptionPeriod
+    /// Play's billingCycleCount; default 1
+    public var numberOfPeriods: Int?
+    /// a decimal amount; a free trial needs none
+    public var price: DecimalText?
+    /// The `localized_price` member.
+    public var localizedPrice: String?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, numberOfPeriods: Int? = nil, price: DecimalText? = nil, localizedPrice: String? = nil, unknownMembers: JSONObject = [:]) {
+        self.paymentMode = paymentMode
+        self.period = period
+        self.numberOfPeriods = numberOfPeriods
+        self.price = price
+        self.localizedPrice = localizedPrice
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "Phase")
+        paymentMode = try reader.required("payment_mode")
+        period = try reader.required("period")
+        numberOfPeriods = try reader.optional("number_of_periods")
+        price = try reader.optional("price")
+        localizedPrice = try reader.optional("localized_price")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("payment_mode", paymentMode)
+        writer.required("period", period)
+        writer.optional("number_of_periods", numberOfPeriods)
+        writer.optional("price", price)
+        writer.optional("localized_price", localizedPrice)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["payment_mode", "period", "number_of_periods", "price", "localized_price"]
 }
 
 /// The schema's `FetchProducts`.

@@ -424,15 +424,21 @@ public struct VariationProduct: PaywireModel {
     public var promotionalOfferId: String?
     /// a win-back offer of this product, signed and passed like a promotional offer; used when both are named
     public var winBackOfferId: String?
+    /// Google Play: the base plan sold; the store's description of the product must be of this base plan, else the product is left out (a warn log says so)
+    public var basePlanId: String?
+    /// Google Play: the offer applied (subscription.offer), when the store lists it for this user; absent: the App Store's introductory offer, if any
+    public var offerId: String?
     /// The `vendor_product_id` member.
     public var vendorProductId: JSONValue
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(promotionalOfferId: String? = nil, winBackOfferId: String? = nil, vendorProductId: JSONValue, unknownMembers: JSONObject = [:]) {
+    public init(promotionalOfferId: String? = nil, winBackOfferId: String? = nil, basePlanId: String? = nil, offerId: String? = nil, vendorProductId: JSONValue, unknownMembers: JSONObject = [:]) {
         self.promotionalOfferId = promotionalOfferId
         self.winBackOfferId = winBackOfferId
+        self.basePlanId = basePlanId
+        self.offerId = offerId
         self.vendorProductId = vendorProductId
         self.unknownMembers = unknownMembers
     }
@@ -441,6 +447,8 @@ public struct VariationProduct: PaywireModel {
         let reader = try ModelReader(json, "VariationProduct")
         promotionalOfferId = try reader.optional("promotional_offer_id")
         winBackOfferId = try reader.optional("win_back_offer_id")
+        basePlanId = try reader.optional("base_plan_id")
+        offerId = try reader.optional("offer_id")
         vendorProductId = try reader.required("vendor_product_id")
         unknownMembers = reader.unknown(Self.memberNames)
     }
@@ -449,12 +457,14 @@ public struct VariationProduct: PaywireModel {
         var writer = ModelWriter()
         writer.optional("promotional_offer_id", promotionalOfferId)
         writer.optional("win_back_offer_id", winBackOfferId)
+        writer.optional("base_plan_id", basePlanId)
+        writer.optional("offer_id", offerId)
         writer.required("vendor_product_id", vendorProductId)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["promotional_offer_id", "win_back_offer_id", "vendor_product_id"]
+    static let memberNames: Set<String> = ["promotional_offer_id", "win_back_offer_id", "base_plan_id", "offer_id", "vendor_product_id"]
 }
 
 /// The schema's `VariationRemoteConfig`.
@@ -1145,16 +1155,22 @@ public struct PaywallProductReference: PaywireModel {
     public var promotionalOfferId: String?
     /// as the placement names it; absent when it names none
     public var winBackOfferId: String?
+    /// Google Play: the base plan sold; the store's description of the product must be of this base plan, else the product is left out (a warn log says so)
+    public var basePlanId: String?
+    /// Google Play: the offer applied (subscription.offer), when the store lists it for this user; absent: the App Store's introductory offer, if any
+    public var offerId: String?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(vendorProductId: String, accessLevelId: String? = nil, productType: ProductType? = nil, promotionalOfferId: String? = nil, winBackOfferId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(vendorProductId: String, accessLevelId: String? = nil, productType: ProductType? = nil, promotionalOfferId: String? = nil, winBackOfferId: String? = nil, basePlanId: String? = nil, offerId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.vendorProductId = vendorProductId
         self.accessLevelId = accessLevelId
         self.productType = productType
         self.promotionalOfferId = promotionalOfferId
         self.winBackOfferId = winBackOfferId
+        self.basePlanId = basePlanId
+        self.offerId = offerId
         self.unknownMembers = unknownMembers
     }
 
@@ -1165,6 +1181,8 @@ public struct PaywallProductReference: PaywireModel {
         productType = try reader.required("product_type")
         promotionalOfferId = try reader.optional("promotional_offer_id")
         winBackOfferId = try reader.optional("win_back_offer_id")
+        basePlanId = try reader.optional("base_plan_id")
+        offerId = try reader.optional("offer_id")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -1175,11 +1193,13 @@ public struct PaywallProductReference: PaywireModel {
         writer.required("product_type", productType)
         writer.optional("promotional_offer_id", promotionalOfferId)
         writer.optional("win_back_offer_id", winBackOfferId)
+        writer.optional("base_plan_id", basePlanId)
+        writer.optional("offer_id", offerId)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["vendor_product_id", "access_level_id", "product_type", "promotional_offer_id", "win_back_offer_id"]
+    static let memberNames: Set<String> = ["vendor_product_id", "access_level_id", "product_type", "promotional_offer_id", "win_back_offer_id", "base_plan_id", "offer_id"]
 }
 
 /// The schema's `PostPurchaseDeepLink`.
@@ -2317,15 +2337,18 @@ public struct MakePurchaseParams: PaywireModel {
     public var paywall: Paywall?
     /// a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used
     public var offer: PurchaseOffer?
+    /// Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field
+    public var subscriptionUpdate: SubscriptionUpdate?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(product: JSONObject? = nil, vendorProductId: String? = nil, paywall: Paywall? = nil, offer: PurchaseOffer? = nil, unknownMembers: JSONObject = [:]) {
+    public init(product: JSONObject? = nil, vendorProductId: String? = nil, paywall: Paywall? = nil, offer: PurchaseOffer? = nil, subscriptionUpdate: SubscriptionUpdate? = nil, unknownMembers: JSONObject = [:]) {
         self.product = product
         self.vendorProductId = vendorProductId
         self.paywall = paywall
         self.offer = offer
+        self.subscriptionUpdate = subscriptionUpdate
         self.unknownMembers = unknownMembers
     }
 
@@ -2335,6 +2358,7 @@ public struct MakePurchaseParams: PaywireModel {
         vendorProductId = try reader.optional("vendor_product_id")
         paywall = try reader.optional("paywall")
         offer = try reader.optional("offer")
+        subscriptionUpdate = try reader.optional("subscription_update")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -2344,11 +2368,12 @@ public struct MakePurchaseParams: PaywireModel {
         writer.optional("vendor_product_id", vendorProductId)
         writer.optional("paywall", paywall)
         writer.optional("offer", offer)
+        writer.optional("subscription_update", subscriptionUpdate)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["product", "vendor_product_id", "paywall", "offer"]
+    static let memberNames: Set<String> = ["product", "vendor_product_id", "paywall", "offer", "subscription_update"]
 }
 
 /// a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used
@@ -2383,6 +2408,40 @@ public struct PurchaseOffer: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["type", "id"]
+}
+
+/// Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field
+public struct SubscriptionUpdate: PaywireModel {
+    /// the subscription being replaced
+    public var oldVendorProductId: String
+    /// Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends
+    public var replacementMode: ReplacementMode
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(oldVendorProductId: String, replacementMode: ReplacementMode, unknownMembers: JSONObject = [:]) {
+        self.oldVendorProductId = oldVendorProductId
+        self.replacementMode = replacementMode
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "SubscriptionUpdate")
+        oldVendorProductId = try reader.required("old_vendor_product_id")
+        replacementMode = try reader.required("replacement_mode")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("old_vendor_product_id", oldVendorProductId)
+        writer.required("replacement_mode", replacementMode)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["old_vendor_product_id", "replacement_mode"]
 }
 
 /// The params of `restore_purchases`.
@@ -2943,7 +3002,7 @@ public struct PaywallProduct: PaywireModel {
     public var accessLevelId: String?
     /// the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one
     public var productType: ProductType?
-    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md
+    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md
     public var textTags: [String: String]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -3059,22 +3118,28 @@ public struct Subscription: PaywireModel {
     public var period: SubscriptionPeriod
     /// The `localized_period` member.
     public var localizedPeriod: String
-    /// The `offer` member.
+    /// the offer this paywall applies: the offer the paywall names by offer_id among offers, else the App Store's introductory offer; null when none applies. Always written with offer_id, offer_tags and phases (#/$defs/product_offer); the older flat members describe its first phase
     public var offer: SubscriptionOffer?
     /// the subscription group (upgrades and downgrades happen within one)
     public var groupIdentifier: String?
     /// The `renewal_type` member.
     public var renewalType: SubscriptionRenewalType
+    /// Google Play: the base plan the price and period are those of; null for other stores. Always written by this library
+    public var basePlanId: String??
+    /// every offer the store describes on this base plan (the App Store's intro offer as a one-phase offer); always written by this library
+    public var offers: [ProductOffer]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(period: SubscriptionPeriod, localizedPeriod: String, offer: SubscriptionOffer? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType, unknownMembers: JSONObject = [:]) {
+    public init(period: SubscriptionPeriod, localizedPeriod: String, offer: SubscriptionOffer? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType, basePlanId: String?? = nil, offers: [ProductOffer]? = nil, unknownMembers: JSONObject = [:]) {
         self.period = period
         self.localizedPeriod = localizedPeriod
         self.offer = offer
         self.groupIdentifier = groupIdentifier
         self.renewalType = renewalType
+        self.basePlanId = basePlanId
+        self.offers = offers
         self.unknownMembers = unknownMembers
     }
 
@@ -3085,6 +3150,8 @@ public struct Subscription: PaywireModel {
         offer = try reader.required("offer")
         groupIdentifier = try reader.required("group_identifier")
         renewalType = try reader.required("renewal_type")
+        basePlanId = try reader.present("base_plan_id")
+        offers = try reader.optional("offers")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -3095,11 +3162,13 @@ public struct Subscription: PaywireModel {
         writer.required("offer", offer)
         writer.required("group_identifier", groupIdentifier)
         writer.required("renewal_type", renewalType)
+        writer.optional("base_plan_id", basePlanId)
+        writer.optional("offers", offers)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["period", "localized_period", "offer", "group_identifier", "renewal_type"]
+    static let memberNames: Set<String> = ["period", "localized_period", "offer", "group_identifier", "renewal_type", "base_plan_id", "offers"]
 }
 
 /// The schema's `Period`.
@@ -3152,11 +3221,17 @@ public struct SubscriptionOffer: PaywireModel {
     public var price: Price
     /// the store's id of a promotional or win-back offer; null for an introductory offer
     public var offerIdentifier: String?
+    /// as in #/$defs/product_offer; the members above describe its first phase, for readers of schema 1.1
+    public var offerId: String??
+    /// The `offer_tags` member.
+    public var offerTags: [String]?
+    /// The `phases` member.
+    public var phases: [OfferPhase]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(type: SubscriptionOfferType, paymentMode: PaymentMode, period: SubscriptionPeriod, localizedPeriod: String, numberOfPeriods: Int, price: Price, offerIdentifier: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(type: SubscriptionOfferType, paymentMode: PaymentMode, period: SubscriptionPeriod, localizedPeriod: String, numberOfPeriods: Int, price: Price, offerIdentifier: String? = nil, offerId: String?? = nil, offerTags: [String]? = nil, phases: [OfferPhase]? = nil, unknownMembers: JSONObject = [:]) {
         self.type = type
         self.paymentMode = paymentMode
         self.period = period
@@ -3164,6 +3239,9 @@ public struct SubscriptionOffer: PaywireModel {
         self.numberOfPeriods = numberOfPeriods
         self.price = price
         self.offerIdentifier = offerIdentifier
+        self.offerId = offerId
+        self.offerTags = offerTags
+        self.phases = phases
         self.unknownMembers = unknownMembers
     }
 
@@ -3176,6 +3254,9 @@ public struct SubscriptionOffer: PaywireModel {
         numberOfPeriods = try reader.required("number_of_periods")
         price = try reader.required("price")
         offerIdentifier = try reader.required("offer_identifier")
+        offerId = try reader.present("offer_id")
+        offerTags = try reader.optional("offer_tags")
+        phases = try reader.optional("phases")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -3188,11 +3269,107 @@ public struct SubscriptionOffer: PaywireModel {
         writer.required("number_of_periods", numberOfPeriods)
         writer.required("price", price)
         writer.required("offer_identifier", offerIdentifier)
+        writer.optional("offer_id", offerId)
+        writer.optional("offer_tags", offerTags)
+        writer.optional("phases", phases)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["type", "payment_mode", "period", "localized_period", "number_of_periods", "price", "offer_identifier"]
+    static let memberNames: Set<String> = ["type", "payment_mode", "period", "localized_period", "number_of_periods", "price", "offer_identifier", "offer_id", "offer_tags", "phases"]
+}
+
+/// one pricing phase of a subscription offer (Play's PricingPhase, StoreKit's introductory or promotional offer): number_of_periods periods of period at price, paid as payment_mode
+public struct OfferPhase: PaywireModel {
+    /// The `payment_mode` member.
+    public var paymentMode: PaymentMode
+    /// The `period` member.
+    public var period: SubscriptionPeriod
+    /// The `localized_period` member.
+    public var localizedPeriod: String
+    /// the phase's cycle count (Play's billingCycleCount)
+    public var numberOfPeriods: Int
+    /// the price of one period (pay_as_you_go), of the whole phase (pay_up_front), 0 for a free trial
+    public var price: Price
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, localizedPeriod: String, numberOfPeriods: Int, price: Price, unknownMembers: JSONObject = [:]) {
+        self.paymentMode = paymentMode
+        self.period = period
+        self.localizedPeriod = localizedPeriod
+        self.numberOfPeriods = numberOfPeriods
+        self.price = price
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "OfferPhase")
+        paymentMode = try reader.required("payment_mode")
+        period = try reader.required("period")
+        localizedPeriod = try reader.required("localized_period")
+        numberOfPeriods = try reader.required("number_of_periods")
+        price = try reader.required("price")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("payment_mode", paymentMode)
+        writer.required("period", period)
+        writer.required("localized_period", localizedPeriod)
+        writer.required("number_of_periods", numberOfPeriods)
+        writer.required("price", price)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["payment_mode", "period", "localized_period", "number_of_periods", "price"]
+}
+
+/// an offer on a subscription's base plan: its phases come before the base plan's own price. The App Store's introductory offer is a one-phase offer with offer_id null
+public struct ProductOffer: PaywireModel {
+    /// introductory for the App Store's intro offer and for every Google Play offer (Play lists only the offers the user may have)
+    public var type: SubscriptionOfferType
+    /// the store's id of the offer (Play's offerId, App Store's promotional or win-back offer id); null for the App Store's introductory offer
+    public var offerId: String?
+    /// Play's offer tags; [] when the store gives none
+    public var offerTags: [String]
+    /// The `phases` member.
+    public var phases: [OfferPhase]
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(type: SubscriptionOfferType, offerId: String? = nil, offerTags: [String] = [], phases: [OfferPhase] = [], unknownMembers: JSONObject = [:]) {
+        self.type = type
+        self.offerId = offerId
+        self.offerTags = offerTags
+        self.phases = phases
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "ProductOffer")
+        type = try reader.required("type")
+        offerId = try reader.required("offer_id")
+        offerTags = try reader.required("offer_tags")
+        phases = try reader.required("phases")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("type", type)
+        writer.required("offer_id", offerId)
+        writer.required("offer_tags", offerTags)
+        writer.required("phases", phases)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["type", "offer_id", "offer_tags", "phases"]
 }
 
 /// The result of `get_profile`.
@@ -5242,7 +5419,7 @@ public struct EventProduct: PaywireModel {
     public var accessLevelId: String??
     /// the paywall's, else the store product's, else autorenewable or non_renewing with a period and non_consumable without one
     public var productType: ProductType??
-    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md
+    /// in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md
     public var textTags: [String: String]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject

@@ -220,7 +220,7 @@ public final class EventProduct implements Model {
     }
 
     private Map<String, String> textTags;
-    /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration, discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no intro offer) is absent; see docs/concepts/presentation.md */
+    /** in get_paywall_products' answer: each text tag this product fills, by name (price, price_per_day, price_per_week, price_per_month, price_per_year, period, intro_price, intro_period, intro_duration (of the first phase of subscription.offer), discount_percent:<vendor_product_id> for each other product of the paywall); a tag that does not apply (no period, no offer applied) is absent; see docs/concepts/presentation.md */
     public Map<String, String> getTextTags() {
         return textTags;
     }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class MakePurchaseParams implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("offer", "paywall", "product", "vendor_product_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("offer", "paywall", "product", "subscription_update", "vendor_product_id");
     private JsonObject extraFields = new JsonObject();
 
     private JsonObject product;
@@ -82,6 +82,21 @@ public final class MakePurchaseParams implements Model {
         return this;
     }
 
+    private SubscriptionUpdate subscriptionUpdate;
+    /** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+    public SubscriptionUpdate getSubscriptionUpdate() {
+        return subscriptionUpdate;
+    }
+
+    public void setSubscriptionUpdate(SubscriptionUpdate value) {
+        subscriptionUpdate = value;
+    }
+
+    public MakePurchaseParams withSubscriptionUpdate(SubscriptionUpdate value) {
+        setSubscriptionUpdate(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -103,6 +118,9 @@ public final class MakePurchaseParams implements Model {
         if (ModelJson.present(o, "offer")) {
             v.offer = Offer.fromJson(o.get("offer"));
         }
+        if (ModelJson.present(o, "subscription_update")) {
+            v.subscriptionUpdate = SubscriptionUpdate.fromJson(o.get("subscription_update"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -122,6 +140,9 @@ public final class MakePurchaseParams implements Model {
         }
         if (offer != null) {
             o.add("offer", offer.toJson());
+        }
+        if (subscriptionUpdate != null) {
+            o.add("subscription_update", subscriptionUpdate.toJson());
         }
         ModelJson.addAll(o, extraFields);
         return o;

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class PaywallProduct implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "product_type", "promotional_offer_id", "vendor_product_id", "win_back_offer_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("access_level_id", "base_plan_id", "offer_id", "product_type", "promotional_offer_id", "vendor_product_id", "win_back_offer_id");
     private JsonObject extraFields = new JsonObject();
 
     private String vendorProductId;
@@ -89,6 +89,36 @@ public final class PaywallProduct implements Model {
         return this;
     }
 
+    private String basePlanId;
+    /** Google Play: the base plan sold; the store's description of the product must be of this base plan, else the product is left out (a warn log says so) */
+    public String getBasePlanId() {
+        return basePlanId;
+    }
+
+    public void setBasePlanId(String value) {
+        basePlanId = value;
+    }
+
+    public PaywallProduct withBasePlanId(String value) {
+        setBasePlanId(value);
+        return this;
+    }
+
+    private String offerId;
+    /** Google Play: the offer applied (subscription.offer), when the store lists it for this user; absent: the App Store's introductory offer, if any */
+    public String getOfferId() {
+        return offerId;
+    }
+
+    public void setOfferId(String value) {
+        offerId = value;
+    }
+
+    public PaywallProduct withOfferId(String value) {
+        setOfferId(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -107,6 +137,12 @@ public final class PaywallProduct implements Model {
         if (ModelJson.present(o, "win_back_offer_id")) {
             v.winBackOfferId = ModelJson.string(o.get("win_back_offer_id"));
         }
+        if (ModelJson.present(o, "base_plan_id")) {
+            v.basePlanId = ModelJson.string(o.get("base_plan_id"));
+        }
+        if (ModelJson.present(o, "offer_id")) {
+            v.offerId = ModelJson.string(o.get("offer_id"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -123,6 +159,12 @@ public final class PaywallProduct implements Model {
         }
         if (winBackOfferId != null) {
             o.add("win_back_offer_id", ModelJson.json(winBackOfferId));
+        }
+        if (basePlanId != null) {
+            o.add("base_plan_id", ModelJson.json(basePlanId));
+        }
+        if (offerId != null) {
+            o.add("offer_id", ModelJson.json(offerId));
         }
         ModelJson.addAll(o, extraFields);
         return o;

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
-    public static final String SHA256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
+    public static final String SHA256 = "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
     /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
     public static final String VERSION = "1.2";
 

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Subscription implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("group_identifier", "localized_period", "offer", "period", "renewal_type");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("base_plan_id", "group_identifier", "localized_period", "offer", "offers", "period", "renewal_type");
     private JsonObject extraFields = new JsonObject();
 
     private Period period;
@@ -44,6 +44,7 @@ public final class Subscription implements Model {
     }
 
     private SubscriptionOffer offer;
+    /** the offer this paywall applies: the offer the paywall names by offer_id among offers, else the App Store's introductory offer; null when none applies. Always written with offer_id, offer_tags and phases (#/$defs/product_offer); the older flat members describe its first phase */
     public SubscriptionOffer getOffer() {
         return offer;
     }
@@ -86,6 +87,42 @@ public final class Subscription implements Model {
         return this;
     }
 
+    private String basePlanId;
+    private boolean hasBasePlanId;
+    /** Google Play: the base plan the price and period are those of; null for other stores. Always written by this library */
+    public String getBasePlanId() {
+        return basePlanId;
+    }
+
+    public void setBasePlanId(String value) {
+        basePlanId = value; hasBasePlanId = true;
+    }
+
+    public Subscription withBasePlanId(String value) {
+        setBasePlanId(value);
+        return this;
+    }
+
+    /** True when base_plan_id is present (null included); false when absent. */
+    public boolean hasBasePlanId() {
+        return hasBasePlanId;
+    }
+
+    private List<ProductOffer> offers;
+    /** every offer the store describes on this base plan (the App Store's intro offer as a one-phase offer); always written by this library */
+    public List<ProductOffer> getOffers() {
+        return offers;
+    }
+
+    public void setOffers(List<ProductOffer> value) {
+        offers = value;
+    }
+
+    public Subscription withOffers(List<ProductOffer> value) {
+        setOffers(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -100,6 +137,13 @@ public final class Subscription implements Model {
         v.offer = ModelJson.nullable(ModelJson.req(o, "offer", "Subscription"), x0 -> SubscriptionOffer.fromJson(x0));
         v.groupIdentifier = ModelJson.nullable(ModelJson.req(o, "group_identifier", "Subscription"), x0 -> ModelJson.string(x0));
         v.renewalType = ModelJson.string(ModelJson.req(o, "renewal_type", "Subscription"));
+        if (o.has("base_plan_id")) {
+            v.basePlanId = ModelJson.nullable(o.get("base_plan_id"), x0 -> ModelJson.string(x0));
+            v.hasBasePlanId = true;
+        }
+        if (ModelJson.present(o, "offers")) {
+            v.offers = ModelJson.list(o.get("offers"), x0 -> ProductOffer.fromJson(x0));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -113,6 +157,12 @@ public final class Subscription implements Model {
         o.add("offer", ModelJson.nullOr(offer, x0 -> x0.toJson()));
         o.add("group_identifier", ModelJson.nullOr(groupIdentifier, x0 -> ModelJson.json(x0)));
         o.add("renewal_type", ModelJson.json(renewalType));
+        if (hasBasePlanId) {
+            o.add("base_plan_id", ModelJson.nullOr(basePlanId, x0 -> ModelJson.json(x0)));
+        }
+        if (offers != null) {
+            o.add("offers", ModelJson.array(offers, x0 -> x0.toJson()));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

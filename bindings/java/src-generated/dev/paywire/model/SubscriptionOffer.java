@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class SubscriptionOffer implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("localized_period", "number_of_periods", "offer_identifier", "payment_mode", "period", "price", "type");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("localized_period", "number_of_periods", "offer_id", "offer_identifier", "offer_tags", "payment_mode", "period", "phases", "price", "type");
     private JsonObject extraFields = new JsonObject();
 
     private String type;
@@ -114,6 +114,55 @@ public final class SubscriptionOffer implements Model {
         return this;
     }
 
+    private String offerId;
+    private boolean hasOfferId;
+    /** as in #/$defs/product_offer; the members above describe its first phase, for readers of schema 1.1 */
+    public String getOfferId() {
+        return offerId;
+    }
+
+    public void setOfferId(String value) {
+        offerId = value; hasOfferId = true;
+    }
+
+    public SubscriptionOffer withOfferId(String value) {
+        setOfferId(value);
+        return this;
+    }
+
+    /** True when offer_id is present (null included); false when absent. */
+    public boolean hasOfferId() {
+        return hasOfferId;
+    }
+
+    private List<String> offerTags;
+    public List<String> getOfferTags() {
+        return offerTags;
+    }
+
+    public void setOfferTags(List<String> value) {
+        offerTags = value;
+    }
+
+    public SubscriptionOffer withOfferTags(List<String> value) {
+        setOfferTags(value);
+        return this;
+    }
+
+    private List<OfferPhase> phases;
+    public List<OfferPhase> getPhases() {
+        return phases;
+    }
+
+    public void setPhases(List<OfferPhase> value) {
+        phases = value;
+    }
+
+    public SubscriptionOffer withPhases(List<OfferPhase> value) {
+        setPhases(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -130,6 +179,16 @@ public final class SubscriptionOffer implements Model {
         v.numberOfPeriods = ModelJson.integer(ModelJson.req(o, "number_of_periods", "SubscriptionOffer"));
         v.price = Price.fromJson(ModelJson.req(o, "price", "SubscriptionOffer"));
         v.offerIdentifier = ModelJson.nullable(ModelJson.req(o, "offer_identifier", "SubscriptionOffer"), x0 -> ModelJson.string(x0));
+        if (o.has("offer_id")) {
+            v.offerId = ModelJson.nullable(o.get("offer_id"), x0 -> ModelJson.string(x0));
+            v.hasOfferId = true;
+        }
+        if (ModelJson.present(o, "offer_tags")) {
+            v.offerTags = ModelJson.list(o.get("offer_tags"), x0 -> ModelJson.string(x0));
+        }
+        if (ModelJson.present(o, "phases")) {
+            v.phases = ModelJson.list(o.get("phases"), x0 -> OfferPhase.fromJson(x0));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -145,6 +204,15 @@ public final class SubscriptionOffer implements Model {
         o.add("number_of_periods", ModelJson.json(numberOfPeriods));
         o.add("price", price.toJson());
         o.add("offer_identifier", ModelJson.nullOr(offerIdentifier, x0 -> ModelJson.json(x0)));
+        if (hasOfferId) {
+            o.add("offer_id", ModelJson.nullOr(offerId, x0 -> ModelJson.json(x0)));
+        }
+        if (offerTags != null) {
+            o.add("offer_tags", ModelJson.array(offerTags, x0 -> ModelJson.json(x0)));
+        }
+        if (phases != null) {
+            o.add("phases", ModelJson.array(phases, x0 -> x0.toJson()));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }
