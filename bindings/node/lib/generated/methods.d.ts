@@ -71,7 +71,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
+export declare const SCHEMA_SHA256: "4776e185b85525356859bb5bfc5a8aecccbce546263f06ca4f6b255ed48d07bf";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

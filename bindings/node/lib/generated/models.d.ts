@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137";
+export type SchemaSha256 = "4776e185b85525356859bb5bfc5a8aecccbce546263f06ca4f6b255ed48d07bf";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 

@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = 'a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137'
+SCHEMA_SHA256 = '4776e185b85525356859bb5bfc5a8aecccbce546263f06ca4f6b255ed48d07bf'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 

@@ -218,11 +218,13 @@ public struct StoreProduct: PaywireModel {
     public var renewalType: SubscriptionRenewalType?
     /// The `product_type` member.
     public var productType: ProductType?
+    /// the Stripe Price (price_...) a web checkout of this product uses: the backend maps Stripe webhook events to the product by it; the core does not read it
+    public var stripePriceId: String?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(vendorProductId: String, title: String? = nil, description: String? = nil, price: DecimalText, currencyCode: String? = nil, currencySymbol: String? = nil, localizedPrice: String? = nil, period: SubscriptionPeriod? = nil, introOffer: StoreIntroOffer? = nil, accessLevel: String? = nil, purchase: ScriptedOutcome? = nil, introOfferEligibility: IntroOfferEligibility? = nil, eligibilityAfterValidation: EligibilityAfterValidation? = nil, isFamilyShareable: Bool? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType? = nil, productType: ProductType? = nil, unknownMembers: JSONObject = [:]) {
+    public init(vendorProductId: String, title: String? = nil, description: String? = nil, price: DecimalText, currencyCode: String? = nil, currencySymbol: String? = nil, localizedPrice: String? = nil, period: SubscriptionPeriod? = nil, introOffer: StoreIntroOffer? = nil, accessLevel: String? = nil, purchase: ScriptedOutcome? = nil, introOfferEligibility: IntroOfferEligibility? = nil, eligibilityAfterValidation: EligibilityAfterValidation? = nil, isFamilyShareable: Bool? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType? = nil, productType: ProductType? = nil, stripePriceId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.vendorProductId = vendorProductId
         self.title = title
         self.description = description
@@ -240,6 +242,7 @@ public struct StoreProduct: PaywireModel {
         self.groupIdentifier = groupIdentifier
         self.renewalType = renewalType
         self.productType = productType
+        self.stripePriceId = stripePriceId
         self.unknownMembers = unknownMembers
     }
 
@@ -262,6 +265,7 @@ public struct StoreProduct: PaywireModel {
         groupIdentifier = try reader.optional("group_identifier")
         renewalType = try reader.optional("renewal_type")
         productType = try reader.optional("product_type")
+        stripePriceId = try reader.optional("stripe_price_id")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -284,11 +288,12 @@ public struct StoreProduct: PaywireModel {
         writer.optional("group_identifier", groupIdentifier)
         writer.optional("renewal_type", renewalType)
         writer.optional("product_type", productType)
+        writer.optional("stripe_price_id", stripePriceId)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["vendor_product_id", "title", "description", "price", "currency_code", "currency_symbol", "localized_price", "period", "intro_offer", "access_level", "purchase", "intro_offer_eligibility", "eligibility_after_validation", "is_family_shareable", "group_identifier", "renewal_type", "product_type"]
+    static let memberNames: Set<String> = ["vendor_product_id", "title", "description", "price", "currency_code", "currency_symbol", "localized_price", "period", "intro_offer", "access_level", "purchase", "intro_offer_eligibility", "eligibility_after_validation", "is_family_shareable", "group_identifier", "renewal_type", "product_type", "stripe_price_id"]
 }
 
 /// The schema's `IntroOffer`.

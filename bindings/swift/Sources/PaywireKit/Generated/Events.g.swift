@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "a9c19d28083957d9c823b98b8400cbd3057b855377574a97d109eea5a0e2b137"
+    public static let sha256 = "4776e185b85525356859bb5bfc5a8aecccbce546263f06ca4f6b255ed48d07bf"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }
