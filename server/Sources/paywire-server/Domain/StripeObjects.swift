@@ -49,13 +49,8 @@ enum StripeObjects {
             effect.reason = "the subscription \(why ?? ""): recorded"
             return
         }
-        effect.productId = product
-        effect.originalTransactionId = subscriptionId
-        effect.customerId = try StripeEvent.id(subscription, "customer")
-        effect.lookupKeys = [subscriptionId] + [effect.customerId].compactMap { $0 }
-        effect.namedProfile = try subscription.member("metadata")?.optionalText("paywire_profile_id")
-        effect.namedProfileIsHint = true
-        effect.links = [subscriptionId]
+        try concerns(&effect, subscriptionId, product: product, customer: StripeEvent.id(subscription, "customer"),
+                     metadata: subscription.member("metadata"))
         effect.purchasedAt = try StripeEvent.seconds(subscription, "start_date") ?? effect.at
         let facts = StripeLifecycle.SubscriptionFacts(
             status: try subscription.text("status"), periodEnd: periodEnd,
@@ -93,13 +88,9 @@ enum StripeObjects {
             effect.reason = "the invoice \(why ?? ""): recorded"
             return
         }
-        effect.productId = product
-        effect.originalTransactionId = subscriptionId
-        effect.customerId = try StripeEvent.id(invoice, "customer")
-        effect.lookupKeys = [subscriptionId] + [effect.customerId].compactMap { $0 }
-        effect.namedProfile = try details?.member("metadata")?.optionalText("paywire_profile_id")
-        effect.namedProfileIsHint = true
-        effect.links = [subscriptionId, invoiceId] + [try StripeEvent.id(invoice, "payment_intent"), try StripeEvent.id(invoice, "charge")].compactMap { $0 }
+        try concerns(&effect, subscriptionId, product: product, customer: StripeEvent.id(invoice, "customer"),
+                     metadata: details?.member("metadata"))
+        effect.links += [invoiceId] + [try StripeEvent.id(invoice, "payment_intent"), try StripeEvent.id(invoice, "charge")].compactMap { $0 }
         effect.purchasedAt = periodStart ?? effect.at
         let first = try invoice.optionalText("billing_reason") == "subscription_create"
         var event = LifecycleEvent(kind: first ? .subscribed : .didRenew, storeType: effect.type, subtype: nil, at: effect.at)
@@ -126,6 +117,19 @@ enum StripeObjects {
         if let price = try StripeEvent.id(item, "price") { return price }
         guard let details = try item.member("pricing")?.member("price_details") else { return nil }
         return try StripeEvent.id(details, "price")
+    }
+
+    /// A subscription's event concerns its purchase (the subscription's id), found through its
+    /// own link, the profile its metadata names, or its customer's checkout.
+    private static func concerns(_ effect: inout StripeEffect, _ subscriptionId: String, product: String, customer: String?,
+                                 metadata: Members?) throws(RequestProblem) {
+        effect.productId = product
+        effect.originalTransactionId = subscriptionId
+        effect.customerId = customer
+        effect.lookupKeys = [subscriptionId] + [customer].compactMap { $0 }
+        effect.namedProfile = try metadata?.optionalText("paywire_profile_id")
+        effect.namedProfileIsHint = true
+        effect.links = [subscriptionId]
     }
 
     /// The member names of an object (what `previous_attributes` says changed).

@@ -36,7 +36,7 @@ struct StripeSignature: Sendable {
                 timestamp = seconds
             case "v1":
                 // A v1 that is not 64 hex digits can match nothing; it is skipped like another scheme.
-                if let bytes = hexBytes(value), bytes.count == SHA256.byteCount { signatures.append(bytes) }
+                if let bytes = APIKeys.digest(hex: value) { signatures.append(bytes) }
             default:
                 continue
             }
@@ -58,46 +58,10 @@ struct StripeSignature: Sendable {
         for secret in secrets {
             let expected = Array(HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret)))
             // Every pair is compared, in constant time each, so the time taken says nothing of which came close.
-            for signature in signatures where Self.constantTimeEqual(expected, signature) { matched = true }
+            for signature in signatures where APIKeys.same(expected, signature) == 1 { matched = true }
         }
         guard matched else { throw Problem("no v1 signature of Stripe-Signature matches the body with an endpoint secret") }
         return timestamp
-    }
-
-    /// The HMAC-SHA256 hex of `"<timestamp>.<body>"` with `secret` (what Stripe sends as v1).
-    static func signature(timestamp: Int, body: [UInt8], secret: String) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: Array("\(timestamp).".utf8) + body, using: SymmetricKey(data: Array(secret.utf8)))
-        return code.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined()
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
-    }
-
-    static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index + 1 < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }
 

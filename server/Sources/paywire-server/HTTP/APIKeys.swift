@@ -11,7 +11,7 @@ struct APIKeys: Sendable {
 
     static func digest(of key: some StringProtocol) -> [UInt8] { Array(SHA256.hash(data: Array(key.utf8))) }
 
-    /// 64 hex digits as 32 bytes; nil for anything else.
+    /// 64 hex digits as 32 bytes (a SHA-256 digest, an HMAC-SHA256); nil for anything else.
     static func digest(hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count == 64 else { return nil }
@@ -34,8 +34,8 @@ struct APIKeys: Sendable {
         return text.hasPrefix(prefix) && matched == 1
     }
 
-    /// 1 when equal, else 0; every byte is looked at.
-    private static func same(_ a: [UInt8], _ b: [UInt8]) -> UInt8 {
+    /// 1 when equal, else 0; every byte is looked at (Stripe's signatures are compared so too).
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> UInt8 {
         guard a.count == b.count else { return 0 }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
