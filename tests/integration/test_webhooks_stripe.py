@@ -107,6 +107,10 @@ def test_while_a_secret_rotates_either_secret_is_taken(tmp_path, form):
         assert status == 400 and answer["error"]["code"] == "invalid_signature"
     finally:
         server.stop()
+    # The refusal was logged, and no secret with it.
+    logs = server.process.stdout.read() + server.process.stderr.read()
+    assert "Stripe webhook was refused" in logs
+    assert "whsec_old" not in logs and "whsec_new" not in logs and SECRET not in logs
 
 
 def test_without_a_secret_the_route_is_unavailable_and_changes_nothing(devserver):
