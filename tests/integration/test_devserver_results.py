@@ -315,6 +315,9 @@ def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_pat
 #: Migrations run above the highest version applied, so every later one is undone first (7: the
 #: App Store's columns and consumption requests).
 BEFORE_VERSION_6 = """
+    DROP TABLE web_purchases;
+    DROP TABLE stripe_links;
+    DELETE FROM paywire_migrations WHERE version = 8;
     DROP TABLE consumption_requests;
     ALTER TABLE transactions DROP COLUMN ownership_type;
     ALTER TABLE transactions DROP COLUMN offer_type;

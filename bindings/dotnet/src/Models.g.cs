@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
+        public const string Sha256 = "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }

@@ -50,6 +50,12 @@ struct Options {
     var logLevel = "info"
     var logFormat = "json"
     var faults: [String: Any] = [:]
+    /// Stripe webhook endpoint secrets (whsec_...); more than one while rotating. Never logged.
+    var stripeWebhookSecrets: [String] = []
+    /// How long a web purchase's redemption link redeems.
+    var redemptionTTLSeconds = 7 * 24 * 3600
+    /// Where redemption links point (the app's deep link or a page that opens it).
+    var redemptionLinkBase = "paywire://redeem"
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -221,6 +227,19 @@ extension Options {
         Spec(flag: "--trust-host-stores", value: nil, help: "grant other stores' transactions unchecked") { o, _ in o.trustHostStores = true },
         Spec(flag: "--max-body-bytes", value: "N", help: "largest request body (default 1 MiB); larger: 413 from the head") { o, v throws(OptionProblem) in
             o.maxBodyBytes = try integer(v, "--max-body-bytes", 1024...(1 << 30))
+        },
+        Spec(flag: "--stripe-webhook-secret", value: "SECRET[,SECRET]",
+             help: "Stripe webhook endpoint secret(s): repeat or separate by commas while rotating; never logged") { o, v throws(OptionProblem) in
+            let secrets = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !secrets.isEmpty else { throw OptionProblem("--stripe-webhook-secret needs a secret") }
+            o.stripeWebhookSecrets += secrets
+        },
+        Spec(flag: "--redemption-ttl-seconds", value: "N", help: "how long a web purchase's redemption link redeems (default 604800, 7 days)") {
+            o, v throws(OptionProblem) in
+            o.redemptionTTLSeconds = try integer(v, "--redemption-ttl-seconds", 1...(366 * 24 * 3600))
+        },
+        Spec(flag: "--redemption-link-base", value: "URL", help: "where redemption links point, ?token= added (default paywire://redeem)") { o, v in
+            o.redemptionLinkBase = v
         },
         Spec(flag: "--log-level", value: "LEVEL", help: "trace, debug, info, notice, warning, error (default info)") { o, v throws(OptionProblem) in
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {

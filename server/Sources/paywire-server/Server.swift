@@ -32,11 +32,16 @@ struct ServerParts {
         } catch {
             throw StartProblem("\(bundlePath): \(error.message)")
         }
-        var products: [String: StoreProduct] = [:]
+        var products: [String: StoreProduct] = [:], stripePrices: [String: String] = [:]
         if let path = options.productsPath {
             let catalog = try read(path, "the products file")
             do {
                 for product in try StoreProduct.catalog(catalog) { products[product.vendorProductId] = product }
+            } catch {
+                throw StartProblem("\(path): \(error.message)")
+            }
+            do {
+                stripePrices = try StripePrices.read(catalog)
             } catch {
                 throw StartProblem("\(path): \(error.message)")
             }
@@ -49,7 +54,7 @@ struct ServerParts {
         } catch {
             throw StartProblem("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
         }
-        let setup = ServerSetup(
+        var setup = ServerSetup(
             placements: try ServerSetup.served(bundle.placements), onboardings: try ServerSetup.served(bundle.onboardings),
             experiments: experiments, products: products,
             testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
@@ -57,7 +62,12 @@ struct ServerParts {
             refundPreference: options.appStoreRefundPreference,
             playAPI: try playAPI(options),
             dev: options.dev ? DevState(faults: try faults(options), profiles: try profiles(options)) : nil, store: store)
+        setup.stripe = options.stripeWebhookSecrets.isEmpty ? nil : StripeSignature(secrets: options.stripeWebhookSecrets)
+        setup.stripePrices = stripePrices
+        setup.redemptionTTLMillis = options.redemptionTTLSeconds * 1000
+        setup.redemptionLinkBase = options.redemptionLinkBase
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
+        if setup.stripe == nil { logger.notice("Stripe webhooks are off: no --stripe-webhook-secret") }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
         return ServerParts(options: options, setup: setup, logger: logger, summary: summary, services: storeService.map { [$0] } ?? [],

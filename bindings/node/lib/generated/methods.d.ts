@@ -71,7 +71,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
+export declare const SCHEMA_SHA256: "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

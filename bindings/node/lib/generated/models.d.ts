@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547";
+export type SchemaSha256 = "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 

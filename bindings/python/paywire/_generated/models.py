@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '9171f8e9b142288704f504ebd4ec29d0643b582d19bdc128824e1600260d2547'
+SCHEMA_SHA256 = '020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 

@@ -203,6 +203,39 @@ extension APIProtocol {
             method: .post,
             path: server.apiPathComponentsWithServerPrefix("/v1/notifications/play")
         )
+        try transport.register(
+            {
+                try await server.postStripeWebhook(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/v1/webhooks/stripe")
+        )
+        try transport.register(
+            {
+                try await server.issueRedemptionLink(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/v1/web-purchases/{checkout_session_id}/redemption")
+        )
+        try transport.register(
+            {
+                try await server.redeemWebPurchase(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/v1/redemptions")
+        )
     }
 }
 
@@ -2438,6 +2471,506 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
+                case let .serverError(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Stripe webhook events (web checkout), verified by their Stripe-Signature
+    ///
+    /// Verified as Stripe documents: the `Stripe-Signature` header is `t=<unix seconds>`
+    /// and one or more `v1=<hex>`, each the HMAC-SHA256 of `"<t>.<raw body>"` keyed with an
+    /// endpoint secret (`--stripe-webhook-secret`, given more than once or comma-separated while
+    /// a secret is rotated: any secret matching any `v1` is enough). Other schemes (`v0`) are
+    /// ignored. The timestamp must be within 5 minutes of the server's clock, either way, and
+    /// the signatures are compared in constant time. Anything else (no header, no `t`, no `v1`,
+    /// a stale or future timestamp, a body that is not the signed one) is refused with 400
+    /// `invalid_signature` and changes nothing; a server without a secret answers 503
+    /// `stripe_not_configured`. Idempotent on the event's `id` (a replay answers 200
+    /// `duplicate`); a type the server does not handle is recorded and answered 200, since
+    /// Stripe retries anything else. Store `stripe`, through the store notifications' lifecycle
+    /// rules (see /v1/notifications/test-store), prices mapped to products by the catalog's
+    /// `stripe_price_id`:
+    /// `checkout.session.completed` (paid, or no payment required) records the purchase for
+    /// the profile `client_reference_id` names: the transaction is the session's
+    /// `subscription`, else its `payment_intent`, else the session; its price is
+    /// `line_items.data[].price.id` or `metadata.paywire_price_id` (a webhook's session has no
+    /// line items: a one-time checkout names its price in metadata; a subscription's price also
+    /// comes with its subscription events). The session's customer, subscription and payment
+    /// intent are remembered for the profile, so later events find it. Without
+    /// `client_reference_id` the purchase is held for redemption (see
+    /// /v1/web-purchases/{checkout_session_id}/redemption) by the profile
+    /// `web_purchase:<session id>`.
+    /// `customer.subscription.created` (active or trialing) is SUBSCRIBED until
+    /// `current_period_end` (the subscription's or its item's); `.updated`: a new price in
+    /// `previous_attributes.items` is an UPGRADE (the old product's grant ends), a changed
+    /// `cancel_at_period_end` AUTO_RENEW_DISABLED or AUTO_RENEW_ENABLED, a status back to
+    /// active from past_due or unpaid a DID_RENEW (BILLING_RECOVERY), a new
+    /// `current_period_end` a DID_RENEW, status past_due DID_FAIL_TO_RENEW (access ends at the
+    /// paid period's end), unpaid, canceled, incomplete_expired or paused EXPIRED;
+    /// `.deleted` is EXPIRED at `ended_at` (VOLUNTARY for `cancellation_details.reason`
+    /// cancellation_requested, BILLING_RETRY for payment_failed). The profile of a
+    /// subscription event: the one its checkout named, else the subscription's
+    /// `metadata.paywire_profile_id`, else the one the customer checked out as.
+    /// `invoice.paid` of a subscription is SUBSCRIBED (billing_reason subscription_create)
+    /// or DID_RENEW until its line's `period.end`. `charge.refunded` fully refunded is a
+    /// REFUND of the purchase its payment intent or invoice paid; a partial refund is
+    /// recorded. An event of a handled type whose subscription or payment no checkout,
+    /// metadata or customer names yet answers 404 `unknown_transaction` and stores nothing:
+    /// Stripe's retry lands once the checkout's event did.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/webhooks/stripe`.
+    /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)`.
+    func postStripeWebhook(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.PostStripeWebhook.id,
+            using: {
+                APIHandler.postStripeWebhook($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.PostStripeWebhook.Input.Headers = .init(
+                    stripeSignature: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Stripe-Signature",
+                        as: Swift.String.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.PostStripeWebhook.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.StripeEvent.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.PostStripeWebhook.Input(
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notFound(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .serviceUnavailable(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 503)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .serverError(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// A redemption link for a web purchase made without a profile (for the operator)
+    ///
+    /// A checkout completed without `client_reference_id` is held for redemption. The
+    /// operator (its success page, or an email to the buyer) asks here for the link the app
+    /// opens: a new single-use token, 32 random bytes written base64url, of which only the
+    /// SHA-256 is stored, valid for `--redemption-ttl-seconds` (default 7 days), in
+    /// `--redemption-link-base` (default `paywire://redeem`) as `?token=`. Asking again gives a
+    /// new token and voids the earlier one. Stripe's webhook answer is read by no one, so the
+    /// link is made here.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/web-purchases/{checkout_session_id}/redemption`.
+    /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)`.
+    func issueRedemptionLink(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.IssueRedemptionLink.id,
+            using: {
+                APIHandler.issueRedemptionLink($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.IssueRedemptionLink.Input.Path = .init(checkoutSessionId: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "checkout_session_id",
+                    as: Swift.String.self
+                ))
+                let headers: Operations.IssueRedemptionLink.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.IssueRedemptionLink.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notFound(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .conflict(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .serverError(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Redeems a web purchase's link for a profile
+    ///
+    /// `result`: `redeemed` (the purchase now belongs to `profile_id`: its grants are in
+    /// `profile`), `already_redeemed` (this profile redeemed it before), `belongs_to_another_profile`
+    /// (another profile did: nothing moves, and `profile` is this profile's), `expired` (the
+    /// link's time is over: ask the operator for a new one) or `invalid` (no such token, or a
+    /// voided one). Every result answers 200 with the profile as the backend knows it now.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/redemptions`.
+    /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)`.
+    func redeemWebPurchase(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.RedeemWebPurchase.id,
+            using: {
+                APIHandler.redeemWebPurchase($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.RedeemWebPurchase.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.RedeemWebPurchase.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.RedemptionRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.RedeemWebPurchase.Input(
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
                 case let .serverError(statusCode, value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)

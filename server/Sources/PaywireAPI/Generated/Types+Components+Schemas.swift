@@ -2290,5 +2290,285 @@ extension Components {
                 case profile
             }
         }
+        /// A Stripe Event (https://docs.stripe.com/api/events/object); only the members named here are read.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StripeEvent`.
+        package struct StripeEvent: Codable, Hashable, Sendable {
+            /// evt_...: replays are known by it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeEvent/id`.
+            package var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StripeEvent/type`.
+            package var _type: Swift.String
+            /// Unix seconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeEvent/created`.
+            package var created: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/StripeEvent/livemode`.
+            package var livemode: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/StripeEvent/data`.
+            package struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/StripeEvent/data/object`.
+                package struct ObjectPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    package var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                    /// Creates a new `ObjectPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    package init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    package init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    package func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/StripeEvent/data/object`.
+                package var object: Components.Schemas.StripeEvent.DataPayload.ObjectPayload
+                /// - Remark: Generated from `#/components/schemas/StripeEvent/data/previous_attributes`.
+                package struct PreviousAttributesPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    package var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                    /// Creates a new `PreviousAttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    package init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    package init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    package func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/StripeEvent/data/previous_attributes`.
+                package var previousAttributes: Components.Schemas.StripeEvent.DataPayload.PreviousAttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - object:
+                ///   - previousAttributes:
+                package init(
+                    object: Components.Schemas.StripeEvent.DataPayload.ObjectPayload,
+                    previousAttributes: Components.Schemas.StripeEvent.DataPayload.PreviousAttributesPayload? = nil
+                ) {
+                    self.object = object
+                    self.previousAttributes = previousAttributes
+                }
+                package enum CodingKeys: String, CodingKey {
+                    case object
+                    case previousAttributes = "previous_attributes"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/StripeEvent/data`.
+            package var data: Components.Schemas.StripeEvent.DataPayload
+            /// Creates a new `StripeEvent`.
+            ///
+            /// - Parameters:
+            ///   - id: evt_...: replays are known by it.
+            ///   - _type:
+            ///   - created: Unix seconds.
+            ///   - livemode:
+            ///   - data:
+            package init(
+                id: Swift.String,
+                _type: Swift.String,
+                created: Swift.Int,
+                livemode: Swift.Bool? = nil,
+                data: Components.Schemas.StripeEvent.DataPayload
+            ) {
+                self.id = id
+                self._type = _type
+                self.created = created
+                self.livemode = livemode
+                self.data = data
+            }
+            package enum CodingKeys: String, CodingKey {
+                case id
+                case _type = "type"
+                case created
+                case livemode
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StripeWebhookResult`.
+        package struct StripeWebhookResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StripeWebhookResult/event_id`.
+            package var eventId: Swift.String
+            /// The event's type (checkout.session.completed, invoice.paid, ...).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeWebhookResult/type`.
+            package var _type: Swift.String
+            /// applied: a purchase or grant changed; recorded: kept, access unchanged; duplicate: seen before, nothing changed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeWebhookResult/outcome`.
+            @frozen package enum OutcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case applied = "applied"
+                case recorded = "recorded"
+                case duplicate = "duplicate"
+            }
+            /// applied: a purchase or grant changed; recorded: kept, access unchanged; duplicate: seen before, nothing changed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeWebhookResult/outcome`.
+            package var outcome: Components.Schemas.StripeWebhookResult.OutcomePayload
+            /// For people.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeWebhookResult/message`.
+            package var message: Swift.String
+            /// The purchase: the subscription, payment intent or checkout session id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeWebhookResult/original_transaction_id`.
+            package var originalTransactionId: Swift.String?
+            /// The profile holding the purchase (web_purchase:<session id> while it awaits redemption).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeWebhookResult/profile_id`.
+            package var profileId: Swift.String?
+            /// Set when the purchase awaits redemption.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StripeWebhookResult/checkout_session_id`.
+            package var checkoutSessionId: Swift.String?
+            /// Creates a new `StripeWebhookResult`.
+            ///
+            /// - Parameters:
+            ///   - eventId:
+            ///   - _type: The event's type (checkout.session.completed, invoice.paid, ...).
+            ///   - outcome: applied: a purchase or grant changed; recorded: kept, access unchanged; duplicate: seen before, nothing changed.
+            ///   - message: For people.
+            ///   - originalTransactionId: The purchase: the subscription, payment intent or checkout session id.
+            ///   - profileId: The profile holding the purchase (web_purchase:<session id> while it awaits redemption).
+            ///   - checkoutSessionId: Set when the purchase awaits redemption.
+            package init(
+                eventId: Swift.String,
+                _type: Swift.String,
+                outcome: Components.Schemas.StripeWebhookResult.OutcomePayload,
+                message: Swift.String,
+                originalTransactionId: Swift.String? = nil,
+                profileId: Swift.String? = nil,
+                checkoutSessionId: Swift.String? = nil
+            ) {
+                self.eventId = eventId
+                self._type = _type
+                self.outcome = outcome
+                self.message = message
+                self.originalTransactionId = originalTransactionId
+                self.profileId = profileId
+                self.checkoutSessionId = checkoutSessionId
+            }
+            package enum CodingKeys: String, CodingKey {
+                case eventId = "event_id"
+                case _type = "type"
+                case outcome
+                case message
+                case originalTransactionId = "original_transaction_id"
+                case profileId = "profile_id"
+                case checkoutSessionId = "checkout_session_id"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RedemptionLink`.
+        package struct RedemptionLink: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RedemptionLink/checkout_session_id`.
+            package var checkoutSessionId: Swift.String
+            /// 43 characters of base64url (32 random bytes); shown once, stored as its SHA-256 only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RedemptionLink/token`.
+            package var token: Swift.String
+            /// `--redemption-link-base` with `?token=`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RedemptionLink/url`.
+            package var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RedemptionLink/expires_at`.
+            package var expiresAt: Foundation.Date
+            /// Creates a new `RedemptionLink`.
+            ///
+            /// - Parameters:
+            ///   - checkoutSessionId:
+            ///   - token: 43 characters of base64url (32 random bytes); shown once, stored as its SHA-256 only.
+            ///   - url: `--redemption-link-base` with `?token=`.
+            ///   - expiresAt:
+            package init(
+                checkoutSessionId: Swift.String,
+                token: Swift.String,
+                url: Swift.String,
+                expiresAt: Foundation.Date
+            ) {
+                self.checkoutSessionId = checkoutSessionId
+                self.token = token
+                self.url = url
+                self.expiresAt = expiresAt
+            }
+            package enum CodingKeys: String, CodingKey {
+                case checkoutSessionId = "checkout_session_id"
+                case token
+                case url
+                case expiresAt = "expires_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RedemptionRequest`.
+        package struct RedemptionRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RedemptionRequest/token`.
+            package var token: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RedemptionRequest/profile_id`.
+            package var profileId: Swift.String
+            /// Creates a new `RedemptionRequest`.
+            ///
+            /// - Parameters:
+            ///   - token:
+            ///   - profileId:
+            package init(
+                token: Swift.String,
+                profileId: Swift.String
+            ) {
+                self.token = token
+                self.profileId = profileId
+            }
+            package enum CodingKeys: String, CodingKey {
+                case token
+                case profileId = "profile_id"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RedemptionResult`.
+        package struct RedemptionResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RedemptionResult/result`.
+            @frozen package enum ResultPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case redeemed = "redeemed"
+                case expired = "expired"
+                case invalid = "invalid"
+                case alreadyRedeemed = "already_redeemed"
+                case belongsToAnotherProfile = "belongs_to_another_profile"
+            }
+            /// - Remark: Generated from `#/components/schemas/RedemptionResult/result`.
+            package var result: Components.Schemas.RedemptionResult.ResultPayload
+            /// The profile that asked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RedemptionResult/profile_id`.
+            package var profileId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RedemptionResult/profile`.
+            package var profile: Components.Schemas.Profile
+            /// Creates a new `RedemptionResult`.
+            ///
+            /// - Parameters:
+            ///   - result:
+            ///   - profileId: The profile that asked.
+            ///   - profile:
+            package init(
+                result: Components.Schemas.RedemptionResult.ResultPayload,
+                profileId: Swift.String,
+                profile: Components.Schemas.Profile
+            ) {
+                self.result = result
+                self.profileId = profileId
+                self.profile = profile
+            }
+            package enum CodingKeys: String, CodingKey {
+                case result
+                case profileId = "profile_id"
+                case profile
+            }
+        }
     }
 }

@@ -4320,4 +4320,945 @@ package enum Operations {
             }
         }
     }
+    /// Stripe webhook events (web checkout), verified by their Stripe-Signature
+    ///
+    /// Verified as Stripe documents: the `Stripe-Signature` header is `t=<unix seconds>`
+    /// and one or more `v1=<hex>`, each the HMAC-SHA256 of `"<t>.<raw body>"` keyed with an
+    /// endpoint secret (`--stripe-webhook-secret`, given more than once or comma-separated while
+    /// a secret is rotated: any secret matching any `v1` is enough). Other schemes (`v0`) are
+    /// ignored. The timestamp must be within 5 minutes of the server's clock, either way, and
+    /// the signatures are compared in constant time. Anything else (no header, no `t`, no `v1`,
+    /// a stale or future timestamp, a body that is not the signed one) is refused with 400
+    /// `invalid_signature` and changes nothing; a server without a secret answers 503
+    /// `stripe_not_configured`. Idempotent on the event's `id` (a replay answers 200
+    /// `duplicate`); a type the server does not handle is recorded and answered 200, since
+    /// Stripe retries anything else. Store `stripe`, through the store notifications' lifecycle
+    /// rules (see /v1/notifications/test-store), prices mapped to products by the catalog's
+    /// `stripe_price_id`:
+    /// `checkout.session.completed` (paid, or no payment required) records the purchase for
+    /// the profile `client_reference_id` names: the transaction is the session's
+    /// `subscription`, else its `payment_intent`, else the session; its price is
+    /// `line_items.data[].price.id` or `metadata.paywire_price_id` (a webhook's session has no
+    /// line items: a one-time checkout names its price in metadata; a subscription's price also
+    /// comes with its subscription events). The session's customer, subscription and payment
+    /// intent are remembered for the profile, so later events find it. Without
+    /// `client_reference_id` the purchase is held for redemption (see
+    /// /v1/web-purchases/{checkout_session_id}/redemption) by the profile
+    /// `web_purchase:<session id>`.
+    /// `customer.subscription.created` (active or trialing) is SUBSCRIBED until
+    /// `current_period_end` (the subscription's or its item's); `.updated`: a new price in
+    /// `previous_attributes.items` is an UPGRADE (the old product's grant ends), a changed
+    /// `cancel_at_period_end` AUTO_RENEW_DISABLED or AUTO_RENEW_ENABLED, a status back to
+    /// active from past_due or unpaid a DID_RENEW (BILLING_RECOVERY), a new
+    /// `current_period_end` a DID_RENEW, status past_due DID_FAIL_TO_RENEW (access ends at the
+    /// paid period's end), unpaid, canceled, incomplete_expired or paused EXPIRED;
+    /// `.deleted` is EXPIRED at `ended_at` (VOLUNTARY for `cancellation_details.reason`
+    /// cancellation_requested, BILLING_RETRY for payment_failed). The profile of a
+    /// subscription event: the one its checkout named, else the subscription's
+    /// `metadata.paywire_profile_id`, else the one the customer checked out as.
+    /// `invoice.paid` of a subscription is SUBSCRIBED (billing_reason subscription_create)
+    /// or DID_RENEW until its line's `period.end`. `charge.refunded` fully refunded is a
+    /// REFUND of the purchase its payment intent or invoice paid; a partial refund is
+    /// recorded. An event of a handled type whose subscription or payment no checkout,
+    /// metadata or customer names yet answers 404 `unknown_transaction` and stores nothing:
+    /// Stripe's retry lands once the checkout's event did.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/webhooks/stripe`.
+    /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)`.
+    package enum PostStripeWebhook {
+        package static let id: Swift.String = "postStripeWebhook"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/header`.
+            package struct Headers: Sendable, Hashable {
+                /// `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]`
+                ///
+                /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/header/Stripe-Signature`.
+                package var stripeSignature: Swift.String?
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostStripeWebhook.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - stripeSignature: `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]`
+                ///   - accept:
+                package init(
+                    stripeSignature: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostStripeWebhook.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.stripeSignature = stripeSignature
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.PostStripeWebhook.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/requestBody`.
+            @frozen package enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.StripeEvent)
+            }
+            package var body: Operations.PostStripeWebhook.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            package init(
+                headers: Operations.PostStripeWebhook.Input.Headers = .init(),
+                body: Operations.PostStripeWebhook.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.StripeWebhookResult)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.StripeWebhookResult {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.PostStripeWebhook.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.PostStripeWebhook.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Applied, recorded (nothing about access changed), or a replay (nothing changed).
+            ///
+            /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostStripeWebhook.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.PostStripeWebhook.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/responses/400/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.PostStripeWebhook.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.PostStripeWebhook.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// `invalid_signature` or `invalid_request`; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.PostStripeWebhook.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Operations.PostStripeWebhook.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unknown_transaction`: no verified transaction has this original_transaction_id.
+            /// Nothing is stored, so the store's retry applies once the device has posted the purchase.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.UnknownTransaction)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            package var notFound: Components.Responses.UnknownTransaction {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing or wrong `authorization: Api-Key <key>` (the key is never echoed).
+            ///
+            /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/responses/503/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/webhooks/stripe/POST/responses/503/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.PostStripeWebhook.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.PostStripeWebhook.Output.ServiceUnavailable.Body) {
+                    self.body = body
+                }
+            }
+            /// `stripe_not_configured`: the server has no `--stripe-webhook-secret`; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.PostStripeWebhook.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            package var serviceUnavailable: Operations.PostStripeWebhook.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            package var serverError: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A redemption link for a web purchase made without a profile (for the operator)
+    ///
+    /// A checkout completed without `client_reference_id` is held for redemption. The
+    /// operator (its success page, or an email to the buyer) asks here for the link the app
+    /// opens: a new single-use token, 32 random bytes written base64url, of which only the
+    /// SHA-256 is stored, valid for `--redemption-ttl-seconds` (default 7 days), in
+    /// `--redemption-link-base` (default `paywire://redeem`) as `?token=`. Asking again gives a
+    /// new token and voids the earlier one. Stripe's webhook answer is read by no one, so the
+    /// link is made here.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/web-purchases/{checkout_session_id}/redemption`.
+    /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)`.
+    package enum IssueRedemptionLink {
+        package static let id: Swift.String = "issueRedemptionLink"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/path`.
+            package struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/path/checkout_session_id`.
+                package var checkoutSessionId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - checkoutSessionId:
+                package init(checkoutSessionId: Swift.String) {
+                    self.checkoutSessionId = checkoutSessionId
+                }
+            }
+            package var path: Operations.IssueRedemptionLink.Input.Path
+            /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/header`.
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.IssueRedemptionLink.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.IssueRedemptionLink.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.IssueRedemptionLink.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            package init(
+                path: Operations.IssueRedemptionLink.Input.Path,
+                headers: Operations.IssueRedemptionLink.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.RedemptionLink)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.RedemptionLink {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.IssueRedemptionLink.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.IssueRedemptionLink.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A new link; the earlier one no longer redeems.
+            ///
+            /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.IssueRedemptionLink.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.IssueRedemptionLink.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/responses/404/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/responses/404/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.IssueRedemptionLink.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.IssueRedemptionLink.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// `unknown_web_purchase`: no completed checkout has this id (yet).
+            ///
+            /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.IssueRedemptionLink.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            package var notFound: Operations.IssueRedemptionLink.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/responses/409/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/web-purchases/{checkout_session_id}/redemption/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.IssueRedemptionLink.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.IssueRedemptionLink.Output.Conflict.Body) {
+                    self.body = body
+                }
+            }
+            /// `already_redeemed` (details.profile_id) or `not_redeemable`: the checkout named its profile.
+            ///
+            /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.IssueRedemptionLink.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            package var conflict: Operations.IssueRedemptionLink.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing or wrong `authorization: Api-Key <key>` (the key is never echoed).
+            ///
+            /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            package var serverError: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Redeems a web purchase's link for a profile
+    ///
+    /// `result`: `redeemed` (the purchase now belongs to `profile_id`: its grants are in
+    /// `profile`), `already_redeemed` (this profile redeemed it before), `belongs_to_another_profile`
+    /// (another profile did: nothing moves, and `profile` is this profile's), `expired` (the
+    /// link's time is over: ask the operator for a new one) or `invalid` (no such token, or a
+    /// voided one). Every result answers 200 with the profile as the backend knows it now.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/redemptions`.
+    /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)`.
+    package enum RedeemWebPurchase {
+        package static let id: Swift.String = "redeemWebPurchase"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/redemptions/POST/header`.
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RedeemWebPurchase.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RedeemWebPurchase.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.RedeemWebPurchase.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/redemptions/POST/requestBody`.
+            @frozen package enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/redemptions/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.RedemptionRequest)
+            }
+            package var body: Operations.RedeemWebPurchase.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            package init(
+                headers: Operations.RedeemWebPurchase.Input.Headers = .init(),
+                body: Operations.RedeemWebPurchase.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/redemptions/POST/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/redemptions/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.RedemptionResult)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.RedemptionResult {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.RedeemWebPurchase.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.RedeemWebPurchase.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The result and the profile.
+            ///
+            /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RedeemWebPurchase.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.RedeemWebPurchase.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing or wrong `authorization: Api-Key <key>` (the key is never echoed).
+            ///
+            /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            package var serverError: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
 }

@@ -269,6 +269,79 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/notifications/play`.
     /// - Remark: Generated from `#/paths//v1/notifications/play/post(postPlayNotification)`.
     func postPlayNotification(_ input: Operations.PostPlayNotification.Input) async throws -> Operations.PostPlayNotification.Output
+    /// Stripe webhook events (web checkout), verified by their Stripe-Signature
+    ///
+    /// Verified as Stripe documents: the `Stripe-Signature` header is `t=<unix seconds>`
+    /// and one or more `v1=<hex>`, each the HMAC-SHA256 of `"<t>.<raw body>"` keyed with an
+    /// endpoint secret (`--stripe-webhook-secret`, given more than once or comma-separated while
+    /// a secret is rotated: any secret matching any `v1` is enough). Other schemes (`v0`) are
+    /// ignored. The timestamp must be within 5 minutes of the server's clock, either way, and
+    /// the signatures are compared in constant time. Anything else (no header, no `t`, no `v1`,
+    /// a stale or future timestamp, a body that is not the signed one) is refused with 400
+    /// `invalid_signature` and changes nothing; a server without a secret answers 503
+    /// `stripe_not_configured`. Idempotent on the event's `id` (a replay answers 200
+    /// `duplicate`); a type the server does not handle is recorded and answered 200, since
+    /// Stripe retries anything else. Store `stripe`, through the store notifications' lifecycle
+    /// rules (see /v1/notifications/test-store), prices mapped to products by the catalog's
+    /// `stripe_price_id`:
+    /// `checkout.session.completed` (paid, or no payment required) records the purchase for
+    /// the profile `client_reference_id` names: the transaction is the session's
+    /// `subscription`, else its `payment_intent`, else the session; its price is
+    /// `line_items.data[].price.id` or `metadata.paywire_price_id` (a webhook's session has no
+    /// line items: a one-time checkout names its price in metadata; a subscription's price also
+    /// comes with its subscription events). The session's customer, subscription and payment
+    /// intent are remembered for the profile, so later events find it. Without
+    /// `client_reference_id` the purchase is held for redemption (see
+    /// /v1/web-purchases/{checkout_session_id}/redemption) by the profile
+    /// `web_purchase:<session id>`.
+    /// `customer.subscription.created` (active or trialing) is SUBSCRIBED until
+    /// `current_period_end` (the subscription's or its item's); `.updated`: a new price in
+    /// `previous_attributes.items` is an UPGRADE (the old product's grant ends), a changed
+    /// `cancel_at_period_end` AUTO_RENEW_DISABLED or AUTO_RENEW_ENABLED, a status back to
+    /// active from past_due or unpaid a DID_RENEW (BILLING_RECOVERY), a new
+    /// `current_period_end` a DID_RENEW, status past_due DID_FAIL_TO_RENEW (access ends at the
+    /// paid period's end), unpaid, canceled, incomplete_expired or paused EXPIRED;
+    /// `.deleted` is EXPIRED at `ended_at` (VOLUNTARY for `cancellation_details.reason`
+    /// cancellation_requested, BILLING_RETRY for payment_failed). The profile of a
+    /// subscription event: the one its checkout named, else the subscription's
+    /// `metadata.paywire_profile_id`, else the one the customer checked out as.
+    /// `invoice.paid` of a subscription is SUBSCRIBED (billing_reason subscription_create)
+    /// or DID_RENEW until its line's `period.end`. `charge.refunded` fully refunded is a
+    /// REFUND of the purchase its payment intent or invoice paid; a partial refund is
+    /// recorded. An event of a handled type whose subscription or payment no checkout,
+    /// metadata or customer names yet answers 404 `unknown_transaction` and stores nothing:
+    /// Stripe's retry lands once the checkout's event did.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/webhooks/stripe`.
+    /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)`.
+    func postStripeWebhook(_ input: Operations.PostStripeWebhook.Input) async throws -> Operations.PostStripeWebhook.Output
+    /// A redemption link for a web purchase made without a profile (for the operator)
+    ///
+    /// A checkout completed without `client_reference_id` is held for redemption. The
+    /// operator (its success page, or an email to the buyer) asks here for the link the app
+    /// opens: a new single-use token, 32 random bytes written base64url, of which only the
+    /// SHA-256 is stored, valid for `--redemption-ttl-seconds` (default 7 days), in
+    /// `--redemption-link-base` (default `paywire://redeem`) as `?token=`. Asking again gives a
+    /// new token and voids the earlier one. Stripe's webhook answer is read by no one, so the
+    /// link is made here.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/web-purchases/{checkout_session_id}/redemption`.
+    /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)`.
+    func issueRedemptionLink(_ input: Operations.IssueRedemptionLink.Input) async throws -> Operations.IssueRedemptionLink.Output
+    /// Redeems a web purchase's link for a profile
+    ///
+    /// `result`: `redeemed` (the purchase now belongs to `profile_id`: its grants are in
+    /// `profile`), `already_redeemed` (this profile redeemed it before), `belongs_to_another_profile`
+    /// (another profile did: nothing moves, and `profile` is this profile's), `expired` (the
+    /// link's time is over: ask the operator for a new one) or `invalid` (no such token, or a
+    /// voided one). Every result answers 200 with the profile as the backend knows it now.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/redemptions`.
+    /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)`.
+    func redeemWebPurchase(_ input: Operations.RedeemWebPurchase.Input) async throws -> Operations.RedeemWebPurchase.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -643,6 +716,103 @@ extension APIProtocol {
         body: Operations.PostPlayNotification.Input.Body
     ) async throws -> Operations.PostPlayNotification.Output {
         try await postPlayNotification(Operations.PostPlayNotification.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Stripe webhook events (web checkout), verified by their Stripe-Signature
+    ///
+    /// Verified as Stripe documents: the `Stripe-Signature` header is `t=<unix seconds>`
+    /// and one or more `v1=<hex>`, each the HMAC-SHA256 of `"<t>.<raw body>"` keyed with an
+    /// endpoint secret (`--stripe-webhook-secret`, given more than once or comma-separated while
+    /// a secret is rotated: any secret matching any `v1` is enough). Other schemes (`v0`) are
+    /// ignored. The timestamp must be within 5 minutes of the server's clock, either way, and
+    /// the signatures are compared in constant time. Anything else (no header, no `t`, no `v1`,
+    /// a stale or future timestamp, a body that is not the signed one) is refused with 400
+    /// `invalid_signature` and changes nothing; a server without a secret answers 503
+    /// `stripe_not_configured`. Idempotent on the event's `id` (a replay answers 200
+    /// `duplicate`); a type the server does not handle is recorded and answered 200, since
+    /// Stripe retries anything else. Store `stripe`, through the store notifications' lifecycle
+    /// rules (see /v1/notifications/test-store), prices mapped to products by the catalog's
+    /// `stripe_price_id`:
+    /// `checkout.session.completed` (paid, or no payment required) records the purchase for
+    /// the profile `client_reference_id` names: the transaction is the session's
+    /// `subscription`, else its `payment_intent`, else the session; its price is
+    /// `line_items.data[].price.id` or `metadata.paywire_price_id` (a webhook's session has no
+    /// line items: a one-time checkout names its price in metadata; a subscription's price also
+    /// comes with its subscription events). The session's customer, subscription and payment
+    /// intent are remembered for the profile, so later events find it. Without
+    /// `client_reference_id` the purchase is held for redemption (see
+    /// /v1/web-purchases/{checkout_session_id}/redemption) by the profile
+    /// `web_purchase:<session id>`.
+    /// `customer.subscription.created` (active or trialing) is SUBSCRIBED until
+    /// `current_period_end` (the subscription's or its item's); `.updated`: a new price in
+    /// `previous_attributes.items` is an UPGRADE (the old product's grant ends), a changed
+    /// `cancel_at_period_end` AUTO_RENEW_DISABLED or AUTO_RENEW_ENABLED, a status back to
+    /// active from past_due or unpaid a DID_RENEW (BILLING_RECOVERY), a new
+    /// `current_period_end` a DID_RENEW, status past_due DID_FAIL_TO_RENEW (access ends at the
+    /// paid period's end), unpaid, canceled, incomplete_expired or paused EXPIRED;
+    /// `.deleted` is EXPIRED at `ended_at` (VOLUNTARY for `cancellation_details.reason`
+    /// cancellation_requested, BILLING_RETRY for payment_failed). The profile of a
+    /// subscription event: the one its checkout named, else the subscription's
+    /// `metadata.paywire_profile_id`, else the one the customer checked out as.
+    /// `invoice.paid` of a subscription is SUBSCRIBED (billing_reason subscription_create)
+    /// or DID_RENEW until its line's `period.end`. `charge.refunded` fully refunded is a
+    /// REFUND of the purchase its payment intent or invoice paid; a partial refund is
+    /// recorded. An event of a handled type whose subscription or payment no checkout,
+    /// metadata or customer names yet answers 404 `unknown_transaction` and stores nothing:
+    /// Stripe's retry lands once the checkout's event did.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/webhooks/stripe`.
+    /// - Remark: Generated from `#/paths//v1/webhooks/stripe/post(postStripeWebhook)`.
+    package func postStripeWebhook(
+        headers: Operations.PostStripeWebhook.Input.Headers = .init(),
+        body: Operations.PostStripeWebhook.Input.Body
+    ) async throws -> Operations.PostStripeWebhook.Output {
+        try await postStripeWebhook(Operations.PostStripeWebhook.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A redemption link for a web purchase made without a profile (for the operator)
+    ///
+    /// A checkout completed without `client_reference_id` is held for redemption. The
+    /// operator (its success page, or an email to the buyer) asks here for the link the app
+    /// opens: a new single-use token, 32 random bytes written base64url, of which only the
+    /// SHA-256 is stored, valid for `--redemption-ttl-seconds` (default 7 days), in
+    /// `--redemption-link-base` (default `paywire://redeem`) as `?token=`. Asking again gives a
+    /// new token and voids the earlier one. Stripe's webhook answer is read by no one, so the
+    /// link is made here.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/web-purchases/{checkout_session_id}/redemption`.
+    /// - Remark: Generated from `#/paths//v1/web-purchases/{checkout_session_id}/redemption/post(issueRedemptionLink)`.
+    package func issueRedemptionLink(
+        path: Operations.IssueRedemptionLink.Input.Path,
+        headers: Operations.IssueRedemptionLink.Input.Headers = .init()
+    ) async throws -> Operations.IssueRedemptionLink.Output {
+        try await issueRedemptionLink(Operations.IssueRedemptionLink.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Redeems a web purchase's link for a profile
+    ///
+    /// `result`: `redeemed` (the purchase now belongs to `profile_id`: its grants are in
+    /// `profile`), `already_redeemed` (this profile redeemed it before), `belongs_to_another_profile`
+    /// (another profile did: nothing moves, and `profile` is this profile's), `expired` (the
+    /// link's time is over: ask the operator for a new one) or `invalid` (no such token, or a
+    /// voided one). Every result answers 200 with the profile as the backend knows it now.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/redemptions`.
+    /// - Remark: Generated from `#/paths//v1/redemptions/post(redeemWebPurchase)`.
+    package func redeemWebPurchase(
+        headers: Operations.RedeemWebPurchase.Input.Headers = .init(),
+        body: Operations.RedeemWebPurchase.Input.Body
+    ) async throws -> Operations.RedeemWebPurchase.Output {
+        try await redeemWebPurchase(Operations.RedeemWebPurchase.Input(
             headers: headers,
             body: body
         ))

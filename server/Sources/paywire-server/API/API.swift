@@ -28,6 +28,13 @@ struct ServerSetup: Sendable {
     let refundPreference: Int
     /// The Play Developer API, asked after every RTDN; nil: no service account was given.
     let playAPI: PlayDeveloperAPI?
+    /// Stripe webhook signatures' check; nil: no --stripe-webhook-secret, the route is off.
+    var stripe: StripeSignature? = nil
+    /// Stripe price id -> vendor product id (the catalog's stripe_price_id).
+    var stripePrices: [String: String] = [:]
+    /// How long a redemption link redeems (ms), and where it points.
+    var redemptionTTLMillis = 7 * 24 * 3600 * 1000
+    var redemptionLinkBase = "paywire://redeem"
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage

@@ -11,7 +11,7 @@ struct APIKeys: Sendable {
 
     static func digest(of key: some StringProtocol) -> [UInt8] { Array(SHA256.hash(data: Array(key.utf8))) }
 
-    /// 64 hex digits as 32 bytes; nil for anything else.
+    /// 64 hex digits as 32 bytes (a SHA-256 digest, an HMAC-SHA256); nil for anything else.
     static func digest(hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count == 64 else { return nil }
@@ -34,8 +34,8 @@ struct APIKeys: Sendable {
         return text.hasPrefix(prefix) && matched == 1
     }
 
-    /// 1 when equal, else 0; every byte is looked at.
-    private static func same(_ a: [UInt8], _ b: [UInt8]) -> UInt8 {
+    /// 1 when equal, else 0; every byte is looked at (Stripe's signatures are compared so too).
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> UInt8 {
         guard a.count == b.count else { return 0 }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
@@ -53,8 +53,8 @@ struct APIKeys: Sendable {
 }
 
 /// `401` for an API request without an accepted key, when the server has keys. App Store
-/// notifications are exempt (Apple sends no key; their signature chain proves where they came
-/// from), and so are the operations routes and, when the server checks push tokens, the Play
+/// notifications and Stripe webhooks are exempt (neither sends a key; Apple's signature chain
+/// and Stripe's endpoint secret prove where they came from), and so are the operations routes and, when the server checks push tokens, the Play
 /// notification route (`RequirePushToken`: Pub/Sub cannot send a key). The key is never echoed
 /// or logged.
 struct RequireAPIKey: RouterMiddleware {
@@ -65,7 +65,7 @@ struct RequireAPIKey: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        let guarded = (path.hasPrefix("/v1/") && context.endpointPath != nil && path != "/v1/notifications/app-store"
+        let guarded = (path.hasPrefix("/v1/") && context.endpointPath != nil && path != "/v1/notifications/app-store" && path != "/v1/webhooks/stripe"
             && !exempt.contains(path)) || path == "/dashboard"
         guard keys.isRequired, guarded, !keys.accepts(request.headers[.authorization]) else { return try await next(request, context) }
         return ErrorBody.response(.unauthorized, code: "unauthorized", "this server needs 'authorization: Api-Key <key>' with a key it accepts")

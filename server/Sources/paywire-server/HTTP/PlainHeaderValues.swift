@@ -13,7 +13,7 @@ import OpenAPIRuntime
 /// `%` of its own.
 struct PlainHeaderValues: ServerMiddleware {
     static let names: [HTTPField.Name] = [.eTag, .retryAfter]
-    static let requestNames: [HTTPField.Name] = [HTTPField.Name("x-paywire-profile-id"), .ifNoneMatch].compactMap { $0 }
+    static let requestNames: [HTTPField.Name] = [HTTPField.Name("x-paywire-profile-id"), .ifNoneMatch, HTTPField.Name("stripe-signature")].compactMap { $0 }
     /// RFC 3986's unreserved characters: what percent-encoding leaves as it is.
     static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 

@@ -32,10 +32,16 @@ enum ServerMetrics {
         duplicates.increment(by: repeated)
     }
 
-    /// A store notification by source (`app_store`, `play_store`, `test`) and outcome
-    /// (`applied`, `recorded`, `duplicate`, `unknown_transaction`, `refused`).
+    /// A store notification by source (`app_store`, `play_store`, `test`, `stripe`) and outcome
+    /// (`applied`, `recorded`, `duplicate`, `unknown_transaction`, `refused`; Stripe's also
+    /// `invalid_signature`, `not_configured`).
     static func notification(source: String, outcome: String) {
         Counter(label: "paywire_notifications_total", dimensions: [("source", source), ("outcome", outcome)]).increment()
+    }
+
+    /// A web purchase's redemption by result (`redeemed`, `expired`, `invalid`, ...).
+    static func redemption(_ result: String) {
+        Counter(label: "paywire_redemptions_total", dimensions: [("result", result)]).increment()
     }
 
     /// A purchase or restored transaction by outcome (`verified`, `pending`, or the refusal's code).

@@ -156,9 +156,27 @@ struct Migration: Sendable {
                 notification_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, transaction_id TEXT,
                 profile_id TEXT NOT NULL, received_at BIGINT NOT NULL, sendable BOOLEAN NOT NULL, consumption TEXT NOT NULL);
             """),
+        // Web purchases (Stripe): which profile and purchase a Stripe id (customer,
+        // subscription, payment intent, invoice, checkout session) belongs to, and each completed
+        // checkout with its redemption link, kept as the token's SHA-256 only.
+        Migration(version: 8, name: "web-purchases", sqlite: """
+            CREATE TABLE stripe_links (stripe_id TEXT PRIMARY KEY, original_transaction_id TEXT, profile_id TEXT NOT NULL);
+            CREATE INDEX stripe_links_by_profile ON stripe_links(profile_id);
+            CREATE TABLE web_purchases (
+                checkout_session_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, holder_profile_id TEXT NOT NULL,
+                redeemable INTEGER NOT NULL, completed_at INTEGER NOT NULL, token_sha256 TEXT UNIQUE, token_expires_at INTEGER,
+                redeemed_by TEXT, redeemed_at INTEGER);
+            """, postgres: """
+            CREATE TABLE stripe_links (stripe_id TEXT PRIMARY KEY, original_transaction_id TEXT, profile_id TEXT NOT NULL);
+            CREATE INDEX stripe_links_by_profile ON stripe_links(profile_id);
+            CREATE TABLE web_purchases (
+                checkout_session_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, holder_profile_id TEXT NOT NULL,
+                redeemable BOOLEAN NOT NULL, completed_at BIGINT NOT NULL, token_sha256 TEXT UNIQUE, token_expires_at BIGINT,
+                redeemed_by TEXT, redeemed_at BIGINT);
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).
     static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
-                         "profile_records", "profile_data", "offer_nonces", "consumption_requests"]
+                         "profile_records", "profile_data", "offer_nonces", "consumption_requests", "stripe_links", "web_purchases"]
 }

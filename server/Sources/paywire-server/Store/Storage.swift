@@ -49,6 +49,18 @@ protocol Storage: Sendable {
     /// Records an offer signature's nonce; one used before fails.
     func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws
 
+    /// A notification already received under this source and id: its outcome and profile.
+    func notificationSeen(source: String, notificationId: String) async throws -> (outcome: String, profileId: String?)?
+    /// The links kept of these Stripe ids.
+    func stripeLinks(_ stripeIds: [String]) async throws -> [String: StripeLink]
+    /// Keeps a checkout once (a replay changes nothing) with its purchase's Stripe ids (each
+    /// linked once) and its customer (linked to the latest checkout's profile).
+    func keepStripe(checkout: WebCheckout?, links: [StripeLink], customer: StripeLink?) async throws
+    /// A new redemption token (its digest) for a held checkout, replacing the earlier one.
+    func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue
+    /// Redeems the checkout holding this token's digest for `profileId`: its purchases move.
+    func redeem(digest: String, profileId: String, now: Int) async throws -> Redemption.Result
+
     /// Forgets everything stored (`POST /_dev/reset`).
     func reset() async throws
     /// Answers when the database does (`/readyz`).

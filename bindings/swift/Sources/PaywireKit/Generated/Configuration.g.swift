@@ -222,11 +222,13 @@ public struct StoreProduct: PaywireModel {
     public var basePlanId: String?
     /// Google Play: the offers on the base plan the user may have (ProductDetails.SubscriptionOfferDetails with an offerId), each with the phases before the base plan's own price
     public var offers: [StoreProductOffer]?
+    /// the Stripe Price (price_...) a web checkout of this product uses: the backend maps Stripe webhook events to the product by it; the core does not read it
+    public var stripePriceId: String?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(vendorProductId: String, title: String? = nil, description: String? = nil, price: DecimalText, currencyCode: String? = nil, currencySymbol: String? = nil, localizedPrice: String? = nil, period: SubscriptionPeriod? = nil, introOffer: StoreIntroOffer? = nil, accessLevel: String? = nil, purchase: ScriptedOutcome? = nil, introOfferEligibility: IntroOfferEligibility? = nil, eligibilityAfterValidation: EligibilityAfterValidation? = nil, isFamilyShareable: Bool? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType? = nil, productType: ProductType? = nil, basePlanId: String? = nil, offers: [StoreProductOffer]? = nil, unknownMembers: JSONObject = [:]) {
+    public init(vendorProductId: String, title: String? = nil, description: String? = nil, price: DecimalText, currencyCode: String? = nil, currencySymbol: String? = nil, localizedPrice: String? = nil, period: SubscriptionPeriod? = nil, introOffer: StoreIntroOffer? = nil, accessLevel: String? = nil, purchase: ScriptedOutcome? = nil, introOfferEligibility: IntroOfferEligibility? = nil, eligibilityAfterValidation: EligibilityAfterValidation? = nil, isFamilyShareable: Bool? = nil, groupIdentifier: String? = nil, renewalType: SubscriptionRenewalType? = nil, productType: ProductType? = nil, basePlanId: String? = nil, offers: [StoreProductOffer]? = nil, stripePriceId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.vendorProductId = vendorProductId
         self.title = title
         self.description = description
@@ -246,6 +248,7 @@ public struct StoreProduct: PaywireModel {
         self.productType = productType
         self.basePlanId = basePlanId
         self.offers = offers
+        self.stripePriceId = stripePriceId
         self.unknownMembers = unknownMembers
     }
 
@@ -270,6 +273,7 @@ public struct StoreProduct: PaywireModel {
         productType = try reader.optional("product_type")
         basePlanId = try reader.optional("base_plan_id")
         offers = try reader.optional("offers")
+        stripePriceId = try reader.optional("stripe_price_id")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -294,11 +298,12 @@ public struct StoreProduct: PaywireModel {
         writer.optional("product_type", productType)
         writer.optional("base_plan_id", basePlanId)
         writer.optional("offers", offers)
+        writer.optional("stripe_price_id", stripePriceId)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["vendor_product_id", "title", "description", "price", "currency_code", "currency_symbol", "localized_price", "period", "intro_offer", "access_level", "purchase", "intro_offer_eligibility", "eligibility_after_validation", "is_family_shareable", "group_identifier", "renewal_type", "product_type", "base_plan_id", "offers"]
+    static let memberNames: Set<String> = ["vendor_product_id", "title", "description", "price", "currency_code", "currency_symbol", "localized_price", "period", "intro_offer", "access_level", "purchase", "intro_offer_eligibility", "eligibility_after_validation", "is_family_shareable", "group_identifier", "renewal_type", "product_type", "base_plan_id", "offers", "stripe_price_id"]
 }
 
 /// The schema's `IntroOffer`.

@@ -1,0 +1,66 @@
+import PostgresNIO
+
+/// Web purchases (Stripe links, checkouts, redemptions) in PostgreSQL; each write one
+/// SERIALIZABLE transaction, so two replicas redeeming one token at once give one owner.
+extension PostgresStorage {
+    func notificationSeen(source: String, notificationId: String) async throws -> (outcome: String, profileId: String?)? {
+        guard let row = try await rows(Statements.seenNotification, [.text(source), .text(notificationId)]).first else { return nil }
+        let owner = try row["profile_id"].decode(String.self)
+        return (outcome: try row["outcome"].decode(String.self), profileId: owner.isEmpty ? nil : owner)
+    }
+
+    func stripeLinks(_ stripeIds: [String]) async throws -> [String: StripeLink] {
+        var links: [String: StripeLink] = [:]
+        for id in stripeIds {
+            guard let row = try await rows(WebPurchaseStatements.link, [.text(id)]).first else { continue }
+            links[id] = StripeLink(stripeId: try row["stripe_id"].decode(String.self),
+                                   originalTransactionId: try row["original_transaction_id"].decode(String?.self),
+                                   profileId: try row["profile_id"].decode(String.self))
+        }
+        return links
+    }
+
+    func keepStripe(checkout: WebCheckout?, links: [StripeLink], customer: StripeLink?) async throws {
+        try await serializable { connection in
+            if let checkout {
+                _ = try await self.rows(WebPurchaseStatements.keepCheckout, [.text(checkout.checkoutSessionId), .text(checkout.originalTransactionId),
+                                        .text(checkout.holder), .bool(checkout.redeemable), .int(checkout.completedAt)], on: connection)
+            }
+            for link in links {
+                _ = try await self.rows(WebPurchaseStatements.addLink, [.text(link.stripeId), .text(link.originalTransactionId), .text(link.profileId)],
+                                        on: connection)
+            }
+            if let customer {
+                _ = try await self.rows(WebPurchaseStatements.linkCustomer, [.text(customer.stripeId), .text(customer.profileId)], on: connection)
+            }
+        }
+    }
+
+    func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue {
+        try await serializable { connection in
+            guard let row = try await self.rows(WebPurchaseStatements.checkout, [.text(checkoutSessionId)], on: connection).first else { return .unknown }
+            let holder = try row["holder_profile_id"].decode(String.self)
+            guard try row["redeemable"].decode(Bool.self) else { return .notRedeemable(profileId: holder) }
+            if let redeemedBy = try row["redeemed_by"].decode(String?.self) { return .alreadyRedeemed(profileId: redeemedBy) }
+            _ = try await self.rows(WebPurchaseStatements.issue, [.text(digest), .int(expiresAt), .text(checkoutSessionId)], on: connection)
+            return .issued
+        }
+    }
+
+    func redeem(digest: String, profileId: String, now: Int) async throws -> Redemption.Result {
+        try await serializable { connection in
+            let held = try await self.rows(WebPurchaseStatements.held, [.text(digest)], on: connection).first.map {
+                Redemption.Held(checkoutSessionId: try $0["checkout_session_id"].decode(String.self),
+                                holder: try $0["holder_profile_id"].decode(String.self),
+                                expiresAt: try $0["token_expires_at"].decode(Int?.self), redeemedBy: try $0["redeemed_by"].decode(String?.self))
+            }
+            let result = Redemption.decide(held, profileId: profileId, now: now)
+            guard result == .redeemed, let held else { return result }
+            _ = try await self.rows(WebPurchaseStatements.redeemed, [.text(profileId), .int(now), .text(held.checkoutSessionId)], on: connection)
+            _ = try await self.rows(Statements.meetProfile, [.text(profileId), .text(nil)], on: connection)
+            _ = try await self.rows(WebPurchaseStatements.moveHeld, [.text(profileId), .text(held.holder)], on: connection)
+            _ = try await self.rows(WebPurchaseStatements.moveLinks, [.text(profileId), .text(held.holder)], on: connection)
+            return result
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// What the store keeps of web purchases (Stripe), and the statements both engines run as
+/// they are.
+struct StripeLink: Sendable, Equatable {
+    let stripeId: String
+    /// The purchase the id belongs to; nil for a customer (a customer may buy more than once).
+    let originalTransactionId: String?
+    let profileId: String
+}
+
+/// A completed checkout: the purchase, and the profile holding it (the one it named, or the
+/// redemption holder `web_purchase:<session id>`).
+struct WebCheckout: Sendable, Equatable {
+    let checkoutSessionId: String
+    let originalTransactionId: String
+    let holder: String
+    /// False when the checkout named its profile: there is nothing to redeem.
+    let redeemable: Bool
+    let completedAt: Int
+}
+
+enum WebPurchaseStatements {
+    static let link = "SELECT stripe_id, original_transaction_id, profile_id FROM stripe_links WHERE stripe_id = ?"
+    /// A purchase's ids are linked once: the first owner stays (a redemption moves them all).
+    static let addLink = """
+        INSERT INTO stripe_links (stripe_id, original_transaction_id, profile_id) VALUES (?, ?, ?) ON CONFLICT (stripe_id) DO NOTHING
+        """
+    /// A customer's profile is the one of its latest checkout.
+    static let linkCustomer = """
+        INSERT INTO stripe_links (stripe_id, original_transaction_id, profile_id) VALUES (?, NULL, ?)
+        ON CONFLICT (stripe_id) DO UPDATE SET profile_id = excluded.profile_id
+        """
+    static let keepCheckout = """
+        INSERT INTO web_purchases (checkout_session_id, original_transaction_id, holder_profile_id, redeemable, completed_at)
+        VALUES (?, ?, ?, ?, ?) ON CONFLICT (checkout_session_id) DO NOTHING
+        """
+    static let checkout = "SELECT holder_profile_id, redeemable, redeemed_by FROM web_purchases WHERE checkout_session_id = ?"
+    static let issue = "UPDATE web_purchases SET token_sha256 = ?, token_expires_at = ? WHERE checkout_session_id = ?"
+    static let held = """
+        SELECT checkout_session_id, holder_profile_id, token_expires_at, redeemed_by FROM web_purchases WHERE token_sha256 = ?
+        """
+    static let redeemed = "UPDATE web_purchases SET redeemed_by = ?, redeemed_at = ? WHERE checkout_session_id = ?"
+    /// The holder's purchases (one checkout's) move to the redeeming profile, and so do its
+    /// Stripe ids, so later events find the new owner.
+    static let moveHeld = "UPDATE transactions SET owner_profile_id = ? WHERE owner_profile_id = ?"
+    static let moveLinks = "UPDATE stripe_links SET profile_id = ? WHERE profile_id = ?"
+}
