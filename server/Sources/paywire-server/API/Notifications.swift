@@ -124,11 +124,10 @@ extension API {
         case .unknownTransaction: owner = nil
         }
         guard let owner, let product = setup.products[productId] else { return }
-        let claim = TransactionClaim(transactionId: token, originalTransactionId: token, vendorProductId: productId,
-                                     verification: "play_developer_api", purchasedAt: link.startedAt,
-                                     environment: link.isTestPurchase ? "Sandbox" : "Production", store: "play_store", text: notification.text)
-        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: claim, amount: nil, currencyCode: nil, pending: false, attribution: nil)
-        if case .failure(let refusal) = try await setup.store.recordPurchase(post, product: product, refusal: nil, request: notification.text) {
+        let recorded = try await recordStorePurchase(owner: owner, transactionId: token, productId: productId, product: product,
+                                                     store: notification.source, verification: "play_developer_api", purchasedAt: link.startedAt,
+                                                     environment: link.isTestPurchase ? "Sandbox" : "Production", text: notification.text)
+        if case .failure(let refusal) = recorded {
             Logger(label: "paywire-server").warning("a replacing Play purchase was not recorded for the replaced one's owner",
                                                    metadata: ["message_id": .string(notification.notificationId), "reason": .string(refusal.message)])
         }

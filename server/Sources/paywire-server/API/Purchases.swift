@@ -1,4 +1,5 @@
 import PaywireAPI
+import PaywireModel
 import PaywireWire
 
 /// `POST /v1/purchases` and `POST /v1/restores`: store transactions checked, recorded and
@@ -58,6 +59,18 @@ extension API {
             profile: try await answerProfile(post.profileId),
             restored: outcome.restored.map { .init(transactionId: $0.transactionId, vendorProductId: $0.vendorProductId) },
             refused: outcome.refused.map { .init(transactionId: $0.0.transactionId, code: Self.restoreCode($0.1.code), message: $0.1.message) }))))
+    }
+
+    /// A purchase a store's own message made known (a Play link, a Stripe event), not the
+    /// device's post: recorded for `owner`, its own original transaction, verified by that
+    /// message. Idempotent on the transaction id; a refusal (another owner or product) is the
+    /// caller's to report.
+    func recordStorePurchase(owner: String, transactionId: String, productId: String, product: StoreProduct, store: String,
+                             verification: String, purchasedAt: Int, environment: String, text: String) async throws -> Result<String, Refusal> {
+        let claim = TransactionClaim(transactionId: transactionId, originalTransactionId: transactionId, vendorProductId: productId,
+                                     verification: verification, purchasedAt: purchasedAt, environment: environment, store: store, text: text)
+        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: claim, amount: nil, currencyCode: nil, pending: false, attribution: nil)
+        return try await setup.store.recordPurchase(post, product: product, refusal: nil, request: text)
     }
 
     /// The claim as its StoreKit 2 JWS says, once verified like an App Store notification

@@ -76,11 +76,9 @@ extension API {
         guard effect.lifecycle?.kind != .didChangeRenewalPref, let productId = effect.productId, let product = setup.products[productId] else {
             return false
         }
-        let claim = TransactionClaim(transactionId: plan.originalTransactionId, originalTransactionId: plan.originalTransactionId,
-                                     vendorProductId: productId, verification: "stripe_webhook", purchasedAt: effect.purchasedAt ?? effect.at,
-                                     environment: effect.environment, store: Self.stripeSource, text: text)
-        let post = PurchasePost(profileId: plan.owner, customerUserId: nil, claim: claim, amount: nil, currencyCode: nil, pending: false, attribution: nil)
-        switch try await setup.store.recordPurchase(post, product: product, refusal: nil, request: text) {
+        switch try await recordStorePurchase(owner: plan.owner, transactionId: plan.originalTransactionId, productId: productId, product: product,
+                                             store: Self.stripeSource, verification: "stripe_webhook",
+                                             purchasedAt: effect.purchasedAt ?? effect.at, environment: effect.environment, text: text) {
         case .success: return effect.checkoutSessionId != nil
         case .failure(let refusal):
             Logger(label: "paywire-server").warning("a Stripe purchase was not recorded",
