@@ -19,6 +19,7 @@ extension Outbox {
             switch kind {
             case .profileAttributes: writer.member("attributes", .object(profile.sentAttributes))
             case .integrationIds: writer.member("integration_identifiers", .object(profile.integrationIdsJSON))
+            case .identity: break
             default:
                 guard let source, let attribution = profile.attributions[source] else { return }
                 writer.member("source", source)
@@ -37,6 +38,7 @@ extension Outbox {
         case .profileAttributes: return "profiles/\(Backend.pathSegment(profileId))/attributes"
         case .integrationIds: return "profiles/\(Backend.pathSegment(profileId))/integration-ids"
         case .installAttribution: return "attribution"
+        case .identity: return "profiles/\(Backend.pathSegment(profileId))/identity"
         default: return "purchases"
         }
     }

@@ -26,6 +26,8 @@ struct RestoreSettlement: Equatable, Sendable {
     /// Whether the profile now has an active access level (a restore that gives access closes
     /// the view; one that finds nothing leaves it open).
     let hasActiveAccess: Bool
+    /// The restored purchases the backend moved here from another profile.
+    var transferred: [PurchaseTransfer] = []
 }
 
 /// A question a view puts to the host itself, not through the store.

@@ -502,5 +502,17 @@ namespace Paywire
         {
             await CallTypedAsync("update_attribution", (parameters ?? new UpdateAttributionParams()).ToJson());
         }
+
+        /// <summary>Calls redeem_web_purchase. url: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; load_timeout: seconds the backend may take (as refresh_profile's); default and minimum as there</summary>
+        public RedeemWebPurchaseResult RedeemWebPurchase(RedeemWebPurchaseParams parameters)
+        {
+            return Results.DecodeRedeemWebPurchase(CallTyped("redeem_web_purchase", (parameters ?? new RedeemWebPurchaseParams()).ToJson()));
+        }
+
+        /// <summary>Calls redeem_web_purchase without blocking: the task completes when its call_result arrives.</summary>
+        public async Task<RedeemWebPurchaseResult> RedeemWebPurchaseAsync(RedeemWebPurchaseParams parameters)
+        {
+            return Results.DecodeRedeemWebPurchase(await CallTypedAsync("redeem_web_purchase", (parameters ?? new RedeemWebPurchaseParams()).ToJson()));
+        }
     }
 }

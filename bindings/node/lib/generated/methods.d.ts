@@ -54,6 +54,8 @@ import type {
   PresentPaywallViewParams,
   Product,
   Profile,
+  RedeemWebPurchaseParams,
+  RedeemWebPurchaseResult,
   RefreshProfileParams,
   RemoteConfig,
   ReportTransactionParams,
@@ -71,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
+export declare const SCHEMA_SHA256: "8b4fb9d138443cddd04da045c2522a292430f03146f33a214ec22b5c6e43aae4";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
@@ -289,4 +291,9 @@ export declare abstract class TypedMethods extends EventEmitter {
   updateAttribution(params: UpdateAttributionParams): null;
   /** Calls `update_attribution` without blocking: the Promise settles with its call_result. */
   updateAttributionAsync(params: UpdateAttributionParams): Promise<null>;
+
+  /** Calls `redeem_web_purchase`. url: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; load_timeout: seconds the backend may take (as refresh_profile's); default and minimum as there */
+  redeemWebPurchase(params: RedeemWebPurchaseParams): RedeemWebPurchaseResult;
+  /** Calls `redeem_web_purchase` without blocking: the Promise settles with its call_result. */
+  redeemWebPurchaseAsync(params: RedeemWebPurchaseParams): Promise<RedeemWebPurchaseResult>;
 }

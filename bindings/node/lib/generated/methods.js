@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
+const SCHEMA_SHA256 = "8b4fb9d138443cddd04da045c2522a292430f03146f33a214ec22b5c6e43aae4";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 
@@ -23,6 +23,7 @@ const NUMBERS = Object.freeze({
   GetOnboardingParams: {"load_timeout": "n", "max_age": "n"},
   GetPaywallForDefaultAudienceParams: {"load_timeout": "n", "max_age": "n"},
   UpdateProfileParams: {"custom_attributes": ["map", "n"]},
+  RedeemWebPurchaseParams: {"load_timeout": "n"},
   Product: {"price": "Price", "subscription": "Subscription"},
   Price: {"amount": "n"},
   Subscription: {"offer": "SubscriptionOffer", "offers": ["list", "ProductOffer"]},
@@ -33,6 +34,7 @@ const NUMBERS = Object.freeze({
   MakePurchaseResult: {"profile": "Profile"},
   RestorePurchasesResult: {"profile": "Profile"},
   ReportTransactionResult: {"profile": "Profile"},
+  RedeemWebPurchaseResult: {"profile": "Profile"},
   DidLoadLatestProfileEvent: {"profile": "Profile"},
   PaywallViewDidSelectProductEvent: {"product": "Product"},
   PaywallViewDidStartPurchaseEvent: {"product": "EventProduct"},
@@ -51,6 +53,7 @@ const RESULTS = Object.freeze({
   make_purchase: "MakePurchaseResult",
   restore_purchases: "RestorePurchasesResult",
   report_transaction: "ReportTransactionResult",
+  redeem_web_purchase: "RedeemWebPurchaseResult",
 });
 // event -> its class, for the events that carry numbers
 const EVENTS = Object.freeze({
@@ -108,6 +111,7 @@ const METHODS = Object.freeze({
   onboarding_view_report_error: "onboardingViewReportError",
   set_integration_identifiers: "setIntegrationIdentifiers",
   update_attribution: "updateAttribution",
+  redeem_web_purchase: "redeemWebPurchase",
 });
 
 function exact(value, d) {
@@ -553,6 +557,16 @@ class TypedMethods extends EventEmitter {
   /** Calls `update_attribution` without blocking: the Promise settles with its call_result. */
   updateAttributionAsync(params) {
     return this._callTypedAsync('update_attribution', params).then((result) => decodeResult('update_attribution', result));
+  }
+
+  /** Calls `redeem_web_purchase`. url: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; load_timeout: seconds the backend may take (as refresh_profile's); default and minimum as there */
+  redeemWebPurchase(params) {
+    return decodeResult('redeem_web_purchase', this._callTyped('redeem_web_purchase', params));
+  }
+
+  /** Calls `redeem_web_purchase` without blocking: the Promise settles with its call_result. */
+  redeemWebPurchaseAsync(params) {
+    return this._callTypedAsync('redeem_web_purchase', params).then((result) => decodeResult('redeem_web_purchase', result));
   }
 }
 

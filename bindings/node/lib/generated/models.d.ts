@@ -7,11 +7,11 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
+export type SchemaSha256 = "8b4fb9d138443cddd04da045c2522a292430f03146f33a214ec22b5c6e43aae4";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
-export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy";
+export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy" | "belongs_to_another_profile";
 
 export type FallbackFormat = "paywire" | "adapty";
 
@@ -536,6 +536,13 @@ export interface UpdateAttributionParams {
   network_user_id?: string;
 }
 
+export interface RedeemWebPurchaseParams {
+  /** the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed */
+  url: string;
+  /** seconds the backend may take (as refresh_profile's); default and minimum as there */
+  load_timeout?: Decimal | number;
+}
+
 export interface GetSdkVersionResult {
   version: string;
   abi_version: number;
@@ -905,9 +912,25 @@ export interface TransactionSummary {
 export interface RestorePurchasesResult {
   restored_product_ids: string[];
   profile: Profile;
+  /** the restored purchases the backend moved to this profile from another (transfer policy); absent when none moved */
+  transferred?: Transfer[];
+}
+
+/** a purchase the backend moved from one profile to another (restore or identify under the server's transfer policy) */
+export interface Transfer {
+  transaction_id: string;
+  vendor_product_id: string;
+  from_profile_id: string;
+  to_profile_id: string;
 }
 
 export interface ReportTransactionResult {
+  profile: Profile;
+}
+
+export interface RedeemWebPurchaseResult {
+  /** redeemed: the web purchase now belongs to this profile (a did_load_latest_profile with its grant came before this answer); already_redeemed: this profile redeemed it before; belongs_to_another_profile: another profile did, nothing moved; expired: the link's time is over (a new link is needed); invalid: no such link, or a voided one */
+  result: "redeemed" | "already_redeemed" | "belongs_to_another_profile" | "expired" | "invalid";
   profile: Profile;
 }
 
@@ -955,6 +978,8 @@ export interface DidLoadLatestProfileEvent {
   /** The event's place in the client's one sequence, from 1. */
   seq: number;
   profile: Profile;
+  /** present only on the event of the backend answer (a restore, or an identify) that moved purchases to this profile; such an event is never replaced by a newer one in a full queue */
+  transferred?: Transfer[];
 }
 
 /** The `onboarding_on_custom_action` event. */
@@ -1376,4 +1401,5 @@ export interface MethodMap {
   onboarding_view_report_error: { params: OnboardingViewReportErrorParams; result: null };
   set_integration_identifiers: { params: SetIntegrationIdentifiersParams; result: null };
   update_attribution: { params: UpdateAttributionParams; result: null };
+  redeem_web_purchase: { params: RedeemWebPurchaseParams; result: RedeemWebPurchaseResult };
 }

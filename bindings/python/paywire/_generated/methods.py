@@ -271,6 +271,15 @@ class TypedMethods:
         params = models.UpdateAttributionParams(source=source, attribution=attribution, network_user_id=network_user_id)
         return models.decode_update_attribution_result(self._call_typed("update_attribution", params.to_json()))
 
+    def redeem_web_purchase(self, *, url: str, load_timeout: Optional[Decimal] = None) -> models.RedeemWebPurchaseResult:
+        """Calls `redeem_web_purchase`. url: the redemption link the web purchase's email or page
+        gave (…/redeem?token=…, any scheme); its token query member is what is redeemed;
+        load_timeout: seconds the backend may take (as refresh_profile's); default and minimum
+        as there
+        """
+        params = models.RedeemWebPurchaseParams(url=url, load_timeout=load_timeout)
+        return models.decode_redeem_web_purchase_result(self._call_typed("redeem_web_purchase", params.to_json()))
+
 
 class AsyncTypedMethods:
     """Every wire method, typed and awaitable. Subclasses supply _call_typed."""
@@ -530,3 +539,12 @@ class AsyncTypedMethods:
         """
         params = models.UpdateAttributionParams(source=source, attribution=attribution, network_user_id=network_user_id)
         return models.decode_update_attribution_result(await self._call_typed("update_attribution", params.to_json()))
+
+    async def redeem_web_purchase(self, *, url: str, load_timeout: Optional[Decimal] = None) -> models.RedeemWebPurchaseResult:
+        """Calls `redeem_web_purchase`. url: the redemption link the web purchase's email or page
+        gave (…/redeem?token=…, any scheme); its token query member is what is redeemed;
+        load_timeout: seconds the backend may take (as refresh_profile's); default and minimum
+        as there
+        """
+        params = models.RedeemWebPurchaseParams(url=url, load_timeout=load_timeout)
+        return models.decode_redeem_web_purchase_result(await self._call_typed("redeem_web_purchase", params.to_json()))

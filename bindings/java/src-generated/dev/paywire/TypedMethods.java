@@ -532,4 +532,14 @@ public abstract class TypedMethods {
     public CompletableFuture<Void> updateAttributionAsync(UpdateAttributionParams params) {
         return callTypedAsync("update_attribution", params.toJson()).thenApply(Results::decodeUpdateAttribution);
     }
+
+    /** Calls redeem_web_purchase. url: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; load_timeout: seconds the backend may take (as refresh_profile's); default and minimum as there */
+    public RedeemWebPurchaseResult redeemWebPurchase(RedeemWebPurchaseParams params) {
+        return Results.decodeRedeemWebPurchase(callTyped("redeem_web_purchase", params.toJson()));
+    }
+
+    /** Calls redeem_web_purchase without blocking: the future completes when its call_result arrives. */
+    public CompletableFuture<RedeemWebPurchaseResult> redeemWebPurchaseAsync(RedeemWebPurchaseParams params) {
+        return callTypedAsync("redeem_web_purchase", params.toJson()).thenApply(Results::decodeRedeemWebPurchase);
+    }
 }
