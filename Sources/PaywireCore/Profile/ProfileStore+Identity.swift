@@ -6,26 +6,28 @@ import PaywireWire
 /// keeping what the device itself said about the user; under the backend's `transfer` policy
 /// the purchases of the profile that asked moved with it, and the profile event lists them.
 extension ProfileStore {
-    func identityAnswered(_ record: OutboxRecord, response: HTTPResponse) {
-        guard case .object(let sent)? = try? JSONParser.parse(record.body), case .string(let asked)? = sent["profile_id"] else { return }
-        guard asked == profileId else { return }
+    /// Returns the profile the device moved to, if it moved: the backend has not heard what
+    /// the device said about the user under that id yet.
+    func identityAnswered(_ record: OutboxRecord, response: HTTPResponse) -> Profile? {
+        guard case .object(let sent)? = try? JSONParser.parse(record.body), case .string(let asked)? = sent["profile_id"] else { return nil }
+        guard asked == profileId else { return nil }
         let answer: (profileId: String, snapshot: RemoteProfile.Snapshot, transferred: [PurchaseTransfer])
         do throws(WireError) {
             answer = try ProfileStore.identityAnswer(response.body)
         } catch {
             log(.warn, "the backend's identity answer could not be read: the device stays on profile '\(asked)'",
                 details: [("underlying_error", .string(error.code.rawValue)), ("event_id", .string(record.eventId))])
-            return
+            return nil
         }
         if answer.profileId == asked {
             _ = applyBackend(answer.snapshot, profileId: asked, transferred: answer.transferred)
-            return
+            return nil
         }
         let next = RemoteProfile.apply(answer.snapshot, to: ProfileStore.joined(current, profileId: answer.profileId, customerUserId: current.customerUserId), pending: awaitingBackend)
         log(.info, "the customer already has a profile: the device moves to it",
             details: [("from_profile_id", .string(asked)), ("profile_id", .string(answer.profileId)),
                       ("transferred", .number(JSONNumber(answer.transferred.count)))])
-        _ = keep(next, transferred: answer.transferred)
+        return keep(next, transferred: answer.transferred) == nil ? current : nil
     }
 
     /// `profile` as profile `profileId` of `customerUserId`: the same user, so what the device
