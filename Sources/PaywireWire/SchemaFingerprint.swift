@@ -5,6 +5,6 @@
 /// (`schema_sha256`, which the conformance kit requires byte for byte) and its MAJOR.MINOR
 /// (`schema_version`: a binding accepts the same MAJOR and a MINOR at least its own).
 package enum SchemaFingerprint {
-    package static let sha256 = "8b4fb9d138443cddd04da045c2522a292430f03146f33a214ec22b5c6e43aae4"
+    package static let sha256 = "d5913dc507a9492a9322c5197cb6fc81731956bbd9d7d95dbd8b4b14e693f797"
     package static let version = "1.2"
 }

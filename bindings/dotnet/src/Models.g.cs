@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "8b4fb9d138443cddd04da045c2522a292430f03146f33a214ec22b5c6e43aae4";
+        public const string Sha256 = "d5913dc507a9492a9322c5197cb6fc81731956bbd9d7d95dbd8b4b14e693f797";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -2006,9 +2006,10 @@ namespace Paywire.Model
 
     public sealed class PaywallViewMakePurchaseParams : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "product_id", "view_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "product_id", "subscription_update", "view_id" };
         public string ViewId { get; set; }
         public string ProductId { get; set; }
+        public SubscriptionUpdate SubscriptionUpdate { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -2025,6 +2026,7 @@ namespace Paywire.Model
             var v = new PaywallViewMakePurchaseParams();
             v.ViewId = ModelJson.String(ModelJson.Req(o, "view_id", "PaywallViewMakePurchaseParams"));
             v.ProductId = ModelJson.String(ModelJson.Req(o, "product_id", "PaywallViewMakePurchaseParams"));
+            if (ModelJson.Present(o, "subscription_update")) v.SubscriptionUpdate = SubscriptionUpdate.FromJson(o["subscription_update"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -2035,6 +2037,46 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["view_id"] = ModelJson.Json(this.ViewId);
             o["product_id"] = ModelJson.Json(this.ProductId);
+            if (this.SubscriptionUpdate != null) o["subscription_update"] = this.SubscriptionUpdate.ToJson();
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
+    public sealed class SubscriptionUpdate : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "old_vendor_product_id", "replacement_mode" };
+        /// <summary>the subscription being replaced</summary>
+        public string OldVendorProductId { get; set; }
+        /// <summary>Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends</summary>
+        public string ReplacementMode { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(SubscriptionUpdate model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static SubscriptionUpdate FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "SubscriptionUpdate");
+            var v = new SubscriptionUpdate();
+            v.OldVendorProductId = ModelJson.String(ModelJson.Req(o, "old_vendor_product_id", "SubscriptionUpdate"));
+            v.ReplacementMode = ModelJson.String(ModelJson.Req(o, "replacement_mode", "SubscriptionUpdate"));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["old_vendor_product_id"] = ModelJson.Json(this.OldVendorProductId);
+            o["replacement_mode"] = ModelJson.Json(this.ReplacementMode);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2510,7 +2552,6 @@ namespace Paywire.Model
         public Paywall Paywall { get; set; }
         /// <summary>a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used</summary>
         public Offer Offer { get; set; }
-        /// <summary>Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
         public SubscriptionUpdate SubscriptionUpdate { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -2581,45 +2622,6 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["type"] = ModelJson.Json(this.Type);
             o["id"] = ModelJson.Json(this.Id);
-            ModelJson.AddAll(o, ExtraFields);
-            return o;
-        }
-    }
-
-    /// <summary>Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
-    public sealed class SubscriptionUpdate : IModel
-    {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "old_vendor_product_id", "replacement_mode" };
-        /// <summary>the subscription being replaced</summary>
-        public string OldVendorProductId { get; set; }
-        /// <summary>Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends</summary>
-        public string ReplacementMode { get; set; }
-        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
-        public JsonObject ExtraFields { get; set; } = new JsonObject();
-
-        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
-        public static implicit operator JsonObject(SubscriptionUpdate model)
-        {
-            return model == null ? null : model.ToJson();
-        }
-
-        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
-        public static SubscriptionUpdate FromJson(JsonValue json)
-        {
-            JsonObject o = ModelJson.Obj(json, "SubscriptionUpdate");
-            var v = new SubscriptionUpdate();
-            v.OldVendorProductId = ModelJson.String(ModelJson.Req(o, "old_vendor_product_id", "SubscriptionUpdate"));
-            v.ReplacementMode = ModelJson.String(ModelJson.Req(o, "replacement_mode", "SubscriptionUpdate"));
-            v.ExtraFields = ModelJson.Extra(o, Keys);
-            return v;
-        }
-
-        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
-        public JsonObject ToJson()
-        {
-            var o = new JsonObject();
-            o["old_vendor_product_id"] = ModelJson.Json(this.OldVendorProductId);
-            o["replacement_mode"] = ModelJson.Json(this.ReplacementMode);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }

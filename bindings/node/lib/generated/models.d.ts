@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "8b4fb9d138443cddd04da045c2522a292430f03146f33a214ec22b5c6e43aae4";
+export type SchemaSha256 = "d5913dc507a9492a9322c5197cb6fc81731956bbd9d7d95dbd8b4b14e693f797";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -369,6 +369,15 @@ export interface PaywallViewSelectProductParams {
 export interface PaywallViewMakePurchaseParams {
   view_id: string;
   product_id: string;
+  subscription_update?: SubscriptionUpdate;
+}
+
+/** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+export interface SubscriptionUpdate {
+  /** the subscription being replaced */
+  old_vendor_product_id: string;
+  /** Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends */
+  replacement_mode: "with_time_proration" | "charge_prorated_price" | "without_proration" | "charge_full_price" | "deferred";
 }
 
 export interface PaywallViewOpenWebPaymentParams {
@@ -456,7 +465,6 @@ export interface MakePurchaseParams {
   paywall?: Paywall;
   /** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
   offer?: Offer;
-  /** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
   subscription_update?: SubscriptionUpdate;
 }
 
@@ -464,14 +472,6 @@ export interface MakePurchaseParams {
 export interface Offer {
   type: "promotional" | "win_back";
   id: string;
-}
-
-/** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
-export interface SubscriptionUpdate {
-  /** the subscription being replaced */
-  old_vendor_product_id: string;
-  /** Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends */
-  replacement_mode: "with_time_proration" | "charge_prorated_price" | "without_proration" | "charge_full_price" | "deferred";
 }
 
 export interface RestorePurchasesParams {

@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '8b4fb9d138443cddd04da045c2522a292430f03146f33a214ec22b5c6e43aae4'
+SCHEMA_SHA256 = 'd5913dc507a9492a9322c5197cb6fc81731956bbd9d7d95dbd8b4b14e693f797'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
@@ -1438,8 +1438,9 @@ class PaywallViewSelectProductParams:
 class PaywallViewMakePurchaseParams:
     view_id: str
     product_id: str
+    subscription_update: Optional[SubscriptionUpdate] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['product_id', 'view_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['product_id', 'subscription_update', 'view_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "PaywallViewMakePurchaseParams":
@@ -1447,6 +1448,7 @@ class PaywallViewMakePurchaseParams:
         return cls(
             view_id=_mb.req(d, "view_id", "PaywallViewMakePurchaseParams"),
             product_id=_mb.req(d, "product_id", "PaywallViewMakePurchaseParams"),
+            subscription_update=SubscriptionUpdate.from_json(d["subscription_update"]) if d.get("subscription_update") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1454,6 +1456,40 @@ class PaywallViewMakePurchaseParams:
         out: Dict[str, Any] = {}
         out["view_id"] = self.view_id
         out["product_id"] = self.product_id
+        if self.subscription_update is not None:
+            out["subscription_update"] = self.subscription_update.to_json()
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class SubscriptionUpdate:
+    """Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
+    Billing's SubscriptionUpdateParams), by replacement_mode
+    (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store
+    as subscription_update in store.purchase; the backend follows the new purchase's
+    linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself
+    is wrong_param naming the field
+    """
+
+    old_vendor_product_id: str
+    replacement_mode: Literal['with_time_proration', 'charge_prorated_price', 'without_proration', 'charge_full_price', 'deferred']
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['old_vendor_product_id', 'replacement_mode'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "SubscriptionUpdate":
+        d = _mb.obj(data, "SubscriptionUpdate")
+        return cls(
+            old_vendor_product_id=_mb.req(d, "old_vendor_product_id", "SubscriptionUpdate"),
+            replacement_mode=_mb.req(d, "replacement_mode", "SubscriptionUpdate"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["old_vendor_product_id"] = self.old_vendor_product_id
+        out["replacement_mode"] = self.replacement_mode
         out.update(self.extra_fields)
         return out
 
@@ -1841,38 +1877,6 @@ class Offer:
         out: Dict[str, Any] = {}
         out["type"] = self.type
         out["id"] = self.id
-        out.update(self.extra_fields)
-        return out
-
-
-@dataclass
-class SubscriptionUpdate:
-    """Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
-    Billing's SubscriptionUpdateParams), by replacement_mode
-    (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store
-    as subscription_update in store.purchase; the backend follows the new purchase's
-    linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself
-    is wrong_param naming the field
-    """
-
-    old_vendor_product_id: str
-    replacement_mode: Literal['with_time_proration', 'charge_prorated_price', 'without_proration', 'charge_full_price', 'deferred']
-    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['old_vendor_product_id', 'replacement_mode'])
-
-    @classmethod
-    def from_json(cls, data: Any) -> "SubscriptionUpdate":
-        d = _mb.obj(data, "SubscriptionUpdate")
-        return cls(
-            old_vendor_product_id=_mb.req(d, "old_vendor_product_id", "SubscriptionUpdate"),
-            replacement_mode=_mb.req(d, "replacement_mode", "SubscriptionUpdate"),
-            extra_fields=_mb.extra(d, cls._KEYS),
-        )
-
-    def to_json(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        out["old_vendor_product_id"] = self.old_vendor_product_id
-        out["replacement_mode"] = self.replacement_mode
         out.update(self.extra_fields)
         return out
 

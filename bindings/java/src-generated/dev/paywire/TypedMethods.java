@@ -449,7 +449,7 @@ public abstract class TypedMethods {
         return flushAnalyticsAsync(new FlushAnalyticsParams());
     }
 
-    /** Calls make_purchase. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update: Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+    /** Calls make_purchase. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
     public MakePurchaseResult makePurchase(MakePurchaseParams params) {
         return Results.decodeMakePurchase(callTyped("make_purchase", params.toJson()));
     }

@@ -493,6 +493,45 @@ public enum DismissReason: PaywireEnum {
     }
 }
 
+/// One of the schema’s strings: `with_time_proration`, `charge_prorated_price`, `without_proration`, `charge_full_price`, `deferred`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum ReplacementMode: PaywireEnum {
+    /// `with_time_proration`
+    case withTimeProration
+    /// `charge_prorated_price`
+    case chargeProratedPrice
+    /// `without_proration`
+    case withoutProration
+    /// `charge_full_price`
+    case chargeFullPrice
+    /// `deferred`
+    case deferred
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "with_time_proration": self = .withTimeProration
+        case "charge_prorated_price": self = .chargeProratedPrice
+        case "without_proration": self = .withoutProration
+        case "charge_full_price": self = .chargeFullPrice
+        case "deferred": self = .deferred
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .withTimeProration: "with_time_proration"
+        case .chargeProratedPrice: "charge_prorated_price"
+        case .withoutProration: "without_proration"
+        case .chargeFullPrice: "charge_full_price"
+        case .deferred: "deferred"
+        case .unknown(let value): value
+        }
+    }
+}
+
 /// One of the schema’s strings: `close`, `system_back`, `open_url`, `custom`, `cta_tapped`, `feature_selected`, `plan_changed`, `link_tapped`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum ViewActionType: PaywireEnum {
@@ -632,45 +671,6 @@ public enum PurchaseOfferType: PaywireEnum {
         switch self {
         case .promotional: "promotional"
         case .winBack: "win_back"
-        case .unknown(let value): value
-        }
-    }
-}
-
-/// One of the schema’s strings: `with_time_proration`, `charge_prorated_price`, `without_proration`, `charge_full_price`, `deferred`.
-/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum ReplacementMode: PaywireEnum {
-    /// `with_time_proration`
-    case withTimeProration
-    /// `charge_prorated_price`
-    case chargeProratedPrice
-    /// `without_proration`
-    case withoutProration
-    /// `charge_full_price`
-    case chargeFullPrice
-    /// `deferred`
-    case deferred
-    /// A value this binding does not list, as the library wrote it.
-    case unknown(String)
-
-    public init(rawValue: String) {
-        switch rawValue {
-        case "with_time_proration": self = .withTimeProration
-        case "charge_prorated_price": self = .chargeProratedPrice
-        case "without_proration": self = .withoutProration
-        case "charge_full_price": self = .chargeFullPrice
-        case "deferred": self = .deferred
-        default: self = .unknown(rawValue)
-        }
-    }
-
-    public var rawValue: String {
-        switch self {
-        case .withTimeProration: "with_time_proration"
-        case .chargeProratedPrice: "charge_prorated_price"
-        case .withoutProration: "without_proration"
-        case .chargeFullPrice: "charge_full_price"
-        case .deferred: "deferred"
         case .unknown(let value): value
         }
     }

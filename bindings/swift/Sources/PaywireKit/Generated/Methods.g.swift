@@ -142,8 +142,8 @@ extension PaywireClient {
 
     /// Calls `paywall_view_make_purchase` (`PaywallViewMakePurchaseParams`).
     /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
-    public func paywallViewMakePurchase(viewId: String, productId: String) async throws {
-        try await perform("paywall_view_make_purchase", PaywallViewMakePurchaseParams(viewId: viewId, productId: productId))
+    public func paywallViewMakePurchase(viewId: String, productId: String, subscriptionUpdate: SubscriptionUpdate? = nil) async throws {
+        try await perform("paywall_view_make_purchase", PaywallViewMakePurchaseParams(viewId: viewId, productId: productId, subscriptionUpdate: subscriptionUpdate))
     }
 
     /// Calls `paywall_view_open_web_payment` (`PaywallViewOpenWebPaymentParams`).

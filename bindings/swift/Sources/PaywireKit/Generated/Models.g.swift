@@ -1880,13 +1880,16 @@ public struct PaywallViewMakePurchaseParams: PaywireModel {
     public var viewId: String
     /// The `product_id` member.
     public var productId: String
+    /// The `subscription_update` member.
+    public var subscriptionUpdate: SubscriptionUpdate?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(viewId: String, productId: String, unknownMembers: JSONObject = [:]) {
+    public init(viewId: String, productId: String, subscriptionUpdate: SubscriptionUpdate? = nil, unknownMembers: JSONObject = [:]) {
         self.viewId = viewId
         self.productId = productId
+        self.subscriptionUpdate = subscriptionUpdate
         self.unknownMembers = unknownMembers
     }
 
@@ -1894,6 +1897,7 @@ public struct PaywallViewMakePurchaseParams: PaywireModel {
         let reader = try ModelReader(json, "PaywallViewMakePurchaseParams")
         viewId = try reader.required("view_id")
         productId = try reader.required("product_id")
+        subscriptionUpdate = try reader.optional("subscription_update")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -1901,11 +1905,46 @@ public struct PaywallViewMakePurchaseParams: PaywireModel {
         var writer = ModelWriter()
         writer.required("view_id", viewId)
         writer.required("product_id", productId)
+        writer.optional("subscription_update", subscriptionUpdate)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["view_id", "product_id"]
+    static let memberNames: Set<String> = ["view_id", "product_id", "subscription_update"]
+}
+
+/// Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field
+public struct SubscriptionUpdate: PaywireModel {
+    /// the subscription being replaced
+    public var oldVendorProductId: String
+    /// Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends
+    public var replacementMode: ReplacementMode
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(oldVendorProductId: String, replacementMode: ReplacementMode, unknownMembers: JSONObject = [:]) {
+        self.oldVendorProductId = oldVendorProductId
+        self.replacementMode = replacementMode
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "SubscriptionUpdate")
+        oldVendorProductId = try reader.required("old_vendor_product_id")
+        replacementMode = try reader.required("replacement_mode")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("old_vendor_product_id", oldVendorProductId)
+        writer.required("replacement_mode", replacementMode)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["old_vendor_product_id", "replacement_mode"]
 }
 
 /// The params of `paywall_view_open_web_payment`.
@@ -2337,7 +2376,7 @@ public struct MakePurchaseParams: PaywireModel {
     public var paywall: Paywall?
     /// a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used
     public var offer: PurchaseOffer?
-    /// Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field
+    /// The `subscription_update` member.
     public var subscriptionUpdate: SubscriptionUpdate?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -2408,40 +2447,6 @@ public struct PurchaseOffer: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["type", "id"]
-}
-
-/// Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field
-public struct SubscriptionUpdate: PaywireModel {
-    /// the subscription being replaced
-    public var oldVendorProductId: String
-    /// Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends
-    public var replacementMode: ReplacementMode
-    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
-    public var unknownMembers: JSONObject
-
-    /// A value made in code; members left out are absent (or their one allowed value).
-    public init(oldVendorProductId: String, replacementMode: ReplacementMode, unknownMembers: JSONObject = [:]) {
-        self.oldVendorProductId = oldVendorProductId
-        self.replacementMode = replacementMode
-        self.unknownMembers = unknownMembers
-    }
-
-    public init(json: JSONValue) throws {
-        let reader = try ModelReader(json, "SubscriptionUpdate")
-        oldVendorProductId = try reader.required("old_vendor_product_id")
-        replacementMode = try reader.required("replacement_mode")
-        unknownMembers = reader.unknown(Self.memberNames)
-    }
-
-    public var jsonValue: JSONValue {
-        var writer = ModelWriter()
-        writer.required("old_vendor_product_id", oldVendorProductId)
-        writer.required("replacement_mode", replacementMode)
-        writer.unknown(unknownMembers)
-        return writer.json
-    }
-
-    static let memberNames: Set<String> = ["old_vendor_product_id", "replacement_mode"]
 }
 
 /// The params of `restore_purchases`.
