@@ -2598,9 +2598,9 @@ package enum Operations {
     }
     /// The profile is identified as a customer (identify); the customer's profile from now on
     ///
-    /// `profile_id` in the answer is the customer's profile from now on: the asking profile
-    /// when no other profile holds `customer_user_id` (it now does), else the profile that
-    /// first held it (the oldest such profile), under either policy. With
+    /// `profile_id` in the answer is the customer's profile from now on: the profile that
+    /// held `customer_user_id` first (the oldest such profile), which is the asking profile
+    /// when no other held it before (it holds it from now on), under either policy. With
     /// `--transfer-policy transfer` (the default) the asking profile's transactions move to
     /// that profile, each listed in `transferred`; with `keep` nothing moves and
     /// `transferred` is empty. `profile` is the answer's `profile_id`'s profile as

@@ -58,10 +58,11 @@ enum Identity {
         return IdentityPost(eventId: eventId, profileId: profileId, customerUserId: customer)
     }
 
-    /// The customer's profile: the one that held the customer user id before the asking
-    /// profile (`earlierHolder`, the oldest other holder), else the asking profile.
-    static func customerProfile(asking: String, earlierHolder: String?) -> String {
-        earlierHolder ?? asking
+    /// The customer's profile: the one that held the customer user id first (`firstHolder`,
+    /// read once the asking profile holds it too), which is the asking profile when no other
+    /// held it before.
+    static func customerProfile(asking: String, firstHolder: String?) -> String {
+        firstHolder ?? asking
     }
 
     /// Whether the asking profile's purchases move to the customer's profile.

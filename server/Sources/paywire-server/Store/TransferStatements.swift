@@ -10,11 +10,10 @@ enum TransferStatements {
         SELECT transaction_id, vendor_product_id, from_profile_id, to_profile_id FROM transfers
         WHERE event_id = ? AND reason = ? ORDER BY arrival
         """
-    /// The profile that held a customer user id first, other than the asking one
-    /// (customer_user_id, asking profile_id). Rows kept before version 9 have no time: earliest.
-    static let earlierHolder = """
-        SELECT profile_id FROM profiles WHERE customer_user_id = ? AND profile_id <> ?
-        ORDER BY COALESCE(identified_at, 0), profile_id LIMIT 1
+    /// The profile that held a customer user id first (the customer's profile). Rows kept
+    /// before version 9 have no time: earliest.
+    static let firstHolder = """
+        SELECT profile_id FROM profiles WHERE customer_user_id = ? ORDER BY COALESCE(identified_at, 0), profile_id LIMIT 1
         """
     /// A profile's transactions, verified or pending, in purchase order (what an identity moves,
     /// by WebPurchaseStatements.moveHeld, its Stripe ids by moveLinks).

@@ -6,10 +6,10 @@ import PostgresNIO
 extension PostgresStorage {
     func identify(_ post: IdentityPost, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
         try await serializable { connection in
-            let earlier = try await self.rows(TransferStatements.earlierHolder, [.text(post.customerUserId), .text(post.profileId)], on: connection)
-                .first?["profile_id"].decode(String.self)
             try await self.meet(post.profileId, post.customerUserId, connection)
-            let customer = Identity.customerProfile(asking: post.profileId, earlierHolder: earlier)
+            let first = try await self.rows(TransferStatements.firstHolder, [.text(post.customerUserId)], on: connection)
+                .first?["profile_id"].decode(String.self)
+            let customer = Identity.customerProfile(asking: post.profileId, firstHolder: first)
             let before = try await self.transfers(of: post.eventId, .identity, connection)
             guard before.isEmpty, Identity.moves(asking: post.profileId, customerProfile: customer, policy: policy) else {
                 return IdentityOutcome(profileId: customer, transferred: before)

@@ -4,9 +4,9 @@ import GRDB
 extension SQLiteStorage {
     func identify(_ post: IdentityPost, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
         try await database.write { db in
-            let earlier = try String.fetchOne(db, sql: TransferStatements.earlierHolder, arguments: [post.customerUserId, post.profileId])
             try Self.meet(post.profileId, post.customerUserId, db)
-            let customer = Identity.customerProfile(asking: post.profileId, earlierHolder: earlier)
+            let first = try String.fetchOne(db, sql: TransferStatements.firstHolder, arguments: [post.customerUserId])
+            let customer = Identity.customerProfile(asking: post.profileId, firstHolder: first)
             let before = try Self.transfers(of: post.eventId, .identity, db)
             guard before.isEmpty, Identity.moves(asking: post.profileId, customerProfile: customer, policy: policy) else {
                 return IdentityOutcome(profileId: customer, transferred: before)
