@@ -71,7 +71,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
+export declare const SCHEMA_SHA256: "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
+const SCHEMA_SHA256 = "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 

@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738";
+export type SchemaSha256 = "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -752,6 +752,8 @@ export interface AccessLevel {
   original_transaction_id: string | null;
   /** confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet) */
   verified: boolean;
+  /** who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones */
+  source?: "backend" | "device" | "offline";
   /** the store transaction behind it, when known */
   transaction_id?: string;
   id: string;
@@ -791,6 +793,8 @@ export interface Grant {
   original_transaction_id: string | null;
   /** confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet) */
   verified: boolean;
+  /** who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones */
+  source?: "backend" | "device" | "offline";
   /** the store transaction behind it, when known */
   transaction_id?: string;
 }
@@ -1254,7 +1258,7 @@ export interface HostRequestEvent {
   /** The event's place in the client's one sequence, from 1. */
   seq: number;
   request_id: string;
-  kind: "store.fetch_products" | "store.purchase" | "store.restore" | "observer.purchase" | "products.retry" | "promo_code.validate" | "web_payment.open" | "http" | "store.finish_transaction" | "store.refresh_eligibility";
+  kind: "store.fetch_products" | "store.purchase" | "store.restore" | "observer.purchase" | "products.retry" | "promo_code.validate" | "web_payment.open" | "http" | "store.finish_transaction" | "store.refresh_eligibility" | "store.current_entitlements";
   timeout_ms: number;
   view?: View;
   payload: JsonObject;

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "020a4bf37a3038d3d31e0fdc334fde0a63e7964ba0cafcfe245701f4e337a738"
+    public static let sha256 = "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }
