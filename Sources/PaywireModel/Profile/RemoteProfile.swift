@@ -40,7 +40,7 @@ public enum RemoteProfile {
     }
 
     /// Reads the `profile` object of an answer; a malformed one is a `decoding_failed` naming the
-    /// field. Every grant and purchase read is `verified`.
+    /// field. Every grant and purchase read is `verified`, and every grant the backend's (`source`).
     public static func parse(profile: JSONObject) throws(WireError) -> Snapshot {
         var snapshot = Snapshot()
         func grants(_ key: String) throws(WireError) -> [(id: String, grant: Profile.Grant)] {
@@ -52,6 +52,7 @@ public enum RemoteProfile {
                 guard case .object(let fields) = member.value else { throw malformed(path, "expected {vendor_product_id, activated_at, ...}") }
                 var grant = try Profile.Grant(fields, path: path)
                 grant.verified = true
+                grant.source = .backend
                 result.append((member.key, grant))
             }
             return result
