@@ -120,6 +120,13 @@ import Testing
         #expect(OfflineAccessRules.removed(from: granted).subscriptions.isEmpty)
     }
 
+    @Test func theBackendsAnswerRemovesOfflineGrantsEvenOfATransactionItHasNotAnswered() {
+        let (decisions, _) = OfflineAccessRules.decide([transaction("monthly", expiresAt: 40 * Self.day)], map: Self.map) { _ in nil }
+        let offline = OfflineAccessRules.replace(in: profile(answeredAt: 0, maxAge: Self.day), with: decisions, now: Self.day)
+        let answered = RemoteProfile.apply(RemoteProfile.Snapshot(), to: offline, pending: ["t-monthly"])
+        #expect(answered.accessLevels.isEmpty && answered.subscriptions.isEmpty)
+    }
+
     @Test func offlineGrantsAreNeverKeptAndSourceIsReadBack() throws {
         var profile = profile(answeredAt: 5, maxAge: Self.day, levels: [("premium", backendGrant())])
         var offline = Profile.Grant(vendorProductId: "lifetime", activatedAt: 0, expiresAt: nil)

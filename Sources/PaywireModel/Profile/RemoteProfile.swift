@@ -94,7 +94,8 @@ public enum RemoteProfile {
 
     /// The device's profile with the backend's answer applied. The backend's access levels and
     /// subscriptions replace the device's (a refund or a refused receipt revokes), except grants
-    /// of transactions the backend has not answered yet (`pending`), which stay until it does.
+    /// of transactions the backend has not answered yet (`pending`), which stay until it does
+    /// (the device's own: offline grants give way to the answer).
     /// A backend attribute fills a key the device has not set: the device's own `update_profile`
     /// calls are newer than anything it has not sent.
     package static func apply(_ snapshot: Snapshot, to profile: Profile, pending: Set<String>) -> Profile {
@@ -115,7 +116,9 @@ public enum RemoteProfile {
     }
 
     private static func isPending(_ grant: Profile.Grant, _ pending: Set<String>) -> Bool {
-        guard !grant.verified, let transactionId = grant.transactionId else { return false }
+        // An offline grant is the store's word of the moment, never a purchase waiting for the
+        // backend, even when the store names a transaction that is.
+        guard !grant.verified, grant.source != .offline, let transactionId = grant.transactionId else { return false }
         return pending.contains(transactionId)
     }
 }
