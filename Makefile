@@ -169,6 +169,14 @@ check-server-generated: $(OPENAPI_GENERATOR)
 	if [ -n "$$stale" ]; then echo "$(SERVER_GENERATED) is not what api/openapi.yaml gives:$$stale (make server-generate)"; exit 1; fi; \
 	echo "$(SERVER_GENERATED): current with api/openapi.yaml"
 
+# The server's pure rules on their own (server/Tests: Stripe's signature against an HMAC made
+# outside Swift, redemption tokens, Play's purchase states), on the debug build the devserver uses.
+.PHONY: test-server-unit
+test-server-unit: | deps
+	$(server_core_files)
+	swift build --package-path server --build-tests
+	swift test --package-path server --skip-build
+
 BENCH_SOURCES := bench/bench.c bench/measure.c bench/outbox.c bench/vendor_file.c
 $(BINDIR)/paywire-bench: $(BENCH_SOURCES) bench/bench.h include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
 	@mkdir -p $(BINDIR)

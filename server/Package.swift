@@ -68,5 +68,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
+        // The server's pure rules (signatures, redemption tokens, Play's purchase states) on
+        // their own, with vectors computed outside Swift; `make test-server-unit`.
+        .testTarget(
+            name: "ServerDomainTests",
+            dependencies: ["paywire-server", .product(name: "PaywireModel", package: "paywire")],
+            path: "Tests/ServerDomainTests"),
     ]
 )

@@ -95,6 +95,9 @@ FULL = TEST + [
     # The server's generated routes and models are current with api/openapi.yaml: builds the
     # generator (OpenAPIKit, Yams), minutes on two cores.
     Stage("check-server-generated", [], build=True),
+    # The server's pure rules as unit tests, on the devserver's debug build (a test build and
+    # link on top of it).
+    Stage("test-server-unit", ["devserver"], build=True),
     # Every earlier release's C, Python, Java, C# and Node runners, built from its commit, with its
     # vectors against today's library (tests/compat).
     Stage("compat", ["lib", "deps-bindings"]),

@@ -25,6 +25,8 @@ public final class Client {
     /// `set_debug_overrides`: variations a tester forces.
     let overrides: DebugOverrides
     let profileSync: ProfileSync
+    /// `redeem_web_purchase`: web purchases' links redeemed into the profile.
+    let webRedemptions: WebRedemptions
     let products: PaywallProducts
     let paywallViews: PaywallViews
     let onboardingViews: OnboardingViews
@@ -86,6 +88,7 @@ public final class Client {
         loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage), backend: backend, profiles: profiles,
                                  timers: timers, calls: calls, log: log, clock: runtime.clock, defaultLocale: config.locale)
         profileSync = ProfileSync(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
+        webRedemptions = WebRedemptions(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
         products = PaywallProducts(store: store, calls: calls, log: log, catalog: catalog)
         onboardingViews = OnboardingViews(answers: OnboardingAnswers(storage: runtime.storage), profiles: profiles, paywallViews: paywallViews,
                                           loader: loader, sink: sink, analytics: outbox)
@@ -95,6 +98,13 @@ public final class Client {
         self.outboxStore = outboxStore
         for key in config.unknownKeys {
             log(.warn, "unknown config key '\(key)' ignored", details: [("field", .string(key))])
+        }
+        if profiles.identifiedAtStart {
+            do throws(WireError) {
+                try outbox.keepProfileRecord(.identity, profile: profiles.current)
+            } catch {
+                log(.error, "could not keep the identity record for the backend: \(error.message)")
+            }
         }
         outbox.resume()
         if config.refreshProfileOnStart { profiles.refreshInBackground(reason: "start") }

@@ -67,6 +67,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     /// The client refused new work because the host has not taken what it already owes it:
     /// `async_call_limit` answers, or `event_queue_limit` events that must be kept.
     case busy = "busy"
+    /// The backend keeps a purchase with the profile that owns it (its transfer policy is
+    /// `keep`): a restore of only such purchases moves nothing.
+    case belongsToAnotherProfile = "belongs_to_another_profile"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.

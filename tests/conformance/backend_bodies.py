@@ -76,6 +76,8 @@ class BackendBodies:
     def request_problem(self, method, url, body_text):
         """Why the body the core sent breaks the spec; None when it is fine."""
         operation = self.operation(method, url)
+        if operation is None and "/v1/" in url:
+            return f"the core sent {method} {url}, a request api/openapi.yaml has no operation for"
         if operation is None or operation.request is None:
             return None
         with self.lock:

@@ -32,8 +32,14 @@ extension MethodTable {
             return done
         },
         .now("identify") { client, params throws(WireError) in
-            try client.profiles.identify(try params.identifier("customer_user_id"))
+            try client.profiles.identify(try params.identifier("customer_user_id"), beforeKeeping: { next throws(WireError) in
+                try client.outbox.keepProfileRecord(.identity, profile: next)
+            })
             return done
+        },
+        MethodEntry("redeem_web_purchase") { client, params throws(WireError) in
+            let (loadTimeout, _) = try PlacementRequest.loadTimeout(params)
+            return try client.webRedemptions.redeem(url: try params.string("url"), loadTimeout: loadTimeout)
         },
         .now("logout") { client, _ throws(WireError) in
             try client.profiles.logout()

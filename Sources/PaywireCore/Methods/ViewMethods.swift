@@ -26,7 +26,11 @@ extension MethodTable {
             try machine.selectProduct(try params.identifier("product_id"))
         },
         view("paywall_view_make_purchase") { machine, params throws(WireError) in
-            try machine.purchase(try params.identifier("product_id"))
+            let productId = try params.identifier("product_id")
+            let update = try params.optionalObject("subscription_update").map { (fields: Fields) throws(WireError) in
+                try SubscriptionUpdate(fields, productId: productId)
+            }
+            return try machine.purchase(productId, replacing: update)
         },
         view("paywall_view_restore") { machine, _ throws(WireError) in try machine.restore() },
         view("paywall_view_perform_action") { machine, params throws(WireError) in

@@ -63,6 +63,8 @@ extension Outbox {
                 switch (answer, record.kind == .money) {
                 case (.accepted, true): purchaseAnswers.delivered(record, response: response)
                 case (.refused, true): purchaseAnswers.refused(record, response: response)
+                case (.accepted, false) where record.kind == .identity:
+                    if let moved = profiles.identityAnswered(record, response: response) { keepProfileData(of: moved) }
                 case (.refused, false):
                     log(.error, "the backend refused the profile's record (HTTP \(response.status)); it is dropped",
                         details: [("event_id", .string(record.eventId)), ("route", .string(Outbox.route(of: record).route))])

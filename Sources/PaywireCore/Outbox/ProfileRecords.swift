@@ -19,6 +19,7 @@ extension Outbox {
             switch kind {
             case .profileAttributes: writer.member("attributes", .object(profile.sentAttributes))
             case .integrationIds: writer.member("integration_identifiers", .object(profile.integrationIdsJSON))
+            case .identity: break
             default:
                 guard let source, let attribution = profile.attributions[source] else { return }
                 writer.member("source", source)
@@ -30,6 +31,26 @@ extension Outbox {
                               route: Outbox.route(of: kind, profileId: profile.profileId)))
     }
 
+    /// The device moved to the customer's profile: what it said about the user (attributes,
+    /// integration ids, attributions) goes to that profile's routes too, once each. A record
+    /// that cannot be kept is an `error` log event; the move stands.
+    func keepProfileData(of profile: Profile) {
+        var kinds: [(RecordKind, String?)] = []
+        if !profile.standard.isEmpty || profile.consumptionDataConsent != nil || profile.analyticsDisabled {
+            kinds.append((.profileAttributes, nil))
+        }
+        if !profile.integrationIds.isEmpty { kinds.append((.integrationIds, nil)) }
+        kinds += profile.attributions.keys.sorted().map { (RecordKind.installAttribution, $0) }
+        for (kind, source) in kinds {
+            do throws(WireError) {
+                try keepProfileRecord(kind, profile: profile, source: source)
+            } catch {
+                log(.error, "could not keep the profile's data for the profile it moved to: \(error.message)",
+                    details: [("profile_id", .string(profile.profileId))])
+            }
+        }
+    }
+
     /// Where a purchases-lane record of `kind` made for `profileId` goes: a profile's own records
     /// to that profile's routes (it may no longer be the current one when they are sent).
     static func route(of kind: RecordKind, profileId: String) -> String {
@@ -37,6 +58,7 @@ extension Outbox {
         case .profileAttributes: return "profiles/\(Backend.pathSegment(profileId))/attributes"
         case .integrationIds: return "profiles/\(Backend.pathSegment(profileId))/integration-ids"
         case .installAttribution: return "attribution"
+        case .identity: return "profiles/\(Backend.pathSegment(profileId))/identity"
         default: return "purchases"
         }
     }

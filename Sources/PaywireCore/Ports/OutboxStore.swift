@@ -15,6 +15,9 @@ public enum RecordKind: Int, Sendable, CaseIterable {
     case integrationIds = 4
     /// `POST /v1/attribution` (update_attribution).
     case installAttribution = 5
+    /// `POST /v1/profiles/{id}/identity` (identify): its answer may move the device to the
+    /// customer's profile.
+    case identity = 6
 }
 
 /// Where records go: analytics (plain and attribution) in batches to `/v1/events`; purchases
@@ -25,7 +28,7 @@ public enum OutboxLane: Int, Sendable, CaseIterable {
     case purchases = 1
 
     public var kinds: [RecordKind] {
-        self == .events ? [.analytics, .attribution] : [.money, .profileAttributes, .integrationIds, .installAttribution]
+        self == .events ? [.analytics, .attribution] : [.money, .profileAttributes, .integrationIds, .installAttribution, .identity]
     }
 
     /// Where the purchases lane's seqs start, far above any events seq.

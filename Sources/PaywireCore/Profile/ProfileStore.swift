@@ -41,6 +41,9 @@ final class ProfileStore {
     /// Transactions kept for the backend and not answered yet: their local grants stand beside
     /// the backend's profile until it answers them.
     var awaitingBackend = Set<String>()
+    /// The config's `customer_user_id` identified the stored profile: the backend is still to
+    /// hear of it (the client keeps the identity record once its outbox is open).
+    private(set) var identifiedAtStart = false
 
     /// The stored profile, adjusted to the config's `profile_id` and `customer_user_id`.
     init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, accessClock: AccessClock, log: Log,
@@ -60,6 +63,7 @@ final class ProfileStore {
         }
         if let customer = config.customerUserId, let next = ProfileStore.identified(starting, as: customer) {
             starting = next
+            identifiedAtStart = true
         }
         if starting != stored {
             starting.timestamp = clock.nowMilliseconds()
@@ -103,9 +107,13 @@ final class ProfileStore {
                         beforeKeeping: beforeKeeping)
     }
 
-    /// Identifies the profile as the app's user `customerUserId`.
-    func identify(_ customerUserId: String) throws(WireError) {
-        if let next = ProfileStore.identified(current, as: customerUserId) { try commit(next) }
+    /// Identifies the profile as the app's user `customerUserId`. When that changes the
+    /// profile, `beforeKeeping(next)` runs first (it keeps the identity record for the backend):
+    /// a failure in it leaves the profile as it was.
+    func identify(_ customerUserId: String, beforeKeeping: (_ next: Profile) throws(WireError) -> Void) throws(WireError) {
+        guard let next = ProfileStore.identified(current, as: customerUserId) else { return }
+        try beforeKeeping(next)
+        try commit(next)
     }
 
     /// Starts a new anonymous profile.
@@ -151,11 +159,13 @@ final class ProfileStore {
     /// The backend's profile for `profileId` (a `get_profile`, purchase or restore answer),
     /// applied while it is still the current profile: the backend's access is the truth, and
     /// local grants whose transaction it has not answered yet (`awaitingBackend`) stay beside it.
-    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String) -> WireError? {
+    /// `transferred` names the purchases this answer moved here (a restore under the backend's
+    /// transfer policy): its profile event lists them, even when the access it shows is the same.
+    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, transferred: [PurchaseTransfer] = []) -> WireError? {
         guard current.profileId == profileId else { return nil }
         var next = RemoteProfile.apply(snapshot, to: current, pending: awaitingBackend)
         next.backendAnsweredAt = accessNow()
-        return keepAnswer(next)
+        return keepAnswer(next, transferred: transferred)
     }
 
     /// The backend answered about `profileId` without a new profile (304, 404): its grants
@@ -194,13 +204,7 @@ final class ProfileStore {
         case customerUserId?: return nil
         case nil:
             // The same profile, claimed: what the device said about it stays.
-            var next = Profile(profileId: profile.profileId, customerUserId: customerUserId)
-            next.standard = profile.standard
-            next.consumptionDataConsent = profile.consumptionDataConsent
-            next.integrationIds = profile.integrationIds
-            next.attributions = profile.attributions
-            next.analyticsDisabled = profile.analyticsDisabled
-            return next
+            return joined(profile, profileId: profile.profileId, customerUserId: customerUserId)
         case _?:
             var next = Profile(profileId: Profile.newProfileId(), customerUserId: customerUserId)
             next.analyticsDisabled = profile.analyticsDisabled
@@ -208,11 +212,12 @@ final class ProfileStore {
         }
     }
 
-    /// Keeps a backend answer: a changed profile as every change; an unchanged one quietly (only
-    /// the answer's time is new), then judged, since trust that had ended may be back.
-    private func keepAnswer(_ next: Profile) -> WireError? {
+    /// Keeps a backend answer: a changed profile (or one that says what moved) as every change;
+    /// an unchanged one quietly (only the answer's time is new), then judged, since trust that
+    /// had ended may be back.
+    private func keepAnswer(_ next: Profile, transferred: [PurchaseTransfer] = []) -> WireError? {
         backendAnswers += 1
-        if next != current { return keep(next) }
+        if next != current || !transferred.isEmpty { return keep(next, transferred: transferred) }
         var quiet = next
         do throws(WireError) {
             try write(&quiet)
@@ -227,12 +232,12 @@ final class ProfileStore {
     }
 
     /// Writes, then switches: a failed write changes nothing.
-    private func commit(_ changed: Profile) throws(WireError) {
+    private func commit(_ changed: Profile, transferred: [PurchaseTransfer] = []) throws(WireError) {
         var next = changed
         next.timestamp = clock.nowMilliseconds()
         next.offlineAccessMaxAge = offlineAccessMaxAge
         try write(&next)
-        switchTo(next)
+        switchTo(next, transferred: transferred)
     }
 
     /// Keeps `profile` on disk, with the last time the backend said it was (the next run's
@@ -244,9 +249,9 @@ final class ProfileStore {
 
     /// Writes, then switches; a failed write changes nothing, is logged naming the file, and
     /// returned so the flow can report it.
-    private func keep(_ next: Profile) -> WireError? {
+    func keep(_ next: Profile, transferred: [PurchaseTransfer] = []) -> WireError? {
         do throws(WireError) {
-            try commit(next)
+            try commit(next, transferred: transferred)
             return nil
         } catch {
             log(.error, "could not keep the profile: \(error.message)",
@@ -256,18 +261,21 @@ final class ProfileStore {
     }
 
     /// The one writer of `did_load_latest_profile`.
-    private func switchTo(_ next: Profile) {
+    private func switchTo(_ next: Profile, transferred: [PurchaseTransfer]) {
         current = next
         observer.profileChanged()
-        emit(now: accessNow())
+        emit(now: accessNow(), transferred: transferred)
     }
 
-    private func emit(now: Int) {
+    /// A plain snapshot may give its place to a newer one in a full queue; one that says what
+    /// moved is kept, since no later snapshot repeats it.
+    private func emit(now: Int, transferred: [PurchaseTransfer] = []) {
         let profile = current
         lastActivity = ProfileStore.activity(profile, now: now)
-        sink.emit(Event("did_load_latest_profile", retention: .latestState) { writer in
+        sink.emit(Event("did_load_latest_profile", retention: transferred.isEmpty ? .latestState : .kept) { writer in
             writer.key("profile")
             profile.write(to: &writer, now: now)
+            transferred.writeMember(to: &writer)
         })
         setNextAccessAlarm(now: now)
     }

@@ -85,10 +85,15 @@ extension Purchases {
                 result = .failure(WireError(.decodingFailed, "the backend's restore answer has no profile"))
                 break
             }
-            if let error = profiles.applyBackend(snapshot, profileId: profiles.profileId) {
+            let answer = RestoreAnswer(response.body, profileId: profiles.profileId)
+            if let error = profiles.applyBackend(snapshot, profileId: profiles.profileId, transferred: answer.transferred) {
                 result = .failure(error)
+            } else if let kept = answer.keptByOwner {
+                result = .failure(kept)
             } else {
-                result = .success(settlement(Purchases.restoredIds(response.body) ?? productIds))
+                var settled = settlement(answer.restoredIds ?? productIds)
+                settled.transferred = answer.transferred
+                result = .success(settled)
             }
         case .response(let response):
             let code: ErrorCode = response.isRetryable ? .networkFailed : .restoreFailed
@@ -103,14 +108,6 @@ extension Purchases {
                           hasActiveAccess: !profiles.current.activeAccessLevels(now: profiles.accessNow()).isEmpty)
     }
 
-    /// `restored: [{vendor_product_id}]` of a restore answer.
-    private static func restoredIds(_ body: [UInt8]) -> [String]? {
-        guard case .object(let document)? = try? JSONParser.parse(body), case .array(let list)? = document["restored"] else { return nil }
-        return list.compactMap { item in
-            if case .object(let entry) = item, case .string(let id)? = entry["vendor_product_id"] { return id }
-            return nil
-        }
-    }
 
     static func restoreResponse(_ result: Result<RestoreSettlement, WireError>, profiles: ProfileStore, now: Int) -> CallResponse {
         switch result {
@@ -123,6 +120,7 @@ extension Purchases {
                     writer.array { writer in for id in settlement.restoredProductIds { writer.string(id) } }
                     writer.key("profile")
                     profile.write(to: &writer, now: now)
+                    settlement.transferred.writeMember(to: &writer)
                 }
             }
         }

@@ -26,6 +26,8 @@ struct RestoreSettlement: Equatable, Sendable {
     /// Whether the profile now has an active access level (a restore that gives access closes
     /// the view; one that finds nothing leaves it open).
     let hasActiveAccess: Bool
+    /// The restored purchases the backend moved here from another profile.
+    var transferred: [PurchaseTransfer] = []
 }
 
 /// A question a view puts to the host itself, not through the store.
@@ -96,6 +98,8 @@ struct PaywallViewMachine: Sendable {
     private var purchasing: String?
     /// A purchase waiting for the products to load.
     private var purchaseAfterLoad: String?
+    /// Google Play: the subscription the purchase in progress (or waiting) replaces.
+    private var replacing: SubscriptionUpdate?
     private var restoring = false
 
     init(info: ViewInfo, paywall: PaywallReference, environment: Environment, catalog: [StoreProduct]) {
@@ -146,12 +150,13 @@ struct PaywallViewMachine: Sendable {
 
     func renderingFailed(_ error: WireError) -> [PaywallViewAction] { [.emit(.didFailRendering(error))] }
 
-    mutating func purchase(_ productId: String) throws(WireError) -> [PaywallViewAction] {
+    mutating func purchase(_ productId: String, replacing update: SubscriptionUpdate? = nil) throws(WireError) -> [PaywallViewAction] {
         try checkOnPaywall(productId)
         guard phase != .dismissed else { throw refusal(.invalidState, "paywall view '\(info.id)' was dismissed") }
         if let inFlight = purchasing ?? purchaseAfterLoad {
             throw refusal(.purchaseInProgress, "a purchase of '\(inFlight)' is already in progress on this view")
         }
+        replacing = update
         if environment.observerMode {
             purchasing = productId
             return [.purchaseStarting(product(productId)), .ask(.observerPurchase(product(productId)))]
@@ -367,7 +372,8 @@ struct PaywallViewMachine: Sendable {
     }
 
     private func product(_ productId: String) -> ViewProduct {
-        ViewProduct(productId: productId, product: describe(productId), paywall: paywall)
+        let inFlight = productId == purchasing || productId == purchaseAfterLoad
+        return ViewProduct(productId: productId, product: describe(productId), paywall: paywall, subscriptionUpdate: inFlight ? replacing : nil)
     }
 
     private func checkOnPaywall(_ productId: String) throws(WireError) {

@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91";
+        public const string Sha256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -96,6 +96,7 @@ namespace Paywire.Model
         public const string RequiresAsync = "requires_async";
         public const string Unauthorized = "unauthorized";
         public const string Busy = "busy";
+        public const string BelongsToAnotherProfile = "belongs_to_another_profile";
     }
 
     /// <summary>The values of FallbackFormat; a value not listed (a newer library's) still reads.</summary>
@@ -2005,9 +2006,10 @@ namespace Paywire.Model
 
     public sealed class PaywallViewMakePurchaseParams : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "product_id", "view_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "product_id", "subscription_update", "view_id" };
         public string ViewId { get; set; }
         public string ProductId { get; set; }
+        public SubscriptionUpdate SubscriptionUpdate { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -2024,6 +2026,7 @@ namespace Paywire.Model
             var v = new PaywallViewMakePurchaseParams();
             v.ViewId = ModelJson.String(ModelJson.Req(o, "view_id", "PaywallViewMakePurchaseParams"));
             v.ProductId = ModelJson.String(ModelJson.Req(o, "product_id", "PaywallViewMakePurchaseParams"));
+            if (ModelJson.Present(o, "subscription_update")) v.SubscriptionUpdate = SubscriptionUpdate.FromJson(o["subscription_update"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -2034,6 +2037,46 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["view_id"] = ModelJson.Json(this.ViewId);
             o["product_id"] = ModelJson.Json(this.ProductId);
+            if (this.SubscriptionUpdate != null) o["subscription_update"] = this.SubscriptionUpdate.ToJson();
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
+    public sealed class SubscriptionUpdate : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "old_vendor_product_id", "replacement_mode" };
+        /// <summary>the subscription being replaced</summary>
+        public string OldVendorProductId { get; set; }
+        /// <summary>Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends</summary>
+        public string ReplacementMode { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(SubscriptionUpdate model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static SubscriptionUpdate FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "SubscriptionUpdate");
+            var v = new SubscriptionUpdate();
+            v.OldVendorProductId = ModelJson.String(ModelJson.Req(o, "old_vendor_product_id", "SubscriptionUpdate"));
+            v.ReplacementMode = ModelJson.String(ModelJson.Req(o, "replacement_mode", "SubscriptionUpdate"));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["old_vendor_product_id"] = ModelJson.Json(this.OldVendorProductId);
+            o["replacement_mode"] = ModelJson.Json(this.ReplacementMode);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2509,7 +2552,6 @@ namespace Paywire.Model
         public Paywall Paywall { get; set; }
         /// <summary>a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used</summary>
         public Offer Offer { get; set; }
-        /// <summary>Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
         public SubscriptionUpdate SubscriptionUpdate { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -2580,45 +2622,6 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["type"] = ModelJson.Json(this.Type);
             o["id"] = ModelJson.Json(this.Id);
-            ModelJson.AddAll(o, ExtraFields);
-            return o;
-        }
-    }
-
-    /// <summary>Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
-    public sealed class SubscriptionUpdate : IModel
-    {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "old_vendor_product_id", "replacement_mode" };
-        /// <summary>the subscription being replaced</summary>
-        public string OldVendorProductId { get; set; }
-        /// <summary>Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends</summary>
-        public string ReplacementMode { get; set; }
-        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
-        public JsonObject ExtraFields { get; set; } = new JsonObject();
-
-        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
-        public static implicit operator JsonObject(SubscriptionUpdate model)
-        {
-            return model == null ? null : model.ToJson();
-        }
-
-        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
-        public static SubscriptionUpdate FromJson(JsonValue json)
-        {
-            JsonObject o = ModelJson.Obj(json, "SubscriptionUpdate");
-            var v = new SubscriptionUpdate();
-            v.OldVendorProductId = ModelJson.String(ModelJson.Req(o, "old_vendor_product_id", "SubscriptionUpdate"));
-            v.ReplacementMode = ModelJson.String(ModelJson.Req(o, "replacement_mode", "SubscriptionUpdate"));
-            v.ExtraFields = ModelJson.Extra(o, Keys);
-            return v;
-        }
-
-        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
-        public JsonObject ToJson()
-        {
-            var o = new JsonObject();
-            o["old_vendor_product_id"] = ModelJson.Json(this.OldVendorProductId);
-            o["replacement_mode"] = ModelJson.Json(this.ReplacementMode);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -2907,6 +2910,44 @@ namespace Paywire.Model
             o["source"] = ModelJson.Json(this.Source);
             o["attribution"] = this.Attribution;
             if (this.NetworkUserId != null) o["network_user_id"] = ModelJson.Json(this.NetworkUserId);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    public sealed class RedeemWebPurchaseParams : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "load_timeout", "url" };
+        /// <summary>the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed</summary>
+        public string Url { get; set; }
+        /// <summary>seconds the backend may take (as refresh_profile's); default and minimum as there</summary>
+        public decimal? LoadTimeout { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(RedeemWebPurchaseParams model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static RedeemWebPurchaseParams FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "RedeemWebPurchaseParams");
+            var v = new RedeemWebPurchaseParams();
+            v.Url = ModelJson.String(ModelJson.Req(o, "url", "RedeemWebPurchaseParams"));
+            if (ModelJson.Present(o, "load_timeout")) v.LoadTimeout = ModelJson.Decimal(o["load_timeout"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["url"] = ModelJson.Json(this.Url);
+            if (this.LoadTimeout != null) o["load_timeout"] = ModelJson.Json(this.LoadTimeout);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -4476,9 +4517,11 @@ namespace Paywire.Model
 
     public sealed class RestorePurchasesResult : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "profile", "restored_product_ids" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "profile", "restored_product_ids", "transferred" };
         public List<string> RestoredProductIds { get; set; }
         public Profile Profile { get; set; }
+        /// <summary>the restored purchases the backend moved to this profile from another (transfer policy); absent when none moved</summary>
+        public List<Transfer> Transferred { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -4495,6 +4538,7 @@ namespace Paywire.Model
             var v = new RestorePurchasesResult();
             v.RestoredProductIds = ModelJson.List(ModelJson.Req(o, "restored_product_ids", "RestorePurchasesResult"), x0 => ModelJson.String(x0));
             v.Profile = Profile.FromJson(ModelJson.Req(o, "profile", "RestorePurchasesResult"));
+            if (ModelJson.Present(o, "transferred")) v.Transferred = ModelJson.List(o["transferred"], x0 => Transfer.FromJson(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -4505,6 +4549,50 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["restored_product_ids"] = ModelJson.Array(this.RestoredProductIds, x0 => ModelJson.Json(x0));
             o["profile"] = this.Profile.ToJson();
+            if (this.Transferred != null) o["transferred"] = ModelJson.Array(this.Transferred, x0 => x0.ToJson());
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>a purchase the backend moved from one profile to another (restore or identify under the server's transfer policy)</summary>
+    public sealed class Transfer : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "from_profile_id", "to_profile_id", "transaction_id", "vendor_product_id" };
+        public string TransactionId { get; set; }
+        public string VendorProductId { get; set; }
+        public string FromProfileId { get; set; }
+        public string ToProfileId { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(Transfer model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static Transfer FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "Transfer");
+            var v = new Transfer();
+            v.TransactionId = ModelJson.String(ModelJson.Req(o, "transaction_id", "Transfer"));
+            v.VendorProductId = ModelJson.String(ModelJson.Req(o, "vendor_product_id", "Transfer"));
+            v.FromProfileId = ModelJson.String(ModelJson.Req(o, "from_profile_id", "Transfer"));
+            v.ToProfileId = ModelJson.String(ModelJson.Req(o, "to_profile_id", "Transfer"));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["transaction_id"] = ModelJson.Json(this.TransactionId);
+            o["vendor_product_id"] = ModelJson.Json(this.VendorProductId);
+            o["from_profile_id"] = ModelJson.Json(this.FromProfileId);
+            o["to_profile_id"] = ModelJson.Json(this.ToProfileId);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -4537,6 +4625,43 @@ namespace Paywire.Model
         public JsonObject ToJson()
         {
             var o = new JsonObject();
+            o["profile"] = this.Profile.ToJson();
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    public sealed class RedeemWebPurchaseResult : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "profile", "result" };
+        /// <summary>redeemed: the web purchase now belongs to this profile (a did_load_latest_profile with its grant came before this answer); already_redeemed: this profile redeemed it before; belongs_to_another_profile: another profile did, nothing moved; expired: the link's time is over (a new link is needed); invalid: no such link, or a voided one</summary>
+        public string Result { get; set; }
+        public Profile Profile { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(RedeemWebPurchaseResult model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static RedeemWebPurchaseResult FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "RedeemWebPurchaseResult");
+            var v = new RedeemWebPurchaseResult();
+            v.Result = ModelJson.String(ModelJson.Req(o, "result", "RedeemWebPurchaseResult"));
+            v.Profile = Profile.FromJson(ModelJson.Req(o, "profile", "RedeemWebPurchaseResult"));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["result"] = ModelJson.Json(this.Result);
             o["profile"] = this.Profile.ToJson();
             ModelJson.AddAll(o, ExtraFields);
             return o;
@@ -4733,12 +4858,14 @@ namespace Paywire.Model
     /// <summary>The did_load_latest_profile event.</summary>
     public sealed class DidLoadLatestProfileEvent : IEvent
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "event", "profile", "seq" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "event", "profile", "seq", "transferred" };
         /// <summary>The wire name of this event.</summary>
         public const string EventName = "did_load_latest_profile";
         public string Event { get { return EventName; } }
         public long? Seq { get; set; }
         public Profile Profile { get; set; }
+        /// <summary>present only on the event of the backend answer (a restore, or an identify) that moved purchases to this profile; such an event is never replaced by a newer one in a full queue</summary>
+        public List<Transfer> Transferred { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -4755,6 +4882,7 @@ namespace Paywire.Model
             var v = new DidLoadLatestProfileEvent();
             v.Seq = ModelJson.Integer(ModelJson.Req(o, "seq", "DidLoadLatestProfileEvent"));
             v.Profile = Profile.FromJson(ModelJson.Req(o, "profile", "DidLoadLatestProfileEvent"));
+            if (ModelJson.Present(o, "transferred")) v.Transferred = ModelJson.List(o["transferred"], x0 => Transfer.FromJson(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -4766,6 +4894,7 @@ namespace Paywire.Model
             o["event"] = EventName;
             o["seq"] = ModelJson.Json(Seq);
             o["profile"] = this.Profile.ToJson();
+            if (this.Transferred != null) o["transferred"] = ModelJson.Array(this.Transferred, x0 => x0.ToJson());
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -6405,6 +6534,7 @@ namespace Paywire.Model
             { "onboarding_view_report_error", json => OnboardingViewReportErrorParams.FromJson(json).ToJson() },
             { "set_integration_identifiers", json => SetIntegrationIdentifiersParams.FromJson(json).ToJson() },
             { "update_attribution", json => UpdateAttributionParams.FromJson(json).ToJson() },
+            { "redeem_web_purchase", json => RedeemWebPurchaseParams.FromJson(json).ToJson() },
         };
 
         /// <summary>method -> JSON result read into its model and written back.</summary>
@@ -6451,6 +6581,7 @@ namespace Paywire.Model
             { "onboarding_view_report_error", json => EncodeOnboardingViewReportError(DecodeOnboardingViewReportError(json)) },
             { "set_integration_identifiers", json => EncodeSetIntegrationIdentifiers(DecodeSetIntegrationIdentifiers(json)) },
             { "update_attribution", json => EncodeUpdateAttribution(DecodeUpdateAttribution(json)) },
+            { "redeem_web_purchase", json => EncodeRedeemWebPurchase(DecodeRedeemWebPurchase(json)) },
         };
 
         public static GetSdkVersionResult DecodeGetSdkVersion(JsonValue json)
@@ -6861,6 +6992,16 @@ namespace Paywire.Model
         public static JsonValue EncodeUpdateAttribution(object value)
         {
             return ModelJson.Json(value);
+        }
+
+        public static RedeemWebPurchaseResult DecodeRedeemWebPurchase(JsonValue json)
+        {
+            return RedeemWebPurchaseResult.FromJson(json);
+        }
+
+        public static JsonValue EncodeRedeemWebPurchase(RedeemWebPurchaseResult value)
+        {
+            return value.ToJson();
         }
     }
 }

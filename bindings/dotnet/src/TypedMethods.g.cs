@@ -431,7 +431,7 @@ namespace Paywire
             return Results.DecodeFlushAnalytics(await CallTypedAsync("flush_analytics", (parameters ?? new FlushAnalyticsParams()).ToJson()));
         }
 
-        /// <summary>Calls make_purchase. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update: Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field</summary>
+        /// <summary>Calls make_purchase. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used</summary>
         public MakePurchaseResult MakePurchase(MakePurchaseParams parameters = null)
         {
             return Results.DecodeMakePurchase(CallTyped("make_purchase", (parameters ?? new MakePurchaseParams()).ToJson()));
@@ -501,6 +501,18 @@ namespace Paywire
         public async Task UpdateAttributionAsync(UpdateAttributionParams parameters)
         {
             await CallTypedAsync("update_attribution", (parameters ?? new UpdateAttributionParams()).ToJson());
+        }
+
+        /// <summary>Calls redeem_web_purchase. url: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; load_timeout: seconds the backend may take (as refresh_profile's); default and minimum as there</summary>
+        public RedeemWebPurchaseResult RedeemWebPurchase(RedeemWebPurchaseParams parameters)
+        {
+            return Results.DecodeRedeemWebPurchase(CallTyped("redeem_web_purchase", (parameters ?? new RedeemWebPurchaseParams()).ToJson()));
+        }
+
+        /// <summary>Calls redeem_web_purchase without blocking: the task completes when its call_result arrives.</summary>
+        public async Task<RedeemWebPurchaseResult> RedeemWebPurchaseAsync(RedeemWebPurchaseParams parameters)
+        {
+            return Results.DecodeRedeemWebPurchase(await CallTypedAsync("redeem_web_purchase", (parameters ?? new RedeemWebPurchaseParams()).ToJson()));
         }
     }
 }

@@ -54,6 +54,8 @@ import type {
   PresentPaywallViewParams,
   Product,
   Profile,
+  RedeemWebPurchaseParams,
+  RedeemWebPurchaseResult,
   RefreshProfileParams,
   RemoteConfig,
   ReportTransactionParams,
@@ -71,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91";
+export declare const SCHEMA_SHA256: "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
@@ -260,7 +262,7 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `flush_analytics` without blocking: the Promise settles with its call_result. */
   flushAnalyticsAsync(params?: FlushAnalyticsParams): Promise<FlushAnalyticsResult>;
 
-  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update: Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
   makePurchase(params?: MakePurchaseParams): MakePurchaseResult;
   /** Calls `make_purchase` without blocking: the Promise settles with its call_result. */
   makePurchaseAsync(params?: MakePurchaseParams): Promise<MakePurchaseResult>;
@@ -289,4 +291,9 @@ export declare abstract class TypedMethods extends EventEmitter {
   updateAttribution(params: UpdateAttributionParams): null;
   /** Calls `update_attribution` without blocking: the Promise settles with its call_result. */
   updateAttributionAsync(params: UpdateAttributionParams): Promise<null>;
+
+  /** Calls `redeem_web_purchase`. url: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; load_timeout: seconds the backend may take (as refresh_profile's); default and minimum as there */
+  redeemWebPurchase(params: RedeemWebPurchaseParams): RedeemWebPurchaseResult;
+  /** Calls `redeem_web_purchase` without blocking: the Promise settles with its call_result. */
+  redeemWebPurchaseAsync(params: RedeemWebPurchaseParams): Promise<RedeemWebPurchaseResult>;
 }

@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91";
+const SCHEMA_SHA256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 
@@ -23,6 +23,7 @@ const NUMBERS = Object.freeze({
   GetOnboardingParams: {"load_timeout": "n", "max_age": "n"},
   GetPaywallForDefaultAudienceParams: {"load_timeout": "n", "max_age": "n"},
   UpdateProfileParams: {"custom_attributes": ["map", "n"]},
+  RedeemWebPurchaseParams: {"load_timeout": "n"},
   Product: {"price": "Price", "subscription": "Subscription"},
   Price: {"amount": "n"},
   Subscription: {"offer": "SubscriptionOffer", "offers": ["list", "ProductOffer"]},
@@ -33,6 +34,7 @@ const NUMBERS = Object.freeze({
   MakePurchaseResult: {"profile": "Profile"},
   RestorePurchasesResult: {"profile": "Profile"},
   ReportTransactionResult: {"profile": "Profile"},
+  RedeemWebPurchaseResult: {"profile": "Profile"},
   DidLoadLatestProfileEvent: {"profile": "Profile"},
   PaywallViewDidSelectProductEvent: {"product": "Product"},
   PaywallViewDidStartPurchaseEvent: {"product": "EventProduct"},
@@ -51,6 +53,7 @@ const RESULTS = Object.freeze({
   make_purchase: "MakePurchaseResult",
   restore_purchases: "RestorePurchasesResult",
   report_transaction: "ReportTransactionResult",
+  redeem_web_purchase: "RedeemWebPurchaseResult",
 });
 // event -> its class, for the events that carry numbers
 const EVENTS = Object.freeze({
@@ -108,6 +111,7 @@ const METHODS = Object.freeze({
   onboarding_view_report_error: "onboardingViewReportError",
   set_integration_identifiers: "setIntegrationIdentifiers",
   update_attribution: "updateAttribution",
+  redeem_web_purchase: "redeemWebPurchase",
 });
 
 function exact(value, d) {
@@ -495,7 +499,7 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('flush_analytics', params).then((result) => decodeResult('flush_analytics', result));
   }
 
-  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update: Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+  /** Calls `make_purchase`. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
   makePurchase(params = {}) {
     return decodeResult('make_purchase', this._callTyped('make_purchase', params));
   }
@@ -553,6 +557,16 @@ class TypedMethods extends EventEmitter {
   /** Calls `update_attribution` without blocking: the Promise settles with its call_result. */
   updateAttributionAsync(params) {
     return this._callTypedAsync('update_attribution', params).then((result) => decodeResult('update_attribution', result));
+  }
+
+  /** Calls `redeem_web_purchase`. url: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; load_timeout: seconds the backend may take (as refresh_profile's); default and minimum as there */
+  redeemWebPurchase(params) {
+    return decodeResult('redeem_web_purchase', this._callTyped('redeem_web_purchase', params));
+  }
+
+  /** Calls `redeem_web_purchase` without blocking: the Promise settles with its call_result. */
+  redeemWebPurchaseAsync(params) {
+    return this._callTypedAsync('redeem_web_purchase', params).then((result) => decodeResult('redeem_web_purchase', result));
   }
 }
 

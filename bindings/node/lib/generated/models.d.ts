@@ -7,11 +7,11 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91";
+export type SchemaSha256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
-export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy";
+export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy" | "belongs_to_another_profile";
 
 export type FallbackFormat = "paywire" | "adapty";
 
@@ -369,6 +369,15 @@ export interface PaywallViewSelectProductParams {
 export interface PaywallViewMakePurchaseParams {
   view_id: string;
   product_id: string;
+  subscription_update?: SubscriptionUpdate;
+}
+
+/** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+export interface SubscriptionUpdate {
+  /** the subscription being replaced */
+  old_vendor_product_id: string;
+  /** Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends */
+  replacement_mode: "with_time_proration" | "charge_prorated_price" | "without_proration" | "charge_full_price" | "deferred";
 }
 
 export interface PaywallViewOpenWebPaymentParams {
@@ -456,7 +465,6 @@ export interface MakePurchaseParams {
   paywall?: Paywall;
   /** a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
   offer?: Offer;
-  /** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
   subscription_update?: SubscriptionUpdate;
 }
 
@@ -464,14 +472,6 @@ export interface MakePurchaseParams {
 export interface Offer {
   type: "promotional" | "win_back";
   id: string;
-}
-
-/** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
-export interface SubscriptionUpdate {
-  /** the subscription being replaced */
-  old_vendor_product_id: string;
-  /** Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends */
-  replacement_mode: "with_time_proration" | "charge_prorated_price" | "without_proration" | "charge_full_price" | "deferred";
 }
 
 export interface RestorePurchasesParams {
@@ -534,6 +534,13 @@ export interface UpdateAttributionParams {
   attribution: JsonObject | object;
   /** the provider's id of this user */
   network_user_id?: string;
+}
+
+export interface RedeemWebPurchaseParams {
+  /** the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed */
+  url: string;
+  /** seconds the backend may take (as refresh_profile's); default and minimum as there */
+  load_timeout?: Decimal | number;
 }
 
 export interface GetSdkVersionResult {
@@ -909,9 +916,25 @@ export interface TransactionSummary {
 export interface RestorePurchasesResult {
   restored_product_ids: string[];
   profile: Profile;
+  /** the restored purchases the backend moved to this profile from another (transfer policy); absent when none moved */
+  transferred?: Transfer[];
+}
+
+/** a purchase the backend moved from one profile to another (restore or identify under the server's transfer policy) */
+export interface Transfer {
+  transaction_id: string;
+  vendor_product_id: string;
+  from_profile_id: string;
+  to_profile_id: string;
 }
 
 export interface ReportTransactionResult {
+  profile: Profile;
+}
+
+export interface RedeemWebPurchaseResult {
+  /** redeemed: the web purchase now belongs to this profile (a did_load_latest_profile with its grant came before this answer); already_redeemed: this profile redeemed it before; belongs_to_another_profile: another profile did, nothing moved; expired: the link's time is over (a new link is needed); invalid: no such link, or a voided one */
+  result: "redeemed" | "already_redeemed" | "belongs_to_another_profile" | "expired" | "invalid";
   profile: Profile;
 }
 
@@ -959,6 +982,8 @@ export interface DidLoadLatestProfileEvent {
   /** The event's place in the client's one sequence, from 1. */
   seq: number;
   profile: Profile;
+  /** present only on the event of the backend answer (a restore, or an identify) that moved purchases to this profile; such an event is never replaced by a newer one in a full queue */
+  transferred?: Transfer[];
 }
 
 /** The `onboarding_on_custom_action` event. */
@@ -1380,4 +1405,5 @@ export interface MethodMap {
   onboarding_view_report_error: { params: OnboardingViewReportErrorParams; result: null };
   set_integration_identifiers: { params: SetIntegrationIdentifiersParams; result: null };
   update_attribution: { params: UpdateAttributionParams; result: null };
+  redeem_web_purchase: { params: RedeemWebPurchaseParams; result: RedeemWebPurchaseResult };
 }

@@ -154,9 +154,9 @@ class TypedMethods:
         params = models.PaywallViewSelectProductParams(view_id=view_id, product_id=product_id)
         return models.decode_paywall_view_select_product_result(self._call_typed("paywall_view_select_product", params.to_json()))
 
-    def paywall_view_make_purchase(self, *, view_id: str, product_id: str) -> None:
+    def paywall_view_make_purchase(self, *, view_id: str, product_id: str, subscription_update: Optional[models.SubscriptionUpdate] = None) -> None:
         """Calls `paywall_view_make_purchase`."""
-        params = models.PaywallViewMakePurchaseParams(view_id=view_id, product_id=product_id)
+        params = models.PaywallViewMakePurchaseParams(view_id=view_id, product_id=product_id, subscription_update=subscription_update)
         return models.decode_paywall_view_make_purchase_result(self._call_typed("paywall_view_make_purchase", params.to_json()))
 
     def paywall_view_open_web_payment(self, *, view_id: str, product_id: str) -> None:
@@ -232,13 +232,7 @@ class TypedMethods:
         the backend signs it for this profile (a transport is needed) and the signature goes to
         the store in store.purchase; refused with purchase_failed, details.reason
         offer_not_eligible, when the profile may not have it. Without it, a paywall product's
-        own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update:
-        Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
-        Billing's SubscriptionUpdateParams), by replacement_mode
-        (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the
-        store as subscription_update in store.purchase; the backend follows the new purchase's
-        linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing
-        itself is wrong_param naming the field
+        own offer (promotional_offer_id / win_back_offer_id) is used
         """
         params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer, subscription_update=subscription_update)
         return models.decode_make_purchase_result(self._call_typed("make_purchase", params.to_json()))
@@ -270,6 +264,15 @@ class TypedMethods:
         """
         params = models.UpdateAttributionParams(source=source, attribution=attribution, network_user_id=network_user_id)
         return models.decode_update_attribution_result(self._call_typed("update_attribution", params.to_json()))
+
+    def redeem_web_purchase(self, *, url: str, load_timeout: Optional[Decimal] = None) -> models.RedeemWebPurchaseResult:
+        """Calls `redeem_web_purchase`. url: the redemption link the web purchase's email or page
+        gave (…/redeem?token=…, any scheme); its token query member is what is redeemed;
+        load_timeout: seconds the backend may take (as refresh_profile's); default and minimum
+        as there
+        """
+        params = models.RedeemWebPurchaseParams(url=url, load_timeout=load_timeout)
+        return models.decode_redeem_web_purchase_result(self._call_typed("redeem_web_purchase", params.to_json()))
 
 
 class AsyncTypedMethods:
@@ -414,9 +417,9 @@ class AsyncTypedMethods:
         params = models.PaywallViewSelectProductParams(view_id=view_id, product_id=product_id)
         return models.decode_paywall_view_select_product_result(await self._call_typed("paywall_view_select_product", params.to_json()))
 
-    async def paywall_view_make_purchase(self, *, view_id: str, product_id: str) -> None:
+    async def paywall_view_make_purchase(self, *, view_id: str, product_id: str, subscription_update: Optional[models.SubscriptionUpdate] = None) -> None:
         """Calls `paywall_view_make_purchase`."""
-        params = models.PaywallViewMakePurchaseParams(view_id=view_id, product_id=product_id)
+        params = models.PaywallViewMakePurchaseParams(view_id=view_id, product_id=product_id, subscription_update=subscription_update)
         return models.decode_paywall_view_make_purchase_result(await self._call_typed("paywall_view_make_purchase", params.to_json()))
 
     async def paywall_view_open_web_payment(self, *, view_id: str, product_id: str) -> None:
@@ -492,13 +495,7 @@ class AsyncTypedMethods:
         the backend signs it for this profile (a transport is needed) and the signature goes to
         the store in store.purchase; refused with purchase_failed, details.reason
         offer_not_eligible, when the profile may not have it. Without it, a paywall product's
-        own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update:
-        Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
-        Billing's SubscriptionUpdateParams), by replacement_mode
-        (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the
-        store as subscription_update in store.purchase; the backend follows the new purchase's
-        linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing
-        itself is wrong_param naming the field
+        own offer (promotional_offer_id / win_back_offer_id) is used
         """
         params = models.MakePurchaseParams(product=product, vendor_product_id=vendor_product_id, paywall=paywall, offer=offer, subscription_update=subscription_update)
         return models.decode_make_purchase_result(await self._call_typed("make_purchase", params.to_json()))
@@ -530,3 +527,12 @@ class AsyncTypedMethods:
         """
         params = models.UpdateAttributionParams(source=source, attribution=attribution, network_user_id=network_user_id)
         return models.decode_update_attribution_result(await self._call_typed("update_attribution", params.to_json()))
+
+    async def redeem_web_purchase(self, *, url: str, load_timeout: Optional[Decimal] = None) -> models.RedeemWebPurchaseResult:
+        """Calls `redeem_web_purchase`. url: the redemption link the web purchase's email or page
+        gave (…/redeem?token=…, any scheme); its token query member is what is redeemed;
+        load_timeout: seconds the backend may take (as refresh_profile's); default and minimum
+        as there
+        """
+        params = models.RedeemWebPurchaseParams(url=url, load_timeout=load_timeout)
+        return models.decode_redeem_web_purchase_result(await self._call_typed("redeem_web_purchase", params.to_json()))

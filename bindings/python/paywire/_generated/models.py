@@ -17,12 +17,12 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91'
+SCHEMA_SHA256 = 'de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
-ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy']
+ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy', 'belongs_to_another_profile']
 FallbackFormat = Literal['paywire', 'adapty']
 CancellationReason = Literal['voluntarily_cancelled', 'billing_error', 'price_increase', 'product_was_not_available', 'refund', 'upgraded', 'unknown']
 
@@ -1438,8 +1438,9 @@ class PaywallViewSelectProductParams:
 class PaywallViewMakePurchaseParams:
     view_id: str
     product_id: str
+    subscription_update: Optional[SubscriptionUpdate] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['product_id', 'view_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['product_id', 'subscription_update', 'view_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "PaywallViewMakePurchaseParams":
@@ -1447,6 +1448,7 @@ class PaywallViewMakePurchaseParams:
         return cls(
             view_id=_mb.req(d, "view_id", "PaywallViewMakePurchaseParams"),
             product_id=_mb.req(d, "product_id", "PaywallViewMakePurchaseParams"),
+            subscription_update=SubscriptionUpdate.from_json(d["subscription_update"]) if d.get("subscription_update") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1454,6 +1456,40 @@ class PaywallViewMakePurchaseParams:
         out: Dict[str, Any] = {}
         out["view_id"] = self.view_id
         out["product_id"] = self.product_id
+        if self.subscription_update is not None:
+            out["subscription_update"] = self.subscription_update.to_json()
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class SubscriptionUpdate:
+    """Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
+    Billing's SubscriptionUpdateParams), by replacement_mode
+    (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store
+    as subscription_update in store.purchase; the backend follows the new purchase's
+    linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself
+    is wrong_param naming the field
+    """
+
+    old_vendor_product_id: str
+    replacement_mode: Literal['with_time_proration', 'charge_prorated_price', 'without_proration', 'charge_full_price', 'deferred']
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['old_vendor_product_id', 'replacement_mode'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "SubscriptionUpdate":
+        d = _mb.obj(data, "SubscriptionUpdate")
+        return cls(
+            old_vendor_product_id=_mb.req(d, "old_vendor_product_id", "SubscriptionUpdate"),
+            replacement_mode=_mb.req(d, "replacement_mode", "SubscriptionUpdate"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["old_vendor_product_id"] = self.old_vendor_product_id
+        out["replacement_mode"] = self.replacement_mode
         out.update(self.extra_fields)
         return out
 
@@ -1846,38 +1882,6 @@ class Offer:
 
 
 @dataclass
-class SubscriptionUpdate:
-    """Google Play: this purchase replaces the subscription to old_vendor_product_id (Play
-    Billing's SubscriptionUpdateParams), by replacement_mode
-    (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store
-    as subscription_update in store.purchase; the backend follows the new purchase's
-    linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself
-    is wrong_param naming the field
-    """
-
-    old_vendor_product_id: str
-    replacement_mode: Literal['with_time_proration', 'charge_prorated_price', 'without_proration', 'charge_full_price', 'deferred']
-    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['old_vendor_product_id', 'replacement_mode'])
-
-    @classmethod
-    def from_json(cls, data: Any) -> "SubscriptionUpdate":
-        d = _mb.obj(data, "SubscriptionUpdate")
-        return cls(
-            old_vendor_product_id=_mb.req(d, "old_vendor_product_id", "SubscriptionUpdate"),
-            replacement_mode=_mb.req(d, "replacement_mode", "SubscriptionUpdate"),
-            extra_fields=_mb.extra(d, cls._KEYS),
-        )
-
-    def to_json(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        out["old_vendor_product_id"] = self.old_vendor_product_id
-        out["replacement_mode"] = self.replacement_mode
-        out.update(self.extra_fields)
-        return out
-
-
-@dataclass
 class RestorePurchasesParams:
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
     _KEYS: ClassVar[FrozenSet[str]] = frozenset([])
@@ -2114,6 +2118,31 @@ class UpdateAttributionParams:
         out["attribution"] = _mb.plain(self.attribution)
         if self.network_user_id is not None:
             out["network_user_id"] = self.network_user_id
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class RedeemWebPurchaseParams:
+    url: str
+    load_timeout: Optional[Decimal] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['load_timeout', 'url'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "RedeemWebPurchaseParams":
+        d = _mb.obj(data, "RedeemWebPurchaseParams")
+        return cls(
+            url=_mb.req(d, "url", "RedeemWebPurchaseParams"),
+            load_timeout=_mb.num(d["load_timeout"]) if d.get("load_timeout") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["url"] = self.url
+        if self.load_timeout is not None:
+            out["load_timeout"] = self.load_timeout
         out.update(self.extra_fields)
         return out
 
@@ -3311,8 +3340,9 @@ class TransactionSummary:
 class RestorePurchasesResult:
     restored_product_ids: List[str]
     profile: Profile
+    transferred: Optional[List[Transfer]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['profile', 'restored_product_ids'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['profile', 'restored_product_ids', 'transferred'])
 
     @classmethod
     def from_json(cls, data: Any) -> "RestorePurchasesResult":
@@ -3320,6 +3350,7 @@ class RestorePurchasesResult:
         return cls(
             restored_product_ids=_mb.req(d, "restored_product_ids", "RestorePurchasesResult"),
             profile=Profile.from_json(_mb.req(d, "profile", "RestorePurchasesResult")),
+            transferred=[Transfer.from_json(x0) for x0 in d["transferred"]] if d.get("transferred") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -3327,6 +3358,42 @@ class RestorePurchasesResult:
         out: Dict[str, Any] = {}
         out["restored_product_ids"] = self.restored_product_ids
         out["profile"] = self.profile.to_json()
+        if self.transferred is not None:
+            out["transferred"] = [x0.to_json() for x0 in self.transferred]
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class Transfer:
+    """a purchase the backend moved from one profile to another (restore or identify under the
+    server's transfer policy)
+    """
+
+    transaction_id: str
+    vendor_product_id: str
+    from_profile_id: str
+    to_profile_id: str
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['from_profile_id', 'to_profile_id', 'transaction_id', 'vendor_product_id'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Transfer":
+        d = _mb.obj(data, "Transfer")
+        return cls(
+            transaction_id=_mb.req(d, "transaction_id", "Transfer"),
+            vendor_product_id=_mb.req(d, "vendor_product_id", "Transfer"),
+            from_profile_id=_mb.req(d, "from_profile_id", "Transfer"),
+            to_profile_id=_mb.req(d, "to_profile_id", "Transfer"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["transaction_id"] = self.transaction_id
+        out["vendor_product_id"] = self.vendor_product_id
+        out["from_profile_id"] = self.from_profile_id
+        out["to_profile_id"] = self.to_profile_id
         out.update(self.extra_fields)
         return out
 
@@ -3347,6 +3414,30 @@ class ReportTransactionResult:
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
+        out["profile"] = self.profile.to_json()
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class RedeemWebPurchaseResult:
+    result: Literal['redeemed', 'already_redeemed', 'belongs_to_another_profile', 'expired', 'invalid']
+    profile: Profile
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['profile', 'result'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "RedeemWebPurchaseResult":
+        d = _mb.obj(data, "RedeemWebPurchaseResult")
+        return cls(
+            result=_mb.req(d, "result", "RedeemWebPurchaseResult"),
+            profile=Profile.from_json(_mb.req(d, "profile", "RedeemWebPurchaseResult")),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["result"] = self.result
         out["profile"] = self.profile.to_json()
         out.update(self.extra_fields)
         return out
@@ -3510,8 +3601,9 @@ class DidLoadLatestProfileEvent:
     EVENT: ClassVar[str] = 'did_load_latest_profile'
     seq: int
     profile: Profile
+    transferred: Optional[List[Transfer]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['event', 'profile', 'seq'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['event', 'profile', 'seq', 'transferred'])
 
     @property
     def event(self) -> str:
@@ -3523,6 +3615,7 @@ class DidLoadLatestProfileEvent:
         return cls(
             seq=_mb.req(d, "seq", "DidLoadLatestProfileEvent"),
             profile=Profile.from_json(_mb.req(d, "profile", "DidLoadLatestProfileEvent")),
+            transferred=[Transfer.from_json(x0) for x0 in d["transferred"]] if d.get("transferred") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -3531,6 +3624,8 @@ class DidLoadLatestProfileEvent:
         out["event"] = self.EVENT
         out["seq"] = self.seq
         out["profile"] = self.profile.to_json()
+        if self.transferred is not None:
+            out["transferred"] = [x0.to_json() for x0 in self.transferred]
         out.update(self.extra_fields)
         return out
 
@@ -5126,6 +5221,15 @@ def encode_update_attribution_result(value: None) -> Any:
     return value
 
 
+def decode_redeem_web_purchase_result(data: Any) -> RedeemWebPurchaseResult:
+    result: RedeemWebPurchaseResult = RedeemWebPurchaseResult.from_json(data)
+    return result
+
+
+def encode_redeem_web_purchase_result(value: RedeemWebPurchaseResult) -> Any:
+    return value.to_json()
+
+
 #: method -> its params model, its result decoder and encoder.
 PARAMS_MODELS: Dict[str, Any] = {
     'get_sdk_version': GetSdkVersionParams,
@@ -5169,6 +5273,7 @@ PARAMS_MODELS: Dict[str, Any] = {
     'onboarding_view_report_error': OnboardingViewReportErrorParams,
     'set_integration_identifiers': SetIntegrationIdentifiersParams,
     'update_attribution': UpdateAttributionParams,
+    'redeem_web_purchase': RedeemWebPurchaseParams,
 }
 RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'get_sdk_version': decode_get_sdk_version_result,
@@ -5212,6 +5317,7 @@ RESULT_DECODERS: Dict[str, Callable[[Any], Any]] = {
     'onboarding_view_report_error': decode_onboarding_view_report_error_result,
     'set_integration_identifiers': decode_set_integration_identifiers_result,
     'update_attribution': decode_update_attribution_result,
+    'redeem_web_purchase': decode_redeem_web_purchase_result,
 }
 RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'get_sdk_version': encode_get_sdk_version_result,
@@ -5255,6 +5361,7 @@ RESULT_ENCODERS: Dict[str, Callable[[Any], Any]] = {
     'onboarding_view_report_error': encode_onboarding_view_report_error_result,
     'set_integration_identifiers': encode_set_integration_identifiers_result,
     'update_attribution': encode_update_attribution_result,
+    'redeem_web_purchase': encode_redeem_web_purchase_result,
 }
 
 

@@ -449,7 +449,7 @@ public abstract class TypedMethods {
         return flushAnalyticsAsync(new FlushAnalyticsParams());
     }
 
-    /** Calls make_purchase. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used; subscription_update: Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
+    /** Calls make_purchase. offer: a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used */
     public MakePurchaseResult makePurchase(MakePurchaseParams params) {
         return Results.decodeMakePurchase(callTyped("make_purchase", params.toJson()));
     }
@@ -531,5 +531,15 @@ public abstract class TypedMethods {
     /** Calls update_attribution without blocking: the future completes when its call_result arrives. */
     public CompletableFuture<Void> updateAttributionAsync(UpdateAttributionParams params) {
         return callTypedAsync("update_attribution", params.toJson()).thenApply(Results::decodeUpdateAttribution);
+    }
+
+    /** Calls redeem_web_purchase. url: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; load_timeout: seconds the backend may take (as refresh_profile's); default and minimum as there */
+    public RedeemWebPurchaseResult redeemWebPurchase(RedeemWebPurchaseParams params) {
+        return Results.decodeRedeemWebPurchase(callTyped("redeem_web_purchase", params.toJson()));
+    }
+
+    /** Calls redeem_web_purchase without blocking: the future completes when its call_result arrives. */
+    public CompletableFuture<RedeemWebPurchaseResult> redeemWebPurchaseAsync(RedeemWebPurchaseParams params) {
+        return callTypedAsync("redeem_web_purchase", params.toJson()).thenApply(Results::decodeRedeemWebPurchase);
     }
 }

@@ -38,7 +38,7 @@ public enum ProductType: PaywireEnum {
     }
 }
 
-/// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`, `busy`.
+/// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`, `busy`, `belongs_to_another_profile`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum ErrorCode: PaywireEnum {
     /// `wrong_param`
@@ -93,6 +93,8 @@ public enum ErrorCode: PaywireEnum {
     case unauthorized
     /// `busy`
     case busy
+    /// `belongs_to_another_profile`
+    case belongsToAnotherProfile
     /// A value this binding does not list, as the library wrote it.
     case unknown(String)
 
@@ -124,6 +126,7 @@ public enum ErrorCode: PaywireEnum {
         case "requires_async": self = .requiresAsync
         case "unauthorized": self = .unauthorized
         case "busy": self = .busy
+        case "belongs_to_another_profile": self = .belongsToAnotherProfile
         default: self = .unknown(rawValue)
         }
     }
@@ -156,6 +159,7 @@ public enum ErrorCode: PaywireEnum {
         case .requiresAsync: "requires_async"
         case .unauthorized: "unauthorized"
         case .busy: "busy"
+        case .belongsToAnotherProfile: "belongs_to_another_profile"
         case .unknown(let value): value
         }
     }
@@ -489,6 +493,45 @@ public enum DismissReason: PaywireEnum {
     }
 }
 
+/// One of the schema’s strings: `with_time_proration`, `charge_prorated_price`, `without_proration`, `charge_full_price`, `deferred`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum ReplacementMode: PaywireEnum {
+    /// `with_time_proration`
+    case withTimeProration
+    /// `charge_prorated_price`
+    case chargeProratedPrice
+    /// `without_proration`
+    case withoutProration
+    /// `charge_full_price`
+    case chargeFullPrice
+    /// `deferred`
+    case deferred
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "with_time_proration": self = .withTimeProration
+        case "charge_prorated_price": self = .chargeProratedPrice
+        case "without_proration": self = .withoutProration
+        case "charge_full_price": self = .chargeFullPrice
+        case "deferred": self = .deferred
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .withTimeProration: "with_time_proration"
+        case .chargeProratedPrice: "charge_prorated_price"
+        case .withoutProration: "without_proration"
+        case .chargeFullPrice: "charge_full_price"
+        case .deferred: "deferred"
+        case .unknown(let value): value
+        }
+    }
+}
+
 /// One of the schema’s strings: `close`, `system_back`, `open_url`, `custom`, `cta_tapped`, `feature_selected`, `plan_changed`, `link_tapped`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum ViewActionType: PaywireEnum {
@@ -628,45 +671,6 @@ public enum PurchaseOfferType: PaywireEnum {
         switch self {
         case .promotional: "promotional"
         case .winBack: "win_back"
-        case .unknown(let value): value
-        }
-    }
-}
-
-/// One of the schema’s strings: `with_time_proration`, `charge_prorated_price`, `without_proration`, `charge_full_price`, `deferred`.
-/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum ReplacementMode: PaywireEnum {
-    /// `with_time_proration`
-    case withTimeProration
-    /// `charge_prorated_price`
-    case chargeProratedPrice
-    /// `without_proration`
-    case withoutProration
-    /// `charge_full_price`
-    case chargeFullPrice
-    /// `deferred`
-    case deferred
-    /// A value this binding does not list, as the library wrote it.
-    case unknown(String)
-
-    public init(rawValue: String) {
-        switch rawValue {
-        case "with_time_proration": self = .withTimeProration
-        case "charge_prorated_price": self = .chargeProratedPrice
-        case "without_proration": self = .withoutProration
-        case "charge_full_price": self = .chargeFullPrice
-        case "deferred": self = .deferred
-        default: self = .unknown(rawValue)
-        }
-    }
-
-    public var rawValue: String {
-        switch self {
-        case .withTimeProration: "with_time_proration"
-        case .chargeProratedPrice: "charge_prorated_price"
-        case .withoutProration: "without_proration"
-        case .chargeFullPrice: "charge_full_price"
-        case .deferred: "deferred"
         case .unknown(let value): value
         }
     }
@@ -1279,6 +1283,45 @@ public enum MakePurchaseResultType: PaywireEnum {
         case .success: "success"
         case .pending: "pending"
         case .userCancelled: "user_cancelled"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// One of the schema’s strings: `redeemed`, `already_redeemed`, `belongs_to_another_profile`, `expired`, `invalid`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum Result: PaywireEnum {
+    /// `redeemed`
+    case redeemed
+    /// `already_redeemed`
+    case alreadyRedeemed
+    /// `belongs_to_another_profile`
+    case belongsToAnotherProfile
+    /// `expired`
+    case expired
+    /// `invalid`
+    case invalid
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "redeemed": self = .redeemed
+        case "already_redeemed": self = .alreadyRedeemed
+        case "belongs_to_another_profile": self = .belongsToAnotherProfile
+        case "expired": self = .expired
+        case "invalid": self = .invalid
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .redeemed: "redeemed"
+        case .alreadyRedeemed: "already_redeemed"
+        case .belongsToAnotherProfile: "belongs_to_another_profile"
+        case .expired: "expired"
+        case .invalid: "invalid"
         case .unknown(let value): value
         }
     }

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "5b06e548172320f617a35cb1f45e07017706670da0023b15097f423adf1d7b91"
+    public static let sha256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }

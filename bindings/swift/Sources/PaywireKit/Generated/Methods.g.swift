@@ -142,8 +142,8 @@ extension PaywireClient {
 
     /// Calls `paywall_view_make_purchase` (`PaywallViewMakePurchaseParams`).
     /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
-    public func paywallViewMakePurchase(viewId: String, productId: String) async throws {
-        try await perform("paywall_view_make_purchase", PaywallViewMakePurchaseParams(viewId: viewId, productId: productId))
+    public func paywallViewMakePurchase(viewId: String, productId: String, subscriptionUpdate: SubscriptionUpdate? = nil) async throws {
+        try await perform("paywall_view_make_purchase", PaywallViewMakePurchaseParams(viewId: viewId, productId: productId, subscriptionUpdate: subscriptionUpdate))
     }
 
     /// Calls `paywall_view_open_web_payment` (`PaywallViewOpenWebPaymentParams`).
@@ -227,6 +227,13 @@ extension PaywireClient {
     public func updateAttribution(source: String, attribution: JSONObject, networkUserId: String? = nil) async throws {
         try await perform("update_attribution", UpdateAttributionParams(source: source, attribution: attribution, networkUserId: networkUserId))
     }
+
+    /// Calls `redeem_web_purchase` (`RedeemWebPurchaseParams`): `url`: the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed; `loadTimeout`: seconds the backend may take (as refresh_profile's); default and minimum as there
+    /// Throws ``PaywireError`` (the envelope's error, or `busy`/`closed` from this binding).
+    @discardableResult
+    public func redeemWebPurchase(url: String, loadTimeout: Decimal? = nil) async throws -> RedeemWebPurchaseResult {
+        try await invoke("redeem_web_purchase", RedeemWebPurchaseParams(url: url, loadTimeout: loadTimeout))
+    }
 }
 
 /// Reads JSON into the generated model of a method's params or result and writes it back: the
@@ -276,6 +283,7 @@ package enum GeneratedRoundTrip {
         case "onboarding_view_report_error": return try OnboardingViewReportErrorParams(json: json).jsonValue
         case "set_integration_identifiers": return try SetIntegrationIdentifiersParams(json: json).jsonValue
         case "update_attribution": return try UpdateAttributionParams(json: json).jsonValue
+        case "redeem_web_purchase": return try RedeemWebPurchaseParams(json: json).jsonValue
         default: return nil
         }
     }
@@ -324,6 +332,7 @@ package enum GeneratedRoundTrip {
         case "onboarding_view_report_error": return try nullResult(json)
         case "set_integration_identifiers": return try nullResult(json)
         case "update_attribution": return try nullResult(json)
+        case "redeem_web_purchase": return try RedeemWebPurchaseResult(json: json).jsonValue
         default: return nil
         }
     }

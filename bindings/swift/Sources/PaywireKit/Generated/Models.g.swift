@@ -1880,13 +1880,16 @@ public struct PaywallViewMakePurchaseParams: PaywireModel {
     public var viewId: String
     /// The `product_id` member.
     public var productId: String
+    /// The `subscription_update` member.
+    public var subscriptionUpdate: SubscriptionUpdate?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(viewId: String, productId: String, unknownMembers: JSONObject = [:]) {
+    public init(viewId: String, productId: String, subscriptionUpdate: SubscriptionUpdate? = nil, unknownMembers: JSONObject = [:]) {
         self.viewId = viewId
         self.productId = productId
+        self.subscriptionUpdate = subscriptionUpdate
         self.unknownMembers = unknownMembers
     }
 
@@ -1894,6 +1897,7 @@ public struct PaywallViewMakePurchaseParams: PaywireModel {
         let reader = try ModelReader(json, "PaywallViewMakePurchaseParams")
         viewId = try reader.required("view_id")
         productId = try reader.required("product_id")
+        subscriptionUpdate = try reader.optional("subscription_update")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -1901,11 +1905,46 @@ public struct PaywallViewMakePurchaseParams: PaywireModel {
         var writer = ModelWriter()
         writer.required("view_id", viewId)
         writer.required("product_id", productId)
+        writer.optional("subscription_update", subscriptionUpdate)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["view_id", "product_id"]
+    static let memberNames: Set<String> = ["view_id", "product_id", "subscription_update"]
+}
+
+/// Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field
+public struct SubscriptionUpdate: PaywireModel {
+    /// the subscription being replaced
+    public var oldVendorProductId: String
+    /// Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends
+    public var replacementMode: ReplacementMode
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(oldVendorProductId: String, replacementMode: ReplacementMode, unknownMembers: JSONObject = [:]) {
+        self.oldVendorProductId = oldVendorProductId
+        self.replacementMode = replacementMode
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "SubscriptionUpdate")
+        oldVendorProductId = try reader.required("old_vendor_product_id")
+        replacementMode = try reader.required("replacement_mode")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("old_vendor_product_id", oldVendorProductId)
+        writer.required("replacement_mode", replacementMode)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["old_vendor_product_id", "replacement_mode"]
 }
 
 /// The params of `paywall_view_open_web_payment`.
@@ -2337,7 +2376,7 @@ public struct MakePurchaseParams: PaywireModel {
     public var paywall: Paywall?
     /// a promotional or win-back offer to buy the product with: the backend signs it for this profile (a transport is needed) and the signature goes to the store in store.purchase; refused with purchase_failed, details.reason offer_not_eligible, when the profile may not have it. Without it, a paywall product's own offer (promotional_offer_id / win_back_offer_id) is used
     public var offer: PurchaseOffer?
-    /// Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field
+    /// The `subscription_update` member.
     public var subscriptionUpdate: SubscriptionUpdate?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
@@ -2408,40 +2447,6 @@ public struct PurchaseOffer: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["type", "id"]
-}
-
-/// Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field
-public struct SubscriptionUpdate: PaywireModel {
-    /// the subscription being replaced
-    public var oldVendorProductId: String
-    /// Play's constants WITH_TIME_PRORATION, CHARGE_PRORATED_PRICE, WITHOUT_PRORATION, CHARGE_FULL_PRICE, DEFERRED. with_time_proration: at once, the unused time credited; charge_prorated_price (upgrades only): at once, same renewal date, the rest of the period charged; without_proration: at once, the new price from the next renewal; charge_full_price: at once, charged in full, the unused time credited; deferred: the new plan takes effect when the old one's period ends
-    public var replacementMode: ReplacementMode
-    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
-    public var unknownMembers: JSONObject
-
-    /// A value made in code; members left out are absent (or their one allowed value).
-    public init(oldVendorProductId: String, replacementMode: ReplacementMode, unknownMembers: JSONObject = [:]) {
-        self.oldVendorProductId = oldVendorProductId
-        self.replacementMode = replacementMode
-        self.unknownMembers = unknownMembers
-    }
-
-    public init(json: JSONValue) throws {
-        let reader = try ModelReader(json, "SubscriptionUpdate")
-        oldVendorProductId = try reader.required("old_vendor_product_id")
-        replacementMode = try reader.required("replacement_mode")
-        unknownMembers = reader.unknown(Self.memberNames)
-    }
-
-    public var jsonValue: JSONValue {
-        var writer = ModelWriter()
-        writer.required("old_vendor_product_id", oldVendorProductId)
-        writer.required("replacement_mode", replacementMode)
-        writer.unknown(unknownMembers)
-        return writer.json
-    }
-
-    static let memberNames: Set<String> = ["old_vendor_product_id", "replacement_mode"]
 }
 
 /// The params of `restore_purchases`.
@@ -2746,6 +2751,40 @@ public struct UpdateAttributionParams: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["source", "attribution", "network_user_id"]
+}
+
+/// The params of `redeem_web_purchase`.
+public struct RedeemWebPurchaseParams: PaywireModel {
+    /// the redemption link the web purchase's email or page gave (…/redeem?token=…, any scheme); its token query member is what is redeemed
+    public var url: String
+    /// seconds the backend may take (as refresh_profile's); default and minimum as there
+    public var loadTimeout: Decimal?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(url: String, loadTimeout: Decimal? = nil, unknownMembers: JSONObject = [:]) {
+        self.url = url
+        self.loadTimeout = loadTimeout
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "RedeemWebPurchaseParams")
+        url = try reader.required("url")
+        loadTimeout = try reader.optional("load_timeout")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("url", url)
+        writer.optional("load_timeout", loadTimeout)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["url", "load_timeout"]
 }
 
 /// The result of `get_sdk_version`.
@@ -4414,13 +4453,16 @@ public struct RestorePurchasesResult: PaywireModel {
     public var restoredProductIds: [String]
     /// The `profile` member.
     public var profile: Profile
+    /// the restored purchases the backend moved to this profile from another (transfer policy); absent when none moved
+    public var transferred: [Transfer]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(restoredProductIds: [String] = [], profile: Profile, unknownMembers: JSONObject = [:]) {
+    public init(restoredProductIds: [String] = [], profile: Profile, transferred: [Transfer]? = nil, unknownMembers: JSONObject = [:]) {
         self.restoredProductIds = restoredProductIds
         self.profile = profile
+        self.transferred = transferred
         self.unknownMembers = unknownMembers
     }
 
@@ -4428,6 +4470,7 @@ public struct RestorePurchasesResult: PaywireModel {
         let reader = try ModelReader(json, "RestorePurchasesResult")
         restoredProductIds = try reader.required("restored_product_ids")
         profile = try reader.required("profile")
+        transferred = try reader.optional("transferred")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -4435,11 +4478,56 @@ public struct RestorePurchasesResult: PaywireModel {
         var writer = ModelWriter()
         writer.required("restored_product_ids", restoredProductIds)
         writer.required("profile", profile)
+        writer.optional("transferred", transferred)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["restored_product_ids", "profile"]
+    static let memberNames: Set<String> = ["restored_product_ids", "profile", "transferred"]
+}
+
+/// a purchase the backend moved from one profile to another (restore or identify under the server's transfer policy)
+public struct Transfer: PaywireModel {
+    /// The `transaction_id` member.
+    public var transactionId: String
+    /// The `vendor_product_id` member.
+    public var vendorProductId: String
+    /// The `from_profile_id` member.
+    public var fromProfileId: String
+    /// The `to_profile_id` member.
+    public var toProfileId: String
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(transactionId: String, vendorProductId: String, fromProfileId: String, toProfileId: String, unknownMembers: JSONObject = [:]) {
+        self.transactionId = transactionId
+        self.vendorProductId = vendorProductId
+        self.fromProfileId = fromProfileId
+        self.toProfileId = toProfileId
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "Transfer")
+        transactionId = try reader.required("transaction_id")
+        vendorProductId = try reader.required("vendor_product_id")
+        fromProfileId = try reader.required("from_profile_id")
+        toProfileId = try reader.required("to_profile_id")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("transaction_id", transactionId)
+        writer.required("vendor_product_id", vendorProductId)
+        writer.required("from_profile_id", fromProfileId)
+        writer.required("to_profile_id", toProfileId)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["transaction_id", "vendor_product_id", "from_profile_id", "to_profile_id"]
 }
 
 /// The result of `report_transaction`.
@@ -4469,6 +4557,40 @@ public struct ReportTransactionResult: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["profile"]
+}
+
+/// The result of `redeem_web_purchase`.
+public struct RedeemWebPurchaseResult: PaywireModel {
+    /// redeemed: the web purchase now belongs to this profile (a did_load_latest_profile with its grant came before this answer); already_redeemed: this profile redeemed it before; belongs_to_another_profile: another profile did, nothing moved; expired: the link's time is over (a new link is needed); invalid: no such link, or a voided one
+    public var result: Result
+    /// The `profile` member.
+    public var profile: Profile
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(result: Result, profile: Profile, unknownMembers: JSONObject = [:]) {
+        self.result = result
+        self.profile = profile
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "RedeemWebPurchaseResult")
+        result = try reader.required("result")
+        profile = try reader.required("profile")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("result", result)
+        writer.required("profile", profile)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["result", "profile"]
 }
 
 /// The `log` event.
@@ -4664,13 +4786,16 @@ public struct DidLoadLatestProfileEvent: PaywireModel {
     public var seq: Int
     /// The `profile` member.
     public var profile: Profile
+    /// present only on the event of the backend answer (a restore, or an identify) that moved purchases to this profile; such an event is never replaced by a newer one in a full queue
+    public var transferred: [Transfer]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(seq: Int, profile: Profile, unknownMembers: JSONObject = [:]) {
+    public init(seq: Int, profile: Profile, transferred: [Transfer]? = nil, unknownMembers: JSONObject = [:]) {
         self.seq = seq
         self.profile = profile
+        self.transferred = transferred
         self.unknownMembers = unknownMembers
     }
 
@@ -4678,6 +4803,7 @@ public struct DidLoadLatestProfileEvent: PaywireModel {
         let reader = try ModelReader(json, "DidLoadLatestProfileEvent")
         seq = try reader.required("seq")
         profile = try reader.required("profile")
+        transferred = try reader.optional("transferred")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -4686,11 +4812,12 @@ public struct DidLoadLatestProfileEvent: PaywireModel {
         writer.required("event", Self.eventName)
         writer.required("seq", seq)
         writer.required("profile", profile)
+        writer.optional("transferred", transferred)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile", "event", "seq"]
+    static let memberNames: Set<String> = ["profile", "transferred", "event", "seq"]
 }
 
 /// The `onboarding_on_custom_action` event.

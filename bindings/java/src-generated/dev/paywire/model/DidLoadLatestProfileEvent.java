@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** The did_load_latest_profile event. */
 public final class DidLoadLatestProfileEvent implements Event {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("event", "profile", "seq");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("event", "profile", "seq", "transferred");
     /** The wire name of this event. */
     public static final String EVENT = "did_load_latest_profile";
     private Long seq;
@@ -48,6 +48,21 @@ public final class DidLoadLatestProfileEvent implements Event {
         return this;
     }
 
+    private List<Transfer> transferred;
+    /** present only on the event of the backend answer (a restore, or an identify) that moved purchases to this profile; such an event is never replaced by a newer one in a full queue */
+    public List<Transfer> getTransferred() {
+        return transferred;
+    }
+
+    public void setTransferred(List<Transfer> value) {
+        transferred = value;
+    }
+
+    public DidLoadLatestProfileEvent withTransferred(List<Transfer> value) {
+        setTransferred(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -59,6 +74,9 @@ public final class DidLoadLatestProfileEvent implements Event {
         DidLoadLatestProfileEvent v = new DidLoadLatestProfileEvent();
         v.seq = ModelJson.integer(ModelJson.req(o, "seq", "DidLoadLatestProfileEvent"));
         v.profile = Profile.fromJson(ModelJson.req(o, "profile", "DidLoadLatestProfileEvent"));
+        if (ModelJson.present(o, "transferred")) {
+            v.transferred = ModelJson.list(o.get("transferred"), x0 -> Transfer.fromJson(x0));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -70,6 +88,9 @@ public final class DidLoadLatestProfileEvent implements Event {
         o.addProperty("event", EVENT);
         o.add("seq", ModelJson.json(seq));
         o.add("profile", profile.toJson());
+        if (transferred != null) {
+            o.add("transferred", ModelJson.array(transferred, x0 -> x0.toJson()));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

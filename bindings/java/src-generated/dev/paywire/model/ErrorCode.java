@@ -39,6 +39,7 @@ public final class ErrorCode {
     public static final String REQUIRES_ASYNC = "requires_async";
     public static final String UNAUTHORIZED = "unauthorized";
     public static final String BUSY = "busy";
+    public static final String BELONGS_TO_ANOTHER_PROFILE = "belongs_to_another_profile";
 
     private ErrorCode() {
     }

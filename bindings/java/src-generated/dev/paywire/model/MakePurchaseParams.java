@@ -83,7 +83,6 @@ public final class MakePurchaseParams implements Model {
     }
 
     private SubscriptionUpdate subscriptionUpdate;
-    /** Google Play: this purchase replaces the subscription to old_vendor_product_id (Play Billing's SubscriptionUpdateParams), by replacement_mode (SubscriptionUpdateParams.ReplacementMode, lower snake case). Passed unchanged to the store as subscription_update in store.purchase; the backend follows the new purchase's linkedPurchaseToken. An unknown mode, a missing old product, or the product replacing itself is wrong_param naming the field */
     public SubscriptionUpdate getSubscriptionUpdate() {
         return subscriptionUpdate;
     }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class PaywallViewMakePurchaseParams implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("product_id", "view_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("product_id", "subscription_update", "view_id");
     private JsonObject extraFields = new JsonObject();
 
     private String viewId;
@@ -43,6 +43,20 @@ public final class PaywallViewMakePurchaseParams implements Model {
         return this;
     }
 
+    private SubscriptionUpdate subscriptionUpdate;
+    public SubscriptionUpdate getSubscriptionUpdate() {
+        return subscriptionUpdate;
+    }
+
+    public void setSubscriptionUpdate(SubscriptionUpdate value) {
+        subscriptionUpdate = value;
+    }
+
+    public PaywallViewMakePurchaseParams withSubscriptionUpdate(SubscriptionUpdate value) {
+        setSubscriptionUpdate(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -54,6 +68,9 @@ public final class PaywallViewMakePurchaseParams implements Model {
         PaywallViewMakePurchaseParams v = new PaywallViewMakePurchaseParams();
         v.viewId = ModelJson.string(ModelJson.req(o, "view_id", "PaywallViewMakePurchaseParams"));
         v.productId = ModelJson.string(ModelJson.req(o, "product_id", "PaywallViewMakePurchaseParams"));
+        if (ModelJson.present(o, "subscription_update")) {
+            v.subscriptionUpdate = SubscriptionUpdate.fromJson(o.get("subscription_update"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -64,6 +81,9 @@ public final class PaywallViewMakePurchaseParams implements Model {
         JsonObject o = new JsonObject();
         o.add("view_id", ModelJson.json(viewId));
         o.add("product_id", ModelJson.json(productId));
+        if (subscriptionUpdate != null) {
+            o.add("subscription_update", subscriptionUpdate.toJson());
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class RestorePurchasesResult implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("profile", "restored_product_ids");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("profile", "restored_product_ids", "transferred");
     private JsonObject extraFields = new JsonObject();
 
     private List<String> restoredProductIds;
@@ -43,6 +43,21 @@ public final class RestorePurchasesResult implements Model {
         return this;
     }
 
+    private List<Transfer> transferred;
+    /** the restored purchases the backend moved to this profile from another (transfer policy); absent when none moved */
+    public List<Transfer> getTransferred() {
+        return transferred;
+    }
+
+    public void setTransferred(List<Transfer> value) {
+        transferred = value;
+    }
+
+    public RestorePurchasesResult withTransferred(List<Transfer> value) {
+        setTransferred(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -54,6 +69,9 @@ public final class RestorePurchasesResult implements Model {
         RestorePurchasesResult v = new RestorePurchasesResult();
         v.restoredProductIds = ModelJson.list(ModelJson.req(o, "restored_product_ids", "RestorePurchasesResult"), x0 -> ModelJson.string(x0));
         v.profile = Profile.fromJson(ModelJson.req(o, "profile", "RestorePurchasesResult"));
+        if (ModelJson.present(o, "transferred")) {
+            v.transferred = ModelJson.list(o.get("transferred"), x0 -> Transfer.fromJson(x0));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -64,6 +82,9 @@ public final class RestorePurchasesResult implements Model {
         JsonObject o = new JsonObject();
         o.add("restored_product_ids", ModelJson.array(restoredProductIds, x0 -> ModelJson.json(x0)));
         o.add("profile", profile.toJson());
+        if (transferred != null) {
+            o.add("transferred", ModelJson.array(transferred, x0 -> x0.toJson()));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

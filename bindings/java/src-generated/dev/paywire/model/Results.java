@@ -62,6 +62,7 @@ public final class Results {
         PARAMS_ROUND_TRIP.put("onboarding_view_report_error", json -> OnboardingViewReportErrorParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("set_integration_identifiers", json -> SetIntegrationIdentifiersParams.fromJson(json).toJson());
         PARAMS_ROUND_TRIP.put("update_attribution", json -> UpdateAttributionParams.fromJson(json).toJson());
+        PARAMS_ROUND_TRIP.put("redeem_web_purchase", json -> RedeemWebPurchaseParams.fromJson(json).toJson());
         RESULT_ROUND_TRIP.put("get_sdk_version", json -> encodeGetSdkVersion(decodeGetSdkVersion(json)));
         RESULT_ROUND_TRIP.put("get_log_level", json -> encodeGetLogLevel(decodeGetLogLevel(json)));
         RESULT_ROUND_TRIP.put("set_log_level", json -> encodeSetLogLevel(decodeSetLogLevel(json)));
@@ -103,6 +104,7 @@ public final class Results {
         RESULT_ROUND_TRIP.put("onboarding_view_report_error", json -> encodeOnboardingViewReportError(decodeOnboardingViewReportError(json)));
         RESULT_ROUND_TRIP.put("set_integration_identifiers", json -> encodeSetIntegrationIdentifiers(decodeSetIntegrationIdentifiers(json)));
         RESULT_ROUND_TRIP.put("update_attribution", json -> encodeUpdateAttribution(decodeUpdateAttribution(json)));
+        RESULT_ROUND_TRIP.put("redeem_web_purchase", json -> encodeRedeemWebPurchase(decodeRedeemWebPurchase(json)));
     }
 
     private Results() {
@@ -434,5 +436,13 @@ public final class Results {
 
     public static JsonElement encodeUpdateAttribution(Void value) {
         return ModelJson.json(value);
+    }
+
+    public static RedeemWebPurchaseResult decodeRedeemWebPurchase(JsonElement json) {
+        return RedeemWebPurchaseResult.fromJson(json);
+    }
+
+    public static JsonElement encodeRedeemWebPurchase(RedeemWebPurchaseResult value) {
+        return value.toJson();
     }
 }

@@ -1,0 +1,32 @@
+import Testing
+@testable import paywire_server
+
+@Suite struct RedemptionTests {
+    @Test func aNewTokenIs43CharactersOfBase64URLWhoseDigestIsWhatIsKept() {
+        let (token, digest) = Redemption.newToken()
+        #expect(token.utf8.count == 43)
+        #expect(Redemption.digest(ofToken: token) == digest)
+        #expect(digest.utf8.count == 64)
+        #expect(Redemption.newToken().token != token)
+    }
+
+    @Test(arguments: ["", "short", String(repeating: "A", count: 44), String(repeating: "+", count: 43), String(repeating: "A", count: 42) + "="])
+    func aTokenThatIsNot32BytesOfBase64URLHasNoDigest(token: String) {
+        #expect(Redemption.digest(ofToken: token) == nil)
+    }
+
+    @Test func theLinkAddsTheTokenToTheBasesQuery() {
+        #expect(Redemption.link(base: "paywire://redeem", token: "abc") == "paywire://redeem?token=abc")
+        #expect(Redemption.link(base: "https://x.test/r?src=mail", token: "abc") == "https://x.test/r?src=mail&token=abc")
+    }
+
+    @Test func aLinkRedeemsOnceForOneProfileBeforeItsTime() {
+        let open = Redemption.Held(checkoutSessionId: "cs_1", holder: "web_purchase:cs_1", expiresAt: 1000, redeemedBy: nil)
+        #expect(Redemption.decide(open, profileId: "p", now: 999) == .redeemed)
+        #expect(Redemption.decide(open, profileId: "p", now: 1000) == .expired)
+        #expect(Redemption.decide(nil, profileId: "p", now: 0) == .invalid)
+        let used = Redemption.Held(checkoutSessionId: "cs_1", holder: "p", expiresAt: 1000, redeemedBy: "p")
+        #expect(Redemption.decide(used, profileId: "p", now: 5000) == .alreadyRedeemed)
+        #expect(Redemption.decide(used, profileId: "q", now: 10) == .belongsToAnotherProfile)
+    }
+}
