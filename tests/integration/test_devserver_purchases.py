@@ -155,7 +155,8 @@ def test_a_restore_moves_access_to_the_restoring_profile_and_lists_refusals(devs
                              transaction("t-11", product="lifetime")]}
     status, _, answer = devserver.call("POST", "/v1/restores", body)
     assert status == 200
-    assert answer["restored"] == [{"transaction_id": "t-9", "vendor_product_id": "premium_monthly"},
+    # t-9 moved from the profile that bought it (--transfer-policy transfer, the default): the answer says from where.
+    assert answer["restored"] == [{"transaction_id": "t-9", "vendor_product_id": "premium_monthly", "from_profile_id": "old-phone"},
                                   {"transaction_id": "t-11", "vendor_product_id": "lifetime"}]
     assert [(r["transaction_id"], r["code"]) for r in answer["refused"]] == [("t-10", "verification_failed")]
     assert answer["profile"]["access_levels"]["premium"]["transaction_id"] == "t-11"   # for life beats a month

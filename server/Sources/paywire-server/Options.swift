@@ -56,6 +56,8 @@ struct Options {
     var redemptionTTLSeconds = 7 * 24 * 3600
     /// Where redemption links point (the app's deep link or a page that opens it).
     var redemptionLinkBase = "paywire://redeem"
+    /// What a restore or an identity does with a purchase another profile holds.
+    var transferPolicy = TransferPolicy.transfer
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -240,6 +242,11 @@ extension Options {
         },
         Spec(flag: "--redemption-link-base", value: "URL", help: "where redemption links point, ?token= added (default paywire://redeem)") { o, v in
             o.redemptionLinkBase = v
+        },
+        Spec(flag: "--transfer-policy", value: "POLICY",
+             help: "a purchase another profile holds, on a restore or an identity: transfer (moves it, the default) or keep") { o, v throws(OptionProblem) in
+            guard let policy = TransferPolicy(rawValue: v) else { throw OptionProblem("--transfer-policy must be transfer or keep") }
+            o.transferPolicy = policy
         },
         Spec(flag: "--log-level", value: "LEVEL", help: "trace, debug, info, notice, warning, error (default info)") { o, v throws(OptionProblem) in
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {

@@ -66,6 +66,7 @@ struct ServerParts {
         setup.stripePrices = stripePrices
         setup.redemptionTTLMillis = options.redemptionTTLSeconds * 1000
         setup.redemptionLinkBase = options.redemptionLinkBase
+        setup.transferPolicy = options.transferPolicy
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         if setup.stripe == nil { logger.notice("Stripe webhooks are off: no --stripe-webhook-secret") }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
@@ -89,6 +90,7 @@ struct ServerParts {
                                  middlewares: [PlainHeaderValues(), RawBody.Middleware(limit: options.maxBodyBytes), EventIntake(api: api)])
         let routes = ServerRoutes(router: router, table: table)
         DashboardRoute.register(on: routes, api: api)
+        DashboardProfileRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)
         if let dev = setup.dev { DevRoutes.register(on: routes, setup: setup, dev: dev) }
         let summary = summary, host = options.host

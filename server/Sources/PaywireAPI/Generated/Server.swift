@@ -139,6 +139,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.postProfileIdentity(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/v1/profiles/{profile_id}/identity")
+        )
+        try transport.register(
+            {
                 try await server.signOffer(
                     request: $0,
                     body: $1,
@@ -1388,7 +1399,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// What the store says the user owns; valid transactions grant to this profile
     ///
-    /// A restore moves access from another profile. Refused transactions are listed; the rest are still restored. Idempotent.
+    /// What the store says this user owns, granted to the asking profile. A transaction another
+    /// profile holds follows the server's `--transfer-policy`: `transfer` (the default) moves
+    /// it to the asking profile and its `restored` entry names `from_profile_id`; `keep`
+    /// refuses it `belongs_to_another_profile` (the message names no profile) and the other
+    /// profile keeps it. Refused transactions are listed; the rest are still restored.
+    /// Idempotent: the same restore again (same event_id) answers the same, `from_profile_id`
+    /// included, and moves nothing more.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/restores`.
     /// - Remark: Generated from `#/paths//v1/restores/post(postRestore)`.
@@ -1428,6 +1446,150 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     preconditionFailure("bestContentType chose an invalid content type.")
                 }
                 return Operations.PostRestore.Input(
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .serverError(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    return (response, nil)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The profile is identified as a customer (identify); the customer's profile from now on
+    ///
+    /// `profile_id` in the answer is the customer's profile from now on: the profile that
+    /// held `customer_user_id` first (the oldest such profile), which is the asking profile
+    /// when no other held it before (it holds it from now on), under either policy. With
+    /// `--transfer-policy transfer` (the default) the asking profile's transactions move to
+    /// that profile, each listed in `transferred`; with `keep` nothing moves and
+    /// `transferred` is empty. `profile` is the answer's `profile_id`'s profile as
+    /// GET /v1/profiles/{profile_id} answers it. Idempotent: the same request again (same
+    /// event_id) answers the same; a later one moves nothing more and answers the same
+    /// `profile_id`. The path names the asking profile; the body's `profile_id` is the
+    /// device's copy and must be the same.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/profiles/{profile_id}/identity`.
+    /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)`.
+    func postProfileIdentity(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.PostProfileIdentity.id,
+            using: {
+                APIHandler.postProfileIdentity($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.PostProfileIdentity.Input.Path = .init(profileId: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "profile_id",
+                    as: Swift.String.self
+                ))
+                let headers: Operations.PostProfileIdentity.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.PostProfileIdentity.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.IdentityRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.PostProfileIdentity.Input(
+                    path: path,
                     headers: headers,
                     body: body
                 )
@@ -2511,7 +2673,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// intent are remembered for the profile, so later events find it. Without
     /// `client_reference_id` the purchase is held for redemption (see
     /// /v1/web-purchases/{checkout_session_id}/redemption) by the profile
-    /// `web_purchase:<session id>`.
+    /// `web_purchase:<session id>`. A checkout whose `metadata` names the paywall's cell
+    /// (`paywire_placement_id`, `paywire_ab_test_name`, `paywire_variation_id`: the operator
+    /// copies them from the paywall the web payment was opened on) attributes its purchase to
+    /// that cell in the experiment results, as a device's purchase's `attribution` does.
     /// `customer.subscription.created` (active or trialing) is SUBSCRIBED until
     /// `current_period_end` (the subscription's or its item's); `.updated`: a new price in
     /// `previous_attributes.items` is an UPGRADE (the old product's grant ends), a changed

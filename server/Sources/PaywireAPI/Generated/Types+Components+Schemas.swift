@@ -1404,21 +1404,29 @@ extension Components {
                 package var transactionId: Swift.String
                 /// - Remark: Generated from `#/components/schemas/RestoreResponse/RestoredPayload/vendor_product_id`.
                 package var vendorProductId: Swift.String
+                /// Present only when the transaction belonged to another profile and moved to the asking one (`--transfer-policy transfer`): that profile.
+                ///
+                /// - Remark: Generated from `#/components/schemas/RestoreResponse/RestoredPayload/from_profile_id`.
+                package var fromProfileId: Swift.String?
                 /// Creates a new `RestoredPayloadPayload`.
                 ///
                 /// - Parameters:
                 ///   - transactionId:
                 ///   - vendorProductId:
+                ///   - fromProfileId: Present only when the transaction belonged to another profile and moved to the asking one (`--transfer-policy transfer`): that profile.
                 package init(
                     transactionId: Swift.String,
-                    vendorProductId: Swift.String
+                    vendorProductId: Swift.String,
+                    fromProfileId: Swift.String? = nil
                 ) {
                     self.transactionId = transactionId
                     self.vendorProductId = vendorProductId
+                    self.fromProfileId = fromProfileId
                 }
                 package enum CodingKeys: String, CodingKey {
                     case transactionId = "transaction_id"
                     case vendorProductId = "vendor_product_id"
+                    case fromProfileId = "from_profile_id"
                 }
             }
             /// - Remark: Generated from `#/components/schemas/RestoreResponse/restored`.
@@ -1429,6 +1437,8 @@ extension Components {
             package struct RefusedPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/RestoreResponse/RefusedPayload/transaction_id`.
                 package var transactionId: Swift.String
+                /// `belongs_to_another_profile`: another profile holds the transaction and the server keeps it there (`--transfer-policy keep`); nothing moved.
+                ///
                 /// - Remark: Generated from `#/components/schemas/RestoreResponse/RefusedPayload/code`.
                 @frozen package enum CodePayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case verificationFailed = "verification_failed"
@@ -1442,7 +1452,10 @@ extension Components {
                     case wrongEnvironment = "wrong_environment"
                     case invalidPayload = "invalid_payload"
                     case revoked = "revoked"
+                    case belongsToAnotherProfile = "belongs_to_another_profile"
                 }
+                /// `belongs_to_another_profile`: another profile holds the transaction and the server keeps it there (`--transfer-policy keep`); nothing moved.
+                ///
                 /// - Remark: Generated from `#/components/schemas/RestoreResponse/RefusedPayload/code`.
                 package var code: Components.Schemas.RestoreResponse.RefusedPayloadPayload.CodePayload
                 /// - Remark: Generated from `#/components/schemas/RestoreResponse/RefusedPayload/message`.
@@ -1451,7 +1464,7 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - transactionId:
-                ///   - code:
+                ///   - code: `belongs_to_another_profile`: another profile holds the transaction and the server keeps it there (`--transfer-policy keep`); nothing moved.
                 ///   - message:
                 package init(
                     transactionId: Swift.String,
@@ -1491,6 +1504,107 @@ extension Components {
                 case profile
                 case restored
                 case refused
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/IdentityRequest`.
+        package struct IdentityRequest: Codable, Hashable, Sendable {
+            /// UUID v7 of the outbox record carrying it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdentityRequest/event_id`.
+            package var eventId: Swift.String
+            /// The asking profile: the device's copy of the path's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdentityRequest/profile_id`.
+            package var profileId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/IdentityRequest/customer_user_id`.
+            package var customerUserId: Swift.String
+            /// Creates a new `IdentityRequest`.
+            ///
+            /// - Parameters:
+            ///   - eventId: UUID v7 of the outbox record carrying it.
+            ///   - profileId: The asking profile: the device's copy of the path's.
+            ///   - customerUserId:
+            package init(
+                eventId: Swift.String,
+                profileId: Swift.String,
+                customerUserId: Swift.String
+            ) {
+                self.eventId = eventId
+                self.profileId = profileId
+                self.customerUserId = customerUserId
+            }
+            package enum CodingKeys: String, CodingKey {
+                case eventId = "event_id"
+                case profileId = "profile_id"
+                case customerUserId = "customer_user_id"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/IdentityResponse`.
+        package struct IdentityResponse: Codable, Hashable, Sendable {
+            /// The customer's profile from now on (the asking one, or the one that held the customer before).
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdentityResponse/profile_id`.
+            package var profileId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/IdentityResponse/profile`.
+            package var profile: Components.Schemas.Profile
+            /// What moved to `profile_id` (`transfer`); empty under `keep`, when the asking profile is the customer's, or when nothing was left to move.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdentityResponse/transferred`.
+            package var transferred: [Components.Schemas.Transfer]
+            /// Creates a new `IdentityResponse`.
+            ///
+            /// - Parameters:
+            ///   - profileId: The customer's profile from now on (the asking one, or the one that held the customer before).
+            ///   - profile:
+            ///   - transferred: What moved to `profile_id` (`transfer`); empty under `keep`, when the asking profile is the customer's, or when nothing was left to move.
+            package init(
+                profileId: Swift.String,
+                profile: Components.Schemas.Profile,
+                transferred: [Components.Schemas.Transfer]
+            ) {
+                self.profileId = profileId
+                self.profile = profile
+                self.transferred = transferred
+            }
+            package enum CodingKeys: String, CodingKey {
+                case profileId = "profile_id"
+                case profile
+                case transferred
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Transfer`.
+        package struct Transfer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Transfer/transaction_id`.
+            package var transactionId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Transfer/vendor_product_id`.
+            package var vendorProductId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Transfer/from_profile_id`.
+            package var fromProfileId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Transfer/to_profile_id`.
+            package var toProfileId: Swift.String
+            /// Creates a new `Transfer`.
+            ///
+            /// - Parameters:
+            ///   - transactionId:
+            ///   - vendorProductId:
+            ///   - fromProfileId:
+            ///   - toProfileId:
+            package init(
+                transactionId: Swift.String,
+                vendorProductId: Swift.String,
+                fromProfileId: Swift.String,
+                toProfileId: Swift.String
+            ) {
+                self.transactionId = transactionId
+                self.vendorProductId = vendorProductId
+                self.fromProfileId = fromProfileId
+                self.toProfileId = toProfileId
+            }
+            package enum CodingKeys: String, CodingKey {
+                case transactionId = "transaction_id"
+                case vendorProductId = "vendor_product_id"
+                case fromProfileId = "from_profile_id"
+                case toProfileId = "to_profile_id"
             }
         }
         /// - Remark: Generated from `#/components/schemas/OfferSignRequest`.
@@ -1736,6 +1850,26 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/VariationResult/refunds`.
             package var refunds: Swift.Int
+            /// Verified purchases counted here (those of `purchasers`) made in an app store or the test store.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VariationResult/store_purchases`.
+            package var storePurchases: Swift.Int?
+            /// Verified purchases counted here made on the web (store `stripe`: a checkout that named
+            /// its profile in `client_reference_id` and its cell in `metadata.paywire_placement_id`,
+            /// `paywire_ab_test_name` and `paywire_variation_id`; a holdout counts its profiles' web
+            /// purchases like their other ones).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/VariationResult/web_purchases`.
+            package var webPurchases: Swift.Int?
+            /// Of the purchases counted here, those whose access has since moved to another profile
+            /// (a restore or an identity under `--transfer-policy transfer`, a redemption). A
+            /// purchase is counted once, for the cell and profile it was bought by, wherever its
+            /// access went.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/VariationResult/transferred`.
+            package var transferred: Swift.Int?
             /// Purchasers whose subscription attributed here grants access now (a grace period counts).
             ///
             /// - Remark: Generated from `#/components/schemas/VariationResult/active_subscribers`.
@@ -1790,6 +1924,9 @@ extension Components {
             ///   - exposed: Unique profiles with a paywall_shown of this cell, forced ones left out.
             ///   - purchasers: Unique exposed profiles with a verified purchase attributed here; for a holdout, with
             ///   - refunds: Purchasers with a purchase attributed here that a store notification reported refunded.
+            ///   - storePurchases: Verified purchases counted here (those of `purchasers`) made in an app store or the test store.
+            ///   - webPurchases: Verified purchases counted here made on the web (store `stripe`: a checkout that named
+            ///   - transferred: Of the purchases counted here, those whose access has since moved to another profile
             ///   - activeSubscribers: Purchasers whose subscription attributed here grants access now (a grace period counts).
             ///   - conversion: purchasers / exposed with Wilson's 95 % interval.
             ///   - revenue:
@@ -1801,6 +1938,9 @@ extension Components {
                 exposed: Swift.Int,
                 purchasers: Swift.Int,
                 refunds: Swift.Int,
+                storePurchases: Swift.Int? = nil,
+                webPurchases: Swift.Int? = nil,
+                transferred: Swift.Int? = nil,
                 activeSubscribers: Swift.Int,
                 conversion: Components.Schemas.VariationResult.ConversionPayload,
                 revenue: [Components.Schemas.Money],
@@ -1812,6 +1952,9 @@ extension Components {
                 self.exposed = exposed
                 self.purchasers = purchasers
                 self.refunds = refunds
+                self.storePurchases = storePurchases
+                self.webPurchases = webPurchases
+                self.transferred = transferred
                 self.activeSubscribers = activeSubscribers
                 self.conversion = conversion
                 self.revenue = revenue
@@ -1824,6 +1967,9 @@ extension Components {
                 case exposed
                 case purchasers
                 case refunds
+                case storePurchases = "store_purchases"
+                case webPurchases = "web_purchases"
+                case transferred
                 case activeSubscribers = "active_subscribers"
                 case conversion
                 case revenue

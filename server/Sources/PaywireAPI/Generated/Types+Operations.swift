@@ -2368,7 +2368,14 @@ package enum Operations {
     }
     /// What the store says the user owns; valid transactions grant to this profile
     ///
-    /// A restore moves access from another profile. Refused transactions are listed; the rest are still restored. Idempotent.
+    /// What the store says this user owns, granted to the asking profile. A transaction another
+    /// profile holds follows the server's `--transfer-policy`: `transfer` (the default) moves
+    /// it to the asking profile and its `restored` entry names `from_profile_id`; `keep`
+    /// refuses it `belongs_to_another_profile` (the message names no profile) and the other
+    /// profile keeps it. Refused transactions are listed; the rest are still restored.
+    /// Idempotent: the same restore again (same event_id) answers the same, `from_profile_id`
+    /// included, and moves nothing more.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/restores`.
     /// - Remark: Generated from `#/paths//v1/restores/post(postRestore)`.
@@ -2538,6 +2545,255 @@ package enum Operations {
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/restores/post(postRestore)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            package var serverError: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The profile is identified as a customer (identify); the customer's profile from now on
+    ///
+    /// `profile_id` in the answer is the customer's profile from now on: the profile that
+    /// held `customer_user_id` first (the oldest such profile), which is the asking profile
+    /// when no other held it before (it holds it from now on), under either policy. With
+    /// `--transfer-policy transfer` (the default) the asking profile's transactions move to
+    /// that profile, each listed in `transferred`; with `keep` nothing moves and
+    /// `transferred` is empty. `profile` is the answer's `profile_id`'s profile as
+    /// GET /v1/profiles/{profile_id} answers it. Idempotent: the same request again (same
+    /// event_id) answers the same; a later one moves nothing more and answers the same
+    /// `profile_id`. The path names the asking profile; the body's `profile_id` is the
+    /// device's copy and must be the same.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/profiles/{profile_id}/identity`.
+    /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)`.
+    package enum PostProfileIdentity {
+        package static let id: Swift.String = "postProfileIdentity"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/profiles/{profile_id}/identity/POST/path`.
+            package struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/profiles/{profile_id}/identity/POST/path/profile_id`.
+                package var profileId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - profileId:
+                package init(profileId: Swift.String) {
+                    self.profileId = profileId
+                }
+            }
+            package var path: Operations.PostProfileIdentity.Input.Path
+            /// - Remark: Generated from `#/paths/v1/profiles/{profile_id}/identity/POST/header`.
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostProfileIdentity.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostProfileIdentity.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.PostProfileIdentity.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/profiles/{profile_id}/identity/POST/requestBody`.
+            @frozen package enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/profiles/{profile_id}/identity/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.IdentityRequest)
+            }
+            package var body: Operations.PostProfileIdentity.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            package init(
+                path: Operations.PostProfileIdentity.Input.Path,
+                headers: Operations.PostProfileIdentity.Input.Headers = .init(),
+                body: Operations.PostProfileIdentity.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/profiles/{profile_id}/identity/POST/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/profiles/{profile_id}/identity/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.IdentityResponse)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.IdentityResponse {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.PostProfileIdentity.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.PostProfileIdentity.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The customer's profile and what moved to it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostProfileIdentity.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.PostProfileIdentity.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A malformed request (`invalid_request`), a request head with bytes that are not ASCII, or a
+            /// body with a string holding U+0000 (no store keeps it).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing or wrong `authorization: Api-Key <key>` (the key is never echoed).
+            ///
+            /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The backend cannot answer now (overloaded, failing, or a proxy in front of it). The core
+            /// does not read the body, which may be anything: what it was sending stays kept and is sent
+            /// again later, no sooner than Retry-After; a read falls back to the cache or the bundle.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)/responses/5XX`.
             ///
             /// HTTP response code: `500...599 serverError`.
             case serverError(statusCode: Swift.Int, Components.Responses.Unavailable)
@@ -4344,7 +4600,10 @@ package enum Operations {
     /// intent are remembered for the profile, so later events find it. Without
     /// `client_reference_id` the purchase is held for redemption (see
     /// /v1/web-purchases/{checkout_session_id}/redemption) by the profile
-    /// `web_purchase:<session id>`.
+    /// `web_purchase:<session id>`. A checkout whose `metadata` names the paywall's cell
+    /// (`paywire_placement_id`, `paywire_ab_test_name`, `paywire_variation_id`: the operator
+    /// copies them from the paywall the web payment was opened on) attributes its purchase to
+    /// that cell in the experiment results, as a device's purchase's `attribution` does.
     /// `customer.subscription.created` (active or trialing) is SUBSCRIBED until
     /// `current_period_end` (the subscription's or its item's); `.updated`: a new price in
     /// `previous_attributes.items` is an UPGRADE (the old product's grant ends), a changed

@@ -97,11 +97,35 @@ package protocol APIProtocol: Sendable {
     func postPurchase(_ input: Operations.PostPurchase.Input) async throws -> Operations.PostPurchase.Output
     /// What the store says the user owns; valid transactions grant to this profile
     ///
-    /// A restore moves access from another profile. Refused transactions are listed; the rest are still restored. Idempotent.
+    /// What the store says this user owns, granted to the asking profile. A transaction another
+    /// profile holds follows the server's `--transfer-policy`: `transfer` (the default) moves
+    /// it to the asking profile and its `restored` entry names `from_profile_id`; `keep`
+    /// refuses it `belongs_to_another_profile` (the message names no profile) and the other
+    /// profile keeps it. Refused transactions are listed; the rest are still restored.
+    /// Idempotent: the same restore again (same event_id) answers the same, `from_profile_id`
+    /// included, and moves nothing more.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/restores`.
     /// - Remark: Generated from `#/paths//v1/restores/post(postRestore)`.
     func postRestore(_ input: Operations.PostRestore.Input) async throws -> Operations.PostRestore.Output
+    /// The profile is identified as a customer (identify); the customer's profile from now on
+    ///
+    /// `profile_id` in the answer is the customer's profile from now on: the profile that
+    /// held `customer_user_id` first (the oldest such profile), which is the asking profile
+    /// when no other held it before (it holds it from now on), under either policy. With
+    /// `--transfer-policy transfer` (the default) the asking profile's transactions move to
+    /// that profile, each listed in `transferred`; with `keep` nothing moves and
+    /// `transferred` is empty. `profile` is the answer's `profile_id`'s profile as
+    /// GET /v1/profiles/{profile_id} answers it. Idempotent: the same request again (same
+    /// event_id) answers the same; a later one moves nothing more and answers the same
+    /// `profile_id`. The path names the asking profile; the body's `profile_id` is the
+    /// device's copy and must be the same.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/profiles/{profile_id}/identity`.
+    /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)`.
+    func postProfileIdentity(_ input: Operations.PostProfileIdentity.Input) async throws -> Operations.PostProfileIdentity.Output
     /// Signs a promotional or win-back offer for one purchase, when the profile may have it
     ///
     /// The core asks before a purchase with an offer (`make_purchase {offer}`, or a paywall
@@ -293,7 +317,10 @@ package protocol APIProtocol: Sendable {
     /// intent are remembered for the profile, so later events find it. Without
     /// `client_reference_id` the purchase is held for redemption (see
     /// /v1/web-purchases/{checkout_session_id}/redemption) by the profile
-    /// `web_purchase:<session id>`.
+    /// `web_purchase:<session id>`. A checkout whose `metadata` names the paywall's cell
+    /// (`paywire_placement_id`, `paywire_ab_test_name`, `paywire_variation_id`: the operator
+    /// copies them from the paywall the web payment was opened on) attributes its purchase to
+    /// that cell in the experiment results, as a device's purchase's `attribution` does.
     /// `customer.subscription.created` (active or trialing) is SUBSCRIBED until
     /// `current_period_end` (the subscription's or its item's); `.updated`: a new price in
     /// `previous_attributes.items` is an UPGRADE (the old product's grant ends), a changed
@@ -492,7 +519,14 @@ extension APIProtocol {
     }
     /// What the store says the user owns; valid transactions grant to this profile
     ///
-    /// A restore moves access from another profile. Refused transactions are listed; the rest are still restored. Idempotent.
+    /// What the store says this user owns, granted to the asking profile. A transaction another
+    /// profile holds follows the server's `--transfer-policy`: `transfer` (the default) moves
+    /// it to the asking profile and its `restored` entry names `from_profile_id`; `keep`
+    /// refuses it `belongs_to_another_profile` (the message names no profile) and the other
+    /// profile keeps it. Refused transactions are listed; the rest are still restored.
+    /// Idempotent: the same restore again (same event_id) answers the same, `from_profile_id`
+    /// included, and moves nothing more.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/restores`.
     /// - Remark: Generated from `#/paths//v1/restores/post(postRestore)`.
@@ -501,6 +535,33 @@ extension APIProtocol {
         body: Operations.PostRestore.Input.Body
     ) async throws -> Operations.PostRestore.Output {
         try await postRestore(Operations.PostRestore.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The profile is identified as a customer (identify); the customer's profile from now on
+    ///
+    /// `profile_id` in the answer is the customer's profile from now on: the profile that
+    /// held `customer_user_id` first (the oldest such profile), which is the asking profile
+    /// when no other held it before (it holds it from now on), under either policy. With
+    /// `--transfer-policy transfer` (the default) the asking profile's transactions move to
+    /// that profile, each listed in `transferred`; with `keep` nothing moves and
+    /// `transferred` is empty. `profile` is the answer's `profile_id`'s profile as
+    /// GET /v1/profiles/{profile_id} answers it. Idempotent: the same request again (same
+    /// event_id) answers the same; a later one moves nothing more and answers the same
+    /// `profile_id`. The path names the asking profile; the body's `profile_id` is the
+    /// device's copy and must be the same.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/profiles/{profile_id}/identity`.
+    /// - Remark: Generated from `#/paths//v1/profiles/{profile_id}/identity/post(postProfileIdentity)`.
+    package func postProfileIdentity(
+        path: Operations.PostProfileIdentity.Input.Path,
+        headers: Operations.PostProfileIdentity.Input.Headers = .init(),
+        body: Operations.PostProfileIdentity.Input.Body
+    ) async throws -> Operations.PostProfileIdentity.Output {
+        try await postProfileIdentity(Operations.PostProfileIdentity.Input(
+            path: path,
             headers: headers,
             body: body
         ))
@@ -744,7 +805,10 @@ extension APIProtocol {
     /// intent are remembered for the profile, so later events find it. Without
     /// `client_reference_id` the purchase is held for redemption (see
     /// /v1/web-purchases/{checkout_session_id}/redemption) by the profile
-    /// `web_purchase:<session id>`.
+    /// `web_purchase:<session id>`. A checkout whose `metadata` names the paywall's cell
+    /// (`paywire_placement_id`, `paywire_ab_test_name`, `paywire_variation_id`: the operator
+    /// copies them from the paywall the web payment was opened on) attributes its purchase to
+    /// that cell in the experiment results, as a device's purchase's `attribution` does.
     /// `customer.subscription.created` (active or trialing) is SUBSCRIBED until
     /// `current_period_end` (the subscription's or its item's); `.updated`: a new price in
     /// `previous_attributes.items` is an UPGRADE (the old product's grant ends), a changed

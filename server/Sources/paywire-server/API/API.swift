@@ -35,6 +35,8 @@ struct ServerSetup: Sendable {
     /// How long a redemption link redeems (ms), and where it points.
     var redemptionTTLMillis = 7 * 24 * 3600 * 1000
     var redemptionLinkBase = "paywire://redeem"
+    /// What a restore or an identity does with a purchase another profile holds.
+    var transferPolicy = TransferPolicy.transfer
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage

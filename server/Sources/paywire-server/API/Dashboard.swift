@@ -3,7 +3,8 @@ import Hummingbird
 import NIOCore
 
 /// `GET /dashboard`: every placement's experiments as a page, from the same computation as the
-/// results route.
+/// results route; a profile's purchases and transfers are `GET /dashboard/profiles/{id}`
+/// (DashboardProfileRoute).
 enum DashboardRoute {
     static func register(on routes: ServerRoutes, api: API) {
         routes.add(.get, "/dashboard") { _, _ in
@@ -60,6 +61,8 @@ enum DashboardPage {
                 <td><span data-field="variation_id">\(escape(variation.variationId))</span>\(marker)</td>\
                 <td data-field="weight">\(variation.weight)</td><td data-field="exposed">\(variation.exposed)</td>\
                 <td data-field="share">\(percent(share))</td><td data-field="purchasers">\(variation.purchasers)</td>\
+                <td data-field="store_purchases">\(variation.storePurchases)</td><td data-field="web_purchases">\(variation.webPurchases)</td>\
+                <td data-field="transferred">\(variation.transferred)</td>\
                 <td data-field="refunds">\(variation.refunds)</td><td data-field="active_subscribers">\(variation.activeSubscribers)</td>\
                 <td data-field="rate">\(percent(variation.rate))</td>\
                 <td data-field="interval">\(percent(variation.low)) – \(percent(variation.high))</td>\
@@ -72,7 +75,7 @@ enum DashboardPage {
         let name = experiment.abTestName.isEmpty ? "(no A/B test name)" : experiment.abTestName
         return """
             <div class="experiment" data-ab-test="\(escape(experiment.abTestName))"><h3>\(escape(name))</h3>
-            <table><thead><tr><th>Variation</th><th>Weight</th><th>Exposed</th><th>Share of exposures</th><th>Purchasers</th><th>Refunds</th><th>Active subscribers</th>\
+            <table><thead><tr><th>Variation</th><th>Weight</th><th>Exposed</th><th>Share of exposures</th><th>Purchasers</th><th>Store purchases</th><th>Web purchases</th><th>Transferred since</th><th>Refunds</th><th>Active subscribers</th>\
             <th>Conversion</th><th>95 % interval (Wilson)</th><th>vs holdout</th><th>Revenue</th><th>Revenue per exposed</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             <p class="srm \(flag)" data-field="sample_ratio" data-mismatch="\(experiment.mismatch)">\
@@ -151,7 +154,7 @@ enum DashboardPage {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    private static func isoDate(_ milliseconds: Int) -> String {
+    static func isoDate(_ milliseconds: Int) -> String {
         ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 }

@@ -52,13 +52,22 @@ extension API {
                 refusals[post.claims[index].transactionId] = error
             }
         }
-        let outcome = try await setup.store.recordRestore(post, products: setup.products, refusals: refusals)
-        for _ in outcome.restored { ServerMetrics.purchase("verified") }
-        for (_, refusal) in outcome.refused { ServerMetrics.purchase(refusal.code.rawValue) }
+        let outcome = try await setup.store.recordRestore(post, products: setup.products, refusals: refusals,
+                                                          policy: setup.transferPolicy, now: ServerSetup.now())
+        for restored in outcome.restored {
+            ServerMetrics.purchase("verified")
+            if restored.from != nil { ServerMetrics.transfer("restore") }
+        }
+        for (_, refusal) in outcome.refused { ServerMetrics.purchase(refusal?.code.rawValue ?? StorageRules.keptCode) }
         return .ok(.init(body: .json(.init(
             profile: try await answerProfile(post.profileId),
-            restored: outcome.restored.map { .init(transactionId: $0.transactionId, vendorProductId: $0.vendorProductId) },
-            refused: outcome.refused.map { .init(transactionId: $0.0.transactionId, code: Self.restoreCode($0.1.code), message: $0.1.message) }))))
+            restored: outcome.restored.map { .init(transactionId: $0.claim.transactionId, vendorProductId: $0.claim.vendorProductId, fromProfileId: $0.from) },
+            refused: outcome.refused.map { (claim, refusal) -> Components.Schemas.RestoreResponse.RefusedPayloadPayload in
+                guard let refusal else {
+                    return .init(transactionId: claim.transactionId, code: .belongsToAnotherProfile, message: StorageRules.keptMessage(claim))
+                }
+                return .init(transactionId: claim.transactionId, code: Self.restoreCode(refusal.code), message: refusal.message)
+            }))))
     }
 
     /// A purchase a store's own message made known (a Play link, a Stripe event), not the
@@ -66,10 +75,12 @@ extension API {
     /// message. Idempotent on the transaction id; a refusal (another owner or product) is the
     /// caller's to report.
     func recordStorePurchase(owner: String, transactionId: String, productId: String, product: StoreProduct, store: String,
-                             verification: String, purchasedAt: Int, environment: String, text: String) async throws -> Result<String, Refusal> {
+                             verification: String, purchasedAt: Int, environment: String, text: String,
+                             attribution: Attribution? = nil) async throws -> Result<String, Refusal> {
         let claim = TransactionClaim(transactionId: transactionId, originalTransactionId: transactionId, vendorProductId: productId,
                                      verification: verification, purchasedAt: purchasedAt, environment: environment, store: store, text: text)
-        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: claim, amount: nil, currencyCode: nil, pending: false, attribution: nil)
+        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: claim, amount: nil, currencyCode: nil, pending: false,
+                                attribution: attribution)
         return try await setup.store.recordPurchase(post, product: product, refusal: nil, request: text)
     }
 

@@ -78,7 +78,8 @@ extension API {
         }
         switch try await recordStorePurchase(owner: plan.owner, transactionId: plan.originalTransactionId, productId: productId, product: product,
                                              store: Self.stripeSource, verification: "stripe_webhook",
-                                             purchasedAt: effect.purchasedAt ?? effect.at, environment: effect.environment, text: text) {
+                                             purchasedAt: effect.purchasedAt ?? effect.at, environment: effect.environment, text: text,
+                                             attribution: effect.attribution) {
         case .success: return effect.checkoutSessionId != nil
         case .failure(let refusal):
             Logger(label: "paywire-server").warning("a Stripe purchase was not recorded",

@@ -41,6 +41,8 @@ struct PurchasePost: Sendable {
 
 /// A `POST /v1/restores` body.
 struct RestorePost: Sendable {
+    /// The request's id: a retry of a restore that moved a purchase answers where it came from.
+    let eventId: String
     let profileId: String
     let customerUserId: String?
     var claims: [TransactionClaim]
@@ -88,7 +90,7 @@ enum PurchaseRequests {
 
     static func restore(_ body: [UInt8]) throws(RequestProblem) -> RestorePost {
         let object = try document(body)
-        _ = try text(object, "event_id")
+        let eventId = try text(object, "event_id")
         guard let items = try member(object, "transactions").asArray else { throw RequestProblem("transactions must be an array") }
         var claims: [TransactionClaim] = []
         for (index, item) in items.enumerated() {
@@ -98,7 +100,7 @@ enum PurchaseRequests {
                 throw RequestProblem("transactions[\(index)]: \(error.message)")
             }
         }
-        return RestorePost(profileId: try text(object, "profile_id"), customerUserId: try optionalText(object, "customer_user_id"),
+        return RestorePost(eventId: eventId, profileId: try text(object, "profile_id"), customerUserId: try optionalText(object, "customer_user_id"),
                            claims: claims)
     }
 

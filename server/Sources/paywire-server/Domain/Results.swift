@@ -16,6 +16,11 @@ struct VariationResult: Sendable {
     let purchasers: Int
     /// Purchasers of whom a store notification reported a purchase refunded.
     let refunds: Int
+    /// The purchases counted here, by where they were made: a store (or the test store), the web.
+    var storePurchases = 0
+    var webPurchases = 0
+    /// Of those, the ones whose access has moved to another profile since (still counted here).
+    var transferred = 0
     /// Purchasers whose subscription bought here grants access now (a grace period counts).
     let activeSubscribers: Int
     let rate: Double
@@ -53,7 +58,8 @@ struct PlacementResults: Sendable {
                   variations: experiment.variations.map { variation in
                       .init(variationId: variation.variationId, weight: variation.weight,
                             holdout: variation.holdout, exposed: variation.exposed,
-                            purchasers: variation.purchasers, refunds: variation.refunds, activeSubscribers: variation.activeSubscribers,
+                            purchasers: variation.purchasers, refunds: variation.refunds, storePurchases: variation.storePurchases,
+                            webPurchases: variation.webPurchases, transferred: variation.transferred, activeSubscribers: variation.activeSubscribers,
                             conversion: .init(rate: variation.rate, low: variation.low, high: variation.high),
                             revenue: money(variation.revenue), revenuePerExposed: money(variation.revenuePerExposed))
                   },
@@ -112,7 +118,8 @@ enum Results {
         let interval = Statistics.wilson(successes: purchasers, trials: exposed)
         return VariationResult(
             variationId: variationId, weight: weight, holdout: holdout, exposed: exposed, purchasers: purchasers,
-            refunds: refunds, activeSubscribers: active,
+            refunds: refunds, storePurchases: sales.count(where: { !$0.isWeb }), webPurchases: sales.count(where: \.isWeb),
+            transferred: sales.count(where: \.isTransferred), activeSubscribers: active,
             rate: exposed == 0 ? 0 : Double(purchasers) / Double(exposed), low: interval.low, high: interval.high,
             revenue: revenue.totals, revenuePerExposed: revenue.perUnit(exposed))
     }
@@ -144,8 +151,15 @@ struct Sale: Sendable {
     let expiresAt: Int?
     /// Nil when no notification came for its original transaction.
     let lifecycle: LifecycleState?
+    /// Where it was bought (`stripe`: on the web).
+    var store = ""
+    /// Who holds its access now (another profile than the purchaser: it moved).
+    var owner = ""
 
     var isRefund: Bool { lifecycle?.isRefund ?? false }
+    var isWeb: Bool { store == API.stripeSource }
+    /// Its access moved to another profile (a restore, an identity, a redemption) since.
+    var isTransferred: Bool { !owner.isEmpty && owner != purchaser }
 
     /// Access now, by the rule the profile's grants follow (the model's `GrantStanding`).
     func isActiveSubscription(now: Int) -> Bool {

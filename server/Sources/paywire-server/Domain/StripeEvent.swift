@@ -25,6 +25,8 @@ struct StripeEffect: Sendable {
     /// The product the event's price maps to; nil: no price, or one not in the catalog.
     var productId: String?
     var purchasedAt: Int?
+    /// The paywall cell a checkout's metadata names (results count the purchase there).
+    var attribution: Attribution?
     /// Stripe ids remembered for the owner and purchase, so later events find them.
     var links: [String] = []
     /// The lifecycle event to apply; nil: nothing about access changes (`reason` says why),

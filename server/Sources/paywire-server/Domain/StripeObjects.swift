@@ -24,7 +24,9 @@ enum StripeObjects {
         effect.originalTransactionId = subscription ?? paymentIntent ?? sessionId
         effect.links = [sessionId, subscription, paymentIntent].compactMap { $0 }
         effect.purchasedAt = effect.at
-        var priceId = try session.member("metadata")?.optionalText("paywire_price_id")
+        let metadata = try session.member("metadata")
+        var priceId = try metadata?.optionalText("paywire_price_id")
+        effect.attribution = try cell(metadata)
         for item in try StripeEvent.list(session, "line_items") where priceId == nil { priceId = try price(item) }
         let (product, why) = StripeEvent.product(priceId, prices: prices)
         effect.productId = product
@@ -32,6 +34,15 @@ enum StripeObjects {
             effect.reason = "the checkout \(why ?? ""): "
                 + (subscription != nil ? "its subscription's events grant access" : "nothing is granted (a one-time checkout names its price in metadata.paywire_price_id)")
         }
+    }
+
+    /// The paywall cell a checkout's metadata names: `paywire_placement_id`,
+    /// `paywire_ab_test_name` (may be empty) and `paywire_variation_id`, all three, or none.
+    static func cell(_ metadata: Members?) throws(RequestProblem) -> Attribution? {
+        guard let placement = try metadata?.optionalText("paywire_placement_id"), !placement.isEmpty,
+              let test = try metadata?.optionalText("paywire_ab_test_name"),
+              let variation = try metadata?.optionalText("paywire_variation_id"), !variation.isEmpty else { return nil }
+        return Attribution(placementId: placement, abTestName: test, variationId: variation)
     }
 
     /// `customer.subscription.created`, `.updated` and `.deleted`.

@@ -66,7 +66,7 @@ struct RequireAPIKey: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         let guarded = (path.hasPrefix("/v1/") && context.endpointPath != nil && path != "/v1/notifications/app-store" && path != "/v1/webhooks/stripe"
-            && !exempt.contains(path)) || path == "/dashboard"
+            && !exempt.contains(path)) || path == "/dashboard" || path.hasPrefix("/dashboard/")
         guard keys.isRequired, guarded, !keys.accepts(request.headers[.authorization]) else { return try await next(request, context) }
         return ErrorBody.response(.unauthorized, code: "unauthorized", "this server needs 'authorization: Api-Key <key>' with a key it accepts")
     }

@@ -44,6 +44,11 @@ enum ServerMetrics {
         Counter(label: "paywire_redemptions_total", dimensions: [("result", result)]).increment()
     }
 
+    /// A purchase moved to another profile, by reason (`restore`, `identity`).
+    static func transfer(_ reason: String) {
+        Counter(label: "paywire_transfers_total", dimensions: [("reason", reason)]).increment()
+    }
+
     /// A purchase or restored transaction by outcome (`verified`, `pending`, or the refusal's code).
     static func purchase(_ outcome: String) {
         Counter(label: "paywire_purchases_total", dimensions: [("outcome", outcome)]).increment()

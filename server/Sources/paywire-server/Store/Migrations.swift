@@ -174,9 +174,38 @@ struct Migration: Sendable {
                 redeemable BOOLEAN NOT NULL, completed_at BIGINT NOT NULL, token_sha256 TEXT UNIQUE, token_expires_at BIGINT,
                 redeemed_by TEXT, redeemed_at BIGINT);
             """),
+        // Purchases that moved between profiles (a restore or an identity under
+        // --transfer-policy transfer, a web purchase's redemption): which, from whom, to whom,
+        // when, why, and the request that moved them (a retry answers the same). When a profile
+        // first held its customer user id (the customer's profile is the one that held it
+        // first; NULL, before this version, counts as earliest), and the indexes its lookup,
+        // the profile view and the holdout results read by.
+        Migration(version: 9, name: "transfers", sqlite: """
+            CREATE TABLE transfers (
+                arrival INTEGER PRIMARY KEY AUTOINCREMENT, transaction_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
+                from_profile_id TEXT NOT NULL, to_profile_id TEXT NOT NULL, reason TEXT NOT NULL, event_id TEXT NOT NULL,
+                transferred_at INTEGER NOT NULL);
+            CREATE INDEX transfers_by_from ON transfers(from_profile_id);
+            CREATE INDEX transfers_by_to ON transfers(to_profile_id);
+            CREATE INDEX transfers_by_event ON transfers(event_id);
+            CREATE INDEX transactions_by_purchaser ON transactions(purchaser_profile_id);
+            ALTER TABLE profiles ADD COLUMN identified_at INTEGER;
+            CREATE INDEX profiles_by_customer ON profiles(customer_user_id);
+            """, postgres: """
+            CREATE TABLE transfers (
+                arrival BIGSERIAL PRIMARY KEY, transaction_id TEXT NOT NULL, vendor_product_id TEXT NOT NULL,
+                from_profile_id TEXT NOT NULL, to_profile_id TEXT NOT NULL, reason TEXT NOT NULL, event_id TEXT NOT NULL,
+                transferred_at BIGINT NOT NULL);
+            CREATE INDEX transfers_by_from ON transfers(from_profile_id);
+            CREATE INDEX transfers_by_to ON transfers(to_profile_id);
+            CREATE INDEX transfers_by_event ON transfers(event_id);
+            CREATE INDEX transactions_by_purchaser ON transactions(purchaser_profile_id);
+            ALTER TABLE profiles ADD COLUMN identified_at BIGINT;
+            CREATE INDEX profiles_by_customer ON profiles(customer_user_id);
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).
     static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
-                         "profile_records", "profile_data", "offer_nonces", "consumption_requests", "stripe_links", "web_purchases"]
+                         "profile_records", "profile_data", "offer_nonces", "consumption_requests", "stripe_links", "web_purchases", "transfers"]
 }

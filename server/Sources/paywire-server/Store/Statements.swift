@@ -11,7 +11,7 @@ enum Statements {
         UPDATE transactions SET price_amount = ?, currency_code = ?, placement_id = ?, ab_test_name = ?, variation_id = ?
         WHERE transaction_id = ?
         """
-    static let transactionProduct = "SELECT vendor_product_id FROM transactions WHERE transaction_id = ?"
+    static let restoredTransaction = "SELECT vendor_product_id, owner_profile_id FROM transactions WHERE transaction_id = ?"
     static let moveTransaction = "UPDATE transactions SET owner_profile_id = ?, status = 'verified' WHERE transaction_id = ?"
     /// transaction_id, original_transaction_id, vendor_product_id, owner (twice), status, environment, store,
     /// purchased_at, expires_at, access_level, product_type.
@@ -21,10 +21,14 @@ enum Statements {
             ownership_type, offer_type, offer_id, offer_payment_mode)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    /// The backend has met this profile (a purchase or restore named it).
+    /// The backend has met this profile (a purchase, restore or identity named it):
+    /// profile_id, customer_user_id, the time (ms) it holds that customer user id from (NULL
+    /// without one). A new customer user id restarts the time; the same one keeps it.
     static let meetProfile = """
-        INSERT INTO profiles (profile_id, customer_user_id) VALUES (?, ?)
-        ON CONFLICT (profile_id) DO UPDATE SET customer_user_id = COALESCE(excluded.customer_user_id, profiles.customer_user_id)
+        INSERT INTO profiles (profile_id, customer_user_id, identified_at) VALUES (?, ?, ?)
+        ON CONFLICT (profile_id) DO UPDATE SET customer_user_id = COALESCE(excluded.customer_user_id, profiles.customer_user_id),
+            identified_at = CASE WHEN excluded.customer_user_id IS NULL OR excluded.customer_user_id = profiles.customer_user_id
+                THEN profiles.identified_at ELSE excluded.identified_at END
         """
     /// Each distinct outcome of a transaction for a profile once.
     static let logPurchase = """
@@ -102,7 +106,7 @@ enum Statements {
         """
     private static let saleColumns = """
         SELECT t.ab_test_name, t.variation_id, t.purchaser_profile_id, t.price_amount, t.currency_code, t.product_type,
-            t.transaction_id, t.vendor_product_id, t.purchased_at, t.expires_at, l.original_transaction_id AS notified,
+            t.transaction_id, t.vendor_product_id, t.purchased_at, t.expires_at, t.store, t.owner_profile_id, l.original_transaction_id AS notified,
             l.expires_at AS l_expires_at, l.will_renew, l.is_in_grace_period, l.grace_period_expires_at, l.is_refund
         FROM transactions t LEFT JOIN lifecycles l ON l.original_transaction_id = t.original_transaction_id
         """

@@ -23,7 +23,17 @@ protocol Storage: Sendable {
     /// refusal, including a `transaction_conflict` found here.
     func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal>
     /// Restores checked claims to the restoring profile; `refusals` are those already refused.
-    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal]) async throws -> RestoreOutcome
+    /// A transaction another profile holds moves (kept as a transfer) or is refused, as
+    /// `policy` says; one this request moved before answers where it came from again.
+    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
+                       policy: TransferPolicy, now: Int) async throws -> RestoreOutcome
+    /// Identifies a profile as a customer: it holds the customer user id from now on; the
+    /// customer's profile is the one that held it first (else this one), and under `transfer`
+    /// this profile's transactions move there (each kept as a transfer). The same event_id
+    /// again answers what it moved.
+    func identify(_ post: IdentityPost, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome
+    /// What the dashboard's profile view shows of a profile.
+    func profileView(_ profileId: String) async throws -> ProfileView
     /// Every purchase post and restored claim with its outcome, in arrival order.
     func purchaseLog(profileId: String?) async throws -> [PurchaseLogEntry]
 
@@ -77,8 +87,10 @@ struct EventSummary: Sendable {
 
 /// What a restore came to.
 struct RestoreOutcome: Sendable {
-    let restored: [TransactionClaim]
-    let refused: [(TransactionClaim, Refusal)]
+    /// Each restored claim, with the profile it moved from when another held it.
+    let restored: [(claim: TransactionClaim, from: String?)]
+    /// A nil refusal: another profile holds it and keeps it (`belongs_to_another_profile`).
+    let refused: [(claim: TransactionClaim, refusal: Refusal?)]
 }
 
 /// One line of `/_dev/purchases`: the request or claim as sent, and its outcome.

@@ -39,25 +39,46 @@ enum StorageRules {
 
     enum RestoreDecision: Equatable {
         case refuse(Refusal)
-        /// A known transaction: access moves to the restoring profile (and it is verified).
-        case move
+        /// Another profile holds it and the policy keeps it there: refused
+        /// `belongs_to_another_profile`, nothing moves.
+        case keep
+        /// A known transaction: access moves to the restoring profile (and it is verified);
+        /// `from` is the other profile it comes from (nil: the restoring profile held it).
+        case move(from: String?)
         /// A transaction never seen: store it, owned by the restoring profile.
         case insert
     }
 
+    /// A stored transaction as a restore needs it.
+    struct RestoredTransaction: Sendable {
+        let productId: String
+        let owner: String
+    }
+
     /// One restored claim: refused as verification found, a conflict when the transaction is
-    /// known for another product, else moved or stored.
-    static func restore(_ claim: TransactionClaim, refusal: Refusal?, existingProduct: String?, hasProduct: Bool) -> RestoreDecision {
+    /// known for another product; one another profile holds moves or stays as the policy says;
+    /// else moved (verified) or stored.
+    static func restore(_ claim: TransactionClaim, refusal: Refusal?, existing: RestoredTransaction?, restorer: String,
+                        policy: TransferPolicy, hasProduct: Bool) -> RestoreDecision {
         if let refusal { return .refuse(refusal) }
-        if let existingProduct {
-            guard existingProduct == claim.vendorProductId else {
+        if let existing {
+            guard existing.productId == claim.vendorProductId else {
                 return .refuse(Refusal(code: .transactionConflict,
-                                       message: "transaction '\(claim.transactionId)' is already known for product '\(existingProduct)'"))
+                                       message: "transaction '\(claim.transactionId)' is already known for product '\(existing.productId)'"))
             }
-            return .move
+            guard existing.owner != restorer else { return .move(from: nil) }
+            return policy == .transfer ? .move(from: existing.owner) : .keep
         }
         guard hasProduct else { return .refuse(Refusal(code: .unknownProduct, message: "product '\(claim.vendorProductId)' is not in the catalog")) }
         return .insert
+    }
+
+    /// The purchase log's code of a restored transaction another profile keeps.
+    static let keptCode = "belongs_to_another_profile"
+
+    /// The refusal of a restored transaction another profile keeps; it names no profile.
+    static func keptMessage(_ claim: TransactionClaim) -> String {
+        "transaction '\(claim.transactionId)' belongs to another profile, and this server keeps purchases where they are (--transfer-policy keep)"
     }
 
     /// The newest verified transaction of an original transaction, as a notification needs it.

@@ -39,8 +39,9 @@ enum WebPurchaseStatements {
         SELECT checkout_session_id, holder_profile_id, token_expires_at, redeemed_by FROM web_purchases WHERE token_sha256 = ?
         """
     static let redeemed = "UPDATE web_purchases SET redeemed_by = ?, redeemed_at = ? WHERE checkout_session_id = ?"
-    /// The holder's purchases (one checkout's) move to the redeeming profile, and so do its
-    /// Stripe ids, so later events find the new owner.
+    /// to, from: a profile's purchases move (a held checkout's to the redeeming profile, an
+    /// identified profile's to the customer's), and so do its Stripe ids, so later events find
+    /// the new owner.
     static let moveHeld = "UPDATE transactions SET owner_profile_id = ? WHERE owner_profile_id = ?"
     static let moveLinks = "UPDATE stripe_links SET profile_id = ? WHERE profile_id = ?"
 }

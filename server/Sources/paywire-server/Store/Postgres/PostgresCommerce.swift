@@ -36,26 +36,42 @@ extension PostgresStorage {
         }
     }
 
-    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal]) async throws -> RestoreOutcome {
+    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
+                       policy: TransferPolicy, now: Int) async throws -> RestoreOutcome {
         try await serializable { connection in
             try await self.meet(post.profileId, post.customerUserId, connection)
-            var restored: [TransactionClaim] = [], refused: [(TransactionClaim, Refusal)] = []
+            let movedBefore = try await self.transfers(of: post.eventId, .restore, connection)
+            var restored: [(claim: TransactionClaim, from: String?)] = [], refused: [(claim: TransactionClaim, refusal: Refusal?)] = []
             for claim in post.claims {
-                let existingProduct = try await self.rows(Statements.transactionProduct, [.text(claim.transactionId)], on: connection).first?["vendor_product_id"].decode(String.self)
-                switch StorageRules.restore(claim, refusal: refusals[claim.transactionId], existingProduct: existingProduct,
-                                            hasProduct: products[claim.vendorProductId] != nil) {
+                let existing = try await self.rows(Statements.restoredTransaction, [.text(claim.transactionId)], on: connection).first.map {
+                    StorageRules.RestoredTransaction(productId: try $0["vendor_product_id"].decode(String.self),
+                                                     owner: try $0["owner_profile_id"].decode(String.self))
+                }
+                var from: String?
+                switch StorageRules.restore(claim, refusal: refusals[claim.transactionId], existing: existing, restorer: post.profileId,
+                                            policy: policy, hasProduct: products[claim.vendorProductId] != nil) {
                 case .refuse(let refusal):
                     try await self.log(claim.transactionId, post.profileId, "refused", refusal.code.rawValue, claim.text, connection)
                     refused.append((claim, refusal))
                     continue
-                case .move:
+                case .keep:
+                    try await self.log(claim.transactionId, post.profileId, "refused", StorageRules.keptCode, claim.text, connection)
+                    refused.append((claim, nil))
+                    continue
+                case .move(let other):
                     _ = try await self.rows(Statements.moveTransaction, [.text(post.profileId), .text(claim.transactionId)], on: connection)
+                    if let other {
+                        try await self.recordTransfer(TransferRecord(transactionId: claim.transactionId, vendorProductId: claim.vendorProductId,
+                                                                     fromProfileId: other, toProfileId: post.profileId),
+                                                      .restore, eventId: post.eventId, now: now, connection)
+                    }
+                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && $0.toProfileId == post.profileId })?.fromProfileId
                 case .insert:
                     guard let product = products[claim.vendorProductId] else { continue }
                     try await self.insert(claim, owner: post.profileId, status: "verified", product: product, connection)
                 }
                 try await self.log(claim.transactionId, post.profileId, "verified", "", claim.text, connection)
-                restored.append(claim)
+                restored.append((claim, from))
             }
             return RestoreOutcome(restored: restored, refused: refused)
         }
@@ -98,8 +114,9 @@ extension PostgresStorage {
     }
 
     /// The backend has met this profile (a purchase or restore named it).
-    private func meet(_ profileId: String, _ customerUserId: String?, _ connection: PostgresConnection) async throws {
-        _ = try await rows(Statements.meetProfile, [.text(profileId), .text(customerUserId)], on: connection)
+    func meet(_ profileId: String, _ customerUserId: String?, _ connection: PostgresConnection) async throws {
+        _ = try await rows(Statements.meetProfile, [.text(profileId), .text(customerUserId), .int(customerUserId.map { _ in ServerSetup.now() })],
+                           on: connection)
     }
 
     /// Each distinct outcome of a transaction for a profile once.

@@ -65,6 +65,7 @@ extension PostgresStorage {
                         expiresAt: try row["l_expires_at"].decode(Int?.self), willRenew: try row["will_renew"].decode(Bool.self),
                         isInGracePeriod: try row["is_in_grace_period"].decode(Bool.self),
                         gracePeriodExpiresAt: try row["grace_period_expires_at"].decode(Int?.self),
-                        isRefund: try row["is_refund"].decode(Bool.self)))
+                        isRefund: try row["is_refund"].decode(Bool.self)),
+                    store: try row["store"].decode(String.self), owner: try row["owner_profile_id"].decode(String.self))
     }
 }

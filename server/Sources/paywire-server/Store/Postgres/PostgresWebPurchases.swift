@@ -57,9 +57,8 @@ extension PostgresStorage {
             let result = Redemption.decide(held, profileId: profileId, now: now)
             guard result == .redeemed, let held else { return result }
             _ = try await self.rows(WebPurchaseStatements.redeemed, [.text(profileId), .int(now), .text(held.checkoutSessionId)], on: connection)
-            _ = try await self.rows(Statements.meetProfile, [.text(profileId), .text(nil)], on: connection)
-            _ = try await self.rows(WebPurchaseStatements.moveHeld, [.text(profileId), .text(held.holder)], on: connection)
-            _ = try await self.rows(WebPurchaseStatements.moveLinks, [.text(profileId), .text(held.holder)], on: connection)
+            try await self.meet(profileId, nil, connection)
+            _ = try await self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, connection)
             return result
         }
     }

@@ -33,26 +33,41 @@ extension SQLiteStorage {
         }
     }
 
-    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal]) async throws -> RestoreOutcome {
+    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
+                       policy: TransferPolicy, now: Int) async throws -> RestoreOutcome {
         try await database.write { db in
             try Self.meet(post.profileId, post.customerUserId, db)
-            var restored: [TransactionClaim] = [], refused: [(TransactionClaim, Refusal)] = []
+            let movedBefore = try Self.transfers(of: post.eventId, .restore, db)
+            var restored: [(claim: TransactionClaim, from: String?)] = [], refused: [(claim: TransactionClaim, refusal: Refusal?)] = []
             for claim in post.claims {
-                let existingProduct = try String.fetchOne(db, sql: Statements.transactionProduct, arguments: [claim.transactionId])
-                switch StorageRules.restore(claim, refusal: refusals[claim.transactionId], existingProduct: existingProduct,
-                                            hasProduct: products[claim.vendorProductId] != nil) {
+                let existing = try Row.fetchOne(db, sql: Statements.restoredTransaction, arguments: [claim.transactionId]).map {
+                    StorageRules.RestoredTransaction(productId: $0["vendor_product_id"], owner: $0["owner_profile_id"])
+                }
+                var from: String?
+                switch StorageRules.restore(claim, refusal: refusals[claim.transactionId], existing: existing, restorer: post.profileId,
+                                            policy: policy, hasProduct: products[claim.vendorProductId] != nil) {
                 case .refuse(let refusal):
                     try Self.log(claim.transactionId, post.profileId, "refused", refusal.code.rawValue, claim.text, db)
                     refused.append((claim, refusal))
                     continue
-                case .move:
+                case .keep:
+                    try Self.log(claim.transactionId, post.profileId, "refused", StorageRules.keptCode, claim.text, db)
+                    refused.append((claim, nil))
+                    continue
+                case .move(let other):
                     try db.execute(sql: Statements.moveTransaction, arguments: [post.profileId, claim.transactionId])
+                    if let other {
+                        try Self.recordTransfer(TransferRecord(transactionId: claim.transactionId, vendorProductId: claim.vendorProductId,
+                                                               fromProfileId: other, toProfileId: post.profileId),
+                                                .restore, eventId: post.eventId, now: now, db)
+                    }
+                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && $0.toProfileId == post.profileId })?.fromProfileId
                 case .insert:
                     guard let product = products[claim.vendorProductId] else { continue }
                     try Self.insert(claim, owner: post.profileId, status: "verified", product: product, db)
                 }
                 try Self.log(claim.transactionId, post.profileId, "verified", "", claim.text, db)
-                restored.append(claim)
+                restored.append((claim, from))
             }
             return RestoreOutcome(restored: restored, refused: refused)
         }
@@ -93,7 +108,7 @@ extension SQLiteStorage {
 
     /// The backend has met this profile (a purchase or restore named it).
     static func meet(_ profileId: String, _ customerUserId: String?, _ db: Database) throws {
-        try db.execute(sql: Statements.meetProfile, arguments: [profileId, customerUserId])
+        try db.execute(sql: Statements.meetProfile, arguments: [profileId, customerUserId, customerUserId.map { _ in ServerSetup.now() }])
     }
 
     /// Each distinct outcome of a transaction for a profile once.

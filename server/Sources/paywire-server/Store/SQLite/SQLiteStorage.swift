@@ -101,7 +101,7 @@ final class SQLiteStorage: Storage {
                                 expiresAt: row["l_expires_at"], willRenew: row["will_renew"],
                                 isInGracePeriod: row["is_in_grace_period"],
                                 gracePeriodExpiresAt: row["grace_period_expires_at"], isRefund: row["is_refund"])
-             })
+             }, store: row["store"], owner: row["owner_profile_id"])
     }
 
     /// A column the statement guarantees is not null (a null is a stored row this code did not write).

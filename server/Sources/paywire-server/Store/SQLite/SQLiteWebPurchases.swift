@@ -55,8 +55,7 @@ extension SQLiteStorage {
             guard result == .redeemed, let held else { return result }
             try db.execute(sql: WebPurchaseStatements.redeemed, arguments: [profileId, now, held.checkoutSessionId])
             try Self.meet(profileId, nil, db)
-            try db.execute(sql: WebPurchaseStatements.moveHeld, arguments: [profileId, held.holder])
-            try db.execute(sql: WebPurchaseStatements.moveLinks, arguments: [profileId, held.holder])
+            _ = try Self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, db)
             return result
         }
     }

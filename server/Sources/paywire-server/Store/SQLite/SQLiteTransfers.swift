@@ -1,0 +1,67 @@
+import GRDB
+
+/// Transfers in SQLite: identities, the transfers kept, and the dashboard's profile view.
+extension SQLiteStorage {
+    func identify(_ post: IdentityPost, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
+        try await database.write { db in
+            try Self.meet(post.profileId, post.customerUserId, db)
+            let first = try String.fetchOne(db, sql: TransferStatements.firstHolder, arguments: [post.customerUserId])
+            let customer = Identity.customerProfile(asking: post.profileId, firstHolder: first)
+            let before = try Self.transfers(of: post.eventId, .identity, db)
+            guard before.isEmpty, Identity.moves(asking: post.profileId, customerProfile: customer, policy: policy) else {
+                return IdentityOutcome(profileId: customer, transferred: before)
+            }
+            let moved = try Self.moveAll(from: post.profileId, to: customer, .identity, eventId: post.eventId, now: now, db)
+            return IdentityOutcome(profileId: customer, transferred: moved)
+        }
+    }
+
+    func profileView(_ profileId: String) async throws -> ProfileView {
+        try await database.read { db in
+            let profile = try Row.fetchOne(db, sql: Statements.profile, arguments: [profileId])
+            let transactions = try Row.fetchAll(db, sql: TransferStatements.viewTransactions, arguments: [profileId, profileId]).map {
+                ViewedTransaction(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], store: $0["store"],
+                                  status: $0["status"], environment: $0["environment"], purchasedAt: $0["purchased_at"],
+                                  expiresAt: $0["expires_at"], priceAmount: $0["price_amount"], currencyCode: $0["currency_code"],
+                                  owner: $0["owner_profile_id"], purchaser: $0["purchaser_profile_id"], placementId: $0["placement_id"],
+                                  abTestName: $0["ab_test_name"], variationId: $0["variation_id"])
+            }
+            let transfers = try Row.fetchAll(db, sql: TransferStatements.ofProfile, arguments: [profileId, profileId]).map {
+                TransferEntry(record: TransferRecord(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"],
+                                                     fromProfileId: $0["from_profile_id"], toProfileId: $0["to_profile_id"]),
+                              reason: $0["reason"], transferredAt: $0["transferred_at"])
+            }
+            let web = try Row.fetchAll(db, sql: TransferStatements.viewWebPurchases, arguments: [profileId, profileId]).map {
+                ViewedWebPurchase(checkoutSessionId: $0["checkout_session_id"], originalTransactionId: $0["original_transaction_id"],
+                                  holder: $0["holder_profile_id"], redeemable: $0["redeemable"], completedAt: $0["completed_at"],
+                                  tokenExpiresAt: $0["token_expires_at"], redeemedBy: $0["redeemed_by"], redeemedAt: $0["redeemed_at"])
+            }
+            return ProfileView(known: profile != nil, customerUserId: profile?["customer_user_id"], transactions: transactions,
+                               transfers: transfers, webPurchases: web)
+        }
+    }
+
+    /// What one request moved before, in order.
+    static func transfers(of eventId: String, _ reason: TransferReason, _ db: Database) throws -> [TransferRecord] {
+        try Row.fetchAll(db, sql: TransferStatements.ofRequest, arguments: [eventId, reason.rawValue]).map {
+            TransferRecord(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"],
+                           fromProfileId: $0["from_profile_id"], toProfileId: $0["to_profile_id"])
+        }
+    }
+
+    static func recordTransfer(_ transfer: TransferRecord, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws {
+        try db.execute(sql: TransferStatements.record, arguments: [transfer.transactionId, transfer.vendorProductId, transfer.fromProfileId,
+                                                                  transfer.toProfileId, reason.rawValue, eventId, now])
+    }
+
+    /// Every transaction `from` holds moves to `to`, and its Stripe ids follow; each kept as a transfer.
+    static func moveAll(from: String, to: String, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws -> [TransferRecord] {
+        let moved = try Row.fetchAll(db, sql: TransferStatements.owned, arguments: [from]).map {
+            TransferRecord(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], fromProfileId: from, toProfileId: to)
+        }
+        try db.execute(sql: WebPurchaseStatements.moveHeld, arguments: [to, from])
+        try db.execute(sql: WebPurchaseStatements.moveLinks, arguments: [to, from])
+        for transfer in moved { try recordTransfer(transfer, reason, eventId: eventId, now: now, db) }
+        return moved
+    }
+}
