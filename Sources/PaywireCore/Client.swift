@@ -56,12 +56,15 @@ public final class Client {
         var bundle: FallbackBundle?
         if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
         let served = ServedPaywalls()
+        // Offline access stands in for a backend that does not answer: nothing to do without one.
+        let productAccess = backend.map { _ in ProductAccessMap(storage: runtime.storage, log: runtime.log) }
         profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock,
-                                    accessClock: runtime.accessClock, log: log, observer: served, fetch: backend.map(ProfileFetch.init))
+                                    accessClock: runtime.accessClock, log: log, observer: served, fetch: backend.map(ProfileFetch.init),
+                                    offline: productAccess.map { OfflineAccess(store: runtime.store, map: $0, log: runtime.log) })
         // First of all events: the state a host attaching now starts from.
         profiles.emitSnapshot()
         overrides = DebugOverrides(enabled: config.debug)
-        server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock,
+        server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock, productAccess: productAccess,
                                  chooser: Chooser(profiles: profiles, clock: runtime.clock, overrides: overrides, platform: config.platform,
                                                   appVersion: config.appVersion, installedAt: config.installedAt))
         let presentations = PresentationLog(storage: runtime.storage)
@@ -105,6 +108,7 @@ public final class Client {
         }
         outbox.resume()
         if config.refreshProfileOnStart { profiles.refreshInBackground(reason: "start") }
+        profiles.askStoreForAccess(reason: "start")
     }
 
     /// Runs one method with nothing left pending (unit tests): a method that would wait is

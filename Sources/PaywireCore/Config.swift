@@ -17,6 +17,7 @@ public struct ClientConfig: Sendable {
         "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms",
         "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start", "debug",
+        "offline_access_max_age_ms",
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
@@ -56,6 +57,8 @@ public struct ClientConfig: Sendable {
     /// `refresh_profile_on_start`: with a backend, ask it for the profile as the client starts
     /// (renewals, refunds and purchases made elsewhere since the app last ran).
     var refreshProfileOnStart = true
+    /// `offline_access_max_age_ms`: how long the backend's grants give access without its answer.
+    var offlineAccessMaxAgeMilliseconds = OfflineAccessRules.defaultMaxAge
     var logLevel: LogLevel = .warn
     /// How many events may wait for the host before the overflow rule applies.
     public private(set) var eventQueueLimit = ClientConfig.defaultEventQueueLimit
@@ -113,6 +116,8 @@ public struct ClientConfig: Sendable {
         observerMode = try fields.optionalBool("observer_mode") ?? false
         debug = try fields.optionalBool("debug") ?? false
         refreshProfileOnStart = try fields.optionalBool("refresh_profile_on_start") ?? true
+        offlineAccessMaxAgeMilliseconds = try fields.optionalInt("offline_access_max_age_ms", in: Milliseconds.minute...(366 * Milliseconds.day))
+            ?? OfflineAccessRules.defaultMaxAge
         logLevel = try fields.optionalEnum("log_level", LogLevel.self) ?? .warn
         eventQueueLimit = try fields.optionalInt("event_queue_limit", in: ClientConfig.eventQueueLimitRange)
             ?? ClientConfig.defaultEventQueueLimit

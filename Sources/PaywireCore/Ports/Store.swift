@@ -33,6 +33,8 @@ enum StoreOperation: Equatable, Sendable {
     case finishTransaction(StoreTransaction, consume: Bool)
     /// Settle intro-offer eligibility (validate the receipt) for these products.
     case refreshEligibility([String])
+    /// What the user owns now, by the store's word (offline access).
+    case currentEntitlements
 }
 
 /// How an operation proceeds.
@@ -53,6 +55,8 @@ enum StoreOutcome: Equatable, Sendable {
     case done(WireError?)
     /// Settled eligibility by product id (products the store did not settle are left out).
     case eligibility([String: OfferEligibility])
+    /// The store's current entitlements: a transaction for each product the user owns now.
+    case entitlements(Result<[StoreTransaction], WireError>)
 }
 
 enum PurchaseOutcome: Equatable, Sendable {

@@ -7,8 +7,10 @@ import PaywireWire
 extension ProfileStore {
     /// Fetches the backend's profile and merges it. `then` hears why nothing usable came (nil
     /// when the profile was merged, or the backend had nothing new, or the app moved to another
-    /// profile meanwhile), once, later. Without a backend, nothing is asked.
-    func refreshFromBackend(then: @escaping (WireError?) -> Void) {
+    /// profile meanwhile), once, later. Without a backend, nothing is asked. A failure asks the
+    /// store for offline access (`askStoreForAccess`) unless `asksStoreOnFailure` is false (the
+    /// start, which asked it already).
+    func refreshFromBackend(asksStoreOnFailure: Bool = true, then: @escaping (WireError?) -> Void) {
         guard let fetch else { return }
         let profileId = self.profileId
         // The reply reaches the fetch through `self`, never by capturing it: the fetch keeps
@@ -20,9 +22,12 @@ extension ProfileStore {
                 if let error = applyBackend(snapshot, profileId: profileId) { return then(error) }
                 if self.profileId == profileId { self.fetch?.keep(etag: etag, for: profileId) }
                 then(nil)
-            case .nothingNew, .abandoned:
+            case .nothingNew:
+                then(backendConfirmed(profileId: profileId))
+            case .abandoned:
                 then(nil)
             case .failed(let error):
+                if asksStoreOnFailure { askStoreForAccess(reason: "profile_fetch_failed") }
                 then(error)
             }
         }
@@ -34,7 +39,7 @@ extension ProfileStore {
     func refreshInBackground(reason: String) {
         guard let fetch, !fetch.isFetching(profileId) else { return }
         let log = self.log
-        refreshFromBackend { failure in
+        refreshFromBackend(asksStoreOnFailure: reason != "start") { failure in
             guard let failure else { return }
             log(.warn, "profile refresh (\(reason)) failed: \(failure.message)",
                 details: [("reason", .string(reason)), ("underlying_error", .string(failure.code.rawValue))])

@@ -23,7 +23,9 @@ extension ProfileStore {
             _ = applyBackend(answer.snapshot, profileId: asked, transferred: answer.transferred)
             return nil
         }
-        let next = RemoteProfile.apply(answer.snapshot, to: ProfileStore.joined(current, profileId: answer.profileId, customerUserId: current.customerUserId), pending: awaitingBackend)
+        var next = RemoteProfile.apply(answer.snapshot, to: ProfileStore.joined(current, profileId: answer.profileId, customerUserId: current.customerUserId), pending: awaitingBackend)
+        // The backend just answered about the profile moved to: its grants count from now.
+        next.backendAnsweredAt = accessNow()
         log(.info, "the customer already has a profile: the device moves to it",
             details: [("from_profile_id", .string(asked)), ("profile_id", .string(answer.profileId)),
                       ("transferred", .number(JSONNumber(answer.transferred.count)))])

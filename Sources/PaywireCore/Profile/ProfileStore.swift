@@ -27,6 +27,13 @@ final class ProfileStore {
     private let accessClock: AccessClock
     /// The backend's profile; nil without a transport.
     let fetch: ProfileFetch?
+    /// The store's word while the backend is silent (`ProfileStore+Offline`); nil without a transport.
+    let offline: OfflineAccess?
+    /// How many answers about the profile the backend gave in this run (offline access applies
+    /// the store's answer only when none came since it asked).
+    private(set) var backendAnswers = 0
+    /// `offline_access_max_age_ms`, given to every profile this store keeps.
+    private let offlineAccessMaxAge: Int
     /// The alarm set for the profile's next change in time.
     private var accessAlarm: UInt64?
     /// Which grants were active in the profile last emitted, so an alarm emits only a change.
@@ -40,8 +47,10 @@ final class ProfileStore {
 
     /// The stored profile, adjusted to the config's `profile_id` and `customer_user_id`.
     init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, accessClock: AccessClock, log: Log,
-         observer: ProfileObserver, fetch: ProfileFetch?) throws(WireError) {
+         observer: ProfileObserver, fetch: ProfileFetch?, offline: OfflineAccess? = nil) throws(WireError) {
         self.storage = storage
+        self.offline = offline
+        offlineAccessMaxAge = config.offlineAccessMaxAgeMilliseconds
         self.sink = sink
         self.clock = clock
         self.log = log
@@ -60,6 +69,7 @@ final class ProfileStore {
             starting.timestamp = clock.nowMilliseconds()
             try storage.write(Profile.storageKey, starting.record)
         }
+        starting.offlineAccessMaxAge = offlineAccessMaxAge
         current = starting
         self.accessClock = accessClock
         accessClock.raiseFloor(to: starting.lastBackendTime)
@@ -153,8 +163,25 @@ final class ProfileStore {
     /// transfer policy): its profile event lists them, even when the access it shows is the same.
     func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, transferred: [PurchaseTransfer] = []) -> WireError? {
         guard current.profileId == profileId else { return nil }
-        let next = RemoteProfile.apply(snapshot, to: current, pending: awaitingBackend)
-        return next == current && transferred.isEmpty ? nil : keep(next, transferred: transferred)
+        var next = RemoteProfile.apply(snapshot, to: current, pending: awaitingBackend)
+        next.backendAnsweredAt = accessNow()
+        return keepAnswer(next, transferred: transferred)
+    }
+
+    /// The backend answered about `profileId` without a new profile (304, 404): its grants
+    /// are trusted again from now, and offline grants give way to them.
+    func backendConfirmed(profileId: String) -> WireError? {
+        guard current.profileId == profileId else { return nil }
+        var next = OfflineAccessRules.removed(from: current)
+        next.backendAnsweredAt = accessNow()
+        return keepAnswer(next)
+    }
+
+    /// The store's current entitlements, while the backend has not answered: offline grants
+    /// (`OfflineAccessRules.replace`), never kept on disk.
+    func applyOffline(_ decisions: [AccessDecision]) -> WireError? {
+        let next = OfflineAccessRules.replace(in: current, with: decisions, now: accessNow())
+        return next == current ? nil : keep(next)
     }
 
     /// Takes back the unverified access a transaction gave (the backend refused it without
@@ -185,10 +212,30 @@ final class ProfileStore {
         }
     }
 
+    /// Keeps a backend answer: a changed profile (or one that says what moved) as every change;
+    /// an unchanged one quietly (only the answer's time is new), then judged, since trust that
+    /// had ended may be back.
+    private func keepAnswer(_ next: Profile, transferred: [PurchaseTransfer] = []) -> WireError? {
+        backendAnswers += 1
+        if next != current || !transferred.isEmpty { return keep(next, transferred: transferred) }
+        var quiet = next
+        do throws(WireError) {
+            try write(&quiet)
+        } catch {
+            log(.error, "could not keep the profile: \(error.message)",
+                details: [("code", .string(error.code.rawValue))] + error.details.members.map { ($0.key, $0.value) })
+            return error
+        }
+        current = quiet
+        judgeAccess()
+        return nil
+    }
+
     /// Writes, then switches: a failed write changes nothing.
     private func commit(_ changed: Profile, transferred: [PurchaseTransfer] = []) throws(WireError) {
         var next = changed
         next.timestamp = clock.nowMilliseconds()
+        next.offlineAccessMaxAge = offlineAccessMaxAge
         try write(&next)
         switchTo(next, transferred: transferred)
     }
@@ -269,7 +316,7 @@ final class ProfileStore {
 
     /// The ids of the grants active at `now`, as a comparable signature.
     private static func activity(_ profile: Profile, now: Int) -> [String] {
-        profile.accessLevels.filter { $0.grant.isActive(now: now) }.map { "a:" + $0.id }
-            + profile.subscriptions.filter { $0.grant.isActive(now: now) }.map { "s:" + $0.id }
+        profile.accessLevels.filter { profile.givesAccess($0.grant, now: now) }.map { "a:" + $0.id }
+            + profile.subscriptions.filter { profile.givesAccess($0.grant, now: now) }.map { "s:" + $0.id }
     }
 }

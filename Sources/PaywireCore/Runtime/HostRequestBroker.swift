@@ -8,6 +8,7 @@ enum HostRequestKind: String, Sendable {
     case storeRestore = "store.restore"
     case storeFinishTransaction = "store.finish_transaction"
     case storeRefreshEligibility = "store.refresh_eligibility"
+    case storeCurrentEntitlements = "store.current_entitlements"
     case observerPurchase = "observer.purchase"
     case productsRetry = "products.retry"
     case promoCodeValidate = "promo_code.validate"

@@ -8,9 +8,12 @@ final class PlacementServer {
     private let served: ServedPaywalls
     private let chooser: Chooser
     private let clock: Clock
+    /// Learns what the served placements' products grant (offline access); nil without a backend.
+    private let productAccess: ProductAccessMap?
 
-    init(bundle: FallbackBundle?, served: ServedPaywalls, clock: Clock, chooser: Chooser) {
+    init(bundle: FallbackBundle?, served: ServedPaywalls, clock: Clock, productAccess: ProductAccessMap? = nil, chooser: Chooser) {
         self.bundle = bundle
+        self.productAccess = productAccess
         self.served = served
         self.chooser = chooser
         self.clock = clock
@@ -58,6 +61,7 @@ final class PlacementServer {
     /// holdout or missing audience that shows none.
     private func choose(in placement: Placement<Variation>, locale requestLocale: String?, choice: PaywallChoice,
                         responseCreatedAt: Int) throws(WireError) -> ServedPlacement {
+        productAccess?.learn(placement)
         guard let selection = try chooser.select(placement, locale: requestLocale, choice: choice, responseCreatedAt: responseCreatedAt) else {
             return .skipped(SkippedPaywall(placementId: placement.developerId, rules: placement.presentation, why: .noAudienceMatch))
         }

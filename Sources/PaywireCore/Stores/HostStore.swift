@@ -18,13 +18,14 @@ final class NoStore: StoreAdapter {
         case .restore: return .restore(.failed(error))
         case .finishTransaction: return .done(error)
         case .refreshEligibility: return .eligibility([:])
+        case .currentEntitlements: return .entitlements(.failure(error))
         }
     }
 }
 
 /// `store: {"type": "host"}`: the host's store (StoreKit, Play Billing, ...), asked through
 /// `host_request` events: `store.fetch_products {product_ids}`, `store.purchase {product, offer?, subscription_update?}`,
-/// `store.restore {}`.
+/// `store.restore {}`, `store.current_entitlements {}`, ...
 final class HostStore: StoreAdapter {
     /// The clock transactions without a purchase time are dated by.
     private let now: () -> Int
@@ -69,6 +70,8 @@ final class HostStore: StoreAdapter {
                 writer.key("product_ids")
                 writer.array { writer in for id in ids { writer.string(id) } }
             }
+        case .currentEntitlements:
+            return .askHost(.storeCurrentEntitlements) { _ in }
         }
     }
 
@@ -77,7 +80,7 @@ final class HostStore: StoreAdapter {
     }
 
     /// Reads `result.products` (store shape), `result.type` (success with optional
-    /// `expires_at`, user_cancelled, pending) or `result.product_ids`, by operation.
+    /// `expires_at`, user_cancelled, pending), `result.product_ids` or `result.transactions`, by operation.
     func outcome(of operation: StoreOperation, answer: HostOutcome) -> StoreOutcome {
         switch operation {
         case .fetchProducts:
@@ -109,6 +112,25 @@ final class HostStore: StoreAdapter {
                 }
             }
             return .eligibility(settled)
+        case .currentEntitlements:
+            if let error = answer.error(.restoreFailed, "the store could not say what the user owns") { return .entitlements(.failure(error)) }
+            return .entitlements(StoreTransaction.entitlements(answer.answer?.result, now: now()))
+        }
+    }
+}
+
+extension StoreTransaction {
+    /// The host's account of the store's current entitlements: `result.transactions`, each a
+    /// transaction naming its `vendor_product_id`. A malformed one fails the whole answer
+    /// (`decoding_failed`): a half-read list would take away what the rest gives.
+    static func entitlements(_ result: Fields?, now: Int) -> Result<[StoreTransaction], WireError> {
+        guard let result else { return .failure(WireError(.decodingFailed, "the host's current_entitlements answer has no result")) }
+        do throws(WireError) {
+            var transactions: [StoreTransaction] = []
+            for fields in try result.objects("transactions") { transactions.append(try StoreTransaction(fields, productId: nil, now: now)) }
+            return .success(transactions)
+        } catch {
+            return .failure(WireError(.decodingFailed, "the host's current_entitlements answer is malformed: \(error.message)", details: error.details))
         }
     }
 }

@@ -2,13 +2,16 @@ import PaywireModel
 import PaywireWire
 
 /// `store: {"type": "test", ...}`: a product catalog from config, each product with a scripted
-/// purchase outcome and the access level it grants; a scripted restore; products fetches that
+/// purchase outcome and the access level it grants; a scripted restore and scripted current
+/// entitlements (`store.current_entitlements`, none by default); products fetches that
 /// fail a number of times before succeeding; and optionally a fixed clock. Everything a test
 /// scripts lives here, behind the same port as the real stores.
 final class TestStore: StoreAdapter {
     private let catalog: [String: StoreProduct]
     private let purchaseScripts: [String: ScriptedOutcome]
     private let restoreScript: ScriptedOutcome
+    /// `store.current_entitlements`: what the store says the user owns now (none by default).
+    private let entitlementsScript: ScriptedOutcome
     private let fetchFailure: WireError?
     private var fetchFailuresLeft: Int
     /// `store.now`: a fixed clock for reproducible expiry dates.
@@ -17,8 +20,10 @@ final class TestStore: StoreAdapter {
     private let signingKey: String
 
     init(catalog: [StoreProduct], purchaseScripts: [String: ScriptedOutcome], restoreScript: ScriptedOutcome,
-         fetchFailure: WireError?, fetchFailures: Int, fixedNow: Int?, signingKey: String = TestSignature.defaultKey) {
+         fetchFailure: WireError?, fetchFailures: Int, fixedNow: Int?, signingKey: String = TestSignature.defaultKey,
+         entitlementsScript: ScriptedOutcome = .success) {
         self.signingKey = signingKey
+        self.entitlementsScript = entitlementsScript
         var byId: [String: StoreProduct] = [:]
         for product in catalog { byId[product.vendorProductId] = product }
         self.catalog = byId
@@ -39,6 +44,7 @@ final class TestStore: StoreAdapter {
         case .fetchProducts: return .now(delayedOutcome(of: operation))
         case .purchase(let product): return plan(script(for: product.productId), operation)
         case .restore: return plan(restoreScript, operation)
+        case .currentEntitlements: return plan(entitlementsScript, operation)
         case .finishTransaction, .refreshEligibility: return .now(delayedOutcome(of: operation))
         }
     }
@@ -53,6 +59,11 @@ final class TestStore: StoreAdapter {
             return .products(.success(knownProducts(ids)))
         case .purchase(let product): return .purchase(purchaseOutcome(script(for: product.productId), product.productId))
         case .restore: return .restore(restoreOutcome())
+        case .currentEntitlements:
+            if entitlementsScript.kind == .failed {
+                return .entitlements(.failure(entitlementsScript.error ?? WireError(.restoreFailed, "the store could not say what the user owns")))
+            }
+            return .entitlements(.success(entitlementsScript.productIds.map { transaction($0, forged: entitlementsScript.forgeVerification) }))
         case .finishTransaction: return .done(nil)
         case .refreshEligibility(let ids):
             // Validation settles `unknown` as each product's script says.
@@ -134,10 +145,14 @@ final class TestStore: StoreAdapter {
             }
             fixedNow = parsed
         }
+        let entitlements = try fields.optionalObject("current_entitlements").map { (script: Fields) throws(WireError) in
+            try ScriptedOutcome.load(script, failureCode: .restoreFailed)
+        } ?? .success
         let key = try fields.optionalString("signing_key") ?? TestSignature.defaultKey
         guard !key.isEmpty else { throw WireError.wrongParam(fields.fieldPath("signing_key"), "must not be empty") }
         return TestStore(catalog: catalog, purchaseScripts: scripts, restoreScript: restore,
-                         fetchFailure: fetchFailure, fetchFailures: fetchFailures, fixedNow: fixedNow, signingKey: key)
+                         fetchFailure: fetchFailure, fetchFailures: fetchFailures, fixedNow: fixedNow, signingKey: key,
+                         entitlementsScript: entitlements)
     }
 }
 

@@ -100,6 +100,7 @@ package enum AccessRules {
         grant.originalTransactionId = facts.originalTransactionId
         grant.store = facts.store
         grant.isSandbox = facts.isSandbox
+        grant.source = .device
         return grant
     }
 

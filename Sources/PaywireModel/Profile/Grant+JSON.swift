@@ -36,8 +36,18 @@ extension Profile.Grant {
         return list
     }
 
+    /// `members` with `source` after `verified`: the device's form (its wire and its stored
+    /// profile). The backend's answers leave `source` out: every grant in them is its own.
+    package var deviceMembers: [(key: String, value: JSONValue)] {
+        var list = members
+        let at = (list.firstIndex { $0.key == "verified" } ?? list.count - 1) + 1
+        list.insert(("source", .string(source.rawValue)), at: at)
+        return list
+    }
+
     /// Reads a grant at `path`. Left-out lifecycle members take their defaults (`is_lifetime`:
-    /// whether `expires_at` is null); a member of the wrong type is an error naming its path.
+    /// whether `expires_at` is null; `source`: `backend` when verified, else `device`); a
+    /// member of the wrong type is an error naming its path.
     package init(_ fields: JSONObject, path: String) throws(WireError) {
         let reader = GrantJSON(fields: fields, path: path)
         guard let product = try reader.text("vendor_product_id"), !product.isEmpty else {
@@ -46,6 +56,7 @@ extension Profile.Grant {
         guard let activated = try reader.date("activated_at") else { throw reader.wrong("activated_at", "is required") }
         self.init(vendorProductId: product, activatedAt: activated, expiresAt: try reader.date("expires_at"))
         verified = try reader.flag("verified") ?? false
+        source = try reader.choice("source", GrantSource.self) ?? (verified ? .backend : .device)
         transactionId = try reader.text("transaction_id")
         originalTransactionId = try reader.text("original_transaction_id")
         store = try reader.text("store")

@@ -6,6 +6,13 @@ public enum CancellationReason: String, CaseIterable, Sendable {
     case voluntarily_cancelled, billing_error, price_increase, product_was_not_available, refund, upgraded, unknown
 }
 
+/// Who gave a grant: the backend's answer (`verified`), the device's own word (a purchase or a
+/// restore the backend has not answered yet, or no backend at all), or the store's current
+/// entitlements while the backend has not answered (`OfflineAccessRules`; never verified).
+public enum GrantSource: String, CaseIterable, Sendable {
+    case backend, device, offline
+}
+
 /// Whose purchase gives a grant: the user's own, or a family member's through the App Store's
 /// Family Sharing (which the App Store can withdraw with REVOKE).
 public enum OwnershipType: String, CaseIterable, Sendable {
@@ -27,6 +34,9 @@ extension Profile {
         /// Confirmed by the backend. A grant made on the device's word (a purchase the backend
         /// has not answered yet, or no backend at all) is not.
         public var verified = false
+        /// Who gave it: the backend, unless the rule that made it on the device said otherwise
+        /// (`AccessRules` marks its grants `device`, offline access its own `offline`).
+        public var source = GrantSource.backend
         /// The store transaction behind it, when known; nil otherwise.
         public var transactionId: String?
         /// The first transaction of its subscription (what renewals and notifications name).

@@ -1,10 +1,12 @@
 import PaywireWire
 
 extension Profile {
-    /// The stored record: identity and grants in their JSON form (`Grant+JSON`), never derived state.
+    /// The stored record: identity and grants in their JSON form (`Grant+JSON`), never derived
+    /// state. Offline grants are not kept: they are the store's word of the moment, asked again
+    /// each run (`OfflineAccessRules`).
     package var record: [UInt8] {
         func grants(_ list: [(id: String, grant: Grant)]) -> JSONValue {
-            .object(JSONObject(list.map { ($0.id, .object(JSONObject($0.grant.members))) }))
+            .object(JSONObject(list.filter { $0.grant.source != .offline }.map { ($0.id, .object(JSONObject($0.grant.deviceMembers))) }))
         }
         return JSONWriter.encode(.object(JSONObject([
             ("profile_id", .string(profileId)),
@@ -18,6 +20,7 @@ extension Profile {
             ("timestamp", .number(JSONNumber(timestamp))),
             ("is_test_user", .bool(isTestUser)),
             ("last_backend_time", .number(JSONNumber(lastBackendTime))),
+            ("backend_answered_at", .number(JSONNumber(backendAnsweredAt))),
             ("access_levels", grants(accessLevels)),
             ("subscriptions", grants(subscriptions)),
             ("non_subscriptions", .object(JSONObject(nonSubscriptions.map { item in
@@ -63,6 +66,13 @@ extension Profile {
         if case .number(let time)? = object["timestamp"] { profile.timestamp = time.intValue ?? 0 }
         if case .bool(true)? = object["is_test_user"] { profile.isTestUser = true }
         if case .number(let time)? = object["last_backend_time"] { profile.lastBackendTime = time.intValue ?? 0 }
+        // A record from before offline access was bounded: the backend's last time it kept is
+        // the best word on when the backend last answered.
+        if case .number(let time)? = object["backend_answered_at"] {
+            profile.backendAnsweredAt = time.intValue ?? 0
+        } else {
+            profile.backendAnsweredAt = profile.lastBackendTime
+        }
         if case .object(let attributes)? = object["custom_attributes"] { profile.customAttributes = attributes }
         profile.readAttributes(object)
         if case .object(let assignments)? = object["cross_placement_assignments"] {

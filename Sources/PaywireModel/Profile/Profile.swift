@@ -41,6 +41,13 @@ public struct Profile: Equatable, Sendable {
     /// The backend's time at its last answer (ms; 0: never): access is never judged earlier.
     /// Not part of equality.
     package var lastBackendTime = 0
+    /// The access time of the backend's last answer about this profile (ms; 0: never): its
+    /// grants give access for `offlineAccessMaxAge` after it. Kept; not part of equality.
+    package var backendAnsweredAt = 0
+    /// How long the backend's grants give access without its answer (the config's
+    /// `offline_access_max_age_ms`); nil: no bound. Not kept (the config says it each run), not
+    /// part of equality.
+    package var offlineAccessMaxAge: Int?
 
     package static let storageKey = "profile"
 
@@ -86,9 +93,22 @@ public struct Profile: Equatable, Sendable {
         list[index].purchases.append(purchase)
     }
 
-    /// The first time after `now` at which any access level may start or stop being active.
+    /// The first time after `now` at which any access level may start or stop being active:
+    /// a grant's own time, or the end of the backend's grants' trust (`OfflineAccessRules`).
     package func nextAccessChange(after now: Int) -> Int? {
-        (accessLevels + subscriptions).compactMap { $0.grant.nextChange(after: now) }.min()
+        let grants = accessLevels + subscriptions
+        var times = grants.compactMap { $0.grant.nextChange(after: now) }
+        if let until = backendTrustedUntil, until > now, grants.contains(where: { $0.grant.source == .backend }) { times.append(until) }
+        return times.min()
+    }
+
+    /// Until when the backend's grants give access without its answer; nil: no bound.
+    package var backendTrustedUntil: Int? { offlineAccessMaxAge.map { backendAnsweredAt + $0 } }
+
+    /// Whether `grant` gives access at `now`: active by its own times, and, for the backend's,
+    /// trusted still (`OfflineAccessRules.trusts`). What `is_active` says.
+    package func givesAccess(_ grant: Grant, now: Int) -> Bool {
+        grant.isActive(now: now) && OfflineAccessRules.trusts(grant, until: backendTrustedUntil, now: now)
     }
 
     /// A new anonymous profile id: a random version-4 UUID.
@@ -111,14 +131,14 @@ public struct Profile: Equatable, Sendable {
             writer.object { writer in
                 for (id, grant) in accessLevels {
                     writer.key(id)
-                    Profile.writeGrant(grant, id: id, now: now, to: &writer)
+                    writeGrant(grant, id: id, now: now, to: &writer)
                 }
             }
             writer.key("subscriptions")
             writer.object { writer in
                 for (id, grant) in subscriptions {
                     writer.key(id)
-                    Profile.writeGrant(grant, id: nil, now: now, to: &writer)
+                    writeGrant(grant, id: nil, now: now, to: &writer)
                 }
             }
             writer.key("non_subscriptions")
@@ -136,14 +156,14 @@ public struct Profile: Equatable, Sendable {
 
     /// Whether an access level is active at `now`.
     package func activeAccessLevels(now: Int) -> Set<String> {
-        Set(accessLevels.filter { $0.grant.isActive(now: now) }.map(\.id))
+        Set(accessLevels.filter { givesAccess($0.grant, now: now) }.map(\.id))
     }
 
-    private static func writeGrant(_ grant: Grant, id: String?, now: Int, to writer: inout JSONWriter) {
+    private func writeGrant(_ grant: Grant, id: String?, now: Int, to writer: inout JSONWriter) {
         writer.object { writer in
             if let id { writer.member("id", id) }
-            writer.member("is_active", grant.isActive(now: now))
-            for member in grant.members { writer.member(member.key, member.value) }
+            writer.member("is_active", givesAccess(grant, now: now))
+            for member in grant.deviceMembers { writer.member(member.key, member.value) }
         }
     }
 }

@@ -40,7 +40,7 @@ public enum RemoteProfile {
     }
 
     /// Reads the `profile` object of an answer; a malformed one is a `decoding_failed` naming the
-    /// field. Every grant and purchase read is `verified`.
+    /// field. Every grant and purchase read is `verified`, and every grant the backend's (`source`).
     public static func parse(profile: JSONObject) throws(WireError) -> Snapshot {
         var snapshot = Snapshot()
         func grants(_ key: String) throws(WireError) -> [(id: String, grant: Profile.Grant)] {
@@ -52,6 +52,7 @@ public enum RemoteProfile {
                 guard case .object(let fields) = member.value else { throw malformed(path, "expected {vendor_product_id, activated_at, ...}") }
                 var grant = try Profile.Grant(fields, path: path)
                 grant.verified = true
+                grant.source = .backend
                 result.append((member.key, grant))
             }
             return result
@@ -93,7 +94,8 @@ public enum RemoteProfile {
 
     /// The device's profile with the backend's answer applied. The backend's access levels and
     /// subscriptions replace the device's (a refund or a refused receipt revokes), except grants
-    /// of transactions the backend has not answered yet (`pending`), which stay until it does.
+    /// of transactions the backend has not answered yet (`pending`), which stay until it does
+    /// (the device's own: offline grants give way to the answer).
     /// A backend attribute fills a key the device has not set: the device's own `update_profile`
     /// calls are newer than anything it has not sent.
     package static func apply(_ snapshot: Snapshot, to profile: Profile, pending: Set<String>) -> Profile {
@@ -114,7 +116,9 @@ public enum RemoteProfile {
     }
 
     private static func isPending(_ grant: Profile.Grant, _ pending: Set<String>) -> Bool {
-        guard !grant.verified, let transactionId = grant.transactionId else { return false }
+        // An offline grant is the store's word of the moment, never a purchase waiting for the
+        // backend, even when the store names a transaction that is.
+        guard !grant.verified, grant.source != .offline, let transactionId = grant.transactionId else { return false }
         return pending.contains(transactionId)
     }
 }

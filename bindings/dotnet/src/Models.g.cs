@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "d5913dc507a9492a9322c5197cb6fc81731956bbd9d7d95dbd8b4b14e693f797";
+        public const string Sha256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -3650,7 +3650,7 @@ namespace Paywire.Model
 
     public sealed class AccessLevel : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
         /// <summary>judged at the call (or event) time by the access clock: the backend's last known time plus the time counted since, else the device's clock</summary>
         public bool? IsActive { get; set; }
         public string VendorProductId { get; set; }
@@ -3683,6 +3683,8 @@ namespace Paywire.Model
         public string OriginalTransactionId { get; set; }
         /// <summary>confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet)</summary>
         public bool? Verified { get; set; }
+        /// <summary>who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones</summary>
+        public string Source { get; set; }
         /// <summary>the store transaction behind it, when known</summary>
         public string TransactionId { get; set; }
         public string Id { get; set; }
@@ -3723,6 +3725,7 @@ namespace Paywire.Model
             v.ActivePromotionalOfferId = ModelJson.Nullable(ModelJson.Req(o, "active_promotional_offer_id", "AccessLevel"), x0 => ModelJson.String(x0));
             v.OriginalTransactionId = ModelJson.Nullable(ModelJson.Req(o, "original_transaction_id", "AccessLevel"), x0 => ModelJson.String(x0));
             v.Verified = ModelJson.Bool(ModelJson.Req(o, "verified", "AccessLevel"));
+            if (ModelJson.Present(o, "source")) v.Source = ModelJson.String(o["source"]);
             if (ModelJson.Present(o, "transaction_id")) v.TransactionId = ModelJson.String(o["transaction_id"]);
             v.Id = ModelJson.String(ModelJson.Req(o, "id", "AccessLevel"));
             v.ExtraFields = ModelJson.Extra(o, Keys);
@@ -3756,6 +3759,7 @@ namespace Paywire.Model
             o["active_promotional_offer_id"] = ModelJson.NullOr(this.ActivePromotionalOfferId, x0 => ModelJson.Json(x0));
             o["original_transaction_id"] = ModelJson.NullOr(this.OriginalTransactionId, x0 => ModelJson.Json(x0));
             o["verified"] = ModelJson.Json(this.Verified);
+            if (this.Source != null) o["source"] = ModelJson.Json(this.Source);
             if (this.TransactionId != null) o["transaction_id"] = ModelJson.Json(this.TransactionId);
             o["id"] = ModelJson.Json(this.Id);
             ModelJson.AddAll(o, ExtraFields);
@@ -3766,7 +3770,7 @@ namespace Paywire.Model
     /// <summary>access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then)</summary>
     public sealed class Grant : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
         /// <summary>judged at the call (or event) time by the access clock: the backend's last known time plus the time counted since, else the device's clock</summary>
         public bool? IsActive { get; set; }
         public string VendorProductId { get; set; }
@@ -3799,6 +3803,8 @@ namespace Paywire.Model
         public string OriginalTransactionId { get; set; }
         /// <summary>confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet)</summary>
         public bool? Verified { get; set; }
+        /// <summary>who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones</summary>
+        public string Source { get; set; }
         /// <summary>the store transaction behind it, when known</summary>
         public string TransactionId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
@@ -3838,6 +3844,7 @@ namespace Paywire.Model
             v.ActivePromotionalOfferId = ModelJson.Nullable(ModelJson.Req(o, "active_promotional_offer_id", "Grant"), x0 => ModelJson.String(x0));
             v.OriginalTransactionId = ModelJson.Nullable(ModelJson.Req(o, "original_transaction_id", "Grant"), x0 => ModelJson.String(x0));
             v.Verified = ModelJson.Bool(ModelJson.Req(o, "verified", "Grant"));
+            if (ModelJson.Present(o, "source")) v.Source = ModelJson.String(o["source"]);
             if (ModelJson.Present(o, "transaction_id")) v.TransactionId = ModelJson.String(o["transaction_id"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
@@ -3870,6 +3877,7 @@ namespace Paywire.Model
             o["active_promotional_offer_id"] = ModelJson.NullOr(this.ActivePromotionalOfferId, x0 => ModelJson.Json(x0));
             o["original_transaction_id"] = ModelJson.NullOr(this.OriginalTransactionId, x0 => ModelJson.Json(x0));
             o["verified"] = ModelJson.Json(this.Verified);
+            if (this.Source != null) o["source"] = ModelJson.Json(this.Source);
             if (this.TransactionId != null) o["transaction_id"] = ModelJson.Json(this.TransactionId);
             ModelJson.AddAll(o, ExtraFields);
             return o;

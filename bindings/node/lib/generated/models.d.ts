@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "d5913dc507a9492a9322c5197cb6fc81731956bbd9d7d95dbd8b4b14e693f797";
+export type SchemaSha256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -759,6 +759,8 @@ export interface AccessLevel {
   original_transaction_id: string | null;
   /** confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet) */
   verified: boolean;
+  /** who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones */
+  source?: "backend" | "device" | "offline";
   /** the store transaction behind it, when known */
   transaction_id?: string;
   id: string;
@@ -798,6 +800,8 @@ export interface Grant {
   original_transaction_id: string | null;
   /** confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet) */
   verified: boolean;
+  /** who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones */
+  source?: "backend" | "device" | "offline";
   /** the store transaction behind it, when known */
   transaction_id?: string;
 }
@@ -1279,7 +1283,7 @@ export interface HostRequestEvent {
   /** The event's place in the client's one sequence, from 1. */
   seq: number;
   request_id: string;
-  kind: "store.fetch_products" | "store.purchase" | "store.restore" | "observer.purchase" | "products.retry" | "promo_code.validate" | "web_payment.open" | "http" | "store.finish_transaction" | "store.refresh_eligibility";
+  kind: "store.fetch_products" | "store.purchase" | "store.restore" | "observer.purchase" | "products.retry" | "promo_code.validate" | "web_payment.open" | "http" | "store.finish_transaction" | "store.refresh_eligibility" | "store.current_entitlements";
   timeout_ms: number;
   view?: View;
   payload: JsonObject;

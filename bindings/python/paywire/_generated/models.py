@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = 'd5913dc507a9492a9322c5197cb6fc81731956bbd9d7d95dbd8b4b14e693f797'
+SCHEMA_SHA256 = 'de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
@@ -2712,9 +2712,10 @@ class AccessLevel:
     id: str
     will_renew_vendor_product_id: Optional[str] = None
     ownership_type: Optional[Literal['purchased', 'family_shared']] = None
+    source: Optional[Literal['backend', 'device', 'offline']] = None
     transaction_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'id', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'id', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'source', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "AccessLevel":
@@ -2744,6 +2745,7 @@ class AccessLevel:
             id=_mb.req(d, "id", "AccessLevel"),
             will_renew_vendor_product_id=d["will_renew_vendor_product_id"] if d.get("will_renew_vendor_product_id") is not None else None,
             ownership_type=d["ownership_type"] if d.get("ownership_type") is not None else None,
+            source=d["source"] if d.get("source") is not None else None,
             transaction_id=d["transaction_id"] if d.get("transaction_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -2775,6 +2777,8 @@ class AccessLevel:
         out["active_promotional_offer_id"] = self.active_promotional_offer_id
         out["original_transaction_id"] = self.original_transaction_id
         out["verified"] = self.verified
+        if self.source is not None:
+            out["source"] = self.source
         if self.transaction_id is not None:
             out["transaction_id"] = self.transaction_id
         out["id"] = self.id
@@ -2811,9 +2815,10 @@ class Grant:
     verified: bool
     will_renew_vendor_product_id: Optional[str] = None
     ownership_type: Optional[Literal['purchased', 'family_shared']] = None
+    source: Optional[Literal['backend', 'device', 'offline']] = None
     transaction_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'source', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Grant":
@@ -2842,6 +2847,7 @@ class Grant:
             verified=_mb.req(d, "verified", "Grant"),
             will_renew_vendor_product_id=d["will_renew_vendor_product_id"] if d.get("will_renew_vendor_product_id") is not None else None,
             ownership_type=d["ownership_type"] if d.get("ownership_type") is not None else None,
+            source=d["source"] if d.get("source") is not None else None,
             transaction_id=d["transaction_id"] if d.get("transaction_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -2873,6 +2879,8 @@ class Grant:
         out["active_promotional_offer_id"] = self.active_promotional_offer_id
         out["original_transaction_id"] = self.original_transaction_id
         out["verified"] = self.verified
+        if self.source is not None:
+            out["source"] = self.source
         if self.transaction_id is not None:
             out["transaction_id"] = self.transaction_id
         out.update(self.extra_fields)
@@ -4765,7 +4773,7 @@ class HostRequestEvent:
     EVENT: ClassVar[str] = 'host_request'
     seq: int
     request_id: str
-    kind: Literal['store.fetch_products', 'store.purchase', 'store.restore', 'observer.purchase', 'products.retry', 'promo_code.validate', 'web_payment.open', 'http', 'store.finish_transaction', 'store.refresh_eligibility']
+    kind: Literal['store.fetch_products', 'store.purchase', 'store.restore', 'observer.purchase', 'products.retry', 'promo_code.validate', 'web_payment.open', 'http', 'store.finish_transaction', 'store.refresh_eligibility', 'store.current_entitlements']
     timeout_ms: int
     payload: Dict[str, Any]
     view: Optional[View] = None

@@ -39,7 +39,32 @@ final class FakeStore: PaywireStore {
     }
 }
 
+/// A store that lists what the user owns now (offline access).
+final class EntitlementsStore: PaywireStore {
+    func products(withIds productIds: [String]) async throws -> [StoreProduct] { [] }
+    func purchase(_ request: StorePurchaseRequest) async throws -> StorePurchase { .userCancelled }
+    func restorePurchases() async throws -> StoreRestore { StoreRestore() }
+    func finish(transactionId: String, vendorProductId: String, consume: Bool) async throws {}
+    func currentEntitlements() async throws -> [StoreTransaction] {
+        [StoreTransaction(transactionId: "sk-7", vendorProductId: "premium_monthly", expiresAt: "2099-01-01T00:00:00.000Z")]
+    }
+}
+
 final class StoreBridgeTests: XCTestCase {
+    func testCurrentEntitlementsAreAnsweredAsTransactionsAndAStoreWithoutThemAnswersAnError() async throws {
+        let request = HostRequestEvent(seq: 2, requestId: "req-1", kind: .storeCurrentEntitlements, timeoutMs: 1000)
+        guard case .result(let result) = await StoreBridge.answer(request, store: EntitlementsStore()) else {
+            return XCTFail("the store lists what the user owns")
+        }
+        XCTAssertEqual(result["transactions"], [StoreTransaction(transactionId: "sk-7", vendorProductId: "premium_monthly",
+                                                                 expiresAt: "2099-01-01T00:00:00.000Z").jsonValue])
+        // A store that does not implement it answers an error: the core leaves access as it was.
+        guard case .error(let code, _, _) = await StoreBridge.answer(request, store: FakeStore()) else {
+            return XCTFail("a store without current entitlements answers an error")
+        }
+        XCTAssertEqual(code, .billingUnavailable)
+    }
+
     func testAHostStoreIsAnsweredThroughThePaywireStore() async throws {
         let store = FakeStore()
         let client = try makeClient(viewsConfiguration(store: ["type": "host"]), store: store)

@@ -147,6 +147,17 @@ struct StoreKitStore: PaywireStore {
         return StoreRestore(productIds: restored)
     }
 
+    func currentEntitlements() async throws -> [StoreTransaction] {
+        var owned: [StoreTransaction] = []
+        for await entitlement in Transaction.currentEntitlements {
+            guard case .verified(let transaction) = entitlement else { continue }
+            owned.append(StoreTransaction(
+                transactionId: String(transaction.id), originalTransactionId: String(transaction.originalID),
+                vendorProductId: transaction.productID, expiresAt: transaction.expirationDate?.ISO8601Format()))
+        }
+        return owned
+    }
+
     func finish(transactionId: String, vendorProductId: String, consume: Bool) async throws {
         for await unfinished in Transaction.unfinished {
             if case .verified(let transaction) = unfinished, String(transaction.id) == transactionId { await transaction.finish() }

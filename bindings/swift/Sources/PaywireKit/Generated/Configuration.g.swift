@@ -24,6 +24,8 @@ public struct PaywireConfiguration: PaywireModel {
     public var debug: Bool?
     /// with a transport, ask the backend for the profile as the client starts (renewals, refunds, purchases made elsewhere)
     public var refreshProfileOnStart: Bool?
+    /// how long the backend's verified grants keep giving access while it does not answer, counted on the access clock from its last answer about the profile (a profile fetch answered 200, 304 or 404, or a purchase or restore answer); past it they read is_active false until it answers again. Default 2592000000 (30 days)
+    public var offlineAccessMaxAgeMs: Int?
     /// The `log_level` member.
     public var logLevel: LogLevel?
     /// Events held for the host before log events are dropped (with an events_overflowed notice), a newer did_load_latest_profile takes the place of a queued one, and, once this many events that must not be lost wait for the host, screen inputs and host requests are refused with busy. Default 1000.
@@ -48,7 +50,7 @@ public struct PaywireConfiguration: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String? = nil, customerUserId: String?? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String? = nil, customerUserId: String?? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, offlineAccessMaxAgeMs: Int? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
         self.locale = locale
@@ -58,6 +60,7 @@ public struct PaywireConfiguration: PaywireModel {
         self.observerMode = observerMode
         self.debug = debug
         self.refreshProfileOnStart = refreshProfileOnStart
+        self.offlineAccessMaxAgeMs = offlineAccessMaxAgeMs
         self.logLevel = logLevel
         self.eventQueueLimit = eventQueueLimit
         self.asyncCallLimit = asyncCallLimit
@@ -82,6 +85,7 @@ public struct PaywireConfiguration: PaywireModel {
         observerMode = try reader.optional("observer_mode")
         debug = try reader.optional("debug")
         refreshProfileOnStart = try reader.optional("refresh_profile_on_start")
+        offlineAccessMaxAgeMs = try reader.optional("offline_access_max_age_ms")
         logLevel = try reader.optional("log_level")
         eventQueueLimit = try reader.optional("event_queue_limit")
         asyncCallLimit = try reader.optional("async_call_limit")
@@ -106,6 +110,7 @@ public struct PaywireConfiguration: PaywireModel {
         writer.optional("observer_mode", observerMode)
         writer.optional("debug", debug)
         writer.optional("refresh_profile_on_start", refreshProfileOnStart)
+        writer.optional("offline_access_max_age_ms", offlineAccessMaxAgeMs)
         writer.optional("log_level", logLevel)
         writer.optional("event_queue_limit", eventQueueLimit)
         writer.optional("async_call_limit", asyncCallLimit)
@@ -120,7 +125,7 @@ public struct PaywireConfiguration: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "analytics"]
+    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "offline_access_max_age_ms", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "analytics"]
 }
 
 /// The schema's `Store`.
@@ -131,6 +136,8 @@ public struct StoreConfiguration: PaywireModel {
     public var products: [StoreProduct]?
     /// The `restore` member.
     public var restore: ScriptedOutcome?
+    /// what the test store answers store.current_entitlements: product_ids it says the user owns now (a transaction each), or failed; default none
+    public var currentEntitlements: ScriptedOutcome?
     /// The `fetch_products` member.
     public var fetchProducts: ScriptedFetchFailure?
     /// a fixed clock for the test store, ISO 8601 UTC
@@ -143,10 +150,11 @@ public struct StoreConfiguration: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(type: StoreType, products: [StoreProduct]? = nil, restore: ScriptedOutcome? = nil, fetchProducts: ScriptedFetchFailure? = nil, now: String? = nil, signingKey: String? = nil, acknowledgeAfterMs: Int? = nil, unknownMembers: JSONObject = [:]) {
+    public init(type: StoreType, products: [StoreProduct]? = nil, restore: ScriptedOutcome? = nil, currentEntitlements: ScriptedOutcome? = nil, fetchProducts: ScriptedFetchFailure? = nil, now: String? = nil, signingKey: String? = nil, acknowledgeAfterMs: Int? = nil, unknownMembers: JSONObject = [:]) {
         self.type = type
         self.products = products
         self.restore = restore
+        self.currentEntitlements = currentEntitlements
         self.fetchProducts = fetchProducts
         self.now = now
         self.signingKey = signingKey
@@ -159,6 +167,7 @@ public struct StoreConfiguration: PaywireModel {
         type = try reader.required("type")
         products = try reader.optional("products")
         restore = try reader.optional("restore")
+        currentEntitlements = try reader.optional("current_entitlements")
         fetchProducts = try reader.optional("fetch_products")
         now = try reader.optional("now")
         signingKey = try reader.optional("signing_key")
@@ -171,6 +180,7 @@ public struct StoreConfiguration: PaywireModel {
         writer.required("type", type)
         writer.optional("products", products)
         writer.optional("restore", restore)
+        writer.optional("current_entitlements", currentEntitlements)
         writer.optional("fetch_products", fetchProducts)
         writer.optional("now", now)
         writer.optional("signing_key", signingKey)
@@ -179,7 +189,7 @@ public struct StoreConfiguration: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["type", "products", "restore", "fetch_products", "now", "signing_key", "acknowledge_after_ms"]
+    static let memberNames: Set<String> = ["type", "products", "restore", "current_entitlements", "fetch_products", "now", "signing_key", "acknowledge_after_ms"]
 }
 
 /// The schema's `StoreProduct`.

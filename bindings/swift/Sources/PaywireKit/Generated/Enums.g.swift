@@ -990,6 +990,37 @@ public enum OwnershipType: PaywireEnum {
     }
 }
 
+/// One of the schema’s strings: `backend`, `device`, `offline`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum AccessLevelSource: PaywireEnum {
+    /// `backend`
+    case backend
+    /// `device`
+    case device
+    /// `offline`
+    case offline
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "backend": self = .backend
+        case "device": self = .device
+        case "offline": self = .offline
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .backend: "backend"
+        case .device: "device"
+        case .offline: "offline"
+        case .unknown(let value): value
+        }
+    }
+}
+
 /// One of the schema’s strings: `stack`, `grid`, `carousel`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum LayoutKind: PaywireEnum {
@@ -1358,7 +1389,7 @@ public enum PurchaseOutcomeUnsettledType: PaywireEnum {
     }
 }
 
-/// One of the schema’s strings: `store.fetch_products`, `store.purchase`, `store.restore`, `observer.purchase`, `products.retry`, `promo_code.validate`, `web_payment.open`, `http`, `store.finish_transaction`, `store.refresh_eligibility`.
+/// One of the schema’s strings: `store.fetch_products`, `store.purchase`, `store.restore`, `observer.purchase`, `products.retry`, `promo_code.validate`, `web_payment.open`, `http`, `store.finish_transaction`, `store.refresh_eligibility`, `store.current_entitlements`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum HostRequestKind: PaywireEnum {
     /// `store.fetch_products`
@@ -1381,6 +1412,8 @@ public enum HostRequestKind: PaywireEnum {
     case storeFinishTransaction
     /// `store.refresh_eligibility`
     case storeRefreshEligibility
+    /// `store.current_entitlements`
+    case storeCurrentEntitlements
     /// A value this binding does not list, as the library wrote it.
     case unknown(String)
 
@@ -1396,6 +1429,7 @@ public enum HostRequestKind: PaywireEnum {
         case "http": self = .http
         case "store.finish_transaction": self = .storeFinishTransaction
         case "store.refresh_eligibility": self = .storeRefreshEligibility
+        case "store.current_entitlements": self = .storeCurrentEntitlements
         default: self = .unknown(rawValue)
         }
     }
@@ -1412,6 +1446,7 @@ public enum HostRequestKind: PaywireEnum {
         case .http: "http"
         case .storeFinishTransaction: "store.finish_transaction"
         case .storeRefreshEligibility: "store.refresh_eligibility"
+        case .storeCurrentEntitlements: "store.current_entitlements"
         case .unknown(let value): value
         }
     }

@@ -3578,6 +3578,8 @@ public struct AccessLevel: PaywireModel {
     public var originalTransactionId: String?
     /// confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet)
     public var verified: Bool
+    /// who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones
+    public var source: AccessLevelSource?
     /// the store transaction behind it, when known
     public var transactionId: String?
     /// The `id` member.
@@ -3586,7 +3588,7 @@ public struct AccessLevel: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, id: String, unknownMembers: JSONObject = [:]) {
+    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, source: AccessLevelSource? = nil, transactionId: String? = nil, id: String, unknownMembers: JSONObject = [:]) {
         self.isActive = isActive
         self.vendorProductId = vendorProductId
         self.store = store
@@ -3610,6 +3612,7 @@ public struct AccessLevel: PaywireModel {
         self.activePromotionalOfferId = activePromotionalOfferId
         self.originalTransactionId = originalTransactionId
         self.verified = verified
+        self.source = source
         self.transactionId = transactionId
         self.id = id
         self.unknownMembers = unknownMembers
@@ -3640,6 +3643,7 @@ public struct AccessLevel: PaywireModel {
         activePromotionalOfferId = try reader.required("active_promotional_offer_id")
         originalTransactionId = try reader.required("original_transaction_id")
         verified = try reader.required("verified")
+        source = try reader.optional("source")
         transactionId = try reader.optional("transaction_id")
         id = try reader.required("id")
         unknownMembers = reader.unknown(Self.memberNames)
@@ -3670,13 +3674,14 @@ public struct AccessLevel: PaywireModel {
         writer.required("active_promotional_offer_id", activePromotionalOfferId)
         writer.required("original_transaction_id", originalTransactionId)
         writer.required("verified", verified)
+        writer.optional("source", source)
         writer.optional("transaction_id", transactionId)
         writer.required("id", id)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id", "id"]
+    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "source", "transaction_id", "id"]
 }
 
 /// access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then)
@@ -3727,13 +3732,15 @@ public struct Grant: PaywireModel {
     public var originalTransactionId: String?
     /// confirmed by the backend; false while only the device's word stands (no backend, or the backend has not answered yet)
     public var verified: Bool
+    /// who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones
+    public var source: AccessLevelSource?
     /// the store transaction behind it, when known
     public var transactionId: String?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, transactionId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, source: AccessLevelSource? = nil, transactionId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.isActive = isActive
         self.vendorProductId = vendorProductId
         self.store = store
@@ -3757,6 +3764,7 @@ public struct Grant: PaywireModel {
         self.activePromotionalOfferId = activePromotionalOfferId
         self.originalTransactionId = originalTransactionId
         self.verified = verified
+        self.source = source
         self.transactionId = transactionId
         self.unknownMembers = unknownMembers
     }
@@ -3786,6 +3794,7 @@ public struct Grant: PaywireModel {
         activePromotionalOfferId = try reader.required("active_promotional_offer_id")
         originalTransactionId = try reader.required("original_transaction_id")
         verified = try reader.required("verified")
+        source = try reader.optional("source")
         transactionId = try reader.optional("transaction_id")
         unknownMembers = reader.unknown(Self.memberNames)
     }
@@ -3815,12 +3824,13 @@ public struct Grant: PaywireModel {
         writer.required("active_promotional_offer_id", activePromotionalOfferId)
         writer.required("original_transaction_id", originalTransactionId)
         writer.required("verified", verified)
+        writer.optional("source", source)
         writer.optional("transaction_id", transactionId)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "transaction_id"]
+    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "source", "transaction_id"]
 }
 
 /// The schema's `NonSubscription`.

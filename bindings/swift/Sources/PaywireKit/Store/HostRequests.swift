@@ -14,7 +14,7 @@ enum HostRequests {
     static func route(_ request: HostRequestEvent, event: PaywireEvent, core: ClientCore) {
         switch request.kind {
         case .storeFetchProducts, .storePurchase, .storeRestore, .storeFinishTransaction, .storeRefreshEligibility,
-            .observerPurchase:
+            .storeCurrentEntitlements, .observerPurchase:
             guard let store = core.store else { return }
             Task {
                 let answer = await StoreBridge.answer(request, store: store)
@@ -54,7 +54,7 @@ enum StoreBridge {
         let payload = JSONValue.object(request.payload)
         let fallback: ErrorCode = switch request.kind {
         case .storeFetchProducts, .storeRefreshEligibility: .productsLoadingFailed
-        case .storeRestore: .restoreFailed
+        case .storeRestore, .storeCurrentEntitlements: .restoreFailed
         default: .purchaseFailed
         }
         do {
@@ -72,6 +72,8 @@ enum StoreBridge {
                 return .result(purchase.result)
             case .storeRestore:
                 return .result(try await store.restorePurchases().result)
+            case .storeCurrentEntitlements:
+                return .result(["transactions": try await store.currentEntitlements().jsonValue])
             case .storeFinishTransaction:
                 let reader = try ModelReader(payload, "store.finish_transaction")
                 try await store.finish(transactionId: try reader.required("transaction_id"),

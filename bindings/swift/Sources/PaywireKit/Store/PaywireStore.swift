@@ -27,10 +27,20 @@ public protocol PaywireStore: Sendable {
     /// Settles intro-offer eligibility (receipt validation) for these products
     /// (`store.refresh_eligibility`). The default settles none: each stays `unknown`.
     func refreshEligibility(productIds: [String]) async throws -> [String: IntroOfferEligibility]
+
+    /// What the user owns now (`store.current_entitlements`; StoreKit 2's
+    /// `Transaction.currentEntitlements`), each transaction naming its product: while the
+    /// backend does not answer, the core grants access by them, as far as the products the
+    /// placements named say, unverified. The default throws: access then stays as it was.
+    func currentEntitlements() async throws -> [StoreTransaction]
 }
 
 extension PaywireStore {
     public func refreshEligibility(productIds: [String]) async throws -> [String: IntroOfferEligibility] { [:] }
+
+    public func currentEntitlements() async throws -> [StoreTransaction] {
+        throw PaywireError(code: .billingUnavailable, message: "this store does not list what the user owns now (currentEntitlements)")
+    }
 }
 
 /// What the core asks the store to buy.

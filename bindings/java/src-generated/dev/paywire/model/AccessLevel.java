@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class AccessLevel implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id");
     private JsonObject extraFields = new JsonObject();
 
     private Boolean isActive;
@@ -346,6 +346,21 @@ public final class AccessLevel implements Model {
         return this;
     }
 
+    private String source;
+    /** who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones */
+    public String getSource() {
+        return source;
+    }
+
+    public void setSource(String value) {
+        source = value;
+    }
+
+    public AccessLevel withSource(String value) {
+        setSource(value);
+        return this;
+    }
+
     private String transactionId;
     /** the store transaction behind it, when known */
     public String getTransactionId() {
@@ -411,6 +426,9 @@ public final class AccessLevel implements Model {
         v.activePromotionalOfferId = ModelJson.nullable(ModelJson.req(o, "active_promotional_offer_id", "AccessLevel"), x0 -> ModelJson.string(x0));
         v.originalTransactionId = ModelJson.nullable(ModelJson.req(o, "original_transaction_id", "AccessLevel"), x0 -> ModelJson.string(x0));
         v.verified = ModelJson.bool(ModelJson.req(o, "verified", "AccessLevel"));
+        if (ModelJson.present(o, "source")) {
+            v.source = ModelJson.string(o.get("source"));
+        }
         if (ModelJson.present(o, "transaction_id")) {
             v.transactionId = ModelJson.string(o.get("transaction_id"));
         }
@@ -450,6 +468,9 @@ public final class AccessLevel implements Model {
         o.add("active_promotional_offer_id", ModelJson.nullOr(activePromotionalOfferId, x0 -> ModelJson.json(x0)));
         o.add("original_transaction_id", ModelJson.nullOr(originalTransactionId, x0 -> ModelJson.json(x0)));
         o.add("verified", ModelJson.json(verified));
+        if (source != null) {
+            o.add("source", ModelJson.json(source));
+        }
         if (transactionId != null) {
             o.add("transaction_id", ModelJson.json(transactionId));
         }

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
-    public static final String SHA256 = "d5913dc507a9492a9322c5197cb6fc81731956bbd9d7d95dbd8b4b14e693f797";
+    public static final String SHA256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
     /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
     public static final String VERSION = "1.2";
 
