@@ -45,7 +45,10 @@ def test_profile_changes_on_a_full_disk_fail_naming_the_file_and_change_nothing(
     assert error.details["path"] in (str(store / "outbox.sqlite"), str(store / "profile.json")), error
     assert (error.code, error.status) == ("storage_failed", "FAILED"), error
     assert any(words in error.details["underlying_error"].lower() for words in ("space", "disk is full"))
-    assert_names(refused(client.call, "identify", {"customer_user_id": "u1"}), store / "profile.json")
+    # identify keeps its identity record for the backend first, as update_profile does.
+    identified = refused(client.call, "identify", {"customer_user_id": "u1"})
+    assert identified.details["path"] in (str(store / "outbox.sqlite"), str(store / "profile.json")), identified
+    assert (identified.code, identified.status) == ("storage_failed", "FAILED"), identified
     assert_names(refused(client.call, "logout"), store / "profile.json")
     assert client.call("get_profile") == before
     assert [e["event"] for e in drain(client) if e["event"] == "did_load_latest_profile"] == []

@@ -40,7 +40,7 @@ TYPE_RENAMES = {
 # Enums named by their member when that name is free, else owner + member. These member names
 # say too little alone (or shadow a framework's type) and always take their owner's name.
 GENERIC_MEMBERS = {"type", "unit", "kind", "source", "state", "style", "layout", "op", "environment", "status",
-                   "remaining", "format_version", "element_type", "renewal_type"}
+                   "remaining", "format_version", "element_type", "renewal_type", "result"}
 # Names a member's enum takes whatever its owner (the seeds' names for them).
 ENUM_NAMES = {"reason": "DismissReason", "log_level": "LogLevel", "level": "LogLevel"}
 # Names for one owner's member (the owner by its Swift name), where owner + member reads badly.
@@ -50,6 +50,8 @@ OWNER_ENUM_NAMES = {
     ("HostRequestEvent", "kind"): "HostRequestKind",
     ("StoreConfiguration", "type"): "StoreType",
     ("PaywallLayout", "layout"): "LayoutKind",
+    # `Result` alone would hide Swift.Result from every file of the kit.
+    ("RedeemWebPurchaseResult", "result"): "RedemptionOutcome",
 }
 
 SWIFT_KEYWORDS = {

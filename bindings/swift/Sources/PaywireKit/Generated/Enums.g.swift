@@ -1290,7 +1290,7 @@ public enum MakePurchaseResultType: PaywireEnum {
 
 /// One of the schema’s strings: `redeemed`, `already_redeemed`, `belongs_to_another_profile`, `expired`, `invalid`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum Result: PaywireEnum {
+public enum RedemptionOutcome: PaywireEnum {
     /// `redeemed`
     case redeemed
     /// `already_redeemed`

@@ -4562,14 +4562,14 @@ public struct ReportTransactionResult: PaywireModel {
 /// The result of `redeem_web_purchase`.
 public struct RedeemWebPurchaseResult: PaywireModel {
     /// redeemed: the web purchase now belongs to this profile (a did_load_latest_profile with its grant came before this answer); already_redeemed: this profile redeemed it before; belongs_to_another_profile: another profile did, nothing moved; expired: the link's time is over (a new link is needed); invalid: no such link, or a voided one
-    public var result: Result
+    public var result: RedemptionOutcome
     /// The `profile` member.
     public var profile: Profile
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(result: Result, profile: Profile, unknownMembers: JSONObject = [:]) {
+    public init(result: RedemptionOutcome, profile: Profile, unknownMembers: JSONObject = [:]) {
         self.result = result
         self.profile = profile
         self.unknownMembers = unknownMembers
