@@ -67,6 +67,16 @@ def test_a_production_purchase_and_a_promotional_offer(server, chain):
     assert grant["is_sandbox"] is False and grant["active_promotional_offer_id"] == "winter_promo"
 
 
+def test_an_introductory_offer_names_its_payment_mode_on_the_grant(server, chain):
+    payload = storekit("2000000005", offerType=1, offerDiscountType="FREE_TRIAL")
+    status, _, body = buy(server, "trial", claim(chain, payload))
+    assert status == 200, body
+    grant = premium(body["profile"])
+    assert grant["active_introductory_offer_type"] == "free_trial" and grant.get("active_promotional_offer_id") is None
+    status, _, body = buy(server, "full-price", claim(chain, storekit("2000000006")))
+    assert status == 200 and premium(body["profile"])["active_introductory_offer_type"] is None, body
+
+
 def test_members_that_disagree_with_the_signed_transaction_are_refused(server, chain):
     payload = storekit("2000000003")
     for sent in [{"transaction_id": "2000000999"}, {"original_transaction_id": "1999"}, {"vendor_product_id": "lifetime"},

@@ -67,6 +67,8 @@ extension Profile {
         public var isRefund = false
         /// When the refund took effect.
         public var refundedAt: Int?
+        /// The store's introductory offer the current period was bought with, by its payment
+        /// mode; nil once a full-price period began (or none was used).
         package var activeIntroductoryOfferType: IntroOffer.PaymentMode?
         /// The promotional offer the current period was bought with, if any.
         public var activePromotionalOfferId: String?
@@ -76,6 +78,13 @@ extension Profile {
         /// The product the subscription renews into at `expiresAt` when the user changed plans
         /// for the next period (a downgrade or crossgrade); nil when it renews into its own.
         public var willRenewVendorProductId: String?
+
+        /// Sets `activeIntroductoryOfferType` from the payment mode's wire name (`free_trial`,
+        /// `pay_as_you_go`, `pay_up_front`), so a reader outside this package (the backend) need
+        /// not know the catalog's type; nil or a name the schema does not list sets none.
+        public mutating func setActiveIntroductoryOffer(paymentMode: String?) {
+            activeIntroductoryOfferType = paymentMode.flatMap(IntroOffer.PaymentMode.init(rawValue:))
+        }
 
         /// A grant of `vendorProductId` from `activatedAt` until `expiresAt` (nil: for life),
         /// every lifecycle member at its default.

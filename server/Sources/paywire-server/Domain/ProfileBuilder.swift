@@ -64,6 +64,11 @@ enum ProfileBuilder {
         grant.ownershipType = owned.ownershipType.flatMap(OwnershipType.init(rawValue:))
         // Promotional and win-back offers are named by the developer's offer id.
         if owned.offerType == "promotional" || owned.offerType == "win_back" { grant.activePromotionalOfferId = owned.offerId }
+        // An introductory offer covers the period of the transaction it was bought with; a
+        // renewal is a new transaction at full price.
+        if owned.offerType == "introductory", (lifecycle?.transactionId ?? owned.transactionId) == owned.transactionId {
+            grant.setActiveIntroductoryOffer(paymentMode: owned.offerPaymentMode)
+        }
         guard let lifecycle else { return grant }
         grant.renewedAt = lifecycle.renewedAt
         grant.isInGracePeriod = lifecycle.isInGracePeriod
