@@ -72,12 +72,10 @@ TEST = [
     Stage("docs-examples", ["bindings", "node", "lib"]),
     Stage("check-generated"),
     Stage("check-schema-version", ["deps"]),
-    Stage("conformance-future", ["bindings", "node", "swift-kit", "lib"]),
     Stage("check-python-types", ["deps"]),
     Stage("check-node-types", ["deps"]),
     # After deps-bindings: its test of a Kotlin block needs the kotlinc that stage installs.
     Stage("docs-check", ["deps", "deps-bindings"]),
-    Stage("docs-screens", ["docs-check"]),
     Stage("conformance-matrix", ["conformance-c", "conformance-python", "conformance-java",
                                  "conformance-dotnet", "conformance-node", "conformance-swift", "corpus"]),
 ]
@@ -85,6 +83,10 @@ TEST = [
 # What is slow and rarely changes its verdict: sanitizer and fuzzer builds, every vector under
 # valgrind, the soak. CI runs all of it (.ci/run).
 FULL = TEST + [
+    # The bindings against the next MINOR's vectors, and the docs' screens in Chromium: minutes of
+    # make test's fifteen that rarely change their verdict.
+    Stage("conformance-future", ["bindings", "node", "swift-kit", "lib"]),
+    Stage("docs-screens", ["docs-check"]),
     Stage("corpus-full", ["harness", "conformance-matrix"]),
     # The integration suite, the outbox's kill test and the A/B check again, on PostgreSQL
     # (make test meets PostgreSQL in replica-test): four minutes of a make test's fifteen.
