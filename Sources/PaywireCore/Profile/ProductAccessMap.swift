@@ -47,7 +47,7 @@ final class ProductAccessMap {
             entries = next
         } catch {
             log(.error, "could not keep the product-to-access-level map: \(error.message)",
-                details: [("code", .string(error.code.rawValue))] + error.details.members.map { ($0.key, $0.value) })
+                details: error.logDetails)
         }
     }
 

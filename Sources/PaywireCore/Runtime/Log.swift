@@ -23,3 +23,10 @@ final class Log {
         })
     }
 }
+
+extension WireError {
+    /// The error as a log event's details: its `code`, then its own details.
+    var logDetails: [(key: String, value: JSONValue)] {
+        [("code", .string(code.rawValue))] + details.members.map { ($0.key, $0.value) }
+    }
+}

@@ -192,8 +192,7 @@ final class PlacementLoader {
             case .fresh(let fetched):
                 do throws(WireError) { try cache.store(fetched) } catch {
                     log(.error, "could not cache placement '\(placementId)': \(error.message)",
-                        details: [("placement_id", .string(placementId)), ("code", .string(error.code.rawValue))]
-                            + error.details.members.map { ($0.key, $0.value) })
+                        details: [("placement_id", .string(placementId))] + error.logDetails)
                     return (nil, fetched)
                 }
             case .notModified:

@@ -154,8 +154,7 @@ final class PaywallViews {
                     try presentations.count(view.placementId, profileId: profiles.profileId, at: profiles.accessNow())
                 } catch {
                     log(.error, "the presentation of placement '\(view.placementId)' was not counted: \(error.message)",
-                        details: [("placement_id", .string(view.placementId)), ("code", .string(error.code.rawValue))]
-                            + error.details.members.map { ($0.key, $0.value) })
+                        details: [("placement_id", .string(view.placementId))] + error.logDetails)
                 }
             }
         }
