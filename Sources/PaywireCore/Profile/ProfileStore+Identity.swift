@@ -23,13 +23,11 @@ extension ProfileStore {
             _ = applyBackend(answer.snapshot, profileId: asked, transferred: answer.transferred)
             return nil
         }
-        var next = RemoteProfile.apply(answer.snapshot, to: ProfileStore.joined(current, profileId: answer.profileId, customerUserId: current.customerUserId), pending: awaitingBackend)
-        // The backend just answered about the profile moved to: its grants count from now.
-        next.backendAnsweredAt = accessNow()
+        let next = RemoteProfile.apply(answer.snapshot, to: ProfileStore.joined(current, profileId: answer.profileId, customerUserId: current.customerUserId), pending: awaitingBackend)
         log(.info, "the customer already has a profile: the device moves to it",
             details: [("from_profile_id", .string(asked)), ("profile_id", .string(answer.profileId)),
                       ("transferred", .number(JSONNumber(answer.transferred.count)))])
-        return keep(next, transferred: answer.transferred) == nil ? current : nil
+        return keepAnswer(next, transferred: answer.transferred) == nil ? current : nil
     }
 
     /// `profile` as profile `profileId` of `customerUserId`: the same user, so what the device

@@ -163,18 +163,14 @@ final class ProfileStore {
     /// transfer policy): its profile event lists them, even when the access it shows is the same.
     func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, transferred: [PurchaseTransfer] = []) -> WireError? {
         guard current.profileId == profileId else { return nil }
-        var next = RemoteProfile.apply(snapshot, to: current, pending: awaitingBackend)
-        next.backendAnsweredAt = accessNow()
-        return keepAnswer(next, transferred: transferred)
+        return keepAnswer(RemoteProfile.apply(snapshot, to: current, pending: awaitingBackend), transferred: transferred)
     }
 
     /// The backend answered about `profileId` without a new profile (304, 404): its grants
     /// are trusted again from now, and offline grants give way to them.
     func backendConfirmed(profileId: String) -> WireError? {
         guard current.profileId == profileId else { return nil }
-        var next = OfflineAccessRules.removed(from: current)
-        next.backendAnsweredAt = accessNow()
-        return keepAnswer(next)
+        return keepAnswer(OfflineAccessRules.removed(from: current))
     }
 
     /// The store's current entitlements, while the backend has not answered: offline grants
@@ -212,21 +208,21 @@ final class ProfileStore {
         }
     }
 
-    /// Keeps a backend answer: a changed profile (or one that says what moved) as every change;
-    /// an unchanged one quietly (only the answer's time is new), then judged, since trust that
-    /// had ended may be back.
-    private func keepAnswer(_ next: Profile, transferred: [PurchaseTransfer] = []) -> WireError? {
+    /// Keeps `answered`, the profile as a backend answer made it, dated now (its grants count
+    /// from this answer): a changed profile (or one that says what moved) as every change; an
+    /// unchanged one quietly (only the answer's time is new), then judged, since trust that had
+    /// ended may be back.
+    func keepAnswer(_ answered: Profile, transferred: [PurchaseTransfer] = []) -> WireError? {
         backendAnswers += 1
+        var next = answered
+        next.backendAnsweredAt = accessNow()
         if next != current || !transferred.isEmpty { return keep(next, transferred: transferred) }
-        var quiet = next
         do throws(WireError) {
-            try write(&quiet)
+            try write(&next)
         } catch {
-            log(.error, "could not keep the profile: \(error.message)",
-                details: [("code", .string(error.code.rawValue))] + error.details.members.map { ($0.key, $0.value) })
-            return error
+            return notKept(error)
         }
-        current = quiet
+        current = next
         judgeAccess()
         return nil
     }
@@ -254,10 +250,14 @@ final class ProfileStore {
             try commit(next, transferred: transferred)
             return nil
         } catch {
-            log(.error, "could not keep the profile: \(error.message)",
-                details: [("code", .string(error.code.rawValue))] + error.details.members.map { ($0.key, $0.value) })
-            return error
+            return notKept(error)
         }
+    }
+
+    /// A profile that could not be kept: logged naming the file, and returned for the flow.
+    private func notKept(_ error: WireError) -> WireError {
+        log(.error, "could not keep the profile: \(error.message)", details: error.logDetails)
+        return error
     }
 
     /// The one writer of `did_load_latest_profile`.
