@@ -27,9 +27,7 @@ extension SQLiteStorage {
                                   abTestName: $0["ab_test_name"], variationId: $0["variation_id"])
             }
             let transfers = try Row.fetchAll(db, sql: TransferStatements.ofProfile, arguments: [profileId, profileId]).map {
-                TransferEntry(record: TransferRecord(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"],
-                                                     fromProfileId: $0["from_profile_id"], toProfileId: $0["to_profile_id"]),
-                              reason: $0["reason"], transferredAt: $0["transferred_at"])
+                TransferEntry(record: Self.transfer($0), reason: $0["reason"], transferredAt: $0["transferred_at"])
             }
             let web = try Row.fetchAll(db, sql: TransferStatements.viewWebPurchases, arguments: [profileId, profileId]).map {
                 ViewedWebPurchase(checkoutSessionId: $0["checkout_session_id"], originalTransactionId: $0["original_transaction_id"],
@@ -43,10 +41,7 @@ extension SQLiteStorage {
 
     /// What one request moved before, in order.
     static func transfers(of eventId: String, _ reason: TransferReason, _ db: Database) throws -> [TransferRecord] {
-        try Row.fetchAll(db, sql: TransferStatements.ofRequest, arguments: [eventId, reason.rawValue]).map {
-            TransferRecord(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"],
-                           fromProfileId: $0["from_profile_id"], toProfileId: $0["to_profile_id"])
-        }
+        try Row.fetchAll(db, sql: TransferStatements.ofRequest, arguments: [eventId, reason.rawValue]).map(transfer)
     }
 
     static func recordTransfer(_ transfer: TransferRecord, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws {
@@ -63,5 +58,11 @@ extension SQLiteStorage {
         try db.execute(sql: WebPurchaseStatements.moveLinks, arguments: [to, from])
         for transfer in moved { try recordTransfer(transfer, reason, eventId: eventId, now: now, db) }
         return moved
+    }
+
+    /// A `transfers` row as the record it keeps.
+    private static func transfer(_ row: Row) -> TransferRecord {
+        TransferRecord(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"],
+                       fromProfileId: row["from_profile_id"], toProfileId: row["to_profile_id"])
     }
 }
