@@ -74,7 +74,7 @@ public final class Client {
         let ledger = PurchaseLedger(profiles: profiles, store: store, timers: timers, log: log,
                                     acknowledgeAfter: config.acknowledgeAfterMilliseconds)
         outbox = Outbox(store: outboxStore, config: config.analytics, backend: backend, profiles: profiles,
-                        source: RecordSource(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
+                        source: AnalyticsRecord.Source(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
                                              appVersion: config.appVersion, wrapper: config.wrapper),
                         purchaseAnswers: ledger, timers: timers, calls: calls, log: log, clock: runtime.clock)
         let catalog = ProductCatalog(store: store)

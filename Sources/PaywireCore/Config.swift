@@ -94,9 +94,9 @@ public struct ClientConfig: Sendable {
 
     private init(_ fields: Fields) throws(WireError) {
         profileId = try fields.optionalString("profile_id")
-        if profileId?.isEmpty == true { throw WireError.wrongParam("profile_id", "must not be empty") }
+        if let profileId { try Identity.checkProfileId(profileId, "profile_id") }
         customerUserId = try fields.optionalString("customer_user_id")
-        if customerUserId?.isEmpty == true { throw WireError.wrongParam("customer_user_id", "must not be empty") }
+        if let customerUserId { try Identity.checkCustomerUserId(customerUserId, "customer_user_id") }
         locale = try fields.optionalString("locale")
         storageDir = try fields.optionalString("storage_dir")
         if storageDir?.isEmpty == true { throw WireError.wrongParam("storage_dir", "must not be empty") }

@@ -111,6 +111,14 @@ public struct WireError: Error, Equatable, Sendable {
         WireError(.wrongParam, "\(field): \(message)", details: JSONObject([("field", .string(field))]))
     }
 
+    /// The same `wrong_param` error naming its field as `rename` maps it (another place's
+    /// name for the same member); unchanged when `rename` has no name for it.
+    public func renamingField(_ rename: (String) -> String?) -> WireError {
+        guard code == .wrongParam, case .string(let field)? = details["field"], let renamed = rename(field),
+              message.hasPrefix(field + ": ") else { return self }
+        return WireError.wrongParam(renamed, String(message.dropFirst(field.count + 2)))
+    }
+
     /// The envelope bytes for this error.
     public var envelope: [UInt8] {
         var writer = JSONWriter()

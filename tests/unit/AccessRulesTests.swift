@@ -94,7 +94,7 @@ import Testing
         named.productType = .consumable
         named.accessLevelId = "coins"
         var transaction = StoreTransaction(transactionId: "t", originalTransactionId: "t", vendorProductId: "p", purchasedAt: 0,
-                                           environment: .sandbox, store: "host", verification: "", expiresAt: nil)
+                                           environment: .sandbox, store: StoreName(rawValue: "host"), verification: "", expiresAt: nil)
         transaction.productType = .non_consumable
         transaction.accessLevelId = "vip"
         let facts = PurchaseFacts.resolve(productId: "p", named: named, transaction: transaction, product: nil, purchasedAt: 0,

@@ -13,7 +13,7 @@ import Testing
 
     func transaction(_ product: String, expiresAt: Int? = nil, type: ProductType? = nil, level: String? = nil) -> StoreTransaction {
         var transaction = StoreTransaction(transactionId: "t-\(product)", originalTransactionId: "t-\(product)", vendorProductId: product,
-                                           purchasedAt: 1000, environment: .production, store: "app_store", verification: "",
+                                           purchasedAt: 1000, environment: .production, store: .appStore, verification: "",
                                            expiresAt: expiresAt)
         transaction.productType = type
         transaction.accessLevelId = level

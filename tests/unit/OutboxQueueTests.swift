@@ -24,7 +24,7 @@ final class IgnoredPurchaseAnswers: PurchaseAnswers {
         analytics.maxQueued = maxQueued
         analytics.maxBytes = maxBytes
         let outbox = Outbox(store: store, config: analytics, backend: nil, profiles: profiles,
-                            source: RecordSource(installId: "install", sessionId: "session", platform: nil, appVersion: nil, wrapper: nil),
+                            source: AnalyticsRecord.Source(installId: "install", sessionId: "session", platform: nil, appVersion: nil, wrapper: nil),
                             purchaseAnswers: IgnoredPurchaseAnswers(), timers: timers, calls: Calls(completions: nil), log: log,
                             clock: FixedClock(milliseconds: 1000))
         return (outbox, store, sink)
@@ -126,10 +126,9 @@ final class IgnoredPurchaseAnswers: PurchaseAnswers {
     }
 
     @Test func theBatchSplicesTheKeptBodiesAndTheDroppedCount() {
-        let records = [OutboxRecord(eventId: "a", seq: 1, kind: .analytics, body: Array(#"{"n":1}"#.utf8)),
-                       OutboxRecord(eventId: "b", seq: 2, kind: .analytics, body: Array(#"{"n":2}"#.utf8))]
-        #expect(String(decoding: AnalyticsRecord.batch(records, droppedCount: 3), as: UTF8.self) == #"{"records":[{"n":1},{"n":2}],"dropped_count":3}"#)
-        #expect(String(decoding: AnalyticsRecord.batch(records, droppedCount: 0), as: UTF8.self) == #"{"records":[{"n":1},{"n":2}]}"#)
+        let records = [Array(#"{"n":1}"#.utf8), Array(#"{"n":2}"#.utf8)]
+        #expect(String(decoding: EventBatch.encode(records, droppedCount: 3), as: UTF8.self) == #"{"records":[{"n":1},{"n":2}],"dropped_count":3}"#)
+        #expect(String(decoding: EventBatch.encode(records, droppedCount: 0), as: UTF8.self) == #"{"records":[{"n":1},{"n":2}]}"#)
     }
 
     @Test(arguments: [("120", 120_000), ("0", 0), ("Mon, 15 Jan 2024 10:31:00 GMT", 60_000), ("soon", nil), ("", nil)])

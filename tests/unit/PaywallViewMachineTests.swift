@@ -143,7 +143,7 @@ import Testing
     // MARK: - Purchases
 
     static let transaction = StoreTransaction(transactionId: "t-1", originalTransactionId: "t-1", vendorProductId: "monthly",
-                                              purchasedAt: 5, environment: .sandbox, store: "test", verification: "sig", expiresAt: nil)
+                                              purchasedAt: 5, environment: .sandbox, store: .test, verification: "sig", expiresAt: nil)
     static let bought = PurchaseOutcome.succeeded(transaction: transaction, expiresAt: nil)
 
     /// A view whose purchase of `productId` the store just completed with `outcome`.

@@ -55,10 +55,11 @@ import Testing
 
     @Test func aPurchaseRecordReadsBackItsTransaction() {
         let transaction = StoreTransaction(transactionId: "t-9", originalTransactionId: "t-1", vendorProductId: "annual", purchasedAt: 7,
-                                           environment: .production, store: "app_store", verification: "jws", expiresAt: nil)
-        let body = PurchaseRecord.encode(eventId: "e", transaction: transaction, state: .purchased, type: .consumable,
-                                         price: nil, profile: Profile(profileId: "p-1", customerUserId: "c"), attribution: nil, observerMode: true)
-        let kept = PurchaseRecord.kept(body)
+                                           environment: .production, store: .appStore, verification: "jws", expiresAt: nil)
+        let claim = PurchaseRecord.claim(eventId: "0190b6e2-7c4a-7d3e-9f00-2b8c1e4a5f62", transaction: transaction, state: .purchased,
+                                         type: .consumable, price: nil, profile: Profile(profileId: "p-1", customerUserId: "c"),
+                                         attribution: nil, observerMode: true, log: Log(level: .warn, sink: RecordingSink()))
+        let kept = PurchaseRecord.kept(claim.encode())
         #expect(kept?.transaction == transaction)
         #expect(kept?.profileId == "p-1")
         #expect(kept?.finishedByCore == false)
@@ -66,8 +67,9 @@ import Testing
     }
 
     @Test func aRefusalNamesItsCodeAndCarriesTheProfile() {
-        let answer = PurchaseRecord.answer(Array(#"{"error":{"code":"verification_failed","message":"no"},"profile":{"access_levels":{}}}"#.utf8))
-        #expect(answer.code == "verification_failed")
+        let answer = PurchaseAnswer.decode(Array(#"{"error":{"code":"verification_failed","message":"no"},"profile":{"access_levels":{}}}"#.utf8))
+        guard case .refused(let code, _)? = answer.outcome else { Issue.record("no refusal read"); return }
+        #expect(code == "verification_failed")
         #expect(answer.profile?.accessLevels.isEmpty == true)
     }
 }

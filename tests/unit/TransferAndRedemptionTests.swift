@@ -25,37 +25,46 @@ import Testing
 }
 
 @Suite struct RestoreAnswerTests {
-    private func answer(_ text: String) -> RestoreAnswer { RestoreAnswer(Array(text.utf8), profileId: "p-2") }
-
-    @Test func restoredEntriesNamingAnOwnerAreTransfersToThisProfile() {
-        let read = answer(#"{"restored":[{"transaction_id":"t1","vendor_product_id":"m","from_profile_id":"p-1"},{"transaction_id":"t2","vendor_product_id":"y"}],"refused":[]}"#)
-        #expect(read.restoredIds == ["m", "y"])
-        #expect(read.transferred == [PurchaseTransfer(transactionId: "t1", vendorProductId: "m", fromProfileId: "p-1", toProfileId: "p-2")])
-        #expect(read.keptByOwner == nil)
+    private func answer(_ text: String) throws -> RestoreAnswer {
+        try RestoreAnswer.decode(Array(#"{"profile":{},"#.utf8) + Array(text.dropFirst().utf8))
     }
 
-    @Test func onlyRefusalsKeptWithTheOwnerFailTheRestore() {
-        let kept = answer(#"{"restored":[],"refused":[{"transaction_id":"t1","code":"belongs_to_another_profile","message":"x"},{"transaction_id":"t2","code":"unknown_product","message":"y"}]}"#)
-        #expect(kept.keptByOwner?.code == .belongsToAnotherProfile)
-        #expect(kept.keptByOwner?.details["transaction_ids"] == .array([.string("t1")]))
-        let partly = answer(#"{"restored":[{"transaction_id":"t3","vendor_product_id":"m"}],"refused":[{"transaction_id":"t1","code":"belongs_to_another_profile","message":"x"}]}"#)
-        #expect(partly.keptByOwner == nil)
-        let otherwise = answer(#"{"restored":[],"refused":[{"transaction_id":"t2","code":"unknown_product","message":"y"}]}"#)
-        #expect(otherwise.keptByOwner == nil)
+    @Test func restoredEntriesNamingAnOwnerAreTransfersToThisProfile() throws {
+        let read = try answer(#"{"restored":[{"transaction_id":"t1","vendor_product_id":"m","from_profile_id":"p-1"},{"transaction_id":"t2","vendor_product_id":"y"}],"refused":[]}"#)
+        #expect(read.restored?.map(\.vendorProductId) == ["m", "y"])
+        #expect(read.transfers(to: "p-2") == [Transfer(transactionId: "t1", vendorProductId: "m", fromProfileId: "p-1", toProfileId: "p-2")])
+        #expect(Purchases.keptByOwner(read) == nil)
+    }
+
+    @Test func onlyRefusalsKeptWithTheOwnerFailTheRestore() throws {
+        let kept = try answer(#"{"restored":[],"refused":[{"transaction_id":"t1","code":"belongs_to_another_profile","message":"x"},{"transaction_id":"t2","code":"unknown_product","message":"y"}]}"#)
+        #expect(Purchases.keptByOwner(kept)?.code == .belongsToAnotherProfile)
+        #expect(Purchases.keptByOwner(kept)?.details["transaction_ids"] == .array([.string("t1")]))
+        let partly = try answer(#"{"restored":[{"transaction_id":"t3","vendor_product_id":"m"}],"refused":[{"transaction_id":"t1","code":"belongs_to_another_profile","message":"x"}]}"#)
+        #expect(Purchases.keptByOwner(partly) == nil)
+        let otherwise = try answer(#"{"restored":[],"refused":[{"transaction_id":"t2","code":"unknown_product","message":"y"}]}"#)
+        #expect(Purchases.keptByOwner(otherwise) == nil)
+    }
+
+    @Test func anAnswerWithoutAProfileIsDecodingFailed() {
+        #expect(throws: WireError(.decodingFailed, "the backend's restore answer has no profile")) {
+            try RestoreAnswer.decode(Array(#"{"restored":[]}"#.utf8))
+        }
     }
 }
 
 @Suite struct IdentityAnswerTests {
     @Test func theAnswerNamesTheCustomersProfileAndWhatMoved() throws {
         let body = #"{"profile_id":"p-cus","profile":{"access_levels":{},"subscriptions":{},"non_subscriptions":{},"custom_attributes":{},"is_test_user":false},"transferred":[{"transaction_id":"t1","vendor_product_id":"m","from_profile_id":"p-anon","to_profile_id":"p-cus"},{"transaction_id":"broken"}]}"#
-        let answer = try ProfileStore.identityAnswer(Array(body.utf8))
+        let answer = try Identity.Answer.decode(Array(body.utf8))
         #expect(answer.profileId == "p-cus")
-        #expect(answer.transferred == [PurchaseTransfer(transactionId: "t1", vendorProductId: "m", fromProfileId: "p-anon", toProfileId: "p-cus")])
+        #expect(answer.transferred == [Transfer(transactionId: "t1", vendorProductId: "m", fromProfileId: "p-anon", toProfileId: "p-cus")])
     }
 
     @Test(arguments: [#"{"profile":{}}"#, #"{"profile_id":"","profile":{}}"#, #"{"profile_id":"p"}"#, "[]"])
     func anAnswerWithoutProfileIdOrProfileIsDecodingFailed(body: String) {
-        #expect(throws: WireError.self) { try ProfileStore.identityAnswer(Array(body.utf8)) }
+        #expect(throws: WireError.self) { try Identity.Answer.decode(Array(body.utf8)) }
+        do { _ = try Identity.Answer.decode(Array(body.utf8)) } catch { #expect(error.code == .decodingFailed) }
     }
 
     @Test func joiningKeepsWhatTheDeviceSaidAboutTheUserAndNothingElse() {

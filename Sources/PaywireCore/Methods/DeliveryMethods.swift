@@ -53,7 +53,12 @@ extension MethodTable {
         },
         .now("log_show_paywall") { client, params throws(WireError) in
             let paywall = try PaywallReference(try params.object("paywall"))
-            let eventId = try client.outbox.paywallShown(Exposure(paywall))
+            let eventId: String?
+            do throws(WireError) {
+                eventId = try client.outbox.paywallShown(Exposure(paywall))
+            } catch {
+                throw error.renamingField(ExposurePaths.hostPath)
+            }
             client.log(.info, "paywall shown", details: [
                 ("placement_id", .string(paywall.placementId)),
                 ("variation_id", .string(paywall.variationId)),
@@ -77,4 +82,18 @@ enum ProductsFetchPolicy: String, CaseIterable, Sendable {
     case default_policy = "default"
     /// Wait for the store to validate the receipt, so eligibility is settled.
     case wait_for_receipt_validation
+}
+
+/// Where the host's paywall carries each member of an exposure: a refused exposure names the
+/// member the host gave.
+enum ExposurePaths {
+    static func hostPath(_ recordPath: String) -> String? {
+        switch recordPath {
+        case "params.placement_id": return "paywall.placement.developer_id"
+        case "params.audience_name", "params.revision", "params.ab_test_name", "params.placement_audience_version_id":
+            return "paywall.placement." + recordPath.dropFirst("params.".count)
+        case "params.variation_id", "params.paywall_id", "params.paywall_name": return "paywall." + recordPath.dropFirst("params.".count)
+        default: return nil
+        }
+    }
 }

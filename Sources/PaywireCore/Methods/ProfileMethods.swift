@@ -32,7 +32,9 @@ extension MethodTable {
             return done
         },
         .now("identify") { client, params throws(WireError) in
-            try client.profiles.identify(try params.identifier("customer_user_id"), beforeKeeping: { next throws(WireError) in
+            let customerUserId = try params.string("customer_user_id")
+            try Identity.checkCustomerUserId(customerUserId, "customer_user_id")
+            try client.profiles.identify(customerUserId, beforeKeeping: { next throws(WireError) in
                 try client.outbox.keepProfileRecord(.identity, profile: next)
             })
             return done

@@ -25,13 +25,8 @@ extension MethodTable {
         MethodEntry("restore_purchases") { client, _ throws(WireError) in try client.purchases.restorePurchases() },
         .now("report_transaction") { client, params throws(WireError) in
             let paywall = try params.optionalObject("paywall").map { (fields: Fields) throws(WireError) in try PaywallReference(fields) }
-            let pending: Bool
-            switch try params.optionalString("state") ?? "purchased" {
-            case "purchased": pending = false
-            case "pending": pending = true
-            case let other: throw WireError.wrongParam("state", "'\(other)' is not one of: purchased, pending")
-            }
-            return try client.purchases.reportTransaction(try params.object("transaction"), paywall: paywall, pending: pending)
+            let state = try params.optionalEnum("state", PurchaseState.self) ?? .purchased
+            return try client.purchases.reportTransaction(try params.object("transaction"), paywall: paywall, pending: state == .pending)
         },
     ]
 }

@@ -10,7 +10,8 @@ extension Outbox: ViewAnalytics, ExposureRecorder {
     /// analytics are disabled (then the exposure is missing from the A/B results:
     /// docs/concepts/outbox.md).
     func paywallShown(_ exposure: Exposure) throws(WireError) -> String? {
-        try record("paywall_shown", kind: .attribution) { writer in exposure.write(to: &writer) }
+        try exposure.validate()
+        return try record(Exposure.recordName, kind: .attribution) { writer in exposure.write(to: &writer) }
     }
 
     func onboardingShown(_ view: ViewInfo, onboarding: OnboardingReference) {

@@ -52,6 +52,24 @@ extension Outbox {
                                                      details: JSONObject([("remaining", .number(JSONNumber(remaining)))]))))
     }
 
+    /// The backend took an identity record: its answer, read as the model reads it, goes to
+    /// the profile store with the request it answers. When the device moved to the customer's
+    /// profile, what it said about the user goes to that profile's routes too.
+    private func identityAnswered(_ record: OutboxRecord, response: HTTPResponse) {
+        guard let request = try? Identity.Request.decode(record.body) else {
+            log(.warn, "an identity record kept by this device cannot be read: its answer is not applied",
+                details: [("event_id", .string(record.eventId))])
+            return
+        }
+        let answer: Result<Identity.Answer, WireError>
+        do throws(WireError) {
+            answer = .success(try Identity.Answer.decode(response.body))
+        } catch {
+            answer = .failure(error)
+        }
+        if let moved = profiles.identityAnswered(request, answer: answer, eventId: record.eventId) { keepProfileData(of: moved) }
+    }
+
     /// The backend's answer to batch `number` of `lane`.
     private func batchAnswered(_ lane: OutboxLane, _ number: UInt64, _ outcome: HTTPOutcome) {
         guard let batch = lanes[lane]?.inFlight, batch.number == number else { return }
@@ -64,7 +82,7 @@ extension Outbox {
                 case (.accepted, true): purchaseAnswers.delivered(record, response: response)
                 case (.refused, true): purchaseAnswers.refused(record, response: response)
                 case (.accepted, false) where record.kind == .identity:
-                    if let moved = profiles.identityAnswered(record, response: response) { keepProfileData(of: moved) }
+                    identityAnswered(record, response: response)
                 case (.refused, false):
                     log(.error, "the backend refused the profile's record (HTTP \(response.status)); it is dropped",
                         details: [("event_id", .string(record.eventId)), ("route", .string(Outbox.route(of: record).route))])
@@ -130,7 +148,7 @@ extension Outbox {
         lanes[lane]?.inFlight = InFlight(number: number, records: records, droppedReported: dropped)
         let ids = records.map(\.eventId)
         drive(lane) { $0.sent(ids) }
-        let body = lane == .events ? AnalyticsRecord.batch(records, droppedCount: dropped) : records[0].body
+        let body = lane == .events ? EventBatch.encode(records.map(\.body), droppedCount: dropped) : records[0].body
         let (method, route) = lane == .events ? ("POST", "events") : Outbox.route(of: records[0])
         backend.send(method: method, url: backend.url(route: route),
                      headers: [("accept", "application/json")], body: body) { [weak self] outcome in

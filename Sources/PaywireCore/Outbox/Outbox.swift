@@ -40,7 +40,7 @@ final class Outbox {
     let config: AnalyticsConfig
     let backend: Backend?
     let profiles: ProfileStore
-    let source: RecordSource
+    let source: AnalyticsRecord.Source
     let timers: Timers
     let calls: Calls
     let log: Log
@@ -53,7 +53,7 @@ final class Outbox {
     /// Whether records were dropped since the last report, so a full queue logs once, not per record.
     private var dropping = false
 
-    init(store: OutboxStore, config: AnalyticsConfig, backend: Backend?, profiles: ProfileStore, source: RecordSource,
+    init(store: OutboxStore, config: AnalyticsConfig, backend: Backend?, profiles: ProfileStore, source: AnalyticsRecord.Source,
          purchaseAnswers: PurchaseAnswers, timers: Timers, calls: Calls, log: Log, clock: Clock) {
         self.store = store
         self.config = config
@@ -85,17 +85,21 @@ final class Outbox {
     /// Keeps one analytics record durably and returns its `event_id`; nil when the user opted
     /// out (`analytics_disabled`): from that call on no analytics record is made at all, while
     /// those already queued still go (they were made with consent). Throws `storage_failed`
-    /// when the queue could not keep it: then nothing claims it was recorded.
+    /// when the queue could not keep it: then nothing claims it was recorded, and
+    /// `wrong_param` naming the member when the backend would refuse the record
+    /// (`AnalyticsRecord.validate`, the backend's own rule).
     @discardableResult
     func record(_ name: String, kind: RecordKind, params: (inout JSONWriter) -> Void) throws(WireError) -> String? {
-        guard !profiles.current.analyticsDisabled else { return nil }
+        let profile = profiles.current
+        guard !profile.analyticsDisabled else { return nil }
         let now = clock.nowMilliseconds()
         let seq = store.nextSeq(in: kind.lane)
-        let eventId = UUIDs.v7(milliseconds: now)
-        let body = AnalyticsRecord.encode(eventId: eventId, seq: seq, createdAt: now, name: name, profile: profiles.current,
-                                          source: source, params: params)
-        try keep(OutboxRecord(eventId: eventId, seq: seq, kind: kind, body: body))
-        return eventId
+        let header = AnalyticsRecord.Header(eventId: UUIDs.v7(milliseconds: now), profileId: profile.profileId,
+                                            customerUserId: profile.customerUserId, createdAt: now, seq: seq, name: name)
+        let body = AnalyticsRecord.encode(header, source: source, sdkVersion: PaywireVersion.library, writeParams: params)
+        try AnalyticsRecord.validate(header, encoded: body)
+        try keep(OutboxRecord(eventId: header.eventId, seq: seq, kind: kind, body: body))
+        return header.eventId
     }
 
     /// The purchase records waiting for the backend (an earlier run's included), oldest first.

@@ -8,26 +8,32 @@ import PaywireWire
 /// losing one would lose it for good, since the device sends each change once.
 extension Outbox {
     /// Keeps a record that `profile` changed what the backend holds of it: the attributes, the
-    /// integration ids (every id, for a PUT), or what one attribution `source` said.
+    /// integration ids (every id, for a PUT), what one attribution `source` said, or who the
+    /// customer is. A record the backend would refuse is refused here (`wrong_param` naming the
+    /// member, the backend's own rule), and nothing is kept.
     func keepProfileRecord(_ kind: RecordKind, profile: Profile, source: String? = nil) throws(WireError) {
         let eventId = UUIDs.v7(milliseconds: clock.nowMilliseconds())
-        var writer = JSONWriter(reservingCapacity: 256)
-        writer.object { writer in
-            writer.member("event_id", eventId)
-            writer.member("profile_id", profile.profileId)
-            if let customerUserId = profile.customerUserId { writer.member("customer_user_id", customerUserId) }
-            switch kind {
-            case .profileAttributes: writer.member("attributes", .object(profile.sentAttributes))
-            case .integrationIds: writer.member("integration_identifiers", .object(profile.integrationIdsJSON))
-            case .identity: break
-            default:
-                guard let source, let attribution = profile.attributions[source] else { return }
-                writer.member("source", source)
-                writer.member("attribution", .object(attribution.attribution))
-                if let id = attribution.networkUserId { writer.member("network_user_id", id) }
-            }
+        let body: [UInt8]
+        switch kind {
+        case .identity:
+            guard let customerUserId = profile.customerUserId else { return }
+            let request = Identity.Request(eventId: eventId, profileId: profile.profileId, customerUserId: customerUserId)
+            try request.validate()
+            body = request.encode()
+        case .profileAttributes, .integrationIds:
+            let record = ProfileDataRecord(eventId: eventId, profileId: profile.profileId, customerUserId: profile.customerUserId,
+                                           kind: kind == .profileAttributes ? .attributes : .integrationIdentifiers,
+                                           body: .object(kind == .profileAttributes ? profile.sentAttributes : profile.integrationIdsJSON))
+            try record.validate()
+            body = record.encode()
+        default:
+            guard let source, let attribution = profile.attributions[source] else { return }
+            let record = ProfileDataRecord(eventId: eventId, profileId: profile.profileId, customerUserId: profile.customerUserId,
+                                           source: source, attribution: attribution.attribution, networkUserId: attribution.networkUserId)
+            try record.validate()
+            body = record.encode()
         }
-        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: kind, body: writer.bytes,
+        try keep(OutboxRecord(eventId: eventId, seq: store.nextSeq(in: .purchases), kind: kind, body: body,
                               route: Outbox.route(of: kind, profileId: profile.profileId)))
     }
 

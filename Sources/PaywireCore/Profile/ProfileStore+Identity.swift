@@ -7,27 +7,29 @@ import PaywireWire
 /// the purchases of the profile that asked moved with it, and the profile event lists them.
 extension ProfileStore {
     /// Returns the profile the device moved to, if it moved: the backend has not heard what
-    /// the device said about the user under that id yet.
-    func identityAnswered(_ record: OutboxRecord, response: HTTPResponse) -> Profile? {
-        guard case .object(let sent)? = try? JSONParser.parse(record.body), case .string(let asked)? = sent["profile_id"] else { return nil }
+    /// the device said about the user under that id yet. An answer for a profile the device has
+    /// left (a `logout` meanwhile) changes nothing.
+    func identityAnswered(_ request: Identity.Request, answer: Result<Identity.Answer, WireError>, eventId: String) -> Profile? {
+        let asked = request.profileId
         guard asked == profileId else { return nil }
-        let answer: (profileId: String, snapshot: RemoteProfile.Snapshot, transferred: [PurchaseTransfer])
-        do throws(WireError) {
-            answer = try ProfileStore.identityAnswer(response.body)
-        } catch {
+        let read: Identity.Answer
+        switch answer {
+        case .success(let answer): read = answer
+        case .failure(let error):
             log(.warn, "the backend's identity answer could not be read: the device stays on profile '\(asked)'",
-                details: [("underlying_error", .string(error.code.rawValue)), ("event_id", .string(record.eventId))])
+                details: [("underlying_error", .string(error.code.rawValue)), ("event_id", .string(eventId))])
             return nil
         }
-        if answer.profileId == asked {
-            _ = applyBackend(answer.snapshot, profileId: asked, transferred: answer.transferred)
+        if read.profileId == asked {
+            _ = applyBackend(read.profile, profileId: asked, transferred: read.transferred)
             return nil
         }
-        let next = RemoteProfile.apply(answer.snapshot, to: ProfileStore.joined(current, profileId: answer.profileId, customerUserId: current.customerUserId), pending: awaitingBackend)
+        let next = RemoteProfile.apply(read.profile, to: ProfileStore.joined(current, profileId: read.profileId, customerUserId: current.customerUserId),
+                                       pending: awaitingBackend)
         log(.info, "the customer already has a profile: the device moves to it",
-            details: [("from_profile_id", .string(asked)), ("profile_id", .string(answer.profileId)),
-                      ("transferred", .number(JSONNumber(answer.transferred.count)))])
-        return keepAnswer(next, transferred: answer.transferred) == nil ? current : nil
+            details: [("from_profile_id", .string(asked)), ("profile_id", .string(read.profileId)),
+                      ("transferred", .number(JSONNumber(read.transferred.count)))])
+        return keepAnswer(next, transferred: read.transferred) == nil ? current : nil
     }
 
     /// `profile` as profile `profileId` of `customerUserId`: the same user, so what the device
@@ -43,17 +45,4 @@ extension ProfileStore {
         return next
     }
 
-    /// `IdentityResponse {profile_id, profile, transferred}`.
-    static func identityAnswer(_ body: [UInt8]) throws(WireError) -> (profileId: String, snapshot: RemoteProfile.Snapshot, transferred: [PurchaseTransfer]) {
-        guard case .object(let document)? = try? JSONParser.parse(body) else {
-            throw WireError(.decodingFailed, "the identity answer is not a JSON object")
-        }
-        guard case .string(let profileId)? = document["profile_id"], !profileId.isEmpty, profileId.utf8.count <= 256 else {
-            throw WireError(.decodingFailed, "the identity answer has no profile_id", details: JSONObject([("field", .string("profile_id"))]))
-        }
-        guard case .object(let profile)? = document["profile"] else {
-            throw WireError(.decodingFailed, "the identity answer has no profile", details: JSONObject([("field", .string("profile"))]))
-        }
-        return (profileId, try RemoteProfile.parse(profile: profile), PurchaseTransfer.list(document["transferred"]))
-    }
 }

@@ -161,7 +161,7 @@ final class ProfileStore {
     /// local grants whose transaction it has not answered yet (`awaitingBackend`) stay beside it.
     /// `transferred` names the purchases this answer moved here (a restore under the backend's
     /// transfer policy): its profile event lists them, even when the access it shows is the same.
-    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, transferred: [PurchaseTransfer] = []) -> WireError? {
+    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, transferred: [Transfer] = []) -> WireError? {
         guard current.profileId == profileId else { return nil }
         return keepAnswer(RemoteProfile.apply(snapshot, to: current, pending: awaitingBackend), transferred: transferred)
     }
@@ -212,7 +212,7 @@ final class ProfileStore {
     /// from this answer): a changed profile (or one that says what moved) as every change; an
     /// unchanged one quietly (only the answer's time is new), then judged, since trust that had
     /// ended may be back.
-    func keepAnswer(_ answered: Profile, transferred: [PurchaseTransfer] = []) -> WireError? {
+    func keepAnswer(_ answered: Profile, transferred: [Transfer] = []) -> WireError? {
         backendAnswers += 1
         var next = answered
         next.backendAnsweredAt = accessNow()
@@ -228,7 +228,7 @@ final class ProfileStore {
     }
 
     /// Writes, then switches: a failed write changes nothing.
-    private func commit(_ changed: Profile, transferred: [PurchaseTransfer] = []) throws(WireError) {
+    private func commit(_ changed: Profile, transferred: [Transfer] = []) throws(WireError) {
         var next = changed
         next.timestamp = clock.nowMilliseconds()
         next.offlineAccessMaxAge = offlineAccessMaxAge
@@ -245,7 +245,7 @@ final class ProfileStore {
 
     /// Writes, then switches; a failed write changes nothing, is logged naming the file, and
     /// returned so the flow can report it.
-    func keep(_ next: Profile, transferred: [PurchaseTransfer] = []) -> WireError? {
+    func keep(_ next: Profile, transferred: [Transfer] = []) -> WireError? {
         do throws(WireError) {
             try commit(next, transferred: transferred)
             return nil
@@ -261,7 +261,7 @@ final class ProfileStore {
     }
 
     /// The one writer of `did_load_latest_profile`.
-    private func switchTo(_ next: Profile, transferred: [PurchaseTransfer]) {
+    private func switchTo(_ next: Profile, transferred: [Transfer]) {
         current = next
         observer.profileChanged()
         emit(now: accessNow(), transferred: transferred)
@@ -269,7 +269,7 @@ final class ProfileStore {
 
     /// A plain snapshot may give its place to a newer one in a full queue; one that says what
     /// moved is kept, since no later snapshot repeats it.
-    private func emit(now: Int, transferred: [PurchaseTransfer] = []) {
+    private func emit(now: Int, transferred: [Transfer] = []) {
         let profile = current
         lastActivity = ProfileStore.activity(profile, now: now)
         sink.emit(Event("did_load_latest_profile", retention: transferred.isEmpty ? .latestState : .kept) { writer in

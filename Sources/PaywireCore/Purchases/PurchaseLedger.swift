@@ -82,7 +82,7 @@ final class PurchaseLedger: PurchaseAnswers {
     func delivered(_ record: OutboxRecord, response: HTTPResponse) {
         guard let kept = kept.removeValue(forKey: record.eventId) else { return }
         profiles.backendAnswered(kept.transaction.transactionId)
-        if let snapshot = PurchaseRecord.answer(response.body).profile {
+        if let snapshot = PurchaseAnswer.decode(response.body).profile {
             _ = profiles.applyBackend(snapshot, profileId: kept.profileId)
         }
         if kept.finishedByCore { finishAnswered(kept.transaction, consume: kept.productType == .consumable) }
@@ -92,10 +92,11 @@ final class PurchaseLedger: PurchaseAnswers {
         guard let kept = kept.removeValue(forKey: record.eventId) else { return }
         let transactionId = kept.transaction.transactionId
         profiles.backendAnswered(transactionId)
-        let answer = PurchaseRecord.answer(response.body)
-        log(.warn, "the backend refused transaction '\(transactionId)' (\(answer.code ?? "HTTP \(response.status)")): "
-                + "\(answer.message ?? "no reason given"); the access it gave is revoked",
-            details: [("transaction_id", .string(transactionId)), ("code", .string(answer.code ?? "http_\(response.status)")),
+        let answer = PurchaseAnswer.decode(response.body)
+        var code = "http_\(response.status)", message = "no reason given"
+        if case .refused(let refusal, let reason)? = answer.outcome { (code, message) = (refusal, reason) }
+        log(.warn, "the backend refused transaction '\(transactionId)' (\(code)): \(message); the access it gave is revoked",
+            details: [("transaction_id", .string(transactionId)), ("code", .string(code)),
                       ("status", .number(JSONNumber(response.status)))])
         if let snapshot = answer.profile {
             _ = profiles.applyBackend(snapshot, profileId: kept.profileId)

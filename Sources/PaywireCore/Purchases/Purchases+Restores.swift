@@ -10,20 +10,16 @@ extension Purchases {
     func settleRestore(productIds: [String], transactions: [StoreTransaction],
                        reply: @escaping RestoreReply) -> Result<RestoreSettlement, WireError>? {
         if let backend {
-            let now = clock.nowMilliseconds()
             let profile = profiles.current
-            var body = JSONWriter(reservingCapacity: 512)
-            body.object { writer in
-                writer.member("event_id", UUIDs.v7(milliseconds: now))
-                writer.member("profile_id", profile.profileId)
-                if let customerUserId = profile.customerUserId { writer.member("customer_user_id", customerUserId) }
-                writer.key("transactions")
-                writer.array { writer in
-                    for transaction in transactions { writer.object { transaction.writeMembers(to: &$0) } }
-                }
+            let claim = RestoreClaim(eventId: UUIDs.v7(milliseconds: clock.nowMilliseconds()), profileId: profile.profileId,
+                                     customerUserId: profile.customerUserId, transactions: transactions.map(\.claim))
+            do throws(WireError) {
+                try claim.validate()
+            } catch {
+                return .failure(error)
             }
             backend.send(method: "POST", url: backend.url(route: "restores"), headers: [("accept", "application/json")],
-                         body: body.bytes) { [weak self] outcome in
+                         body: claim.encode()) { [weak self] outcome in
                 guard let self else { return }
                 reply(self.restoreAnswered(outcome, productIds: productIds))
             }
@@ -81,18 +77,21 @@ extension Purchases {
             result = .failure(WireError(.networkFailed, "the restore could not reach the backend: \(message)",
                                         details: JSONObject([("underlying_error", .string(code))])))
         case .response(let response) where (200..<300).contains(response.status):
-            guard let snapshot = PurchaseRecord.answer(response.body).profile else {
-                result = .failure(WireError(.decodingFailed, "the backend's restore answer has no profile"))
+            let answer: RestoreAnswer
+            do throws(WireError) {
+                answer = try RestoreAnswer.decode(response.body)
+            } catch {
+                result = .failure(error)
                 break
             }
-            let answer = RestoreAnswer(response.body, profileId: profiles.profileId)
-            if let error = profiles.applyBackend(snapshot, profileId: profiles.profileId, transferred: answer.transferred) {
+            let transferred = answer.transfers(to: profiles.profileId)
+            if let error = profiles.applyBackend(answer.profile, profileId: profiles.profileId, transferred: transferred) {
                 result = .failure(error)
-            } else if let kept = answer.keptByOwner {
+            } else if let kept = Purchases.keptByOwner(answer) {
                 result = .failure(kept)
             } else {
-                var settled = settlement(answer.restoredIds ?? productIds)
-                settled.transferred = answer.transferred
+                var settled = settlement(answer.restored?.map(\.vendorProductId) ?? productIds)
+                settled.transferred = transferred
                 result = .success(settled)
             }
         case .response(let response):
@@ -101,6 +100,17 @@ extension Purchases {
                                         details: JSONObject([("status", .number(JSONNumber(response.status)))])))
         }
         return result
+    }
+
+    /// The restore's failure when nothing was restored and the backend kept purchases with
+    /// their owner (its transfer policy is `keep`): the app can tell the user the purchases
+    /// belong to another account.
+    static func keptByOwner(_ answer: RestoreAnswer) -> WireError? {
+        let kept = answer.refused.filter { $0.code == .belongsToAnotherProfile }.map(\.transactionId)
+        guard answer.restored?.isEmpty ?? true, !kept.isEmpty else { return nil }
+        return WireError(.belongsToAnotherProfile,
+                         "the store's purchases belong to another profile, and the backend keeps them there (its transfer policy is keep)",
+                         details: JSONObject([("transaction_ids", .array(kept.map { .string($0) }))]))
     }
 
     private func settlement(_ productIds: [String]) -> RestoreSettlement {

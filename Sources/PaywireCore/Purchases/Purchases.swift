@@ -86,7 +86,7 @@ final class Purchases {
     /// Keeps a transaction in the money lane. Without a backend nothing will confirm it: it is
     /// finished now. A transaction the queue could not keep is not finished either, so the
     /// store delivers it again.
-    private func keepForBackend(_ transaction: StoreTransaction, state: PurchaseRecord.State, type: ProductType, price: Price?,
+    private func keepForBackend(_ transaction: StoreTransaction, state: PurchaseState, type: ProductType, price: Price?,
                                 attribution: PurchaseAttribution?) {
         guard backend != nil else {
             if state == .purchased && !observerMode { ledger.finish(transaction, consume: type == .consumable) }
@@ -94,13 +94,13 @@ final class Purchases {
         }
         let now = clock.nowMilliseconds()
         let eventId = UUIDs.v7(milliseconds: now)
-        let body = PurchaseRecord.encode(eventId: eventId, transaction: transaction, state: state, type: type, price: price,
-                                         profile: profiles.current, attribution: attribution, observerMode: observerMode)
-        let purchase = PurchaseRecord.Kept(transaction: transaction, profileId: profiles.profileId, finishedByCore: !observerMode,
-                                           productType: type, isPending: state == .pending)
+        let claim = PurchaseRecord.claim(eventId: eventId, transaction: transaction, state: state, type: type, price: price,
+                                         profile: profiles.current, attribution: attribution, observerMode: observerMode, log: log)
+        let purchase = PurchaseRecord.Kept(claim, transaction: transaction)
         do throws(WireError) {
+            try claim.validate()
             ledger.willKeep(purchase, eventId: eventId)
-            try outbox.keepPurchase(eventId: eventId, body: body)
+            try outbox.keepPurchase(eventId: eventId, body: claim.encode())
             ledger.wasKept(purchase)
         } catch {
             ledger.notKept(eventId: eventId)

@@ -96,7 +96,7 @@ final class TestStore: StoreAdapter {
         let purchasedAt = fixedNow ?? SystemClock().nowMilliseconds()
         let key = forged ? "not-" + signingKey : signingKey
         return StoreTransaction(transactionId: id, originalTransactionId: id, vendorProductId: productId, purchasedAt: purchasedAt,
-                                environment: .sandbox, store: "test",
+                                environment: .sandbox, store: .test,
                                 verification: TestSignature.sign(transactionId: id, originalTransactionId: id, vendorProductId: productId,
                                                                  purchasedAt: purchasedAt, key: key),
                                 expiresAt: nil)

@@ -27,7 +27,7 @@ struct RestoreSettlement: Equatable, Sendable {
     /// the view; one that finds nothing leaves it open).
     let hasActiveAccess: Bool
     /// The restored purchases the backend moved here from another profile.
-    var transferred: [PurchaseTransfer] = []
+    var transferred: [Transfer] = []
 }
 
 /// A question a view puts to the host itself, not through the store.

@@ -32,7 +32,7 @@ package struct PurchaseFacts: Equatable, Sendable {
         facts.periodEnd = type.hasPeriod ? product?.expiry(from: purchasedAt) : nil
         facts.transactionId = transaction?.transactionId
         facts.originalTransactionId = transaction?.originalTransactionId
-        facts.store = transaction?.store
+        facts.store = transaction?.store.rawValue
         facts.isSandbox = transaction?.environment == .sandbox
         return facts
     }

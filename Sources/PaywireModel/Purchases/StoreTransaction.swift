@@ -3,16 +3,14 @@ import PaywireWire
 /// A transaction as the store reported it. The backend validates it (`verification` is the
 /// store's proof, passed through untouched) and answers the profile; only then is it finished.
 package struct StoreTransaction: Equatable, Sendable {
-    package enum Environment: String, CaseIterable, Sendable { case sandbox, production }
-
     package let transactionId: String
     package let originalTransactionId: String
     package let vendorProductId: String
     /// When it was bought (ms).
     package let purchasedAt: Int
-    package let environment: Environment
+    package let environment: StoreEnvironment
     /// Which store: `test`, or what the host names (`app_store`, `play_store`, ...).
-    package let store: String
+    package let store: StoreName
     package let verification: String
     /// An App Store transaction's JWS (StoreKit 2's jwsRepresentation), passed to the backend
     /// untouched: the backend takes every fact of the purchase from it. Nil for other stores.
@@ -24,24 +22,28 @@ package struct StoreTransaction: Equatable, Sendable {
     /// The access level the host names, for a product neither the paywall nor the store names one for.
     package var accessLevelId: String?
 
-    /// `transaction_id, original_transaction_id, vendor_product_id, verification, purchased_at,
-    /// environment, store` and, when the host gave one, `signed_transaction` into an open object: what `POST /v1/purchases` and each transaction
-    /// of `POST /v1/restores` carry alike.
-    package func writeMembers(to writer: inout JSONWriter) {
-        writer.member("transaction_id", transactionId)
-        writer.member("original_transaction_id", originalTransactionId)
-        writer.member("vendor_product_id", vendorProductId)
-        writer.member("verification", verification)
-        writer.member("purchased_at", purchasedAt)
-        writer.member("environment", environment.rawValue)
-        writer.member("store", store)
-        if let signedTransaction { writer.member("signed_transaction", signedTransaction) }
+    /// What the device claims of it to the backend (`POST /v1/purchases`, each transaction of
+    /// `POST /v1/restores`).
+    package var claim: TransactionClaim {
+        TransactionClaim(transactionId: transactionId, originalTransactionId: originalTransactionId, vendorProductId: vendorProductId,
+                         verification: verification, purchasedAt: purchasedAt, environment: environment, store: store,
+                         signedTransaction: signedTransaction)
+    }
+
+    /// The transaction the device kept in a claim, as the store reported it then.
+    package init(_ claim: TransactionClaim) {
+        self.init(transactionId: claim.transactionId, originalTransactionId: claim.originalTransactionId, vendorProductId: claim.vendorProductId,
+                  purchasedAt: claim.purchasedAt, environment: claim.environment, store: claim.store, verification: claim.verification,
+                  expiresAt: nil)
+        signedTransaction = claim.signedTransaction
     }
 
     /// A transaction in the wire shape the host reports (`store.purchase` answers,
     /// `store.restore` answers, `report_transaction`): `{transaction_id, original_transaction_id?,
     /// vendor_product_id?, purchased_at? (ISO 8601), environment?, store?, verification?,
     /// signed_transaction?, expires_at?, product_type?, access_level_id?}`. `productId` fills a missing `vendor_product_id`; `now` a missing purchase time.
+    /// What the backend would refuse of it (`TransactionClaim.validate`) is refused here, naming
+    /// the host's member: a purchase is never kept in a shape the backend cannot keep.
     package init(_ fields: Fields, productId: String?, now: Int) throws(WireError) {
         transactionId = try fields.identifier("transaction_id")
         originalTransactionId = try fields.optionalString("original_transaction_id").flatMap { $0.isEmpty ? nil : $0 } ?? transactionId
@@ -50,18 +52,19 @@ package struct StoreTransaction: Equatable, Sendable {
         }
         vendorProductId = product
         purchasedAt = try StoreTransaction.date(fields, "purchased_at") ?? now
-        environment = try fields.optionalEnum("environment", Environment.self) ?? .production
-        store = try fields.optionalString("store") ?? "host"
+        environment = try fields.optionalEnum("environment", StoreEnvironment.self) ?? .production
+        store = StoreName(rawValue: try fields.optionalString("store") ?? "host")
         verification = try fields.optionalString("verification") ?? ""
         signedTransaction = try fields.optionalString("signed_transaction")
         if signedTransaction?.isEmpty == true { throw WireError.wrongParam(fields.fieldPath("signed_transaction"), "must not be empty") }
         expiresAt = try StoreTransaction.date(fields, "expires_at")
         productType = try fields.optionalEnum("product_type", ProductType.self)
         accessLevelId = try fields.optionalString("access_level_id").flatMap { $0.isEmpty ? nil : $0 }
+        try claim.validate(at: fields.path.isEmpty ? "" : fields.path + ".")
     }
 
     package init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int,
-         environment: Environment, store: String, verification: String, expiresAt: Int?) {
+         environment: StoreEnvironment, store: StoreName, verification: String, expiresAt: Int?) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId

@@ -1,0 +1,97 @@
+import PaywireWire
+
+/// `POST /v1/profiles/{profile_id}/identity`: the device says its profile is a customer of the
+/// app (`identify`, a config's `customer_user_id`). The answer names the customer's profile
+/// from now on, as the backend knows it, and what moved to it.
+public enum Identity {
+    /// The rule of a profile id wherever a record carries one: what `paywire_client_new`'s
+    /// `profile_id` must meet too.
+    public static func checkProfileId(_ value: String, _ path: String) throws(WireError) {
+        try RecordRules.check(value, path)
+    }
+
+    /// The rule of a customer user id: what `identify` and the config's `customer_user_id` must meet.
+    public static func checkCustomerUserId(_ value: String, _ path: String) throws(WireError) {
+        try RecordRules.check(value, path)
+    }
+
+    /// The request's body.
+    public struct Request: Equatable, Sendable {
+        public let eventId: String
+        public let profileId: String
+        public let customerUserId: String
+
+        public init(eventId: String, profileId: String, customerUserId: String) {
+            self.eventId = eventId
+            self.profileId = profileId
+            self.customerUserId = customerUserId
+        }
+
+        public func validate() throws(WireError) {
+            try RecordRules.checkEventId(eventId, "event_id")
+            try checkProfileId(profileId, "profile_id")
+            try checkCustomerUserId(customerUserId, "customer_user_id")
+        }
+
+        /// `{event_id, profile_id, customer_user_id}`.
+        public func encode() -> [UInt8] {
+            var writer = JSONWriter(reservingCapacity: 160)
+            writer.object { writer in
+                writer.member("event_id", eventId)
+                writer.member("profile_id", profileId)
+                writer.member("customer_user_id", customerUserId)
+            }
+            return writer.bytes
+        }
+
+        /// Reads and checks a body; the path's profile id, when there is one, must be the body's.
+        public static func decode(_ bytes: [UInt8], pathProfileId: String? = nil) throws(WireError) -> Request {
+            let fields = try RecordRules.document(bytes, what: "the identity request")
+            let request = Request(eventId: try fields.string("event_id"), profileId: try fields.string("profile_id"),
+                                  customerUserId: try fields.string("customer_user_id"))
+            try request.validate()
+            guard pathProfileId == nil || request.profileId == pathProfileId else { throw WireError.wrongParam("profile_id", "must be the path's profile id") }
+            return request
+        }
+    }
+
+    /// The answer: `{profile_id, profile, transferred}`.
+    public struct Answer: Sendable {
+        /// The customer's profile from now on (the asking one, or the one that held the
+        /// customer user id first).
+        public let profileId: String
+        public let profile: RemoteProfile.Snapshot
+        public let transferred: [Transfer]
+
+        /// The backend's answer, its profile written once (`ProfileAnswer`).
+        public static func encode(profileId: String, profile: ProfileAnswer, transferred: [Transfer]) -> [UInt8] {
+            var writer = JSONWriter(reservingCapacity: profile.bytes.count + 128)
+            writer.object { writer in
+                writer.member("profile_id", profileId)
+                writer.key("profile")
+                writer.raw(profile.bytes)
+                writer.key("transferred")
+                writer.array { writer in for transfer in transferred { transfer.write(to: &writer) } }
+            }
+            return writer.bytes
+        }
+
+        /// Reads the backend's answer; a malformed one is `decoding_failed` naming the member.
+        /// A `transferred` entry that cannot be read is left out: it cannot be told to the app,
+        /// and the profile beside it is still the truth.
+        public static func decode(_ bytes: [UInt8]) throws(WireError) -> Answer {
+            let fields = try RecordRules.document(bytes, what: "the identity answer")
+            let profileId: String
+            do throws(WireError) {
+                profileId = try RecordRules.text(fields, "profile_id")
+            } catch {
+                throw WireError(.decodingFailed, "the identity answer's \(error.message)", details: error.details)
+            }
+            guard case .object(let profile)? = fields.optional("profile") else {
+                throw WireError(.decodingFailed, "the identity answer has no profile", details: JSONObject([("field", .string("profile"))]))
+            }
+            return Answer(profileId: profileId, profile: try RemoteProfile.parse(profile: profile),
+                          transferred: Transfer.readable(fields.optional("transferred")))
+        }
+    }
+}
