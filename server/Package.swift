@@ -1,9 +1,10 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// paywire-server: the backend of api/openapi.yaml. HTTP on Hummingbird 2 (SwiftNIO); routes and
-// models generated from the spec (swift-openapi-generator, committed in Sources/PaywireAPI/Generated);
-// storage on SQLite (embedded, the default) or PostgreSQL. A package of its own, so no server
+// paywire-server: the backend of api/openapi.yaml. HTTP on Hummingbird 2 (SwiftNIO) with plain
+// routes; the records that cross are PaywireModel's types, read and written by the model as the
+// device reads and writes them; the spec is the routes' test (tests/api); storage on SQLite
+// (embedded, the default) or PostgreSQL. A package of its own, so no server
 // framework or database driver ever enters libpaywire's dependency graph. `make devserver`
 // builds it; build/bin/paywire-devserver runs it with --dev.
 let package = Package(
@@ -13,8 +14,6 @@ let package = Package(
         .package(name: "paywire", path: ".."),
         // No optional traits (swift-configuration, full Foundation): less to build.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: []),
-        .package(url: "https://github.com/apple/swift-openapi-runtime.git", exact: "1.13.4", traits: []),
-        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", exact: "2.1.0"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         // Prometheus /metrics through swift-metrics' API.
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
@@ -36,16 +35,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
     ],
     targets: [
-        // Generated from api/openapi.yaml by server/codegen into Sources/PaywireAPI/Generated (never
-        // edited by hand), and the one type the generator's configuration names (UncheckedRecord).
-        .target(
-            name: "PaywireAPI",
-            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
-            path: "Sources/PaywireAPI"),
         .executableTarget(
             name: "paywire-server",
             dependencies: [
-                "PaywireAPI",
                 .product(name: "PaywireModel", package: "paywire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -55,8 +47,6 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -71,6 +71,7 @@ TEST = [
     Stage("docs-swift", ["swift-kit", "lib"]),
     Stage("docs-examples", ["bindings", "node", "lib"]),
     Stage("check-generated"),
+    Stage("check-ambient"),
     Stage("check-schema-version", ["deps"]),
     Stage("check-python-types", ["deps"]),
     Stage("check-node-types", ["deps"]),
@@ -94,9 +95,6 @@ FULL = TEST + [
     Stage("stress", ["devserver", "test-swift"], build=True),
     Stage("fuzz-build", ["test-swift"], build=True),
     Stage("fuzz-smoke", ["fuzz-build"]),
-    # The server's generated routes and models are current with api/openapi.yaml: builds the
-    # generator (OpenAPIKit, Yams), minutes on two cores.
-    Stage("check-server-generated", [], build=True),
     # The server's pure rules as unit tests, on the devserver's debug build (a test build and
     # link on top of it).
     Stage("test-server-unit", ["devserver"], build=True),

@@ -103,7 +103,8 @@ public func paywire_client_new(
                 bridge.httpFinished(token: token, outcome: outcome)
             }
         }
-        let client = try Client(config: config, sink: events, scheduler: bridge, completions: bridge, httpTransport: transport,
+        let client = try Client(config: config, sink: events, scheduler: bridge, clock: SystemClock(), random: SystemRandom(),
+                                completions: bridge, httpTransport: transport,
                                 files: LocalFileSystem(), openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) })
         let handle = ClientHandle(client: client, events: events, bridge: bridge, transport: transport)
         guard let token = HandleTable.register(handle) else {

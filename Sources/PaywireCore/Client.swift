@@ -45,12 +45,13 @@ public final class Client {
     /// a config asking for it without one is refused. `files` reads `fallback.path` and opens
     /// `storage_dir` (a config naming either without it is refused). `openOutbox` opens the
     /// durable queue under `storage_dir`; without it (or without `storage_dir`) the queue is in
-    /// memory.
-    public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?,
+    /// memory. `clock` and `random` are the system's (the boundary's adapters): the core reads
+    /// no clock and no generator of its own.
+    public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?, clock: Clock, random: RandomSource,
                 completions: CallCompletionSink? = nil, httpTransport: HTTPTransport? = nil,
                 files: FileSystem? = nil, openOutbox: OutboxStoreOpener? = nil) throws(WireError) {
         let runtime = try Runtime(config: config, sink: sink, scheduler: scheduler, completions: completions,
-                                  httpTransport: httpTransport, files: files)
+                                  httpTransport: httpTransport, files: files, clock: clock, random: random)
         (log, calls, timers, broker, store, backend) = (runtime.log, runtime.calls, runtime.timers, runtime.broker, runtime.store, runtime.backend)
         backpressure = runtime.backpressure
         var bundle: FallbackBundle?
@@ -58,7 +59,7 @@ public final class Client {
         let served = ServedPaywalls()
         // Offline access stands in for a backend that does not answer: nothing to do without one.
         let productAccess = backend.map { _ in ProductAccessMap(storage: runtime.storage, log: runtime.log) }
-        profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock,
+        profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock, random: random,
                                     accessClock: runtime.accessClock, log: log, observer: served, fetch: backend.map(ProfileFetch.init),
                                     offline: productAccess.map { OfflineAccess(store: runtime.store, map: $0, log: runtime.log) })
         // First of all events: the state a host attaching now starts from.
@@ -68,18 +69,18 @@ public final class Client {
                                  chooser: Chooser(profiles: profiles, clock: runtime.clock, overrides: overrides, platform: config.platform,
                                                   appVersion: config.appVersion, installedAt: config.installedAt))
         let presentations = PresentationLog(storage: runtime.storage)
-        var opened: OutboxStore = MemoryOutboxStore()
+        var opened: OutboxStore = MemoryOutboxStore(installId: random.uuidV4())
         if let directory = config.storageDir, let openOutbox { opened = try openOutbox(directory) }
         let outboxStore = opened
         let ledger = PurchaseLedger(profiles: profiles, store: store, timers: timers, log: log,
                                     acknowledgeAfter: config.acknowledgeAfterMilliseconds)
         outbox = Outbox(store: outboxStore, config: config.analytics, backend: backend, profiles: profiles,
-                        source: AnalyticsRecord.Source(installId: outboxStore.installId, sessionId: UUIDs.v4(), platform: config.platform,
-                                             appVersion: config.appVersion, wrapper: config.wrapper),
-                        purchaseAnswers: ledger, timers: timers, calls: calls, log: log, clock: runtime.clock)
+                        source: AnalyticsRecord.Source(installId: outboxStore.installId, sessionId: random.uuidV4(), platform: config.platform,
+                                                       appVersion: config.appVersion, wrapper: config.wrapper),
+                        purchaseAnswers: ledger, timers: timers, calls: calls, log: log, clock: runtime.clock, random: random)
         let catalog = ProductCatalog(store: store)
         purchases = Purchases(profiles: profiles, ledger: ledger, outbox: outbox, store: store, backend: backend, calls: calls,
-                              log: log, clock: runtime.clock, attributions: PurchaseAttributions(storage: runtime.storage),
+                              log: log, clock: runtime.clock, random: random, attributions: PurchaseAttributions(storage: runtime.storage),
                               catalog: catalog, observerMode: config.observerMode)
         paywallViews = PaywallViews(environment: PaywallViewMachine.Environment(config: config, store: store), store: store,
                                     broker: broker, timers: timers, profiles: profiles, sink: sink, clock: runtime.clock,

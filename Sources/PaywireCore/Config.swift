@@ -46,7 +46,8 @@ public struct ClientConfig: Sendable {
     var storageDir: String?
     var fallback: FallbackSource?
     /// The `store` object, checked; the client builds its store from it.
-    var storeFields: Fields?
+    /// The `store` the config asks for, read and checked with the config.
+    var store = StoreChoice.none
     /// `store.acknowledge_after_ms`: a purchase the backend has not answered this long after it
     /// was made is acknowledged to the store anyway (Google Play refunds one left 3 days).
     var acknowledgeAfterMilliseconds = ClientConfig.defaultAcknowledgeAfter
@@ -104,8 +105,7 @@ public struct ClientConfig: Sendable {
             self.fallback = try ClientConfig.fallbackSource(fallback)
         }
         if let store = try fields.optionalObject("store") {
-            _ = try ClientConfig.makeStore(store)  // refuse a bad store now, at client creation
-            storeFields = store
+            self.store = try StoreChoice(store)
             acknowledgeAfterMilliseconds = try store.optionalInt("acknowledge_after_ms", in: Milliseconds.minute...(3 * Milliseconds.day))
                 ?? ClientConfig.defaultAcknowledgeAfter
         }
@@ -123,13 +123,20 @@ public struct ClientConfig: Sendable {
             ?? ClientConfig.defaultEventQueueLimit
         asyncCallLimit = try fields.optionalInt("async_call_limit", in: ClientConfig.asyncCallLimitRange)
             ?? ClientConfig.defaultAsyncCallLimit
+        // Every analytics record carries these: the rule the backend reads records by applies here.
         if let wrapper = try fields.optionalObject("wrapper") {
             wrapperName = try wrapper.identifier("name")
             wrapperVersion = try wrapper.identifier("version")
+            for (value, key) in [(wrapperName, "name"), (wrapperVersion, "version")] {
+                if let value { try RecordRules.check(value, wrapper.fieldPath(key)) }
+            }
         }
         if let context = try fields.optionalObject("context") {
             platform = try context.optionalString("platform")
             appVersion = try context.optionalString("app_version")
+            for (value, key) in [(platform, "platform"), (appVersion, "app_version")] {
+                if let value { try RecordRules.check(value, context.fieldPath(key), allowEmpty: true) }
+            }
             if let version = appVersion, AudienceRule.Version(version) == nil {
                 throw WireError.wrongParam(context.fieldPath("app_version"), "'\(version)' is not a dotted version like 2.10.1")
             }
@@ -181,18 +188,6 @@ public struct ClientConfig: Sendable {
         }
     }
 
-    /// Builds the store a `store` config object describes (a fresh one each time: the test
-    /// store keeps per-client state such as remaining scripted failures).
-    static func makeStore(_ fields: Fields?) throws(WireError) -> StoreAdapter {
-        guard let fields else { return NoStore() }
-        switch try fields.string("type") {
-        case "none": return NoStore()
-        case "test": return try TestStore.load(fields)
-        case "host": return HostStore(now: SystemClock().nowMilliseconds)
-        case let other:
-            throw WireError.wrongParam(fields.fieldPath("type"), "'\(other)' is not one of: test, host, none")
-        }
-    }
 }
 
 /// `transport`: `{type: host, base_url}` (the host carries each request, as `host_request`

@@ -2,7 +2,7 @@
 with calendar expiry, idempotency, refusals with the profile, and the profile route."""
 import json
 
-from conftest import DevServer, as_read, purchase, sign, transaction
+from conftest import DevServer, as_read, event_id, purchase, sign, transaction
 
 JAN_31_2024 = 1706659200000          # 2024-01-31T00:00:00.000Z
 NOV_22_2024 = 1732300000000          # 2024-11-22T18:26:40.000Z
@@ -166,7 +166,7 @@ def test_a_restore_moves_access_to_the_restoring_profile_and_lists_refusals(devs
 
 
 def test_an_empty_restore_answers_the_profile(devserver):
-    status, _, answer = devserver.call("POST", "/v1/restores", {"event_id": "e", "profile_id": "nobody", "transactions": []})
+    status, _, answer = devserver.call("POST", "/v1/restores", {"event_id": event_id(), "profile_id": "nobody", "transactions": []})
     assert (status, answer["restored"], answer["refused"]) == (200, [], [])
     assert answer["profile"]["access_levels"] == {}
     assert devserver.call("POST", "/v1/restores", {"profile_id": "x", "transactions": {}})[0] == 400

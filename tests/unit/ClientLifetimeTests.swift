@@ -38,7 +38,7 @@ import Testing
         var parts: Parts?
         do {
             let client = try Client(config: try ClientConfig.parse(Array(ClientLifetimeTests.hostBackend.utf8)), sink: sink,
-                                    scheduler: ManualScheduler(), files: ReadingFileSystem())
+                                    scheduler: ManualScheduler(), clock: ManualClock(wall: 1_700_000_000_000), random: CountingRandom(), files: ReadingFileSystem())
             parts = Parts(client)
             #expect(sink.events.map(\.name).contains("host_request"))
         }
@@ -50,7 +50,7 @@ import Testing
         var parts: Parts?
         do {
             let client = try Client(config: try ClientConfig.parse(Array(ClientLifetimeTests.hostBackend.utf8)), sink: sink,
-                                    scheduler: ManualScheduler(), files: ReadingFileSystem())
+                                    scheduler: ManualScheduler(), clock: ManualClock(wall: 1_700_000_000_000), random: CountingRandom(), files: ReadingFileSystem())
             parts = Parts(client)
             _ = client.call(method: "refresh_profile", params: Array("{}".utf8))
             _ = client.call(method: "get_paywall", params: Array(#"{"placement_id":"onboarding"}"#.utf8))

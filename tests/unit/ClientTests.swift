@@ -20,7 +20,7 @@ final class ManualScheduler: TimerScheduler, @unchecked Sendable {
 @Suite struct ClientTests {
     private func client(_ config: String, scheduler: ManualScheduler = ManualScheduler()) throws -> (Client, RecordingSink) {
         let sink = RecordingSink()
-        return (try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: sink, scheduler: scheduler,
+        return (try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: sink, scheduler: scheduler, clock: ManualClock(wall: 1_700_000_000_000), random: CountingRandom(),
                            files: ReadingFileSystem()), sink)
     }
 
@@ -102,21 +102,22 @@ final class ManualScheduler: TimerScheduler, @unchecked Sendable {
 
     @Test func identifyClaimsAnonymousProfileAndSwitchesForAnotherCustomer() {
         let anonymous = Profile(profileId: "p", customerUserId: nil)
-        #expect(ProfileStore.identified(anonymous, as: "a") == Profile(profileId: "p", customerUserId: "a"))
+        #expect(ProfileStore.identified(anonymous, as: "a", newProfileId: { "new" }) == Profile(profileId: "p", customerUserId: "a"))
         let alice = Profile(profileId: "p", customerUserId: "a")
-        #expect(ProfileStore.identified(alice, as: "a") == nil)
-        let bob = ProfileStore.identified(alice, as: "b")
+        #expect(ProfileStore.identified(alice, as: "a", newProfileId: { "new" }) == nil)
+        let bob = ProfileStore.identified(alice, as: "b", newProfileId: { "new" })
         #expect(bob?.customerUserId == "b")
-        #expect(bob?.profileId != "p")
+        #expect(bob?.profileId == "new")
     }
 
     @Test func generatedProfileIdsAreVersion4UUIDs() {
-        let id = Profile.newProfileId()
+        let random = CountingRandom()
+        let id = random.uuidV4()
         let parts = id.split(separator: "-")
         #expect(parts.map(\.count) == [8, 4, 4, 4, 12])
         #expect(parts[2].first == "4")
         #expect(["8", "9", "a", "b"].contains(parts[3].first.map(String.init)))
-        #expect(Profile.newProfileId() != id)
+        #expect(random.uuidV4() != id)
     }
 
     @Test func servedPaywallBytesAreReusedUntilTheProfileChanges() throws {

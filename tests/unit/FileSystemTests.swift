@@ -27,7 +27,7 @@ final class ReadingFileSystem: FileSystem {
 @Suite struct FileSystemTests {
     private func refusal(_ config: String) -> WireError? {
         do throws(WireError) {
-            _ = try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: RecordingSink(), scheduler: nil)
+            _ = try Client(config: try ClientConfig.parse(Array(config.utf8)), sink: RecordingSink(), scheduler: nil, clock: ManualClock(wall: 1_700_000_000_000), random: CountingRandom())
             return nil
         } catch {
             return error
@@ -48,7 +48,7 @@ final class ReadingFileSystem: FileSystem {
 
     @Test func setFallbackByPathReadsThroughTheClientsFileSystem() throws {
         let client = try Client(config: try ClientConfig.parse(Array(#"{"profile_id":"p"}"#.utf8)), sink: RecordingSink(),
-                                scheduler: nil, files: ReadingFileSystem())
+                                scheduler: nil, clock: ManualClock(wall: 1_700_000_000_000), random: CountingRandom(), files: ReadingFileSystem())
         let response = client.call(method: "set_fallback", params: Array(#"{"path":"tests/conformance/bundles/basic.json"}"#.utf8))
         #expect(response.status == .ok)
     }

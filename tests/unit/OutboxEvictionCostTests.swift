@@ -72,7 +72,7 @@ import Testing
 
 /// The memory store, counting what eviction reads (candidate rows) and deletes.
 final class CountingOutboxStore: OutboxStore {
-    let inner = MemoryOutboxStore()
+    let inner = MemoryOutboxStore(installId: "install")
     private(set) var candidateQueries = 0
     private(set) var candidatesRead = 0
     private(set) var evicted = 0

@@ -12,13 +12,13 @@ final class IgnoredPurchaseAnswers: PurchaseAnswers {
 /// The outbox's queue rules through the memory store: records, seq, bounds and eviction.
 @Suite struct OutboxQueueTests {
     func outbox(maxQueued: Int = 100, maxBytes: Int = AnalyticsConfig().maxBytes,
-                store: OutboxStore = MemoryOutboxStore()) throws -> (Outbox, OutboxStore, RecordingSink) {
+                store: OutboxStore = MemoryOutboxStore(installId: "install")) throws -> (Outbox, OutboxStore, RecordingSink) {
         let sink = RecordingSink()
         let log = Log(level: .warn, sink: sink)
         let config = try ClientConfig.parse(Array(#"{"profile_id":"p"}"#.utf8))
         let timers = Timers(scheduler: nil)
-        let profiles = try ProfileStore(config: config, storage: MemoryStorage(), sink: sink, clock: FixedClock(milliseconds: 1000),
-                                        accessClock: AccessClock(clock: FixedClock(milliseconds: 1000), timers: timers), log: log,
+        let profiles = try ProfileStore(config: config, storage: MemoryStorage(), sink: sink, clock: ManualClock(wall: 1000), random: CountingRandom(),
+                                        accessClock: AccessClock(clock: ManualClock(wall: 1000), timers: timers), log: log,
                                         observer: ServedPaywalls(), fetch: nil)
         var analytics = AnalyticsConfig()
         analytics.maxQueued = maxQueued
@@ -26,7 +26,7 @@ final class IgnoredPurchaseAnswers: PurchaseAnswers {
         let outbox = Outbox(store: store, config: analytics, backend: nil, profiles: profiles,
                             source: AnalyticsRecord.Source(installId: "install", sessionId: "session", platform: nil, appVersion: nil, wrapper: nil),
                             purchaseAnswers: IgnoredPurchaseAnswers(), timers: timers, calls: Calls(completions: nil), log: log,
-                            clock: FixedClock(milliseconds: 1000))
+                            clock: ManualClock(wall: 1000), random: CountingRandom())
         return (outbox, store, sink)
     }
 
@@ -99,7 +99,7 @@ final class IgnoredPurchaseAnswers: PurchaseAnswers {
     }
 
     @Test func theMemoryStoreKeepsSeqOrderAcrossKindsThroughRemovalsAnywhere() throws {
-        let store = MemoryOutboxStore()
+        let store = MemoryOutboxStore(installId: "install")
         func id(_ seq: Int) -> String { "id-\(seq)" }
         for seq in 1...200 {
             let record = OutboxRecord(eventId: id(seq), seq: seq, kind: seq % 3 == 0 ? .attribution : .analytics, body: [UInt8](repeating: 0, count: seq))

@@ -65,7 +65,7 @@ import Testing
 
     @Test func prefetchWithoutATransportAnswersFromTheBundleAtOnce() throws {
         let client = try Client(config: try ClientConfig.parse(Array(#"{"profile_id":"p","fallback":{"path":"tests/conformance/bundles/basic.json"}}"#.utf8)),
-                                sink: RecordingSink(), scheduler: ManualScheduler(), files: ReadingFileSystem())
+                                sink: RecordingSink(), scheduler: ManualScheduler(), clock: ManualClock(wall: 1_700_000_000_000), random: CountingRandom(), files: ReadingFileSystem())
         let response = client.call(method: "prefetch", params: Array(#"{"placement_ids":["onboarding","absent"]}"#.utf8))
         #expect(response.status == .ok)
         let text = String(decoding: response.envelope, as: UTF8.self)

@@ -124,10 +124,10 @@ import Testing
         var profile = Profile(profileId: "p", customerUserId: nil)
         profile.analyticsDisabled = true
         profile.integrationIds = ["appsflyer_id": "af"]
-        let claimed = ProfileStore.identified(profile, as: "a")
+        let claimed = ProfileStore.identified(profile, as: "a", newProfileId: { "p-a" })
         #expect(claimed?.analyticsDisabled == true)
         #expect(claimed?.integrationIds == ["appsflyer_id": "af"])
-        let other = claimed.flatMap { ProfileStore.identified($0, as: "b") }
+        let other = claimed.flatMap { ProfileStore.identified($0, as: "b", newProfileId: { "p-b" }) }
         #expect(other?.analyticsDisabled == true)
         #expect(other?.integrationIds.isEmpty == true)
     }

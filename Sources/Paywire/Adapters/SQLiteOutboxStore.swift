@@ -36,7 +36,7 @@ final class SQLiteOutboxStore: OutboxStore {
         if let id = meta["install_id"] {
             installId = id
         } else {
-            installId = UUIDs.v4()
+            installId = SystemRandom().uuidV4()
             try database.run("INSERT INTO meta (key, value) VALUES ('install_id', ?)", [.text(installId)])
         }
         var summary = (events: 0, purchases: 0, bytes: 0, newestEvent: 0, newestPurchase: 0)

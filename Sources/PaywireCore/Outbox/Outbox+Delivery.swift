@@ -91,8 +91,7 @@ extension Outbox {
             }
         }
         let queued = store.count(in: lane)
-        var generator = SystemRandomNumberGenerator()
-        let jitter = Double.random(in: 0..<1, using: &generator)
+        let jitter = random.unit()
         drive(lane) { $0.answered(answer, queued: queued, now: clock.nowMilliseconds(), jitter: jitter) }
     }
 

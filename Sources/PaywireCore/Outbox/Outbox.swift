@@ -45,6 +45,8 @@ final class Outbox {
     let calls: Calls
     let log: Log
     let clock: Clock
+    /// The records' ids and the retries' jitter.
+    let random: RandomSource
     /// Who acts on the backend's verdict on a purchase record.
     let purchaseAnswers: PurchaseAnswers
     var lanes: [OutboxLane: Lane]
@@ -54,7 +56,7 @@ final class Outbox {
     private var dropping = false
 
     init(store: OutboxStore, config: AnalyticsConfig, backend: Backend?, profiles: ProfileStore, source: AnalyticsRecord.Source,
-         purchaseAnswers: PurchaseAnswers, timers: Timers, calls: Calls, log: Log, clock: Clock) {
+         purchaseAnswers: PurchaseAnswers, timers: Timers, calls: Calls, log: Log, clock: Clock, random: RandomSource) {
         self.store = store
         self.config = config
         self.purchaseAnswers = purchaseAnswers
@@ -65,6 +67,7 @@ final class Outbox {
         self.calls = calls
         self.log = log
         self.clock = clock
+        self.random = random
         let events = DeliveryMachine.Settings(config)
         // A purchase leaves at once, alone; it backs off like the rest.
         var purchases = events
@@ -94,7 +97,7 @@ final class Outbox {
         guard !profile.analyticsDisabled else { return nil }
         let now = clock.nowMilliseconds()
         let seq = store.nextSeq(in: kind.lane)
-        let header = AnalyticsRecord.Header(eventId: UUIDs.v7(milliseconds: now), profileId: profile.profileId,
+        let header = AnalyticsRecord.Header(eventId: random.uuidV7(milliseconds: now), profileId: profile.profileId,
                                             customerUserId: profile.customerUserId, createdAt: now, seq: seq, name: name)
         let body = AnalyticsRecord.encode(header, source: source, sdkVersion: PaywireVersion.library, writeParams: params)
         try AnalyticsRecord.validate(header, encoded: body)

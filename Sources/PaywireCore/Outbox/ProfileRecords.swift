@@ -12,7 +12,7 @@ extension Outbox {
     /// customer is. A record the backend would refuse is refused here (`wrong_param` naming the
     /// member, the backend's own rule), and nothing is kept.
     func keepProfileRecord(_ kind: RecordKind, profile: Profile, source: String? = nil) throws(WireError) {
-        let eventId = UUIDs.v7(milliseconds: clock.nowMilliseconds())
+        let eventId = random.uuidV7(milliseconds: clock.nowMilliseconds())
         let body: [UInt8]
         switch kind {
         case .identity:

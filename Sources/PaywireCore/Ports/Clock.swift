@@ -1,21 +1,13 @@
 import PaywireModel
 import PaywireWire
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The wall clock, for subscription start and expiry, and a count of elapsed time the user
-/// cannot move. A port so tests can fix "now".
-protocol Clock: AnyObject {
+/// cannot move. A port so tests can fix "now"; the boundary hands in the system's clock.
+public protocol Clock: AnyObject {
     /// Milliseconds since the Unix epoch.
     func nowMilliseconds() -> Int
     /// Milliseconds on a clock that only moves forward, sleep included (not the wall clock).
     func monotonicMilliseconds() -> Int
-}
-
-extension Clock {
-    func monotonicMilliseconds() -> Int { SystemClock.read(CLOCK_BOOTTIME) }
 }
 
 /// Runs core work later. The boundary implements it with a timer that calls

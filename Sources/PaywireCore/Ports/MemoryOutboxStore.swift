@@ -5,7 +5,7 @@ import PaywireWire
 /// Records are held by `event_id`, and each kind's ids wait in their own line in seq order, so
 /// eviction reads and removes only the records that go, however long the queue.
 final class MemoryOutboxStore: OutboxStore {
-    let installId = UUIDs.v4()
+    let installId: String
     private var nextSeqs: [OutboxLane: Int] = [.events: 1, .purchases: OutboxLane.purchasesFirstSeq]
     private(set) var totalBytes = 0
     private(set) var droppedCount = 0
@@ -14,6 +14,8 @@ final class MemoryOutboxStore: OutboxStore {
     private var laneCounts: [OutboxLane: Int] = [:]
 
     var count: Int { held.count }
+
+    init(installId: String) { self.installId = installId }
 
     func close() {}
 

@@ -21,6 +21,8 @@ final class ProfileStore {
     private let storage: Storage
     private let sink: EventSink
     private let clock: Clock
+    /// New profiles' ids.
+    private let random: RandomSource
     let log: Log
     private let observer: ProfileObserver
     /// The time access is judged by (the backend's, once it has answered).
@@ -46,22 +48,23 @@ final class ProfileStore {
     private(set) var identifiedAtStart = false
 
     /// The stored profile, adjusted to the config's `profile_id` and `customer_user_id`.
-    init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, accessClock: AccessClock, log: Log,
+    init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, random: RandomSource, accessClock: AccessClock, log: Log,
          observer: ProfileObserver, fetch: ProfileFetch?, offline: OfflineAccess? = nil) throws(WireError) {
         self.storage = storage
         self.offline = offline
         offlineAccessMaxAge = config.offlineAccessMaxAgeMilliseconds
         self.sink = sink
         self.clock = clock
+        self.random = random
         self.log = log
         self.observer = observer
         self.fetch = fetch
         let stored = try storage.read(Profile.storageKey).flatMap(Profile.fromRecord)
-        var starting = stored ?? Profile(profileId: Profile.newProfileId(), customerUserId: nil)
+        var starting = stored ?? Profile(profileId: random.uuidV4(), customerUserId: nil)
         if let id = config.profileId, id != starting.profileId {
             starting = Profile(profileId: id, customerUserId: nil)
         }
-        if let customer = config.customerUserId, let next = ProfileStore.identified(starting, as: customer) {
+        if let customer = config.customerUserId, let next = ProfileStore.identified(starting, as: customer, newProfileId: random.uuidV4) {
             starting = next
             identifiedAtStart = true
         }
@@ -111,14 +114,14 @@ final class ProfileStore {
     /// profile, `beforeKeeping(next)` runs first (it keeps the identity record for the backend):
     /// a failure in it leaves the profile as it was.
     func identify(_ customerUserId: String, beforeKeeping: (_ next: Profile) throws(WireError) -> Void) throws(WireError) {
-        guard let next = ProfileStore.identified(current, as: customerUserId) else { return }
+        guard let next = ProfileStore.identified(current, as: customerUserId, newProfileId: random.uuidV4) else { return }
         try beforeKeeping(next)
         try commit(next)
     }
 
     /// Starts a new anonymous profile.
     func logout() throws(WireError) {
-        var next = Profile(profileId: Profile.newProfileId(), customerUserId: nil)
+        var next = Profile(profileId: random.uuidV4(), customerUserId: nil)
         // The opt-out is the device user's choice, not the account's: a new profile keeps it.
         next.analyticsDisabled = current.analyticsDisabled
         try commit(next)
@@ -195,14 +198,14 @@ final class ProfileStore {
 
     /// The profile after identifying as `customerUserId`, or nil when nothing changes. An
     /// anonymous profile is claimed by the customer; a different customer gets a new profile.
-    static func identified(_ profile: Profile, as customerUserId: String) -> Profile? {
+    static func identified(_ profile: Profile, as customerUserId: String, newProfileId: () -> String) -> Profile? {
         switch profile.customerUserId {
         case customerUserId?: return nil
         case nil:
             // The same profile, claimed: what the device said about it stays.
             return joined(profile, profileId: profile.profileId, customerUserId: customerUserId)
         case _?:
-            var next = Profile(profileId: Profile.newProfileId(), customerUserId: customerUserId)
+            var next = Profile(profileId: newProfileId(), customerUserId: customerUserId)
             next.analyticsDisabled = profile.analyticsDisabled
             return next
         }

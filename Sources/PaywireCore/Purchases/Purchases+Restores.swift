@@ -11,7 +11,7 @@ extension Purchases {
                        reply: @escaping RestoreReply) -> Result<RestoreSettlement, WireError>? {
         if let backend {
             let profile = profiles.current
-            let claim = RestoreClaim(eventId: UUIDs.v7(milliseconds: clock.nowMilliseconds()), profileId: profile.profileId,
+            let claim = RestoreClaim(eventId: random.uuidV7(milliseconds: clock.nowMilliseconds()), profileId: profile.profileId,
                                      customerUserId: profile.customerUserId, transactions: transactions.map(\.claim))
             do throws(WireError) {
                 try claim.validate()

@@ -21,6 +21,8 @@ final class Purchases {
     let calls: Calls
     let log: Log
     let clock: Clock
+    /// The records' ids.
+    let random: RandomSource
     let attributions: PurchaseAttributions
     let catalog: ProductCatalog
     /// The app completes purchases itself (and finishes its transactions).
@@ -29,7 +31,7 @@ final class Purchases {
     var callsInFlight: [UInt64: PurchaseCall] = [:]
 
     init(profiles: ProfileStore, ledger: PurchaseLedger, outbox: Outbox, store: StoreGateway, backend: Backend?, calls: Calls,
-         log: Log, clock: Clock, attributions: PurchaseAttributions, catalog: ProductCatalog, observerMode: Bool) {
+         log: Log, clock: Clock, random: RandomSource, attributions: PurchaseAttributions, catalog: ProductCatalog, observerMode: Bool) {
         self.profiles = profiles
         self.ledger = ledger
         self.outbox = outbox
@@ -38,6 +40,7 @@ final class Purchases {
         self.calls = calls
         self.log = log
         self.clock = clock
+        self.random = random
         self.attributions = attributions
         self.catalog = catalog
         self.observerMode = observerMode
@@ -93,7 +96,7 @@ final class Purchases {
             return
         }
         let now = clock.nowMilliseconds()
-        let eventId = UUIDs.v7(milliseconds: now)
+        let eventId = random.uuidV7(milliseconds: now)
         let claim = PurchaseRecord.claim(eventId: eventId, transaction: transaction, state: state, type: type, price: price,
                                          profile: profiles.current, attribution: attribution, observerMode: observerMode, log: log)
         let purchase = PurchaseRecord.Kept(claim, transaction: transaction)

@@ -15,22 +15,26 @@ struct Runtime {
     /// Nil when the client was built without one: `fallback.path` and `storage_dir` are refused.
     let files: FileSystem?
     let clock: Clock
+    /// Identifiers' and jitter's random bits: the boundary's generator.
+    let random: RandomSource
     /// The time access is judged by: the backend's, heard on every answer.
     let accessClock: AccessClock
     /// Nil with no transport configured: the bundle is the only source.
     let backend: Backend?
 
     /// Builds them; throws when the store, the storage directory or the transport cannot be used.
+    /// `clock` and `random` are the system's, from the boundary (`store.now` fixes the wall clock).
     init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?, completions: CallCompletionSink?,
-         httpTransport: HTTPTransport?, files: FileSystem?) throws(WireError) {
+         httpTransport: HTTPTransport?, files: FileSystem?, clock system: Clock, random: RandomSource) throws(WireError) {
         log = Log(level: config.logLevel, sink: sink)
         calls = Calls(completions: completions)
         timers = Timers(scheduler: scheduler)
         backpressure = Backpressure(sink: sink, eventQueueLimit: config.eventQueueLimit)
         broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, backpressure: backpressure,
                                    timers: timers, log: log)
-        let adapter = try ClientConfig.makeStore(config.storeFields)
-        clock = adapter.fixedNow.map { FixedClock(milliseconds: $0) } ?? SystemClock()
+        let adapter = config.store.make(clock: system, random: random)
+        clock = adapter.fixedNow.map { FixedClock(milliseconds: $0, elapsed: system) } ?? system
+        self.random = random
         accessClock = AccessClock(clock: clock, timers: timers)
         self.files = files
         if let directory = config.storageDir {

@@ -18,20 +18,35 @@ final class TestStore: StoreAdapter {
     let fixedNow: Int?
     /// `store.signing_key`: the dev key transactions are signed with.
     private let signingKey: String
+    /// When a transaction was made (without `store.now`), and its random id.
+    private let clock: Clock
+    private let random: RandomSource
 
-    init(catalog: [StoreProduct], purchaseScripts: [String: ScriptedOutcome], restoreScript: ScriptedOutcome,
-         fetchFailure: WireError?, fetchFailures: Int, fixedNow: Int?, signingKey: String = TestSignature.defaultKey,
-         entitlementsScript: ScriptedOutcome = .success) {
-        self.signingKey = signingKey
-        self.entitlementsScript = entitlementsScript
+    /// What a `store: {type: "test", ...}` config says, read and checked when the config is.
+    struct Script: Sendable {
+        let catalog: [StoreProduct]
+        let purchaseScripts: [String: ScriptedOutcome]
+        let restoreScript: ScriptedOutcome
+        let fetchFailure: WireError?
+        let fetchFailures: Int
+        let fixedNow: Int?
+        let signingKey: String
+        let entitlementsScript: ScriptedOutcome
+    }
+
+    init(_ script: Script, clock: Clock, random: RandomSource) {
+        signingKey = script.signingKey
+        entitlementsScript = script.entitlementsScript
         var byId: [String: StoreProduct] = [:]
-        for product in catalog { byId[product.vendorProductId] = product }
-        self.catalog = byId
-        self.purchaseScripts = purchaseScripts
-        self.restoreScript = restoreScript
-        self.fetchFailure = fetchFailure
-        self.fetchFailuresLeft = fetchFailures
-        self.fixedNow = fixedNow
+        for product in script.catalog { byId[product.vendorProductId] = product }
+        catalog = byId
+        purchaseScripts = script.purchaseScripts
+        restoreScript = script.restoreScript
+        fetchFailure = script.fetchFailure
+        fetchFailuresLeft = script.fetchFailures
+        fixedNow = script.fixedNow
+        self.clock = clock
+        self.random = random
     }
 
     var unavailable: WireError? { nil }
@@ -92,8 +107,8 @@ final class TestStore: StoreAdapter {
 
     /// A new sandbox transaction of the test store, signed with its key (or, forged, with another).
     private func transaction(_ productId: String, forged: Bool) -> StoreTransaction {
-        let id = "test-" + UUIDs.v4()
-        let purchasedAt = fixedNow ?? SystemClock().nowMilliseconds()
+        let id = "test-" + random.uuidV4()
+        let purchasedAt = fixedNow ?? clock.nowMilliseconds()
         let key = forged ? "not-" + signingKey : signingKey
         return StoreTransaction(transactionId: id, originalTransactionId: id, vendorProductId: productId, purchasedAt: purchasedAt,
                                 environment: .sandbox, store: .test,
@@ -111,7 +126,7 @@ final class TestStore: StoreAdapter {
     }
 
     /// Reads `store` of type test from config.
-    static func load(_ fields: Fields) throws(WireError) -> TestStore {
+    static func load(_ fields: Fields) throws(WireError) -> Script {
         var catalog: [StoreProduct] = []
         var scripts: [String: ScriptedOutcome] = [:]
         var seen = Set<String>()
@@ -150,9 +165,8 @@ final class TestStore: StoreAdapter {
         } ?? .success
         let key = try fields.optionalString("signing_key") ?? TestSignature.defaultKey
         guard !key.isEmpty else { throw WireError.wrongParam(fields.fieldPath("signing_key"), "must not be empty") }
-        return TestStore(catalog: catalog, purchaseScripts: scripts, restoreScript: restore,
-                         fetchFailure: fetchFailure, fetchFailures: fetchFailures, fixedNow: fixedNow, signingKey: key,
-                         entitlementsScript: entitlements)
+        return Script(catalog: catalog, purchaseScripts: scripts, restoreScript: restore, fetchFailure: fetchFailure,
+                      fetchFailures: fetchFailures, fixedNow: fixedNow, signingKey: key, entitlementsScript: entitlements)
     }
 }
 

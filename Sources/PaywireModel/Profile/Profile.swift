@@ -111,9 +111,6 @@ public struct Profile: Equatable, Sendable {
         grant.isActive(now: now) && OfflineAccessRules.trusts(grant, until: backendTrustedUntil, now: now)
     }
 
-    /// A new anonymous profile id: a random version-4 UUID.
-    package static func newProfileId() -> String { UUIDs.v4() }
-
     /// The wire form (`#/$defs/profile`); `is_active` is judged at `now`.
     package func write(to writer: inout JSONWriter, now: Int) {
         writer.object { writer in

@@ -111,6 +111,7 @@ public struct AnalyticsRecord: Sendable {
     public static func decode(_ value: JSONValue) throws(WireError) -> AnalyticsRecord {
         guard case .object(let object) = value else { throw WireError.wrongParam("record", "must be an object") }
         let fields = Fields(object)
+        try RecordRules.refuseNulls(fields, ["customer_user_id"])
         let header = Header(eventId: try fields.string("event_id"), profileId: try fields.string("profile_id"),
                             customerUserId: try fields.optionalString("customer_user_id"), createdAt: try fields.int("created_at"),
                             seq: try fields.int("seq"), name: try fields.string("name"))
@@ -121,6 +122,9 @@ public struct AnalyticsRecord: Sendable {
         try RecordRules.checkNoNUL(.object(params.object), "params")
         let app = try fields.object("app")
         let sdk = try fields.object("sdk")
+        try RecordRules.refuseNulls(app, ["platform", "app_version"])
+        try RecordRules.refuseNulls(sdk, ["wrapper"])
+        try RecordRules.refuseNulls(params, ["holdout", "forced"])
         var wrapper: (name: String, version: String)?
         if let given = try sdk.optionalObject("wrapper") {
             wrapper = (try RecordRules.text(given, "name", allowEmpty: true), try RecordRules.text(given, "version", allowEmpty: true))

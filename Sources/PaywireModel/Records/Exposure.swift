@@ -60,6 +60,7 @@ public struct Exposure: Equatable, Sendable {
 
     /// Reads the params of a `paywall_shown` record.
     init(_ params: Fields) throws(WireError) {
+        try RecordRules.refuseNulls(params, ["audience_name", "revision", "paywall_id", "paywall_name", "placement_audience_version_id"])
         self.init(placementId: try params.string("placement_id"), audienceName: try params.optionalString("audience_name"),
                   revision: try params.optionalInt("revision"), abTestName: try params.string("ab_test_name"),
                   variationId: try params.string("variation_id"), paywallId: try params.optionalString("paywall_id"),

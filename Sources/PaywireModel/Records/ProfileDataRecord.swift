@@ -88,6 +88,7 @@ public struct ProfileDataRecord: Sendable {
     /// is one, it names the profile (the body's copy is the device's).
     public static func decode(_ bytes: [UInt8], kind: Kind, pathProfileId: String?) throws(WireError) -> ProfileDataRecord {
         let fields = try RecordRules.document(bytes, what: "the body")
+        try RecordRules.refuseNulls(fields, ["customer_user_id", "network_user_id"])
         let eventId = try fields.string("event_id")
         let bodyProfileId = try fields.string("profile_id")
         let customerUserId = try fields.optionalString("customer_user_id")
@@ -111,6 +112,9 @@ public struct ProfileDataRecord: Sendable {
 /// the others are kept as sent.
 enum ProfileDataRules {
     static func checkAttributes(_ attributes: Fields) throws(WireError) {
+        try RecordRules.refuseNulls(attributes, ["email", "phone_number", "first_name", "last_name", "gender", "birthday",
+                                                 "app_tracking_transparency_status", "analytics_disabled", "consumption_data_consent",
+                                                 "custom_attributes"])
         for key in ["email", "phone_number", "first_name", "last_name"] { _ = try attributes.optionalString(key) }
         let enums = [("gender", ["female", "male", "other"]),
                      ("app_tracking_transparency_status", ["authorized", "denied", "restricted", "not_determined"])]

@@ -51,6 +51,7 @@ public struct PurchaseAttribution: Equatable, Sendable {
     /// Reads and checks what `write` wrote.
     public init(_ object: JSONObject) throws(WireError) {
         let fields = Fields(object, path: "attribution")
+        try RecordRules.refuseNulls(fields, ["audience_name", "paywall_id", "paywall_name"])
         self.init(placementId: try fields.string("placement_id"), audienceName: try fields.optionalString("audience_name"),
                   abTestName: try fields.optionalString("ab_test_name") ?? "", variationId: try fields.string("variation_id"),
                   paywallId: try fields.optionalString("paywall_id"), paywallName: try fields.optionalString("paywall_name") ?? "")

@@ -85,6 +85,7 @@ public struct PurchaseClaim: Equatable, Sendable {
     /// Reads and checks a body (the backend's request, the device's kept record).
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> PurchaseClaim {
         let fields = try RecordRules.document(bytes, what: "a purchase")
+        try RecordRules.refuseNulls(fields, ["customer_user_id", "price", "product_type", "observer_mode", "attribution"])
         var price: Price?
         if let given = try fields.optionalObject("price") {
             guard let amount = try given.optionalNumber("amount") else { throw WireError.wrongParam("price.amount", "is required") }
@@ -142,6 +143,7 @@ public struct RestoreClaim: Equatable, Sendable {
 
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> RestoreClaim {
         let fields = try RecordRules.document(bytes, what: "a restore")
+        try RecordRules.refuseNulls(fields, ["customer_user_id"])
         var transactions: [TransactionClaim] = []
         for item in try fields.objects("transactions") { transactions.append(try TransactionClaim(item)) }
         let claim = RestoreClaim(eventId: try fields.string("event_id"), profileId: try fields.string("profile_id"),

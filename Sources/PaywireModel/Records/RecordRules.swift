@@ -102,6 +102,14 @@ public enum RecordRules {
         return previous != nil && previous != UInt8(ascii: "_")
     }
 
+    /// A member the record may leave out is left out, never null: null is no value the contract
+    /// gives these members, and a writer that sends one is told so.
+    static func refuseNulls(_ fields: Fields, _ keys: [String]) throws(WireError) {
+        for key in keys where fields.object[key] == .null {
+            throw WireError.wrongParam(fields.fieldPath(key), "must be left out rather than null")
+        }
+    }
+
     /// A record's document: a JSON object, within the wire's depth and size limits.
     static func document(_ bytes: [UInt8], what: String) throws(WireError) -> Fields {
         guard case .object(let object)? = try? JSONParser.parse(bytes) else {

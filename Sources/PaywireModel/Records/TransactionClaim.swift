@@ -59,6 +59,7 @@ public struct TransactionClaim: Equatable, Sendable {
 
     /// Reads and checks the members of `fields`.
     init(_ fields: Fields) throws(WireError) {
+        try RecordRules.refuseNulls(fields, ["signed_transaction"])
         let environment = try fields.optionalEnum("environment", StoreEnvironment.self)
         guard let environment else { throw WireError.wrongParam(fields.fieldPath("environment"), "is required") }
         self.init(transactionId: try fields.string("transaction_id"), originalTransactionId: try fields.string("original_transaction_id"),

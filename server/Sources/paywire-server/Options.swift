@@ -129,7 +129,8 @@ struct Options {
             let left = "  \(spec.flag)\(spec.value.map { " \($0)" } ?? "")"
             return left.padding(toLength: max(left.count, 30), withPad: " ", startingAt: 0) + " \(spec.help) [\(spec.environment)]"
         }
-        return "usage: paywire-server --bundle FILE --database URL [options]\n" + lines.joined(separator: "\n")
+        return "usage: paywire-server --bundle FILE --database URL [options]\n"
+            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + lines.joined(separator: "\n")
     }
 }
 

@@ -11,6 +11,9 @@ struct ServerParts {
     let options: Options
     let setup: ServerSetup
     let logger: Logger
+    /// The time and the random bytes every part reads.
+    let clock: any ServerClock
+    let random: any RandomSource
     /// What the start line says after the address.
     let summary: String
     /// What runs beside the server (the PostgreSQL pool).
@@ -22,7 +25,7 @@ struct ServerParts {
 
     /// Reads the bundle, catalog and development files and opens the store; a file the core
     /// refuses stops the start, naming the file and why.
-    static func build(_ options: Options, logger: Logger) async throws -> ServerParts {
+    static func build(_ options: Options, logger: Logger, clock: any ServerClock, random: any RandomSource) async throws -> ServerParts {
         guard let bundlePath = options.bundlePath else { throw StartProblem("--bundle is required") }
         let bundleBytes = try read(bundlePath, "the bundle")
         let bundle: ServableBundle, experiments: [String: [Experiment]]
@@ -46,7 +49,7 @@ struct ServerParts {
                 throw StartProblem("\(path): \(error.message)")
             }
         }
-        let (store, storeService) = try openStore(options, logger: logger)
+        let (store, storeService) = try openStore(options, logger: logger, clock: clock, random: random)
         let appStore: AppStoreSigned
         do {
             appStore = AppStoreSigned(verifier: try JWSVerifier(rootFile: options.appStoreRoot, requireMarkers: !options.appStoreUnmarkedRoots),
@@ -55,13 +58,13 @@ struct ServerParts {
             throw StartProblem("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
         }
         var setup = ServerSetup(
-            placements: try ServerSetup.served(bundle.placements), onboardings: try ServerSetup.served(bundle.onboardings),
+            placements: bundle.placements, onboardings: bundle.onboardings,
             experiments: experiments, products: products,
             testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
             offers: try offerSigner(options), trustHostStores: options.trustHostStores, appStore: appStore,
             refundPreference: options.appStoreRefundPreference,
-            playAPI: try playAPI(options),
-            dev: options.dev ? DevState(faults: try faults(options), profiles: try profiles(options)) : nil, store: store)
+            playAPI: try playAPI(options, clock: clock),
+            dev: options.dev ? DevState(faults: try faults(options), profiles: try profiles(options), random: random) : nil, store: store)
         setup.stripe = options.stripeWebhookSecrets.isEmpty ? nil : StripeSignature(secrets: options.stripeWebhookSecrets)
         setup.stripePrices = stripePrices
         setup.redemptionTTLMillis = options.redemptionTTLSeconds * 1000
@@ -71,8 +74,9 @@ struct ServerParts {
         if setup.stripe == nil { logger.notice("Stripe webhooks are off: no --stripe-webhook-secret") }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
-        return ServerParts(options: options, setup: setup, logger: logger, summary: summary, services: storeService.map { [$0] } ?? [],
-                           registry: ServerMetrics.bootstrap(), pushTokens: try pushKeyFile(options, logger: logger))
+        return ServerParts(options: options, setup: setup, logger: logger, clock: clock, random: random, summary: summary,
+                           services: storeService.map { [$0] } ?? [], registry: ServerMetrics.bootstrap(),
+                           pushTokens: try pushKeyFile(options, logger: logger, clock: clock))
     }
 
     /// Serves until SIGTERM or SIGINT; requests in flight are answered before it returns.
@@ -80,19 +84,18 @@ struct ServerParts {
         let router = Router(context: ServerContext.self)
         let table = RouteTable()
         router.add(middleware: Observe())
-        if let dev = setup.dev { router.add(middleware: DevTraffic(state: dev)) }
+        if let dev = setup.dev { router.add(middleware: DevTraffic(state: dev, maxBodyBytes: options.maxBodyBytes)) }
         router.add(middleware: RequireAPIKey(keys: APIKeys(digests: options.apiKeyDigests),
                                              exempt: pushTokens == nil ? [] : [RequirePushToken.path]))
-        if let pushTokens { router.add(middleware: RequirePushToken(verifier: pushTokens)) }
+        if let pushTokens { router.add(middleware: RequirePushToken(verifier: pushTokens, clock: clock)) }
         router.add(middleware: APIErrors(routes: table))
-        let api = API(setup: setup)
-        try api.registerHandlers(on: RecordingTransport(router: router, table: table), configuration: WireJSON.configuration,
-                                 middlewares: [PlainHeaderValues(), RawBody.Middleware(limit: options.maxBodyBytes), EventIntake(api: api)])
+        let api = API(setup: setup, clock: clock, random: random, logger: logger)
         let routes = ServerRoutes(router: router, table: table)
+        APIRoutes.register(on: routes, api: api, maxBodyBytes: options.maxBodyBytes)
         DashboardRoute.register(on: routes, api: api)
         DashboardProfileRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)
-        if let dev = setup.dev { DevRoutes.register(on: routes, setup: setup, dev: dev) }
+        if let dev = setup.dev { DevRoutes.register(on: routes, api: api, dev: dev) }
         let summary = summary, host = options.host
         var app = Application(
             router: router, server: .guardedHTTP1(maxBodyBytes: options.maxBodyBytes),
@@ -116,9 +119,10 @@ struct ServerParts {
     /// `--database` (postgres://..., sqlite:PATH or PATH) or `--data DIR` (SQLite in
     /// DIR/devserver.sqlite); neither: SQLite in memory (--dev only). PostgreSQL's pool is a
     /// service that runs beside the server.
-    private static func openStore(_ options: Options, logger: Logger) throws -> (any Storage, (any Service)?) {
+    private static func openStore(_ options: Options, logger: Logger, clock: any ServerClock,
+                                  random: any RandomSource) throws -> (any Storage, (any Service)?) {
         if let database = options.database, database.hasPrefix("postgres") {
-            let storage = try PostgresStorage(url: database, poolSize: options.databasePoolSize, logger: logger)
+            let storage = try PostgresStorage(url: database, poolSize: options.databasePoolSize, logger: logger, clock: clock, random: random)
             return (storage, storage.client)
         }
         var path: String?
@@ -130,7 +134,7 @@ struct ServerParts {
             path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
         }
         do {
-            return (try SQLiteStorage(path: path), nil)
+            return (try SQLiteStorage(path: path, clock: clock), nil)
         } catch {
             throw StartProblem("cannot open the store \(path ?? "in memory"): \(error)")
         }
@@ -151,11 +155,11 @@ struct ServerParts {
     }
 
     /// `--play-push-jwks` with its audience and service account (Options checks they come together).
-    private static func pushKeyFile(_ options: Options, logger: Logger) throws -> PushKeyFile? {
+    private static func pushKeyFile(_ options: Options, logger: Logger, clock: any ServerClock) throws -> PushKeyFile? {
         guard let path = options.playPushJWKS, let audience = options.playPushAudience,
               let account = options.playPushServiceAccount else { return nil }
         do {
-            return try PushKeyFile(path: path, audience: audience, serviceAccount: account, now: Int(Date().timeIntervalSince1970)) { read in
+            return try PushKeyFile(path: path, audience: audience, serviceAccount: account, now: clock.nowSeconds()) { read in
                 switch read {
                 case .success(let keys): logger.notice("--play-push-jwks read again: it changed", metadata: ["keys": .stringConvertible(keys)])
                 case .failure(let problem):
@@ -168,12 +172,12 @@ struct ServerParts {
     }
 
     /// `--play-service-account`: the key file read and checked once, at start.
-    private static func playAPI(_ options: Options) throws -> PlayDeveloperAPI? {
+    private static func playAPI(_ options: Options, clock: any ServerClock) throws -> PlayDeveloperAPI? {
         guard let path = options.playServiceAccount else { return nil }
         let json = try read(path, "the service account key")
         do {
             return PlayDeveloperAPI(account: try PlayServiceAccount(json: json), base: options.playAPIBase,
-                                    timeoutMillis: options.playAPITimeoutMillis)
+                                    timeoutMillis: options.playAPITimeoutMillis, clock: clock)
         } catch {
             throw StartProblem("--play-service-account \(path): \(error.message)")
         }

@@ -11,6 +11,12 @@ import NIOPosix
 // request no longer hops between NIO's threads and the concurrency pool on its way.
 _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 
+// The API's routes, `METHOD path` a line, for the test that holds them to api/openapi.yaml.
+if CommandLine.arguments.dropFirst().first == "--list-routes" {
+    print(APIRoutes.listing)
+    exit(0)
+}
+
 let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
@@ -21,10 +27,11 @@ do {
     }
     fail("\(error)\n\(Options.usage)")
 }
-let logger = ServerLog.bootstrap(level: options.logLevel, format: options.logFormat)
+let clock = SystemClock()
+let logger = ServerLog.bootstrap(level: options.logLevel, format: options.logFormat, clock: clock)
 let server: ServerParts
 do {
-    server = try await ServerParts.build(options, logger: logger)
+    server = try await ServerParts.build(options, logger: logger, clock: clock, random: SystemRandom())
 } catch {
     fail("\(error)")
 }

@@ -39,7 +39,7 @@ import Testing
 
     @Test func aLinkedTokenNamesTheReplacedPurchaseButNeverItself() throws {
         let link = PlayLink.of(try json(#"{"linkedPurchaseToken":"old","startTime":"2026-02-01T00:00:00Z","testPurchase":{}}"#), token: "new", at: 5)
-        #expect(link == PlayLink(replacedToken: "old", startedAt: PlayPurchaseState.rfc3339("2026-02-01T00:00:00Z") ?? -1, isTestPurchase: true))
+        #expect(link == PlayLink(replacedToken: "old", startedAt: PlayPurchaseState.rfc3339("2026-02-01T00:00:00Z") ?? -1, environment: .sandbox))
         #expect(PlayLink.of(try json(#"{"linkedPurchaseToken":"same"}"#), token: "same", at: 5) == nil)
         #expect(PlayLink.of(try json(#"{}"#), token: "new", at: 5) == nil)
     }

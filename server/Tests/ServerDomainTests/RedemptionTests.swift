@@ -3,11 +3,11 @@ import Testing
 
 @Suite struct RedemptionTests {
     @Test func aNewTokenIs43CharactersOfBase64URLWhoseDigestIsWhatIsKept() {
-        let (token, digest) = Redemption.newToken()
+        let (token, digest) = Redemption.newToken(SystemRandom())
         #expect(token.utf8.count == 43)
         #expect(Redemption.digest(ofToken: token) == digest)
         #expect(digest.utf8.count == 64)
-        #expect(Redemption.newToken().token != token)
+        #expect(Redemption.newToken(SystemRandom()).token != token)
     }
 
     @Test(arguments: ["", "short", String(repeating: "A", count: 44), String(repeating: "+", count: 43), String(repeating: "A", count: 42) + "="])

@@ -1,18 +1,13 @@
-import Foundation
-import PaywireAPI
+import Logging
 import PaywireModel
+import PaywireWire
 
 /// What the server was started with, shared by every request.
 struct ServerSetup: Sendable {
-    /// A placement or onboarding as served: the spec's response, decoded once from the bundle,
+    /// Placements and onboardings as served: each answer's bytes, made once from the bundle,
     /// and the strong ETag of the authored text (the same in every replica).
-    struct Served: Sendable {
-        let response: Components.Schemas.PlacementResponse
-        let etag: String
-    }
-
-    let placements: [String: Served]
-    let onboardings: [String: Served]
+    let placements: [String: ServableBundle.Response]
+    let onboardings: [String: ServableBundle.Response]
     /// The bundle's A/B tests by placement id (what results are computed for).
     let experiments: [String: [Experiment]]
     /// The catalog (`--products`) by vendor product id.
@@ -40,26 +35,16 @@ struct ServerSetup: Sendable {
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage
-
-    static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
-
-    /// Decodes the bundle's ready responses into the spec's model, once.
-    static func served(_ responses: [String: ServableBundle.Response]) throws -> [String: Served] {
-        let decoder = WireJSON.decoder()
-        var served: [String: Served] = [:]
-        for (id, response) in responses {
-            served[id] = Served(response: try decoder.decode(Components.Schemas.PlacementResponse.self, from: Data(response.body)),
-                                etag: response.etag)
-        }
-        return served
-    }
 }
 
-/// The backend API of `api/openapi.yaml`: the generated server decodes each request into its
-/// operation's input and encodes the output; these methods decide. A body's exact text, where
-/// it matters, is `RawBody.current`.
-struct API: APIProtocol {
+/// The backend API of `api/openapi.yaml`: one method per operation, each given its inputs as
+/// parameters by the route that reads them (`APIRoutes`), answering with the bytes the model's
+/// writers make. The clock, the random source and the logger are the application's.
+struct API: Sendable {
     let setup: ServerSetup
+    let clock: any ServerClock
+    let random: any RandomSource
+    let logger: Logger
 
     /// The profile as the backend knows it now, or nil when it never met it.
     func profile(_ profileId: String) async throws -> BackendProfile? {
@@ -67,13 +52,9 @@ struct API: APIProtocol {
         return ProfileBuilder.profile(facts, authored: await setup.dev?.profile(profileId), products: setup.products)
     }
 
-    /// The profile an answer carries: as the backend knows it now (empty when it never met it).
-    func answerProfile(_ profileId: String) async throws -> Components.Schemas.Profile {
-        try (try await profile(profileId) ?? BackendProfile()).wire(now: ServerSetup.now())
-    }
-
-    /// A 400 body.
-    static func invalid(_ message: String, code: String = "invalid_request") -> Components.Responses.BadRequest {
-        .init(body: .json(ErrorDocument(code, message)))
+    /// The profile an answer carries, written once: as the backend knows it now (empty when it
+    /// never met it).
+    func answerProfile(_ profileId: String) async throws -> ProfileAnswer {
+        (try await profile(profileId) ?? BackendProfile()).answer(now: clock.nowMilliseconds())
     }
 }

@@ -1,5 +1,4 @@
-import Foundation
-import PaywireAPI
+import PaywireModel
 import PaywireWire
 
 /// The App Store's CONSUMPTION_REQUEST: the answer built and kept when the notification is
@@ -10,11 +9,11 @@ extension API {
     /// per notification id: Apple's retry of one already answered keeps nothing new, and one
     /// whose answer a crash lost between the two writes is answered then.
     func keepConsumptionRequest(_ notification: StoreNotification, profileId: String) async throws {
-        guard notification.source == "app_store", notification.event.kind == .consumptionRequest,
+        guard notification.source == .appStore, notification.event.kind == .consumptionRequest,
               let originalTransactionId = notification.originalTransactionId else { return }
         let facts = try await setup.store.profileFacts(profileId)
         let consented = try await consumptionConsent(profileId)
-        let now = ServerSetup.now()
+        let now = clock.nowMilliseconds()
         let info = Consumption.info(facts, transactionId: notification.event.transactionId, originalTransactionId: originalTransactionId,
                                     consented: consented, now: now, refundPreference: setup.refundPreference)
         try await setup.store.recordConsumptionRequest(ConsumptionRequestEntry(
@@ -25,37 +24,26 @@ extension API {
 
     /// The profile's `consumption_data_consent`, as the device last sent its attributes; false until it did.
     private func consumptionConsent(_ profileId: String) async throws -> Bool {
-        guard let attributes = try await setup.store.profileData(profileId: profileId).first(where: { $0.kind == ProfileData.Kind.attributes.rawValue })
+        guard let attributes = try await setup.store.profileData(profileId: profileId).first(where: { $0.kind == ProfileDataRecord.Kind.attributes.rawValue })
         else { return false }
         return try JSONValue(parsing: Array(attributes.body.utf8))["consumption_data_consent"]?.asBool == true
     }
 
-    func getConsumptionRequests(_ input: Operations.GetConsumptionRequests.Input) async throws -> Operations.GetConsumptionRequests.Output {
-        if input.query.profileId?.isEmpty == true { return .badRequest(Self.invalid("profile_id must not be empty")) }
-        let entries = try await setup.store.consumptionRequests(profileId: input.query.profileId)
-        return .ok(.init(body: .json(.init(consumptionRequests: try entries.map(Self.consumptionEntry)))))
+    func getConsumptionRequests(profileId: String?) async throws -> Answer {
+        if profileId?.isEmpty == true { return .invalid("profile_id must not be empty") }
+        let entries = try await setup.store.consumptionRequests(profileId: profileId)
+        return .json(.ok, .object([("consumption_requests", .array(try entries.map(Self.consumptionEntry)))]))
     }
 
-    /// A kept request in the spec's shape; its answer is read back from the JSON it was kept as.
-    static func consumptionEntry(_ entry: ConsumptionRequestEntry) throws -> Components.Schemas.ConsumptionRequestEntry {
-        let info = try JSONValue(parsing: Array(entry.consumption.utf8))
-        func number(_ key: String) throws -> Int {
-            guard let value = info[key]?.asInt else { throw StorageProblem("consumption request \(entry.notificationId): \(key) is not a number") }
-            return value
-        }
-        func flag(_ key: String) throws -> Bool {
-            guard let value = info[key]?.asBool else { throw StorageProblem("consumption request \(entry.notificationId): \(key) is not a boolean") }
-            return value
-        }
-        return .init(
-            notificationId: entry.notificationId, originalTransactionId: entry.originalTransactionId, transactionId: entry.transactionId,
-            profileId: entry.profileId, receivedAt: Date(timeIntervalSince1970: Double(entry.receivedAt) / 1000), sendable: entry.sendable,
-            consumptionRequest: .init(
-                customerConsented: try flag("customerConsented"), consumptionStatus: try number("consumptionStatus"),
-                platform: try number("platform"), sampleContentProvided: try flag("sampleContentProvided"),
-                deliveryStatus: try number("deliveryStatus"), appAccountToken: info["appAccountToken"]?.asString ?? "",
-                accountTenure: try number("accountTenure"), playTime: try number("playTime"),
-                lifetimeDollarsPurchased: try number("lifetimeDollarsPurchased"), lifetimeDollarsRefunded: try number("lifetimeDollarsRefunded"),
-                userStatus: try number("userStatus"), refundPreference: try number("refundPreference")))
+    /// A kept request in the spec's shape (`ConsumptionRequestEntry`); its answer is read back
+    /// from the JSON it was kept as, by the reader of what wrote it.
+    static func consumptionEntry(_ entry: ConsumptionRequestEntry) throws -> JSONValue {
+        let info = try ConsumptionInfo(kept: try JSONValue(parsing: Array(entry.consumption.utf8)))
+        var members: [(String, JSONValue)] = [("notification_id", .string(entry.notificationId)),
+                                              ("original_transaction_id", .string(entry.originalTransactionId))]
+        if let transactionId = entry.transactionId { members.append(("transaction_id", .string(transactionId))) }
+        members += [("profile_id", .string(entry.profileId)), ("received_at", .string(ISODate.format(milliseconds: entry.receivedAt))),
+                    ("sendable", .bool(entry.sendable)), ("consumption_request", info.json)]
+        return .object(members)
     }
 }

@@ -9,7 +9,7 @@ enum DashboardRoute {
     static func register(on routes: ServerRoutes, api: API) {
         routes.add(.get, "/dashboard") { _, _ in
             var placements: [PlacementResults] = []
-            let now = ServerSetup.now()
+            let now = api.clock.nowMilliseconds()
             for placementId in api.setup.experiments.keys.sorted() {
                 placements.append(try await api.results(placementId, api.setup.experiments[placementId] ?? []))
             }

@@ -12,7 +12,7 @@ enum DashboardProfileRoute {
             let view = try await api.setup.store.profileView(profileId)
             let known = view.known || !view.transactions.isEmpty || !view.webPurchases.isEmpty
             return Response(status: known ? .ok : .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: DashboardProfilePage.page(profileId, view, now: ServerSetup.now()))))
+                            body: .init(byteBuffer: ByteBuffer(string: DashboardProfilePage.page(profileId, view, now: api.clock.nowMilliseconds()))))
         }
     }
 }
@@ -56,13 +56,13 @@ enum DashboardProfilePage {
         guard !transactions.isEmpty else { return "<p data-field=\"no_purchases\">No purchases.</p>" }
         let rows = transactions.map { t -> String in
             let movedAway = t.owner != profileId
-            let store = t.isWeb ? "\(escape(t.store)) <span class=\"web\">web</span>" : escape(t.store)
+            let store = t.isWeb ? "\(escape(t.store.rawValue)) <span class=\"web\">web</span>" : escape(t.store.rawValue)
             let cell = t.variationId.map { "\(t.placementId ?? "") / \(t.abTestName ?? "") / \($0)" } ?? "–"
             let price = t.priceAmount.map { "\(t.currencyCode ?? "") \($0)" } ?? "–"
             return """
                 <tr data-transaction="\(escape(t.transactionId))" data-web="\(t.isWeb)" data-moved-away="\(movedAway)"\(movedAway ? " class=\"moved\"" : "")>\
                 <td data-field="transaction_id">\(escape(t.transactionId))</td><td data-field="vendor_product_id">\(escape(t.vendorProductId))</td>\
-                <td data-field="store">\(store)</td><td data-field="status">\(escape(t.status))</td>\
+                <td data-field="store">\(store)</td><td data-field="status">\(escape(t.status.rawValue))</td>\
                 <td data-field="purchased_at">\(escape(DashboardPage.isoDate(t.purchasedAt)))</td><td data-field="price">\(escape(price))</td>\
                 <td data-field="purchaser">\(link(t.purchaser, current: profileId))</td><td data-field="owner">\(link(t.owner, current: profileId))</td>\
                 <td data-field="cell">\(escape(cell))</td></tr>
@@ -86,7 +86,7 @@ enum DashboardProfilePage {
                 <td data-field="direction">\(direction)</td><td data-field="transaction_id">\(escape(record.transactionId))</td>\
                 <td data-field="vendor_product_id">\(escape(record.vendorProductId))</td>\
                 <td data-field="from_profile_id">\(link(record.fromProfileId, current: profileId))</td>\
-                <td data-field="to_profile_id">\(link(record.toProfileId, current: profileId))</td><td data-field="reason">\(escape(entry.reason))</td></tr>
+                <td data-field="to_profile_id">\(link(record.toProfileId, current: profileId))</td><td data-field="reason">\(escape(entry.reason.rawValue))</td></tr>
                 """
         }.joined(separator: "\n")
         return """

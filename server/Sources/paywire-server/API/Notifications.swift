@@ -1,72 +1,62 @@
 import Logging
-import PaywireAPI
+import PaywireModel
+import PaywireWire
 
 /// `POST /v1/notifications/{test-store,app-store,play}`: a store's server notification, checked,
 /// applied to the profile owning its original transaction, answered with that profile. A
 /// refusal (400, 404) stores nothing; a replayed id answers 200 `duplicate` and changes nothing.
 extension API {
-    func postTestStoreNotification(_ input: Operations.PostTestStoreNotification.Input) async throws
-        -> Operations.PostTestStoreNotification.Output {
+    func postTestStoreNotification(body: [UInt8]) async throws -> Answer {
         guard setup.testStore != nil else {
-            ServerMetrics.notification(source: "test", outcome: "refused")
-            return .badRequest(Self.invalid("the test store is off on this server (--dev or --test-signing-key turns it on)", code: "test_store_off"))
+            ServerMetrics.notification(source: .test, outcome: "refused")
+            return .error(.badRequest, "test_store_off", "the test store is off on this server (--dev or --test-signing-key turns it on)")
         }
         let notification: StoreNotification
         do {
-            notification = try NotificationRequests.testStore(RawBody.current, now: ServerSetup.now())
+            notification = try NotificationRequests.testStore(body, now: clock.nowMilliseconds())
         } catch {
-            ServerMetrics.notification(source: "test", outcome: "refused")
-            return .badRequest(Self.invalid(error.message))
+            ServerMetrics.notification(source: .test, outcome: "refused")
+            return .invalid(error.message)
         }
-        switch try await apply(notification) {
-        case .result(let result): return .ok(.init(body: .json(result)))
-        case .unknownTransaction(let error): return .notFound(.init(body: .json(error)))
-        }
+        return try await apply(notification)
     }
 
-    func postAppStoreNotification(_ input: Operations.PostAppStoreNotification.Input) async throws
-        -> Operations.PostAppStoreNotification.Output {
+    func postAppStoreNotification(body: [UInt8]) async throws -> Answer {
         let notification: StoreNotification
         do {
-            notification = try await AppStoreNotification.parse(RawBody.current, verifier: setup.appStore)
+            notification = try await AppStoreNotification.parse(body, verifier: setup.appStore)
         } catch {
-            ServerMetrics.notification(source: "app_store", outcome: "refused")
-            return .badRequest(.init(body: .json(ErrorDocument(error.code, error.message))))
+            ServerMetrics.notification(source: .appStore, outcome: "refused")
+            return .error(.badRequest, error.code, error.message)
         }
         if notification.event.storeType == "TEST" {
             // App Store Connect's "send a test notification": what an operator looks for.
-            Logger(label: "paywire-server").notice("App Store TEST notification received",
-                                                   metadata: ["notification_id": .string(notification.notificationId)])
+            logger.notice("App Store TEST notification received", metadata: ["notification_id": .string(notification.notificationId)])
         }
-        switch try await apply(notification) {
-        case .result(let result): return .ok(.init(body: .json(result)))
-        case .unknownTransaction(let error): return .notFound(.init(body: .json(error)))
-        }
+        return try await apply(notification)
     }
 
-    func postPlayNotification(_ input: Operations.PostPlayNotification.Input) async throws -> Operations.PostPlayNotification.Output {
+    func postPlayNotification(body: [UInt8]) async throws -> Answer {
         var notification: StoreNotification, lookup: PlayLookup?
         do {
-            (notification, lookup) = try PlayNotification.parse(RawBody.current, products: setup.products)
+            (notification, lookup) = try PlayNotification.parse(body, products: setup.products)
         } catch {
-            ServerMetrics.notification(source: "play_store", outcome: "refused")
-            return .badRequest(Self.invalid(error.message))
+            ServerMetrics.notification(source: .playStore, outcome: "refused")
+            return .invalid(error.message)
         }
         if notification.event.storeType == PlayNotification.testType {
             // Play Console's "send test notification": what an operator looks for.
-            Logger(label: "paywire-server").notice("Google Play test notification received",
-                                                   metadata: ["message_id": .string(notification.notificationId)])
+            logger.notice("Google Play test notification received", metadata: ["message_id": .string(notification.notificationId)])
         }
         if setup.playAPI == nil, setup.dev == nil, lookup != nil {
             // What a real RTDN says of a purchase is only that it changed: without the Play
             // Developer API no state is read from it (an added expiry is the dev server's
             // convenience). Pub/Sub retries a 5xx, so the push lands once the key is given.
-            ServerMetrics.notification(source: "play_store", outcome: "play_api_not_configured")
-            Logger(label: "paywire-server").error("a Play notification names a purchase, and this server has no --play-service-account; the push is answered 503",
-                                                  metadata: ["message_id": .string(notification.notificationId)])
-            return .serviceUnavailable(.init(body: .json(ErrorDocument(
-                "play_api_not_configured",
-                "this server has no --play-service-account: a Play notification tells only that a purchase changed, and its state is asked of the Play Developer API; nothing changed"))))
+            ServerMetrics.notification(source: .playStore, outcome: "play_api_not_configured")
+            logger.error("a Play notification names a purchase, and this server has no --play-service-account; the push is answered 503",
+                         metadata: ["message_id": .string(notification.notificationId)])
+            return .error(.serviceUnavailable, "play_api_not_configured",
+                          "this server has no --play-service-account: a Play notification tells only that a purchase changed, and its state is asked of the Play Developer API; nothing changed")
         }
         if let api = setup.playAPI, let lookup {
             do {
@@ -75,16 +65,13 @@ extension API {
                 if let link { try await follow(link, to: notification) }
             } catch let error as PlayAPIProblem {
                 // Never a silent success: Pub/Sub retries a 5xx, and the push then lands.
-                ServerMetrics.notification(source: "play_store", outcome: "play_api_unavailable")
-                Logger(label: "paywire-server").warning("the Play Developer API gave no purchase state; the push is answered 503",
-                                                       metadata: ["message_id": .string(notification.notificationId), "reason": .string(error.message)])
-                return .serviceUnavailable(.init(body: .json(ErrorDocument("play_api_unavailable", error.message))))
+                ServerMetrics.notification(source: .playStore, outcome: "play_api_unavailable")
+                logger.warning("the Play Developer API gave no purchase state; the push is answered 503",
+                               metadata: ["message_id": .string(notification.notificationId), "reason": .string(error.message)])
+                return .error(.serviceUnavailable, "play_api_unavailable", error.message)
             }
         }
-        switch try await apply(notification) {
-        case .result(let result): return .ok(.init(body: .json(result)))
-        case .unknownTransaction(let error): return .notFound(.init(body: .json(error)))
-        }
+        return try await apply(notification)
     }
 
     /// The RTDN with the purchase's state as the Play Developer API gives it, and the purchase
@@ -126,9 +113,9 @@ extension API {
         guard let owner, let product = setup.products[productId] else { return }
         let recorded = try await recordStorePurchase(owner: owner, transactionId: token, productId: productId, product: product,
                                                      store: notification.source, verification: "play_developer_api", purchasedAt: link.startedAt,
-                                                     environment: link.isTestPurchase ? "Sandbox" : "Production", text: notification.text)
+                                                     environment: link.environment, text: notification.text)
         if case .failure(let refusal) = recorded {
-            Logger(label: "paywire-server").warning("a replacing Play purchase was not recorded for the replaced one's owner",
+            logger.warning("a replacing Play purchase was not recorded for the replaced one's owner",
                                                    metadata: ["message_id": .string(notification.notificationId), "reason": .string(refusal.message)])
         }
     }
@@ -136,36 +123,46 @@ extension API {
     /// Applies a checked notification; an unknown original transaction is a 404 rather than a
     /// recorded "unmatched": the store retries a non-2xx answer, and a notification that raced
     /// ahead of the device's purchase post then lands.
-    private func apply(_ notification: StoreNotification) async throws -> Applied {
+    private func apply(_ notification: StoreNotification) async throws -> Answer {
         let outcome = try await setup.store.apply(notification)
         switch outcome {
         case .done(_, let profileId?, _), .duplicate(_, let profileId?): try await keepConsumptionRequest(notification, profileId: profileId)
         default: break
         }
         switch outcome {
-        case .unknownTransaction: ServerMetrics.notification(source: notification.source, outcome: "unknown_transaction")
-        case .duplicate: ServerMetrics.notification(source: notification.source, outcome: "duplicate")
-        case .done(let done, _, _): ServerMetrics.notification(source: notification.source, outcome: done)
-        }
-        switch outcome {
         case .unknownTransaction:
-            return .unknownTransaction(ErrorDocument(
-                "unknown_transaction",
-                "no verified transaction has original_transaction_id '\(notification.originalTransactionId ?? "")'; nothing was stored"))
-        case .duplicate(let outcome, let profileId):
-            return .result(try await result(notification, .duplicate, profileId: profileId,
-                                             message: "notification already received (it was \(outcome)); nothing changed"))
-        case .done(let outcome, let profileId, let reason):
-            return .result(try await result(notification, outcome == "applied" ? .applied : .recorded, profileId: profileId,
-                                             message: reason ?? "\(notification.event.storeType) applied to the grant"))
+            ServerMetrics.notification(source: notification.source, outcome: "unknown_transaction")
+            return .error(.notFound, "unknown_transaction",
+                          "no verified transaction has original_transaction_id '\(notification.originalTransactionId ?? "")'; nothing was stored")
+        case .duplicate(let earlier, let profileId):
+            ServerMetrics.notification(source: notification.source, outcome: NotificationOutcome.duplicate.rawValue)
+            return .json(.ok, try await result(notification, .duplicate, profileId: profileId,
+                                               message: "notification already received (it was \(earlier.rawValue)); nothing changed"))
+        case .done(let done, let profileId, let reason):
+            ServerMetrics.notification(source: notification.source, outcome: done.rawValue)
+            return .json(.ok, try await result(notification, done, profileId: profileId,
+                                               message: reason ?? "\(notification.event.storeType) applied to the grant"))
         }
     }
 
-    private func result(_ notification: StoreNotification, _ outcome: Components.Schemas.NotificationResult.OutcomePayload,
-                        profileId: String?, message: String) async throws -> Components.Schemas.NotificationResult {
-        .init(notificationId: notification.notificationId, outcome: outcome, message: message, _type: notification.event.storeType,
-              originalTransactionId: notification.originalTransactionId, profileId: profileId,
-              profile: try await profileId.asyncMap { try await answerProfile($0) })
+    /// `NotificationResult`, with the owner's profile as it now stands.
+    private func result(_ notification: StoreNotification, _ outcome: NotificationOutcome, profileId: String?,
+                        message: String) async throws -> [UInt8] {
+        let profile = try await profileId.asyncMap { try await answerProfile($0) }
+        var writer = JSONWriter(reservingCapacity: 256 + (profile?.bytes.count ?? 0))
+        writer.object { writer in
+            writer.member("notification_id", notification.notificationId)
+            writer.member("outcome", outcome.rawValue)
+            writer.member("message", message)
+            writer.member("type", notification.event.storeType)
+            if let original = notification.originalTransactionId { writer.member("original_transaction_id", original) }
+            if let profileId { writer.member("profile_id", profileId) }
+            if let profile {
+                writer.key("profile")
+                writer.raw(profile.bytes)
+            }
+        }
+        return writer.bytes
     }
 }
 
@@ -175,10 +172,4 @@ extension Optional {
         guard let self else { return nil }
         return try await transform(self)
     }
-}
-
-/// What applying a notification answers: the result, or `404 unknown_transaction`.
-enum Applied {
-    case result(Components.Schemas.NotificationResult)
-    case unknownTransaction(ErrorDocument)
 }

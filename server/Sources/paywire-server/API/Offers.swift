@@ -1,27 +1,53 @@
-import Foundation
-import PaywireAPI
+import PaywireModel
+import PaywireWire
 
 /// `POST /v1/offers/sign`: the signature when the profile may have the offer, else `403
 /// offer_not_eligible` saying why. Each nonce is recorded before the signature is given, so
 /// no two signatures of any replica share one.
 extension API {
-    func signOffer(_ input: Operations.SignOffer.Input) async throws -> Operations.SignOffer.Output {
-        guard case .json(let request) = input.body else { return .badRequest(Self.invalid("the body must be JSON")) }
-        for (name, value) in [("profile_id", request.profileId), ("vendor_product_id", request.vendorProductId), ("offer_id", request.offerId)]
-            where value.isEmpty {
-            return .badRequest(Self.invalid("\(name) must be a non-empty string"))
+    func signOffer(body: [UInt8]) async throws -> Answer {
+        let request: OfferSignRequest
+        do {
+            request = try OfferSignRequest(body)
+        } catch {
+            return .invalid(error.message)
         }
-        guard let signer = setup.offers else { return .serverError(statusCode: 501, .init()) }
-        let kind: OfferEligibility.Kind = request.offerType == .winBack ? .winBack : .promotional
-        let now = ServerSetup.now()
-        if let refusal = OfferEligibility.refusal(kind, productId: request.vendorProductId, profile: try await profile(request.profileId), now: now) {
-            return .forbidden(.init(body: .json(ErrorDocument("offer_not_eligible", refusal))))
+        guard let signer = setup.offers else {
+            return .error(.notImplemented, "offers_not_configured", "this server has no --offer-key: it signs no offers")
         }
-        let nonce = UUID().uuidString.lowercased()
-        try await setup.store.recordOfferNonce(nonce, profileId: request.profileId, productId: request.vendorProductId,
-                                               offerId: request.offerId, at: now)
-        return .ok(.init(body: .json(try signer.sign(productId: request.vendorProductId, offerId: request.offerId,
-                                                     applicationUsername: request.profileId, nonce: nonce, now: now))))
+        let now = clock.nowMilliseconds()
+        if let refusal = OfferEligibility.refusal(request.kind, productId: request.productId, profile: try await profile(request.profileId), now: now) {
+            return .error(.forbidden, "offer_not_eligible", refusal)
+        }
+        let nonce = random.uuid()
+        try await setup.store.recordOfferNonce(nonce, profileId: request.profileId, productId: request.productId, offerId: request.offerId, at: now)
+        return .json(.ok, try signer.sign(productId: request.productId, offerId: request.offerId, applicationUsername: request.profileId,
+                                          nonce: nonce, now: now))
+    }
+}
+
+/// `OfferSignRequest` of api/openapi.yaml: `{profile_id, vendor_product_id, offer_id, offer_type}`,
+/// nothing else.
+struct OfferSignRequest: Sendable {
+    let profileId: String
+    let productId: String
+    let offerId: String
+    let kind: OfferEligibility.Kind
+
+    init(_ body: [UInt8]) throws(RequestProblem) {
+        let members = try NotificationRequests.document(body)
+        let known: Set<String> = ["profile_id", "vendor_product_id", "offer_id", "offer_type"]
+        if case .object(let object) = members.object, let unknown = object.keys.first(where: { !known.contains($0) }) {
+            throw RequestProblem("\(unknown) is not a member of OfferSignRequest")
+        }
+        profileId = try members.text("profile_id")
+        productId = try members.text("vendor_product_id")
+        offerId = try members.text("offer_id")
+        switch try members.text("offer_type") {
+        case "promotional": kind = .promotional
+        case "win_back": kind = .winBack
+        default: throw RequestProblem("offer_type must be promotional or win_back")
+        }
     }
 }
 

@@ -1,32 +1,22 @@
-import Foundation
-import PaywireAPI
+import Hummingbird
 import PaywireModel
 
 /// `GET /v1/placements/{id}`, `GET /v1/onboardings/{id}`, `GET /v1/profiles/{id}`: strong
 /// ETags, `304` for a current `If-None-Match`.
 extension API {
-    func getPlacement(_ input: Operations.GetPlacement.Input) async throws -> Operations.GetPlacement.Output {
-        guard !input.headers.xPaywireProfileId.isEmpty else { return .badRequest(Self.invalid("x-paywire-profile-id must not be empty")) }
-        guard let served = setup.placements[input.path.placementId] else { return .notFound }
-        if input.headers.ifNoneMatch == served.etag { return .notModified }
-        return .ok(.init(headers: .init(eTag: served.etag), body: .json(served.response)))
-    }
-
-    func getOnboardingPlacement(_ input: Operations.GetOnboardingPlacement.Input) async throws -> Operations.GetOnboardingPlacement.Output {
-        guard !input.headers.xPaywireProfileId.isEmpty else { return .badRequest(Self.invalid("x-paywire-profile-id must not be empty")) }
-        guard let served = setup.onboardings[input.path.placementId] else { return .notFound }
-        if input.headers.ifNoneMatch == served.etag { return .notModified }
-        return .ok(.init(headers: .init(eTag: served.etag), body: .json(served.response)))
+    /// A placement or onboarding as the bundle's ready answer holds it (its bytes made once).
+    func getPlacement(_ served: ServableBundle.Response?, ifNoneMatch: String?) -> Answer {
+        guard let served else { return .empty(.notFound) }
+        if ifNoneMatch == served.etag { return .empty(.notModified, headers: [.eTag: served.etag]) }
+        return .json(.ok, served.body, headers: [.eTag: served.etag])
     }
 
     /// Grants from verified transactions merged with an authored profile; the ETag is the MD5
-    /// of the answer's canonical JSON, so it changes exactly when the profile does.
-    func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
-        guard !input.headers.xPaywireProfileId.isEmpty else { return .badRequest(Self.invalid("x-paywire-profile-id must not be empty")) }
-        guard let profile = try await profile(input.path.profileId) else { return .notFound }
-        let response = Components.Schemas.ProfileResponse(profile: try profile.wire(now: ServerSetup.now()))
-        let etag = ServableBundle.etag(of: Array(try WireJSON.encoder().encode(response)))
-        if input.headers.ifNoneMatch == etag { return .notModified }
-        return .ok(.init(headers: .init(eTag: etag), body: .json(response)))
+    /// of the answer's bytes, written once, so it changes exactly when the profile does.
+    func getProfile(_ profileId: String, ifNoneMatch: String?) async throws -> Answer {
+        guard let profile = try await profile(profileId) else { return .empty(.notFound) }
+        let answer = profile.answer(now: clock.nowMilliseconds())
+        if ifNoneMatch == answer.etag { return .empty(.notModified, headers: [.eTag: answer.etag]) }
+        return .json(.ok, answer.document, headers: [.eTag: answer.etag])
     }
 }

@@ -1,38 +1,19 @@
-import PaywireAPI
+import PaywireModel
+import PaywireWire
 
 /// What the device says about a profile besides purchases: `PUT /v1/profiles/{id}/attributes`,
-/// `PUT /v1/profiles/{id}/integration-ids`, `POST /v1/attribution`; `{stored}` (false: the
-/// event_id was stored before), or `400` naming the bad member.
+/// `PUT /v1/profiles/{id}/integration-ids`, `POST /v1/attribution`, each read by the model's
+/// `ProfileDataRecord`; `{stored}` (false: the event_id was stored before), or `400` naming the
+/// bad member.
 extension API {
-    func putProfileAttributes(_ input: Operations.PutProfileAttributes.Input) async throws -> Operations.PutProfileAttributes.Output {
-        switch try await storeProfileData(.attributes, pathProfileId: input.path.profileId) {
-        case .success(let stored): return .ok(.init(body: .json(.init(stored: stored))))
-        case .failure(let problem): return .badRequest(Self.invalid(problem.message))
-        }
-    }
-
-    func putIntegrationIds(_ input: Operations.PutIntegrationIds.Input) async throws -> Operations.PutIntegrationIds.Output {
-        switch try await storeProfileData(.integrationIdentifiers, pathProfileId: input.path.profileId) {
-        case .success(let stored): return .ok(.init(body: .json(.init(stored: stored))))
-        case .failure(let problem): return .badRequest(Self.invalid(problem.message))
-        }
-    }
-
-    func postAttribution(_ input: Operations.PostAttribution.Input) async throws -> Operations.PostAttribution.Output {
-        switch try await storeProfileData(.attribution, pathProfileId: nil) {
-        case .success(let stored): return .ok(.init(body: .json(.init(stored: stored))))
-        case .failure(let problem): return .badRequest(Self.invalid(problem.message))
-        }
-    }
-
-    /// Reads the body's exact text (custom attribute numbers as written) and keeps it.
-    private func storeProfileData(_ kind: ProfileData.Kind, pathProfileId: String?) async throws -> Result<Bool, RequestProblem> {
-        let post: ProfileData.Post
+    /// `pathProfileId`: the route's profile id, where it has one (it names the profile).
+    func putProfileData(_ kind: ProfileDataRecord.Kind, body: [UInt8], pathProfileId: String?) async throws -> Answer {
+        let record: ProfileDataRecord
         do {
-            post = try ProfileData.parse(RawBody.current, kind: kind, pathProfileId: pathProfileId)
+            record = try ProfileDataRecord.decode(body, kind: kind, pathProfileId: pathProfileId)
         } catch {
-            return .failure(error)
+            return .invalid(error)
         }
-        return .success(try await setup.store.storeProfileData(post))
+        return .json(.ok, .object([("stored", .bool(try await setup.store.storeProfileData(record)))]))
     }
 }

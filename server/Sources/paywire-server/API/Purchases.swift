@@ -1,17 +1,16 @@
-import PaywireAPI
 import PaywireModel
 import PaywireWire
 
-/// `POST /v1/purchases` and `POST /v1/restores`: store transactions checked, recorded and
+/// `POST /v1/purchases` and `POST /v1/restores`: store transactions read by the model's claims
+/// (`PurchaseClaim`, `RestoreClaim`: the rules the device kept them by), checked, recorded and
 /// granted; the answer carries the profile as it now stands.
 extension API {
-    func postPurchase(_ input: Operations.PostPurchase.Input) async throws -> Operations.PostPurchase.Output {
-        let body = RawBody.current
+    func postPurchase(body: [UInt8]) async throws -> Answer {
         var post: PurchasePost
         do {
-            post = try PurchaseRequests.purchase(body)
+            post = PurchasePost(try PurchaseClaim.decode(body))
         } catch {
-            return .badRequest(Self.invalid(error.message))
+            return .invalid(error)
         }
         var refusal: Refusal?
         do {
@@ -20,28 +19,26 @@ extension API {
             refusal = error
         }
         let outcome = try await setup.store.recordPurchase(post, product: setup.products[post.claim.vendorProductId],
-                                                           refusal: refusal ?? check(post.claim), request: String(decoding: body, as: UTF8.self))
+                                                           refusal: refusal ?? check(post.claim), request: String(decoding: body, as: UTF8.self),
+                                                           now: clock.nowMilliseconds())
         let profile = try await answerProfile(post.profileId)
         switch outcome {
-        case .success(let status): ServerMetrics.purchase(status)
-        case .failure(let refusal): ServerMetrics.purchase(refusal.code.rawValue)
-        }
-        switch outcome {
         case .success(let status):
-            let transaction = Components.Schemas.PurchaseResponse.TransactionPayload(
-                transactionId: post.claim.transactionId, status: status == "pending" ? .pending : .verified)
-            return .ok(.init(body: .json(.init(profile: profile, transaction: transaction))))
+            ServerMetrics.purchase(status.rawValue)
+            return .json(.ok, PurchaseAnswer.encode(.kept(transactionId: post.claim.transactionId, status: status), profile: profile))
         case .failure(let refusal):
-            return .unprocessableContent(.init(body: .json(.init(error: .init(code: refusal.code, message: refusal.message), profile: profile))))
+            ServerMetrics.purchase(refusal.code.rawValue)
+            return .json(.unprocessableContent, PurchaseAnswer.encode(.refused(code: refusal.code.rawValue, message: refusal.message),
+                                                                      profile: profile))
         }
     }
 
-    func postRestore(_ input: Operations.PostRestore.Input) async throws -> Operations.PostRestore.Output {
+    func postRestore(body: [UInt8]) async throws -> Answer {
         var post: RestorePost
         do {
-            post = try PurchaseRequests.restore(RawBody.current)
+            post = RestorePost(try RestoreClaim.decode(body))
         } catch {
-            return .badRequest(Self.invalid(error.message))
+            return .invalid(error)
         }
         var refusals: [String: Refusal] = [:]
         for index in post.claims.indices {
@@ -53,43 +50,44 @@ extension API {
             }
         }
         let outcome = try await setup.store.recordRestore(post, products: setup.products, refusals: refusals,
-                                                          policy: setup.transferPolicy, now: ServerSetup.now())
+                                                          policy: setup.transferPolicy, now: clock.nowMilliseconds())
         for restored in outcome.restored {
-            ServerMetrics.purchase("verified")
-            if restored.from != nil { ServerMetrics.transfer("restore") }
+            ServerMetrics.purchase(PurchaseStatus.verified.rawValue)
+            if restored.from != nil { ServerMetrics.transfer(TransferReason.restore.rawValue) }
         }
         for (_, refusal) in outcome.refused { ServerMetrics.purchase(refusal?.code.rawValue ?? StorageRules.keptCode) }
-        return .ok(.init(body: .json(.init(
+        return .json(.ok, RestoreAnswer.encode(
             profile: try await answerProfile(post.profileId),
-            restored: outcome.restored.map { .init(transactionId: $0.claim.transactionId, vendorProductId: $0.claim.vendorProductId, fromProfileId: $0.from) },
-            refused: outcome.refused.map { (claim, refusal) -> Components.Schemas.RestoreResponse.RefusedPayloadPayload in
-                guard let refusal else {
-                    return .init(transactionId: claim.transactionId, code: .belongsToAnotherProfile, message: StorageRules.keptMessage(claim))
-                }
-                return .init(transactionId: claim.transactionId, code: Self.restoreCode(refusal.code), message: refusal.message)
-            }))))
+            restored: outcome.restored.map {
+                RestoreAnswer.Restored(transactionId: $0.claim.transactionId, vendorProductId: $0.claim.vendorProductId, fromProfileId: $0.from)
+            },
+            refused: outcome.refused.map { claim, refusal in
+                RestoreAnswer.Refused(transactionId: claim.transactionId, code: refusal?.code ?? .belongsToAnotherProfile,
+                                      message: refusal?.message ?? StorageRules.keptMessage(claim))
+            }))
     }
 
     /// A purchase a store's own message made known (a Play link, a Stripe event), not the
     /// device's post: recorded for `owner`, its own original transaction, verified by that
     /// message. Idempotent on the transaction id; a refusal (another owner or product) is the
     /// caller's to report.
-    func recordStorePurchase(owner: String, transactionId: String, productId: String, product: StoreProduct, store: String,
-                             verification: String, purchasedAt: Int, environment: String, text: String,
-                             attribution: Attribution? = nil) async throws -> Result<String, Refusal> {
+    func recordStorePurchase(owner: String, transactionId: String, productId: String, product: StoreProduct, store: StoreName,
+                             verification: String, purchasedAt: Int, environment: StoreEnvironment, text: String,
+                             attribution: PurchaseAttribution? = nil) async throws -> Result<PurchaseStatus, Refusal> {
         let claim = TransactionClaim(transactionId: transactionId, originalTransactionId: transactionId, vendorProductId: productId,
-                                     verification: verification, purchasedAt: purchasedAt, environment: environment, store: store, text: text)
-        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: claim, amount: nil, currencyCode: nil, pending: false,
-                                attribution: attribution)
-        return try await setup.store.recordPurchase(post, product: product, refusal: nil, request: text)
+                                     verification: verification, purchasedAt: purchasedAt, environment: environment, store: store,
+                                     signedTransaction: nil)
+        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: StoreClaim(claim, text: text), amount: nil, currencyCode: nil,
+                                state: .purchased, attribution: attribution)
+        return try await setup.store.recordPurchase(post, product: product, refusal: nil, request: text, now: clock.nowMilliseconds())
     }
 
     /// The claim as its StoreKit 2 JWS says, once verified like an App Store notification
     /// (chain, Apple's markers, ES256, app, environment); a claim without one as sent. A JWS that
     /// fails is refused with the notification route's code.
-    func verified(_ claim: TransactionClaim) async throws(Refusal) -> TransactionClaim {
+    func verified(_ claim: StoreClaim) async throws(Refusal) -> StoreClaim {
         guard let jws = claim.signedTransaction else { return claim }
-        guard claim.store == "app_store" else {
+        guard claim.store == .appStore else {
             throw Refusal(code: .verificationFailed, message: "signed_transaction is an App Store transaction; this claim's store is '\(claim.store)'")
         }
         let payload: JSONValue
@@ -108,37 +106,20 @@ extension API {
     /// server trusts (or the claim's App Store signature was verified), the product is in its
     /// catalog, and a test-store claim carries the test store's signature (with the test store
     /// on: --dev or --test-signing-key).
-    func check(_ claim: TransactionClaim) -> Refusal? {
-        if claim.store == "test", setup.testStore == nil {
+    func check(_ claim: StoreClaim) -> Refusal? {
+        if claim.store == .test, setup.testStore == nil {
             return Refusal(code: .unsupportedStore, message: "the test store is off on this server (--dev or --test-signing-key turns it on)")
         }
-        if claim.store != "test" && claim.signed == nil && !setup.trustHostStores {
+        if claim.store != .test && claim.signed == nil && !setup.trustHostStores {
             return Refusal(code: .unsupportedStore,
                            message: "store '\(claim.store)' is not checked here; start the server with --trust-host-stores to grant it")
         }
         if setup.products[claim.vendorProductId] == nil {
             return Refusal(code: .unknownProduct, message: "product '\(claim.vendorProductId)' is not in this server's catalog (--products)")
         }
-        if claim.store == "test", let signature = setup.testStore, !signature.isValid(claim) {
+        if claim.store == .test, let signature = setup.testStore, !signature.isValid(claim) {
             return Refusal(code: .verificationFailed, message: "the verification is not the test store's signature of this transaction")
         }
         return nil
-    }
-
-    /// The same code in the restore answer's own enum.
-    static func restoreCode(_ code: Refusal.Code) -> Components.Schemas.RestoreResponse.RefusedPayloadPayload.CodePayload {
-        switch code {
-        case .verificationFailed: return .verificationFailed
-        case .unknownProduct: return .unknownProduct
-        case .transactionConflict: return .transactionConflict
-        case .unsupportedStore: return .unsupportedStore
-        case .malformedJws: return .malformedJws
-        case .untrustedCertificate: return .untrustedCertificate
-        case .invalidSignature: return .invalidSignature
-        case .wrongBundleId: return .wrongBundleId
-        case .wrongEnvironment: return .wrongEnvironment
-        case .invalidPayload: return .invalidPayload
-        case .revoked: return .revoked
-        }
     }
 }

@@ -1,44 +1,53 @@
-import Foundation
-import PaywireAPI
 import PaywireModel
+import PaywireWire
 
 /// Redemption of web purchases made without a profile: the operator asks for a link
 /// (`POST /v1/web-purchases/{checkout_session_id}/redemption`), the app redeems it for its
 /// profile (`POST /v1/redemptions`). Only the token's SHA-256 is stored.
 extension API {
-    func issueRedemptionLink(_ input: Operations.IssueRedemptionLink.Input) async throws -> Operations.IssueRedemptionLink.Output {
-        let sessionId = input.path.checkoutSessionId
-        let (token, digest) = Redemption.newToken()
-        let expiresAt = ServerSetup.now() + setup.redemptionTTLMillis
+    func issueRedemptionLink(checkoutSessionId sessionId: String) async throws -> Answer {
+        let (token, digest) = Redemption.newToken(random)
+        let expiresAt = clock.nowMilliseconds() + setup.redemptionTTLMillis
         switch try await setup.store.issueRedemption(checkoutSessionId: sessionId, digest: digest, expiresAt: expiresAt) {
         case .issued:
-            return .ok(.init(body: .json(.init(checkoutSessionId: sessionId, token: token,
-                                               url: Redemption.link(base: setup.redemptionLinkBase, token: token),
-                                               expiresAt: Date(timeIntervalSince1970: Double(expiresAt) / 1000)))))
+            return .json(.ok, .object([("checkout_session_id", .string(sessionId)), ("token", .string(token)),
+                                       ("url", .string(Redemption.link(base: setup.redemptionLinkBase, token: token))),
+                                       ("expires_at", .string(ISODate.format(milliseconds: expiresAt)))]))
         case .unknown:
-            return .notFound(.init(body: .json(ErrorDocument("unknown_web_purchase", "no completed checkout '\(sessionId)' is known (yet)"))))
+            return .error(.notFound, "unknown_web_purchase", "no completed checkout '\(sessionId)' is known (yet)")
         case .notRedeemable(let profileId):
-            return .conflict(.init(body: .json(ErrorDocument("not_redeemable", "checkout '\(sessionId)' named its profile '\(profileId)': there is nothing to redeem"))))
+            return .error(.conflict, "not_redeemable", "checkout '\(sessionId)' named its profile '\(profileId)': there is nothing to redeem")
         case .alreadyRedeemed(let profileId):
-            return .conflict(.init(body: .json(ErrorDocument("already_redeemed", "checkout '\(sessionId)' was redeemed by profile '\(profileId)'"))))
+            return .error(.conflict, "already_redeemed", "checkout '\(sessionId)' was redeemed by profile '\(profileId)'")
         }
     }
 
-    func redeemWebPurchase(_ input: Operations.RedeemWebPurchase.Input) async throws -> Operations.RedeemWebPurchase.Output {
-        guard case .json(let request) = input.body else { return .badRequest(Self.invalid("the body must be JSON")) }
-        guard !request.profileId.isEmpty, request.profileId.utf8.count <= 256, !request.token.isEmpty, request.token.utf8.count <= 256 else {
-            return .badRequest(Self.invalid("token and profile_id must be 1 to 256 characters"))
+    func redeemWebPurchase(body: [UInt8]) async throws -> Answer {
+        let token: String, profileId: String
+        do {
+            let members = try NotificationRequests.document(body)
+            (token, profileId) = (try members.text("token"), try members.text("profile_id"))
+        } catch {
+            return .invalid(error.message)
+        }
+        guard profileId.utf8.count <= RecordRules.maxIdentifierBytes, token.utf8.count <= 256 else {
+            return .invalid("token and profile_id must be 1 to 256 characters")
         }
         let result: Redemption.Result
-        if let digest = Redemption.digest(ofToken: request.token) {
-            result = try await setup.store.redeem(digest: digest, profileId: request.profileId, now: ServerSetup.now())
+        if let digest = Redemption.digest(ofToken: token) {
+            result = try await setup.store.redeem(digest: digest, profileId: profileId, now: clock.nowMilliseconds())
         } else {
             result = .invalid
         }
         ServerMetrics.redemption(result.rawValue)
-        guard let wire = Components.Schemas.RedemptionResult.ResultPayload(rawValue: result.rawValue) else {
-            throw StorageProblem("redemption result '\(result.rawValue)' is not in the spec")
+        let profile = try await answerProfile(profileId)
+        var writer = JSONWriter(reservingCapacity: profile.bytes.count + 96)
+        writer.object { writer in
+            writer.member("result", result.rawValue)
+            writer.member("profile_id", profileId)
+            writer.key("profile")
+            writer.raw(profile.bytes)
         }
-        return .ok(.init(body: .json(.init(result: wire, profileId: request.profileId, profile: try await answerProfile(request.profileId)))))
+        return .json(.ok, writer.bytes)
     }
 }

@@ -1,14 +1,12 @@
-import PaywireAPI
 import PaywireModel
 
 /// `GET /v1/experiments/{placement_id}/results`: every A/B test of the bundle's placement.
 extension API {
-    func getExperimentResults(_ input: Operations.GetExperimentResults.Input) async throws -> Operations.GetExperimentResults.Output {
-        let placementId = input.path.placementId
+    func getExperimentResults(placementId: String) async throws -> Answer {
         guard let experiments = setup.experiments[placementId] else {
-            return .notFound(.init(body: .json(ErrorDocument("not_found", "the bundle has no placement '\(placementId)'"))))
+            return .error(.notFound, "not_found", "the bundle has no placement '\(placementId)'")
         }
-        return .ok(.init(body: .json(try await results(placementId, experiments).document)))
+        return .json(.ok, try await results(placementId, experiments).document)
     }
 
     func results(_ placementId: String, _ experiments: [Experiment]) async throws -> PlacementResults {
@@ -17,6 +15,6 @@ extension API {
                 .map { ExperimentCell(abTestName: experiment.abTestName, variationId: $0.variationId) }
         }
         let facts = try await setup.store.resultFacts(placementId: placementId, holdouts: holdouts)
-        return Results.compute(placementId: placementId, experiments: experiments, facts: facts, now: ServerSetup.now())
+        return Results.compute(placementId: placementId, experiments: experiments, facts: facts, now: clock.nowMilliseconds())
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PaywireModel
 import PaywireWire
 
 /// The `/_dev/` endpoints of `--dev` (not in the API spec): fault switches, request counts,
 /// reset, authored profiles, and what was stored, for tests and demos.
 enum DevRoutes {
-    static func register(on routes: ServerRoutes, setup: ServerSetup, dev: DevState) {
-        let store = setup.store
+    static func register(on routes: ServerRoutes, api: API, dev: DevState) {
+        let setup = api.setup, store = setup.store
         routes.add(.post, "/_dev/faults") { request, _ in
             do {
                 let faults = try Faults(json: try await body(request))
@@ -90,7 +91,7 @@ enum DevRoutes {
         var attributions: [(String, JSONValue)] = []
         for entry in entries {
             let body = (try? JSONValue(parsing: Array(entry.body.utf8))) ?? .null
-            switch ProfileData.Kind(rawValue: entry.kind) {
+            switch ProfileDataRecord.Kind(rawValue: entry.kind) {
             case .attributes?: attributes = body
             case .integrationIdentifiers?: ids = body
             case .attribution?: attributions.append((entry.source, body))

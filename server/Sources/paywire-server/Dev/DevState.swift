@@ -13,10 +13,13 @@ actor DevState {
     private var profiles: [String: BackendProfile]
     /// The profiles given at start (`--profiles`), which a reset restores.
     private let initialProfiles: [String: BackendProfile]
+    /// Where an unseeded run's dice start.
+    private let random: any RandomSource
 
-    init(faults: Faults, profiles: [String: BackendProfile]) {
+    init(faults: Faults, profiles: [String: BackendProfile], random: any RandomSource) {
         self.faults = faults
-        dice = FaultDice(seed: faults.seed)
+        self.random = random
+        dice = FaultDice(seed: faults.seed, random: random)
         self.profiles = profiles
         initialProfiles = profiles
     }
@@ -24,7 +27,7 @@ actor DevState {
     /// New faults; their dice start again from `seed`, so a seeded run repeats exactly.
     func setFaults(_ faults: Faults) {
         self.faults = faults
-        dice = FaultDice(seed: faults.seed)
+        dice = FaultDice(seed: faults.seed, random: random)
     }
 
     /// Throws the dice for a rate of the faults in force.

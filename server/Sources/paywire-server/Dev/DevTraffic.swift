@@ -1,16 +1,18 @@
 import Hummingbird
 import NIOCore
+import PaywireModel
 
 /// With `--dev`: counts the API's requests (`/_dev/stats`) and applies the fault switches in
 /// force to those the faults cover, as a network or a proxy would fail: a request closed before
 /// it is handled, latency, a wrong answer instead of the resource, an answer lost after the
-/// work was committed. Only routes the API has are counted (404 and 405 are not).
+/// work was committed, a batch of events refused for the names it holds. Only routes the API
+/// has are counted (404 and 405 are not). This middleware exists only with `--dev`: no
+/// production handler reads a fault.
 struct DevTraffic: RouterMiddleware {
     typealias Context = ServerContext
     let state: DevState
-
-    /// The event names a batch is refused for (`refuse_events_named`), while the faults apply.
-    @TaskLocal static var refusedEventNames: [String] = []
+    /// The most a body it reads may take (`--max-body-bytes`).
+    let maxBodyBytes: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -32,9 +34,25 @@ struct DevTraffic: RouterMiddleware {
         if await state.roll(faults.dropRate) { try await close(context) }
         if faults.latencyMilliseconds > 0 { try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds)) }
         if let failure = Self.answer(faults) { return failure }
-        let response = try await Self.$refusedEventNames.withValue(faults.refuseEventsNamed) { try await next(request, context) }
+        var request = request
+        if !faults.refuseEventsNamed.isEmpty, request.method == .post, request.uri.path == "/v1/events" {
+            // Read once, then handed on: the route reads the collected bytes.
+            let body = Array(try await request.collectBody(upTo: maxBodyBytes).readableBytesView)
+            if let refused = Self.refusal(body, names: faults.refuseEventsNamed) { return refused }
+        }
+        let response = try await next(request, context)
         if await state.roll(faults.loseResponseRate) { try await close(context) }
         return response
+    }
+
+    /// `refuse_events_named`: a batch holding a record of one of `names` is refused as a
+    /// malformed one would be (`400 invalid_record` naming those records' event ids), so a
+    /// client's bisection can be watched.
+    static func refusal(_ body: [UInt8], names: [String]) -> Response? {
+        guard case .success(let batch) = EventBatch.decode(body) else { return nil }
+        let ids = batch.items.filter { names.contains($0.record.header.name) }.map(\.record.header.eventId)
+        guard !ids.isEmpty else { return nil }
+        return Answer.json(.badRequest, API.recordsError("invalid_record", "fault switch: refuse_events_named \(names)", eventIds: ids)).response
     }
 
     /// Closes the connection and ends the request without an answer.

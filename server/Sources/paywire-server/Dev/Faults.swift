@@ -119,8 +119,8 @@ struct FaultsError: Error, CustomStringConvertible {
 struct FaultDice: Sendable {
     private var state: UInt64
 
-    init(seed: Int?) {
-        state = seed.map { UInt64(bitPattern: Int64($0)) } ?? UInt64.random(in: .min ... .max)
+    init(seed: Int?, random: any RandomSource) {
+        state = seed.map { UInt64(bitPattern: Int64($0)) } ?? random.bytes(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// True with probability `rate`.

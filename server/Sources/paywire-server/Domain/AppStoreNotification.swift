@@ -1,3 +1,4 @@
+import PaywireModel
 import PaywireWire
 
 /// App Store Server Notifications v2: the decoded, verified payload in the App Store vocabulary.
@@ -18,7 +19,7 @@ enum AppStoreNotification {
         let transactionText = try invalid { () throws(RequestProblem) -> String? in try data?.optionalText("signedTransactionInfo") }
         guard let transactionJWS = transactionText else {
             let event = LifecycleEvent(kind: .other, storeType: typeName, subtype: subtype, at: at)
-            return StoreNotification(source: "app_store", notificationId: notificationId, originalTransactionId: nil, event: event, text: text)
+            return StoreNotification(source: .appStore, notificationId: notificationId, originalTransactionId: nil, event: event, text: text)
         }
         let transaction = try await verifier.transaction(transactionJWS)
         var renewal: JSONValue?
@@ -30,7 +31,7 @@ enum AppStoreNotification {
             let info = try Members(transaction, path: "signedTransactionInfo.")
             let renewalInfo = try renewal.map { value throws(RequestProblem) in try Members(value, path: "signedRenewalInfo.") }
             let event = try event(typeName, subtype, at, info, renewalInfo)
-            return StoreNotification(source: "app_store", notificationId: notificationId,
+            return StoreNotification(source: .appStore, notificationId: notificationId,
                                      originalTransactionId: try info.text("originalTransactionId"), event: event, text: text)
         }
     }

@@ -1,5 +1,3 @@
-import Foundation
-import PaywireAPI
 import PaywireModel
 import PaywireWire
 
@@ -19,25 +17,31 @@ struct BackendProfile: Sendable {
     /// (the others' access is their times, which the device judges itself).
     var reported: Set<String> = []
 
-    /// The spec's `Profile`: the model's JSON of it, read into the generated type, so the
-    /// answer is both the form the device reads and what `api/openapi.yaml` allows.
-    func wire(now: Int) throws -> Components.Schemas.Profile {
-        let json = grants.json(customerUserId: customerUserId, isActive: { grant in
+    /// The profile an answer carries, written once by the model (`ProfileAnswer`): the form the
+    /// device reads and what `api/openapi.yaml`'s `Profile` allows.
+    func answer(now: Int) -> ProfileAnswer {
+        ProfileAnswer(grants, customerUserId: customerUserId, isActive: { grant in
             guard let original = grant.originalTransactionId, reported.contains(original) else { return nil }
             return grant.isActive(now: now)
         })
-        return try WireJSON.decoder().decode(Components.Schemas.Profile.self, from: Data(JSONWriter.encode(json)))
     }
 
     /// A profile authored in development (`--profiles`, `PUT /_dev/profiles/{id}`): what the
-    /// spec's `Profile` allows and the device's reader takes, or why not.
+    /// device's reader takes (`RemoteProfile.parse(profile:)`), or why not.
     static func authored(_ document: JSONValue) throws(AuthoredProblem) -> BackendProfile {
-        guard case .object(let object) = document,
-              let spec = try? WireJSON.decoder().decode(Components.Schemas.Profile.self, from: Data(JSONWriter.encode(document))) else {
-            throw AuthoredProblem("not a profile as the spec's Profile describes it")
+        guard case .object(let object) = document else { throw AuthoredProblem("a profile must be a JSON object") }
+        let known: Set<String> = ["customer_user_id", "access_levels", "subscriptions", "non_subscriptions", "custom_attributes", "is_test_user"]
+        if let unknown = object.keys.first(where: { !known.contains($0) }) {
+            throw AuthoredProblem("'\(unknown)' is not a member of the spec's Profile")
+        }
+        var customerUserId: String?
+        switch object["customer_user_id"] {
+        case nil, .null?: break
+        case .string(let id)?: customerUserId = id
+        default: throw AuthoredProblem("customer_user_id must be a string or null")
         }
         do {
-            return BackendProfile(customerUserId: spec.customerUserId, grants: try RemoteProfile.parse(profile: object))
+            return BackendProfile(customerUserId: customerUserId, grants: try RemoteProfile.parse(profile: object))
         } catch {
             throw AuthoredProblem(error.message)
         }

@@ -32,7 +32,7 @@ struct Members {
     func millis(_ key: String, digitStrings: Bool = false) throws(RequestProblem) -> Int? {
         guard let value = object[key], value != .null else { return nil }
         let parsed = digitStrings ? (value.asInt ?? value.asString.flatMap { Int($0) }) : value.asInt
-        guard let parsed, (0...EventBatch.maxSafeInteger).contains(parsed) else {
+        guard let parsed, (0...RecordRules.maxSafeInteger).contains(parsed) else {
             throw RequestProblem("\(path)\(key) must be a whole number of milliseconds >= 0")
         }
         return parsed
@@ -84,7 +84,7 @@ enum NotificationRequests {
         event.refundedAt = try members.millis("refunded_at")
         event.willRenew = try members.flag("will_renew")
         event.cancellationReason = reason
-        return StoreNotification(source: "test", notificationId: try members.text("notification_id"),
+        return StoreNotification(source: .test, notificationId: try members.text("notification_id"),
                                  originalTransactionId: try members.text("original_transaction_id"), event: event,
                                  text: String(decoding: body, as: UTF8.self))
     }

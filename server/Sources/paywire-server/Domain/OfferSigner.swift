@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import PaywireAPI
+import PaywireWire
 
 /// Signs promotional and win-back offers the way the App Store expects a developer's server
 /// to: ECDSA P-256 with SHA-256 (swift-crypto), DER, base64, over
@@ -36,11 +36,19 @@ struct OfferSigner: Sendable {
             .joined(separator: Self.separator)
     }
 
-    /// `{key_id, nonce, timestamp, signature}` for one purchase, with a nonce never used before.
-    func sign(productId: String, offerId: String, applicationUsername: String, nonce: String, now: Int) throws -> Components.Schemas.OfferSignature {
+    /// `{key_id, nonce, timestamp, signature}` (`OfferSignature`) for one purchase, with a nonce
+    /// never used before.
+    func sign(productId: String, offerId: String, applicationUsername: String, nonce: String, now: Int) throws -> [UInt8] {
         let text = payload(productId: productId, offerId: offerId, applicationUsername: applicationUsername, nonce: nonce, timestamp: now)
         let signature = try P256.Signing.PrivateKey(rawRepresentation: keyBytes).signature(for: Data(text.utf8))
-        return .init(keyId: keyId, nonce: nonce, timestamp: now, signature: signature.derRepresentation.base64EncodedString())
+        var writer = JSONWriter(reservingCapacity: 256)
+        writer.object { writer in
+            writer.member("key_id", keyId)
+            writer.member("nonce", nonce)
+            writer.member("timestamp", now)
+            writer.member("signature", signature.derRepresentation.base64EncodedString())
+        }
+        return writer.bytes
     }
 
     /// The public key as PEM, for `/_dev/offers/key`.

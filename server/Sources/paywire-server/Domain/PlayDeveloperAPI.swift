@@ -19,11 +19,14 @@ actor PlayDeveloperAPI {
     let account: PlayServiceAccount
     /// Without a trailing slash: `https://androidpublisher.googleapis.com` unless given.
     let base: String
+    /// When the access token expires, by the server's clock.
+    let clock: any ServerClock
     private let session: URLSession
     private var access: (token: String, expiresAt: Int)?
 
-    init(account: PlayServiceAccount, base: String, timeoutMillis: Int) {
+    init(account: PlayServiceAccount, base: String, timeoutMillis: Int, clock: any ServerClock) {
         self.account = account
+        self.clock = clock
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = Double(timeoutMillis) / 1000
@@ -53,7 +56,7 @@ actor PlayDeveloperAPI {
     }
 
     private func accessToken() async throws(PlayAPIProblem) -> String {
-        let now = Int(Date().timeIntervalSince1970)
+        let now = clock.nowSeconds()
         if let access, now < access.expiresAt - 60 { return access.token }
         guard let url = URL(string: account.tokenURI) else { throw PlayAPIProblem("the service account's token_uri is not a URL") }
         let assertion: String

@@ -63,7 +63,7 @@ enum PlayNotification {
         let packageName = try rtdn.text("packageName")
         guard let at = try rtdn.millis("eventTimeMillis", digitStrings: true) else { throw RequestProblem("message.data.eventTimeMillis is required") }
         let (event, token) = try event(rtdn, at: at, products: products)
-        let notification = StoreNotification(source: "play_store", notificationId: messageId, originalTransactionId: token, event: event,
+        let notification = StoreNotification(source: .playStore, notificationId: messageId, originalTransactionId: token, event: event,
                                              text: String(decoding: body, as: UTF8.self))
         return (notification, try lookup(rtdn, packageName: packageName, token: token, event: event))
     }

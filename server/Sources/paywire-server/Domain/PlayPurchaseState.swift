@@ -1,3 +1,4 @@
+import PaywireModel
 import PaywireWire
 
 /// What to ask the Play Developer API after an RTDN: an RTDN only says that a purchase
@@ -67,13 +68,14 @@ struct PlayLink: Sendable, Equatable {
     let replacedToken: String
     /// The new purchase's `startTime`, else the notification's time.
     let startedAt: Int
-    /// Whether the new purchase is a license tester's (`testPurchase`).
-    let isTestPurchase: Bool
+    /// A license tester's purchase (`testPurchase`) is a sandbox one.
+    let environment: StoreEnvironment
 
     /// The link a SubscriptionPurchaseV2 names, if any; a link to itself is none.
     static func of(_ purchase: JSONValue, token: String, at: Int) -> PlayLink? {
         guard let replaced = purchase["linkedPurchaseToken"]?.asString, !replaced.isEmpty, replaced != token else { return nil }
         let started = purchase["startTime"]?.asString.flatMap(PlayPurchaseState.rfc3339) ?? at
-        return PlayLink(replacedToken: replaced, startedAt: started, isTestPurchase: purchase["testPurchase"] != nil)
+        return PlayLink(replacedToken: replaced, startedAt: started,
+                        environment: StoreEnvironment(playTestPurchase: purchase["testPurchase"] != nil))
     }
 }

@@ -42,7 +42,7 @@ enum ProfileBuilder {
             made.append(OwnedGrant(transactionId: lifecycle.transactionId, originalTransactionId: original, vendorProductId: lifecycle.vendorProductId,
                                    purchasedAt: lifecycle.productChangedAt ?? first.purchasedAt, expiresAt: lifecycle.expiresAt,
                                    accessLevel: product?.accessLevel ?? first.accessLevel, productType: product?.productType ?? first.productType,
-                                   store: first.store, environment: first.isSandbox ? "sandbox" : "production", ownershipType: first.ownershipType))
+                                   store: first.store, environment: first.environment, ownershipType: first.ownershipType))
         }
         return made
     }
@@ -57,7 +57,7 @@ enum ProfileBuilder {
         grant.verified = true
         grant.transactionId = lifecycle?.transactionId ?? owned.transactionId
         grant.originalTransactionId = owned.originalTransactionId
-        grant.store = owned.store
+        grant.store = owned.store.rawValue
         grant.isSandbox = owned.isSandbox
         grant.isLifetime = owned.productType == .non_consumable
         grant.willRenew = lifecycle?.willRenew ?? (owned.productType == .autorenewable)
@@ -91,7 +91,7 @@ enum ProfileBuilder {
         grant.verified = true
         grant.transactionId = owned.transactionId
         grant.originalTransactionId = owned.originalTransactionId
-        grant.store = owned.store
+        grant.store = owned.store.rawValue
         grant.isSandbox = owned.isSandbox
         grant.ownershipType = owned.ownershipType.flatMap(OwnershipType.init(rawValue:))
         grant.cancellationReason = lifecycle.replacedByUpgrade && lifecycle.replacedProductId == owned.vendorProductId ? .upgraded : nil
@@ -105,7 +105,7 @@ enum ProfileBuilder {
         purchase.verified = true
         purchase.isRefund = refunded
         purchase.isSandbox = owned.isSandbox
-        purchase.store = owned.store
+        purchase.store = owned.store.rawValue
         return purchase
     }
 }

@@ -3,14 +3,13 @@ import Foundation
 
 /// Redemption links of web purchases made without a profile: a single-use token of 32 random
 /// bytes (base64url, 43 characters), of which the store keeps only the SHA-256, so a copy of
-/// the database redeems nothing. Pure apart from the random bytes `newToken` draws.
+/// the database redeems nothing. Pure: the random bytes come from the source `newToken` is given.
 enum Redemption {
     static let tokenBytes = 32
 
     /// A new token and the digest the store keeps of it.
-    static func newToken() -> (token: String, digest: String) {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<tokenBytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    static func newToken(_ random: any RandomSource) -> (token: String, digest: String) {
+        let bytes = random.bytes(tokenBytes)
         let token = Base64URL.encode(bytes)
         return (token, digest(of: bytes))
     }

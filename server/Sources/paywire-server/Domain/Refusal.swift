@@ -1,9 +1,9 @@
-import PaywireAPI
+import PaywireModel
 
-/// Why a transaction was refused (`422`): one of the contract's codes and a reason for people.
+/// Why a transaction was refused (`422`): one of the contract's codes (`RefusalCode`, the
+/// model's) and a reason for people.
 struct Refusal: Error, Sendable {
-    /// The spec's refusal codes.
-    typealias Code = Components.Schemas.PurchaseRefused._ErrorPayload.CodePayload
+    typealias Code = RefusalCode
 
     let code: Code
     let message: String

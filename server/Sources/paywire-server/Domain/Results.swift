@@ -1,6 +1,6 @@
 import Foundation
-import PaywireAPI
 import PaywireModel
+import PaywireWire
 
 /// One variation's numbers in `GET /v1/experiments/{placement_id}/results`.
 struct VariationResult: Sendable {
@@ -21,6 +21,11 @@ struct VariationResult: Sendable {
     var webPurchases = 0
     /// Of those, the ones whose access has moved to another profile since (still counted here).
     var transferred = 0
+    /// Of the purchases counted here, those made as tests (a store's sandbox, the test store).
+    var testPurchases = 0
+    /// Of `exposed`, the profiles none of whose exposures named the placement's revision (a
+    /// paywall from a vendor file): counted, and shown apart.
+    var exposedUnversioned = 0
     /// Purchasers whose subscription bought here grants access now (a grace period counts).
     let activeSubscribers: Int
     let rate: Double
@@ -48,25 +53,72 @@ struct PlacementResults: Sendable {
     let generatedAt: Int
     let experiments: [ExperimentResult]
 
-    /// As the spec's `ExperimentResults`.
-    var document: Components.Schemas.ExperimentResults {
-        func money(_ list: [(currency: String, amount: String)]) -> [Components.Schemas.Money] {
-            list.map { .init(currencyCode: $0.currency, amount: $0.amount) }
+    /// As the spec's `ExperimentResults`, written once.
+    var document: [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 1024)
+        writer.object { writer in
+            writer.member("placement_id", placementId)
+            writer.member("generated_at", generatedAt)
+            writer.key("experiments")
+            writer.array { writer in for experiment in experiments { experiment.write(to: &writer) } }
         }
-        return .init(placementId: placementId, generatedAt: generatedAt, experiments: experiments.map { experiment in
-            .init(abTestName: experiment.abTestName,
-                  variations: experiment.variations.map { variation in
-                      .init(variationId: variation.variationId, weight: variation.weight,
-                            holdout: variation.holdout, exposed: variation.exposed,
-                            purchasers: variation.purchasers, refunds: variation.refunds, storePurchases: variation.storePurchases,
-                            webPurchases: variation.webPurchases, transferred: variation.transferred, activeSubscribers: variation.activeSubscribers,
-                            conversion: .init(rate: variation.rate, low: variation.low, high: variation.high),
-                            revenue: money(variation.revenue), revenuePerExposed: money(variation.revenuePerExposed))
-                  },
-                  forcedExposures: experiment.forcedExposures,
-                  sampleRatio: .init(chiSquare: experiment.chiSquare, degreesOfFreedom: experiment.degreesOfFreedom,
-                                     pValue: experiment.pValue, mismatch: experiment.mismatch))
-        })
+        return writer.bytes
+    }
+}
+
+extension ExperimentResult {
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("ab_test_name", abTestName)
+            writer.key("variations")
+            writer.array { writer in for variation in variations { variation.write(to: &writer) } }
+            writer.member("forced_exposures", forcedExposures)
+            writer.key("sample_ratio")
+            writer.object { writer in
+                writer.member("chi_square", .double(chiSquare))
+                writer.member("degrees_of_freedom", degreesOfFreedom)
+                writer.member("p_value", .double(pValue))
+                writer.member("mismatch", mismatch)
+            }
+        }
+    }
+}
+
+extension VariationResult {
+    func write(to writer: inout JSONWriter) {
+        func money(_ key: String, _ list: [(currency: String, amount: String)], to writer: inout JSONWriter) {
+            writer.key(key)
+            writer.array { writer in
+                for item in list {
+                    writer.object { writer in
+                        writer.member("currency_code", item.currency)
+                        writer.member("amount", item.amount)
+                    }
+                }
+            }
+        }
+        writer.object { writer in
+            writer.member("variation_id", variationId)
+            writer.member("weight", weight)
+            writer.member("holdout", holdout)
+            writer.member("exposed", exposed)
+            writer.member("exposed_unversioned", exposedUnversioned)
+            writer.member("purchasers", purchasers)
+            writer.member("refunds", refunds)
+            writer.member("store_purchases", storePurchases)
+            writer.member("web_purchases", webPurchases)
+            writer.member("test_purchases", testPurchases)
+            writer.member("transferred", transferred)
+            writer.member("active_subscribers", activeSubscribers)
+            writer.key("conversion")
+            writer.object { writer in
+                writer.member("rate", .double(rate))
+                writer.member("low", .double(low))
+                writer.member("high", .double(high))
+            }
+            money("revenue", revenue, to: &writer)
+            money("revenue_per_exposed", revenuePerExposed, to: &writer)
+        }
     }
 }
 
@@ -78,12 +130,15 @@ enum Results {
     static func compute(placementId: String, experiments: [Experiment], facts: ResultFacts, now: Int) -> PlacementResults {
         // Per cell, each profile exposed without a debug override and the time of its first exposure.
         var exposed: [ExperimentCell: [String: Int]] = [:]
+        var versioned: [ExperimentCell: Set<String>] = [:]
         var unforced: [String: Set<String>] = [:], forced: [String: Set<String>] = [:]
         for fact in facts.exposures {
             if fact.forced {
                 forced[fact.abTestName, default: []].insert(fact.profileId)
             } else {
-                exposed[ExperimentCell(abTestName: fact.abTestName, variationId: fact.variationId), default: [:]][fact.profileId] = fact.firstShownAt
+                let cell = ExperimentCell(abTestName: fact.abTestName, variationId: fact.variationId)
+                exposed[cell, default: [:]][fact.profileId] = fact.firstShownAt
+                if !fact.unversioned { versioned[cell, default: []].insert(fact.profileId) }
                 unforced[fact.abTestName, default: []].insert(fact.profileId)
             }
         }
@@ -99,8 +154,9 @@ enum Results {
                 let cellSales = holdout
                     ? (facts.holdoutSales[cell] ?? []).filter { sale in profiles[sale.purchaser].map { sale.purchasedAt >= $0 } ?? false }
                     : facts.sales.filter { $0.abTestName == cell.abTestName && $0.variationId == cell.variationId && profiles[$0.purchaser] != nil }
-                variations.append(Self.variation(variationId, weight: weight, holdout: holdout, exposed: profiles.count,
-                                                 sales: cellSales, now: now))
+                var variation = Self.variation(variationId, weight: weight, holdout: holdout, exposed: profiles.count, sales: cellSales, now: now)
+                variation.exposedUnversioned = profiles.count - (versioned[cell]?.count ?? 0)
+                variations.append(variation)
             }
             let forcedOnly = (forced[experiment.abTestName] ?? []).subtracting(unforced[experiment.abTestName] ?? []).count
             results.append(Self.sampleRatio(experiment.abTestName, variations, forcedExposures: forcedOnly))
@@ -116,12 +172,14 @@ enum Results {
         let refunds = Set(sales.filter(\.isRefund).map(\.purchaser)).count
         let active = Set(sales.filter { $0.isActiveSubscription(now: now) }.map(\.purchaser)).count
         let interval = Statistics.wilson(successes: purchasers, trials: exposed)
-        return VariationResult(
+        var result = VariationResult(
             variationId: variationId, weight: weight, holdout: holdout, exposed: exposed, purchasers: purchasers,
             refunds: refunds, storePurchases: sales.count(where: { !$0.isWeb }), webPurchases: sales.count(where: \.isWeb),
             transferred: sales.count(where: \.isTransferred), activeSubscribers: active,
             rate: exposed == 0 ? 0 : Double(purchasers) / Double(exposed), low: interval.low, high: interval.high,
             revenue: revenue.totals, revenuePerExposed: revenue.perUnit(exposed))
+        result.testPurchases = sales.count(where: \.isTest)
+        return result
     }
 
     /// The chi-square check of exposures against the weights, over every row (a holdout's
@@ -152,12 +210,15 @@ struct Sale: Sendable {
     /// Nil when no notification came for its original transaction.
     let lifecycle: LifecycleState?
     /// Where it was bought (`stripe`: on the web).
-    var store = ""
+    var store = StoreName.test
+    var environment = StoreEnvironment.production
     /// Who holds its access now (another profile than the purchaser: it moved).
     var owner = ""
 
     var isRefund: Bool { lifecycle?.isRefund ?? false }
-    var isWeb: Bool { store == API.stripeSource }
+    var isWeb: Bool { store == .stripe }
+    /// Bought as a test: a sandbox purchase of a store, or the test store's.
+    var isTest: Bool { environment.isSandbox || store == .test }
     /// Its access moved to another profile (a restore, an identity, a redemption) since.
     var isTransferred: Bool { !owner.isEmpty && owner != purchaser }
 

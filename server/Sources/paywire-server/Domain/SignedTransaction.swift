@@ -16,14 +16,6 @@ struct SignedFacts: Sendable, Equatable {
     var offerPaymentMode: String?
 }
 
-extension TransactionClaim {
-    /// When its access ends: the signed expiry when the App Store gave one, else one period of
-    /// the catalog's product from the purchase (nil: for life).
-    func expiry(_ product: StoreProduct?) -> Int? {
-        signed?.expiresAt ?? product?.expiry(from: purchasedAt)
-    }
-}
-
 /// A StoreKit 2 transaction (`JWSTransactionDecodedPayload`), verified by `AppStoreSigned`, as
 /// the claim the server stores: every fact from the payload, never from the device's members,
 /// which must agree with it. Pure.
@@ -32,9 +24,9 @@ enum SignedTransaction {
     static let paymentModes = ["FREE_TRIAL": "free_trial", "PAY_AS_YOU_GO": "pay_as_you_go", "PAY_UP_FRONT": "pay_up_front"]
     static let ownershipTypes = ["PURCHASED": "purchased", "FAMILY_SHARED": "family_shared"]
 
-    static func claim(_ payload: JSONValue, sent: TransactionClaim) throws(Refusal) -> TransactionClaim {
+    static func claim(_ payload: JSONValue, sent: StoreClaim) throws(Refusal) -> StoreClaim {
         let members: Members
-        let facts: (String, String, String, Int, String, SignedFacts, Int?)
+        let facts: (String, String, String, Int, StoreEnvironment, SignedFacts, Int?)
         do {
             members = try Members(payload, path: "signed_transaction.")
             facts = try read(members)
@@ -47,20 +39,21 @@ enum SignedTransaction {
         }
         for (name, sentValue, signedValue) in [("transaction_id", sent.transactionId, transactionId),
                                                ("original_transaction_id", sent.originalTransactionId, originalTransactionId),
-                                               ("vendor_product_id", sent.vendorProductId, productId), ("environment", sent.environment, environment)]
+                                               ("vendor_product_id", sent.vendorProductId, productId),
+                                               ("environment", sent.environment.rawValue, environment.rawValue)]
         where sentValue != signedValue {
             throw Refusal(code: .verificationFailed, message: "\(name) '\(sentValue)' is not the signed transaction's ('\(signedValue)')")
         }
-        return TransactionClaim(transactionId: transactionId, originalTransactionId: originalTransactionId, vendorProductId: productId,
-                                verification: sent.verification, purchasedAt: purchasedAt, environment: environment, store: "app_store",
-                                text: sent.text, signedTransaction: sent.signedTransaction, signed: signed)
+        let claim = TransactionClaim(transactionId: transactionId, originalTransactionId: originalTransactionId, vendorProductId: productId,
+                                     verification: sent.verification, purchasedAt: purchasedAt, environment: environment, store: .appStore,
+                                     signedTransaction: sent.signedTransaction)
+        return StoreClaim(claim, text: sent.text, signed: signed)
     }
 
     /// (transactionId, originalTransactionId, productId, purchaseDate, environment, facts, revocationDate).
-    private static func read(_ members: Members) throws(RequestProblem) -> (String, String, String, Int, String, SignedFacts, Int?) {
+    private static func read(_ members: Members) throws(RequestProblem) -> (String, String, String, Int, StoreEnvironment, SignedFacts, Int?) {
         guard let purchasedAt = try members.millis("purchaseDate") else { throw RequestProblem("signed_transaction.purchaseDate is required") }
-        // Apple's Production is the production environment; Sandbox, Xcode and LocalTesting are tests.
-        let environment = try members.text("environment") == "Production" ? "production" : "sandbox"
+        let environment = StoreEnvironment(appStore: try members.text("environment"))
         var facts = SignedFacts(expiresAt: try members.millis("expiresDate"))
         facts.ownershipType = try named(members, "inAppOwnershipType", ownershipTypes)
         if let type = try members.int("offerType") {

@@ -1,7 +1,10 @@
+import PaywireModel
+
 /// A checked notification, store-neutral, ready to apply.
 struct StoreNotification: Sendable {
-    /// `app_store`, `play_store` or `test`: ids are unique within a source.
-    let source: String
+    /// The store that sent it (`app_store`, `play_store`, `test`, `stripe`): ids are unique
+    /// within a source.
+    let source: StoreName
     /// The notification UUID (App Store, test store) or the Pub/Sub messageId (Play).
     let notificationId: String
     /// Nil: the notification carries no transaction (an App Store TEST, a renewal-extension
@@ -13,12 +16,12 @@ struct StoreNotification: Sendable {
 }
 
 /// What applying a notification came to.
-enum NotificationOutcome: Sendable {
+enum NotificationApplied: Sendable {
     /// The grant changed (`applied`) or the notification was only recorded (`recorded`).
     /// `profileId` is nil for a notification without a transaction.
-    case done(outcome: String, profileId: String?, reason: String?)
-    /// Seen before under this id: nothing changed this time.
-    case duplicate(outcome: String, profileId: String?)
+    case done(outcome: NotificationOutcome, profileId: String?, reason: String?)
+    /// Seen before under this id (it was `outcome` then): nothing changed this time.
+    case duplicate(outcome: NotificationOutcome, profileId: String?)
     /// No verified transaction has this original_transaction_id: nothing stored, so the
     /// store's retry lands once the device has posted the purchase.
     case unknownTransaction

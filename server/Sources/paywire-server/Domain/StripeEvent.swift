@@ -1,3 +1,4 @@
+import PaywireModel
 import PaywireWire
 
 /// A Stripe Event's envelope (`{id, type, created, livemode, data: {object, previous_attributes}}`)
@@ -9,7 +10,7 @@ struct StripeEffect: Sendable {
     /// When Stripe made the event, in ms.
     let at: Int
     /// `production` for livemode, else `sandbox`.
-    let environment: String
+    let environment: StoreEnvironment
     /// The purchase: its subscription, payment intent or checkout session id; nil: learned from
     /// a link (a refund's charge), or none (recorded under no profile).
     var originalTransactionId: String?
@@ -26,7 +27,7 @@ struct StripeEffect: Sendable {
     var productId: String?
     var purchasedAt: Int?
     /// The paywall cell a checkout's metadata names (results count the purchase there).
-    var attribution: Attribution?
+    var attribution: PurchaseAttribution?
     /// Stripe ids remembered for the owner and purchase, so later events find them.
     var links: [String] = []
     /// The lifecycle event to apply; nil: nothing about access changes (`reason` says why),
@@ -57,7 +58,7 @@ enum StripeEvent {
         guard let created = try event.int("created"), created >= 0 else { throw RequestProblem("created is required (unix seconds)") }
         guard let data = try event.member("data"), let object = try data.member("object") else { throw RequestProblem("data.object is required") }
         var effect = StripeEffect(eventId: try event.text("id"), type: try event.text("type"), at: created * 1000,
-                                  environment: try event.flag("livemode") == true ? "production" : "sandbox")
+                                  environment: StoreEnvironment(stripeLivemode: try event.flag("livemode") == true))
         switch effect.type {
         case checkoutCompleted: try StripeObjects.checkout(object, prices: prices, into: &effect)
         case let type where subscriptionTypes.contains(type):
@@ -80,7 +81,7 @@ enum StripeEvent {
     /// Unix seconds as ms.
     static func seconds(_ members: Members, _ key: String) throws(RequestProblem) -> Int? {
         guard let value = try members.int(key) else { return nil }
-        guard value >= 0, value < EventBatch.maxSafeInteger / 1000 else { throw RequestProblem("\(members.path)\(key) must be unix seconds") }
+        guard value >= 0, value < RecordRules.maxSafeInteger / 1000 else { throw RequestProblem("\(members.path)\(key) must be unix seconds") }
         return value * 1000
     }
 

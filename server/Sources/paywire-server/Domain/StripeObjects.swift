@@ -1,3 +1,4 @@
+import PaywireModel
 import PaywireWire
 
 /// What each handled Stripe object says, read into a `StripeEffect`. Pure. Reads both the
@@ -38,11 +39,12 @@ enum StripeObjects {
 
     /// The paywall cell a checkout's metadata names: `paywire_placement_id`,
     /// `paywire_ab_test_name` (may be empty) and `paywire_variation_id`, all three, or none.
-    static func cell(_ metadata: Members?) throws(RequestProblem) -> Attribution? {
+    static func cell(_ metadata: Members?) throws(RequestProblem) -> PurchaseAttribution? {
         guard let placement = try metadata?.optionalText("paywire_placement_id"), !placement.isEmpty,
               let test = try metadata?.optionalText("paywire_ab_test_name"),
               let variation = try metadata?.optionalText("paywire_variation_id"), !variation.isEmpty else { return nil }
-        return Attribution(placementId: placement, abTestName: test, variationId: variation)
+        return PurchaseAttribution(placementId: placement, audienceName: nil, abTestName: test, variationId: variation, paywallId: nil,
+                                   paywallName: "")
     }
 
     /// `customer.subscription.created`, `.updated` and `.deleted`.

@@ -14,12 +14,12 @@ struct TestStoreSignature: Sendable {
 
     init(key: String) { keyBytes = Array(key.utf8) }
 
-    static func payload(_ claim: TransactionClaim) -> Data {
+    static func payload(_ claim: StoreClaim) -> Data {
         Data("\(claim.transactionId)\n\(claim.originalTransactionId)\n\(claim.vendorProductId)\n\(claim.purchasedAt)".utf8)
     }
 
     /// Whether `claim.verification` is this key's signature of the claim (compared in constant time).
-    func isValid(_ claim: TransactionClaim) -> Bool {
+    func isValid(_ claim: StoreClaim) -> Bool {
         guard claim.verification.hasPrefix(Self.prefix) else { return false }
         let hex = Array(claim.verification.utf8.dropFirst(Self.prefix.utf8.count))
         guard hex.count == 32 else { return false }

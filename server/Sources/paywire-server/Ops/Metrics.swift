@@ -1,4 +1,5 @@
 import Metrics
+import PaywireModel
 import Prometheus
 
 /// The server's metrics, through swift-metrics' API into a Prometheus registry that
@@ -35,8 +36,8 @@ enum ServerMetrics {
     /// A store notification by source (`app_store`, `play_store`, `test`, `stripe`) and outcome
     /// (`applied`, `recorded`, `duplicate`, `unknown_transaction`, `refused`; Stripe's also
     /// `invalid_signature`, `not_configured`).
-    static func notification(source: String, outcome: String) {
-        Counter(label: "paywire_notifications_total", dimensions: [("source", source), ("outcome", outcome)]).increment()
+    static func notification(source: StoreName, outcome: String) {
+        Counter(label: "paywire_notifications_total", dimensions: [("source", source.rawValue), ("outcome", outcome)]).increment()
     }
 
     /// A web purchase's redemption by result (`redeemed`, `expired`, `invalid`, ...).

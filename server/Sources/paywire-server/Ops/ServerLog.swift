@@ -6,10 +6,11 @@ import PaywireWire
 /// swift-log's text lines. Nothing the server logs carries a secret: no API key, no
 /// authorization header, no request body.
 enum ServerLog {
-    static func bootstrap(level: String, format: String) -> Logger {
+    static func bootstrap(level: String, format: String, clock: any ServerClock) -> Logger {
         let level = Logger.Level(rawValue: level) ?? .info
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = format == "text" ? StreamLogHandler.standardError(label: label) : JSONLogHandler(label: label)
+            var handler: any LogHandler = format == "text" ? StreamLogHandler.standardError(label: label)
+                : JSONLogHandler(label: label, clock: clock)
             handler.logLevel = level
             return handler
         }
@@ -20,6 +21,8 @@ enum ServerLog {
 /// A swift-log handler writing `{"ts", "level", "label", "msg", ...metadata}` lines to stderr.
 struct JSONLogHandler: LogHandler {
     let label: String
+    /// The lines' times.
+    let clock: any ServerClock
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
 
@@ -30,7 +33,7 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var members: [(String, JSONValue)] = [
-            ("ts", .string(ISODate.format(milliseconds: Int((Date().timeIntervalSince1970 * 1000).rounded())))),
+            ("ts", .string(ISODate.format(milliseconds: clock.nowMilliseconds()))),
             ("level", .string(event.level.rawValue)), ("label", .string(label)), ("msg", .string(event.message.description)),
         ]
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }

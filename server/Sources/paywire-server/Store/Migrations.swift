@@ -203,6 +203,16 @@ struct Migration: Sendable {
             ALTER TABLE profiles ADD COLUMN identified_at BIGINT;
             CREATE INDEX profiles_by_customer ON profiles(customer_user_id);
             """),
+        // An exposure's placement revision, NULL when the device did not know it (a paywall from
+        // a vendor file): results count such exposures apart. Rows kept before this version
+        // take theirs from the record they kept.
+        Migration(version: 10, name: "exposure-revision", sqlite: """
+            ALTER TABLE events ADD COLUMN revision INTEGER;
+            UPDATE events SET revision = json_extract(record, '$.params.revision') WHERE name = 'paywall_shown';
+            """, postgres: """
+            ALTER TABLE events ADD COLUMN revision BIGINT;
+            UPDATE events SET revision = (record::jsonb #>> '{params,revision}')::bigint WHERE name = 'paywall_shown';
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).

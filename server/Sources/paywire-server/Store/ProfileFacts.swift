@@ -20,8 +20,8 @@ struct OwnedGrant: Sendable {
     /// Nil: the product grants no access level.
     let accessLevel: String?
     let productType: ProductType
-    let store: String
-    let isSandbox: Bool
+    let store: StoreName
+    let environment: StoreEnvironment
     /// `purchased` or `family_shared`, from a verified App Store transaction; nil otherwise.
     let ownershipType: String?
     /// The offer a verified App Store transaction was bought with (`introductory`,
@@ -34,10 +34,11 @@ struct OwnedGrant: Sendable {
     let priceAmount: String?
     let currencyCode: String?
     /// A sandbox or test-store transaction makes its owner a test user.
-    var isTest: Bool { isSandbox || store == "test" }
+    var isSandbox: Bool { environment.isSandbox }
+    var isTest: Bool { isSandbox || store == .test }
 
     init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int, expiresAt: Int?,
-         accessLevel: String?, productType: ProductType, store: String, environment: String, ownershipType: String? = nil,
+         accessLevel: String?, productType: ProductType, store: StoreName, environment: StoreEnvironment, ownershipType: String? = nil,
          offerType: String? = nil, offerId: String? = nil, offerPaymentMode: String? = nil, priceAmount: String? = nil,
          currencyCode: String? = nil) {
         self.transactionId = transactionId
@@ -48,7 +49,7 @@ struct OwnedGrant: Sendable {
         self.accessLevel = accessLevel
         self.productType = productType
         self.store = store
-        isSandbox = environment == "sandbox"
+        self.environment = environment
         self.ownershipType = ownershipType
         self.offerType = offerType
         self.offerId = offerId

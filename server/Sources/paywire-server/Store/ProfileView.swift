@@ -1,3 +1,5 @@
+import PaywireModel
+
 /// What the dashboard's profile view shows of a profile, as read from the store: every
 /// transaction it holds or bought (any store, any status), the transfers in and out, and the
 /// web purchases it holds for redemption or redeemed.
@@ -13,9 +15,9 @@ struct ProfileView: Sendable {
 struct ViewedTransaction: Sendable {
     let transactionId: String
     let vendorProductId: String
-    let store: String
-    let status: String
-    let environment: String
+    let store: StoreName
+    let status: PurchaseStatus
+    let environment: StoreEnvironment
     let purchasedAt: Int
     let expiresAt: Int?
     let priceAmount: String?
@@ -30,7 +32,7 @@ struct ViewedTransaction: Sendable {
     let variationId: String?
 
     /// Store `stripe`: bought through a web checkout.
-    var isWeb: Bool { store == "stripe" }
+    var isWeb: Bool { store == .stripe }
 }
 
 /// A completed web checkout as the profile view lists it.

@@ -19,6 +19,8 @@ struct ExposureFact: Sendable {
     let forced: Bool
     /// The first of them, by the record's created_at (ms).
     let firstShownAt: Int
+    /// None of them named the placement's revision (a paywall from a vendor file).
+    let unversioned: Bool
 }
 
 /// One variation of one A/B test.

@@ -101,12 +101,14 @@ enum Statements {
     static let recordOfferNonce = "INSERT INTO offer_nonces (nonce, profile_id, vendor_product_id, offer_id, signed_at) VALUES (?, ?, ?, ?, ?)"
     /// Each profile's exposures of a placement by cell, forced ones apart, with the first one's time.
     static let exposures = """
-        SELECT ab_test_name, variation_id, profile_id, forced, MIN(shown_at) AS first_shown_at FROM events
+        SELECT ab_test_name, variation_id, profile_id, forced, MIN(shown_at) AS first_shown_at,
+            MIN(CASE WHEN revision IS NULL THEN 1 ELSE 0 END) AS unversioned FROM events
         WHERE name = 'paywall_shown' AND placement_id = ? GROUP BY ab_test_name, variation_id, profile_id, forced
         """
     private static let saleColumns = """
         SELECT t.ab_test_name, t.variation_id, t.purchaser_profile_id, t.price_amount, t.currency_code, t.product_type,
-            t.transaction_id, t.vendor_product_id, t.purchased_at, t.expires_at, t.store, t.owner_profile_id, l.original_transaction_id AS notified,
+            t.transaction_id, t.vendor_product_id, t.purchased_at, t.expires_at, t.store, t.environment, t.owner_profile_id,
+            l.original_transaction_id AS notified,
             l.expires_at AS l_expires_at, l.will_renew, l.is_in_grace_period, l.grace_period_expires_at, l.is_refund
         FROM transactions t LEFT JOIN lifecycles l ON l.original_transaction_id = t.original_transaction_id
         """
@@ -119,12 +121,12 @@ enum Statements {
             WHERE name = 'paywall_shown' AND placement_id = ? AND ab_test_name = ? AND variation_id = ? AND NOT forced)
         """
 
-    /// A batch of `count` records in one statement, each stored unless its event_id is (nine
+    /// A batch of `count` records in one statement, each stored unless its event_id is (ten
     /// values a record: event_id, profile_id, name, placement_id, ab_test_name, variation_id,
-    /// shown_at, forced, record).
+    /// revision, shown_at, forced, record).
     static func insertEvents(count: Int) -> String {
-        "INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, shown_at, forced, record) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT (event_id) DO NOTHING"
+        "INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, revision, shown_at, forced, record) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT (event_id) DO NOTHING"
     }
 
     /// Stored records' texts in arrival order, of a profile and/or a name when given; the values to bind.

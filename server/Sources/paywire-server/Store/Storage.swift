@@ -21,7 +21,7 @@ protocol Storage: Sendable {
 
     /// A checked purchase, or its refusal, recorded: the status (`verified`, `pending`) or the
     /// refusal, including a `transaction_conflict` found here.
-    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal>
+    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String, now: Int) async throws -> Result<PurchaseStatus, Refusal>
     /// Restores checked claims to the restoring profile; `refusals` are those already refused.
     /// A transaction another profile holds moves (kept as a transfer) or is refused, as
     /// `policy` says; one this request moved before answers where it came from again.
@@ -31,7 +31,7 @@ protocol Storage: Sendable {
     /// customer's profile is the one that held it first (else this one), and under `transfer`
     /// this profile's transactions move there (each kept as a transfer). The same event_id
     /// again answers what it moved.
-    func identify(_ post: IdentityPost, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome
+    func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome
     /// What the dashboard's profile view shows of a profile.
     func profileView(_ profileId: String) async throws -> ProfileView
     /// Every purchase post and restored claim with its outcome, in arrival order.
@@ -41,7 +41,7 @@ protocol Storage: Sendable {
 
     /// Applies a checked notification: replay check, owner, current state, the rule, the new
     /// state and the record together.
-    func apply(_ notification: StoreNotification) async throws -> NotificationOutcome
+    func apply(_ notification: StoreNotification) async throws -> NotificationApplied
     func notificationLog() async throws -> [NotificationLogEntry]
     /// Keeps the answer built for an App Store CONSUMPTION_REQUEST, once per notification id.
     func recordConsumptionRequest(_ entry: ConsumptionRequestEntry) async throws
@@ -49,7 +49,7 @@ protocol Storage: Sendable {
     func consumptionRequests(profileId: String?) async throws -> [ConsumptionRequestEntry]
 
     /// Keeps `post` as the latest of its kind (and source); false when its event_id was stored before.
-    func storeProfileData(_ post: ProfileData.Post) async throws -> Bool
+    func storeProfileData(_ post: ProfileDataRecord) async throws -> Bool
     func profileData(profileId: String) async throws -> [ProfileDataEntry]
 
     /// What the results of a placement count; `holdouts` names the bundle's holdout cells,
@@ -60,7 +60,7 @@ protocol Storage: Sendable {
     func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws
 
     /// A notification already received under this source and id: its outcome and profile.
-    func notificationSeen(source: String, notificationId: String) async throws -> (outcome: String, profileId: String?)?
+    func notificationSeen(source: StoreName, notificationId: String) async throws -> (outcome: NotificationOutcome, profileId: String?)?
     /// The links kept of these Stripe ids.
     func stripeLinks(_ stripeIds: [String]) async throws -> [String: StripeLink]
     /// Keeps a checkout once (a replay changes nothing) with its purchase's Stripe ids (each
@@ -88,9 +88,9 @@ struct EventSummary: Sendable {
 /// What a restore came to.
 struct RestoreOutcome: Sendable {
     /// Each restored claim, with the profile it moved from when another held it.
-    let restored: [(claim: TransactionClaim, from: String?)]
+    let restored: [(claim: StoreClaim, from: String?)]
     /// A nil refusal: another profile holds it and keeps it (`belongs_to_another_profile`).
-    let refused: [(claim: TransactionClaim, refusal: Refusal?)]
+    let refused: [(claim: StoreClaim, refusal: Refusal?)]
 }
 
 /// One line of `/_dev/purchases`: the request or claim as sent, and its outcome.

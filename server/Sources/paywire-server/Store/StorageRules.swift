@@ -8,18 +8,18 @@ enum StorageRules {
         let owner: String
         let purchaser: String
         let productId: String
-        let status: String
+        let status: PurchaseStatus
     }
 
     enum PurchaseDecision: Equatable {
         /// Record the refusal (the purchase log), change nothing else.
         case refuse(Refusal)
         /// Answer the stored status; nothing is written (the same post again).
-        case unchanged(status: String)
+        case unchanged(status: PurchaseStatus)
         /// A pending transaction posted as purchased: it becomes verified (price, attribution, expiry anew).
         case verifyPending
         /// A transaction never seen: store it with this status.
-        case insert(status: String)
+        case insert(status: PurchaseStatus)
     }
 
     /// Idempotent on (transaction id, state); a transaction already known for another profile
@@ -27,13 +27,13 @@ enum StorageRules {
     static func purchase(_ post: PurchasePost, hasProduct: Bool, refusal: Refusal?, existing: KnownTransaction?) -> PurchaseDecision {
         if let refusal { return .refuse(refusal) }
         guard hasProduct else { return .refuse(Refusal(code: .unknownProduct, message: "product '\(post.claim.vendorProductId)' is not in the catalog")) }
-        let status = post.pending ? "pending" : "verified"
+        let status = PurchaseStatus(post.state)
         guard let existing else { return .insert(status: status) }
         guard existing.productId == post.claim.vendorProductId, post.profileId == existing.owner || post.profileId == existing.purchaser else {
             return .refuse(Refusal(code: .transactionConflict,
                                    message: "transaction '\(post.claim.transactionId)' is already known for another profile or product"))
         }
-        guard existing.status == "pending" && status == "verified" else { return .unchanged(status: existing.status) }
+        guard existing.status == .pending && status == .verified else { return .unchanged(status: existing.status) }
         return .verifyPending
     }
 
@@ -58,7 +58,7 @@ enum StorageRules {
     /// One restored claim: refused as verification found, a conflict when the transaction is
     /// known for another product; one another profile holds moves or stays as the policy says;
     /// else moved (verified) or stored.
-    static func restore(_ claim: TransactionClaim, refusal: Refusal?, existing: RestoredTransaction?, restorer: String,
+    static func restore(_ claim: StoreClaim, refusal: Refusal?, existing: RestoredTransaction?, restorer: String,
                         policy: TransferPolicy, hasProduct: Bool) -> RestoreDecision {
         if let refusal { return .refuse(refusal) }
         if let existing {
@@ -74,10 +74,10 @@ enum StorageRules {
     }
 
     /// The purchase log's code of a restored transaction another profile keeps.
-    static let keptCode = "belongs_to_another_profile"
+    static let keptCode = RefusalCode.belongsToAnotherProfile.rawValue
 
     /// The refusal of a restored transaction another profile keeps; it names no profile.
-    static func keptMessage(_ claim: TransactionClaim) -> String {
+    static func keptMessage(_ claim: StoreClaim) -> String {
         "transaction '\(claim.transactionId)' belongs to another profile, and this server keeps purchases where they are (--transfer-policy keep)"
     }
 
@@ -101,12 +101,12 @@ enum StorageRules {
     /// What a notification does, given its transaction and the lifecycle stored for it (nil
     /// before the first notification: the lifecycle the purchase alone gives).
     static func notification(_ notification: StoreNotification, latest: LatestTransaction, stored: LifecycleState?)
-        -> (save: LifecycleState?, outcome: String, reason: String?) {
+        -> (save: LifecycleState?, outcome: NotificationOutcome, reason: String?) {
         let current = stored ?? LifecycleState(transactionId: latest.transactionId, vendorProductId: latest.vendorProductId,
                                                expiresAt: latest.expiresAt, willRenew: latest.productType == .autorenewable)
         switch Lifecycle.apply(current, notification.event) {
-        case .update(let next): return (next, "applied", nil)
-        case .record(let why): return (nil, "recorded", why)
+        case .update(let next): return (next, .applied, nil)
+        case .record(let why): return (nil, .recorded, why)
         }
     }
 }

@@ -3,24 +3,25 @@ import PostgresNIO
 
 /// Store transactions in PostgreSQL: purchases, restores, the purchase log, and what a profile owns.
 extension PostgresStorage {
-    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String) async throws -> Result<String, Refusal> {
+    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String, now: Int) async throws -> Result<PurchaseStatus, Refusal> {
         try await serializable { connection in
-            try await self.meet(post.profileId, post.customerUserId, connection)
+            try await self.meet(post.profileId, post.customerUserId, now: now, connection)
             let claim = post.claim
             let existing = try await self.rows(Statements.knownTransaction, [.text(claim.transactionId)], on: connection).first.map {
                 StorageRules.KnownTransaction(owner: try $0["owner_profile_id"].decode(String.self),
                                               purchaser: try $0["purchaser_profile_id"].decode(String.self),
-                                              productId: try $0["vendor_product_id"].decode(String.self), status: try $0["status"].decode(String.self))
+                                              productId: try $0["vendor_product_id"].decode(String.self),
+                                              status: try StoredText.purchaseStatus(try $0["status"].decode(String.self)))
             }
-            let status: String
+            let status: PurchaseStatus
             switch StorageRules.purchase(post, hasProduct: product != nil, refusal: refusal, existing: existing) {
             case .refuse(let refusal):
-                try await self.log(claim.transactionId, post.profileId, "refused", refusal.code.rawValue, request, connection)
+                try await self.log(claim.transactionId, post.profileId, SQLiteStorage.refused, refusal.code.rawValue, request, connection)
                 return .failure(refusal)
             case .unchanged(let stored):
                 return .success(stored)
             case .verifyPending:
-                status = "verified"
+                status = .verified
                 _ = try await self.rows(Statements.verifyPending, [.int(claim.purchasedAt), .int(claim.expiry(product)), .text(claim.transactionId)],
                                         on: connection)
             case .insert(let new):
@@ -31,7 +32,7 @@ extension PostgresStorage {
             _ = try await self.rows(Statements.priceAndAttribution, [.text(post.amount ?? product?.priceText), .text(post.currencyCode ?? product?.currencyCode),
                       .text(post.attribution?.placementId), .text(post.attribution?.abTestName), .text(post.attribution?.variationId),
                       .text(claim.transactionId)], on: connection)
-            try await self.log(claim.transactionId, post.profileId, status, "", request, connection)
+            try await self.log(claim.transactionId, post.profileId, status.rawValue, "", request, connection)
             return .success(status)
         }
     }
@@ -39,9 +40,9 @@ extension PostgresStorage {
     func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
                        policy: TransferPolicy, now: Int) async throws -> RestoreOutcome {
         try await serializable { connection in
-            try await self.meet(post.profileId, post.customerUserId, connection)
+            try await self.meet(post.profileId, post.customerUserId, now: now, connection)
             let movedBefore = try await self.transfers(of: post.eventId, .restore, connection)
-            var restored: [(claim: TransactionClaim, from: String?)] = [], refused: [(claim: TransactionClaim, refusal: Refusal?)] = []
+            var restored: [(claim: StoreClaim, from: String?)] = [], refused: [(claim: StoreClaim, refusal: Refusal?)] = []
             for claim in post.claims {
                 let existing = try await self.rows(Statements.restoredTransaction, [.text(claim.transactionId)], on: connection).first.map {
                     StorageRules.RestoredTransaction(productId: try $0["vendor_product_id"].decode(String.self),
@@ -51,26 +52,26 @@ extension PostgresStorage {
                 switch StorageRules.restore(claim, refusal: refusals[claim.transactionId], existing: existing, restorer: post.profileId,
                                             policy: policy, hasProduct: products[claim.vendorProductId] != nil) {
                 case .refuse(let refusal):
-                    try await self.log(claim.transactionId, post.profileId, "refused", refusal.code.rawValue, claim.text, connection)
+                    try await self.log(claim.transactionId, post.profileId, SQLiteStorage.refused, refusal.code.rawValue, claim.text, connection)
                     refused.append((claim, refusal))
                     continue
                 case .keep:
-                    try await self.log(claim.transactionId, post.profileId, "refused", StorageRules.keptCode, claim.text, connection)
+                    try await self.log(claim.transactionId, post.profileId, SQLiteStorage.refused, StorageRules.keptCode, claim.text, connection)
                     refused.append((claim, nil))
                     continue
                 case .move(let other):
                     _ = try await self.rows(Statements.moveTransaction, [.text(post.profileId), .text(claim.transactionId)], on: connection)
                     if let other {
-                        try await self.recordTransfer(TransferRecord(transactionId: claim.transactionId, vendorProductId: claim.vendorProductId,
+                        try await self.recordTransfer(Transfer(transactionId: claim.transactionId, vendorProductId: claim.vendorProductId,
                                                                      fromProfileId: other, toProfileId: post.profileId),
                                                       .restore, eventId: post.eventId, now: now, connection)
                     }
                     from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && $0.toProfileId == post.profileId })?.fromProfileId
                 case .insert:
                     guard let product = products[claim.vendorProductId] else { continue }
-                    try await self.insert(claim, owner: post.profileId, status: "verified", product: product, connection)
+                    try await self.insert(claim, owner: post.profileId, status: .verified, product: product, connection)
                 }
-                try await self.log(claim.transactionId, post.profileId, "verified", "", claim.text, connection)
+                try await self.log(claim.transactionId, post.profileId, PurchaseStatus.verified.rawValue, "", claim.text, connection)
                 restored.append((claim, from))
             }
             return RestoreOutcome(restored: restored, refused: refused)
@@ -91,8 +92,8 @@ extension PostgresStorage {
                        originalTransactionId: try $0["original_transaction_id"].decode(String.self),
                        vendorProductId: try $0["vendor_product_id"].decode(String.self), purchasedAt: try $0["purchased_at"].decode(Int.self),
                        expiresAt: try $0["expires_at"].decode(Int?.self), accessLevel: try $0["access_level"].decode(String?.self),
-                       productType: try StoredText.productType(try $0["product_type"].decode(String.self)), store: try $0["store"].decode(String.self),
-                       environment: try $0["environment"].decode(String.self), ownershipType: try $0["ownership_type"].decode(String?.self),
+                       productType: try StoredText.productType(try $0["product_type"].decode(String.self)), store: StoreName(rawValue: try $0["store"].decode(String.self)),
+                       environment: try StoredText.environment(try $0["environment"].decode(String.self)), ownershipType: try $0["ownership_type"].decode(String?.self),
                        offerType: try $0["offer_type"].decode(String?.self), offerId: try $0["offer_id"].decode(String?.self),
                        offerPaymentMode: try $0["offer_payment_mode"].decode(String?.self), priceAmount: try $0["price_amount"].decode(String?.self),
                        currencyCode: try $0["currency_code"].decode(String?.self))
@@ -105,17 +106,17 @@ extension PostgresStorage {
                             grants: grants, lifecycles: lifecycles)
     }
 
-    private func insert(_ claim: TransactionClaim, owner: String, status: String, product: StoreProduct, _ connection: PostgresConnection) async throws {
+    private func insert(_ claim: StoreClaim, owner: String, status: PurchaseStatus, product: StoreProduct, _ connection: PostgresConnection) async throws {
         _ = try await rows(Statements.insertTransaction, [.text(claim.transactionId), .text(claim.originalTransactionId), .text(claim.vendorProductId), .text(owner), .text(owner),
-                  .text(status), .text(claim.environment), .text(claim.store), .int(claim.purchasedAt),
+                  .text(status.rawValue), .text(claim.environment.rawValue), .text(claim.store.rawValue), .int(claim.purchasedAt),
                   .int(claim.expiry(product)), .text(product.accessLevel), .text(product.productType.rawValue),
                   .text(claim.signed?.ownershipType), .text(claim.signed?.offerType), .text(claim.signed?.offerId),
                   .text(claim.signed?.offerPaymentMode)], on: connection)
     }
 
     /// The backend has met this profile (a purchase or restore named it).
-    func meet(_ profileId: String, _ customerUserId: String?, _ connection: PostgresConnection) async throws {
-        _ = try await rows(Statements.meetProfile, [.text(profileId), .text(customerUserId), .int(customerUserId.map { _ in ServerSetup.now() })],
+    func meet(_ profileId: String, _ customerUserId: String?, now: Int, _ connection: PostgresConnection) async throws {
+        _ = try await rows(Statements.meetProfile, [.text(profileId), .text(customerUserId), .int(customerUserId.map { _ in now })],
                            on: connection)
     }
 

@@ -1,18 +1,20 @@
+import PaywireModel
 import PostgresNIO
 
 /// Store notifications and profile data in PostgreSQL.
 extension PostgresStorage {
-    func apply(_ notification: StoreNotification) async throws -> NotificationOutcome {
+    func apply(_ notification: StoreNotification) async throws -> NotificationApplied {
         try await serializable { connection in
-            if let seen = try await self.rows(Statements.seenNotification, [.text(notification.source), .text(notification.notificationId)], on: connection).first {
+            if let seen = try await self.rows(Statements.seenNotification, [.text(notification.source.rawValue), .text(notification.notificationId)], on: connection).first {
                 let owner = try seen["profile_id"].decode(String.self)
-                return .duplicate(outcome: try seen["outcome"].decode(String.self), profileId: owner.isEmpty ? nil : owner)
+                return .duplicate(outcome: try StoredText.notificationOutcome(try seen["outcome"].decode(String.self)), profileId: owner.isEmpty ? nil : owner)
             }
             guard let originalTransactionId = notification.originalTransactionId else {
-                _ = try await self.rows(Statements.insertNotification, [.text(notification.source), .text(notification.notificationId),
-                          .text(notification.event.storeType), .text(notification.event.subtype), .text(""), .text(""), .text("recorded"),
+                _ = try await self.rows(Statements.insertNotification, [.text(notification.source.rawValue), .text(notification.notificationId),
+                          .text(notification.event.storeType), .text(notification.event.subtype), .text(""), .text(""),
+                          .text(NotificationOutcome.recorded.rawValue),
                           .text(notification.text)], on: connection)
-                return .done(outcome: "recorded", profileId: nil, reason: StorageRules.unattached(notification))
+                return .done(outcome: .recorded, profileId: nil, reason: StorageRules.unattached(notification))
             }
             guard let latest = try await self.rows(Statements.latestTransaction, [.text(originalTransactionId)], on: connection)
                 .first.map({
@@ -25,9 +27,9 @@ extension PostgresStorage {
             let stored = try await self.rows(Statements.lifecycle, [.text(originalTransactionId)], on: connection).first.map(Self.lifecycle)
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
             if let next = decision.save { try await self.save(next, originalTransactionId, connection) }
-            _ = try await self.rows(Statements.insertNotification, [.text(notification.source), .text(notification.notificationId), .text(notification.event.storeType),
+            _ = try await self.rows(Statements.insertNotification, [.text(notification.source.rawValue), .text(notification.notificationId), .text(notification.event.storeType),
                       .text(notification.event.subtype), .text(originalTransactionId), .text(latest.owner),
-                      .text(decision.outcome), .text(notification.text)], on: connection)
+                      .text(decision.outcome.rawValue), .text(notification.text)], on: connection)
             return .done(outcome: decision.outcome, profileId: latest.owner, reason: decision.reason)
         }
     }
@@ -43,7 +45,7 @@ extension PostgresStorage {
 
     /// The record first (its event_id unique), then the latest of its kind: a retry that lost
     /// its answer stores nothing twice, whichever replica it reaches.
-    func storeProfileData(_ post: ProfileData.Post) async throws -> Bool {
+    func storeProfileData(_ post: ProfileDataRecord) async throws -> Bool {
         try await serializable { connection in
             guard try await !self.rows(Statements.recordProfileData, [.text(post.eventId), .text(post.profileId), .text(post.kind.rawValue)], on: connection).isEmpty else { return false }
             _ = try await self.rows(Statements.keepProfileData, [.text(post.profileId), .text(post.kind.rawValue), .text(post.source),

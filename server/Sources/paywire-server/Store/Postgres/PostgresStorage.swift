@@ -9,14 +9,20 @@ import PostgresNIO
 final class PostgresStorage: Storage {
     let client: PostgresClient
     let logger: Logger
+    /// When a migration was applied.
+    let clock: any ServerClock
+    /// The jitter between tries of a transaction refused for a conflict.
+    let random: any RandomSource
     /// Tries of a transaction PostgreSQL refused for a conflict, before the error stands.
     static let attempts = 8
 
     /// A pool for `url` (`postgres://user:password@host:port/database?sslmode=disable|prefer|require`).
-    init(url: String, poolSize: Int, logger: Logger) throws {
+    init(url: String, poolSize: Int, logger: Logger, clock: any ServerClock, random: any RandomSource) throws {
         var configuration = try Self.configuration(url)
         configuration.options.maximumConnections = poolSize
         self.logger = logger
+        self.clock = clock
+        self.random = random
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
@@ -58,7 +64,7 @@ final class PostgresStorage: Storage {
                         try await connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: logger)
                     }
                     try await connection.query(try Self.statement("INSERT INTO \(Migration.table) (version, name, applied_at) VALUES (?, ?, ?)",
-                                                                  [.int(migration.version), .text(migration.name), .int(ServerSetup.now())]),
+                                                                  [.int(migration.version), .text(migration.name), .int(clock.nowMilliseconds())]),
                                                logger: logger)
                 }
                 try await connection.query("COMMIT", logger: logger)
@@ -88,7 +94,7 @@ final class PostgresStorage: Storage {
                 }
             } catch let error as PSQLError where attempt < Self.attempts && ["40001", "40P01", "23505"].contains(error.serverInfo?[.sqlState] ?? "") {
                 attempt += 1
-                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 << attempt))))
+                try await Task.sleep(for: .milliseconds(random.int(in: 1...(5 << attempt))))
             }
         }
     }

@@ -1,17 +1,18 @@
+import PaywireModel
 import PostgresNIO
 
 /// Transfers in PostgreSQL: identities (one SERIALIZABLE transaction each, so two replicas
 /// identifying two profiles as one new customer at once give one customer's profile), the
 /// transfers kept, and the dashboard's profile view.
 extension PostgresStorage {
-    func identify(_ post: IdentityPost, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
+    func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
         try await serializable { connection in
-            try await self.meet(post.profileId, post.customerUserId, connection)
+            try await self.meet(post.profileId, post.customerUserId, now: now, connection)
             let first = try await self.rows(TransferStatements.firstHolder, [.text(post.customerUserId)], on: connection)
                 .first?["profile_id"].decode(String.self)
-            let customer = Identity.customerProfile(asking: post.profileId, firstHolder: first)
+            let customer = IdentityRules.customerProfile(asking: post.profileId, firstHolder: first)
             let before = try await self.transfers(of: post.eventId, .identity, connection)
-            guard before.isEmpty, Identity.moves(asking: post.profileId, customerProfile: customer, policy: policy) else {
+            guard before.isEmpty, IdentityRules.moves(asking: post.profileId, customerProfile: customer, policy: policy) else {
                 return IdentityOutcome(profileId: customer, transferred: before)
             }
             let moved = try await self.moveAll(from: post.profileId, to: customer, .identity, eventId: post.eventId, now: now, connection)
@@ -23,15 +24,16 @@ extension PostgresStorage {
         let profile = try await rows(Statements.profile, [.text(profileId)]).first
         let transactions = try await rows(TransferStatements.viewTransactions, [.text(profileId), .text(profileId)]).map {
             ViewedTransaction(transactionId: try $0["transaction_id"].decode(String.self), vendorProductId: try $0["vendor_product_id"].decode(String.self),
-                              store: try $0["store"].decode(String.self), status: try $0["status"].decode(String.self),
-                              environment: try $0["environment"].decode(String.self), purchasedAt: try $0["purchased_at"].decode(Int.self),
+                              store: StoreName(rawValue: try $0["store"].decode(String.self)),
+                              status: try StoredText.purchaseStatus(try $0["status"].decode(String.self)),
+                              environment: try StoredText.environment(try $0["environment"].decode(String.self)), purchasedAt: try $0["purchased_at"].decode(Int.self),
                               expiresAt: try $0["expires_at"].decode(Int?.self), priceAmount: try $0["price_amount"].decode(String?.self),
                               currencyCode: try $0["currency_code"].decode(String?.self), owner: try $0["owner_profile_id"].decode(String.self),
                               purchaser: try $0["purchaser_profile_id"].decode(String.self), placementId: try $0["placement_id"].decode(String?.self),
                               abTestName: try $0["ab_test_name"].decode(String?.self), variationId: try $0["variation_id"].decode(String?.self))
         }
         let transfers = try await rows(TransferStatements.ofProfile, [.text(profileId), .text(profileId)]).map {
-            TransferEntry(record: try Self.transfer($0), reason: try $0["reason"].decode(String.self),
+            TransferEntry(record: try Self.transfer($0), reason: try StoredText.transferReason(try $0["reason"].decode(String.self)),
                           transferredAt: try $0["transferred_at"].decode(Int.self))
         }
         let web = try await rows(TransferStatements.viewWebPurchases, [.text(profileId), .text(profileId)]).map {
@@ -46,11 +48,11 @@ extension PostgresStorage {
     }
 
     /// What one request moved before, in order.
-    func transfers(of eventId: String, _ reason: TransferReason, _ connection: PostgresConnection) async throws -> [TransferRecord] {
+    func transfers(of eventId: String, _ reason: TransferReason, _ connection: PostgresConnection) async throws -> [Transfer] {
         try await rows(TransferStatements.ofRequest, [.text(eventId), .text(reason.rawValue)], on: connection).map(Self.transfer)
     }
 
-    func recordTransfer(_ transfer: TransferRecord, _ reason: TransferReason, eventId: String, now: Int,
+    func recordTransfer(_ transfer: Transfer, _ reason: TransferReason, eventId: String, now: Int,
                         _ connection: PostgresConnection) async throws {
         _ = try await rows(TransferStatements.record, [.text(transfer.transactionId), .text(transfer.vendorProductId), .text(transfer.fromProfileId),
                                                        .text(transfer.toProfileId), .text(reason.rawValue), .text(eventId), .int(now)], on: connection)
@@ -58,9 +60,9 @@ extension PostgresStorage {
 
     /// Every transaction `from` holds moves to `to`, and its Stripe ids follow; each kept as a transfer.
     func moveAll(from: String, to: String, _ reason: TransferReason, eventId: String, now: Int,
-                 _ connection: PostgresConnection) async throws -> [TransferRecord] {
+                 _ connection: PostgresConnection) async throws -> [Transfer] {
         let moved = try await rows(TransferStatements.owned, [.text(from)], on: connection).map {
-            TransferRecord(transactionId: try $0["transaction_id"].decode(String.self), vendorProductId: try $0["vendor_product_id"].decode(String.self),
+            Transfer(transactionId: try $0["transaction_id"].decode(String.self), vendorProductId: try $0["vendor_product_id"].decode(String.self),
                            fromProfileId: from, toProfileId: to)
         }
         _ = try await rows(WebPurchaseStatements.moveHeld, [.text(to), .text(from)], on: connection)
@@ -69,8 +71,8 @@ extension PostgresStorage {
         return moved
     }
 
-    private static func transfer(_ row: PostgresRandomAccessRow) throws -> TransferRecord {
-        TransferRecord(transactionId: try row["transaction_id"].decode(String.self), vendorProductId: try row["vendor_product_id"].decode(String.self),
+    private static func transfer(_ row: PostgresRandomAccessRow) throws -> Transfer {
+        Transfer(transactionId: try row["transaction_id"].decode(String.self), vendorProductId: try row["vendor_product_id"].decode(String.self),
                        fromProfileId: try row["from_profile_id"].decode(String.self), toProfileId: try row["to_profile_id"].decode(String.self))
     }
 }

@@ -1,12 +1,13 @@
+import PaywireModel
 import PostgresNIO
 
 /// Web purchases (Stripe links, checkouts, redemptions) in PostgreSQL; each write one
 /// SERIALIZABLE transaction, so two replicas redeeming one token at once give one owner.
 extension PostgresStorage {
-    func notificationSeen(source: String, notificationId: String) async throws -> (outcome: String, profileId: String?)? {
-        guard let row = try await rows(Statements.seenNotification, [.text(source), .text(notificationId)]).first else { return nil }
+    func notificationSeen(source: StoreName, notificationId: String) async throws -> (outcome: NotificationOutcome, profileId: String?)? {
+        guard let row = try await rows(Statements.seenNotification, [.text(source.rawValue), .text(notificationId)]).first else { return nil }
         let owner = try row["profile_id"].decode(String.self)
-        return (outcome: try row["outcome"].decode(String.self), profileId: owner.isEmpty ? nil : owner)
+        return (outcome: try StoredText.notificationOutcome(try row["outcome"].decode(String.self)), profileId: owner.isEmpty ? nil : owner)
     }
 
     func stripeLinks(_ stripeIds: [String]) async throws -> [String: StripeLink] {
@@ -57,7 +58,7 @@ extension PostgresStorage {
             let result = Redemption.decide(held, profileId: profileId, now: now)
             guard result == .redeemed, let held else { return result }
             _ = try await self.rows(WebPurchaseStatements.redeemed, [.text(profileId), .int(now), .text(held.checkoutSessionId)], on: connection)
-            try await self.meet(profileId, nil, connection)
+            try await self.meet(profileId, nil, now: now, connection)
             _ = try await self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, connection)
             return result
         }

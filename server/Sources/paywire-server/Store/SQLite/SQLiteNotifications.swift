@@ -1,17 +1,19 @@
 import GRDB
+import PaywireModel
 
 /// Store notifications and profile data in SQLite.
 extension SQLiteStorage {
-    func apply(_ notification: StoreNotification) async throws -> NotificationOutcome {
+    func apply(_ notification: StoreNotification) async throws -> NotificationApplied {
         try await database.write { db in
-            if let seen = try Row.fetchOne(db, sql: Statements.seenNotification, arguments: [notification.source, notification.notificationId]) {
+            if let seen = try Row.fetchOne(db, sql: Statements.seenNotification, arguments: [notification.source.rawValue, notification.notificationId]) {
                 let owner: String = seen["profile_id"]
-                return .duplicate(outcome: seen["outcome"], profileId: owner.isEmpty ? nil : owner)
+                return .duplicate(outcome: try StoredText.notificationOutcome(seen["outcome"]), profileId: owner.isEmpty ? nil : owner)
             }
             guard let originalTransactionId = notification.originalTransactionId else {
-                try db.execute(sql: Statements.insertNotification, arguments: [notification.source, notification.notificationId,
-                                     notification.event.storeType, notification.event.subtype, "", "", "recorded", notification.text])
-                return .done(outcome: "recorded", profileId: nil, reason: StorageRules.unattached(notification))
+                try db.execute(sql: Statements.insertNotification, arguments: [notification.source.rawValue, notification.notificationId,
+                                     notification.event.storeType, notification.event.subtype, "", "", NotificationOutcome.recorded.rawValue,
+                                     notification.text])
+                return .done(outcome: .recorded, profileId: nil, reason: StorageRules.unattached(notification))
             }
             guard let latest = try Row.fetchOne(db, sql: Statements.latestTransaction, arguments: [originalTransactionId]).map({
                     StorageRules.LatestTransaction(owner: $0["owner_profile_id"], transactionId: $0["transaction_id"],
@@ -21,8 +23,8 @@ extension SQLiteStorage {
             let stored = try Row.fetchOne(db, sql: Statements.lifecycle, arguments: [originalTransactionId]).map { try Self.lifecycle($0) }
             let decision = StorageRules.notification(notification, latest: latest, stored: stored)
             if let next = decision.save { try Self.save(next, originalTransactionId, db) }
-            try db.execute(sql: Statements.insertNotification, arguments: [notification.source, notification.notificationId, notification.event.storeType,
-                                 notification.event.subtype, originalTransactionId, latest.owner, decision.outcome,
+            try db.execute(sql: Statements.insertNotification, arguments: [notification.source.rawValue, notification.notificationId, notification.event.storeType,
+                                 notification.event.subtype, originalTransactionId, latest.owner, decision.outcome.rawValue,
                                  notification.text])
             return .done(outcome: decision.outcome, profileId: latest.owner, reason: decision.reason)
         }
@@ -38,7 +40,7 @@ extension SQLiteStorage {
         }
     }
 
-    func storeProfileData(_ post: ProfileData.Post) async throws -> Bool {
+    func storeProfileData(_ post: ProfileDataRecord) async throws -> Bool {
         try await database.write { db in
             guard try Row.fetchOne(db, sql: Statements.recordProfileData, arguments: [post.eventId, post.profileId, post.kind.rawValue]) != nil else {
                 return false

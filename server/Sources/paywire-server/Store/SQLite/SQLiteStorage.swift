@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PaywireModel
 
 /// The embedded engine: one SQLite file through GRDB, in WAL mode (readers never wait for the
 /// writer; GRDB's synchronous NORMAL: a committed write survives the process being killed), or
@@ -7,10 +8,13 @@ import GRDB
 /// and decides alone.
 final class SQLiteStorage: Storage {
     let database: any DatabaseWriter
+    /// When a migration was applied.
+    let clock: any ServerClock
 
     /// Opens (or creates) the file at `path`, or a database in memory.
-    init(path: String?) throws {
+    init(path: String?, clock: any ServerClock) throws {
         database = try path.map { try DatabasePool(path: $0) } ?? DatabaseQueue()
+        self.clock = clock
     }
 
     func migrate() async throws {
@@ -25,7 +29,7 @@ final class SQLiteStorage: Storage {
             try await database.write { db in
                 try db.execute(sql: migration.sqlite)
                 try db.execute(sql: "INSERT INTO \(Migration.table) (version, name, applied_at) VALUES (?, ?, ?)",
-                               arguments: [migration.version, migration.name, ServerSetup.now()])
+                               arguments: [migration.version, migration.name, clock.nowMilliseconds()])
             }
         }
     }
@@ -48,7 +52,7 @@ final class SQLiteStorage: Storage {
             var accepted = 0
             for record in records {
                 try insert.execute(arguments: [record.eventId, record.profileId, record.name, record.placementId, record.abTestName,
-                                               record.variationId, record.shownAt, record.forced, record.text])
+                                               record.variationId, record.revision, record.shownAt, record.forced, record.text])
                 accepted += db.changesCount
             }
             try db.execute(sql: "INSERT INTO event_batches (accepted, duplicates, dropped) VALUES (?, ?, ?)",
@@ -80,7 +84,8 @@ final class SQLiteStorage: Storage {
         try await database.read { db in
             let exposures = try Row.fetchAll(db, sql: Statements.exposures, arguments: [placementId]).map { row in
                 ExposureFact(abTestName: row["ab_test_name"], variationId: row["variation_id"], profileId: row["profile_id"],
-                             forced: row["forced"], firstShownAt: try Self.required(row, "first_shown_at"))
+                             forced: row["forced"], firstShownAt: try Self.required(row, "first_shown_at"),
+                             unversioned: try Self.required(row, "unversioned") == 1)
             }
             let sales = try Row.fetchAll(db, sql: Statements.sales, arguments: [placementId]).map(Self.sale)
             var holdoutSales: [ExperimentCell: [Sale]] = [:]
@@ -101,7 +106,8 @@ final class SQLiteStorage: Storage {
                                 expiresAt: row["l_expires_at"], willRenew: row["will_renew"],
                                 isInGracePeriod: row["is_in_grace_period"],
                                 gracePeriodExpiresAt: row["grace_period_expires_at"], isRefund: row["is_refund"])
-             }, store: row["store"], owner: row["owner_profile_id"])
+             }, store: StoreName(rawValue: row["store"]), environment: try StoredText.environment(row["environment"]),
+             owner: row["owner_profile_id"])
     }
 
     /// A column the statement guarantees is not null (a null is a stored row this code did not write).

@@ -1,14 +1,15 @@
 import GRDB
+import PaywireModel
 
 /// Transfers in SQLite: identities, the transfers kept, and the dashboard's profile view.
 extension SQLiteStorage {
-    func identify(_ post: IdentityPost, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
+    func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
         try await database.write { db in
-            try Self.meet(post.profileId, post.customerUserId, db)
+            try Self.meet(post.profileId, post.customerUserId, now: now, db)
             let first = try String.fetchOne(db, sql: TransferStatements.firstHolder, arguments: [post.customerUserId])
-            let customer = Identity.customerProfile(asking: post.profileId, firstHolder: first)
+            let customer = IdentityRules.customerProfile(asking: post.profileId, firstHolder: first)
             let before = try Self.transfers(of: post.eventId, .identity, db)
-            guard before.isEmpty, Identity.moves(asking: post.profileId, customerProfile: customer, policy: policy) else {
+            guard before.isEmpty, IdentityRules.moves(asking: post.profileId, customerProfile: customer, policy: policy) else {
                 return IdentityOutcome(profileId: customer, transferred: before)
             }
             let moved = try Self.moveAll(from: post.profileId, to: customer, .identity, eventId: post.eventId, now: now, db)
@@ -20,14 +21,14 @@ extension SQLiteStorage {
         try await database.read { db in
             let profile = try Row.fetchOne(db, sql: Statements.profile, arguments: [profileId])
             let transactions = try Row.fetchAll(db, sql: TransferStatements.viewTransactions, arguments: [profileId, profileId]).map {
-                ViewedTransaction(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], store: $0["store"],
-                                  status: $0["status"], environment: $0["environment"], purchasedAt: $0["purchased_at"],
+                ViewedTransaction(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], store: StoreName(rawValue: $0["store"]),
+                                  status: try StoredText.purchaseStatus($0["status"]), environment: try StoredText.environment($0["environment"]), purchasedAt: $0["purchased_at"],
                                   expiresAt: $0["expires_at"], priceAmount: $0["price_amount"], currencyCode: $0["currency_code"],
                                   owner: $0["owner_profile_id"], purchaser: $0["purchaser_profile_id"], placementId: $0["placement_id"],
                                   abTestName: $0["ab_test_name"], variationId: $0["variation_id"])
             }
             let transfers = try Row.fetchAll(db, sql: TransferStatements.ofProfile, arguments: [profileId, profileId]).map {
-                TransferEntry(record: Self.transfer($0), reason: $0["reason"], transferredAt: $0["transferred_at"])
+                TransferEntry(record: Self.transfer($0), reason: try StoredText.transferReason($0["reason"]), transferredAt: $0["transferred_at"])
             }
             let web = try Row.fetchAll(db, sql: TransferStatements.viewWebPurchases, arguments: [profileId, profileId]).map {
                 ViewedWebPurchase(checkoutSessionId: $0["checkout_session_id"], originalTransactionId: $0["original_transaction_id"],
@@ -40,19 +41,19 @@ extension SQLiteStorage {
     }
 
     /// What one request moved before, in order.
-    static func transfers(of eventId: String, _ reason: TransferReason, _ db: Database) throws -> [TransferRecord] {
+    static func transfers(of eventId: String, _ reason: TransferReason, _ db: Database) throws -> [Transfer] {
         try Row.fetchAll(db, sql: TransferStatements.ofRequest, arguments: [eventId, reason.rawValue]).map(transfer)
     }
 
-    static func recordTransfer(_ transfer: TransferRecord, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws {
+    static func recordTransfer(_ transfer: Transfer, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws {
         try db.execute(sql: TransferStatements.record, arguments: [transfer.transactionId, transfer.vendorProductId, transfer.fromProfileId,
                                                                   transfer.toProfileId, reason.rawValue, eventId, now])
     }
 
     /// Every transaction `from` holds moves to `to`, and its Stripe ids follow; each kept as a transfer.
-    static func moveAll(from: String, to: String, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws -> [TransferRecord] {
+    static func moveAll(from: String, to: String, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws -> [Transfer] {
         let moved = try Row.fetchAll(db, sql: TransferStatements.owned, arguments: [from]).map {
-            TransferRecord(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], fromProfileId: from, toProfileId: to)
+            Transfer(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], fromProfileId: from, toProfileId: to)
         }
         try db.execute(sql: WebPurchaseStatements.moveHeld, arguments: [to, from])
         try db.execute(sql: WebPurchaseStatements.moveLinks, arguments: [to, from])
@@ -61,8 +62,8 @@ extension SQLiteStorage {
     }
 
     /// A `transfers` row as the record it keeps.
-    private static func transfer(_ row: Row) -> TransferRecord {
-        TransferRecord(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"],
+    private static func transfer(_ row: Row) -> Transfer {
+        Transfer(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"],
                        fromProfileId: row["from_profile_id"], toProfileId: row["to_profile_id"])
     }
 }

@@ -1,12 +1,13 @@
 import GRDB
+import PaywireModel
 
 /// Web purchases (Stripe links, checkouts, redemptions) in SQLite.
 extension SQLiteStorage {
-    func notificationSeen(source: String, notificationId: String) async throws -> (outcome: String, profileId: String?)? {
+    func notificationSeen(source: StoreName, notificationId: String) async throws -> (outcome: NotificationOutcome, profileId: String?)? {
         try await database.read { db in
-            guard let row = try Row.fetchOne(db, sql: Statements.seenNotification, arguments: [source, notificationId]) else { return nil }
-            let owner: String = row["profile_id"], outcome: String = row["outcome"]
-            return (outcome: outcome, profileId: owner.isEmpty ? nil : owner)
+            guard let row = try Row.fetchOne(db, sql: Statements.seenNotification, arguments: [source.rawValue, notificationId]) else { return nil }
+            let owner: String = row["profile_id"]
+            return (outcome: try StoredText.notificationOutcome(row["outcome"]), profileId: owner.isEmpty ? nil : owner)
         }
     }
 
@@ -54,7 +55,7 @@ extension SQLiteStorage {
             let result = Redemption.decide(held, profileId: profileId, now: now)
             guard result == .redeemed, let held else { return result }
             try db.execute(sql: WebPurchaseStatements.redeemed, arguments: [profileId, now, held.checkoutSessionId])
-            try Self.meet(profileId, nil, db)
+            try Self.meet(profileId, nil, now: now, db)
             _ = try Self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, db)
             return result
         }

@@ -1,0 +1,36 @@
+import PaywireModel
+
+/// One analytics record of `POST /v1/events` as the store keeps it: the columns results read,
+/// and the record's text as sent.
+struct EventRecord: Sendable {
+    let eventId: String
+    let profileId: String
+    let name: String
+    /// For `paywall_shown`: what experiment results count.
+    let placementId: String?
+    let abTestName: String?
+    let variationId: String?
+    /// For `paywall_shown`: the placement's revision, when the device knew it (a paywall from
+    /// a vendor file may not): results count exposures without one apart.
+    let revision: Int?
+    /// For `paywall_shown`: the record's created_at (a holdout's purchasers bought at or after
+    /// their first exposure), and whether a debug override forced it (results leave it out).
+    let shownAt: Int?
+    let forced: Bool
+    /// The record as compact JSON (numbers and key order as sent).
+    let text: String
+
+    init(_ item: EventBatch.Item) {
+        let record = item.record
+        eventId = record.header.eventId
+        profileId = record.header.profileId
+        name = record.header.name
+        placementId = record.exposure?.placementId
+        abTestName = record.exposure?.abTestName
+        variationId = record.exposure?.variationId
+        revision = record.exposure?.revision
+        shownAt = record.exposure == nil ? nil : record.header.createdAt
+        forced = record.exposure?.forced ?? false
+        text = item.text
+    }
+}

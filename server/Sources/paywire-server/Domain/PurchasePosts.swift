@@ -1,0 +1,92 @@
+import PaywireModel
+import PaywireWire
+
+/// A transaction as the server checks it: the device's claim as the model reads it (or one a
+/// store's own message made), its text, and what its verified signature says.
+struct StoreClaim: Sendable {
+    /// As sent, then as its signed transaction says once verified.
+    var claim: TransactionClaim
+    /// The claim's text (for `/_dev/purchases` and the purchase log).
+    let text: String
+    /// What the verified JWS says beyond the claim's members; nil until verified (and for
+    /// claims without one).
+    var signed: SignedFacts? = nil
+
+    var transactionId: String { claim.transactionId }
+    var originalTransactionId: String { claim.originalTransactionId }
+    var vendorProductId: String { claim.vendorProductId }
+    var verification: String { claim.verification }
+    var purchasedAt: Int { claim.purchasedAt }
+    var environment: StoreEnvironment { claim.environment }
+    var store: StoreName { claim.store }
+    var signedTransaction: String? { claim.signedTransaction }
+
+    /// A claim read from a request, with its text as the model writes it.
+    init(_ claim: TransactionClaim) {
+        self.claim = claim
+        var writer = JSONWriter(reservingCapacity: 256)
+        writer.object { claim.writeMembers(to: &$0) }
+        text = writer.string
+    }
+
+    init(_ claim: TransactionClaim, text: String, signed: SignedFacts? = nil) {
+        self.claim = claim
+        self.text = text
+        self.signed = signed
+    }
+
+    /// When its access ends: the signed expiry when the App Store gave one, else one period of
+    /// the catalog's product from the purchase (nil: for life).
+    func expiry(_ product: StoreProduct?) -> Int? {
+        signed?.expiresAt ?? product?.expiry(from: purchasedAt)
+    }
+}
+
+/// A `POST /v1/purchases` body as the server records it (`PurchaseClaim`, read by the model),
+/// or a purchase a store's own message made known.
+struct PurchasePost: Sendable {
+    let profileId: String
+    let customerUserId: String?
+    var claim: StoreClaim
+    /// The price's exact decimal text and currency, when the device knew them (else the
+    /// catalog's price counts).
+    let amount: String?
+    let currencyCode: String?
+    let state: PurchaseState
+    let attribution: PurchaseAttribution?
+
+    var pending: Bool { state == .pending }
+
+    init(_ request: PurchaseClaim) {
+        self.init(profileId: request.profileId, customerUserId: request.customerUserId, claim: StoreClaim(request.transaction),
+                  amount: request.price?.amount.text, currencyCode: request.price?.currencyCode, state: request.state,
+                  attribution: request.attribution)
+    }
+
+    init(profileId: String, customerUserId: String?, claim: StoreClaim, amount: String?, currencyCode: String?, state: PurchaseState,
+         attribution: PurchaseAttribution?) {
+        self.profileId = profileId
+        self.customerUserId = customerUserId
+        self.claim = claim
+        self.amount = amount
+        self.currencyCode = currencyCode
+        self.state = state
+        self.attribution = attribution
+    }
+}
+
+/// A `POST /v1/restores` body as the server records it.
+struct RestorePost: Sendable {
+    /// The request's id: a retry of a restore that moved a purchase answers where it came from.
+    let eventId: String
+    let profileId: String
+    let customerUserId: String?
+    var claims: [StoreClaim]
+
+    init(_ request: RestoreClaim) {
+        eventId = request.eventId
+        profileId = request.profileId
+        customerUserId = request.customerUserId
+        claims = request.transactions.map { StoreClaim($0) }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PaywireWire
+
+/// The time as every part of the server reads it. The composition root hands the system's clock
+/// to each part; a test hands a fixed one.
+protocol ServerClock: Sendable {
+    /// Milliseconds since the Unix epoch.
+    func nowMilliseconds() -> Int
+}
+
+extension ServerClock {
+    /// Whole seconds since the Unix epoch (JWTs, Stripe's signatures).
+    func nowSeconds() -> Int { nowMilliseconds() / 1000 }
+}
+
+/// The system's real-time clock.
+struct SystemClock: ServerClock {
+    func nowMilliseconds() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
+}
+
+/// Where the server's random bytes come from: tokens, nonces, jitter. The system's generator in
+/// production; a test may script one.
+protocol RandomSource: Sendable {
+    func bytes(_ count: Int) -> [UInt8]
+}
+
+extension RandomSource {
+    /// A random version-4 UUID in lowercase (offer nonces).
+    func uuid() -> String {
+        var bytes = self.bytes(16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let characters = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+    }
+
+    /// A whole number in `range`, for jitter.
+    func int(in range: ClosedRange<Int>) -> Int {
+        let word = bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return range.lowerBound + Int(word % UInt64(range.count))
+    }
+}
+
+/// The operating system's cryptographically secure generator.
+struct SystemRandom: RandomSource {
+    func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+}
