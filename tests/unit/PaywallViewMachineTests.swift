@@ -46,6 +46,7 @@ import Testing
             case .store(.purchase): return "store.purchase"
             case .store(.restore): return "store.restore"
             case .store: return "store.other"
+            case .signOfferThenBuy: return "sign_offer_then_buy"
             case .ask(let question): return question.kind.rawValue
             case .purchaseStarting: return "purchase_starting"
             case .settlePurchase: return "settle_purchase"
@@ -161,6 +162,14 @@ import Testing
         var view = Self.view()
         let bought = product("monthly", in: view)
         #expect(try view.purchase("monthly") == [.emit(.didStartPurchase(bought)), .purchaseStarting(bought), .store(.purchase(bought))])
+    }
+
+    @Test func aProductThePaywallNamesAnOfferForIsSignedBeforeTheStoreIsAsked() throws {
+        let withOffer = #"{"placement":{"developer_id":"main","ab_test_name":"t"},"variation_id":"v","paywall_name":"P","products":[{"vendor_product_id":"monthly","promotional_offer_id":"loyal"},{"vendor_product_id":"annual"}]}"#
+        var view = Self.view(paywall: try PaywallReference(try Fields(try JSONParser.parse(withOffer), path: "paywall")))
+        let bought = product("monthly", in: view)
+        #expect(try view.purchase("monthly") == [.emit(.didStartPurchase(bought)), .purchaseStarting(bought),
+                                                 .signOfferThenBuy(bought, PurchaseOffer(kind: .promotional, id: "loyal"))])
     }
 
     @Test func aSuccessIsSettledBeforeAnythingIsReported() throws {

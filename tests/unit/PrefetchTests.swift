@@ -39,9 +39,8 @@ import Testing
     }
 
     @Test func oneFailingPlacementIsItsOwnEntryAndTheRunAnswersOnceWhenAllAreIn() throws {
-        let run = PrefetchRun(placementIds: ["a", "b"])
         var answers: [CallResponse] = []
-        run.whenDone = { answers.append($0) }
+        let run = PrefetchRun(placementIds: ["a", "b"]) { answers.append($0) }
         run.record(1, .failed(WireError(.notFound, "none")))
         #expect(answers.isEmpty)
         let text = #"{"placement":{"developer_id":"a"},"variation_id":"v","products":[],"builder":{"layout":"stack","sections":[{"type":"image","url":"https://x/1.png"}]}}"#

@@ -25,7 +25,7 @@ extension Purchases {
         }
         let bought = ViewProduct(productId: productId, product: catalog.product(productId), paywall: paywall,
                                  subscriptionUpdate: subscriptionUpdate)
-        if let offer = requested ?? bought.namedOffer { return try purchase(bought, with: offer) }
+        if let offer = bought.offerToSign(requested: requested) { return try purchase(bought, with: offer) }
         purchaseStarting(bought)
         let operation = StoreOperation.purchase(bought)
         let plan = store.plan(operation)

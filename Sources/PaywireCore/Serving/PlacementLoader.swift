@@ -105,8 +105,8 @@ final class PlacementLoader {
     /// `prefetch`: warms every placement asked for; the answer comes when the last one is served
     /// (each within its own budget), one failing placement reported beside the others.
     func prefetch(_ request: PrefetchRequest) throws(WireError) -> CallOutcome {
-        let run = PrefetchRun(placementIds: request.placementIds)
         guard let backend else {
+            let run = PrefetchRun(placementIds: request.placementIds)
             for (index, placementId) in request.placementIds.enumerated() {
                 if let answer = warm(placementId, locale: request.locale, reply: { _ in }) { run.record(index, answer) }
             }
@@ -115,7 +115,7 @@ final class PlacementLoader {
         // Each placement has its own budget; this one only bounds a synchronous caller's wait.
         let (token, outcome, budget) = try backend.promise("prefetch", loadTimeout: PlacementRequest.defaultLoadTimeout) { _ in }
         let (calls, timers) = (self.calls, self.timers)
-        run.whenDone = { response in
+        let run = PrefetchRun(placementIds: request.placementIds) { response in
             timers.cancel(budget)
             calls.complete(token, response)
         }

@@ -64,11 +64,13 @@ final class PrefetchRun {
     private let placementIds: [String]
     private var outcomes: [PrefetchOutcome?]
     private var remaining: Int
-    /// Called once, with the answer, when every placement is in.
-    var whenDone: ((CallResponse) -> Void)?
+    /// Called once, with the answer, when every placement is in; nil when the caller reads
+    /// `response` itself (every placement was served at once).
+    private var whenDone: ((CallResponse) -> Void)?
 
-    init(placementIds: [String]) {
+    init(placementIds: [String], whenDone: ((CallResponse) -> Void)? = nil) {
         self.placementIds = placementIds
+        self.whenDone = whenDone
         outcomes = Array(repeating: nil, count: placementIds.count)
         remaining = placementIds.count
     }

@@ -7,6 +7,9 @@ import PaywireWire
 enum PaywallViewAction: Equatable, Sendable {
     case emit(PaywallViewEvent)
     case store(StoreOperation)
+    /// A purchase of a product the paywall names an offer for: the backend signs the offer
+    /// first, then the store is asked with it; a refusal comes back as the purchase's failure.
+    case signOfferThenBuy(ViewProduct, PurchaseOffer)
     case ask(PaywallViewQuestion)
     /// A purchase is about to start: keep what it is attributed to, durably, first.
     case purchaseStarting(ViewProduct)
@@ -333,7 +336,8 @@ struct PaywallViewMachine: Sendable {
     private mutating func startPurchase(_ productId: String) -> [PaywallViewAction] {
         purchasing = productId
         let bought = product(productId)
-        return [.emit(.didStartPurchase(bought)), .purchaseStarting(bought), .store(.purchase(bought))]
+        let buy: PaywallViewAction = bought.offerToSign.map { .signOfferThenBuy(bought, $0) } ?? .store(.purchase(bought))
+        return [.emit(.didStartPurchase(bought)), .purchaseStarting(bought), buy]
     }
 
     /// A purchase that went through is settled first (access granted and kept for the backend),

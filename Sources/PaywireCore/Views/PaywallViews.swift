@@ -107,10 +107,9 @@ final class PaywallViews {
         }
     }
 
-    /// A view purchase of a product the paywall names an offer for: the backend signs it first;
-    /// a refusal is the purchase's failure, as the store's would be.
-    private func signThenBuy(_ bought: ViewProduct, on view: ViewInfo) {
-        guard let offer = bought.namedOffer else { return }
+    /// A view purchase with an offer: the backend signs it first; a refusal is the purchase's
+    /// failure, as the store's would be.
+    private func signThenBuy(_ bought: ViewProduct, _ offer: PurchaseOffer, on view: ViewInfo) {
         purchases.sign(offer, for: bought) { [weak self] result in
             switch result {
             case .success(let signed): self?.startStore(.purchase(signed), as: .purchase(bought), on: view)
@@ -127,8 +126,8 @@ final class PaywallViews {
             case .emit(let event):
                 sink.emit(event.event(view: view, profile: profiles.current, now: profiles.accessNow()))
                 analytics.paywallView(event, view: view)
-            case .store(.purchase(let bought)) where bought.offer == nil && bought.namedOffer != nil:
-                signThenBuy(bought, on: view)
+            case .signOfferThenBuy(let bought, let offer):
+                signThenBuy(bought, offer, on: view)
             case .store(let operation):
                 startStore(operation, as: operation, on: view)
             case .ask(let question):

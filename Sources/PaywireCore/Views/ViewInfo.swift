@@ -92,6 +92,15 @@ final class ViewProduct: Equatable, Sendable {
     /// The offer the paywall names for this product, if any.
     var namedOffer: PurchaseOffer? { PurchaseOffer(paywall?.products.first { $0.vendorProductId == productId }) }
 
+    /// The offer the backend must sign before the store is asked: the one asked for, else the
+    /// one the paywall names; none once a signature is on the product. The one rule
+    /// `make_purchase` and a paywall view's purchase both follow.
+    func offerToSign(requested: PurchaseOffer? = nil) -> PurchaseOffer? {
+        offer == nil ? requested ?? namedOffer : nil
+    }
+
+    var offerToSign: PurchaseOffer? { offerToSign() }
+
     static func == (lhs: ViewProduct, rhs: ViewProduct) -> Bool {
         lhs.productId == rhs.productId && lhs.product == rhs.product && lhs.paywall == rhs.paywall && lhs.offer == rhs.offer
             && lhs.subscriptionUpdate == rhs.subscriptionUpdate
