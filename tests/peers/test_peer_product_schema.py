@@ -3,14 +3,15 @@ schema: Adapty's `AdaptyPaywallProduct.Response` (adapty/cross_platform.yaml, ve
 provenance in adapty/README.md), whose subscription requires a base plan and whose offer requires
 an identifier and pricing phases.
 
-The mapping only renames or moves what Paywire carries; it computes nothing:
+The mapping only moves what Paywire carries; it computes nothing:
 - `adapty_product_id` is Adapty's own backend id of the product, which Paywire has no equivalent
   of: it is the vendor_product_id;
 - null members are left out (the peer's encoder leaves absent optionals out: encodeIfPresent);
-- the offer's `type` and `offer_id` move into `offer_identifier {type, id}` (the peer nests the
-  pair; Paywire's schema 1.1 member of that name, a string, gives way);
-- in each phase `period` and `localized_period` are `subscription_period` and
-  `localized_subscription_period`.
+- the subscription's `offer` keeps schema 1.1's string `offer_identifier` until schema 2.0, so
+  the peer's object is taken from the same offer's entry in `offers`, where the library writes
+  it (`{type, id}`, since schema 1.2).
+Each offer in `offers` is the peer's `AdaptySubscriptionOffer` as written, and each phase carries
+the peer's `subscription_period` and `localized_subscription_period` beside Paywire's `period`.
 
 One correction to the peer's schema: `AdaptySubscriptionOffer.Identifier` says `type: string`,
 yet its branches are object rules (required type and id) and the SDK's encoder writes an object
@@ -75,23 +76,22 @@ def without_nulls(value):
     return value
 
 
-def renamed_phase(phase):
-    phase = dict(phase)
-    phase["subscription_period"] = phase.pop("period")
-    phase["localized_subscription_period"] = phase.pop("localized_period")
-    return phase
-
-
 def to_peer(product):
-    """The renames above; nothing else changes."""
+    """The moves above; nothing else changes."""
     peer = copy.deepcopy(product)
     peer["adapty_product_id"] = product["vendor_product_id"]
-    offer = (peer.get("subscription") or {}).get("offer")
+    subscription = peer.get("subscription") or {}
+    offer = subscription.get("offer")
     if offer:
-        offer["offer_identifier"] = {"type": offer["type"], "id": offer["offer_id"]}
-        if "phases" in offer:
-            offer["phases"] = [renamed_phase(phase) for phase in offer["phases"]]
+        [listed] = [entry for entry in subscription["offers"] if (entry["type"], entry["offer_id"]) == (offer["type"], offer["offer_id"])]
+        offer["offer_identifier"] = listed["offer_identifier"]
     return without_nulls(peer)
+
+
+def offer_validator():
+    defs = copy.deepcopy(PEER["$defs"])
+    defs["AdaptySubscriptionOffer.Identifier"]["type"] = "object"
+    return jsonschema.Draft202012Validator({"$schema": PEER["$schema"], "$defs": defs, "$ref": "#/$defs/AdaptySubscriptionOffer"})
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +106,16 @@ def test_a_play_product_with_a_base_plan_and_a_multi_phase_offer_validates(produ
     assert product["subscription"]["base_plan_id"] == "monthly-autorenew"
     assert len(product["subscription"]["offer"]["phases"]) == 2
     peer_validator(android=True).validate(to_peer(product))
+
+
+def test_every_listed_offer_is_the_peers_offer_as_written(products):
+    play = products["premium"]["subscription"]["offers"]
+    assert play[0]["offer_identifier"] == {"type": "introductory", "id": "free-week-then-half"}
+    assert [phase["subscription_period"] for phase in play[0]["phases"]] == [{"unit": "week", "number_of_units": 1}, MONTH]
+    for offer in play:
+        offer_validator().validate(without_nulls(offer))
+    [intro] = products["premium_ios"]["subscription"]["offers"]
+    assert intro["offer_identifier"] == {"type": "introductory"}, "no id is known for the App Store's introductory offer"
 
 
 def test_an_app_store_product_with_its_intro_offer_validates(products):
@@ -124,7 +134,8 @@ def test_the_check_catches_a_product_without_play_s_model(products, member):
     elif member == "phases":
         del product["subscription"]["offer"]["phases"]
     else:
-        product["subscription"]["offer"]["offer_id"] = None
+        for offer in product["subscription"]["offers"]:
+            offer["offer_identifier"].pop("id")
     with pytest.raises(jsonschema.ValidationError):
         peer_validator(android=True).validate(to_peer(product))
 

@@ -20,17 +20,24 @@ package struct OfferPhase: Equatable, Sendable {
                           numberOfPeriods: try fields.optionalInt("number_of_periods", in: 1...1000) ?? 1, price: price)
     }
 
-    /// `#/$defs/offer_phase`.
+    /// `#/$defs/offer_phase`: the period under both names, Paywire's (`period`, schema 1.x's
+    /// readers) and the peers' (`subscription_period`, Adapty's cross-platform schema).
     package func write(to writer: inout JSONWriter) {
-        writer.object { writer in writeMembers(to: &writer) }
+        writer.object { writer in writeMembers(to: &writer, peerNames: true) }
     }
 
-    /// The phase's members, inside an object the caller opened.
-    package func writeMembers(to writer: inout JSONWriter) {
+    /// The phase's members, inside an object the caller opened; `peerNames` adds the period
+    /// under the peers' names (the flat members schema 1.1 gave an offer have no such names).
+    package func writeMembers(to writer: inout JSONWriter, peerNames: Bool = false) {
         writer.member("payment_mode", paymentMode.rawValue)
         writer.key("period")
         period.write(to: &writer)
         writer.member("localized_period", period.localized)
+        if peerNames {
+            writer.key("subscription_period")
+            period.write(to: &writer)
+            writer.member("localized_subscription_period", period.localized)
+        }
         writer.member("number_of_periods", numberOfPeriods)
         writer.key("price")
         price.write(to: &writer)
@@ -92,6 +99,14 @@ package struct ProductOffer: Equatable, Sendable {
                 first.writeMembers(to: &writer)
             }
             writer.member("offer_id", offerId)
+            if !flat {
+                // The peers' identifier: its type, and its id when one is known.
+                writer.key("offer_identifier")
+                writer.object { writer in
+                    writer.member("type", kind.rawValue)
+                    if let offerId { writer.member("id", offerId) }
+                }
+            }
             writer.key("offer_tags")
             writer.array { writer in for tag in tags { writer.string(tag) } }
             writer.key("phases")

@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
+        public const string Sha256 = "a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -3454,10 +3454,14 @@ namespace Paywire.Model
     /// <summary>one pricing phase of a subscription offer (Play's PricingPhase, StoreKit's introductory or promotional offer): number_of_periods periods of period at price, paid as payment_mode</summary>
     public sealed class OfferPhase : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "localized_period", "number_of_periods", "payment_mode", "period", "price" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "localized_period", "localized_subscription_period", "number_of_periods", "payment_mode", "period", "price", "subscription_period" };
         public string PaymentMode { get; set; }
         public Period Period { get; set; }
         public string LocalizedPeriod { get; set; }
+        /// <summary>the same as period, under the name the peers' cross-platform schema gives it (Adapty's AdaptySubscriptionOffer.Phase); always written since schema 1.2</summary>
+        public Period SubscriptionPeriod { get; set; }
+        /// <summary>the same as localized_period, under the peers' name; always written since schema 1.2</summary>
+        public string LocalizedSubscriptionPeriod { get; set; }
         /// <summary>the phase's cycle count (Play's billingCycleCount)</summary>
         public long? NumberOfPeriods { get; set; }
         /// <summary>the price of one period (pay_as_you_go), of the whole phase (pay_up_front), 0 for a free trial</summary>
@@ -3479,6 +3483,8 @@ namespace Paywire.Model
             v.PaymentMode = ModelJson.String(ModelJson.Req(o, "payment_mode", "OfferPhase"));
             v.Period = Period.FromJson(ModelJson.Req(o, "period", "OfferPhase"));
             v.LocalizedPeriod = ModelJson.String(ModelJson.Req(o, "localized_period", "OfferPhase"));
+            if (ModelJson.Present(o, "subscription_period")) v.SubscriptionPeriod = Period.FromJson(o["subscription_period"]);
+            if (ModelJson.Present(o, "localized_subscription_period")) v.LocalizedSubscriptionPeriod = ModelJson.String(o["localized_subscription_period"]);
             v.NumberOfPeriods = ModelJson.Integer(ModelJson.Req(o, "number_of_periods", "OfferPhase"));
             v.Price = Price.FromJson(ModelJson.Req(o, "price", "OfferPhase"));
             v.ExtraFields = ModelJson.Extra(o, Keys);
@@ -3492,6 +3498,8 @@ namespace Paywire.Model
             o["payment_mode"] = ModelJson.Json(this.PaymentMode);
             o["period"] = this.Period.ToJson();
             o["localized_period"] = ModelJson.Json(this.LocalizedPeriod);
+            if (this.SubscriptionPeriod != null) o["subscription_period"] = this.SubscriptionPeriod.ToJson();
+            if (this.LocalizedSubscriptionPeriod != null) o["localized_subscription_period"] = ModelJson.Json(this.LocalizedSubscriptionPeriod);
             o["number_of_periods"] = ModelJson.Json(this.NumberOfPeriods);
             o["price"] = this.Price.ToJson();
             ModelJson.AddAll(o, ExtraFields);
@@ -3502,11 +3510,13 @@ namespace Paywire.Model
     /// <summary>an offer on a subscription's base plan: its phases come before the base plan's own price. The App Store's introductory offer is a one-phase offer with offer_id null</summary>
     public sealed class ProductOffer : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "offer_id", "offer_tags", "phases", "type" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "offer_id", "offer_identifier", "offer_tags", "phases", "type" };
         /// <summary>introductory for the App Store's intro offer and for every Google Play offer (Play lists only the offers the user may have)</summary>
         public string Type { get; set; }
         /// <summary>the store's id of the offer (Play's offerId, App Store's promotional or win-back offer id); null for the App Store's introductory offer</summary>
         public string OfferId { get; set; }
+        /// <summary>the offer as the peers' cross-platform schema identifies it (Adapty's AdaptySubscriptionOffer.Identifier): its type, and its id when one is known (null offer_id: none). Always written in offers since schema 1.2; the subscription's offer keeps schema 1.1's string offer_identifier until 2.0</summary>
+        public OfferIdentifier OfferIdentifier { get; set; }
         /// <summary>Play's offer tags; [] when the store gives none</summary>
         public List<string> OfferTags { get; set; }
         public List<OfferPhase> Phases { get; set; }
@@ -3526,6 +3536,7 @@ namespace Paywire.Model
             var v = new ProductOffer();
             v.Type = ModelJson.String(ModelJson.Req(o, "type", "ProductOffer"));
             v.OfferId = ModelJson.Nullable(ModelJson.Req(o, "offer_id", "ProductOffer"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "offer_identifier")) v.OfferIdentifier = OfferIdentifier.FromJson(o["offer_identifier"]);
             v.OfferTags = ModelJson.List(ModelJson.Req(o, "offer_tags", "ProductOffer"), x0 => ModelJson.String(x0));
             v.Phases = ModelJson.List(ModelJson.Req(o, "phases", "ProductOffer"), x0 => OfferPhase.FromJson(x0));
             v.ExtraFields = ModelJson.Extra(o, Keys);
@@ -3538,8 +3549,46 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["type"] = ModelJson.Json(this.Type);
             o["offer_id"] = ModelJson.NullOr(this.OfferId, x0 => ModelJson.Json(x0));
+            if (this.OfferIdentifier != null) o["offer_identifier"] = this.OfferIdentifier.ToJson();
             o["offer_tags"] = ModelJson.Array(this.OfferTags, x0 => ModelJson.Json(x0));
             o["phases"] = ModelJson.Array(this.Phases, x0 => x0.ToJson());
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>the offer as the peers' cross-platform schema identifies it (Adapty's AdaptySubscriptionOffer.Identifier): its type, and its id when one is known (null offer_id: none). Always written in offers since schema 1.2; the subscription's offer keeps schema 1.1's string offer_identifier until 2.0</summary>
+    public sealed class OfferIdentifier : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "id", "type" };
+        public string Type { get; set; }
+        public string Id { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(OfferIdentifier model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static OfferIdentifier FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "OfferIdentifier");
+            var v = new OfferIdentifier();
+            v.Type = ModelJson.String(ModelJson.Req(o, "type", "OfferIdentifier"));
+            if (ModelJson.Present(o, "id")) v.Id = ModelJson.String(o["id"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["type"] = ModelJson.Json(this.Type);
+            if (this.Id != null) o["id"] = ModelJson.Json(this.Id);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }

@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
+export type SchemaSha256 = "a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -671,6 +671,10 @@ export interface OfferPhase {
   payment_mode: "free_trial" | "pay_as_you_go" | "pay_up_front";
   period: Period;
   localized_period: string;
+  /** the same as period, under the name the peers' cross-platform schema gives it (Adapty's AdaptySubscriptionOffer.Phase); always written since schema 1.2 */
+  subscription_period?: Period;
+  /** the same as localized_period, under the peers' name; always written since schema 1.2 */
+  localized_subscription_period?: string;
   /** the phase's cycle count (Play's billingCycleCount) */
   number_of_periods: number;
   /** the price of one period (pay_as_you_go), of the whole phase (pay_up_front), 0 for a free trial */
@@ -683,9 +687,17 @@ export interface ProductOffer {
   type: "introductory" | "promotional" | "win_back";
   /** the store's id of the offer (Play's offerId, App Store's promotional or win-back offer id); null for the App Store's introductory offer */
   offer_id: string | null;
+  /** the offer as the peers' cross-platform schema identifies it (Adapty's AdaptySubscriptionOffer.Identifier): its type, and its id when one is known (null offer_id: none). Always written in offers since schema 1.2; the subscription's offer keeps schema 1.1's string offer_identifier until 2.0 */
+  offer_identifier?: OfferIdentifier;
   /** Play's offer tags; [] when the store gives none */
   offer_tags: string[];
   phases: OfferPhase[];
+}
+
+/** the offer as the peers' cross-platform schema identifies it (Adapty's AdaptySubscriptionOffer.Identifier): its type, and its id when one is known (null offer_id: none). Always written in offers since schema 1.2; the subscription's offer keeps schema 1.1's string offer_identifier until 2.0 */
+export interface OfferIdentifier {
+  type: "introductory" | "promotional" | "win_back";
+  id?: string;
 }
 
 export interface Profile {

@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = 'de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619'
+SCHEMA_SHA256 = 'a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
@@ -2539,8 +2539,10 @@ class OfferPhase:
     localized_period: str
     number_of_periods: int
     price: Price
+    subscription_period: Optional[Period] = None
+    localized_subscription_period: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['localized_period', 'number_of_periods', 'payment_mode', 'period', 'price'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['localized_period', 'localized_subscription_period', 'number_of_periods', 'payment_mode', 'period', 'price', 'subscription_period'])
 
     @classmethod
     def from_json(cls, data: Any) -> "OfferPhase":
@@ -2551,6 +2553,8 @@ class OfferPhase:
             localized_period=_mb.req(d, "localized_period", "OfferPhase"),
             number_of_periods=_mb.req(d, "number_of_periods", "OfferPhase"),
             price=Price.from_json(_mb.req(d, "price", "OfferPhase")),
+            subscription_period=Period.from_json(d["subscription_period"]) if d.get("subscription_period") is not None else None,
+            localized_subscription_period=d["localized_subscription_period"] if d.get("localized_subscription_period") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -2559,6 +2563,10 @@ class OfferPhase:
         out["payment_mode"] = self.payment_mode
         out["period"] = self.period.to_json()
         out["localized_period"] = self.localized_period
+        if self.subscription_period is not None:
+            out["subscription_period"] = self.subscription_period.to_json()
+        if self.localized_subscription_period is not None:
+            out["localized_subscription_period"] = self.localized_subscription_period
         out["number_of_periods"] = self.number_of_periods
         out["price"] = self.price.to_json()
         out.update(self.extra_fields)
@@ -2575,8 +2583,9 @@ class ProductOffer:
     offer_id: Optional[str]
     offer_tags: List[str]
     phases: List[OfferPhase]
+    offer_identifier: Optional[OfferIdentifier] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['offer_id', 'offer_tags', 'phases', 'type'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['offer_id', 'offer_identifier', 'offer_tags', 'phases', 'type'])
 
     @classmethod
     def from_json(cls, data: Any) -> "ProductOffer":
@@ -2586,6 +2595,7 @@ class ProductOffer:
             offer_id=_mb.req(d, "offer_id", "ProductOffer"),
             offer_tags=_mb.req(d, "offer_tags", "ProductOffer"),
             phases=[OfferPhase.from_json(x0) for x0 in _mb.req(d, "phases", "ProductOffer")],
+            offer_identifier=OfferIdentifier.from_json(d["offer_identifier"]) if d.get("offer_identifier") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -2593,8 +2603,41 @@ class ProductOffer:
         out: Dict[str, Any] = {}
         out["type"] = self.type
         out["offer_id"] = self.offer_id
+        if self.offer_identifier is not None:
+            out["offer_identifier"] = self.offer_identifier.to_json()
         out["offer_tags"] = self.offer_tags
         out["phases"] = [x0.to_json() for x0 in self.phases]
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class OfferIdentifier:
+    """the offer as the peers' cross-platform schema identifies it (Adapty's
+    AdaptySubscriptionOffer.Identifier): its type, and its id when one is known (null offer_id:
+    none). Always written in offers since schema 1.2; the subscription's offer keeps schema
+    1.1's string offer_identifier until 2.0
+    """
+
+    type: Literal['introductory', 'promotional', 'win_back']
+    id: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['id', 'type'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "OfferIdentifier":
+        d = _mb.obj(data, "OfferIdentifier")
+        return cls(
+            type=_mb.req(d, "type", "OfferIdentifier"),
+            id=d["id"] if d.get("id") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["type"] = self.type
+        if self.id is not None:
+            out["id"] = self.id
         out.update(self.extra_fields)
         return out
 

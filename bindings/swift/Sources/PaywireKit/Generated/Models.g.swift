@@ -3326,6 +3326,10 @@ public struct OfferPhase: PaywireModel {
     public var period: SubscriptionPeriod
     /// The `localized_period` member.
     public var localizedPeriod: String
+    /// the same as period, under the name the peers' cross-platform schema gives it (Adapty's AdaptySubscriptionOffer.Phase); always written since schema 1.2
+    public var subscriptionPeriod: SubscriptionPeriod?
+    /// the same as localized_period, under the peers' name; always written since schema 1.2
+    public var localizedSubscriptionPeriod: String?
     /// the phase's cycle count (Play's billingCycleCount)
     public var numberOfPeriods: Int
     /// the price of one period (pay_as_you_go), of the whole phase (pay_up_front), 0 for a free trial
@@ -3334,10 +3338,12 @@ public struct OfferPhase: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, localizedPeriod: String, numberOfPeriods: Int, price: Price, unknownMembers: JSONObject = [:]) {
+    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, localizedPeriod: String, subscriptionPeriod: SubscriptionPeriod? = nil, localizedSubscriptionPeriod: String? = nil, numberOfPeriods: Int, price: Price, unknownMembers: JSONObject = [:]) {
         self.paymentMode = paymentMode
         self.period = period
         self.localizedPeriod = localizedPeriod
+        self.subscriptionPeriod = subscriptionPeriod
+        self.localizedSubscriptionPeriod = localizedSubscriptionPeriod
         self.numberOfPeriods = numberOfPeriods
         self.price = price
         self.unknownMembers = unknownMembers
@@ -3348,6 +3354,8 @@ public struct OfferPhase: PaywireModel {
         paymentMode = try reader.required("payment_mode")
         period = try reader.required("period")
         localizedPeriod = try reader.required("localized_period")
+        subscriptionPeriod = try reader.optional("subscription_period")
+        localizedSubscriptionPeriod = try reader.optional("localized_subscription_period")
         numberOfPeriods = try reader.required("number_of_periods")
         price = try reader.required("price")
         unknownMembers = reader.unknown(Self.memberNames)
@@ -3358,13 +3366,15 @@ public struct OfferPhase: PaywireModel {
         writer.required("payment_mode", paymentMode)
         writer.required("period", period)
         writer.required("localized_period", localizedPeriod)
+        writer.optional("subscription_period", subscriptionPeriod)
+        writer.optional("localized_subscription_period", localizedSubscriptionPeriod)
         writer.required("number_of_periods", numberOfPeriods)
         writer.required("price", price)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["payment_mode", "period", "localized_period", "number_of_periods", "price"]
+    static let memberNames: Set<String> = ["payment_mode", "period", "localized_period", "subscription_period", "localized_subscription_period", "number_of_periods", "price"]
 }
 
 /// an offer on a subscription's base plan: its phases come before the base plan's own price. The App Store's introductory offer is a one-phase offer with offer_id null
@@ -3373,6 +3383,8 @@ public struct ProductOffer: PaywireModel {
     public var type: SubscriptionOfferType
     /// the store's id of the offer (Play's offerId, App Store's promotional or win-back offer id); null for the App Store's introductory offer
     public var offerId: String?
+    /// the offer as the peers' cross-platform schema identifies it (Adapty's AdaptySubscriptionOffer.Identifier): its type, and its id when one is known (null offer_id: none). Always written in offers since schema 1.2; the subscription's offer keeps schema 1.1's string offer_identifier until 2.0
+    public var offerIdentifier: OfferIdentifier?
     /// Play's offer tags; [] when the store gives none
     public var offerTags: [String]
     /// The `phases` member.
@@ -3381,9 +3393,10 @@ public struct ProductOffer: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(type: SubscriptionOfferType, offerId: String? = nil, offerTags: [String] = [], phases: [OfferPhase] = [], unknownMembers: JSONObject = [:]) {
+    public init(type: SubscriptionOfferType, offerId: String? = nil, offerIdentifier: OfferIdentifier? = nil, offerTags: [String] = [], phases: [OfferPhase] = [], unknownMembers: JSONObject = [:]) {
         self.type = type
         self.offerId = offerId
+        self.offerIdentifier = offerIdentifier
         self.offerTags = offerTags
         self.phases = phases
         self.unknownMembers = unknownMembers
@@ -3393,6 +3406,7 @@ public struct ProductOffer: PaywireModel {
         let reader = try ModelReader(json, "ProductOffer")
         type = try reader.required("type")
         offerId = try reader.required("offer_id")
+        offerIdentifier = try reader.optional("offer_identifier")
         offerTags = try reader.required("offer_tags")
         phases = try reader.required("phases")
         unknownMembers = reader.unknown(Self.memberNames)
@@ -3402,13 +3416,48 @@ public struct ProductOffer: PaywireModel {
         var writer = ModelWriter()
         writer.required("type", type)
         writer.required("offer_id", offerId)
+        writer.optional("offer_identifier", offerIdentifier)
         writer.required("offer_tags", offerTags)
         writer.required("phases", phases)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["type", "offer_id", "offer_tags", "phases"]
+    static let memberNames: Set<String> = ["type", "offer_id", "offer_identifier", "offer_tags", "phases"]
+}
+
+/// the offer as the peers' cross-platform schema identifies it (Adapty's AdaptySubscriptionOffer.Identifier): its type, and its id when one is known (null offer_id: none). Always written in offers since schema 1.2; the subscription's offer keeps schema 1.1's string offer_identifier until 2.0
+public struct OfferIdentifier: PaywireModel {
+    /// The `type` member.
+    public var type: SubscriptionOfferType
+    /// The `id` member.
+    public var id: String?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(type: SubscriptionOfferType, id: String? = nil, unknownMembers: JSONObject = [:]) {
+        self.type = type
+        self.id = id
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "OfferIdentifier")
+        type = try reader.required("type")
+        id = try reader.optional("id")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("type", type)
+        writer.optional("id", id)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["type", "id"]
 }
 
 /// The result of `get_profile`.

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** one pricing phase of a subscription offer (Play's PricingPhase, StoreKit's introductory or promotional offer): number_of_periods periods of period at price, paid as payment_mode */
 public final class OfferPhase implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("localized_period", "number_of_periods", "payment_mode", "period", "price");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("localized_period", "localized_subscription_period", "number_of_periods", "payment_mode", "period", "price", "subscription_period");
     private JsonObject extraFields = new JsonObject();
 
     private String paymentMode;
@@ -55,6 +55,36 @@ public final class OfferPhase implements Model {
 
     public OfferPhase withLocalizedPeriod(String value) {
         setLocalizedPeriod(value);
+        return this;
+    }
+
+    private Period subscriptionPeriod;
+    /** the same as period, under the name the peers' cross-platform schema gives it (Adapty's AdaptySubscriptionOffer.Phase); always written since schema 1.2 */
+    public Period getSubscriptionPeriod() {
+        return subscriptionPeriod;
+    }
+
+    public void setSubscriptionPeriod(Period value) {
+        subscriptionPeriod = value;
+    }
+
+    public OfferPhase withSubscriptionPeriod(Period value) {
+        setSubscriptionPeriod(value);
+        return this;
+    }
+
+    private String localizedSubscriptionPeriod;
+    /** the same as localized_period, under the peers' name; always written since schema 1.2 */
+    public String getLocalizedSubscriptionPeriod() {
+        return localizedSubscriptionPeriod;
+    }
+
+    public void setLocalizedSubscriptionPeriod(String value) {
+        localizedSubscriptionPeriod = value;
+    }
+
+    public OfferPhase withLocalizedSubscriptionPeriod(String value) {
+        setLocalizedSubscriptionPeriod(value);
         return this;
     }
 
@@ -100,6 +130,12 @@ public final class OfferPhase implements Model {
         v.paymentMode = ModelJson.string(ModelJson.req(o, "payment_mode", "OfferPhase"));
         v.period = Period.fromJson(ModelJson.req(o, "period", "OfferPhase"));
         v.localizedPeriod = ModelJson.string(ModelJson.req(o, "localized_period", "OfferPhase"));
+        if (ModelJson.present(o, "subscription_period")) {
+            v.subscriptionPeriod = Period.fromJson(o.get("subscription_period"));
+        }
+        if (ModelJson.present(o, "localized_subscription_period")) {
+            v.localizedSubscriptionPeriod = ModelJson.string(o.get("localized_subscription_period"));
+        }
         v.numberOfPeriods = ModelJson.integer(ModelJson.req(o, "number_of_periods", "OfferPhase"));
         v.price = Price.fromJson(ModelJson.req(o, "price", "OfferPhase"));
         v.extraFields = ModelJson.extra(o, KEYS);
@@ -113,6 +149,12 @@ public final class OfferPhase implements Model {
         o.add("payment_mode", ModelJson.json(paymentMode));
         o.add("period", period.toJson());
         o.add("localized_period", ModelJson.json(localizedPeriod));
+        if (subscriptionPeriod != null) {
+            o.add("subscription_period", subscriptionPeriod.toJson());
+        }
+        if (localizedSubscriptionPeriod != null) {
+            o.add("localized_subscription_period", ModelJson.json(localizedSubscriptionPeriod));
+        }
         o.add("number_of_periods", ModelJson.json(numberOfPeriods));
         o.add("price", price.toJson());
         ModelJson.addAll(o, extraFields);

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** an offer on a subscription's base plan: its phases come before the base plan's own price. The App Store's introductory offer is a one-phase offer with offer_id null */
 public final class ProductOffer implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("offer_id", "offer_tags", "phases", "type");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("offer_id", "offer_identifier", "offer_tags", "phases", "type");
     private JsonObject extraFields = new JsonObject();
 
     private String type;
@@ -43,6 +43,21 @@ public final class ProductOffer implements Model {
 
     public ProductOffer withOfferId(String value) {
         setOfferId(value);
+        return this;
+    }
+
+    private OfferIdentifier offerIdentifier;
+    /** the offer as the peers' cross-platform schema identifies it (Adapty's AdaptySubscriptionOffer.Identifier): its type, and its id when one is known (null offer_id: none). Always written in offers since schema 1.2; the subscription's offer keeps schema 1.1's string offer_identifier until 2.0 */
+    public OfferIdentifier getOfferIdentifier() {
+        return offerIdentifier;
+    }
+
+    public void setOfferIdentifier(OfferIdentifier value) {
+        offerIdentifier = value;
+    }
+
+    public ProductOffer withOfferIdentifier(OfferIdentifier value) {
+        setOfferIdentifier(value);
         return this;
     }
 
@@ -86,6 +101,9 @@ public final class ProductOffer implements Model {
         ProductOffer v = new ProductOffer();
         v.type = ModelJson.string(ModelJson.req(o, "type", "ProductOffer"));
         v.offerId = ModelJson.nullable(ModelJson.req(o, "offer_id", "ProductOffer"), x0 -> ModelJson.string(x0));
+        if (ModelJson.present(o, "offer_identifier")) {
+            v.offerIdentifier = OfferIdentifier.fromJson(o.get("offer_identifier"));
+        }
         v.offerTags = ModelJson.list(ModelJson.req(o, "offer_tags", "ProductOffer"), x0 -> ModelJson.string(x0));
         v.phases = ModelJson.list(ModelJson.req(o, "phases", "ProductOffer"), x0 -> OfferPhase.fromJson(x0));
         v.extraFields = ModelJson.extra(o, KEYS);
@@ -98,6 +116,9 @@ public final class ProductOffer implements Model {
         JsonObject o = new JsonObject();
         o.add("type", ModelJson.json(type));
         o.add("offer_id", ModelJson.nullOr(offerId, x0 -> ModelJson.json(x0)));
+        if (offerIdentifier != null) {
+            o.add("offer_identifier", offerIdentifier.toJson());
+        }
         o.add("offer_tags", ModelJson.array(offerTags, x0 -> ModelJson.json(x0)));
         o.add("phases", ModelJson.array(phases, x0 -> x0.toJson()));
         ModelJson.addAll(o, extraFields);
