@@ -267,6 +267,13 @@ integration-postgres: lib devserver deps
 # PostgreSQL, four clients of the library recording through nginx while replicas are killed
 # with kill -9 and restarted; every record a client saw recorded is stored once, none lost, and
 # the same batch sent to all three at once is accepted by exactly one (tests/replicas).
+# What the device accepts the backend keeps, on the second engine too (make integration runs the
+# same test on SQLite): every record of every vector and every paywall shape, sent to the server
+# on a PostgreSQL of this stage's own (tests/integration/test_records_kept.py).
+contract-postgres: lib harness devserver deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python $(ON_POSTGRES) python3 tests/postgres/cluster.py -- \
+	  python3 -m pytest -q tests/integration/test_records_kept.py tests/integration/test_status_and_environment.py
+
 replica-test: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 tests/replicas/replica_kill.py $(SERVER_DEV) examples/bundle.json 12

@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import sys
 import time
 from pathlib import Path
@@ -194,11 +195,12 @@ class Runner:
 # ---------------------------------------------------------------------------- one case
 
 class CaseRun:
-    def __init__(self, case, runner, validator, backend_bodies=None):
+    def __init__(self, case, runner, validator, backend_bodies=None, capture=None):
         self.case = case
         self.runner = runner
         self.validator = validator
         self.backend_bodies = backend_bodies
+        self.capture = capture
         self.requests = {}
         self.variables = {"tmpdir": tempfile.mkdtemp(prefix="paywire-conformance-")}
         self.last_seq = {}
@@ -278,6 +280,8 @@ class CaseRun:
         problem = self.backend_bodies.request_problem(method, url, payload.get("body")) if self.backend_bodies else None
         if problem:
             raise CaseFailure(problem)
+        if self.capture is not None and "/v1/" in url:
+            self.capture.write(self.case["id"], method, "/v1/" + url.split("/v1/", 1)[1], payload.get("body"))
 
     def check_backend_answer(self, step, params):
         """With --openapi, an answer handed to a backend request must be one the spec allows."""
@@ -435,6 +439,20 @@ def load_cases(directory, origins=None):
     return cases
 
 
+class Capture:
+    """The backend requests of every case, one JSON line each, written as they are made."""
+
+    def __init__(self, path):
+        self.handle = open(path, "w", encoding="utf-8")
+        self.lock = threading.Lock()
+
+    def write(self, case_id, method, path, body):
+        line = json.dumps({"case": case_id, "method": method, "path": path, "body": body}, ensure_ascii=False)
+        with self.lock:
+            self.handle.write(line + "\n")
+            self.handle.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runner", required=True, help="runner name; selects expectations/NAME.txt")
@@ -445,6 +463,9 @@ def main():
     parser.add_argument("--case", action="append", help="run only these case ids")
     parser.add_argument("--results", help="write passed/failed per vector file and the run's time here (JSON)")
     parser.add_argument("--openapi", help="also check every body the core POSTs against this spec (api/openapi.yaml)")
+    parser.add_argument("--capture", help="write every request the core makes to the backend's /v1/ routes here, a JSON "
+                        "object a line {case, method, path, body}, in the order made (tests/integration/test_records_kept.py "
+                        "sends them to the real server)")
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
 
@@ -466,6 +487,7 @@ def main():
                 known_failures.add(line)
 
     backend_bodies = BackendBodies(args.openapi) if args.openapi else None
+    capture = Capture(args.capture) if args.capture else None
     directories = args.vectors or [str(HERE / "vectors")]
     origins = {}
     cases = [case for directory in directories for case in load_cases(directory, origins)]
@@ -478,7 +500,7 @@ def main():
         started = time.monotonic()
         runner = Runner(args.command)
         error = None
-        run = CaseRun(case, runner, validator, backend_bodies)
+        run = CaseRun(case, runner, validator, backend_bodies, capture)
         try:
             run.run()
         except CaseFailure as failure:

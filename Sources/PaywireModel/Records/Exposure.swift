@@ -44,7 +44,8 @@ public struct Exposure: Equatable, Sendable {
     package init(_ paywall: PaywallReference) {
         self.init(placementId: paywall.placementId, audienceName: paywall.audienceName, revision: paywall.revision,
                   abTestName: paywall.abTestName, variationId: paywall.variationId, paywallId: paywall.paywallId,
-                  paywallName: paywall.paywallName, placementAudienceVersionId: paywall.placementAudienceVersionId,
+                  paywallName: paywall.paywallName.isEmpty ? nil : paywall.paywallName,
+                  placementAudienceVersionId: paywall.placementAudienceVersionId,
                   holdout: false, forced: paywall.forced)
     }
 
