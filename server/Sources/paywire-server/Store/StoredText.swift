@@ -3,35 +3,26 @@ import PaywireModel
 /// The model's vocabularies as the store keeps them (their raw text), read back: text the
 /// server did not write there is an error naming the column, never a guess.
 enum StoredText {
-    static func productType(_ text: String) throws(StoredTextProblem) -> ProductType {
-        guard let type = ProductType(rawValue: text) else { throw StoredTextProblem(column: "product_type", text: text) }
-        return type
+    /// The value `text` spells in `column`'s vocabulary.
+    static func value<Value: RawRepresentable>(_ text: String, column: String) throws(StoredTextProblem) -> Value
+    where Value.RawValue == String {
+        guard let value = Value(rawValue: text) else { throw StoredTextProblem(column: column, text: text) }
+        return value
     }
 
-    static func environment(_ text: String) throws(StoredTextProblem) -> StoreEnvironment {
-        guard let environment = StoreEnvironment(rawValue: text) else { throw StoredTextProblem(column: "environment", text: text) }
-        return environment
-    }
+    static func productType(_ text: String) throws(StoredTextProblem) -> ProductType { try value(text, column: "product_type") }
 
-    static func purchaseStatus(_ text: String) throws(StoredTextProblem) -> PurchaseStatus {
-        guard let status = PurchaseStatus(rawValue: text) else { throw StoredTextProblem(column: "status", text: text) }
-        return status
-    }
+    static func environment(_ text: String) throws(StoredTextProblem) -> StoreEnvironment { try value(text, column: "environment") }
 
-    static func notificationOutcome(_ text: String) throws(StoredTextProblem) -> NotificationOutcome {
-        guard let outcome = NotificationOutcome(rawValue: text) else { throw StoredTextProblem(column: "outcome", text: text) }
-        return outcome
-    }
+    static func purchaseStatus(_ text: String) throws(StoredTextProblem) -> PurchaseStatus { try value(text, column: "status") }
 
-    static func transferReason(_ text: String) throws(StoredTextProblem) -> TransferReason {
-        guard let reason = TransferReason(rawValue: text) else { throw StoredTextProblem(column: "reason", text: text) }
-        return reason
-    }
+    static func notificationOutcome(_ text: String) throws(StoredTextProblem) -> NotificationOutcome { try value(text, column: "outcome") }
+
+    static func transferReason(_ text: String) throws(StoredTextProblem) -> TransferReason { try value(text, column: "reason") }
 
     static func cancellationReason(_ text: String?) throws(StoredTextProblem) -> CancellationReason? {
         guard let text else { return nil }
-        guard let reason = CancellationReason(rawValue: text) else { throw StoredTextProblem(column: "cancellation_reason", text: text) }
-        return reason
+        return try value(text, column: "cancellation_reason") as CancellationReason
     }
 }
 
