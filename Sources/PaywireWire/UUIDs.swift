@@ -2,8 +2,7 @@
 public enum UUIDs {
     /// A random version-4 UUID (profile ids, install ids, session ids).
     public static func v4() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var bytes = randomBytes()
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return format(bytes)
@@ -12,8 +11,7 @@ public enum UUIDs {
     /// A version-7 UUID (RFC 9562): 48 bits of Unix milliseconds, then random bits. Record ids
     /// sort by creation time, so a backend's index on them stays append-mostly.
     public static func v7(milliseconds: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var bytes = randomBytes()
         let time = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }
         bytes[6] = (bytes[6] & 0x0F) | 0x70
@@ -21,12 +19,20 @@ public enum UUIDs {
         return format(bytes)
     }
 
+    /// 16 random bytes, two draws of the system generator rather than sixteen.
+    private static func randomBytes() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next(), low = generator.next()
+        return (0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (8 * UInt64(index % 8))) }
+    }
+
     private static func format(_ bytes: [UInt8]) -> String {
-        var result = ""
-        for (index, character) in MD5.hex(bytes).enumerated() {
-            if [8, 12, 16, 20].contains(index) { result.append("-") }
-            result.append(character)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            MD5.appendHex(byte, to: &text)
         }
-        return result
+        return String(decoding: text, as: UTF8.self)
     }
 }
