@@ -33,8 +33,24 @@ STRICT      := -Wall -Wextra -Werror -pedantic
 # The few functions every call runs are @_optimize(speed): (a) 17.0x for 20 KB (1.029 MB over).
 # LTO's code generation writes DWARF 5, whose line tables valgrind 3.19 cannot read (it gives up
 # on the library and make corpus fails): -dwarf-version=4 for it keeps valgrind working.
+# Issue 46 (7.354 MB, 1.430 MB over; the report by area is bench/size_report.py in make bench):
+# - value witnesses as layout strings the runtime reads (-94 KB alone): copying and destroying a
+#   struct or enum is one runtime routine instead of a function per type;
+# - dead code the linker may drop once LTO sees the whole library: public symbols internalized
+#   (only the version script's paywire_* leave it), unused vtable and witness-table entries;
+# - no reflection metadata for Paywire's types (-86 KB alone): it serves Mirror, dump() and the
+#   printing of an enum without CustomStringConvertible, none of which the library does (a debug
+#   build's objects reference no unconstrained appendInterpolation, String(describing:) or print).
+# Together -233 KB: 7.121 MB, 1.197 MB over. Measured and left out: -conditional-runtime-records
+# (-78 KB more) drops type records that mangled names still reach once reflection metadata is
+# gone: the library crashed loading a bundle (in Dictionary(dictionaryLiteral:)).
+SWIFT_SIZE    := -Xswiftc -enable-experimental-feature -Xswiftc LayoutStringValueWitnesses \
+                 -Xswiftc -enable-experimental-feature -Xswiftc LayoutStringValueWitnessesInstantiation \
+                 $(foreach flag,-enable-layout-string-value-witnesses -enable-layout-string-value-witnesses-instantiation \
+                   -internalize-at-link -enable-llvm-vfe -enable-llvm-wme -disable-reflection-metadata, \
+                   -Xswiftc -Xfrontend -Xswiftc $(flag))
 SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --icf=all --experimental-lto-mode=full \
-                 -Xlinker -mllvm -Xlinker -dwarf-version=4
+                 -Xlinker -mllvm -Xlinker -dwarf-version=4 $(SWIFT_SIZE)
 # ---- end release build flags --------------------------------------------------------------------
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
 SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
@@ -164,6 +180,24 @@ $(BINDIR)/paywire-bench: $(BENCH_SOURCES) bench/bench.h include/paywire.h $(LIBD
 	@mkdir -p $(BINDIR)
 	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson sqlite3) $(BENCH_SOURCES) -o $@ \
 	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson sqlite3) -lpthread
+
+# The hot paths in instructions (bench/instructions.py): callgrind counts the same twice for the
+# same binary and input, so a regression shows on the day it lands. check-instructions (make
+# test) fails when a figure grew by more than 5% over bench/instructions.baseline.json; a change
+# that makes a path dearer on purpose runs bench-instructions-baseline and commits the file.
+INSTRUCTIONS_BENCH := $(BINDIR)/paywire-bench-instructions
+INSTRUCTIONS        = python3 bench/instructions.py $(INSTRUCTIONS_BENCH) $(CURDIR)/examples/bundle.json
+.PHONY: bench-instructions bench-instructions-baseline check-instructions
+$(INSTRUCTIONS_BENCH): bench/instructions.c bench/outbox.c bench/measure.c bench/bench.h include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps
+	@mkdir -p $(BINDIR)
+	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson sqlite3) bench/instructions.c bench/outbox.c bench/measure.c -o $@ \
+	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson sqlite3) -lpthread
+bench-instructions: $(INSTRUCTIONS_BENCH) deps
+	$(INSTRUCTIONS)
+bench-instructions-baseline: $(INSTRUCTIONS_BENCH) deps
+	$(INSTRUCTIONS) --write
+check-instructions: $(INSTRUCTIONS_BENCH) deps
+	$(INSTRUCTIONS) --check
 
 demo: deps harness
 	$(BINDIR)/paywire-harness --demo examples/config.json
@@ -438,6 +472,8 @@ conformance-matrix:
 # ---- end of JVM and .NET bindings ------------------------------------------------------------
 
 bench: $(BINDIR)/paywire-bench server $(BINDIR)/paywire-loadcost $(LOAD_PROBES) deps
+	@$(MAKE) --no-print-directory size
+	@echo
 	$(BINDIR)/paywire-bench
 	$(BINDIR)/paywire-loadcost $(LOAD_PROBES) $(CURDIR)/examples/bundle.json
 	@# >>> server: events acknowledged per second against the same rows stored directly, on SQLite and
@@ -538,15 +574,16 @@ check-unload: lib
 	$(CC) -std=c99 $(STRICT) -O1 -Iinclude tests/unload/unload.c -o $(BINDIR)/paywire-unload -ldl
 	$(BINDIR)/paywire-unload $(CURDIR)/$(LIBDIR)/$(LIB_REAL)
 
-# Stripped sizes of the library and of the floor, built with the same flags.
+# Stripped sizes of the library and of the floor, built with the same flags, and where the bytes
+# are by area and by section (bench/size_report.py); fails above SIZE_LINE. make bench prints it.
+# SIZE_LINE is the stripped library's budget, which make dist and make dist-check hold too
+# (packaging/check_size.sh). Issue 46 set the goal at the floor + 0.75 MB (6,673,992 bytes with
+# the floor at 5,923,992); the line holds what was reached instead (docs/operations/testing.md),
+# so that the library does not grow again while the rest of the way is found.
+SIZE_LINE := 7135232
 size: lib
 	swift build $(SWIFT_RELEASE) --package-path packaging/floor
-	@mkdir -p $(BUILD)/size
-	strip -o $(BUILD)/size/floor.so packaging/floor/.build/release/libpaywirefloor.so
-	strip -o $(BUILD)/size/libpaywire.so $(LIBDIR)/$(LIB_REAL)
-	@floor=$$(stat -c %s $(BUILD)/size/floor.so); paywire=$$(stat -c %s $(BUILD)/size/libpaywire.so); \
-	printf 'size (stripped): libpaywire %d bytes, floor %d bytes, over the floor %d bytes (target <= 1 MB: %s)\n' \
-	  $$paywire $$floor $$((paywire - floor)) "$$([ $$((paywire - floor)) -le 1048576 ] && echo ok || echo MISSED)"
+	python3 bench/size_report.py $(LIBDIR)/$(LIB_REAL) packaging/floor/.build/release/libpaywirefloor.so $(SIZE_LINE)
 # ---- end library weight -------------------------------------------------------------------------
 
 # ---- distribution: make dist, make dist-check --------------------------------------
@@ -592,6 +629,7 @@ dist-tree: lib dist-deps
 	mkdir -p $(DIST) $(DIST_TREE)/lib/pkgconfig $(DIST_TREE)/include $(DIST_TREE)/share/paywire
 	strip -o $(DIST_TREE)/lib/$(LIB_REAL) $(LIBDIR)/$(LIB_REAL)
 	$(PATCHELF) --remove-rpath $(DIST_TREE)/lib/$(LIB_REAL)
+	packaging/check_size.sh $(DIST_TREE)/lib/$(LIB_REAL) $(SIZE_LINE)
 	packaging/check_needed.sh $(DIST_TREE)/lib/$(LIB_REAL) $(NEEDED_ALLOWED)
 	python3 packaging/check_version.py --library $(DIST_TREE)/lib/$(LIB_REAL)
 	ln -s $(LIB_REAL) $(DIST_TREE)/lib/$(LIB_SONAME)
@@ -686,6 +724,8 @@ dist: dist-tarball dist-deb dist-wheel dist-jar dist-nupkg dist-npm dist-swift
 dist-check: dist-deps
 	@[ -f $(DIST)/SHA256SUMS ] || { echo "dist-check: no $(DIST)/SHA256SUMS; run make dist first"; exit 1; }
 	cd $(DIST) && sha256sum --check --quiet SHA256SUMS
+	@work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; tar -xzf $(DIST)/$(DIST_NAME).tar.gz -C "$$work" $(DIST_NAME)/lib/$(LIB_REAL) && \
+	  packaging/check_size.sh "$$work/$(DIST_NAME)/lib/$(LIB_REAL)" $(SIZE_LINE)
 	packaging/dist-check/run.sh $(CURDIR)/$(DIST) $(CURDIR)/$(BUILD)/dist-check
 
 # ---- end distribution ---------------------------------------------------------------------------

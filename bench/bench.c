@@ -289,7 +289,7 @@ int main(int argc, char **argv) {
     printf("paywire %s bench: median of %d batches; paywall envelope %zu bytes\n\n", paywire_version(), BATCHES, strlen(paywall_text));
     double strdup_small = measure(op_strdup_free, (void *)small_result, 200000);
     double call_small = measure(op_call_small, NULL, 200000);
-    report("(a) call get_log_level, NULL params", call_small, strdup_small, "strdup+free of the result", 20);
+    report("(a) call get_log_level, NULL params", call_small, strdup_small, "strdup+free of the result", 10);
 
     double jansson = measure(op_jansson_roundtrip, (void *)paywall_text, 5000);
     double warm = measure(op_get_paywall, NULL, 20000);
@@ -321,7 +321,7 @@ int main(int argc, char **argv) {
     double poll_drain = median(samples, BATCHES);
     const char *sample_event = "{\"event\":\"call_result\",\"seq\":1,\"call_id\":1,\"method\":\"get_log_level\",\"status\":0,\"status_name\":\"OK\",\"envelope\":{\"success\":\"warn\"}}";
     double strdup_event = measure(op_strdup_free, (void *)sample_event, 200000);
-    report("(c) poll drain, per event", poll_drain, strdup_event, "strdup+free of an event", 20);
+    report("(c) poll drain, per event", poll_drain, strdup_event, "strdup+free of an event", 8);
 
     bench_cache_and_bundle();
     bench_outbox();

@@ -23,6 +23,15 @@ void report(const char *name, double value, double baseline, const char *baselin
  * SQLite insert-and-commit. */
 void bench_outbox(void);
 
+/* The pieces of (f) the instruction bench shares (bench/instructions.c): a recorder on an empty
+ * queue and the plain SQLite insert+commit of the same row; each op takes the fixture. */
+struct outbox_fixture;
+struct outbox_fixture *outbox_fixture_open(void);
+int outbox_fixture_record_size(const struct outbox_fixture *fixture);
+void outbox_record(void *fixture);
+void outbox_sqlite_insert(void *fixture);
+void outbox_fixture_close(struct outbox_fixture *fixture);
+
 /* (e): set_fallback params ({"bundle": ...}) holding a 1,000-placement file in the vendor's
  * dashboard format; `padding` bytes lengthen each remote config. The caller frees it. */
 char *make_vendor_file(int padding);

@@ -126,30 +126,56 @@ static void bench_full_queue(const char *dir, struct baseline *baseline) {
     paywire_client_free(full);
 }
 
-void bench_outbox(void) {
-    char dir[] = "/tmp/paywire-bench-XXXXXX";
-    if (mkdtemp(dir) == NULL) { perror("mkdtemp"); exit(1); }
+/* The recording fixture: a client recording into an empty queue under a temporary storage_dir,
+ * and the SQLite baseline beside it, inserting the very bytes the core stored. */
+struct outbox_fixture {
+    char dir[64];
+    struct baseline baseline;
+};
+
+struct outbox_fixture *outbox_fixture_open(void) {
+    struct outbox_fixture *fixture = calloc(1, sizeof *fixture);
+    if (fixture == NULL) exit(1);
+    snprintf(fixture->dir, sizeof fixture->dir, "/tmp/paywire-bench-XXXXXX");
+    if (mkdtemp(fixture->dir) == NULL) { perror("mkdtemp"); exit(1); }
     char config[1024], *out = NULL;
     snprintf(config, sizeof config,
-             "{\"profile_id\":\"bench\",\"storage_dir\":\"%s\",\"analytics\":{\"max_queued\":1000000,\"max_bytes\":1073741824}}", dir);
+             "{\"profile_id\":\"bench\",\"storage_dir\":\"%s\",\"analytics\":{\"max_queued\":1000000,\"max_bytes\":1073741824}}",
+             fixture->dir);
     if (paywire_client_new(config, &recorder, &out) != PAYWIRE_OK) { fprintf(stderr, "recorder: %s\n", out); exit(1); }
     paywire_string_free(out);
     op_log_show_paywall(NULL);
+    fixture->baseline.body = stored_record(fixture->dir, &fixture->baseline.size);
+    open_baseline(&fixture->baseline, fixture->dir);
+    return fixture;
+}
 
-    struct baseline baseline = {0};
-    baseline.body = stored_record(dir, &baseline.size);
-    open_baseline(&baseline, dir);
+int outbox_fixture_record_size(const struct outbox_fixture *fixture) { return fixture->baseline.size; }
 
-    printf("\n(f) recording one event (a %d-byte record) with storage_dir\n", baseline.size);
-    double plain = measure(op_sqlite_insert, &baseline, 500);
-    double recorded = measure(op_log_show_paywall, NULL, 500);
-    report("(f) log_show_paywall, committed", recorded, plain, "SQLite insert+commit of it", 2);
-    printf("\n(f2) the same into a full queue (%d records kept: new ones evict the oldest, 1%% at a time)\n", FULL_QUEUE);
-    bench_full_queue(dir, &baseline);
+void outbox_record(void *fixture) {
+    (void)fixture;
+    op_log_show_paywall(NULL);
+}
 
-    sqlite3_finalize(baseline.insert);
-    sqlite3_close(baseline.db);
-    free((void *)baseline.body);
+void outbox_sqlite_insert(void *fixture) { op_sqlite_insert(&((struct outbox_fixture *)fixture)->baseline); }
+
+void outbox_fixture_close(struct outbox_fixture *fixture) {
+    sqlite3_finalize(fixture->baseline.insert);
+    sqlite3_close(fixture->baseline.db);
+    free((void *)fixture->baseline.body);
     paywire_client_free(recorder);
-    nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    recorder = NULL;
+    nftw(fixture->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    free(fixture);
+}
+
+void bench_outbox(void) {
+    struct outbox_fixture *fixture = outbox_fixture_open();
+    printf("\n(f) recording one event (a %d-byte record) with storage_dir\n", fixture->baseline.size);
+    double plain = measure(outbox_sqlite_insert, fixture, 500);
+    double recorded = measure(outbox_record, fixture, 500);
+    report("(f) log_show_paywall, committed", recorded, plain, "SQLite insert+commit of it", 1.5);
+    printf("\n(f2) the same into a full queue (%d records kept: new ones evict the oldest, 1%% at a time)\n", FULL_QUEUE);
+    bench_full_queue(fixture->dir, &fixture->baseline);
+    outbox_fixture_close(fixture);
 }

@@ -42,6 +42,9 @@ TEST = [
     Stage("check-needed", ["lib"]),
     Stage("check-unload", ["lib"]),
     Stage("check-backpressure", ["lib"]),
+    # The hot paths in instructions under callgrind against bench/instructions.baseline.json:
+    # seconds, and the same count however busy the machine is (make bench-instructions).
+    Stage("check-instructions", ["lib"]),
     Stage("check-install", ["lib"]),
     Stage("test-swift", ["lib"], build=True),
     Stage("bindings", ["lib", "deps-bindings"], build=True),

@@ -34,12 +34,12 @@ final class ClientHandle: Sendable {
     /// Runs one call under the client's lock; CLOSED once freeing has begun. A call that waits
     /// on the core's own work (the built-in HTTP client within its time budget) blocks here,
     /// without the lock, until it is answered or its wait limit passes.
-    @_optimize(speed) func call(method: String, params: [UInt8]?) -> CallResponse {
+    @_optimize(speed) func call(method: MethodName, params: [UInt8]?) -> CallResponse {
         let (outcome, waiter): (CallOutcome, SyncWaiter?) = state.withLock { state in
             guard !state.closed else {
                 return (.done(.failure(WireError(.closed, "the client is being freed"))), nil)
             }
-            let outcome = state.client.call(method: method, params: params, mode: .sync)
+            let outcome = state.client.call(method, params: params, mode: .sync)
             // Registered under the client's lock: no completion can run before it.
             if case .pending(let token, _) = outcome { return (outcome, bridge.awaitSync(token: token)) }
             return (outcome, nil)
@@ -48,7 +48,7 @@ final class ClientHandle: Sendable {
         case .done(let response):
             return response
         case .pending(let token, let limit):
-            return bridge.wait(waiter, token: token, limitMilliseconds: limit, method: method)
+            return bridge.wait(waiter, token: token, limitMilliseconds: limit, method: method.name)
         }
     }
 
@@ -63,19 +63,19 @@ final class ClientHandle: Sendable {
 
     /// Queues a call; its envelope arrives later as a `call_result` event with the returned id.
     /// Nil, with nothing queued, when the host has not yet taken `async_call_limit` answers.
-    func callAsync(method: String, params: [UInt8]?) -> UInt64? {
+    func callAsync(method: MethodName, params: [UInt8]?) -> UInt64? {
         guard events.reserveAnswer() else { return nil }
         let callId = nextCallId.wrappingAdd(1, ordering: .relaxed).oldValue
         asyncCalls.async { [self] in
             let outcome: CallOutcome? = state.withLock { state in
                 guard !state.closed else { return nil }
-                let outcome = state.client.call(method: method, params: params, mode: .async)
+                let outcome = state.client.call(method, params: params, mode: .async)
                 // Registered under the client's lock: no completion can run before it.
-                if case .pending(let token, _) = outcome { bridge.awaitCompletion(token: token, callId: callId, method: method) }
+                if case .pending(let token, _) = outcome { bridge.awaitCompletion(token: token, callId: callId, method: method.name) }
                 return outcome
             }
             if case .done(let response)? = outcome {
-                events.emit(ClientBridge.callResult(callId: callId, method: method, response: response))
+                events.emit(ClientBridge.callResult(callId: callId, method: method.name, response: response))
             }
         }
         return callId
@@ -215,37 +215,73 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
 
 /// The table of live clients. A `paywire_client_t *` is a token looked up here, never
 /// dereferenced, so a freed or made-up pointer is answered with INVALID_HANDLE, not a crash.
+/// A token names a slot and the slot's generation: a slot is reused after its client is freed,
+/// under a new generation, so an old token finds nothing. Every call and poll looks its client
+/// up, so the lookup is an index and a compare (a dictionary's hashing cost more than the call's
+/// own work: issue 46).
 enum HandleTable {
-    private static let table = Locked<(next: UInt, clients: [UInt: ClientHandle])>((1, [:]))
+    private struct Slot {
+        var generation: UInt = 0
+        var handle: ClientHandle?
+    }
+
+    private struct Table {
+        var slots: [Slot] = []
+        var free: [Int] = []
+    }
+
+    private static let table = Locked(Table())
     /// Tokens are spaced and offset so that small integers and typical heap addresses miss.
     private static let tokenBase: UInt = 0x5057_0000_0000
+    /// Slots per generation step: at most this many clients live at once.
+    private static let slotBits: UInt = 20
 
     static func register(_ handle: ClientHandle) -> UnsafeMutableRawPointer? {
-        let token: UInt = table.withLock { table in
-            let id = table.next
-            table.next += 1
-            table.clients[id] = handle
+        let token: UInt? = table.withLock { table in
+            let index: Int
+            if let reused = table.free.popLast() {
+                index = reused
+            } else {
+                guard table.slots.count < 1 << slotBits else { return nil }
+                index = table.slots.count
+                table.slots.append(Slot())
+            }
+            table.slots[index].generation &+= 1
+            table.slots[index].handle = handle
+            let id = table.slots[index].generation << slotBits | UInt(index)
             return tokenBase &+ id &* 16
         }
-        return UnsafeMutableRawPointer(bitPattern: token)
+        return token.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
     }
 
     @_optimize(speed) static func lookup(_ pointer: UnsafeMutableRawPointer?) -> ClientHandle? {
-        guard let id = id(of: pointer) else { return nil }
-        return table.withLock { $0.clients[id] }
+        guard let (index, generation) = slot(of: pointer) else { return nil }
+        return table.withLock { table in
+            guard index < table.slots.count, table.slots[index].generation == generation else { return nil }
+            return table.slots[index].handle
+        }
     }
 
     /// Removes the client; returns it so the caller can close it outside the table's lock.
     static func remove(_ pointer: UnsafeMutableRawPointer?) -> ClientHandle? {
-        guard let id = id(of: pointer) else { return nil }
-        return table.withLock { $0.clients.removeValue(forKey: id) }
+        guard let (index, generation) = slot(of: pointer) else { return nil }
+        return table.withLock { table in
+            guard index < table.slots.count, table.slots[index].generation == generation,
+                  let handle = table.slots[index].handle else { return nil }
+            table.slots[index].handle = nil
+            table.free.append(index)
+            return handle
+        }
     }
 
-    private static func id(of pointer: UnsafeMutableRawPointer?) -> UInt? {
+    @_optimize(speed) private static func slot(of pointer: UnsafeMutableRawPointer?) -> (index: Int, generation: UInt)? {
         guard let pointer else { return nil }
         let token = UInt(bitPattern: pointer)
         guard token > tokenBase, (token &- tokenBase) % 16 == 0 else { return nil }
-        return (token &- tokenBase) / 16
+        let id = (token &- tokenBase) / 16
+        let generation = id >> slotBits
+        guard generation > 0 else { return nil }
+        return (Int(id & (1 << slotBits - 1)), generation)
     }
 }
 

@@ -34,9 +34,10 @@ private func failure(_ code: ErrorCode, _ message: String, field: String? = nil)
     return .failure(WireError(code, message, details: details))
 }
 
-/// Reads a method name: present, UTF-8, of sane length. Method names fit Swift's inline small
-/// strings, so the common path allocates nothing.
-@_optimize(speed) private func readMethod(_ pointer: UnsafePointer<CChar>?) -> Result<String, WireError> {
+/// Reads a method name: present, UTF-8, of sane length. A known name is found from its bytes
+/// (no String made, nothing hashed but the bytes); any other is checked and made a String, and
+/// the call answers `unknown_method` for it.
+@_optimize(speed) private func readMethod(_ pointer: UnsafePointer<CChar>?) -> Result<MethodName, WireError> {
     guard let pointer else {
         return .failure(WireError(.wrongParam, "method is NULL", details: JSONObject([("field", .string("method"))])))
     }
@@ -45,10 +46,14 @@ private func failure(_ code: ErrorCode, _ message: String, field: String? = nil)
         // Checked before UTF-8 on purpose: a 10 MB "method" is refused without reading it all.
         return .failure(WireError(.unknownMethod, "method name is empty or longer than \(maxMethodLength) bytes"))
     }
+    let known = pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+        MethodName.resolve(UnsafeBufferPointer(start: $0, count: length))
+    }
+    if let known { return .success(known) }
     guard let name = String(validatingCString: pointer) else {
         return .failure(WireError(.invalidUTF8, "method is not valid UTF-8", details: JSONObject([("field", .string("method"))])))
     }
-    return .success(name)
+    return .success(MethodName(name))
 }
 
 /// Reads params: NULL means `{}`; invalid UTF-8 is refused.
@@ -135,7 +140,7 @@ public func paywire_client_free(_ client: UnsafeMutableRawPointer?) {
     guard let handle = HandleTable.lookup(client) else {
         return deliver(failure(.invalidHandle, "client is NULL, freed, or not a Paywire client"), to: outJSON)
     }
-    let methodName: String, params: [UInt8]?
+    let methodName: MethodName, params: [UInt8]?
     switch (readMethod(method), readParams(paramsJSON)) {
     case (.failure(let error), _), (_, .failure(let error)): return deliver(.failure(error), to: outJSON)
     case (.success(let name), .success(let bytes)): (methodName, params) = (name, bytes)

@@ -124,12 +124,17 @@ public final class Client {
     /// Runs one method. It may answer `.pending(token)` and complete later through
     /// `completions`: in `.async` mode whenever it waits; in `.sync` mode only when no answer
     /// from the host is needed (the caller blocks, so the host could never answer).
-    @_optimize(speed) public func call(method: String, params: [UInt8]?, mode: CallMode) -> CallOutcome {
-        guard let entry = MethodTable.entries[method] else {
-            return .done(.failure(WireError(.unknownMethod, "unknown method '\(method)'",
-                                            details: JSONObject([("method", .string(method))]))))
+    public func call(method: String, params: [UInt8]?, mode: CallMode) -> CallOutcome {
+        call(MethodName(method), params: params, mode: mode)
+    }
+
+    /// Runs one method already resolved by name (`MethodName`); as `call(method:params:mode:)`.
+    @_optimize(speed) public func call(_ method: MethodName, params: [UInt8]?, mode: CallMode) -> CallOutcome {
+        guard let entry = method.entry else {
+            return .done(.failure(WireError(.unknownMethod, "unknown method '\(method.name)'",
+                                            details: JSONObject([("method", .string(method.name))]))))
         }
-        if entry.feedsScreen, let refusal = backpressure.refusal(of: method) { return .done(.failure(refusal)) }
+        if entry.feedsScreen, let refusal = backpressure.refusal(of: entry.name) { return .done(.failure(refusal)) }
         return calls.run(mode) {
             do throws(WireError) {
                 if let fastPath = entry.fastPath, let params, let outcome = try fastPath(self, params) { return outcome }

@@ -25,7 +25,21 @@ package enum MD5 {
 
     /// Bytes as lowercase hex, two digits each.
     package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes { appendHex(byte, to: &text) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `byte` as two lowercase hex digits (ASCII): ids are made per record, and a
+    /// String per digit cost more than the record's own insert (issue 46).
+    @inline(__always) package static func appendHex(_ byte: UInt8, to text: inout [UInt8]) {
+        text.append(hexDigit(byte >> 4))
+        text.append(hexDigit(byte & 0x0F))
+    }
+
+    @inline(__always) private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// The 16-byte digest of `message`.

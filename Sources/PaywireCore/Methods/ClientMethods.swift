@@ -5,10 +5,7 @@ extension MethodTable {
     /// The client itself: versions, logging, host answers.
     static let clientMethods: [MethodEntry] = [
         .now("get_sdk_version") { client, _ throws(WireError) in client.sdkVersion() },
-        .now("get_log_level") { client, _ throws(WireError) in
-            let level = client.log.level
-            return .success { writer in writer.string(level.rawValue) }
-        },
+        .now("get_log_level") { client, _ throws(WireError) in client.log.levelAnswer },
         .now("set_log_level") { client, params throws(WireError) in
             guard let level = try params.optionalEnum("log_level", LogLevel.self) else {
                 throw WireError.wrongParam("log_level", "is required")

@@ -34,15 +34,9 @@ struct MethodEntry: Sendable {
     }
 }
 
-/// The methods of this version, by name; one hash lookup per call finds the handler.
+/// The methods of this version, by name; one hash of the name's bytes finds the handler.
 enum MethodTable {
-    static let entries: [String: MethodEntry] = {
-        var table: [String: MethodEntry] = [:]
-        for entry in clientMethods + deliveryMethods + profileMethods + paywallViewMethods + onboardingMethods + purchaseMethods {
-            table[entry.name] = entry
-        }
-        return table
-    }()
+    static let index = MethodIndex(clientMethods + deliveryMethods + profileMethods + paywallViewMethods + onboardingMethods + purchaseMethods)
 
     /// A `null` success, the answer of methods that only act.
     static let done = CallResponse.success { writer in writer.null() }

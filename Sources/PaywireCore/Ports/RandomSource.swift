@@ -9,18 +9,16 @@ public protocol RandomSource: AnyObject {
 }
 
 extension RandomSource {
-    /// `count` random bytes.
+    /// `count` random bytes, eight from each draw.
     public func bytes(_ count: Int) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(count + 7)
-        while bytes.count < count {
-            var word = next()
-            for _ in 0..<8 {
-                bytes.append(UInt8(truncatingIfNeeded: word))
-                word >>= 8
-            }
+        bytes.reserveCapacity(count)
+        var word: UInt64 = 0
+        for index in 0..<max(0, count) {
+            if index % 8 == 0 { word = next() }
+            bytes.append(UInt8(truncatingIfNeeded: word >> (8 * UInt64(index % 8))))
         }
-        return Array(bytes.prefix(count))
+        return bytes
     }
 
     /// A number in [0, 1).
