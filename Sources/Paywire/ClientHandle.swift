@@ -134,7 +134,9 @@ final class ClientHandle: Sendable {
 /// It finds the client by its handle token, so a freed client's timers do nothing (and no weak
 /// reference makes every retain of the client take the runtime's slow path).
 final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendable {
-    private let token = Locked<UInt?>(nil)
+    /// The client's handle token, reserved before the client is built (`HandleTable.reserve`):
+    /// until the handle fills it, a lookup finds nothing, as after a free.
+    private let token: UInt
     private let events: EventHub
     /// Pending call token -> the async call waiting for it.
     private let pendingCalls = Locked<[UInt64: (callId: UInt64, method: String)]>([:])
@@ -143,7 +145,10 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
     /// One thread for every client's timers, sleeping until the next is due.
     private static let timers = SerialWorker()
 
-    init(events: EventHub) { self.events = events }
+    init(events: EventHub, token: UnsafeMutableRawPointer) {
+        self.events = events
+        self.token = UInt(bitPattern: token)
+    }
 
     func awaitCompletion(token: UInt64, callId: UInt64, method: String) {
         pendingCalls.withLock { $0[token] = (callId, method) }
@@ -184,8 +189,7 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
 
     /// Hands the built-in HTTP client's answer to the client, found by its handle token.
     func httpFinished(token transferToken: UInt64, outcome: HTTPOutcome) {
-        guard let bits = token.withLock({ $0 }) else { return }
-        HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: bits))?.httpFinished(token: transferToken, outcome: outcome)
+        HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: token))?.httpFinished(token: transferToken, outcome: outcome)
     }
 
     /// The `call_result` event of an async call.
@@ -201,14 +205,10 @@ final class ClientBridge: TimerScheduler, CallCompletionSink, @unchecked Sendabl
         }
     }
 
-    func attach(_ clientToken: UnsafeMutableRawPointer) {
-        token.withLock { $0 = UInt(bitPattern: clientToken) }
-    }
-
     func schedule(afterMilliseconds milliseconds: Int, token timerToken: UInt64) {
-        ClientBridge.timers.async(afterMilliseconds: milliseconds) { [self] in
-            guard let bits = token.withLock({ $0 }) else { return }
-            HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: bits))?.fireTimer(timerToken)
+        let token = self.token
+        ClientBridge.timers.async(afterMilliseconds: milliseconds) {
+            HandleTable.lookup(UnsafeMutableRawPointer(bitPattern: token))?.fireTimer(timerToken)
         }
     }
 }
@@ -236,7 +236,9 @@ enum HandleTable {
     /// Slots per generation step: at most this many clients live at once.
     private static let slotBits: UInt = 20
 
-    static func register(_ handle: ClientHandle) -> UnsafeMutableRawPointer? {
+    /// Claims a slot for a client about to be built: its token, which finds nothing until
+    /// `fill` puts the handle in (nil when the table is full).
+    static func reserve() -> UnsafeMutableRawPointer? {
         let token: UInt? = table.withLock { table in
             let index: Int
             if let reused = table.free.popLast() {
@@ -247,11 +249,29 @@ enum HandleTable {
                 table.slots.append(Slot())
             }
             table.slots[index].generation &+= 1
-            table.slots[index].handle = handle
+            table.slots[index].handle = nil
             let id = table.slots[index].generation << slotBits | UInt(index)
             return tokenBase &+ id &* 16
         }
         return token.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+    }
+
+    /// Puts the built client's handle in the slot `reserve` claimed.
+    static func fill(_ pointer: UnsafeMutableRawPointer, with handle: ClientHandle) {
+        guard let (index, generation) = slot(of: pointer) else { return }
+        table.withLock { table in
+            guard index < table.slots.count, table.slots[index].generation == generation else { return }
+            table.slots[index].handle = handle
+        }
+    }
+
+    /// Gives back a slot `reserve` claimed for a client that was not built.
+    static func release(_ pointer: UnsafeMutableRawPointer) {
+        guard let (index, generation) = slot(of: pointer) else { return }
+        table.withLock { table in
+            guard index < table.slots.count, table.slots[index].generation == generation, table.slots[index].handle == nil else { return }
+            table.free.append(index)
+        }
     }
 
     @_optimize(speed) static func lookup(_ pointer: UnsafeMutableRawPointer?) -> ClientHandle? {

@@ -98,10 +98,14 @@ public func paywire_client_new(
     case .invalidUTF8: return deliver(failure(.invalidUTF8, "config_json is not valid UTF-8", field: "config_json"), to: outJSON)
     case .bytes(let bytes): configBytes = bytes
     }
+    // The handle's token first: the bridge the client is built with knows it from the start.
+    guard let token = HandleTable.reserve() else {
+        return deliver(failure(.internal, "could not register the client: too many clients are open"), to: outJSON)
+    }
     do throws(WireError) {
         let config = try ClientConfig.parse(configBytes)
         let events = EventHub(limit: config.eventQueueLimit, answerLimit: config.asyncCallLimit)
-        let bridge = ClientBridge(events: events)
+        let bridge = ClientBridge(events: events, token: token)
         var transport: BoundaryTransport?
         if let settings = config.transport, settings.carrier == .builtIn {
             transport = try BuiltInTransport.make(settings) { [bridge] token, outcome in
@@ -111,15 +115,11 @@ public func paywire_client_new(
         let client = try Client(config: config, sink: events, scheduler: bridge, clock: SystemClock(), random: SystemRandom(),
                                 completions: bridge, httpTransport: transport,
                                 files: LocalFileSystem(), openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) })
-        let handle = ClientHandle(client: client, events: events, bridge: bridge, transport: transport)
-        guard let token = HandleTable.register(handle) else {
-            handle.close()  // releases the storage_dir, the transport and the threads in order
-            return deliver(failure(.internal, "could not register the client"), to: outJSON)
-        }
-        bridge.attach(token)
+        HandleTable.fill(token, with: ClientHandle(client: client, events: events, bridge: bridge, transport: transport))
         outClient.pointee = token
         return deliver(.success { writer in writer.null() }, to: outJSON)
     } catch {
+        HandleTable.release(token)
         return deliver(.failure(error), to: outJSON)
     }
 }
