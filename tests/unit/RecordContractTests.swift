@@ -63,10 +63,12 @@ import Testing
     @Test func aRecordWhoseParamsHoldNULIsRefusedByTheDeviceAndTheBackend() throws {
         let header = AnalyticsRecord.Header(eventId: Self.eventId, profileId: "p", customerUserId: nil, createdAt: 1, seq: 1, name: "paywall_view_did_appear")
         let bytes = AnalyticsRecord.encode(header, source: Self.source, sdkVersion: "1") { $0.member("product_id", "a\u{0}") }
-        #expect(throws: WireError.self) { try AnalyticsRecord.validate(header, encoded: bytes) }
+        #expect(throws: WireError.self) { try AnalyticsRecord.validate(encoded: bytes) }
         #expect(throws: WireError.self) { try AnalyticsRecord.decode(try JSONValue(parsing: bytes)) }
         let escaped = AnalyticsRecord.encode(header, source: Self.source, sdkVersion: "1") { $0.member("path", #"C:\u0000"#) }
-        try AnalyticsRecord.validate(header, encoded: escaped)
+        try AnalyticsRecord.validate(encoded: escaped)
+        let backslashes = AnalyticsRecord.encode(header, source: Self.source, sdkVersion: "1") { $0.member("path", "C:\\") }
+        try AnalyticsRecord.validate(encoded: backslashes)
     }
 
     @Test func aPurchaseClaimReadsBackAsWritten() throws {

@@ -100,7 +100,7 @@ final class Outbox {
         let header = AnalyticsRecord.Header(eventId: random.uuidV7(milliseconds: now), profileId: profile.profileId,
                                             customerUserId: profile.customerUserId, createdAt: now, seq: seq, name: name)
         let body = AnalyticsRecord.encode(header, source: source, sdkVersion: PaywireVersion.library, writeParams: params)
-        try AnalyticsRecord.validate(header, encoded: body)
+        try AnalyticsRecord.validate(encoded: body)
         try keep(OutboxRecord(eventId: header.eventId, seq: seq, kind: kind, body: body))
         return header.eventId
     }

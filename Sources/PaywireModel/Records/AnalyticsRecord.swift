@@ -99,11 +99,13 @@ public struct AnalyticsRecord: Sendable {
         return writer.bytes
     }
 
-    /// The device's check of a record it made: the header's rules, and no U+0000 in what the
-    /// params writer wrote (the host's text reaches them). The exposure, the one params the
-    /// server reads member by member, is checked by `Exposure.validate` where it is made.
-    public static func validate(_ header: Header, encoded: [UInt8]) throws(WireError) {
-        try header.validate()
+    /// The device's check of a record it made: no U+0000 in what the params writer wrote (the
+    /// host's text reaches them). The header's members need no second look: the device made
+    /// the event id, the time and the seq, names its records by constants, and checked the
+    /// profile and customer ids with `Header`'s rules where they came in (the config, `identify`).
+    /// The exposure, the one params the server reads member by member, is checked by
+    /// `Exposure.validate` where it is made.
+    public static func validate(encoded: [UInt8]) throws(WireError) {
         if JSONText.holdsEscapedNUL(encoded) { throw WireError.wrongParam("params", "must not hold U+0000 in any string") }
     }
 
@@ -146,21 +148,21 @@ enum JSONText {
     /// Whether the text holds `\u0000`, the one way `JSONWriter` writes U+0000 (an escaped
     /// backslash before `u0000` is text, not an escape).
     static func holdsEscapedNUL(_ bytes: [UInt8]) -> Bool {
-        var backslashes = 0
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\\") {
-                backslashes += 1
-            } else {
-                if byte == UInt8(ascii: "u"), backslashes % 2 == 1, index + 4 < bytes.count,
-                   bytes[index + 1] == 0x30, bytes[index + 2] == 0x30, bytes[index + 3] == 0x30, bytes[index + 4] == 0x30 {
+        bytes.withUnsafeBufferPointer { text in
+            // Most records hold no backslash at all: one pass looking for one, and a closer
+            // look only where one stands.
+            var index = 0
+            while let found = text[index...].firstIndex(of: UInt8(ascii: "\\")) {
+                var end = found
+                while end < text.count, text[end] == UInt8(ascii: "\\") { end += 1 }
+                if (end - found) % 2 == 1, end + 4 < text.count, text[end] == UInt8(ascii: "u"),
+                   text[end + 1] == 0x30, text[end + 2] == 0x30, text[end + 3] == 0x30, text[end + 4] == 0x30 {
                     return true
                 }
-                backslashes = 0
+                index = end
+                if index >= text.count { break }
             }
-            index += 1
+            return false
         }
-        return false
     }
 }

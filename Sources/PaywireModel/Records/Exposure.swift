@@ -76,9 +76,11 @@ public struct Exposure: Equatable, Sendable {
         try RecordRules.check(placementId, "params.placement_id")
         try RecordRules.check(abTestName, "params.ab_test_name", allowEmpty: true)
         try RecordRules.check(variationId, "params.variation_id")
-        for (value, key) in [(audienceName, "audience_name"), (paywallId, "paywall_id"), (paywallName, "paywall_name"),
-                             (placementAudienceVersionId, "placement_audience_version_id")] {
-            if let value { try RecordRules.check(value, "params.\(key)", allowEmpty: true) }
+        if let audienceName { try RecordRules.check(audienceName, "params.audience_name", allowEmpty: true) }
+        if let paywallId { try RecordRules.check(paywallId, "params.paywall_id", allowEmpty: true) }
+        if let paywallName { try RecordRules.check(paywallName, "params.paywall_name", allowEmpty: true) }
+        if let placementAudienceVersionId {
+            try RecordRules.check(placementAudienceVersionId, "params.placement_audience_version_id", allowEmpty: true)
         }
         if let revision { try RecordRules.checkCount(revision, "params.revision") }
     }

@@ -27,18 +27,22 @@ public enum RecordRules {
         return value
     }
 
-    /// The rule `text` applies, for a value the device holds typed.
-    public static func check(_ value: String, _ path: String, allowEmpty: Bool = false,
+    /// The rule `text` applies, for a value the device holds typed. The path is made only for
+    /// a refusal: a record's check is on the path of every call that keeps one.
+    public static func check(_ value: String, _ path: @autoclosure () -> String, allowEmpty: Bool = false,
                              maxBytes: Int = maxIdentifierBytes) throws(WireError) {
-        if !allowEmpty && value.isEmpty { throw WireError.wrongParam(path, "must not be empty") }
-        if value.utf8.count > maxBytes { throw WireError.wrongParam(path, "must be at most \(maxBytes) bytes") }
-        if value.utf8.contains(0) { throw WireError.wrongParam(path, "must not hold U+0000") }
+        let utf8 = value.utf8
+        let count = utf8.count
+        if !allowEmpty && count == 0 { throw WireError.wrongParam(path(), "must not be empty") }
+        if count > maxBytes { throw WireError.wrongParam(path(), "must be at most \(maxBytes) bytes") }
+        let holdsNUL = utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? utf8.contains(0)
+        if holdsNUL { throw WireError.wrongParam(path(), "must not hold U+0000") }
     }
 
     /// A whole number of milliseconds since the epoch (or a count) from 0 to 2^53 - 1.
-    public static func checkCount(_ value: Int, _ path: String, from lowest: Int = 0) throws(WireError) {
+    public static func checkCount(_ value: Int, _ path: @autoclosure () -> String, from lowest: Int = 0) throws(WireError) {
         guard (lowest...maxSafeInteger).contains(value) else {
-            throw WireError.wrongParam(path, "must be a whole number from \(lowest) to \(maxSafeInteger)")
+            throw WireError.wrongParam(path(), "must be a whole number from \(lowest) to \(maxSafeInteger)")
         }
     }
 
