@@ -36,6 +36,10 @@ STRICT      := -Wall -Wextra -Werror -pedantic
 SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --icf=all --experimental-lto-mode=full \
                  -Xlinker -mllvm -Xlinker -dwarf-version=4
 # ---- end release build flags --------------------------------------------------------------------
+# CI builds the library and its unit tests with warnings as errors (.ci/run sets it); a
+# developer's `make` reports a warning without stopping, so a newer compiler's new warning does
+# not break `make demo` on a user's machine.
+SWIFT_WERROR ?=
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
 SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
 RESULTS     := $(BUILD)/conformance-results
@@ -89,7 +93,7 @@ deps:
 lib: $(LIBDIR)/$(LIB_REAL)
 $(LIBDIR)/$(LIB_REAL): $(SWIFT_SOURCES) $(VERSION_STATED) | deps
 	python3 packaging/check_version.py
-	swift build $(SWIFT_RELEASE) --product paywire
+	swift build $(SWIFT_RELEASE) $(SWIFT_WERROR) --product paywire
 	@mkdir -p $(LIBDIR)
 	cp .build/release/libpaywire.so $@.new
 	python3 packaging/check_version.py --library $@.new
@@ -201,7 +205,7 @@ test-full:
 	python3 tests/stages.py test-full
 
 test-swift: deps
-	swift test
+	swift test $(SWIFT_WERROR)
 
 # The header compiles cleanly as C99 and as C++.
 check-header:
