@@ -34,6 +34,26 @@ private func failure(_ code: ErrorCode, _ message: String, field: String? = nil)
     return .failure(WireError(code, message, details: details))
 }
 
+/// `paywire_client_new`'s success: null, or `{"warnings": [...]}` naming what the config holds
+/// that this library ignored (keys it does not know), so a host sees it without reading events.
+private func created(_ config: ClientConfig) -> CallResponse {
+    guard !config.unknownKeys.isEmpty else { return .success { writer in writer.null() } }
+    return .success { writer in
+        writer.object { writer in
+            writer.key("warnings")
+            writer.array { writer in
+                for key in config.unknownKeys {
+                    writer.object { writer in
+                        writer.member("code", "unknown_config_key")
+                        writer.member("message", "config key '\(key)' is not one this Paywire knows: it is ignored")
+                        writer.member("field", key)
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Reads a method name: present, UTF-8, of sane length. Method names fit Swift's inline small
 /// strings, so the common path allocates nothing.
 @_optimize(speed) private func readMethod(_ pointer: UnsafePointer<CChar>?) -> Result<String, WireError> {
@@ -112,7 +132,7 @@ public func paywire_client_new(
         }
         bridge.attach(token)
         outClient.pointee = token
-        return deliver(.success { writer in writer.null() }, to: outJSON)
+        return deliver(created(config), to: outJSON)
     } catch {
         return deliver(.failure(error), to: outJSON)
     }

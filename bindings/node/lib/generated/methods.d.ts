@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
+export declare const SCHEMA_SHA256: "7f079cf11abd03d88c0b1d87804230e056ce40a36aee74fcf69b2405d19b904d";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

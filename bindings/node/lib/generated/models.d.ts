@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619";
+export type SchemaSha256 = "7f079cf11abd03d88c0b1d87804230e056ce40a36aee74fcf69b2405d19b904d";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 

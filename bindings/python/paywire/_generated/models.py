@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = 'de1d3c5d9bf879c0b30edbd90fc7153091be7a1534071fd16449cf15f7198619'
+SCHEMA_SHA256 = '7f079cf11abd03d88c0b1d87804230e056ce40a36aee74fcf69b2405d19b904d'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
