@@ -43,8 +43,27 @@ package final class FallbackBundle {
         self.onboardings = onboardings
     }
 
-    /// Checks the whole text's syntax and reads the index; placements stay unparsed.
-    package static func load(_ bytes: [UInt8]) throws(WireError) -> FallbackBundle {
+    /// Checks the whole text's syntax and reads the index; placements stay unparsed. `origin`
+    /// is the file the bytes came from, when they came from one: every error about the bundle,
+    /// now or when a placement is first read, names it, with the line and column where one is
+    /// known (`bundle.json:12:5: ...`).
+    package static func load(_ bytes: [UInt8], origin: String? = nil) throws(WireError) -> FallbackBundle {
+        do throws(WireError) {
+            let bundle = try parse(bytes)
+            bundle.paywalls.origin = origin
+            bundle.onboardings.origin = origin
+            return bundle
+        } catch {
+            // A syntax error knows its place; an error about the header names the file alone.
+            let offset = error.details["offset"].flatMap { value -> Int? in
+                if case .number(let number) = value { return number.intValue }
+                return nil
+            }
+            throw error.located(file: origin, at: offset.map { TextPosition(of: $0, in: bytes) })
+        }
+    }
+
+    private static func parse(_ bytes: [UInt8]) throws(WireError) -> FallbackBundle {
         let scanned: Result<TopLevel, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, limits: JSONLimits(maxDepth: 128, maxBytes: .max))
             do throws(JSONParseError) {
