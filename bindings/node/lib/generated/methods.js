@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "7f079cf11abd03d88c0b1d87804230e056ce40a36aee74fcf69b2405d19b904d";
+const SCHEMA_SHA256 = "2caaf594bdc0a3c90117b48f0280aaa245e18a49a8f4b19d079005869b0a697f";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 

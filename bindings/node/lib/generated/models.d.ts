@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "7f079cf11abd03d88c0b1d87804230e056ce40a36aee74fcf69b2405d19b904d";
+export type SchemaSha256 = "2caaf594bdc0a3c90117b48f0280aaa245e18a49a8f4b19d079005869b0a697f";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -220,6 +220,10 @@ export interface Paywall {
   builder: JsonObject | null;
   /** a restore that gives an active access level dismisses the view with reason restore_success */
   dismiss_on_restore: boolean;
+  /** present only when the backend refused the request for its credentials (HTTP 401 or 403: a wrong api_key) and a copy on the device answered instead: cache or fallback (the bundle). backend_error says what the backend answered. Bindings surface it as a warning */
+  source?: "cache" | "fallback";
+  /** with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none) */
+  backend_error?: BackendError;
 }
 
 export interface Placement {
@@ -262,6 +266,12 @@ export interface PostPurchaseDeepLink {
 export interface PostPurchaseNextStep {
   type: "next_step";
   step_id: string;
+}
+
+/** with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none) */
+export interface BackendError {
+  status: number;
+  code: string | null;
 }
 
 /** the paywall's remote config with its text tags filled from its products as the store describes them (loaded as get_paywall_products loads them) */

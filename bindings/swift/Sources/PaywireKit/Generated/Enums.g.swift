@@ -391,6 +391,33 @@ public enum ProductsFetchPolicy: PaywireEnum {
     }
 }
 
+/// One of the schema’s strings: `cache`, `fallback`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum PaywallSource: PaywireEnum {
+    /// `cache`
+    case cache
+    /// `fallback`
+    case fallback
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "cache": self = .cache
+        case "fallback": self = .fallback
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .cache: "cache"
+        case .fallback: "fallback"
+        case .unknown(let value): value
+        }
+    }
+}
+
 /// One of the schema’s strings: `custom`, `close`, `open_paywall`, `openPaywall`, `state_updated`, `stateUpdated`, `analytics`, `did_finish_loading`, `didFinishLoading`, `onboarding_loaded`, `onboardingLoaded`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum OnboardingMessageType: PaywireEnum {

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
-    public static final String SHA256 = "7f079cf11abd03d88c0b1d87804230e056ce40a36aee74fcf69b2405d19b904d";
+    public static final String SHA256 = "2caaf594bdc0a3c90117b48f0280aaa245e18a49a8f4b19d079005869b0a697f";
     /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
     public static final String VERSION = "1.2";
 
