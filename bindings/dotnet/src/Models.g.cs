@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "2caaf594bdc0a3c90117b48f0280aaa245e18a49a8f4b19d079005869b0a697f";
+        public const string Sha256 = "457608886aaeb49e65f17a24316ee153b8059bae46822780f5adf5902d01e774";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -97,6 +97,7 @@ namespace Paywire.Model
         public const string Unauthorized = "unauthorized";
         public const string Busy = "busy";
         public const string BelongsToAnotherProfile = "belongs_to_another_profile";
+        public const string UnsupportedStore = "unsupported_store";
     }
 
     /// <summary>The values of FallbackFormat; a value not listed (a newer library's) still reads.</summary>

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "2caaf594bdc0a3c90117b48f0280aaa245e18a49a8f4b19d079005869b0a697f"
+    public static let sha256 = "457608886aaeb49e65f17a24316ee153b8059bae46822780f5adf5902d01e774"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }
