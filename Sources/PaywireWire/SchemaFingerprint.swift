@@ -5,6 +5,6 @@
 /// (`schema_sha256`, which the conformance kit requires byte for byte) and its MAJOR.MINOR
 /// (`schema_version`: a binding accepts the same MAJOR and a MINOR at least its own).
 package enum SchemaFingerprint {
-    package static let sha256 = "457608886aaeb49e65f17a24316ee153b8059bae46822780f5adf5902d01e774"
+    package static let sha256 = "f59bf5a01a35b19c11704c8c6074dbf0208cfcfd2725e3aaa56326df8bb808a7"
     package static let version = "1.2"
 }

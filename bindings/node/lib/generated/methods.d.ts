@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "457608886aaeb49e65f17a24316ee153b8059bae46822780f5adf5902d01e774";
+export declare const SCHEMA_SHA256: "f59bf5a01a35b19c11704c8c6074dbf0208cfcfd2725e3aaa56326df8bb808a7";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "457608886aaeb49e65f17a24316ee153b8059bae46822780f5adf5902d01e774";
+const SCHEMA_SHA256 = "f59bf5a01a35b19c11704c8c6074dbf0208cfcfd2725e3aaa56326df8bb808a7";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 

@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "457608886aaeb49e65f17a24316ee153b8059bae46822780f5adf5902d01e774";
+export type SchemaSha256 = "f59bf5a01a35b19c11704c8c6074dbf0208cfcfd2725e3aaa56326df8bb808a7";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 

@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '457608886aaeb49e65f17a24316ee153b8059bae46822780f5adf5902d01e774'
+SCHEMA_SHA256 = 'f59bf5a01a35b19c11704c8c6074dbf0208cfcfd2725e3aaa56326df8bb808a7'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "457608886aaeb49e65f17a24316ee153b8059bae46822780f5adf5902d01e774"
+    public static let sha256 = "f59bf5a01a35b19c11704c8c6074dbf0208cfcfd2725e3aaa56326df8bb808a7"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }
