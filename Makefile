@@ -672,16 +672,16 @@ dist-nupkg: dist-tree deps-dotnet
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@ABI@|$(ABI)|' packaging/nuget/Paywire.nuspec.in > $(DIST_STAGE)/nuget/Paywire.nuspec
 	python3 packaging/nuget/pack.py $(DIST_STAGE)/nuget/Paywire.nuspec $(DIST_STAGE)/nuget/Paywire.dll $(DIST)
 
-# The Node binding as an npm tarball, paywire-<version>.tgz (npm pack): sources only, its addon
-# built by node-gyp when it is installed, against the installed paywire.h (pkg-config: the
-# Debian package libpaywire-dev) and the node-addon-api headers it carries (bundled: Debian's
-# node-addon-api, so no registry is needed at install time).
-dist-npm: dist-tree deps-node
+# The Node binding as an npm tarball, paywire-<version>.tgz (npm pack): the JS, the addon prebuilt
+# (build/Release/paywire.node: N-API, so any node >= 18 loads it) and the stripped library beside
+# it, which the addon finds first. An install compiles nothing and asks no registry: no node-gyp,
+# no dependency, no install script.
+dist-npm: dist-tree deps-node node
 	@command -v npm >/dev/null || { echo "installing: npm"; $(APT_INSTALL) npm >/dev/null; }
-	rm -rf $(DIST_STAGE)/npm && mkdir -p $(DIST_STAGE)/npm/paywire/node_modules
-	cp -R $(NODE_DIR)/package.json $(NODE_DIR)/binding.gyp $(NODE_DIR)/index.d.ts $(NODE_DIR)/README.md \
-	  $(NODE_DIR)/lib $(NODE_DIR)/src $(DIST_STAGE)/npm/paywire/
-	cp -RL $(NODE_API_DIR) $(DIST_STAGE)/npm/paywire/node_modules/node-addon-api
+	rm -rf $(DIST_STAGE)/npm && mkdir -p $(DIST_STAGE)/npm/paywire/build/Release
+	cp -R $(NODE_DIR)/package.json $(NODE_DIR)/index.d.ts $(NODE_DIR)/README.md $(NODE_DIR)/lib $(DIST_STAGE)/npm/paywire/
+	strip -o $(DIST_STAGE)/npm/paywire/build/Release/paywire.node $(NODE_ADDON)
+	cp $(DIST_TREE)/lib/$(LIB_REAL) $(DIST_STAGE)/npm/paywire/$(LIB_SONAME)
 	cd $(DIST_STAGE)/npm/paywire && npm pack --silent --pack-destination $(CURDIR)/$(DIST) >/dev/null
 
 # The Swift package PaywireKit (bindings/swift) as a source archive, paywire-swift-<version>.tar.gz
