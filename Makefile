@@ -315,6 +315,20 @@ demo-ab: lib devserver deps
 ab-check: lib devserver deps
 	@$(MAKE) --no-print-directory demo-ab AB_PROFILES=200
 
+# A wheel of the Python binding with this checkout's library inside (paywire/libpaywire.so.1), for
+# a virtualenv anywhere (docs/getting-started/python.md: `make -C ../paywire python-wheel`). The
+# release's wheel (make dist) is the same, tagged manylinux by auditwheel with its own SQLite.
+PY_WHEEL_DIR := $(BUILD)/python
+.PHONY: python-wheel
+python-wheel: lib
+	rm -rf $(PY_WHEEL_DIR) && mkdir -p $(PY_WHEEL_DIR)/src
+	cp -R bindings/python/paywire bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md $(PY_WHEEL_DIR)/src/
+	find $(PY_WHEEL_DIR)/src/paywire -name __pycache__ -prune -exec rm -rf {} +
+	cp $(LIBDIR)/$(LIB_REAL) $(PY_WHEEL_DIR)/src/paywire/$(LIB_SONAME)
+	python3 -m pip wheel -q --no-deps -w $(PY_WHEEL_DIR) $(PY_WHEEL_DIR)/src
+	rm -rf $(PY_WHEEL_DIR)/src
+	@echo "python-wheel: $$(ls $(PY_WHEEL_DIR)/paywire-*.whl)"
+
 # The binding's tests, and a pip install of it into a fresh virtualenv that finds the library.
 test-python: lib deps
 	PAYWIRE_LIBRARY=$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python python3 -m pytest -q bindings/python/tests tests/peers
@@ -909,10 +923,12 @@ compat: lib deps deps-bindings deps-node
 	python3 tests/compat/compat.py $(COMPAT_FLAGS)
 # <<< schema versions and compatibility ------------------------------------------------------------
 
-# >>> docs examples (issue 34, item 6) --------------------------------------------------------------
-# Every code example of README.md, docs/getting-started/ and bindings/*/README.md, compiled and run
-# against the built library and bindings, each from an empty folder (tools/docs/run_examples.py
-# says which blocks make which program, and which are shown only). Swift's: make docs-swift.
+# >>> docs examples --------------------------------------------------------------------------------
+# Every getting-started page (docs/getting-started/, with the bindings' READMEs it includes) run
+# as a newcomer runs it: its files written into a new folder outside the clone, beside a link to
+# it (the pages' `../paywire`), its "From a clone of Paywire" way and its commands run exactly as
+# written, with no variable the page does not set (tools/docs/run_examples.py). The ways of the
+# release run in make dist-check. The README's examples are the pages' programs (make docs-check).
 .PHONY: docs-examples
 docs-examples: lib java dotnet node deps deps-kotlin
 	python3 tools/docs/run_examples.py $(CURDIR)
