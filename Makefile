@@ -52,6 +52,10 @@ SWIFT_SIZE    := -Xswiftc -enable-experimental-feature -Xswiftc LayoutStringValu
 SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --icf=all --experimental-lto-mode=full \
                  -Xlinker -mllvm -Xlinker -dwarf-version=4 $(SWIFT_SIZE)
 # ---- end release build flags --------------------------------------------------------------------
+# CI builds the library and its unit tests with warnings as errors (.ci/run sets it); a
+# developer's `make` reports a warning without stopping, so a newer compiler's new warning does
+# not break `make demo` on a user's machine.
+SWIFT_WERROR ?=
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
 SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
 RESULTS     := $(BUILD)/conformance-results
@@ -105,7 +109,7 @@ deps:
 lib: $(LIBDIR)/$(LIB_REAL)
 $(LIBDIR)/$(LIB_REAL): $(SWIFT_SOURCES) $(VERSION_STATED) | deps
 	python3 packaging/check_version.py
-	swift build $(SWIFT_RELEASE) --product paywire
+	swift build $(SWIFT_RELEASE) $(SWIFT_WERROR) --product paywire
 	@mkdir -p $(LIBDIR)
 	cp .build/release/libpaywire.so $@.new
 	python3 packaging/check_version.py --library $@.new
@@ -217,7 +221,7 @@ test-full:
 	python3 tests/stages.py test-full
 
 test-swift: deps
-	swift test
+	swift test $(SWIFT_WERROR)
 
 # The header compiles cleanly as C99 and as C++.
 check-header:
@@ -333,6 +337,20 @@ demo-ab: lib devserver deps
 	  python3 examples/ab_demo.py $(BINDIR)/paywire-devserver examples/bundle.json examples/config.json $(AB_PROFILES)
 ab-check: lib devserver deps
 	@$(MAKE) --no-print-directory demo-ab AB_PROFILES=200
+
+# A wheel of the Python binding with this checkout's library inside (paywire/libpaywire.so.1), for
+# a virtualenv anywhere (docs/getting-started/python.md: `make -C ../paywire python-wheel`). The
+# release's wheel (make dist) is the same, tagged manylinux by auditwheel with its own SQLite.
+PY_WHEEL_DIR := $(BUILD)/python
+.PHONY: python-wheel
+python-wheel: lib
+	rm -rf $(PY_WHEEL_DIR) && mkdir -p $(PY_WHEEL_DIR)/src
+	cp -R bindings/python/paywire bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md $(PY_WHEEL_DIR)/src/
+	find $(PY_WHEEL_DIR)/src/paywire -name __pycache__ -prune -exec rm -rf {} +
+	cp $(LIBDIR)/$(LIB_REAL) $(PY_WHEEL_DIR)/src/paywire/$(LIB_SONAME)
+	python3 -m pip wheel -q --no-deps -w $(PY_WHEEL_DIR) $(PY_WHEEL_DIR)/src
+	rm -rf $(PY_WHEEL_DIR)/src
+	@echo "python-wheel: $$(ls $(PY_WHEEL_DIR)/paywire-*.whl)"
 
 # The binding's tests, and a pip install of it into a fresh virtualenv that finds the library.
 test-python: lib deps
@@ -695,16 +713,16 @@ dist-nupkg: dist-tree deps-dotnet
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@ABI@|$(ABI)|' packaging/nuget/Paywire.nuspec.in > $(DIST_STAGE)/nuget/Paywire.nuspec
 	python3 packaging/nuget/pack.py $(DIST_STAGE)/nuget/Paywire.nuspec $(DIST_STAGE)/nuget/Paywire.dll $(DIST)
 
-# The Node binding as an npm tarball, paywire-<version>.tgz (npm pack): sources only, its addon
-# built by node-gyp when it is installed, against the installed paywire.h (pkg-config: the
-# Debian package libpaywire-dev) and the node-addon-api headers it carries (bundled: Debian's
-# node-addon-api, so no registry is needed at install time).
-dist-npm: dist-tree deps-node
+# The Node binding as an npm tarball, paywire-<version>.tgz (npm pack): the JS, the addon prebuilt
+# (build/Release/paywire.node: N-API, so any node >= 18 loads it) and the stripped library beside
+# it, which the addon finds first. An install compiles nothing and asks no registry: no node-gyp,
+# no dependency, no install script.
+dist-npm: dist-tree deps-node node
 	@command -v npm >/dev/null || { echo "installing: npm"; $(APT_INSTALL) npm >/dev/null; }
-	rm -rf $(DIST_STAGE)/npm && mkdir -p $(DIST_STAGE)/npm/paywire/node_modules
-	cp -R $(NODE_DIR)/package.json $(NODE_DIR)/binding.gyp $(NODE_DIR)/index.d.ts $(NODE_DIR)/README.md \
-	  $(NODE_DIR)/lib $(NODE_DIR)/src $(DIST_STAGE)/npm/paywire/
-	cp -RL $(NODE_API_DIR) $(DIST_STAGE)/npm/paywire/node_modules/node-addon-api
+	rm -rf $(DIST_STAGE)/npm && mkdir -p $(DIST_STAGE)/npm/paywire/build/Release
+	cp -R $(NODE_DIR)/package.json $(NODE_DIR)/index.d.ts $(NODE_DIR)/README.md $(NODE_DIR)/lib $(DIST_STAGE)/npm/paywire/
+	strip -o $(DIST_STAGE)/npm/paywire/build/Release/paywire.node $(NODE_ADDON)
+	cp $(DIST_TREE)/lib/$(LIB_REAL) $(DIST_STAGE)/npm/paywire/$(LIB_SONAME)
 	cd $(DIST_STAGE)/npm/paywire && npm pack --silent --pack-destination $(CURDIR)/$(DIST) >/dev/null
 
 # The Swift package PaywireKit (bindings/swift) as a source archive, paywire-swift-<version>.tar.gz
@@ -934,10 +952,12 @@ compat: lib deps deps-bindings deps-node
 	python3 tests/compat/compat.py $(COMPAT_FLAGS)
 # <<< schema versions and compatibility ------------------------------------------------------------
 
-# >>> docs examples (issue 34, item 6) --------------------------------------------------------------
-# Every code example of README.md, docs/getting-started/ and bindings/*/README.md, compiled and run
-# against the built library and bindings, each from an empty folder (tools/docs/run_examples.py
-# says which blocks make which program, and which are shown only). Swift's: make docs-swift.
+# >>> docs examples --------------------------------------------------------------------------------
+# Every getting-started page (docs/getting-started/, with the bindings' READMEs it includes) run
+# as a newcomer runs it: its files written into a new folder outside the clone, beside a link to
+# it (the pages' `../paywire`), its "From a clone of Paywire" way and its commands run exactly as
+# written, with no variable the page does not set (tools/docs/run_examples.py). The ways of the
+# release run in make dist-check. The README's examples are the pages' programs (make docs-check).
 .PHONY: docs-examples
 docs-examples: lib java dotnet node deps deps-kotlin
 	python3 tools/docs/run_examples.py $(CURDIR)

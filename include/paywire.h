@@ -105,10 +105,14 @@ void paywire_string_free(char *s);
 /* Creates a client.
  *   config_json  borrowed; the client configuration (README "Client config"), NULL means {}.
  *   out_client   must not be NULL; receives the client on PAYWIRE_OK, NULL otherwise.
- *   out_json     may be NULL (then no envelope is returned); receives {"success": null} or an
- *                error naming the offending field in details.field.
- * The first event of every client is a did_load_latest_profile snapshot of its profile. Unknown
- * config keys are not fatal: each is reported as a "log" event. Thread-safe. */
+ *   out_json     may be NULL (then no envelope is returned); receives {"success": null}, or
+ *                {"success": {"warnings": [{code, message, field}, ...]}} when the config
+ *                holds what the library ignores, or an error naming the offending field in
+ *                details.field.
+ * The first event of every client is a did_load_latest_profile snapshot of its profile. A config
+ * key one slip away from a known one ("fallbak") fails with wrong_param and details.did_you_mean;
+ * any other unknown key is not fatal: it is one of the answer's warnings (code
+ * unknown_config_key) and a "log" event. Thread-safe. */
 paywire_status_t paywire_client_new(const char *config_json,
                                     paywire_client_t **out_client, char **out_json);
 

@@ -34,6 +34,26 @@ private func failure(_ code: ErrorCode, _ message: String, field: String? = nil)
     return .failure(WireError(code, message, details: details))
 }
 
+/// `paywire_client_new`'s success: null, or `{"warnings": [...]}` naming what the config holds
+/// that this library ignored (keys it does not know), so a host sees it without reading events.
+private func created(_ config: ClientConfig) -> CallResponse {
+    guard !config.unknownKeys.isEmpty else { return .success { writer in writer.null() } }
+    return .success { writer in
+        writer.object { writer in
+            writer.key("warnings")
+            writer.array { writer in
+                for key in config.unknownKeys {
+                    writer.object { writer in
+                        writer.member("code", "unknown_config_key")
+                        writer.member("message", "config key '\(key)' is not one this Paywire knows: it is ignored")
+                        writer.member("field", key)
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Reads a method name: present, UTF-8, of sane length. A known name is found from its bytes
 /// (no String made, nothing hashed but the bytes); any other is checked and made a String, and
 /// the call answers `unknown_method` for it.
@@ -117,7 +137,7 @@ public func paywire_client_new(
                                 files: LocalFileSystem(), openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) })
         HandleTable.fill(token, with: ClientHandle(client: client, events: events, bridge: bridge, transport: transport))
         outClient.pointee = token
-        return deliver(.success { writer in writer.null() }, to: outJSON)
+        return deliver(created(config), to: outJSON)
     } catch {
         HandleTable.release(token)
         return deliver(.failure(error), to: outJSON)

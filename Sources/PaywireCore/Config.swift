@@ -3,8 +3,10 @@ import PaywireWire
 
 /// The configuration given to `paywire_client_new`, checked field by field.
 ///
-/// A bad value fails client creation with `wrong_param` naming the field; an unknown key is
-/// only reported (as a `log` event) so a newer host can talk to an older core.
+/// A bad value fails client creation with `wrong_param` naming the field. A key one slip away
+/// from a known one (`fallbak`) is refused the same way, with the key it likely meant; any
+/// other unknown key is only reported (in the answer's `warnings`, and as a `log` event) so a
+/// newer host can talk to an older core.
 public struct ClientConfig: Sendable {
     /// Where the fallback bundle comes from.
     enum FallbackSource: Sendable {
@@ -78,8 +80,9 @@ public struct ClientConfig: Sendable {
     var apiKey: String?
     /// `analytics`: how records are kept and delivered.
     var analytics = AnalyticsConfig()
-    /// Keys present in the config that this version does not know.
-    var unknownKeys: [String] = []
+    /// Keys present in the config that this version does not know, by path: the warnings of
+    /// `paywire_client_new`'s answer (a near miss of a known key is refused instead).
+    public private(set) var unknownKeys: [String] = []
 
     /// Parses and checks a config document (`nil` bytes mean `{}`).
     public static func parse(_ bytes: [UInt8]?) throws(WireError) -> ClientConfig {
@@ -94,6 +97,8 @@ public struct ClientConfig: Sendable {
     }
 
     private init(_ fields: Fields) throws(WireError) {
+        // First: a misspelt key is the likely cause of whatever else looks wrong.
+        let unknownHere = try fields.unknownKeysRefusingNearMisses(ClientConfig.knownKeys, kind: "config")
         profileId = try fields.optionalString("profile_id")
         if let profileId { try Identity.checkProfileId(profileId, "profile_id") }
         customerUserId = try fields.optionalString("customer_user_id")
@@ -154,7 +159,7 @@ public struct ClientConfig: Sendable {
         if let analytics = try fields.optionalObject("analytics") {
             self.analytics = try AnalyticsConfig(analytics)
         }
-        unknownKeys = fields.unknownKeys(ClientConfig.knownKeys) + (transport?.unknownKeys ?? []) + self.analytics.unknownKeys
+        unknownKeys = unknownHere + (transport?.unknownKeys ?? []) + self.analytics.unknownKeys
     }
 
     /// `api_key`: 1 to 512 visible ASCII characters (it goes into a header). Errors never
@@ -170,6 +175,7 @@ public struct ClientConfig: Sendable {
 
     /// `{"path": "..."}` or `{"bundle": {...}}`, exactly one of them.
     static func fallbackSource(_ fields: Fields) throws(WireError) -> FallbackSource {
+        _ = try fields.unknownKeysRefusingNearMisses(["path", "bundle"], kind: "fallback")
         let path = try fields.optionalString("path")
         let bundle = fields.optional("bundle")
         switch (path, bundle) {
@@ -212,10 +218,12 @@ public struct TransportConfig: Sendable {
     public let requestTimeoutMilliseconds: Int
     /// Built-in client only: a PEM file of CA certificates to trust instead of the system's.
     public let caFile: String?
-    /// Keys this version does not know, reported as log events.
+    /// Keys this version does not know (no near miss of a known one: those are refused).
     let unknownKeys: [String]
 
     init(_ fields: Fields) throws(WireError) {
+        // First: a misspelt key is the likely cause of a required one missing.
+        unknownKeys = try fields.unknownKeysRefusingNearMisses(TransportConfig.knownKeys, kind: "config")
         switch try fields.string("type") {
         case "host": carrier = .host
         case "http": carrier = .builtIn
@@ -236,6 +244,5 @@ public struct TransportConfig: Sendable {
         requestTimeoutMilliseconds = try fields.optionalInt("request_timeout_ms", in: 100...3_600_000) ?? TransportConfig.defaultRequestTimeout
         caFile = try fields.optionalString("ca_file")
         if caFile?.isEmpty == true { throw WireError.wrongParam(fields.fieldPath("ca_file"), "must not be empty") }
-        unknownKeys = fields.unknownKeys(TransportConfig.knownKeys).map { fields.fieldPath($0) }
     }
 }

@@ -131,4 +131,19 @@ package struct Fields {
     package func unknownKeys(_ known: Set<String>) -> [String] {
         object.keys.filter { !known.contains($0) }
     }
+
+    /// The paths of the members not in `known`, for warnings; a member one slip away from a
+    /// known name (`fallbak`, `profileId`) is refused instead, naming the name it likely meant:
+    /// left as a warning, the setting it was meant to be would silently not apply.
+    package func unknownKeysRefusingNearMisses(_ known: Set<String>, kind: String) throws(WireError) -> [String] {
+        var unknown: [String] = []
+        for key in unknownKeys(known) {
+            if let meant = NearestName.suggestion(for: key, among: known) {
+                throw WireError(.wrongParam, "\(fieldPath(key)): is not a \(kind) key: did you mean '\(meant)'?",
+                                details: JSONObject([("field", .string(fieldPath(key))), ("did_you_mean", .string(fieldPath(meant)))]))
+            }
+            unknown.append(fieldPath(key))
+        }
+        return unknown
+    }
 }

@@ -5,6 +5,6 @@
 /// (`schema_sha256`, which the conformance kit requires byte for byte) and its MAJOR.MINOR
 /// (`schema_version`: a binding accepts the same MAJOR and a MINOR at least its own).
 package enum SchemaFingerprint {
-    package static let sha256 = "a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25"
+    package static let sha256 = "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88"
     package static let version = "1.2"
 }

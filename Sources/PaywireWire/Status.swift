@@ -70,6 +70,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     /// The backend keeps a purchase with the profile that owns it (its transfer policy is
     /// `keep`): a restore of only such purchases moves nothing.
     case belongsToAnotherProfile = "belongs_to_another_profile"
+    /// The backend does not take transactions of this store (a test purchase sent to a server
+    /// not in development mode).
+    case unsupportedStore = "unsupported_store"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.

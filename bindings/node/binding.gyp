@@ -1,10 +1,9 @@
 # The N-API addon. Built by `make node` (node-gyp), which passes the node-addon-api headers'
 # folder as NODE_ADDON_API_DIR (Debian's package where it is installed, else its files taken
 # from the package into build/node/deps) and the checkout's include/ as PAYWIRE_INCLUDE_DIR.
-# Installed from the npm tarball (make dist), neither is set: node-addon-api is the copy the
-# package carries, and paywire.h the installed one (pkg-config paywire: libpaywire-dev).
-# libpaywire is not linked here: src/library.cc opens it at load time by the same rules as the
-# Python and JVM bindings (PAYWIRE_LIBRARY first).
+# The npm tarball (make dist) carries the addon built here, not this file: installing the
+# package compiles nothing. libpaywire is not linked here: src/library.cc opens it at load time
+# by the same rules as the Python and JVM bindings (PAYWIRE_LIBRARY first).
 {
   "variables": {
     "node_addon_api_dir%": "<!(echo ${NODE_ADDON_API_DIR:-$(node -p \"require('node-addon-api').include_dir\")})",

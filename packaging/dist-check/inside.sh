@@ -6,6 +6,22 @@ cd /paywire-check
 step() { echo; echo "dist-check: $*"; }
 strict=(-std=c99 -Wall -Wextra -Werror -pedantic)
 
+# A getting-started page, the way of the release it names: its files and commands (as
+# tools/docs/run_examples.py extracted them from the page) run in a new folder that holds the
+# release's files, with nothing set but what the page sets.
+page() {
+  local way=$1 name=$2 app
+  app=$(mktemp -d)
+  cp -R "/paywire-check/pages/$way/$name/files/." "$app/"
+  ln -s /paywire-check/dist/* "$app/"
+  echo "docs/getting-started/$name.md, from the release ($way):"
+  (cd "$app" && env -u PKG_CONFIG_PATH bash -e "/paywire-check/pages/$way/$name/run.sh")
+  PAGE_FOLDER=$app
+}
+# The pages say `sudo` where a user needs root; here everything runs as root already.
+printf '#!/bin/sh\n# dist-check runs as root: sudo is the command itself.\nexec "$@"\n' > /usr/local/bin/sudo
+chmod +x /usr/local/bin/sudo
+
 step "no Swift toolchain or runtime in this root"
 if command -v swift swiftc >/dev/null; then echo "a Swift toolchain is installed"; exit 1; fi
 found=$(find / -xdev \( -name 'libswift*' -o -name 'swift-frontend' -o -name 'libdispatch.so*' \) -print -quit)
@@ -19,6 +35,7 @@ export PKG_CONFIG_PATH=/opt/tarball/lib/pkgconfig
 cc "${strict[@]}" hello.c -o /tmp/hello-tarball $(pkg-config --cflags --libs paywire)
 LD_LIBRARY_PATH=/opt/tarball/lib /tmp/hello-tarball
 unset PKG_CONFIG_PATH
+page tarball c
 
 step "Debian packages: installed with apt, a C program built only from pkg-config"
 # Without Recommends (libcurl4), so the on-demand loading of libcurl can be tried without it below.
@@ -31,11 +48,14 @@ library=$(readlink -f "$(pkg-config --variable=libdir paywire)/libpaywire.so")
 echo "NEEDED of $library:" $(readelf -d "$library" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 cmp "$library" /opt/tarball/lib/libpaywire.so.*.*.* && echo "the same bytes as the tarball's library"
 diff -r /usr/share/paywire /opt/tarball/share/paywire && echo "/usr/share/paywire is the tarball's share/paywire"
+page Debian c
 
-step "wheel: installed into a plain venv, the Python quick start"
+step "wheel: the Python getting-started page (a plain venv, the wheel, app.py and tour.py), with the wheel's own library"
+page release python
+"$PAGE_FOLDER/venv/bin/python" -c 'import paywire, pathlib; path = pathlib.Path(paywire._lib.path).resolve(); \
+  assert path.parent == pathlib.Path(paywire.__file__).resolve().parent, path; print("the library came from the wheel:", path)'
 python3 -m venv /opt/venv
 /opt/venv/bin/pip install -q --no-index dist/paywire-*.whl
-(cd "$(mktemp -d)" && /opt/venv/bin/python /paywire-check/quickstart.py)   # from any folder: the examples are the package's
 
 step "built-in HTTP: refused naming libcurl while it is missing; loaded once libcurl4 (the recommended package) is installed"
 if ldconfig -p | grep -q 'libcurl\.so\.4'; then echo "libcurl.so.4 is installed already"; exit 1; fi
@@ -56,42 +76,27 @@ echo "(python runner: the library inside the wheel)"
 
 step "the bindings' toolchains, from Debian (the library stays the Debian package's)"
 # Installed only now, so the checks above ran in a root without any of them.
-apt-get install -y -qq --no-install-recommends default-jdk-headless libjna-java libgoogle-gson-java \
-  mono-runtime mono-mcs libmono-system-json4.0-cil nuget nodejs npm node-gyp libnode-dev g++ make \
+# No C++ compiler, make or node-gyp: the npm package compiles nothing when it is installed.
+apt-get install -y -qq --no-install-recommends default-jdk-headless libjna-java libgoogle-gson-java kotlin \
+  mono-runtime mono-mcs libmono-system-json4.0-cil nuget nodejs npm \
   > /tmp/apt-bindings.log 2>&1 || { tail -30 /tmp/apt-bindings.log; exit 1; }
 version=$(pkg-config --modversion paywire)
-examples=/usr/share/paywire/examples
 
-step "jar and POM: put into a Maven repository, their dependencies (JNA, Gson) resolved from Debian's; the Java quick start"
-classpath=$(python3 maven.py dist/paywire-$version.pom dist/paywire-$version.jar /opt/m2)
+step "jar and POM: put into a Maven repository, their dependencies (JNA, Gson) resolved from Debian's; the Java and Kotlin page"
+python3 maven.py dist/paywire-$version.pom dist/paywire-$version.jar /opt/m2 > /dev/null
 unzip_pom() { python3 -c 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read("META-INF/maven/dev.paywire/paywire/pom.xml").decode())' "$1"; }
 diff <(unzip_pom dist/paywire-$version.jar) dist/paywire-$version.pom && echo "the jar carries the same POM"
-java_app=$(mktemp -d)
-javac -Xlint:all -Werror --release 11 -cp "$classpath" -d "$java_app" quickstart/YourApp.java
-(cd "$(mktemp -d)" && PAYWIRE_EXAMPLES=$examples java -cp "$classpath:$java_app" YourApp)
+page release java-kotlin
 
-step "NuGet package: installed from a folder feed with nuget; the C# quick start"
-mkdir -p /opt/feed && cp dist/Paywire.$version.nupkg /opt/feed/
-nuget install Paywire -Version "$version" -Source /opt/feed -OutputDirectory /opt/nuget -NonInteractive > /tmp/nuget.log 2>&1 \
-  || { cat /tmp/nuget.log; exit 1; }
-dll=/opt/nuget/Paywire.$version/lib/net45/Paywire.dll
-ls -l "$dll"
-cs_app=$(mktemp -d)
-cp quickstart/YourApp.cs "$cs_app/"
-(cd "$cs_app" && mcs -warnaserror -r:System.Json.dll -r:"$dll" YourApp.cs && cp "$dll" . && cd "$(mktemp -d)" && \
-  PAYWIRE_EXAMPLES=$examples mono "$cs_app/YourApp.exe")
+step "NuGet package: installed from a folder feed with nuget; the C# page"
+page release csharp
 
-step "npm tarball: npm install builds its addon against the installed paywire.h; the Node quick start"
-node_app=$(mktemp -d)
-cp quickstart/example.mjs "$node_app/"
-# Debian's node has its headers in /usr/include/node (libnode-dev): node-gyp is told, as it
-# otherwise downloads them.
-(cd "$node_app" && npm_config_nodedir=/usr npm install --offline --no-audit --no-fund "/paywire-check/dist/paywire-$version.tgz" \
-  > /tmp/npm-install.log 2>&1) || { tail -40 /tmp/npm-install.log; exit 1; }
-ls -l "$node_app/node_modules/paywire/build/Release/paywire.node"
-(cd "$node_app" && PAYWIRE_EXAMPLES=$examples node example.mjs)
-node -e 'const p = require(process.argv[1]); if (p.version() !== process.argv[2]) { console.error("version " + p.version()); process.exit(1); } console.log("paywire " + p.version() + " from the system library")' \
-  "$node_app/node_modules/paywire" "$version"
+step "npm tarball: installed offline, its addon prebuilt and the library inside (no compiler here); the Node page"
+page release node
+node_package=$PAGE_FOLDER/node_modules/paywire
+[ ! -e "$node_package/binding.gyp" ] || { echo "the npm package carries binding.gyp: npm would build it"; exit 1; }
+node -e 'const p = require(process.argv[1]); if (p.version() !== process.argv[2] || !p.libraryPath.startsWith(process.argv[1])) { console.error(p.version() + " " + p.libraryPath); process.exit(1); } console.log("paywire " + p.version() + " from the library inside the package: " + p.libraryPath)' \
+  "$(readlink -f "$node_package")" "$version"
 
 step "PaywireKit sources: the archive holds the Swift package of this version (not built: no Swift here)"
 swift_dir=$(mktemp -d)

@@ -6,7 +6,8 @@
 # compiler, pkg-config, jansson's header and Python added. Then runs inside.sh in it: the
 # tarball, the Debian packages, the wheel in a plain venv, the released conformance kit, the
 # on-demand libcurl, then the other bindings' packages (jar and POM, NuGet, npm, PaywireKit's
-# sources) with the toolchains Debian has for them. The root is removed afterwards; its log stays in WORK.
+# sources) with the toolchains Debian has for them; each getting-started page runs there as
+# written, installing from the release. The root is removed afterwards; its log stays in WORK.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -48,23 +49,15 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 check=$root/paywire-check
 mkdir -p "$check"
 cp -R "$dist" "$check/dist"
-cp "$repo/tests/install/hello.c" "$here/inside.sh" "$here/quickstart.py" "$here/check_http.py" "$here/maven.py" "$check/"
-# The Java, C# and Node quick starts: the programs of the bindings' READMEs, as make docs-examples
-# extracts them (tools/docs/run_examples.py), written out here since the root has no checkout.
-mkdir -p "$check/quickstart"
-python3 - "$repo" "$check/quickstart" <<'PYTHON'
-import sys
-sys.path.insert(0, sys.argv[1] + "/tools/docs")
-import run_examples
-names = {("bindings/java/README.md", "java"): "YourApp.java", ("bindings/dotnet/README.md", "csharp"): "YourApp.cs",
-         ("bindings/node/README.md", "js"): "example.mjs"}
-found, _, _ = run_examples.programs(sys.argv[1])
-for page, language, source in found:
-    if (page, language) in names:
-        open(sys.argv[2] + "/" + names.pop((page, language)), "w", encoding="utf-8").write(source)
-if names:
-    sys.exit("dist-check: no quick start found in %s" % ", ".join(page for page, _ in names))
-PYTHON
+cp "$repo/tests/install/hello.c" "$here/inside.sh" "$here/check_http.py" "$here/maven.py" "$check/"
+# The getting-started pages, each way of the release (tools/docs/run_examples.py writes every
+# page's files and the script of that way, as the page gives them; the root has no checkout).
+for way in tarball Debian release; do
+  python3 "$repo/tools/docs/run_examples.py" "$repo" --extract "$check/pages/$way" --way "$way" > /dev/null
+done
+for page in c python java-kotlin csharp node; do
+  ls "$check"/pages/*/"$page"/run.sh > /dev/null 2>&1 || { echo "dist-check: docs/getting-started/$page.md has no release way"; exit 1; }
+done
 python_version=$(chroot "$root" /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 python3 -m pip download -q --only-binary=:all: --python-version "$python_version" --implementation cp \
   --platform "manylinux2014_$(uname -m)" --platform "manylinux_2_17_$(uname -m)" \

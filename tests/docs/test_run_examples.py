@@ -1,8 +1,7 @@
-"""tools/docs/run_examples.py: which blocks it runs, which it only shows, and that a failing or
-unrunnable example fails the check (make docs-examples runs the real pages)."""
+"""tools/docs/run_examples.py: what a getting-started page writes and runs, and that a page that
+fails, or cannot be run as written, fails the check (make docs-examples runs the real pages)."""
 import os
 import sys
-import zipfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "tools", "docs"))
@@ -16,45 +15,69 @@ def page(root, path, text):
         out.write(text)
 
 
-def test_blocks_of_one_language_on_a_page_make_one_program_and_titled_blocks_are_shown(tmp_path):
-    page(tmp_path, "README.md", "```python\nx = 1\n```\n\n```sh\nmake\n```\n\n```python\nprint(x)\n```\n")
-    page(tmp_path, "bindings/java/README.md", '```java title="shown"\nint a = 1;\n```\n\n```kotlin\nfun main() {}\n```\n')
-    found, shown, problems = run_examples.programs(str(tmp_path))
-    assert found == [("README.md", "python", "x = 1\n\nprint(x)\n"),
-                     ("bindings/java/README.md", "kotlin", "fun main() {}\n")]
-    assert [(p, why) for p, _, why in shown] == [("README.md", "commands or output"),
-                                                 ("bindings/java/README.md", "fenced with more than its language")]
-    assert problems == []
+def only(root, name):
+    return run_examples.pages(str(root), [name])[0]
 
 
-def test_a_block_nothing_runs_is_a_problem(tmp_path):
-    page(tmp_path, "docs/getting-started/ruby.md", "```ruby\nputs 1\n```\n")
-    _, _, problems = run_examples.programs(str(tmp_path))
-    assert len(problems) == 1 and "```ruby" in problems[0]
+def test_titled_blocks_are_files_untitled_ones_add_to_them_and_sh_blocks_are_ways_and_commands(tmp_path):
+    page(tmp_path, "docs/getting-started/x.md",
+         '```sh title="From a clone of Paywire"\nmake -C ../paywire lib\n```\n\n'
+         '```sh title="From the release"\ntar -xzf x.tar.gz\n```\n\n'
+         '```python title="app.py"\nx = 1\n```\n\ntext between\n\n```python\nprint(x)\n```\n\n'
+         '```sh\npython3 app.py\n```\n\n```text\nthe output\n```\n')
+    found = only(tmp_path, "x.md")
+    assert found.files == {"app.py": "x = 1\n\nprint(x)\n"}
+    assert list(found.ways) == ["From a clone of Paywire", "From the release"]
+    assert found.commands == ["python3 app.py\n"]
+    assert found.problems == []
+    assert found.way("clone") == "From a clone of Paywire" and found.way("release") == "From the release"
+    assert found.script("From the release").splitlines() == ["set -e", "# From the release", "tar -xzf x.tar.gz", "",
+                                                             "python3 app.py"]
 
 
-def test_snippet_lines_are_replaced_by_the_file_lines_they_name(tmp_path):
+def test_an_untitled_program_block_with_no_file_before_it_is_a_problem(tmp_path):
+    page(tmp_path, "docs/getting-started/x.md", "```ruby\nputs 1\n```\n")
+    assert "no file before it" in only(tmp_path, "x.md").problems[0]
+    page(tmp_path, "docs/getting-started/y.md", "```python {.odd}\nx = 1\n```\n")
+    assert "neither a file, a way nor a command" in only(tmp_path, "y.md").problems[0]
+
+
+def test_included_lines_are_expanded_in_code_blocks_and_out_of_them(tmp_path):
     page(tmp_path, "examples/a.py", "# heading\nprint('a')\n")
-    page(tmp_path, "README.md", '```python\n--8<-- "examples/a.py:2:"\n```\n')
-    found, _, _ = run_examples.programs(str(tmp_path))
-    assert found == [("README.md", "python", "print('a')\n\n")]
+    page(tmp_path, "bindings/x/README.md", "# X\n\n```sh\necho included\n```\n")
+    page(tmp_path, "docs/getting-started/x.md",
+         '```python title="a.py"\n--8<-- "examples/a.py:2:"\n```\n\n--8<-- "bindings/x/README.md:3:"\n')
+    found = only(tmp_path, "x.md")
+    assert found.files == {"a.py": "print('a')\n"}
+    assert found.commands == ["echo included\n"]
 
 
-def test_an_example_that_fails_fails_the_check_and_runs_in_an_empty_folder(tmp_path, capsys):
-    page(tmp_path, "README.md", "```python\nimport os, sys\nprint(sorted(os.listdir('.')))\nsys.exit(3)\n```\n")
+def test_a_page_runs_in_a_new_folder_beside_the_clone_without_variables_it_does_not_set(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PAYWIRE_LIBRARY", "/somewhere/libpaywire.so.1")
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/somewhere")
+    page(tmp_path, "docs/getting-started/x.md",
+         '```sh title="From a clone of Paywire"\ntest -L ../paywire && test -f ../paywire/docs/getting-started/x.md\n```\n\n'
+         '```sh title="From the release"\ntrue\n```\n\n'
+         '```python title="app.py"\nimport os, sys\nprint(sorted(os.listdir(".")), os.environ.get("PAYWIRE_LIBRARY"), '
+         'os.environ.get("LD_LIBRARY_PATH"))\nsys.exit(3)\n```\n\n```sh\npython3 app.py\n```\n')
     assert run_examples.main(["run_examples.py", str(tmp_path)]) == 1
-    out = capsys.readouterr()
-    assert "FAILED README.md (python): exit 3" in out.out and "['example.py']" in out.out
-    assert "0 passed, 1 failed" in out.out
+    out = capsys.readouterr().out
+    assert "FAILED x.md (From a clone of Paywire): exit 3" in out
+    assert "['app.py'] None None" in out
+    assert "0 page(s) ran as written, 1 failed" in out
 
 
-def test_a_kotlin_block_that_does_not_compile_fails_the_check(tmp_path, capsys):
-    # kotlinc (make deps-kotlin) compiles it; a type error is its exit 1, not a block shown. The
-    # binding's jar is there (empty), so the error is the block's, not a missing classpath entry.
-    os.makedirs(tmp_path / "build" / "java")
-    zipfile.ZipFile(tmp_path / "build" / "java" / "paywire.jar", "w").close()
-    page(tmp_path, "bindings/java/README.md", '```kotlin\nfun main() {\n    val n: Int = "nine"\n    println(n)\n}\n```\n')
+def test_a_page_without_the_way_asked_for_fails(tmp_path, capsys):
+    page(tmp_path, "docs/getting-started/x.md", '```sh\ntrue\n```\n')
     assert run_examples.main(["run_examples.py", str(tmp_path)]) == 1
-    out = capsys.readouterr()
-    assert "FAILED bindings/java/README.md (kotlin): exit 1" in out.out and "type mismatch" in out.out.lower()
-    assert "0 passed, 1 failed" in out.out
+    assert "no way titled with 'clone'" in capsys.readouterr().out
+
+
+def test_extract_writes_each_pages_files_and_the_script_of_a_way(tmp_path):
+    page(tmp_path, "docs/getting-started/x.md",
+         '```sh title="From the release tarball"\ntar -xzf x.tar.gz\n```\n\n```c title="app.c"\nint main(void) { return 0; }\n```\n\n'
+         '```sh\ncc app.c\n```\n')
+    out = tmp_path / "out"
+    assert run_examples.main(["run_examples.py", str(tmp_path), "--extract", str(out), "--way", "tarball"]) == 0
+    assert (out / "x" / "files" / "app.c").read_text() == "int main(void) { return 0; }\n"
+    assert "tar -xzf x.tar.gz" in (out / "x" / "run.sh").read_text()

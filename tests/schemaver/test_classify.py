@@ -60,6 +60,17 @@ def test_an_enum_value_added_is_minor_and_removed_is_major():
     assert kinds(SCHEMA, removed) == ["MAJOR"]
 
 
+def test_a_const_widened_to_an_enum_holding_it_is_minor_and_narrowed_back_is_major():
+    def const(value):
+        return lambda s: results(s, "get_sdk_version")["properties"].update(kind={"const": value})
+    def enum(values):
+        return lambda s: results(s, "get_sdk_version")["properties"].update(kind={"enum": values})
+    assert kinds(edited(const(8)), edited(enum([8, 9]))) == ["MINOR"]
+    assert kinds(edited(enum([8, 9])), edited(const(8))) == ["MAJOR"]
+    assert "MAJOR" in kinds(edited(const(8)), edited(enum([9])))   # 8 removed (and 9 added)
+    assert kinds(edited(const(8)), edited(const(9))) == ["MAJOR"]
+
+
 def test_an_event_or_method_added_is_minor_and_removed_is_major():
     event = edited(lambda s: s["$defs"]["events"].update(future_event={"type": "object"}))
     assert kinds(SCHEMA, event) == ["MINOR"]

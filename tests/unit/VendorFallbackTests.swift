@@ -140,15 +140,26 @@ import Testing
         #expect(error.code == .invalidFallback && error.details["field"] == .string("data.first.data"))
     }
 
-    @Test(arguments: [(7, "file", "download a new fallback file"), (9, "library", "update Paywire")])
-    func aFileOfAnotherVersionSaysWhichSideIsOlder(_ version: Int, _ older: String, _ remedy: String) throws {
+    @Test(arguments: [(7, 8, "file", "download a new fallback file"), (12, 11, "library", "update Paywire")])
+    func aFileOfAnotherVersionSaysWhichSideIsOlder(_ version: Int, _ nearest: Int, _ older: String, _ remedy: String) throws {
         let error = try #require(throws: WireError.self) {
             try FallbackBundle.load(Self.file([], version: version))
         }
         #expect(error.code == .wrongFallbackVersion)
-        #expect(error.message.contains(remedy))
-        #expect(error.details["found"] == .number(JSONNumber(version)) && error.details["expected"] == .number(JSONNumber(8)))
+        #expect(error.message.contains(remedy) && error.message.contains("\(version)") && error.message.contains("8 to 11"))
+        #expect(error.details["found"] == .number(JSONNumber(version)) && error.details["expected"] == .number(JSONNumber(nearest)))
         #expect(error.details["older"] == .string(older) && error.details["format"] == .string("adapty"))
+    }
+
+    @Test(arguments: 8...11)
+    func everyVersionTheVendorsCurrentSDKsReadIsRead(_ version: Int) throws {
+        #expect(try FallbackBundle.load(Self.file([], version: version)).formatVersion == version)
+    }
+
+    @Test(arguments: [("consumable", ProductType.consumable), ("lifetime", .non_consumable), ("monthly", nil),
+                      ("nonsubscriptions", nil), ("uncategorised", nil), ("a-new-kind", nil)])
+    func theDashboardsProductTypeNamesATypeOnlyWhereItSaysOne(_ value: String, _ type: ProductType?) {
+        #expect(ProductReference.vendorProductType(value) == type)
     }
 
     @Test(arguments: [

@@ -30,9 +30,15 @@ def methods_py(model: Model, schema_id: str) -> str:
            '(AsyncTypedMethods); each builds its params model and decodes the result into its model."""',
            "from __future__ import annotations", "",
            "from decimal import Decimal  # noqa: F401 (numbers in signatures)",
-           "from typing import Any, Dict, List, Literal, Optional, Union  # noqa: F401", "",
+           "from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional, Union  # noqa: F401", "",
            "from .. import _modelbase as _mb  # noqa: F401 (UNSET defaults)",
-           "from . import models"]
+           "",
+           "if TYPE_CHECKING:",
+           "    from . import models",
+           "else:",
+           "    # Loaded at the first typed call: the raw contract alone does not import the models.",
+           "    from .._lazy import lazy_module",
+           "    models = lazy_module(__package__ + \".models\")"]
     for is_async in (False, True):
         name = "AsyncTypedMethods" if is_async else "TypedMethods"
         call = "async def" if is_async else "def"

@@ -1,15 +1,15 @@
 """The README shows code that runs elsewhere: its C example is examples/quickstart.c (compiled
-against the header here; tools/docs/run_examples.py builds and runs it) and its Python example is
-the block packaging/dist-check/quickstart.py runs from a wheel. These checks keep the README's
-copies identical to those, and its links live."""
+against the header here; docs/getting-started/c.md builds and runs it, `make docs-examples`) and
+its Python example is `app.py` of bindings/python/README.md (docs/getting-started/python.md runs
+it from a wheel). These checks keep the README's copies identical to those, and its links live."""
 import os
 import re
 import shutil
 import subprocess
 
 C_EXAMPLE = os.path.join("examples", "quickstart.c")
-PY_EXAMPLE = os.path.join("packaging", "dist-check", "quickstart.py")
-PY_BEGIN, PY_END = "# --- the quick start, as in README.md ---", "# --- end of the quick start ---"
+PY_EXAMPLE = os.path.join("bindings", "python", "README.md")
+PY_FILE = "app.py"
 
 
 def fenced(text, language):
@@ -25,10 +25,11 @@ def c_example(root):
 
 
 def python_example(root):
+    """The Python README's `app.py` block, without its fences."""
     with open(os.path.join(root, PY_EXAMPLE), encoding="utf-8") as source:
         text = source.read()
-    # The block carries the example's own imports; the check's (Decimal, Path) stay outside it.
-    return text[text.index(PY_BEGIN) + len(PY_BEGIN):text.index(PY_END)].strip("\n") + "\n"
+    match = re.search(r'^```python title="%s"\n(.*?)^```' % re.escape(PY_FILE), text, re.S | re.M)
+    return match.group(1) if match else None
 
 
 def link_problems(root, text):
@@ -65,7 +66,7 @@ def readme_problems(root):
     if fenced(text, "c") != c_example(root):
         problems.append("README's C example differs from %s" % C_EXAMPLE)
     if fenced(text, "python") != python_example(root):
-        problems.append("README's Python example differs from the quick start in %s" % PY_EXAMPLE)
+        problems.append("README's Python example differs from %s in %s" % (PY_FILE, PY_EXAMPLE))
     if fenced(text, "sh") != "make demo\nmake test\n":
         problems.append("README's quick start must be exactly `make demo` and `make test`")
     return problems + link_problems(root, text) + compile_problems(root)

@@ -1,26 +1,32 @@
 #!/usr/bin/env python3
-"""Every code example of the READMEs and getting-started pages, compiled and run against the
-built library, each from a fresh empty folder (an example may not depend on the current one).
+"""The getting-started pages, each run as a newcomer runs it: in a new folder outside the clone,
+with the artefact the page names, its commands exactly as the page writes them, and no
+environment variable the page does not set. The page is the test: when the page and the test
+disagree, the test fails.
 
-    run_examples.py ROOT          runs them all (make docs-examples)
-    run_examples.py ROOT --list   prints what it would run and what it only shows
+    run_examples.py ROOT                          every page, installing "From a clone" (make docs-examples)
+    run_examples.py ROOT --page swift.md ...      only these pages
+    run_examples.py ROOT --list                   what each page writes and runs, by way
+    run_examples.py ROOT --extract OUT --way WAY  each page's files and script for WAY, written into
+                                                  OUT/<page>/ (make dist-check runs them in its root)
 
-The pages: README.md, docs/getting-started/*.md, bindings/*/README.md. Each page's blocks of
-one language, in order, make one program (a later block may use what an earlier one defined).
-A block fenced with more than its language (```java title="...") is shown, not run, and is
-listed as such; so are ```sh and ```text blocks (commands and output, not programs). A block
-of any other language fails the check: a new language needs its runner here. ```swift blocks
-are built and run by `make docs-swift` (tools/docs/swift_examples.py names the pages); a page
-with Swift that it does not name fails here. A line `--8<-- "path"` inside a block is replaced
-by the file, as the site's snippets extension does.
+What a page holds (docs/getting-started/*.md, with the bindings' READMEs they include by
+`--8<--` lines, as the site's snippets extension includes them):
+- ```LANG title="FILE" is a file the newcomer writes: FILE, in the folder; an untitled ```LANG
+  block after it adds to that file (a program shown in parts, with prose between);
+- ```sh title="..." is a way to install, named by its title: "From a clone of Paywire" (the way
+  `make test` runs), "From the release" and its kinds ("From the release tarball", "From the
+  Debian packages": the ways `make dist-check` runs, in a root with the release's files);
+- an untitled ```sh block is a command every way runs, in page order, after the way's block;
+- ```text and ```console blocks are output, shown only. Any other block is a problem.
 
-C, Java, Kotlin and C# are compiled first, as their READMEs say; a compiler's warning fails.
-Kotlin is Debian's kotlinc 1.3 (make deps-kotlin), slow to start: one compile per page.
-
-Each program gets PAYWIRE_LIBRARY (the built library) and PAYWIRE_EXAMPLES (the checkout's
-examples/, absolute): the examples read their config and bundle from there, as a host with the
-Debian package reads /usr/share/paywire/examples.
+How it runs: a new temporary folder holds `app/`, where the page's files are written and its
+commands run (one `bash -e` script: the way's block, then the commands), and `paywire`, a link
+to the clone, which is the page's "clone beside this folder (../paywire)". The environment is
+the caller's without what a newcomer would not have set: PAYWIRE_*, LD_LIBRARY_PATH,
+PKG_CONFIG_PATH, PYTHONPATH, CLASSPATH, NODE_PATH, MONO_PATH and make's own variables.
 """
+import argparse
 import concurrent.futures
 import glob
 import os
@@ -30,179 +36,176 @@ import subprocess
 import sys
 import tempfile
 
-import swift_examples
-
 FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```", re.S | re.M)
-SNIPPET = re.compile(r'^--8<-- "([^"]+)"$', re.M)
-SHOWN = {"sh", "text", "console"}
-RUN_TIMEOUT = 120
-SLOW = {"kotlin"}
+INCLUDE = re.compile(r'^--8<-- "([^"]+)"$', re.M)
+TITLE = re.compile(r'^(\w+)(?: title="([^"]+)")?$')
+SHOWN = {"text", "console"}
+PAGES = "docs/getting-started/*.md"
+CLONE_WAY = "clone"
+# What a newcomer's shell has not set: variables that would let a page pass without saying so.
+UNSET = ("LD_LIBRARY_PATH", "LD_PRELOAD", "PKG_CONFIG_PATH", "PYTHONPATH", "CLASSPATH", "NODE_PATH", "MONO_PATH",
+         "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")
+# A Swift package builds all of PaywireKit first: minutes on a loaded two-core machine.
+TIMEOUT = {"swift.md": 900}
+DEFAULT_TIMEOUT = 300
 
 
-def pages(root):
-    found = ["README.md"] + sorted(glob.glob("docs/getting-started/*.md", root_dir=root)) \
-        + sorted(glob.glob("bindings/*/README.md", root_dir=root))
-    return [page for page in found if os.path.exists(os.path.join(root, page))]
+def expand(root, text):
+    """The text with each `--8<-- "path:start:end"` line replaced by those lines of the file (from
+    1, both optional), as pymdownx.snippets includes them, in code blocks and out of them."""
+    def lines(match):
+        path, _, span = match.group(1).partition(":")
+        with open(os.path.join(root, path), encoding="utf-8") as source:
+            text = source.read()
+        if not span:
+            return text
+        start, _, end = span.partition(":")
+        return "".join(text.splitlines(keepends=True)[int(start or 1) - 1:int(end) if end else None])
+    return INCLUDE.sub(lambda m: expand(root, lines(m)).rstrip("\n"), text)
 
 
-def programs(root):
-    """([(page, language, source)], [(page, info, why)], [problems])."""
-    runnable, shown, problems = {}, [], []
-    for page in pages(root):
-        text = open(os.path.join(root, page), encoding="utf-8").read()
+class Page:
+    """What one page writes (files) and runs (ways, commands), or why it cannot be run."""
+
+    def __init__(self, name, text):
+        self.name = name
+        self.files = {}       # path -> text, in the order the page gives them
+        self.ways = {}        # title -> script
+        self.commands = []    # untitled sh blocks
+        self.problems = []
+        current = {}          # language -> the file its untitled blocks add to
         for info, body in FENCE.findall(text):
-            words = info.split()
-            language = words[0] if words else ""
-            if len(words) > 1:
-                shown.append((page, info, "fenced with more than its language"))
+            match = TITLE.match(info.strip())
+            if not match:
+                self.problems.append("%s: a block fenced ```%s, which is neither a file, a way nor a command" % (name, info))
+                continue
+            language, title = match.group(1), match.group(2)
+            if language == "sh":
+                if title:
+                    self.ways[title] = body
+                else:
+                    self.commands.append(body)
             elif language in SHOWN:
-                shown.append((page, info, "commands or output"))
-            elif language == "swift":
-                if page not in swift_examples.PROGRAMS:
-                    problems.append("%s has ```swift that make docs-swift does not run (tools/docs/swift_examples.py)" % page)
-            elif language in RUNNERS:
-                body = SNIPPET.sub(lambda m: snippet(root, m.group(1)), body)
-                runnable.setdefault((page, language), []).append(body)
+                continue
+            elif title:
+                self.files[title] = body
+                current[language] = title
+            elif language in current:
+                self.files[current[language]] += "\n" + body
             else:
-                problems.append("%s: a ```%s block, which nothing runs: add its runner to tools/docs/run_examples.py, "
-                                "or fence it with a title to show it only" % (page, language))
-    found = [(page, language, "\n".join(blocks)) for (page, language), blocks in runnable.items()]
-    return found, shown, problems
+                self.problems.append("%s: an untitled ```%s block with no file before it: title the first one "
+                                     "(```%s title=\"FILE\")" % (name, language, language))
+
+    def way(self, wanted):
+        """The title of the way `wanted` names (a word of it: clone, release, tarball, Debian)."""
+        for title in self.ways:
+            if wanted.lower() in title.lower():
+                return title
+        return None
+
+    def script(self, title):
+        return "\n".join(["set -e", "# " + title, self.ways[title]] + self.commands)
 
 
-def snippet(root, spec):
-    """The text of `--8<-- "path:start:end"` (lines from 1, both optional), as pymdownx.snippets reads it."""
-    path, _, lines = spec.partition(":")
-    text = open(os.path.join(root, path), encoding="utf-8").read()
-    if not lines:
-        return text
-    start, _, end = lines.partition(":")
-    chosen = text.splitlines(keepends=True)[int(start or 1) - 1:int(end) if end else None]
-    return "".join(chosen)
+def pages(root, only=None):
+    found = []
+    for path in sorted(glob.glob(os.path.join(root, PAGES))):
+        name = os.path.basename(path)
+        if only and name not in only:
+            continue
+        with open(path, encoding="utf-8") as source:
+            found.append(Page(name, expand(root, source.read())))
+    return found
 
 
-# ---- one runner per language: (files to write, commands), run in an empty folder --------------
-def run_c(ctx, source):
-    return {"example.c": source}, [
-        [os.environ.get("CC", "cc"), "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", ctx["include"],
-         "example.c", "-o", "example", "-L", ctx["libdir"], "-lpaywire", "-Wl,-rpath," + ctx["libdir"]],
-        ["./example"]]
+def newcomer_environment():
+    return {key: value for key, value in os.environ.items() if not key.startswith("PAYWIRE_") and key not in UNSET}
 
 
-def run_python(ctx, source):
-    return {"example.py": source}, [[sys.executable, "example.py"]]
-
-
-def run_java(ctx, source):
-    match = re.search(r"^public (?:final )?class (\w+)", source, re.M)
-    name = match.group(1) if match else "Example"
-    classpath = ctx["java_cp"]
-    return {name + ".java": source}, [
-        ["javac", "-Xlint:all", "-Werror", "--release", "11", "-cp", classpath, "-d", ".", name + ".java"],
-        ["java", "-cp", classpath + ":.", name]]
-
-
-def run_kotlin(ctx, source):
-    # As the README says: kotlinc against the jar, JNA, Gson and the stdlib's AutoCloseable.use
-    # (kotlin-stdlib-jdk7), then `kotlin`, which adds the stdlib. Main is top level: YourAppKt.
-    # The compiler's JVM only JIT-compiles with C1 and collects serially: half the CPU of its
-    # defaults for one short compile.
-    classpath = ctx["java_cp"] + ":" + ctx["kotlin_jdk7"]
-    return {"YourApp.kt": source}, [
-        ["kotlinc", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-Werror", "-jvm-target", "1.8",
-         "-cp", classpath, "-d", ".", "YourApp.kt"],
-        ["kotlin", "-cp", classpath + ":.", "YourAppKt"]]
-
-
-def run_csharp(ctx, source):
-    # As the README says: compile against Paywire.dll, copy it beside the program, run it.
-    return {"YourApp.cs": source}, [
-        ["mcs", "-warnaserror", "-r:System.Json.dll", "-r:" + ctx["dll"], "YourApp.cs"],
-        ["cp", ctx["dll"], "."],
-        ["mono", "YourApp.exe"]]
-
-
-def run_js(ctx, source):
-    # `import ... from 'paywire'` resolves through node_modules, as after an npm install.
-    return {"example.mjs": source, "node_modules/paywire": ("link", ctx["node_package"])}, [["node", "example.mjs"]]
-
-
-RUNNERS = {"c": run_c, "python": run_python, "java": run_java, "kotlin": run_kotlin, "csharp": run_csharp, "js": run_js}
-
-
-def run_one(ctx, page, language, source):
-    """(ok, report) of one program, built and run in a fresh folder."""
-    folder = tempfile.mkdtemp(prefix="paywire-example-")
+def run_page(root, page, way):
+    """(ok, report): the page's files written into a new folder beside a link to the clone, and its
+    way's script run there."""
+    title = page.way(way)
+    if title is None:
+        return False, "%s: no way titled with %r (ways: %s)" % (page.name, way, ", ".join(page.ways) or "none")
+    folder = tempfile.mkdtemp(prefix="paywire-newcomer-")
     try:
-        files, commands = RUNNERS[language](ctx, source)
-        for name, content in files.items():
-            path = os.path.join(folder, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            if isinstance(content, tuple):
-                os.symlink(content[1], path)
-            else:
-                with open(path, "w", encoding="utf-8") as out:
-                    out.write(content)
-        log = []
-        for command in commands:
-            try:
-                run = subprocess.run(command, cwd=folder, env=ctx["env"], capture_output=True, text=True,
-                                     timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
-            except subprocess.TimeoutExpired:
-                return False, "%s (%s): %s did not end within %d s" % (page, language, command[0], RUN_TIMEOUT)
-            except FileNotFoundError:
-                return False, "%s (%s): no %s on this machine (make deps-bindings installs the toolchains)" % (
-                    page, language, command[0])
-            log.append("$ " + " ".join(command) + "\n" + run.stdout + run.stderr)
-            if run.returncode != 0:
-                return False, "%s (%s): exit %d\n%s" % (page, language, run.returncode, "".join(log))
-        return True, "%s (%s): ran\n%s" % (page, language, "".join(log))
+        os.symlink(os.path.abspath(root), os.path.join(folder, "paywire"))
+        app = os.path.join(folder, "app")
+        write(app, page)
+        try:
+            run = subprocess.run(["bash", "-e", "-c", page.script(title)], cwd=app, env=newcomer_environment(),
+                                 capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                 timeout=TIMEOUT.get(page.name, DEFAULT_TIMEOUT))
+        except subprocess.TimeoutExpired:
+            return False, "%s (%s): did not end within %d s" % (page.name, title, TIMEOUT.get(page.name, DEFAULT_TIMEOUT))
+        log = "$ %s\n%s%s" % (page.script(title).replace("\n", "\n$ "), run.stdout, run.stderr)
+        if run.returncode != 0:
+            return False, "%s (%s): exit %d\n%s" % (page.name, title, run.returncode, log)
+        return True, "%s (%s): ran\n%s" % (page.name, title, log)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def context(root):
-    root = os.path.abspath(root)
-    libdir = os.path.join(root, "build", "lib")
-    env = dict(os.environ, PAYWIRE_LIBRARY=os.path.join(libdir, "libpaywire.so.1"),
-               PAYWIRE_EXAMPLES=os.path.join(root, "examples"),
-               PYTHONPATH=os.path.join(root, "bindings", "python"))
-    return {"env": env, "include": os.path.join(root, "include"), "libdir": libdir,
-            "java_cp": ":".join(["/usr/share/java/jna.jar", "/usr/share/java/gson.jar",
-                                 os.path.join(root, "build", "java", "paywire.jar")]),
-            "kotlin_jdk7": "/usr/share/java/kotlin-stdlib-jdk7.jar",
-            "dll": os.path.join(root, "build", "dotnet", "Paywire.dll"),
-            "node_package": os.path.join(root, "bindings", "node")}
+def write(folder, page):
+    os.makedirs(folder, exist_ok=True)
+    for path, text in page.files.items():
+        target = os.path.join(folder, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as out:
+            out.write(text)
+
+
+def extract(root, out, way):
+    """Each page's files and its `way` script, as OUT/<page>/files/... and OUT/<page>/run.sh."""
+    written = []
+    for page in pages(root):
+        title = page.way(way)
+        if title is None or page.problems:
+            continue
+        target = os.path.join(out, page.name[:-3])
+        write(os.path.join(target, "files"), page)
+        with open(os.path.join(target, "run.sh"), "w", encoding="utf-8") as script:
+            script.write(page.script(title) + "\n")
+        written.append("%s (%s)" % (page.name, title))
+    return written
 
 
 def main(argv):
-    root = argv[1] if len(argv) > 1 else "."
-    found, shown, problems = programs(root)
-    if "--list" in argv:
-        for page, language, _ in found:
-            print("run   %s (%s)" % (page, language))
-        for page, info, why in shown:
-            print("shown %s ```%s: %s" % (page, info, why))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("root")
+    parser.add_argument("--list", action="store_true")
+    parser.add_argument("--page", nargs="+", help="only these pages (file names)")
+    parser.add_argument("--way", default=CLONE_WAY)
+    parser.add_argument("--extract", metavar="OUT")
+    arguments = parser.parse_args(argv[1:])
+    found = pages(arguments.root, arguments.page)
+    problems = [problem for page in found for problem in page.problems]
+    if arguments.extract:
+        for entry in extract(arguments.root, arguments.extract, arguments.way):
+            print("extracted " + entry)
+        return 0
+    if arguments.list:
+        for page in found:
+            print("%s: writes %s; ways: %s; %d command block(s)" % (
+                page.name, ", ".join(page.files) or "nothing", "; ".join(page.ways) or "none", len(page.commands)))
         for problem in problems:
             print("PROBLEM " + problem)
         return 1 if problems else 0
-    ctx = context(root)
+    runnable = [page for page in found if not page.problems]
     failed = list(problems)
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        # kotlinc's start is the longest job: it goes first, the others run beside it. Reports
-        # come in page order.
-        started = {program: pool.submit(run_one, ctx, *program)
-                   for program in sorted(found, key=lambda program: program[1] not in SLOW)}
-        for program in found:
-            ok, report = started[program].result()
+        # The longest first (Swift builds a package, Kotlin starts a compiler); reports in page order.
+        order = sorted(runnable, key=lambda page: -TIMEOUT.get(page.name, DEFAULT_TIMEOUT))
+        started = {page.name: pool.submit(run_page, arguments.root, page, arguments.way) for page in order}
+        for page in runnable:
+            ok, report = started[page.name].result()
             print(report if ok else "FAILED " + report, flush=True)
             if not ok:
                 failed.append(report.split("\n", 1)[0])
-    for page, info, why in shown:
-        print("shown, not run: %s ```%s (%s)" % (page, info, why))
     for problem in failed:
         print("docs-examples: " + problem, file=sys.stderr)
-    print("docs-examples: %d passed, %d failed" % (len(found) - (len(failed) - len(problems)), len(failed)))
+    print("docs-examples: %d page(s) ran as written, %d failed" % (len(runnable) - (len(failed) - len(problems)), len(failed)))
     return 1 if failed else 0
 
 

@@ -6,8 +6,9 @@
 
 Each page's ```swift blocks, in order, make one program (top-level code in main.swift): the
 README's "From Swift" is bindings/swift/Examples/Docs/Readme, docs/getting-started/swift.md is
-Examples/Docs/GettingStarted. A block fenced with more than `swift` (```swift title="...") is
-shown, not compiled: a Package.swift fragment. `reference.py check` (make docs-check) runs the
+Examples/Docs/GettingStarted. A block titled as a file other than a `main.swift`
+(```swift title="Package.swift"```) is not part of it: the page's manifest, which `make
+docs-examples` uses when it runs the page from an empty folder. `reference.py check` (make docs-check) runs the
 check, so a page edited without `write` fails there, and a program that no longer compiles
 fails `make swift-kit`.
 """
@@ -22,8 +23,10 @@ PROGRAMS = {
 
 
 def blocks(text):
-    """The ```swift blocks of a page (exactly `swift` after the fence), without their fences."""
-    return re.findall(r"^```swift\n(.*?)^```", text, re.S | re.M)
+    """The ```swift blocks of a page's program, without their fences: untitled ones, and one
+    titled as a `main.swift` (the file the program's blocks make)."""
+    return [body for title, body in re.findall(r'^```swift(?: title="([^"]*)")?\n(.*?)^```', text, re.S | re.M)
+            if not title or title.endswith("main.swift")]
 
 
 def program(page, text):

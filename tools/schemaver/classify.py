@@ -4,7 +4,8 @@ the newer one must carry. Pure functions on parsed JSON: no files, no git (check
 A difference is MINOR when a reader that knows the older schema can still read everything the
 newer library writes, and a caller of the older schema is still understood by the newer library:
 - a member added to `properties` and not required;
-- a value added to an `enum`;
+- a value added to an `enum` (a `const` is an `enum` of one value: a `const` that becomes an
+  `enum` holding it has values added);
 - an entry added to a map of schemas: `$defs`, `$defs/params` (a method), `$defs/results`,
   `$defs/events` (an event), `properties`;
 - a variant added at the end of a `oneOf` or `anyOf` (a new kind of result: tolerant readers
@@ -64,6 +65,7 @@ def _schema(old: Any, new: Any, path: str, root: bool = False, group: bool = Fal
         if group:
             yield from _map(old, new, path)
             return
+        old, new = _const_as_enum(old, new)
         for key in sorted(set(old) | set(new)):
             if key in ANNOTATIONS or (root and key == VERSION_KEY):
                 continue
@@ -87,6 +89,20 @@ def _schema(old: Any, new: Any, path: str, root: bool = False, group: bool = Fal
         return
     if old != new:
         yield Change(MAJOR, path, f"{_short(old)} became {_short(new)}")
+
+
+def _const_as_enum(old: dict, new: dict):
+    """When one side says `const` and the other `enum`, both as `enum`: `const: 8` is `enum: [8]`,
+    so widening it to `enum: [8, 9]` is a value added, and narrowing it back a value removed."""
+    if ("const" in old) == ("const" in new) or not ({"const", "enum"} <= set(old) | set(new)):
+        return old, new
+    def as_enum(schema):
+        if "const" not in schema:
+            return schema
+        widened = {key: value for key, value in schema.items() if key != "const"}
+        widened["enum"] = [schema["const"]]
+        return widened
+    return as_enum(old), as_enum(new)
 
 
 def _map(old: Any, new: Any, path: str, in_defs: bool = False) -> Iterator[Change]:

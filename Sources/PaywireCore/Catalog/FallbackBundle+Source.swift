@@ -10,9 +10,9 @@ extension FallbackBundle {
         case .path(let path):
             let bytes = try files.required(for: "fallback.path").read(path: path)
             guard String(validating: bytes, as: UTF8.self) != nil else {
-                throw WireError(.invalidUTF8, "fallback file '\(path)' is not valid UTF-8")
+                throw WireError(.invalidUTF8, "fallback file '\(path)' is not valid UTF-8", details: JSONObject([("file", .string(path))]))
             }
-            return try load(bytes)
+            return try load(bytes, origin: path)
         }
     }
 }

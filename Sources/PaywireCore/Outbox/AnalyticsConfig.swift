@@ -28,7 +28,7 @@ struct AnalyticsConfig: Equatable, Sendable {
     var retryMaxMilliseconds = 300_000
     /// How long `paywire_client_free` may spend sending a last batch (built-in transport).
     var closeFlushMilliseconds = 500
-    /// Keys this version does not know, reported as log events.
+    /// Keys this version does not know and no near miss of a known one: the answer's warnings.
     var unknownKeys: [String] = []
 
     init() {}
@@ -44,6 +44,6 @@ struct AnalyticsConfig: Equatable, Sendable {
         retryMinMilliseconds = try fields.optionalInt("retry_min_ms", in: 10...60_000) ?? retryMinMilliseconds
         retryMaxMilliseconds = try fields.optionalInt("retry_max_ms", in: retryMinMilliseconds...3_600_000) ?? retryMaxMilliseconds
         closeFlushMilliseconds = try fields.optionalInt("close_flush_ms", in: 0...5000) ?? closeFlushMilliseconds
-        unknownKeys = fields.unknownKeys(AnalyticsConfig.knownKeys).map { fields.fieldPath($0) }
+        unknownKeys = try fields.unknownKeysRefusingNearMisses(AnalyticsConfig.knownKeys, kind: "config")
     }
 }

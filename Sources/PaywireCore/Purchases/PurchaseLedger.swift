@@ -1,6 +1,13 @@
 import PaywireModel
 import PaywireWire
 
+/// What the backend said of a transaction kept for it.
+enum PurchaseVerdict: Sendable {
+    case accepted
+    /// A 4xx answer: its status, and the code and message of its error body.
+    case refused(status: Int, code: String?, message: String?)
+}
+
 /// A transaction kept for the backend, watched against the store's own deadline.
 struct StoreDeadline: Sendable {
     let transaction: StoreTransaction
@@ -31,6 +38,9 @@ final class PurchaseLedger: PurchaseAnswers {
     /// What each money record waiting for the backend holds, by its event id: read once, when
     /// it was kept (or when this run found it in the queue), not again from its bytes.
     private var kept: [String: PurchaseRecord.Kept] = [:]
+    /// Those waiting for the backend's verdict on a transaction (a test purchase's call), by
+    /// transaction id, with their time limit's timer.
+    private var verdictWaiters: [String: (timer: UInt64, reply: (PurchaseVerdict?) -> Void)] = [:]
 
     init(profiles: ProfileStore, store: StoreGateway, timers: Timers, log: Log, acknowledgeAfter: Int) {
         self.profiles = profiles
@@ -79,6 +89,27 @@ final class PurchaseLedger: PurchaseAnswers {
 
     // MARK: - The backend's verdicts
 
+    /// Whether a kept transaction still waits for the backend's verdict.
+    func awaitsVerdict(_ transactionId: String) -> Bool {
+        kept.values.contains { $0.transaction.transactionId == transactionId }
+    }
+
+    /// Hands the backend's verdict on `transactionId` to `reply` once it has been applied (the
+    /// profile is then the backend's), or nil when none came within `milliseconds`: the record
+    /// keeps going to the backend, and its verdict still applies when it comes.
+    func awaitVerdict(_ transactionId: String, within milliseconds: Int, reply: @escaping (PurchaseVerdict?) -> Void) {
+        let timer = timers.schedule(after: milliseconds) { [weak self] in
+            self?.verdictWaiters.removeValue(forKey: transactionId)?.reply(nil)
+        }
+        verdictWaiters[transactionId] = (timer, reply)
+    }
+
+    private func tellVerdict(_ transactionId: String, _ verdict: PurchaseVerdict) {
+        guard let waiter = verdictWaiters.removeValue(forKey: transactionId) else { return }
+        timers.cancel(waiter.timer)
+        waiter.reply(verdict)
+    }
+
     func delivered(_ record: OutboxRecord, response: HTTPResponse) {
         guard let kept = kept.removeValue(forKey: record.eventId) else { return }
         profiles.backendAnswered(kept.transaction.transactionId)
@@ -86,6 +117,7 @@ final class PurchaseLedger: PurchaseAnswers {
             _ = profiles.applyBackend(snapshot, profileId: kept.profileId)
         }
         if kept.finishedByCore { finishAnswered(kept.transaction, consume: kept.productType == .consumable) }
+        tellVerdict(kept.transaction.transactionId, .accepted)
     }
 
     func refused(_ record: OutboxRecord, response: HTTPResponse) {
@@ -93,8 +125,9 @@ final class PurchaseLedger: PurchaseAnswers {
         let transactionId = kept.transaction.transactionId
         profiles.backendAnswered(transactionId)
         let answer = PurchaseAnswer.decode(response.body)
-        var code = "http_\(response.status)", message = "no reason given"
-        if case .refused(let refusal, let reason)? = answer.outcome { (code, message) = (refusal, reason) }
+        var refused: (code: String, message: String)?
+        if case .refused(let code, let message)? = answer.outcome { refused = (code, message) }
+        let code = refused?.code ?? "http_\(response.status)", message = refused?.message ?? "no reason given"
         log(.warn, "the backend refused transaction '\(transactionId)' (\(code)): \(message); the access it gave is revoked",
             details: [("transaction_id", .string(transactionId)), ("code", .string(code)),
                       ("status", .number(JSONNumber(response.status)))])
@@ -106,6 +139,7 @@ final class PurchaseLedger: PurchaseAnswers {
         // The backend has judged it: the store need not deliver it again. A refused consumable
         // is not consumed: the backend did not vouch for it.
         if kept.finishedByCore { finishAnswered(kept.transaction, consume: false) }
+        tellVerdict(transactionId, .refused(status: response.status, code: refused?.code, message: refused?.message))
     }
 
     // MARK: - Store deadlines

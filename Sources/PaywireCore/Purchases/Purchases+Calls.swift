@@ -29,7 +29,7 @@ extension Purchases {
         purchaseStarting(bought)
         let operation = StoreOperation.purchase(bought)
         let plan = store.plan(operation)
-        if case .now(.purchase(let outcome)) = plan { return .done(purchaseResponse(bought, outcome)) }
+        if case .now(.purchase(let outcome)) = plan { return answer(bought, outcome, token: nil) }
         let (token, promised) = try calls.promise("make_purchase", waitsOnHost: Purchases.asksHost(plan), budget: budget(plan))
         callsInFlight[token] = .purchase(bought)
         let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(token, $0) }
@@ -89,7 +89,7 @@ extension Purchases {
         guard let call = callsInFlight.removeValue(forKey: callToken) else { return }
         switch (call, outcome) {
         case (.purchase(let bought), .purchase(let purchase)):
-            calls.complete(callToken, purchaseResponse(bought, purchase))
+            if case .done(let response) = answer(bought, purchase, token: callToken) { calls.complete(callToken, response) }
         case (.restore, .restore(.failed(let error))):
             calls.complete(callToken, .failure(error))
         case (.restore, .restore(.restored(let productIds, let transactions))):
@@ -123,6 +123,58 @@ extension Purchases {
         } }
     }
 
+    /// How long a test purchase's call waits for the backend's verdict before it answers with
+    /// the access granted on the device (unverified; the verdict still applies when it comes).
+    static let testVerdictBudget = 5000
+
+    /// The call's answer to the store's outcome: now, or, for a test-store purchase with a
+    /// backend, once the backend has judged it (`token` is the call's promise when it has one).
+    /// A server that does not take test purchases (one not in development mode) then makes it a
+    /// failed purchase, `unsupported_store`, instead of a success the backend revokes a moment
+    /// later, out of the host's sight.
+    private func answer(_ bought: ViewProduct, _ outcome: PurchaseOutcome, token: UInt64?) -> CallOutcome {
+        let response = purchaseResponse(bought, outcome)
+        guard response.status == .ok, let backend, !observerMode, case .succeeded(let transaction?, _) = outcome,
+              transaction.store == .test, ledger.awaitsVerdict(transaction.transactionId) else { return .done(response) }
+        let budget = min(backend.requestTimeout, Purchases.testVerdictBudget)
+        var promised: CallOutcome?
+        let callToken: UInt64
+        if let token {
+            callToken = token
+        } else {
+            // A synchronous call whose backend the host carries cannot wait: it answers now.
+            guard let promise = try? calls.promise("make_purchase", waitsOnHost: backend.carriedByHost, budget: budget) else {
+                return .done(response)
+            }
+            (callToken, promised) = (promise.token, promise.outcome)
+        }
+        ledger.awaitVerdict(transaction.transactionId, within: budget) { [weak self] verdict in
+            guard let self else { return }
+            switch verdict {
+            case .refused(let status, let code, let message)?:
+                self.calls.complete(callToken, .failure(Purchases.refusedTestPurchase(transaction, status: status, code: code, message: message)))
+            case .accepted?, nil:
+                self.calls.complete(callToken, self.successResponse("success", productId: bought.productId, transaction: transaction))
+            }
+        }
+        return promised ?? .pending(token: callToken, waitLimitMilliseconds: budget + Calls.answerSlackMilliseconds)
+    }
+
+    /// The failure a refused test purchase answers with: `unsupported_store` from a server
+    /// without the test store says how to turn it on.
+    static func refusedTestPurchase(_ transaction: StoreTransaction, status: Int, code: String?, message: String?) -> WireError {
+        let details = JSONObject([("transaction_id", .string(transaction.transactionId)), ("status", .number(JSONNumber(status))),
+                                  ("backend_code", code.map(JSONValue.string) ?? .null)])
+        if code.flatMap(RefusalCode.init(rawValue:)) == .unsupportedStore {
+            return WireError(.unsupportedStore,
+                             "the backend does not take test-store purchases: it is not in development mode. Start the server with --dev "
+                                 + "(or give it --test-signing-key) to try purchases against it; the access this purchase gave is revoked",
+                             details: details)
+        }
+        return WireError(.purchaseFailed, "the backend refused the purchase (\(code ?? "HTTP \(status)")): \(message ?? "no reason given"); "
+                             + "the access it gave is revoked", details: details)
+    }
+
     private func purchaseResponse(_ bought: ViewProduct, _ outcome: PurchaseOutcome) -> CallResponse {
         let type: String
         var transaction: StoreTransaction?
@@ -139,12 +191,17 @@ extension Purchases {
         if type != "user_cancelled", let error = settle(outcome, productId: bought.productId, product: bought.product, paywall: bought.paywall) {
             return .failure(error)
         }
+        return successResponse(type, productId: bought.productId, transaction: transaction)
+    }
+
+    /// `{type, product_id, transaction?, profile}` with the profile as it is now.
+    private func successResponse(_ type: String, productId: String, transaction: StoreTransaction?) -> CallResponse {
         let profile = profiles.current
         let now = profiles.accessNow()
         return .success { writer in
             writer.object { writer in
                 writer.member("type", type)
-                writer.member("product_id", bought.productId)
+                writer.member("product_id", productId)
                 if let transaction {
                     writer.key("transaction")
                     transaction.writeSummary(to: &writer)

@@ -151,10 +151,20 @@ final class PlacementServer {
                             details: JSONObject([("placement_id", .string(placementId))]))
         }
         guard let placement = try section(bundle).placement(placementId) else {
-            throw WireError(.notFound, "the bundle has no placement '\(placementId)' of this kind",
-                            details: JSONObject([("placement_id", .string(placementId))]))
+            throw PlacementServer.noPlacement(placementId, among: section(bundle).ids)
         }
         return placement
+    }
+
+    /// `not_found` for a placement id the bundle lacks, naming the nearest id it has
+    /// (`details.did_you_mean`) when one is a near miss: a typo in an id fails where it is made.
+    static func noPlacement(_ placementId: String, among ids: some Sequence<String>) -> WireError {
+        var details = JSONObject([("placement_id", .string(placementId))])
+        guard let meant = NearestName.suggestion(for: placementId, among: ids) else {
+            return WireError(.notFound, "the bundle has no placement '\(placementId)' of this kind", details: details)
+        }
+        details.set("did_you_mean", .string(meant))
+        return WireError(.notFound, "the bundle has no placement '\(placementId)' of this kind: did you mean '\(meant)'?", details: details)
     }
 
     /// A fetched placement, parsed and checked by the rules the bundle's placements follow.

@@ -60,6 +60,7 @@ enum RemoteSource {
         var details: [(key: String, value: JSONValue)] = [("source", .string(source)), ("underlying_error", .string(failure.code.rawValue))]
         if let transportError = failure.details["underlying_error"] { details.append(("transport_error", transportError)) }
         if let status = failure.details["status"] { details.append(("status", status)) }
+        if let code = failure.details["backend_code"] { details.append(("backend_code", code)) }
         return details
     }
 
@@ -79,9 +80,18 @@ enum RemoteSource {
             return .fresh(Fetched(key: key, etag: response.header("etag"), responseCreatedAt: createdAt,
                                   fetchedAt: now, placement: JSONWriter.encode(.object(placement))))
         default:
-            return .failed(WireError(.networkFailed, "the backend answered HTTP \(response.status)",
-                                     details: JSONObject([("placement_id", .string(placementId)),
-                                                          ("status", .number(JSONNumber(response.status)))])))
+            var details = JSONObject([("placement_id", .string(placementId)), ("status", .number(JSONNumber(response.status)))])
+            let code = errorCode(response.body)
+            if let code { details.set("backend_code", .string(code)) }
+            return .failed(WireError(.networkFailed, "the backend answered HTTP \(response.status)\(code.map { " (\($0))" } ?? "")",
+                                     details: details))
         }
+    }
+
+    /// The code of the spec's error body (`{"error": {"code": "unauthorized", ...}}`), if it has one.
+    static func errorCode(_ body: [UInt8]) -> String? {
+        guard case .object(let document)? = try? JSONParser.parse(body), case .object(let error)? = document["error"],
+              case .string(let code)? = error["code"] else { return nil }
+        return code
     }
 }

@@ -76,11 +76,54 @@ struct PlacementAnswer {
     /// Nothing could serve the placement: `error` is the answer.
     static func failed(_ error: WireError) -> PlacementAnswer { PlacementAnswer(error: error) }
 
-    /// The envelope a call answers with.
+    /// The envelope a call answers with. A paywall a copy on the device served because the
+    /// backend refused the request says so in its answer: the app's key is wrong, and a demo
+    /// that shows a paywall all the same would hide it.
     var response: CallResponse {
         switch served {
+        case .success(.paywall(let paywall)):
+            guard let refusal else { return CallResponse(status: .ok, envelope: paywall.envelope) }
+            return .success(refusal.annotating(paywall.paywall, source: source))
         case .success(let placement): return placement.response
         case .failure(let error): return .failure(error)
         }
+    }
+
+    /// What the backend said when it refused the request (401 or 403: the credentials), when a
+    /// copy on the device served because of it.
+    var refusal: BackendRefusal? {
+        guard source == .cache || source == .fallback, let failure else { return nil }
+        return BackendRefusal(failure)
+    }
+}
+
+/// The backend refused a request for the client's credentials (HTTP 401 or 403): its status
+/// and, when its body says one, its error code (`unauthorized`).
+struct BackendRefusal {
+    let status: Int
+    let code: String?
+
+    init?(_ failure: WireError) {
+        guard case .number(let number)? = failure.details["status"], let status = number.intValue, status == 401 || status == 403 else {
+            return nil
+        }
+        self.status = status
+        if case .string(let code)? = failure.details["backend_code"] { self.code = code } else { code = nil }
+    }
+
+    /// The paywall's encoded object with `source` and `backend_error` added at its end: the
+    /// paywall was encoded once, by this library's writer, so it is an object with members.
+    func annotating(_ paywall: [UInt8], source: PlacementSource) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 96)
+        writer.object { writer in
+            writer.member("source", source.rawValue)
+            writer.key("backend_error")
+            writer.object { writer in
+                writer.member("status", status)
+                writer.member("code", code)
+            }
+        }
+        guard paywall.last == UInt8(ascii: "}"), let opening = writer.bytes.first, opening == UInt8(ascii: "{") else { return paywall }
+        return Array(paywall.dropLast()) + [UInt8(ascii: ",")] + writer.bytes.dropFirst()
     }
 }

@@ -25,7 +25,7 @@ package final class FallbackBundle {
 
     /// The format the bundle was read from.
     package let format: FallbackFormat
-    /// The file's format version (1 for Paywire's format, 8 for the vendor's).
+    /// The file's format version (1 for Paywire's format, 8 to 11 for the vendor's).
     package let formatVersion: Int
     /// The bundle's content version: when its data was produced, in ms since the epoch.
     package let responseCreatedAt: Int
@@ -43,8 +43,27 @@ package final class FallbackBundle {
         self.onboardings = onboardings
     }
 
-    /// Checks the whole text's syntax and reads the index; placements stay unparsed.
-    package static func load(_ bytes: [UInt8]) throws(WireError) -> FallbackBundle {
+    /// Checks the whole text's syntax and reads the index; placements stay unparsed. `origin`
+    /// is the file the bytes came from, when they came from one: every error about the bundle,
+    /// now or when a placement is first read, names it, with the line and column where one is
+    /// known (`bundle.json:12:5: ...`).
+    package static func load(_ bytes: [UInt8], origin: String? = nil) throws(WireError) -> FallbackBundle {
+        do throws(WireError) {
+            let bundle = try parse(bytes)
+            bundle.paywalls.origin = origin
+            bundle.onboardings.origin = origin
+            return bundle
+        } catch {
+            // A syntax error knows its place; an error about the header names the file alone.
+            let offset = error.details["offset"].flatMap { value -> Int? in
+                if case .number(let number) = value { return number.intValue }
+                return nil
+            }
+            throw error.located(file: origin, at: offset.map { TextPosition(of: $0, in: bytes) })
+        }
+    }
+
+    private static func parse(_ bytes: [UInt8]) throws(WireError) -> FallbackBundle {
         let scanned: Result<TopLevel, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, limits: JSONLimits(maxDepth: 128, maxBytes: .max))
             do throws(JSONParseError) {
@@ -98,10 +117,13 @@ package final class FallbackBundle {
         return try build(params, top)
     }
 
-    /// The error for a file of another format version: which side is older says what to do
-    /// (the file: export or download it again; the library: update it); details name both.
-    package static func wrongVersion(_ format: FallbackFormat, found: Int, expected: Int) -> WireError {
-        let fileIsOlder = found < expected
+    /// The error for a file of a format version this library does not read (`supported` are
+    /// those it does): which side is older says what to do (the file: export or download it
+    /// again; the library: update it). The message and the details name both versions:
+    /// `found`, and `expected`, the nearest version this library reads.
+    package static func wrongVersion(_ format: FallbackFormat, found: Int, supported: ClosedRange<Int>) -> WireError {
+        let fileIsOlder = found < supported.lowerBound
+        let expected = fileIsOlder ? supported.lowerBound : supported.upperBound
         let file = format == .paywire ? "the Paywire bundle" : "the fallback file exported from the dashboard"
         let remedy: String
         switch (format, fileIsOlder) {
@@ -109,11 +131,13 @@ package final class FallbackBundle {
         case (.adapty, true): remedy = "download a new fallback file from the dashboard"
         case (_, false): remedy = "update Paywire to a version that reads format version \(found)"
         }
+        let reads = supported.count == 1 ? "the version \(expected)" : "the versions \(supported.lowerBound) to \(supported.upperBound)"
         return WireError(.wrongFallbackVersion,
-                         "\(file) has format version \(found), \(fileIsOlder ? "older" : "newer") than the version \(expected) this Paywire reads: \(remedy)",
+                         "\(file) has format version \(found), \(fileIsOlder ? "older" : "newer") than \(reads) this Paywire reads: \(remedy)",
                          details: JSONObject([("format", .string(format.rawValue)),
                                               ("found", .number(JSONNumber(found))),
                                               ("expected", .number(JSONNumber(expected))),
+                                              ("supported", .array(supported.map { .number(JSONNumber($0)) })),
                                               ("older", .string(fileIsOlder ? "file" : "library"))]))
     }
 
@@ -139,7 +163,7 @@ package final class FallbackBundle {
                             details: JSONObject([("field", .string("format_version"))]))
         }
         guard formatVersion == paywireFormatVersion else {
-            throw wrongVersion(.paywire, found: formatVersion, expected: paywireFormatVersion)
+            throw wrongVersion(.paywire, found: formatVersion, supported: paywireFormatVersion...paywireFormatVersion)
         }
         guard let createdAt = top.responseCreatedAt else {
             throw WireError(.invalidFallback, "the bundle needs an integer response_created_at (ms since the epoch)",

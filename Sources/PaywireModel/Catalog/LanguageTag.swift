@@ -76,6 +76,6 @@ package struct LanguageTag: Equatable, Sendable {
 }
 
 private extension Character {
-    package var isASCIILetter: Bool { isASCII && isLetter }
-    package var isASCIIDigit: Bool { isASCII && isNumber }
+    var isASCIILetter: Bool { isASCII && isLetter }
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

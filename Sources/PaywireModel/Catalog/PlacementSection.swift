@@ -12,6 +12,9 @@ package final class PlacementSection<V: WeightedVariation> {
     private let ranges: [String: Range<Int>]
     private let read: Reader
     private var loaded: [String: Placement<V>] = [:]
+    /// The file the bundle was read from, named with the line and column of a placement that
+    /// turns out to be invalid when it is first read.
+    package var origin: String?
 
     /// A section of a Paywire bundle (`section` is `placements` or `onboardings`).
     package convenience init(section: String, bytes: [UInt8], ranges: [String: Range<Int>]) {
@@ -43,9 +46,15 @@ package final class PlacementSection<V: WeightedVariation> {
             value = try JSONParser.parse(Array(bytes[range]), limits: JSONLimits(maxDepth: 128, maxBytes: .max))
         } catch {
             throw WireError(.invalidFallback, "\(section).\(id): \(error.reason)")
+                .located(file: origin, at: TextPosition(of: range.lowerBound + error.offset, in: bytes))
         }
-        let placement = try read(id, value)
-        loaded[id] = placement
-        return placement
+        do throws(WireError) {
+            let placement = try read(id, value)
+            loaded[id] = placement
+            return placement
+        } catch {
+            // Where the placement begins: its members are parsed values, without places of their own.
+            throw error.located(file: origin, at: TextPosition(of: range.lowerBound, in: bytes))
+        }
     }
 }

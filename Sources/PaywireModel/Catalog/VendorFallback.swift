@@ -5,17 +5,22 @@ import PaywireWire
 /// rules: the same md5 bucketing, cross-placement groups, products, remote config, and the
 /// content version that arbitrates between cache and bundle.
 ///
-/// Shape (format version 8):
+/// Shape (format versions 8 to 11):
 /// `{"meta": {"version": 8, "response_created_at": <ms>, "developer_ids": [<id>, ...]},
 ///   "data": {"<id>": {"meta": {"placement": {...}}, "data": [<variation>, ...]}, ...}}`;
 /// a placement may also be that object written as a JSON string. A variation is a paywall
-/// (`paywall_id`, `products`, ...) or an onboarding (`onboarding_id`, `onboarding_builder`, ...);
-/// which one a placement serves is read from its first variation when the file is indexed.
-/// What each vendor field becomes, and the fields with no place in Paywire's model:
+/// (`paywall_id`, `products`, ...; from format 10 a flow, `flow_id` and its paywalls) or an
+/// onboarding (`onboarding_id`, `onboarding_builder`, ...); which one a placement serves is read
+/// from its first variation when the file is indexed. What each version changed, what each
+/// vendor field becomes, and the fields with no place in Paywire's model:
 /// docs/concepts/fallback-and-cache.md.
 package enum VendorFallback {
-    /// The only version of the vendor's format this build reads.
-    package static let formatVersion = 8
+    /// The versions of the vendor's format this build reads: 8 (its SDKs 3.x until 3.11), 9
+    /// (3.12 on: product references name their access level and period), 10 (4.0: flows) and 11
+    /// (4.1: a flow's layouts).
+    package static let formatVersions = 8...11
+    /// The first version whose paywall variations are flows.
+    static let firstFlowVersion = 10
 
     /// Where each placement of `data` is, by the kind its variations serve. A placement whose
     /// kind cannot be told (no variations, not an object) is filed with the paywalls, where the
@@ -59,8 +64,8 @@ package enum VendorFallback {
         guard case .number(let number)? = fields.optional("version"), let version = number.intValue else {
             throw invalid("the dashboard's fallback file needs an integer meta.version", field: "meta.version")
         }
-        guard version == formatVersion else {
-            throw FallbackBundle.wrongVersion(.adapty, found: version, expected: formatVersion)
+        guard formatVersions.contains(version) else {
+            throw FallbackBundle.wrongVersion(.adapty, found: version, supported: formatVersions)
         }
         guard case .number(let createdNumber)? = fields.optional("response_created_at"), let createdAt = createdNumber.intValue, createdAt >= 0 else {
             throw invalid("the dashboard's fallback file needs meta.response_created_at, ms since the epoch", field: "meta.response_created_at")
@@ -76,7 +81,11 @@ package enum VendorFallback {
         return FallbackBundle(
             format: .adapty, formatVersion: version, responseCreatedAt: createdAt,
             paywalls: PlacementSection(section: "data", bytes: bytes, ranges: data.paywalls) { id, value throws(WireError) in
-                try VendorPlacement.read(id: id, value) { fields, group throws(WireError) in try Variation(vendor: fields, crossPlacementGroup: group) }
+                try VendorPlacement.read(id: id, value) { fields, group throws(WireError) in
+                    version >= firstFlowVersion
+                        ? try Variation(vendorFlow: fields, version: version, crossPlacementGroup: group)
+                        : try Variation(vendor: fields, version: version, crossPlacementGroup: group)
+                }
             },
             onboardings: PlacementSection(section: "data", bytes: bytes, ranges: data.onboardings) { id, value throws(WireError) in
                 try VendorPlacement.read(id: id, value) { fields, group throws(WireError) in try OnboardingVariation(vendor: fields, crossPlacementGroup: group) }
@@ -103,8 +112,10 @@ package enum VendorFallback {
         WireError(.invalidFallback, message, details: JSONObject([("field", .string(field))]))
     }
 
-    /// Whether a placement object's first variation is an onboarding (`onboarding_id` and no
-    /// `paywall_id`). Reads the keys of that one variation and skips the rest.
+    /// Whether a placement object's first variation is an onboarding (`onboarding_id`, and no
+    /// `paywall_id` or, from format 10, `flow_id`). Reads the keys of that one variation and
+    /// skips the rest; the same test for every version, since `data` may come before the `meta`
+    /// that names the version.
     private static func servesOnboarding(_ parser: inout JSONParser) throws(JSONParseError) -> Bool {
         var sawOnboarding = false
         var sawPaywall = false
@@ -122,7 +133,7 @@ package enum VendorFallback {
                 }
                 try parser.scanObject { key, parser throws(JSONParseError) in
                     sawOnboarding = sawOnboarding || key == "onboarding_id"
-                    sawPaywall = sawPaywall || key == "paywall_id"
+                    sawPaywall = sawPaywall || key == "paywall_id" || key == "flow_id"
                     _ = try parser.skipValue()
                 }
             }

@@ -101,15 +101,16 @@ struct CrossPlacementTest {
 }
 
 extension Variation {
-    /// A paywall variation of the vendor's file. Its builder layout (`paywall_builder`) is the
-    /// vendor's own layout language, not Paywire's: it is not served (`builder` is null).
-    init(vendor fields: Fields, crossPlacementGroup: String?) throws(WireError) {
+    /// A paywall variation of the vendor's file (formats 8 and 9). Its builder layout
+    /// (`paywall_builder`) is the vendor's own layout language, not Paywire's: it is not served
+    /// (`builder` is null).
+    init(vendor fields: Fields, version: Int, crossPlacementGroup: String?) throws(WireError) {
         let variationId = try fields.identifier("variation_id")
         let paywallId = try fields.identifier("paywall_id")
         let paywallName = try fields.string("paywall_name")
         let weight = try fields.int("weight", in: 0...100)
         var products: [ProductReference] = []
-        for product in try fields.objects("products") { products.append(try ProductReference(vendor: product)) }
+        for product in try fields.objects("products") { products.append(try ProductReference(vendor: product, version: version)) }
         self.init(variationId: variationId, paywallId: paywallId, paywallName: paywallName, weight: weight,
                   products: products, remoteConfigs: try RemoteConfig.vendor(fields),
                   crossPlacementGroup: crossPlacementGroup)
@@ -132,13 +133,20 @@ extension OnboardingVariation {
 }
 
 extension ProductReference {
-    /// A product of a vendor paywall: its store id, `is_consumable` as the consumable type
-    /// (otherwise the store's description decides), its offers, and Google Play's base plan and
-    /// offer (`base_plan_id`, `offer_id`). As the vendor's SDK reads
-    /// it, a promotional offer whose `promotional_offer_eligibility` is `false` is not named.
-    init(vendor fields: Fields) throws(WireError) {
+    /// A product of a vendor paywall: its store id, its offers, and Google Play's base plan and
+    /// offer (`base_plan_id`, `offer_id`). What it grants: in format 8, `is_consumable` as the
+    /// consumable type; from format 9, which the vendor's SDKs require of every product, its
+    /// `access_level_id` and the dashboard's `product_type` (see `vendorProductType`). As the
+    /// vendor's SDKs read it, a promotional offer whose `promotional_offer_eligibility` is
+    /// `false` is not named.
+    init(vendor fields: Fields, version: Int) throws(WireError) {
         self.init(vendorProductId: try fields.identifier("vendor_product_id"))
-        if try fields.optionalBool("is_consumable") == true { productType = .consumable }
+        if version >= 9 {
+            accessLevelId = try fields.identifier("access_level_id")
+            productType = ProductReference.vendorProductType(try fields.string("product_type"))
+        } else if try fields.optionalBool("is_consumable") == true {
+            productType = .consumable
+        }
         let promotional = try fields.optionalString("promotional_offer_id").flatMap { $0.isEmpty ? nil : $0 }
         promotionalOfferId = fields.optional("promotional_offer_eligibility") == .bool(false) ? nil : promotional
         winBackOfferId = try fields.optionalString("win_back_offer_id").flatMap { $0.isEmpty ? nil : $0 }
@@ -152,10 +160,15 @@ extension RemoteConfig {
     /// file holds. Its `lang` must be a language tag, or it could never answer a request.
     static func vendor(_ fields: Fields) throws(WireError) -> [RemoteConfig] {
         guard let config = try fields.optionalObject("remote_config") else { return [] }
+        return [try vendorLocalization(config)]
+    }
+
+    /// One `{lang, data}` of the vendor's file, its `lang` checked to be a language tag.
+    static func vendorLocalization(_ config: Fields) throws(WireError) -> RemoteConfig {
         let remoteConfig = try RemoteConfig.load(config)
         guard LanguageTag(remoteConfig.lang) != nil else {
             throw WireError.wrongParam(config.fieldPath("lang"), "'\(remoteConfig.lang)' is not a language tag like en or pt-BR")
         }
-        return [remoteConfig]
+        return remoteConfig
     }
 }

@@ -322,7 +322,9 @@ namespace Paywire
             if (obj == null) throw new PaywireException(Status.Internal, "internal", "not an envelope", null);
             JsonValue member;
             if (obj.TryGetValue("error", out member) && member is JsonObject) throw PaywireException.FromError(StatusCodes.Of(status), (JsonObject)member);
-            return obj.TryGetValue("success", out member) ? member : null;
+            if (!obj.TryGetValue("success", out member)) return null;
+            Warnings.Report(member);
+            return member;
         }
 
         private static JsonValue Parse(string text)

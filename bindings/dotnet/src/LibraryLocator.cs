@@ -13,8 +13,8 @@ namespace Paywire
 
     /// <summary>
     /// Finds libpaywire the way the Python and JVM bindings do: <c>PAYWIRE_LIBRARY</c> when set (and
-    /// then only it); <c>build/lib/libpaywire.so.1</c> beside any folder above this assembly (a
-    /// checkout finds its own build); the system's search; <c>lib/</c> under <c>PAYWIRE_PREFIX</c>,
+    /// then only it); <c>libpaywire.so.1</c> beside this assembly; <c>build/lib/libpaywire.so.1</c>
+    /// beside any folder above it (a checkout finds its own build); the system's search; <c>lib/</c> under <c>PAYWIRE_PREFIX</c>,
     /// <c>/usr/local</c>, <c>/usr</c>. The first that loads is checked: another ABI is refused.
     /// </summary>
     /// <remarks>
@@ -109,8 +109,11 @@ namespace Paywire
                 return candidates;
             }
             string location = typeof(LibraryLocator).Assembly.Location;
-            for (string folder = string.IsNullOrEmpty(location) ? null : Path.GetDirectoryName(Path.GetFullPath(location));
-                 !string.IsNullOrEmpty(folder); folder = Path.GetDirectoryName(folder))
+            string assemblyFolder = string.IsNullOrEmpty(location) ? null : Path.GetDirectoryName(Path.GetFullPath(location));
+            // Beside the assembly: an app folder that carries both (Paywire.dll and the library),
+            // as the getting-started page copies them out of a checkout's build.
+            if (!string.IsNullOrEmpty(assemblyFolder)) candidates.Add(Path.Combine(assemblyFolder, fileName));
+            for (string folder = assemblyFolder; !string.IsNullOrEmpty(folder); folder = Path.GetDirectoryName(folder))
             {
                 candidates.Add(Path.Combine(folder, "build", "lib", fileName));
             }

@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25";
+        public const string Sha256 = "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -97,6 +97,7 @@ namespace Paywire.Model
         public const string Unauthorized = "unauthorized";
         public const string Busy = "busy";
         public const string BelongsToAnotherProfile = "belongs_to_another_profile";
+        public const string UnsupportedStore = "unsupported_store";
     }
 
     /// <summary>The values of FallbackFormat; a value not listed (a newer library's) still reads.</summary>
@@ -1091,7 +1092,7 @@ namespace Paywire.Model
 
     public sealed class Paywall : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "variation_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "backend_error", "builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "source", "variation_id" };
         public Placement Placement { get; set; }
         public string PaywallId { get; set; }
         public string PaywallName { get; set; }
@@ -1112,6 +1113,10 @@ namespace Paywire.Model
         public JsonObject Builder { get; set; }
         /// <summary>a restore that gives an active access level dismisses the view with reason restore_success</summary>
         public bool? DismissOnRestore { get; set; }
+        /// <summary>present only when the backend refused the request for its credentials (HTTP 401 or 403: a wrong api_key) and a copy on the device answered instead: cache or fallback (the bundle). backend_error says what the backend answered. Bindings surface it as a warning</summary>
+        public string Source { get; set; }
+        /// <summary>with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none)</summary>
+        public BackendError BackendError { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -1140,6 +1145,8 @@ namespace Paywire.Model
             v.PostPurchase = ModelJson.Nullable(ModelJson.Req(o, "post_purchase", "Paywall"), x0 => PostPurchase.FromJson(x0));
             v.Builder = ModelJson.Nullable(ModelJson.Req(o, "builder", "Paywall"), x0 => ModelJson.Object(x0));
             v.DismissOnRestore = ModelJson.Bool(ModelJson.Req(o, "dismiss_on_restore", "Paywall"));
+            if (ModelJson.Present(o, "source")) v.Source = ModelJson.String(o["source"]);
+            if (ModelJson.Present(o, "backend_error")) v.BackendError = BackendError.FromJson(o["backend_error"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -1162,6 +1169,8 @@ namespace Paywire.Model
             o["post_purchase"] = ModelJson.NullOr(this.PostPurchase, x0 => x0.ToJson());
             o["builder"] = ModelJson.NullOr(this.Builder, x0 => x0);
             o["dismiss_on_restore"] = ModelJson.Json(this.DismissOnRestore);
+            if (this.Source != null) o["source"] = ModelJson.Json(this.Source);
+            if (this.BackendError != null) o["backend_error"] = this.BackendError.ToJson();
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -1377,6 +1386,43 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["type"] = ModelJson.Json(this.Type);
             o["step_id"] = ModelJson.Json(this.StepId);
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none)</summary>
+    public sealed class BackendError : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "code", "status" };
+        public long? Status { get; set; }
+        public string Code { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(BackendError model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static BackendError FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "BackendError");
+            var v = new BackendError();
+            v.Status = ModelJson.Integer(ModelJson.Req(o, "status", "BackendError"));
+            v.Code = ModelJson.Nullable(ModelJson.Req(o, "code", "BackendError"), x0 => ModelJson.String(x0));
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["status"] = ModelJson.Json(this.Status);
+            o["code"] = ModelJson.NullOr(this.Code, x0 => ModelJson.Json(x0));
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }

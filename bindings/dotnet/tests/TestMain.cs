@@ -20,7 +20,7 @@ namespace Paywire.Tests
         private static readonly Type[] Suites =
         {
             typeof(ClientTests), typeof(ErrorMappingTests), typeof(AsyncTests), typeof(HandlerTests),
-            typeof(OwnershipTests), typeof(LibraryLoadingTests), typeof(TypedTests), typeof(RoundTripTests),
+            typeof(OwnershipTests), typeof(LibraryLoadingTests), typeof(TypedTests), typeof(RoundTripTests), typeof(WarningsTests),
         };
 
         public static int Main(string[] arguments)

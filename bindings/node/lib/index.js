@@ -58,11 +58,29 @@ function refused(status, what) {
   return new PaywireError(status, { code: WIRE_CODES[status] || 'internal', message: `${what} refused: ${name}${reason}` });
 }
 
+// What a success says went otherwise than asked, as a Node warning (process.emitWarning, type
+// PaywireWarning: printed to stderr unless the app listens for 'warning' or runs with
+// --no-warnings): paywire_client_new's warnings (config keys the library ignored), and a paywall
+// served from the device because the backend refused the credentials (source, backend_error).
+function warnAbout(success) {
+  if (success === null || typeof success !== 'object') return;
+  for (const warning of Array.isArray(success.warnings) ? success.warnings : []) {
+    if (warning && typeof warning.message === 'string') process.emitWarning(warning.message, { type: 'PaywireWarning', code: warning.code });
+  }
+  const refusal = success.backend_error;
+  if (refusal && typeof refusal === 'object' && typeof success.source === 'string') {
+    const from = success.source === 'fallback' ? 'fallback bundle' : success.source;
+    process.emitWarning(`the backend refused the request (HTTP ${refusal.status}, ${refusal.code ?? 'no code'}): `
+      + `this paywall came from the ${from}; check the api_key`, { type: 'PaywireWarning', code: 'backend_refused' });
+  }
+}
+
 // The success of an envelope, or a PaywireError thrown for its error.
 function unwrap(status, text) {
   if (text === null) throw new PaywireError(status, { code: 'internal', message: 'libpaywire returned no envelope' });
   const envelope = parse(text);
   if (envelope.error !== undefined) throw new PaywireError(status, envelope.error);
+  warnAbout(envelope.success);
   return envelope.success;
 }
 
@@ -195,7 +213,10 @@ class Client extends methods.TypedMethods {
     if (this._pending.size === 0 && this._sink !== null) this._sink.unref();
     const envelope = event.envelope || {};
     if (envelope.error !== undefined) waiter.reject(new PaywireError(event.status ?? STATUS.FAILED, envelope.error));
-    else waiter.resolve(envelope.success);
+    else {
+      warnAbout(envelope.success);
+      waiter.resolve(envelope.success);
+    }
   }
 
   // Async calls the library dropped at close (their call_result never comes).

@@ -4,13 +4,14 @@
 // this package (a packaged addon may carry one); build/lib/libpaywire.so.1 beside any folder
 // above this package, so a checkout finds its own build; the system loader's search path
 // (LD_LIBRARY_PATH, ldconfig); lib/ under PAYWIRE_PREFIX, /usr/local and /usr.
-const fs = require('fs');
 const path = require('path');
 
 const ABI_VERSION = 1;
 const SONAME = `libpaywire.so.${ABI_VERSION}`;
 const PACKAGE_ROOT = path.resolve(__dirname, '..');
 
+// Every place, in order; the addon opens the first that loads and, when none does, names each
+// one it tried and why it failed (a missing file as well as one that would not load).
 function candidates() {
   const explicit = process.env.PAYWIRE_LIBRARY;
   if (explicit) return [path.resolve(explicit)];
@@ -19,16 +20,15 @@ function candidates() {
     found.push(path.join(dir, 'build', 'lib', SONAME));
     if (path.dirname(dir) === dir) break;
   }
-  // Paths that do not exist are left out, so the error lists the attempts that mattered.
-  const existing = found.filter((file) => fs.existsSync(file));
-  existing.push(SONAME);
+  found.push(SONAME);
   for (const prefix of [process.env.PAYWIRE_PREFIX, '/usr/local', '/usr']) {
-    if (prefix && fs.existsSync(path.join(prefix, 'lib', SONAME))) existing.push(path.join(prefix, 'lib', SONAME));
+    if (prefix) found.push(path.join(prefix, 'lib', SONAME));
   }
-  return existing;
+  return found;
 }
 
-// The addon is built into build/Release by `make node` (node-gyp).
+// The addon: built into build/Release by `make node` (node-gyp) in a checkout, and carried
+// prebuilt there by the npm package `make dist` packs (nothing is compiled at install).
 const addon = require(path.join(PACKAGE_ROOT, 'build', 'Release', 'paywire.node'));
 if (addon.headerAbiVersion !== ABI_VERSION) {
   throw new Error(`the addon was built against ABI ${addon.headerAbiVersion}, this package needs ABI ${ABI_VERSION}`);

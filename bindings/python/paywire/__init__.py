@@ -16,15 +16,29 @@ import ctypes
 import json
 import threading
 import time
+import warnings
 from decimal import Decimal
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from . import _native, models
+from . import _native
 from ._modelbase import UNSET, DecodeError
 from .methods import TypedMethods
-from .models import AnyEvent, parse_event
 
-__all__ = ["Client", "PaywireError", "STATUS", "abi_version", "version", "models", "parse_event", "AnyEvent",
+if TYPE_CHECKING:
+    from . import models
+    from .models import AnyEvent, parse_event
+else:
+    # The typed models load on first use (paywire/_lazy.py): a program of raw calls never pays
+    # for importing them.
+    from ._lazy import lazy_module
+    models = lazy_module(__name__ + ".models")
+
+    def __getattr__(name: str) -> Any:
+        if name in ("AnyEvent", "parse_event"):
+            return getattr(models, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+__all__ = ["Client", "PaywireError", "PaywireWarning", "STATUS", "abi_version", "version", "models", "parse_event", "AnyEvent",
            "DecodeError", "UNSET", "schema_mismatch"]
 __version__ = "0.2.0"
 
@@ -89,6 +103,30 @@ class PaywireError(Exception):
         super().__init__(f"{self.code}: {self.message}")
 
 
+class PaywireWarning(UserWarning):
+    """Something the library ignored or did instead of what was asked, which the answer says:
+    a config key it does not know, a paywall served from the device because the backend
+    refused the credentials. Shown as Python shows warnings (`warnings.filterwarnings` turns
+    them into errors, or silences them)."""
+
+
+def _warn_about(result: Any, stacklevel: int = 3) -> None:
+    """Warns of what a success says went otherwise than asked: client_new's `warnings`, and the
+    `source` and `backend_error` of a paywall a copy on the device served because the backend
+    refused the request."""
+    if not isinstance(result, dict):
+        return
+    for warning in result.get("warnings") or []:
+        if isinstance(warning, dict):
+            warnings.warn(PaywireWarning(warning.get("message", warning.get("code", ""))), stacklevel=stacklevel)
+    refusal = result.get("backend_error")
+    if isinstance(refusal, dict) and "source" in result:
+        warnings.warn(PaywireWarning(
+            f"the backend refused the request (HTTP {refusal.get('status')}, {refusal.get('code')}): this paywall came "
+            f"from the {'fallback bundle' if result['source'] == 'fallback' else 'cache'}; check the api_key"),
+            stacklevel=stacklevel)
+
+
 def _unwrap(status: int, envelope_text: Optional[str]) -> Any:
     if envelope_text is None:
         raise MemoryError("libpaywire could not allocate the result")
@@ -137,7 +175,7 @@ class Client(TypedMethods):
         out = ctypes.c_void_p()
         config_text = None if config is None else _dumps(config).encode()
         status = _lib.paywire_client_new(config_text, ctypes.byref(handle), ctypes.byref(out))
-        _unwrap(status, _native.take_string(_lib, out.value))
+        _warn_about(_unwrap(status, _native.take_string(_lib, out.value)))
         self._handle: Optional[int] = handle.value
         self._refuse_another_schema()
 
@@ -156,7 +194,9 @@ class Client(TypedMethods):
         out = ctypes.c_void_p()
         params_text = None if params is None else _dumps(params).encode()
         status = _lib.paywire_client_call(self._live(), method.encode(), params_text, ctypes.byref(out))
-        return _unwrap(status, _native.take_string(_lib, out.value))
+        result = _unwrap(status, _native.take_string(_lib, out.value))
+        _warn_about(result)
+        return result
 
     def _call_typed(self, method: str, params: Dict[str, Any]) -> Any:
         return self.call(method, params)
@@ -191,10 +231,10 @@ class Client(TypedMethods):
                 return
             yield event
 
-    def typed_events(self, timeout: float = 0.0) -> Iterator[AnyEvent]:
+    def typed_events(self, timeout: float = 0.0) -> Iterator["AnyEvent"]:
         """`events`, each parsed into its model (models.UnknownEvent for a name the schema lacks)."""
         for event in self.events(timeout):
-            yield parse_event(event)
+            yield models.parse_event(event)
 
     def wait_for(self, call_id: int, timeout: float = 5.0) -> Tuple[Any, List[Dict[str, Any]]]:
         """Polls until the `call_result` of `call_id` arrives; returns its result or raises.
@@ -209,6 +249,7 @@ class Client(TypedMethods):
                 envelope = event["envelope"]
                 if "error" in envelope:
                     raise PaywireError(event["status_name"], envelope["error"])
+                _warn_about(envelope.get("success"))
                 return envelope.get("success"), others
             others.append(event)
         raise TimeoutError(f"no call_result for call {call_id} within {timeout} s")

@@ -17,7 +17,7 @@ import asyncio
 from typing import Any, AsyncIterator, Dict, List, Mapping, Optional
 
 from . import Client as _SyncClient
-from . import PaywireError
+from . import PaywireError, _warn_about
 from .methods import AsyncTypedMethods
 from .models import AnyEvent, parse_event
 
@@ -128,6 +128,7 @@ class Client(AsyncTypedMethods):
                     if "error" in envelope:
                         future.set_exception(PaywireError(event.get("status_name", "FAILED"), envelope["error"]))
                     else:
+                        _warn_about(envelope.get("success"))
                         future.set_result(envelope.get("success"))
                 return
         assert self._queue is not None

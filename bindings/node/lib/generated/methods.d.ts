@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25";
+export declare const SCHEMA_SHA256: "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25";
+const SCHEMA_SHA256 = "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 

@@ -7,11 +7,11 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25";
+export type SchemaSha256 = "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
-export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy" | "belongs_to_another_profile";
+export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy" | "belongs_to_another_profile" | "unsupported_store";
 
 export type FallbackFormat = "paywire" | "adapty";
 
@@ -220,6 +220,10 @@ export interface Paywall {
   builder: JsonObject | null;
   /** a restore that gives an active access level dismisses the view with reason restore_success */
   dismiss_on_restore: boolean;
+  /** present only when the backend refused the request for its credentials (HTTP 401 or 403: a wrong api_key) and a copy on the device answered instead: cache or fallback (the bundle). backend_error says what the backend answered. Bindings surface it as a warning */
+  source?: "cache" | "fallback";
+  /** with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none) */
+  backend_error?: BackendError;
 }
 
 export interface Placement {
@@ -262,6 +266,12 @@ export interface PostPurchaseDeepLink {
 export interface PostPurchaseNextStep {
   type: "next_step";
   step_id: string;
+}
+
+/** with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none) */
+export interface BackendError {
+  status: number;
+  code: string | null;
 }
 
 /** the paywall's remote config with its text tags filled from its products as the store describes them (loaded as get_paywall_products loads them) */

@@ -17,12 +17,12 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = 'a0de8825f0a9a1e7b2f126fafe176b7e535455a28dad692f35d5d3261ee9bb25'
+SCHEMA_SHA256 = '1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
-ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy', 'belongs_to_another_profile']
+ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy', 'belongs_to_another_profile', 'unsupported_store']
 FallbackFormat = Literal['paywire', 'adapty']
 CancellationReason = Literal['voluntarily_cancelled', 'billing_error', 'price_increase', 'product_was_not_available', 'refund', 'upgraded', 'unknown']
 
@@ -793,8 +793,10 @@ class Paywall:
     builder: Optional[Dict[str, Any]]
     dismiss_on_restore: bool
     forced: Optional[Literal[True]] = None
+    source: Optional[Literal['cache', 'fallback']] = None
+    backend_error: Optional[BackendError] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'forced', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'variation_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['backend_error', 'builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'forced', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'source', 'variation_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Paywall":
@@ -814,6 +816,8 @@ class Paywall:
             builder=_mb.req(d, "builder", "Paywall"),
             dismiss_on_restore=_mb.req(d, "dismiss_on_restore", "Paywall"),
             forced=d["forced"] if d.get("forced") is not None else None,
+            source=d["source"] if d.get("source") is not None else None,
+            backend_error=BackendError.from_json(d["backend_error"]) if d.get("backend_error") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -834,6 +838,10 @@ class Paywall:
         out["post_purchase"] = (None if self.post_purchase is None else self.post_purchase.to_json())
         out["builder"] = self.builder
         out["dismiss_on_restore"] = self.dismiss_on_restore
+        if self.source is not None:
+            out["source"] = self.source
+        if self.backend_error is not None:
+            out["backend_error"] = self.backend_error.to_json()
         out.update(self.extra_fields)
         return out
 
@@ -985,6 +993,34 @@ class PostPurchaseNextStep:
         out: Dict[str, Any] = {}
         out["type"] = self.type
         out["step_id"] = self.step_id
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class BackendError:
+    """with source: the backend's refusal, its HTTP status and the code of its error body (null
+    when the body names none)
+    """
+
+    status: int
+    code: Optional[str]
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['code', 'status'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "BackendError":
+        d = _mb.obj(data, "BackendError")
+        return cls(
+            status=_mb.req(d, "status", "BackendError"),
+            code=_mb.req(d, "code", "BackendError"),
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["status"] = self.status
+        out["code"] = self.code
         out.update(self.extra_fields)
         return out
 

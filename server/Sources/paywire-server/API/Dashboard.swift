@@ -28,10 +28,12 @@ enum DashboardPage {
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>Paywire experiments</title>
             <style>
-            body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1d2330; background: #fff; }
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 16px 20px; color: #1d2330; background: #fff; }
             h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; } h3 { font-size: 15px; }
-            table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 4px 10px; border-bottom: 1px solid #dde; text-align: right; }
-            th:first-child, td:first-child { text-align: left; } th { background: #f3f4f8; }
+            table { border-collapse: collapse; margin: 8px 0; width: 100%; } th, td { padding: 4px 5px; border-bottom: 1px solid #dde; text-align: right; }
+            th { background: #f3f4f8; font-size: 12px; vertical-align: bottom; } td { white-space: nowrap; font-size: 13px; font-variant-numeric: tabular-nums; }
+            th:first-child, td:first-child { text-align: left; } td:first-child { white-space: normal; overflow-wrap: anywhere; min-width: 9em; }
+            td[data-field^="revenue"] { white-space: normal; }
             .srm { padding: 6px 10px; border-radius: 4px; display: inline-block; }
             svg.conversion-chart { display: block; margin: 8px 0 16px; }
             tr.holdout td { background: #f6f6f9; } .baseline { font-size: 12px; white-space: nowrap; color: #556; border: 1px solid #aab; border-radius: 3px; padding: 0 4px; }

@@ -33,7 +33,8 @@ enum DashboardProfilePage {
             <style>
             body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1d2330; background: #fff; }
             h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 28px; }
-            table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 4px 10px; border-bottom: 1px solid #dde; text-align: left; }
+            table { border-collapse: collapse; margin: 8px 0; width: 100%; } th, td { padding: 4px 6px; border-bottom: 1px solid #dde; text-align: left; }
+            td { font-size: 13px; overflow-wrap: anywhere; }
             th { background: #f3f4f8; } .web { font-size: 12px; border: 1px solid #4c6ef5; color: #4c6ef5; border-radius: 3px; padding: 0 4px; }
             .moved td { color: #778; } .held { padding: 6px 10px; background: #fff6e0; display: inline-block; border-radius: 4px; }
             </style></head><body>

@@ -340,6 +340,7 @@ public final class Client extends TypedMethods implements AutoCloseable {
             throw PaywireException.fromError(Status.of(status), error.getAsJsonObject());
         }
         JsonElement success = object.get("success");
+        Warnings.report(success);
         return success == null ? JsonNull.INSTANCE : success;
     }
 

@@ -30,7 +30,7 @@ public final class TestMain {
 
     private static final Class<?>[] SUITES = {
         ClientTest.class, ErrorMappingTest.class, AsyncTest.class, HandlerTest.class,
-        OwnershipTest.class, LibraryLoadingTest.class, TypedTest.class, RoundTripTest.class,
+        OwnershipTest.class, LibraryLoadingTest.class, TypedTest.class, RoundTripTest.class, WarningsTest.class,
     };
 
     private TestMain() {

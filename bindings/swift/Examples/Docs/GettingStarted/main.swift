@@ -6,7 +6,30 @@
 import Foundation
 import PaywireKit
 
-let client = try PaywireClient(configurationJSON: String(contentsOfFile: "examples/config.json", encoding: .utf8))
+let configuration = """
+    {"profile_id": "quickstart-user",
+     "store": {"type": "test", "products": [
+       {"vendor_product_id": "premium_annual", "title": "Premium, yearly", "price": "59.99", "currency_code": "USD",
+        "access_level": "premium", "period": {"unit": "year", "number_of_units": 1}},
+       {"vendor_product_id": "premium_monthly", "title": "Premium, monthly", "price": "9.99", "currency_code": "USD",
+        "access_level": "premium", "period": {"unit": "month", "number_of_units": 1}}]},
+     "fallback": {"bundle": {"format_version": 1, "response_created_at": 1767225600000,
+       "placements": {"onboarding": {"placement_audience_version_id": "onboarding-v1", "variations": [
+         {"variation_id": "annual-first", "paywall_id": "welcome", "weight": 100,
+          "products": ["premium_annual", "premium_monthly"],
+          "remote_configs": [{"lang": "en", "data": {"title": "Unlock everything"}}]}]}},
+       "onboardings": {"welcome": {"placement_audience_version_id": "welcome-v1", "variations": [
+         {"variation_id": "welcome-default", "onboarding_id": "welcome_quiz", "weight": 100,
+          "url": "https://onboarding.example.com/welcome_quiz/index.html"}]}}}}}
+    """
+
+let client: PaywireClient
+do {
+    client = try PaywireClient(configurationJSON: configuration)
+} catch {
+    print("cannot start Paywire:", error)  // no library, another ABI, a configuration refused: said, not a crash
+    exit(1)
+}
 let paywall = try await client.getPaywall(placementId: "onboarding", locale: "en")
 let products = try await client.getPaywallProducts(paywall: paywall)
 for product in products {

@@ -76,6 +76,7 @@ final class ClientCore: Sendable {
         }
         let envelope = native.take(out).flatMap { try? JSONValue(parsingBytes: $0) }
         if status == NativeStatus.ok, case .object(let members)? = envelope, let success = members["success"] {
+            PaywireWarnings.report(success)
             return .success(success)
         }
         if status == NativeStatus.closed || status == NativeStatus.invalidHandle { return .failure(.closed) }
@@ -198,6 +199,7 @@ enum CallResult {
         let envelope = event["envelope"]
         let status = Int32(clamping: event["status"]?.numberValue?.int ?? Int(NativeStatus.failed))
         if status == NativeStatus.ok, case .object(let members)? = envelope, let success = members["success"] {
+            PaywireWarnings.report(success)
             return .success(success)
         }
         return .failure(.from(envelope: envelope, status: status, name: event["status_name"]?.stringValue ?? "UNKNOWN"))

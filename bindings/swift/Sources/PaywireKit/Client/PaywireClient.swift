@@ -36,6 +36,7 @@ public final class PaywireClient: Sendable {
         guard status == NativeStatus.ok, let pointer else {
             throw PaywireError.from(envelope: envelope, status: status, name: native.name(of: status))
         }
+        if let created = envelope?["success"] { PaywireWarnings.report(created) }
         let handle = NativeHandle(pointer: pointer)
         do {
             try Self.checkSchema(native, handle)

@@ -4,7 +4,7 @@
 
 import Foundation
 
-/// The config of paywire_client_new. Unknown keys are reported as a log event, not refused.
+/// The config of paywire_client_new. A key one slip away from a known one (fallbak, profileId) is refused with wrong_param, details.did_you_mean naming the key it likely meant; any other unknown key is reported in the answer's warnings (#/$defs/client_created) and as a log event, not refused.
 public struct PaywireConfiguration: PaywireModel {
     /// generated (UUID v4) and persisted under storage_dir when absent
     public var profileId: String?

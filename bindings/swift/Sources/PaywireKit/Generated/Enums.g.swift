@@ -38,7 +38,7 @@ public enum ProductType: PaywireEnum {
     }
 }
 
-/// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`, `busy`, `belongs_to_another_profile`.
+/// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`, `busy`, `belongs_to_another_profile`, `unsupported_store`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum ErrorCode: PaywireEnum {
     /// `wrong_param`
@@ -95,6 +95,8 @@ public enum ErrorCode: PaywireEnum {
     case busy
     /// `belongs_to_another_profile`
     case belongsToAnotherProfile
+    /// `unsupported_store`
+    case unsupportedStore
     /// A value this binding does not list, as the library wrote it.
     case unknown(String)
 
@@ -127,6 +129,7 @@ public enum ErrorCode: PaywireEnum {
         case "unauthorized": self = .unauthorized
         case "busy": self = .busy
         case "belongs_to_another_profile": self = .belongsToAnotherProfile
+        case "unsupported_store": self = .unsupportedStore
         default: self = .unknown(rawValue)
         }
     }
@@ -160,6 +163,7 @@ public enum ErrorCode: PaywireEnum {
         case .unauthorized: "unauthorized"
         case .busy: "busy"
         case .belongsToAnotherProfile: "belongs_to_another_profile"
+        case .unsupportedStore: "unsupported_store"
         case .unknown(let value): value
         }
     }
@@ -386,6 +390,33 @@ public enum ProductsFetchPolicy: PaywireEnum {
         switch self {
         case .default: "default"
         case .waitForReceiptValidation: "wait_for_receipt_validation"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// One of the schema’s strings: `cache`, `fallback`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum PaywallSource: PaywireEnum {
+    /// `cache`
+    case cache
+    /// `fallback`
+    case fallback
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "cache": self = .cache
+        case "fallback": self = .fallback
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .cache: "cache"
+        case .fallback: "fallback"
         case .unknown(let value): value
         }
     }

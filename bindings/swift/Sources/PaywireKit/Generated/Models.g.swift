@@ -991,11 +991,15 @@ public struct Paywall: PaywireModel {
     public var builder: JSONObject?
     /// a restore that gives an active access level dismisses the view with reason restore_success
     public var dismissOnRestore: Bool
+    /// present only when the backend refused the request for its credentials (HTTP 401 or 403: a wrong api_key) and a copy on the device answered instead: cache or fallback (the bundle). backend_error says what the backend answered. Bindings surface it as a warning
+    public var source: PaywallSource?
+    /// with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none)
+    public var backendError: BackendError?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(placement: Placement, paywallId: String, paywallName: String, variationId: String, forced: Bool? = nil, remoteConfig: RemoteConfig? = nil, products: [PaywallProductReference] = [], responseCreatedAt: Int, requestLocale: String, locale: String? = nil, dismissOnPurchase: Bool, postPurchase: PostPurchase? = nil, builder: JSONObject? = nil, dismissOnRestore: Bool, unknownMembers: JSONObject = [:]) {
+    public init(placement: Placement, paywallId: String, paywallName: String, variationId: String, forced: Bool? = nil, remoteConfig: RemoteConfig? = nil, products: [PaywallProductReference] = [], responseCreatedAt: Int, requestLocale: String, locale: String? = nil, dismissOnPurchase: Bool, postPurchase: PostPurchase? = nil, builder: JSONObject? = nil, dismissOnRestore: Bool, source: PaywallSource? = nil, backendError: BackendError? = nil, unknownMembers: JSONObject = [:]) {
         self.placement = placement
         self.paywallId = paywallId
         self.paywallName = paywallName
@@ -1010,6 +1014,8 @@ public struct Paywall: PaywireModel {
         self.postPurchase = postPurchase
         self.builder = builder
         self.dismissOnRestore = dismissOnRestore
+        self.source = source
+        self.backendError = backendError
         self.unknownMembers = unknownMembers
     }
 
@@ -1029,6 +1035,8 @@ public struct Paywall: PaywireModel {
         postPurchase = try reader.required("post_purchase")
         builder = try reader.required("builder")
         dismissOnRestore = try reader.required("dismiss_on_restore")
+        source = try reader.optional("source")
+        backendError = try reader.optional("backend_error")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -1048,11 +1056,13 @@ public struct Paywall: PaywireModel {
         writer.required("post_purchase", postPurchase)
         writer.required("builder", builder)
         writer.required("dismiss_on_restore", dismissOnRestore)
+        writer.optional("source", source)
+        writer.optional("backend_error", backendError)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["placement", "paywall_id", "paywall_name", "variation_id", "forced", "remote_config", "products", "response_created_at", "request_locale", "locale", "dismiss_on_purchase", "post_purchase", "builder", "dismiss_on_restore"]
+    static let memberNames: Set<String> = ["placement", "paywall_id", "paywall_name", "variation_id", "forced", "remote_config", "products", "response_created_at", "request_locale", "locale", "dismiss_on_purchase", "post_purchase", "builder", "dismiss_on_restore", "source", "backend_error"]
 }
 
 /// The schema's `Placement`.
@@ -1268,6 +1278,40 @@ public struct PostPurchaseNextStep: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["type", "step_id"]
+}
+
+/// with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none)
+public struct BackendError: PaywireModel {
+    /// The `status` member.
+    public var status: Int
+    /// The `code` member.
+    public var code: String?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(status: Int, code: String? = nil, unknownMembers: JSONObject = [:]) {
+        self.status = status
+        self.code = code
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "BackendError")
+        status = try reader.required("status")
+        code = try reader.required("code")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("status", status)
+        writer.required("code", code)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["status", "code"]
 }
 
 /// the paywall's remote config with its text tags filled from its products as the store describes them (loaded as get_paywall_products loads them)

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Paywall implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "variation_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("backend_error", "builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "source", "variation_id");
     private JsonObject extraFields = new JsonObject();
 
     private Placement placement;
@@ -217,6 +217,36 @@ public final class Paywall implements Model {
         return this;
     }
 
+    private String source;
+    /** present only when the backend refused the request for its credentials (HTTP 401 or 403: a wrong api_key) and a copy on the device answered instead: cache or fallback (the bundle). backend_error says what the backend answered. Bindings surface it as a warning */
+    public String getSource() {
+        return source;
+    }
+
+    public void setSource(String value) {
+        source = value;
+    }
+
+    public Paywall withSource(String value) {
+        setSource(value);
+        return this;
+    }
+
+    private BackendError backendError;
+    /** with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none) */
+    public BackendError getBackendError() {
+        return backendError;
+    }
+
+    public void setBackendError(BackendError value) {
+        backendError = value;
+    }
+
+    public Paywall withBackendError(BackendError value) {
+        setBackendError(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -242,6 +272,12 @@ public final class Paywall implements Model {
         v.postPurchase = ModelJson.nullable(ModelJson.req(o, "post_purchase", "Paywall"), x0 -> PostPurchase.fromJson(x0));
         v.builder = ModelJson.nullable(ModelJson.req(o, "builder", "Paywall"), x0 -> ModelJson.object(x0));
         v.dismissOnRestore = ModelJson.bool(ModelJson.req(o, "dismiss_on_restore", "Paywall"));
+        if (ModelJson.present(o, "source")) {
+            v.source = ModelJson.string(o.get("source"));
+        }
+        if (ModelJson.present(o, "backend_error")) {
+            v.backendError = BackendError.fromJson(o.get("backend_error"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -266,6 +302,12 @@ public final class Paywall implements Model {
         o.add("post_purchase", ModelJson.nullOr(postPurchase, x0 -> x0.toJson()));
         o.add("builder", ModelJson.nullOr(builder, x0 -> ModelJson.json(x0)));
         o.add("dismiss_on_restore", ModelJson.json(dismissOnRestore));
+        if (source != null) {
+            o.add("source", ModelJson.json(source));
+        }
+        if (backendError != null) {
+            o.add("backend_error", backendError.toJson());
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }
