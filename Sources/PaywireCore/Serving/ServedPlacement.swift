@@ -60,8 +60,12 @@ struct PlacementAnswer {
     let served: Result<ServedPlacement, WireError>
     let source: PlacementSource
     let failure: WireError?
+    /// The envelope as served, made once with the answer: a warm `get_paywall` hands out the
+    /// paywall's bytes without copying the paywall again.
+    private let plainResponse: CallResponse
 
     init(_ served: ServedPlacement, _ source: PlacementSource, _ failure: WireError? = nil) {
+        plainResponse = served.response
         self.served = .success(served)
         self.source = source
         self.failure = failure
@@ -71,6 +75,7 @@ struct PlacementAnswer {
         served = .failure(error)
         source = .none
         failure = error
+        plainResponse = .failure(error)
     }
 
     /// Nothing could serve the placement: `error` is the answer.
@@ -80,13 +85,11 @@ struct PlacementAnswer {
     /// backend refused the request says so in its answer: the app's key is wrong, and a demo
     /// that shows a paywall all the same would hide it.
     var response: CallResponse {
-        switch served {
-        case .success(.paywall(let paywall)):
-            guard let refusal else { return CallResponse(status: .ok, envelope: paywall.envelope) }
+        // The refusal first: the common answer (none) then copies nothing but the envelope.
+        if let refusal, case .success(.paywall(let paywall)) = served {
             return .success(refusal.annotating(paywall.paywall, source: source))
-        case .success(let placement): return placement.response
-        case .failure(let error): return .failure(error)
         }
+        return plainResponse
     }
 
     /// What the backend said when it refused the request (401 or 403: the credentials), when a
