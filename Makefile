@@ -124,8 +124,8 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson) -lpthread
 
 # The server (server/: paywire-server, its own package, so no server framework or database driver
-# enters libpaywire's graph): Hummingbird 2 on SwiftNIO, routes and models generated from
-# api/openapi.yaml, SQLite or PostgreSQL. `make server` builds the release binary
+# enters libpaywire's graph): Hummingbird 2 on SwiftNIO, routes written by hand and held to
+# api/openapi.yaml by tests, each behind its door (docs/operations/security.md), SQLite or PostgreSQL. `make server` builds the release binary
 # (build/bin/paywire-server: production, `make bench`). The tests and demos run a debug build
 # (build/dev/paywire-server: half the compile on two cores, which `make test` cannot spare)
 # through build/bin/paywire-devserver, which starts it with --dev (fault switches, /_dev/*,

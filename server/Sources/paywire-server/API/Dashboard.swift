@@ -7,7 +7,7 @@ import NIOCore
 /// (DashboardProfileRoute).
 enum DashboardRoute {
     static func register(on routes: ServerRoutes, api: API) {
-        routes.add(.get, "/dashboard") { _, _ in
+        routes.add(.get, "/dashboard", door: .operator(.dashboard)) { _, _ in
             var placements: [PlacementResults] = []
             let now = api.clock.nowMilliseconds()
             for placementId in api.setup.experiments.keys.sorted() {

@@ -6,7 +6,7 @@ import NIOCore
 /// the transfers in and out, and its web checkouts, as a page like the results'.
 enum DashboardProfileRoute {
     static func register(on routes: ServerRoutes, api: API) {
-        routes.add(.get, "/dashboard/profiles/{profile_id}") { _, context in
+        routes.add(.get, "/dashboard/profiles/{profile_id}", door: .operator(.customersRead)) { _, context in
             let raw = context.parameters.get("profile_id") ?? ""
             let profileId = raw.removingPercentEncoding ?? raw
             let view = try await api.setup.store.profileView(profileId)
