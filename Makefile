@@ -83,6 +83,8 @@ deps:
 	: '>>> devserver: SQLite for its store, Chromium for the results page test'; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	: 'the dashboard sign-in test drives Chromium through WebDriver'; \
+	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	: '<<< devserver'; \
 	: '>>> server: PostgreSQL for the second engine, nginx for the replica stage, wrk for the latency bench'; \
 	[ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
@@ -100,8 +102,9 @@ deps:
 	fi
 	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
 	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server,
-	@# cryptography signs the App Store notifications the tests send (ES256 JWS)
-	@python3 -c 'import scipy, schemathesis.cli, cryptography' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography
+	@# cryptography signs the App Store notifications the tests send (ES256 JWS), selenium is the
+	@# WebDriver client of the dashboard's sign-in test
+	@python3 -c 'import scipy, schemathesis.cli, cryptography, selenium' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography selenium
 	@# <<< devserver
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported. The

@@ -56,9 +56,9 @@ def chromium(*args):
 
 
 def dashboard_copy(server):
-    """The dashboard's page, fetched with the server's operator key, as a file Chromium opens.
-    A browser started from the command line cannot send the key; the page has no script and no
-    external asset, so the copy draws as the page does."""
+    """The dashboard's page, fetched with the server's operator key, as a file Chromium opens:
+    `--dump-dom` cannot sign in (test_dashboard_login.py does, through WebDriver), and the page
+    has no script and no external asset, so the copy draws as the page does."""
     status, _, page = server.call("GET", "/dashboard")
     assert status == 200, page
     OUTPUT.mkdir(parents=True, exist_ok=True)

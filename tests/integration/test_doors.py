@@ -22,10 +22,14 @@ WITHOUT = {scope: OperatorKey("without-" + scope.replace(":", "-"), [s for s in 
 ONLY = {scope: OperatorKey("only-" + scope.replace(":", "-"), [scope]) for scope in ALL_SCOPES}
 SECRETS = [APP_KEY, STRIPE_SECRET, EVERYTHING.secret, *(key.secret for key in [*WITHOUT.values(), *ONLY.values()])]
 
-#: The routes the spec does not describe, each with the scope it needs.
-OUTSIDE_THE_SPEC = [
+#: The dashboard's pages: a browser without a session is sent to sign in; a wrong key is a 401.
+PAGES = [
     ("GET", "/dashboard", "dashboard"),
     ("GET", "/dashboard/profiles/p-doors", "customers:read"),
+    ("POST", "/dashboard/logout", "dashboard"),
+]
+#: The routes the spec does not describe, each with the scope it needs.
+OUTSIDE_THE_SPEC = [
     ("GET", "/_dev/stats", "development"),
     ("GET", "/_dev/faults", "development"),
     ("POST", "/_dev/faults", "development"),
@@ -74,17 +78,18 @@ def wrong_kinds(door):
     app, operator = f"Api-Key {APP_KEY}", "Bearer " + EVERYTHING.secret
     if door == "app":
         return [operator, "Api-Key not-this-apps-key", f"Bearer {APP_KEY}", APP_KEY]
-    if door.startswith("operator:") or door == "play-push":
+    if door.startswith(("operator:", "operator-page:")) or door == "play-push":
         return [app, "Bearer not-an-operator-key", f"Api-Key {EVERYTHING.secret}", EVERYTHING.secret]
     return [app, operator]
 
 
 def walk(server, method, path, door):
-    assert ask(server, method, path, None)[0] == 401, f"{method} {path} opened without a credential"
+    without = 303 if door.startswith("operator-page:") else 401
+    assert ask(server, method, path, None)[0] == without, f"{method} {path} opened without a credential"
     for authorization in wrong_kinds(door):
         status, body = ask(server, method, path, authorization)
         assert status == 401, f"{method} {path} ({door}) opened to {authorization.split(' ')[0]}: {status} {body}"
-    if door.startswith("operator:"):
+    if door.startswith(("operator:", "operator-page:")):
         scope = door.split(":", 1)[1]
         status, body = ask(server, method, path, "Bearer " + WITHOUT[scope].secret)
         assert status == 403 and body["error"]["code"] == "insufficient_scope", (method, path, status, body)
@@ -121,6 +126,16 @@ def test_the_dashboard_and_the_development_routes_are_operator_doors_even_with_d
         assert status not in (401, 403), (path, status)
 
 
+@pytest.mark.parametrize("method,path,scope", PAGES)
+def test_the_dashboards_pages_send_a_browser_to_sign_in_and_refuse_wrong_keys(server, method, path, scope):
+    walk(server, method, path, "operator-page:" + scope)
+    status, headers, _ = server.call(method, path, body_for(method, path), operator=False)
+    assert headers["location"].startswith("/dashboard/login")
+    if method == "GET":
+        status, _ = ask(server, method, path, "Bearer " + ONLY[scope].secret)
+        assert status not in (401, 403), (path, status)
+
+
 def test_health_readiness_and_metrics_take_no_credential(server):
     for path in ("/healthz", "/readyz", "/metrics"):
         assert ask(server, "GET", path, None)[0] == 200
@@ -133,7 +148,7 @@ def test_without_app_keys_the_device_routes_are_open_and_the_operator_routes_sti
     try:
         assert bare.call("GET", "/v1/placements/onboarding", operator=False)[0] == 200
         for path in ("/v1/experiments/onboarding/results", "/dashboard", "/_dev/stats"):
-            assert bare.call("GET", path, operator=False)[0] == 401, path
+            assert bare.call("GET", path, operator=False)[0] in (401, 303), path
             assert bare.call("GET", path, headers={"authorization": "Bearer anything"})[0] == 401, path
     finally:
         bare.stop()

@@ -61,6 +61,8 @@ struct Options {
     var redemptionLinkBase = "paywire://redeem"
     /// What a restore or an identity does with a purchase another profile holds.
     var transferPolicy = TransferPolicy.transfer
+    /// Operators' dashboard sessions: their life, and Secure cookies behind https.
+    var dashboardSessions = DashboardLoginRoute.Settings()
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -280,6 +282,14 @@ extension Options {
         },
         Spec(flag: "--redemption-link-base", value: "URL", help: "where redemption links point, ?token= added (default paywire://redeem)") { o, v in
             o.redemptionLinkBase = v
+        },
+        Spec(flag: "--operator-session-ttl-seconds", value: "N",
+             help: "how long an operator's dashboard session lasts after signing in (default 28800, 8 hours)") { o, v throws(OptionProblem) in
+            o.dashboardSessions.ttlSeconds = try integer(v, "--operator-session-ttl-seconds", 1...(30 * 24 * 3600))
+        },
+        Spec(flag: "--behind-https", value: nil,
+             help: "browsers reach this server over https (a proxy ends TLS): the dashboard's cookies say Secure") { o, _ in
+            o.dashboardSessions.secureCookies = true
         },
         Spec(flag: "--transfer-policy", value: "POLICY",
              help: "a purchase another profile holds, on a restore or an identity: transfer (moves it, the default) or keep") { o, v throws(OptionProblem) in

@@ -94,10 +94,11 @@ struct ServerParts {
         router.add(middleware: APIErrors(routes: table))
         let api = API(setup: setup, clock: clock, random: random, logger: logger)
         let doors = DoorKeeper(appKeys: APIKeys(digests: options.apiKeyDigests), operatorKeys: OperatorKeys(keys: options.operatorKeys),
-                               pushTokens: pushTokens, clock: clock)
+                               pushTokens: pushTokens, sessions: setup.store, clock: clock)
         let routes = ServerRoutes(router: router, table: table, doors: doors)
         APIRoutes.register(on: routes, api: api, maxBodyBytes: options.maxBodyBytes)
         DashboardRoute.register(on: routes, api: api)
+        DashboardLoginRoute.register(on: routes, api: api, settings: options.dashboardSessions)
         DashboardProfileRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)
         if let dev = setup.dev { DevRoutes.register(on: routes, api: api, dev: dev) }

@@ -15,7 +15,7 @@ import Testing
     private static func keeper(appKeys: [String] = [appKey]) -> DoorKeeper {
         let staff = OperatorKey(id: "ana", digest: APIKeys.digest(of: staffKey), scopes: [.resultsRead, .dashboard])
         return DoorKeeper(appKeys: APIKeys(digests: appKeys.map { APIKeys.digest(of: $0) }),
-                          operatorKeys: OperatorKeys(keys: [staff]), pushTokens: nil, clock: FixedClock())
+                          operatorKeys: OperatorKeys(keys: [staff]), pushTokens: nil, sessions: nil, clock: FixedClock())
     }
 
     private static func request(_ authorization: String?) -> Request {

@@ -64,9 +64,17 @@ struct OperatorKeys: Sendable {
     /// The key a header carries, or nil when it carries none this server accepts.
     func key(_ header: String?) -> OperatorKey? {
         guard let given = APIKeys.credential(header, scheme: "Bearer") else { return nil }
+        return key(secret: given)
+    }
+
+    /// The key whose secret this is (the dashboard's sign-in form), or nil.
+    func key(secret given: some StringProtocol) -> OperatorKey? {
         let digest = APIKeys.digest(of: given)
         var found: OperatorKey?
         for key in keys where APIKeys.same(digest, key.digest) == 1 { found = key }
         return found
     }
+
+    /// The key with this id (a session names its key by id), or nil once it is rotated out.
+    func key(id: String) -> OperatorKey? { keys.first { $0.id == id } }
 }

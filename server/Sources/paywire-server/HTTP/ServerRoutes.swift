@@ -13,8 +13,14 @@ struct ServerRoutes {
         table.add(method, path)
         let doors = self.doors
         router.on(RouterPath(path), method: method) { request, context in
-            if let refusal = doors.refusal(door, request) { return refusal }
-            return try await handler(request, context)
+            switch try await doors.check(door, request) {
+            case .refused(let response):
+                return response
+            case .open(let viewer):
+                var context = context
+                context.viewer = viewer
+                return try await handler(request, context)
+            }
         }
     }
 }
