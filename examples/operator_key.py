@@ -10,7 +10,7 @@ import hashlib
 import secrets
 
 #: Every scope an operator key can hold (docs/operations/security.md).
-ALL_SCOPES = ("results:read", "customers:read", "customers:write", "dashboard", "notifications:write", "development")
+ALL_SCOPES = ("results:read", "customers:read", "customers:write", "dashboard", "notifications:write", "development", "audit:read")
 
 
 class OperatorKey:

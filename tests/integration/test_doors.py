@@ -27,6 +27,7 @@ PAGES = [
     ("GET", "/dashboard", "dashboard"),
     ("GET", "/dashboard/profiles/p-doors", "customers:read"),
     ("POST", "/dashboard/logout", "dashboard"),
+    ("GET", "/dashboard/audit", "audit:read"),
 ]
 #: The routes the spec does not describe, each with the scope it needs.
 OUTSIDE_THE_SPEC = [

@@ -213,7 +213,7 @@ extension Options {
             try o.appKeyDigests(v, "--api-key-sha256")
         },
         Spec(flag: "--operator-key-sha256", value: "ID:HEX:SCOPES",
-             help: "an operator key: its id, the SHA-256 (hex) of the key, its scopes (comma-separated: results:read, customers:read, customers:write, dashboard, notifications:write, development); repeat to give several (a rotation)") { o, v throws(OptionProblem) in
+             help: "an operator key: its id, the SHA-256 (hex) of the key, its scopes (comma-separated: results:read, customers:read, customers:write, dashboard, notifications:write, development, audit:read); repeat to give several (a rotation)") { o, v throws(OptionProblem) in
             try o.addOperatorKeys([v], "--operator-key-sha256")
         },
         Spec(flag: "--operator-keys", value: "FILE", help: "operator keys, one ID:HEX:SCOPES a line (# comments); several while one is rotated out") { o, v throws(OptionProblem) in

@@ -95,10 +95,11 @@ struct ServerParts {
         let api = API(setup: setup, clock: clock, random: random, logger: logger)
         let doors = DoorKeeper(appKeys: APIKeys(digests: options.apiKeyDigests), operatorKeys: OperatorKeys(keys: options.operatorKeys),
                                pushTokens: pushTokens, sessions: setup.store, clock: clock)
-        let routes = ServerRoutes(router: router, table: table, doors: doors)
+        let routes = ServerRoutes(router: router, table: table, doors: doors, audit: AuditTrail(store: setup.store, clock: clock))
         APIRoutes.register(on: routes, api: api, maxBodyBytes: options.maxBodyBytes)
         DashboardRoute.register(on: routes, api: api)
         DashboardLoginRoute.register(on: routes, api: api, settings: options.dashboardSessions)
+        DashboardAuditRoute.register(on: routes, api: api)
         DashboardProfileRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)
         if let dev = setup.dev { DevRoutes.register(on: routes, api: api, dev: dev) }

@@ -22,7 +22,7 @@ enum DashboardLoginRoute {
 
     static func register(on routes: ServerRoutes, api: API, settings: Settings) {
         let gate = LoginGate()
-        let keys = routes.doors.operatorKeys
+        let keys = routes.doors.operatorKeys, audit = routes.audit
         routes.add(.get, "/dashboard/login", door: .anyone) { request, _ in
             form(api, settings, next: request.uri.queryParameters.get("next"), status: .ok, message: nil)
         }
@@ -35,7 +35,7 @@ enum DashboardLoginRoute {
                 return page
             }
             let fields = LoginForm(try await request.body.collect(upTo: maxFormBytes))
-            let answer = try await signIn(fields, cookie: request.headers[.cookie], keys: keys, api: api, settings: settings)
+            let answer = try await signIn(fields, cookie: request.headers[.cookie], keys: keys, api: api, settings: settings, audit: audit)
             if answer.status == .unauthorized || answer.status == .forbidden { gate.failed(address, now: api.clock.nowMilliseconds()) }
             return answer
         }
@@ -52,6 +52,7 @@ enum DashboardLoginRoute {
                 try await api.setup.store.endSession(digest: digest)
             }
             api.logger.notice("operator signed out", metadata: ["key_id": .string(context.viewer?.keyId ?? "")])
+            if let viewer = context.viewer { try await audit.keep(viewer, "sign out", "", status: 303) }
             var headers: HTTPFields = [.location: "/dashboard/login", .cacheControl: "no-store"]
             headers[.setCookie] = SessionCookies.setCookie(SessionCookies.session, "", path: "/dashboard", maxAge: 0,
                                                            secure: settings.secureCookies)
@@ -59,7 +60,8 @@ enum DashboardLoginRoute {
         }
     }
 
-    private static func signIn(_ fields: LoginForm, cookie: String?, keys: OperatorKeys, api: API, settings: Settings) async throws -> Response {
+    private static func signIn(_ fields: LoginForm, cookie: String?, keys: OperatorKeys, api: API, settings: Settings,
+                               audit: AuditTrail) async throws -> Response {
         let next = fields["next"]
         guard let csrf = fields["csrf"], let expected = SessionCookies.value(SessionCookies.login, in: cookie),
               APIKeys.same(Array(csrf.utf8), Array(expected.utf8)) == 1 else {
@@ -79,6 +81,7 @@ enum DashboardLoginRoute {
         try await api.setup.store.startSession(digest: digest, OperatorSession(keyId: key.id, expiresAt: now + settings.ttlSeconds * 1000),
                                                now: now)
         api.logger.notice("operator signed in", metadata: ["key_id": .string(key.id)])
+        try await audit.keep(Viewer(keyId: key.id, csrf: nil), "sign in", "", status: 303)
         var headers: HTTPFields = [.location: SessionCookies.destination(next), .cacheControl: "no-store"]
         headers.append(HTTPField(name: .setCookie, value: SessionCookies.setCookie(
             SessionCookies.session, token, path: "/dashboard", maxAge: settings.ttlSeconds, secure: settings.secureCookies)))

@@ -16,6 +16,8 @@ enum OperatorScope: String, CaseIterable, Sendable {
     case notificationsWrite = "notifications:write"
     /// The development routes (`/_dev/*`, `--dev` only).
     case development
+    /// The audit records: what operators did to customers' data (`/dashboard/audit`).
+    case auditRead = "audit:read"
 }
 
 /// One operator key: its id (what logs and audit records name, never the key), its digest and

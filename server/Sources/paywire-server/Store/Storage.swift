@@ -78,6 +78,10 @@ protocol Storage: Sendable {
     func session(digest: String, now: Int) async throws -> OperatorSession?
     func endSession(digest: String) async throws
 
+    /// An operator's act kept (`AuditRecord`), and the latest ones, newest first.
+    func keepAudit(_ record: AuditRecord) async throws
+    func auditRecords(limit: Int) async throws -> [AuditRecord]
+
     /// Forgets everything stored (`POST /_dev/reset`).
     func reset() async throws
     /// Answers when the database does (`/readyz`).
