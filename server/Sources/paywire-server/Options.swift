@@ -63,6 +63,9 @@ struct Options {
     var transferPolicy = TransferPolicy.transfer
     /// Operators' dashboard sessions: their life, and Secure cookies behind https.
     var dashboardSessions = DashboardLoginRoute.Settings()
+    /// Requests a second per client address and per operator key; nil: not limited.
+    var rateLimitAddress: Int?
+    var rateLimitOperatorKey: Int?
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -286,6 +289,16 @@ extension Options {
         Spec(flag: "--operator-session-ttl-seconds", value: "N",
              help: "how long an operator's dashboard session lasts after signing in (default 28800, 8 hours)") { o, v throws(OptionProblem) in
             o.dashboardSessions.ttlSeconds = try integer(v, "--operator-session-ttl-seconds", 1...(30 * 24 * 3600))
+        },
+        Spec(flag: "--rate-limit-address", value: "N",
+             help: "requests a second per client address (bursts of 5 s worth), else 429 with Retry-After; off unless given") {
+            o, v throws(OptionProblem) in
+            o.rateLimitAddress = try integer(v, "--rate-limit-address", 1...1_000_000)
+        },
+        Spec(flag: "--rate-limit-operator-key", value: "N",
+             help: "requests a second per operator key (bursts of 5 s worth), else 429 with Retry-After; off unless given") {
+            o, v throws(OptionProblem) in
+            o.rateLimitOperatorKey = try integer(v, "--rate-limit-operator-key", 1...1_000_000)
         },
         Spec(flag: "--behind-https", value: nil,
              help: "browsers reach this server over https (a proxy ends TLS): the dashboard's cookies say Secure") { o, _ in

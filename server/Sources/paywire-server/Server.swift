@@ -73,6 +73,7 @@ struct ServerParts {
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         if setup.stripe == nil { logger.notice("Stripe webhooks are off: no --stripe-webhook-secret") }
         if options.apiKeyDigests.isEmpty { logger.warning("the device routes are open to anyone: no --app-key-sha256") }
+        if options.rateLimitAddress == nil { logger.notice("requests are not rate-limited per address: no --rate-limit-address") }
         if options.operatorKeys.isEmpty {
             logger.notice("every operator route answers 401 (results, dashboard, development routes): no --operator-key-sha256")
         } else {
@@ -95,7 +96,8 @@ struct ServerParts {
         let api = API(setup: setup, clock: clock, random: random, logger: logger)
         let doors = DoorKeeper(appKeys: APIKeys(digests: options.apiKeyDigests), operatorKeys: OperatorKeys(keys: options.operatorKeys),
                                pushTokens: pushTokens, sessions: setup.store, clock: clock)
-        let routes = ServerRoutes(router: router, table: table, doors: doors, audit: AuditTrail(store: setup.store, clock: clock))
+        let limits = RateGates(perAddress: options.rateLimitAddress, perOperatorKey: options.rateLimitOperatorKey, clock: clock)
+        let routes = ServerRoutes(router: router, table: table, doors: doors, audit: AuditTrail(store: setup.store, clock: clock), limits: limits)
         APIRoutes.register(on: routes, api: api, maxBodyBytes: options.maxBodyBytes)
         DashboardRoute.register(on: routes, api: api)
         DashboardLoginRoute.register(on: routes, api: api, settings: options.dashboardSessions)

@@ -44,3 +44,23 @@ import Testing
         #expect(SecretToken.derived(token, "csrf") != SecretToken.derived(SecretToken.make(SystemRandom()).token, "csrf"))
     }
 }
+
+/// Rate limits on their own: token buckets per holder.
+@Suite struct RateLimiterTests {
+    @Test func aHolderSendsItsBurstThenWaitsForTokensToComeBack() {
+        var limiter = RateLimiter(perSecond: 2, burst: 4)
+        for _ in 0..<4 { #expect(limiter.take("a", now: 0) == nil) }
+        #expect(limiter.take("a", now: 0) == 1)
+        #expect(limiter.take("b", now: 0) == nil, "each holder has its own bucket")
+        #expect(limiter.take("a", now: 499) == 1)
+        #expect(limiter.take("a", now: 500) == nil, "a token a half second at two a second")
+        #expect(limiter.take("a", now: 600) == 1)
+    }
+
+    @Test func aFloodOfHoldersIsForgottenOlderHalfFirst() {
+        var limiter = RateLimiter(perSecond: 1, burst: 1, maxHolders: 10)
+        for index in 0..<11 { #expect(limiter.take("h\(index)", now: index) == nil) }
+        #expect(limiter.take("h10", now: 11) == 1, "the newest is remembered")
+        #expect(limiter.take("h0", now: 11) == nil, "the oldest was forgotten: a full bucket again")
+    }
+}

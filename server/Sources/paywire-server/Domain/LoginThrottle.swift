@@ -1,8 +1,8 @@
 /// How often one client address may fail to sign in: after `limit` failures in any `window`
 /// (10 in 15 minutes) it waits until the oldest of them leaves the window; a success costs
 /// nothing. Pure: the caller gives the time and keeps the value (`LoginGate`). At most
-/// `maxAddresses` are remembered; past that the one seen longest ago is forgotten, so a flood
-/// of addresses costs bounded memory.
+/// `maxAddresses` are remembered: past that the older half is forgotten at once, so a flood of
+/// addresses costs bounded memory and amortized constant time.
 struct LoginThrottle: Sendable {
     enum Decision: Equatable, Sendable {
         case allow
@@ -32,11 +32,11 @@ struct LoginThrottle: Sendable {
     /// A failed attempt from `address` at `now`.
     mutating func failed(_ address: String, now: Int) {
         failures[address, default: []].append(now)
-        if failures.count > maxAddresses { forgetOldest() }
+        if failures.count > maxAddresses { forgetOlderHalf() }
     }
 
-    private mutating func forgetOldest() {
-        guard let oldest = failures.min(by: { ($0.value.last ?? 0) < ($1.value.last ?? 0) })?.key else { return }
-        failures[oldest] = nil
+    private mutating func forgetOlderHalf() {
+        let newest = failures.sorted { ($0.value.last ?? 0) > ($1.value.last ?? 0) }.prefix(max(1, maxAddresses / 2))
+        failures = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
     }
 }

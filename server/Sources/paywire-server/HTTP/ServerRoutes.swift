@@ -4,22 +4,28 @@ import HTTPTypes
 /// The router and the table of its routes: every route added here names its door, is checked
 /// at it before its handler runs, and is what a `405` knows. What an operator does to a
 /// customer's data through an audited door is kept before the answer leaves: a record that
-/// cannot be kept fails the request rather than answer unrecorded.
+/// cannot be kept fails the request rather than answer unrecorded. Every door but `anyone`'s is
+/// rate-limited per client address before it is checked, and an operator's requests per key
+/// after (`RateGates`).
 struct ServerRoutes {
     let router: Router<ServerContext>
     let table: RouteTable
     let doors: DoorKeeper
     let audit: AuditTrail
+    let limits: RateGates
 
     func add(_ method: HTTPRequest.Method, _ path: String, door: Door,
              _ handler: @escaping @Sendable (Request, ServerContext) async throws -> Response) {
         table.add(method, path)
-        let doors = self.doors, audit = self.audit, action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door)
+        let doors = self.doors, audit = self.audit, limits = self.limits
+        let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door), limited = door != .anyone
         router.on(RouterPath(path), method: method) { request, context in
+            if limited, let refusal = limits.address(context.channel.remoteAddress?.ipAddress ?? "unknown") { return refusal }
             switch try await doors.check(door, request) {
             case .refused(let response):
                 return response
             case .open(let viewer):
+                if let viewer, let refusal = limits.operatorKey(viewer.keyId) { return refusal }
                 var context = context
                 context.viewer = viewer
                 let response = try await handler(request, context)
