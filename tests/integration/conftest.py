@@ -56,6 +56,10 @@ class DevServer:
         defaults = ["--bundle", str(BACKEND_BUNDLE), "--products", str(PRODUCTS)] if files else []
         self.operator = OperatorKey("integration")
         keys = self.operator.server_args() if operator else []
+        # The server without --dev listens on 8080 unless told: tests run side by side (xdist
+        # workers, the SQLite and PostgreSQL stages), so each takes a free port unless it names one.
+        if "--port" not in extra_args and "PAYWIRE_PORT" not in (env or {}):
+            keys += ["--port", "0"]
         self.process = subprocess.Popen(
             [executable or DEVSERVER, *defaults, *keys, *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

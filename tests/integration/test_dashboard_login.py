@@ -196,6 +196,8 @@ def test_an_operator_signs_in_reads_the_results_and_signs_out_in_chromium(server
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
 
     app = {"authorization": f"Api-Key {APP_KEY}"}
     assert server.call("POST", "/v1/events", {"records": [shown(f"web-{i}", "onboarding-monthly-first") for i in range(3)]},
@@ -209,15 +211,17 @@ def test_an_operator_signs_in_reads_the_results_and_signs_out_in_chromium(server
         browser.get(server.url + "/dashboard")
         assert browser.current_url.endswith("/dashboard/login"), "no session: the sign-in page"
         browser.find_element(By.ID, "key").send_keys(ANA.secret)
+        # A click that submits a form may return before the next page has loaded: wait for it.
+        arrives = lambda url: WebDriverWait(browser, 30).until(expected_conditions.url_to_be(url))  # noqa: E731
         browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        assert browser.current_url == server.url + "/dashboard"
+        arrives(server.url + "/dashboard")
         exposed = browser.find_element(By.CSS_SELECTOR, '[data-variation="onboarding-monthly-first"] [data-field="exposed"]')
         assert int(exposed.text) >= 3
         assert browser.find_element(By.CSS_SELECTOR, '[data-field="operator"]').text == "ana"
         session = browser.get_cookie("paywire_session")
         assert session["httpOnly"] and session["sameSite"] == "Strict"
         browser.find_element(By.ID, "sign-out").click()
-        assert browser.current_url.endswith("/dashboard/login")
+        arrives(server.url + "/dashboard/login")
         browser.get(server.url + "/dashboard")
         assert browser.current_url.endswith("/dashboard/login"), "signed out: the page is closed"
         assert raw(server, "GET", "/dashboard", cookie=f"paywire_session={session['value']}")[0] == 303
