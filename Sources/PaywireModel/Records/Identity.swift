@@ -22,12 +22,14 @@ public enum Identity {
     /// JWS, three base64url parts joined by dots, at most `maxIdentityTokenLength` characters.
     /// Only its shape is checked here; the backend checks its signature and claims.
     public static func checkIdentityToken(_ value: String, _ path: String) throws(WireError) {
-        let parts = value.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false)
-        let base64URL = { (scalar: Unicode.Scalar) in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
-        }
         guard value.unicodeScalars.count <= maxIdentityTokenLength else {
             throw WireError.wrongParam(path, "must be at most \(maxIdentityTokenLength) characters")
+        }
+        // Bytes, not Unicode properties: base64url is ASCII, and the tables stay out of the library.
+        let parts = value.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let base64URL = { (byte: UInt8) in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(base64URL) }) else {
             throw WireError.wrongParam(path, "must be a JWT: three base64url parts joined by dots")
