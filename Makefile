@@ -83,6 +83,8 @@ deps:
 	: '>>> devserver: SQLite for its store, Chromium for the results page test'; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	: 'the dashboard sign-in test drives Chromium through WebDriver'; \
+	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	: '<<< devserver'; \
 	: '>>> server: PostgreSQL for the second engine, nginx for the replica stage, wrk for the latency bench'; \
 	[ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
@@ -100,8 +102,9 @@ deps:
 	fi
 	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
 	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server,
-	@# cryptography signs the App Store notifications the tests send (ES256 JWS)
-	@python3 -c 'import scipy, schemathesis.cli, cryptography' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography
+	@# cryptography signs the App Store notifications the tests send (ES256 JWS), selenium is the
+	@# WebDriver client of the dashboard's sign-in test
+	@python3 -c 'import scipy, schemathesis.cli, cryptography, selenium' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography selenium
 	@# <<< devserver
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported. The
@@ -124,8 +127,8 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson) -lpthread
 
 # The server (server/: paywire-server, its own package, so no server framework or database driver
-# enters libpaywire's graph): Hummingbird 2 on SwiftNIO, routes and models generated from
-# api/openapi.yaml, SQLite or PostgreSQL. `make server` builds the release binary
+# enters libpaywire's graph): Hummingbird 2 on SwiftNIO, routes written by hand and held to
+# api/openapi.yaml by tests, each behind its door (docs/operations/security.md), SQLite or PostgreSQL. `make server` builds the release binary
 # (build/bin/paywire-server: production, `make bench`). The tests and demos run a debug build
 # (build/dev/paywire-server: half the compile on two cores, which `make test` cannot spare)
 # through build/bin/paywire-devserver, which starts it with --dev (fault switches, /_dev/*,
@@ -597,8 +600,11 @@ check-unload: lib
 # SIZE_LINE is the stripped library's budget, which make dist and make dist-check hold too
 # (packaging/check_size.sh). Issue 46 set the goal at the floor + 0.75 MB (6,673,992 bytes with
 # the floor at 5,923,992); the line holds what was reached instead (docs/operations/testing.md),
-# so that the library does not grow again while the rest of the way is found.
-SIZE_LINE := 7135232
+# so that the library does not grow again while the rest of the way is found. It was 7,135,232
+# on issue 46's branch; issue 45's merge (the vendor's fallback formats 9 to 11, near-miss config
+# keys, errors at file:line:column) brought main to 7,239,680 after it, and proven identity 8 KB
+# more: the line is raised to that, measured, and no further (docs/operations/testing.md).
+SIZE_LINE := 7247872
 size: lib
 	swift build $(SWIFT_RELEASE) --package-path packaging/floor
 	python3 bench/size_report.py $(LIBDIR)/$(LIB_REAL) packaging/floor/.build/release/libpaywirefloor.so $(SIZE_LINE)

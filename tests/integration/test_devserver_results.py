@@ -316,6 +316,10 @@ def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_pat
 #: App Store's columns and consumption requests; 8: web purchases; 9: transfers and the
 #: customer's profile; 10: the exposure's revision).
 BEFORE_VERSION_6 = """
+    DROP TABLE audit_records;
+    DELETE FROM paywire_migrations WHERE version = 12;
+    DROP TABLE operator_sessions;
+    DELETE FROM paywire_migrations WHERE version = 11;
     ALTER TABLE events DROP COLUMN revision;
     DELETE FROM paywire_migrations WHERE version = 10;
     DROP TABLE transfers;

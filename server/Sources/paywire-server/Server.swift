@@ -70,8 +70,19 @@ struct ServerParts {
         setup.redemptionTTLMillis = options.redemptionTTLSeconds * 1000
         setup.redemptionLinkBase = options.redemptionLinkBase
         setup.transferPolicy = options.transferPolicy
+        setup.identity = try identityVerifier(options)
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         if setup.stripe == nil { logger.notice("Stripe webhooks are off: no --stripe-webhook-secret") }
+        if setup.identity == nil {
+            logger.warning("identify trusts the customer user id a device claims: no --identity-secret or --identity-jwks")
+        }
+        if options.apiKeyDigests.isEmpty { logger.warning("the device routes are open to anyone: no --app-key-sha256") }
+        if options.rateLimitAddress == nil { logger.notice("requests are not rate-limited per address: no --rate-limit-address") }
+        if options.operatorKeys.isEmpty {
+            logger.notice("every operator route answers 401 (results, dashboard, development routes): no --operator-key-sha256")
+        } else {
+            logger.info("operator keys", metadata: ["ids": .string(options.operatorKeys.map(\.id).joined(separator: ","))])
+        }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
         return ServerParts(options: options, setup: setup, logger: logger, clock: clock, random: random, summary: summary,
@@ -85,14 +96,16 @@ struct ServerParts {
         let table = RouteTable()
         router.add(middleware: Observe())
         if let dev = setup.dev { router.add(middleware: DevTraffic(state: dev, maxBodyBytes: options.maxBodyBytes)) }
-        router.add(middleware: RequireAPIKey(keys: APIKeys(digests: options.apiKeyDigests),
-                                             exempt: pushTokens == nil ? [] : [RequirePushToken.path]))
-        if let pushTokens { router.add(middleware: RequirePushToken(verifier: pushTokens, clock: clock)) }
         router.add(middleware: APIErrors(routes: table))
         let api = API(setup: setup, clock: clock, random: random, logger: logger)
-        let routes = ServerRoutes(router: router, table: table)
+        let doors = DoorKeeper(appKeys: APIKeys(digests: options.apiKeyDigests), operatorKeys: OperatorKeys(keys: options.operatorKeys),
+                               pushTokens: pushTokens, sessions: setup.store, clock: clock)
+        let limits = RateGates(perAddress: options.rateLimitAddress, perOperatorKey: options.rateLimitOperatorKey, clock: clock)
+        let routes = ServerRoutes(router: router, table: table, doors: doors, audit: AuditTrail(store: setup.store, clock: clock), limits: limits)
         APIRoutes.register(on: routes, api: api, maxBodyBytes: options.maxBodyBytes)
         DashboardRoute.register(on: routes, api: api)
+        DashboardLoginRoute.register(on: routes, api: api, settings: options.dashboardSessions)
+        DashboardAuditRoute.register(on: routes, api: api)
         DashboardProfileRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)
         if let dev = setup.dev { DevRoutes.register(on: routes, api: api, dev: dev) }
@@ -168,6 +181,19 @@ struct ServerParts {
             }
         } catch {
             throw StartProblem("--play-push-jwks \(path): \(error.message)")
+        }
+    }
+
+    /// `--identity-secret`, `--identity-jwks` and `--identity-audience` (Options checks that the
+    /// audience comes with a key); the JWK set is read once, at start.
+    private static func identityVerifier(_ options: Options) throws -> IdentityTokenVerifier? {
+        guard let audience = options.identityAudience else { return nil }
+        let jwks = try options.identityJWKS.map { try read($0, "the identity JWK set") }
+        do {
+            return try IdentityTokenVerifier(secrets: options.identitySecrets, jwks: jwks, audience: audience)
+        } catch {
+            let flag = error.code == "jwks" ? "--identity-jwks \(options.identityJWKS ?? "")" : "--identity-secret"
+            throw StartProblem("\(flag): \(error.message)")
         }
     }
 

@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88";
+export declare const SCHEMA_SHA256: "809fb317322ed36a51aaa05d570b6c102ad0ea51af97fecb3f8f059aa1a0da6e";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
@@ -157,7 +157,7 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `log_show_paywall` without blocking: the Promise settles with its call_result. */
   logShowPaywallAsync(params: LogShowPaywallParams): Promise<LogShowPaywallResult>;
 
-  /** Calls `identify`. */
+  /** Calls `identify`. identity_token: the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
   identify(params: IdentifyParams): null;
   /** Calls `identify` without blocking: the Promise settles with its call_result. */
   identifyAsync(params: IdentifyParams): Promise<null>;

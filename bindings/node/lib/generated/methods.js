@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88";
+const SCHEMA_SHA256 = "809fb317322ed36a51aaa05d570b6c102ad0ea51af97fecb3f8f059aa1a0da6e";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 
@@ -289,7 +289,7 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('log_show_paywall', params).then((result) => decodeResult('log_show_paywall', result));
   }
 
-  /** Calls `identify`. */
+  /** Calls `identify`. identity_token: the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
   identify(params) {
     return decodeResult('identify', this._callTyped('identify', params));
   }

@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88";
+export type SchemaSha256 = "809fb317322ed36a51aaa05d570b6c102ad0ea51af97fecb3f8f059aa1a0da6e";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -286,6 +286,8 @@ export interface LogShowPaywallParams {
 
 export interface IdentifyParams {
   customer_user_id: string;
+  /** the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
+  identity_token?: string;
 }
 
 /** result (kind-specific) or error {code?, message?, underlying_error?} */

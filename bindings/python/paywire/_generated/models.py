@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88'
+SCHEMA_SHA256 = '809fb317322ed36a51aaa05d570b6c102ad0ea51af97fecb3f8f059aa1a0da6e'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
@@ -1078,20 +1078,24 @@ class LogShowPaywallParams:
 @dataclass
 class IdentifyParams:
     customer_user_id: str
+    identity_token: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['customer_user_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['customer_user_id', 'identity_token'])
 
     @classmethod
     def from_json(cls, data: Any) -> "IdentifyParams":
         d = _mb.obj(data, "IdentifyParams")
         return cls(
             customer_user_id=_mb.req(d, "customer_user_id", "IdentifyParams"),
+            identity_token=d["identity_token"] if d.get("identity_token") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
         out["customer_user_id"] = self.customer_user_id
+        if self.identity_token is not None:
+            out["identity_token"] = self.identity_token
         out.update(self.extra_fields)
         return out
 
