@@ -54,9 +54,9 @@ struct IdentityTokenVerifier: Sendable {
         switch token.algorithm {
         case "HS256":
             guard !secrets.isEmpty else { return "the identity_token's alg HS256 needs --identity-secret on this server" }
-            let signed = secrets.contains { 
+            let signed = secrets.contains {
                 HMAC<SHA256>.isValidAuthenticationCode(token.signature, authenticating: token.signingInput, using: SymmetricKey(data: $0))
-             }
+            }
             return signed ? nil : JWKSet.badSignature
         case "RS256", "ES256":
             guard let keys else { return "the identity_token's alg \(token.algorithm ?? "") needs --identity-jwks on this server" }
