@@ -48,6 +48,9 @@ struct API: Sendable {
     let random: any RandomSource
     let logger: Logger
 
+    /// The lock of the routes that name a profile: its credentials.
+    var profileDoor: ProfileDoor { ProfileDoor(store: setup.store, clock: clock, random: random) }
+
     /// The profile as the backend knows it now, or nil when it never met it.
     func profile(_ profileId: String) async throws -> BackendProfile? {
         let facts = try await setup.store.profileFacts(profileId)

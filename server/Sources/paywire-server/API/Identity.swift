@@ -1,3 +1,4 @@
+import HTTPTypes
 import PaywireModel
 
 /// `POST /v1/profiles/{profile_id}/identity`: the profile is identified as a customer; the
@@ -19,7 +20,13 @@ extension API {
         }
         let outcome = try await setup.store.identify(request, policy: setup.transferPolicy, now: clock.nowMilliseconds())
         for _ in outcome.transferred { ServerMetrics.transfer(TransferReason.identity.rawValue) }
-        return .json(.ok, Identity.Answer.encode(profileId: outcome.profileId, profile: try await answerProfile(outcome.profileId),
-                                                 transferred: outcome.transferred))
+        var answer = Answer.json(.ok, Identity.Answer.encode(profileId: outcome.profileId, profile: try await answerProfile(outcome.profileId),
+                                                             transferred: outcome.transferred))
+        // The device moves to the customer's profile: it gets a credential of its own for it
+        // (the claim was allowed, proven when the server checks identities).
+        if outcome.profileId != profileId, let name = HTTPField.Name(ProfileCredentials.header) {
+            answer.headers[name] = try await profileDoor.issue(outcome.profileId, replacingPending: false)
+        }
+        return answer
     }
 }

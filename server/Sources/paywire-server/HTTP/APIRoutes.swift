@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import PaywireModel
 
@@ -58,15 +59,36 @@ enum APIRoutes {
         operations.map { "\($0.method.rawValue) \($0.path) \($0.door.name)" }.joined(separator: "\n")
     }
 
+    /// Runs a device operation that names a profile once the profile's door opened
+    /// (`ProfileDoor`); a credential it issued leaves in the answer's header, unless the
+    /// operation set one of its own (an identity that moved the device hands over the
+    /// customer's profile's).
+    private static func runBehindProfileDoor(_ api: API, _ input: RouteInput,
+                                             _ run: @Sendable (API, RouteInput) async throws -> Answer) async throws -> Answer {
+        let profiles = ProfileDoor.named(pathProfileId: input.path("profile_id").isEmpty ? nil : input.path("profile_id"), body: input.body)
+        switch try await api.profileDoor.check(profiles, credential: input.header(ProfileCredentials.header)) {
+        case .refused(let answer):
+            return answer
+        case .open(let issued):
+            var answer = try await run(api, input)
+            if let issued, let name = HTTPField.Name(ProfileCredentials.header), answer.headers[name] == nil {
+                answer.headers[name] = issued
+            }
+            return answer
+        }
+    }
+
     /// Registers every operation on `routes`; a request the edge cannot read is `400
     /// invalid_request`, naming why.
     static func register(on routes: ServerRoutes, api: API, maxBodyBytes: Int) {
         for (method, path, door, run) in operations {
             let names = path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+            let guarded = door == .app && !path.hasPrefix("/v1/placements/") && !path.hasPrefix("/v1/onboardings/")
             routes.add(method, path, door: door) { request, context in
                 do {
                     let input = try await RouteInput.read(request, context, parameterNames: names, limit: maxBodyBytes)
-                    return try await run(api, input).response
+                    guard guarded else { return try await run(api, input).response }
+                    return try await runBehindProfileDoor(api, input, run).response
                 } catch let problem as RouteInput.Problem {
                     return Answer.invalid(problem.message).response
                 }

@@ -232,10 +232,23 @@ struct Migration: Sendable {
                 arrival BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, key_id TEXT NOT NULL, action TEXT NOT NULL,
                 subject TEXT NOT NULL, status INTEGER NOT NULL);
             """),
+        // Profiles' credentials (docs/operations/security.md): each as the SHA-256 of the token
+        // the device was handed once, the profile it opens, when it was issued and when a
+        // request first carried it (NULL: pending; a profile with no used credential is
+        // issued a new one by its next request).
+        Migration(version: 13, name: "profile-credentials", sqlite: """
+            CREATE TABLE profile_credentials (
+                digest TEXT PRIMARY KEY, profile_id TEXT NOT NULL, issued_at INTEGER NOT NULL, used_at INTEGER);
+            CREATE INDEX profile_credentials_by_profile ON profile_credentials(profile_id);
+            """, postgres: """
+            CREATE TABLE profile_credentials (
+                digest TEXT PRIMARY KEY, profile_id TEXT NOT NULL, issued_at BIGINT NOT NULL, used_at BIGINT);
+            CREATE INDEX profile_credentials_by_profile ON profile_credentials(profile_id);
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).
     static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
                          "profile_records", "profile_data", "offer_nonces", "consumption_requests", "stripe_links", "web_purchases", "transfers",
-                         "operator_sessions", "audit_records"]
+                         "operator_sessions", "audit_records", "profile_credentials"]
 }

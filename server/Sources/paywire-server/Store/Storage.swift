@@ -82,6 +82,14 @@ protocol Storage: Sendable {
     func keepAudit(_ record: AuditRecord) async throws
     func auditRecords(limit: Int) async throws -> [AuditRecord]
 
+    /// A profile's credentials as kept (`ProfileCredentials`): digests, and whether each was used.
+    func profileCredentials(_ profileId: String) async throws -> [ProfileCredentials.Kept]
+    /// Marks a pending credential used (a request carried it); one used already stays as it was.
+    func credentialUsed(digest: String, now: Int) async throws
+    /// Keeps a new credential of a profile; `replacingPending` drops its pending ones first (a
+    /// profile no device holds yet keeps its newest only).
+    func issueCredential(profileId: String, digest: String, replacingPending: Bool, now: Int) async throws
+
     /// Forgets everything stored (`POST /_dev/reset`).
     func reset() async throws
     /// Answers when the database does (`/readyz`).

@@ -1,0 +1,48 @@
+/// A profile's credentials: the rule that decides, from what the server keeps of a profile's
+/// credentials and the one a request carries, whether the request may name that profile.
+///
+/// A credential is a `SecretToken` (32 random bytes, base64url), handed to the device once in
+/// the `x-paywire-profile-credential` header and kept only as its SHA-256 digest. It is
+/// *pending* until a request first carries it, *used* after. A profile with no used credential
+/// is not yet any device's: a request that names it without a matching credential is served and
+/// answered with a new one (a profile the server never met is minted so; one whose first answer
+/// was lost is issued again). Once a credential of a profile was used, a request naming that
+/// profile must carry one of its credentials.
+enum ProfileCredentials {
+    /// One credential kept of a profile.
+    struct Kept: Sendable, Equatable {
+        let digest: String
+        let used: Bool
+    }
+
+    /// What a request naming a profile comes to.
+    enum Verdict: Sendable, Equatable {
+        /// It carries one of the profile's credentials; a pending one is marked used (`digest`).
+        case open(markUsed: String?)
+        /// The profile is no device's yet: the request is served and a new credential issued.
+        case issue
+        /// Refused with this problem code (`profile_credential_required`, `profile_credential_invalid`).
+        case refused(code: String)
+    }
+
+    static let header = "x-paywire-profile-credential"
+    static let required = "profile_credential_required"
+    static let invalid = "profile_credential_invalid"
+
+    /// The verdict for `kept` (the profile's credentials) and `given` (the digest of the
+    /// credential the request carries; nil when it carries none or one of no credential's shape).
+    /// Digests are compared in time that does not depend on where they differ.
+    static func verdict(kept: [Kept], given: String?) -> Verdict {
+        if let given {
+            var match: Kept?
+            for credential in kept where same(credential.digest, given) { match = credential }
+            if let match { return .open(markUsed: match.used ? nil : match.digest) }
+        }
+        guard kept.contains(where: \.used) else { return .issue }
+        return .refused(code: given == nil ? required : invalid)
+    }
+
+    private static func same(_ a: String, _ b: String) -> Bool {
+        APIKeys.same(Array(a.utf8), Array(b.utf8)) == 1
+    }
+}

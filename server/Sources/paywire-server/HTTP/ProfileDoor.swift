@@ -1,0 +1,72 @@
+import HTTPTypes
+import PaywireWire
+
+/// The second lock of a device route that names a profile, in its path (`{profile_id}`) or in
+/// its body (`profile_id`, a batch's records' `profile_id`): the request must carry
+/// `x-paywire-profile-credential` with one of that profile's credentials (`ProfileCredentials`),
+/// except while the profile is no device's yet, when it is served and a new credential issued.
+/// The credential is never logged nor echoed; a refusal names only its problem code.
+struct ProfileDoor: Sendable {
+    let store: any Storage
+    let clock: any ServerClock
+    let random: any RandomSource
+
+    /// What the door came to: open (with a credential to hand out in the answer's header) or
+    /// refused with its answer.
+    enum Outcome: Sendable {
+        case open(issued: String?)
+        case refused(Answer)
+    }
+
+    /// The profiles a request names: the path's, the body's, its records' (in first-seen order).
+    static func named(pathProfileId: String?, body: [UInt8]) -> [String] {
+        var names: [String] = []
+        func add(_ value: JSONValue?) {
+            if case .string(let id)? = value, !id.isEmpty, !names.contains(id) { names.append(id) }
+        }
+        if let pathProfileId { add(.string(pathProfileId)) }
+        guard !body.isEmpty, case .object(let object)? = try? JSONValue(parsing: body) else { return names }
+        add(object["profile_id"])
+        if case .array(let records)? = object["records"] {
+            for case .object(let record) in records { add(record["profile_id"]) }
+        }
+        return names
+    }
+
+    /// Checks every profile the request names against the credential it carries. A request
+    /// naming one profile no device holds yet is answered with a new credential of it; one
+    /// naming several (an older batch) mints none: each is minted by its own next request.
+    func check(_ profiles: [String], credential: String?) async throws -> Outcome {
+        let given = credential.flatMap { SecretToken.digest(ofToken: $0) }
+        var issued: String?
+        for profileId in profiles {
+            let kept = try await store.profileCredentials(profileId)
+            switch ProfileCredentials.verdict(kept: kept, given: given) {
+            case .open(let markUsed):
+                if let markUsed { try await store.credentialUsed(digest: markUsed, now: clock.nowMilliseconds()) }
+            case .issue where profiles.count == 1:
+                issued = try await issue(profileId, replacingPending: true)
+            case .issue:
+                continue
+            case .refused(let code):
+                return .refused(Self.refusal(code))
+            }
+        }
+        return .open(issued: issued)
+    }
+
+    /// A new credential of `profileId`, kept as its digest; the token, to be handed out once.
+    func issue(_ profileId: String, replacingPending: Bool) async throws -> String {
+        let (token, digest) = SecretToken.make(random)
+        try await store.issueCredential(profileId: profileId, digest: digest, replacingPending: replacingPending,
+                                        now: clock.nowMilliseconds())
+        return token
+    }
+
+    private static func refusal(_ code: String) -> Answer {
+        let message = code == ProfileCredentials.required
+            ? "this profile belongs to a device: send its credential in 'x-paywire-profile-credential'"
+            : "the credential in 'x-paywire-profile-credential' is not this profile's"
+        return .error(.unauthorized, code, message)
+    }
+}

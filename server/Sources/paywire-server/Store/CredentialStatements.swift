@@ -1,0 +1,8 @@
+/// The SQL of profile credentials, the same text for both engines.
+enum CredentialStatements {
+    static let kept = "SELECT digest, used_at FROM profile_credentials WHERE profile_id = ?"
+    static let markUsed = "UPDATE profile_credentials SET used_at = ? WHERE digest = ? AND used_at IS NULL"
+    /// A profile no device holds yet keeps only its newest pending credential.
+    static let dropPending = "DELETE FROM profile_credentials WHERE profile_id = ? AND used_at IS NULL"
+    static let issue = "INSERT INTO profile_credentials (digest, profile_id, issued_at) VALUES (?, ?, ?)"
+}
