@@ -37,7 +37,8 @@ struct ProfileDoor: Sendable {
     /// naming one profile no device holds yet is answered with a new credential of it; one
     /// naming several (an older batch) mints none: each is minted by its own next request.
     func check(_ profiles: [String], credential: String?) async throws -> Outcome {
-        let given = credential.flatMap { SecretToken.digest(ofToken: $0) }
+        // One of no credential's shape matches none, and is refused as a wrong one.
+        let given = credential.map { SecretToken.digest(ofToken: $0) ?? "" }
         var issued: String?
         for profileId in profiles {
             let kept = try await store.profileCredentials(profileId)
