@@ -63,7 +63,11 @@ extension Outbox {
         }
         let answer: Result<Identity.Answer, WireError>
         do throws(WireError) {
-            answer = .success(try Identity.Answer.decode(response.body))
+            let read = try Identity.Answer.decode(response.body)
+            // The credential an identity answer brings is the profile's it names (the customer's,
+            // when the device moves to it).
+            if let issued = response.header(ProfileCredentials.header) { backend?.credentials.keep(issued, for: read.profileId) }
+            answer = .success(read)
         } catch {
             answer = .failure(error)
         }
@@ -105,6 +109,12 @@ extension Outbox {
         drive(lane) { $0.answered(answer, queued: queued, now: clock.nowMilliseconds(), jitter: jitter) }
     }
 
+    /// The profile a record names (its body's `profile_id`); nil for a record that names none.
+    static func profileId(of record: OutboxRecord) -> String? {
+        guard case .object(let object)? = try? JSONValue(parsing: record.body), case .string(let id)? = object["profile_id"] else { return nil }
+        return id
+    }
+
     // MARK: - Running a lane's actions
 
     /// Gives the lane's machine one input and runs what it returns.
@@ -136,7 +146,7 @@ extension Outbox {
 
     private func send(_ selection: DeliveryMachine.Selection, in lane: OutboxLane) {
         guard let backend else { return }
-        let records: [OutboxRecord]
+        var records: [OutboxRecord]
         do throws(WireError) {
             switch selection {
             case .oldest(let limit): records = try store.oldest(in: lane, maxRecords: limit, maxBytes: config.batchMaxBytes)
@@ -151,6 +161,9 @@ extension Outbox {
             drive(lane) { $0.sent([]) }
             return
         }
+        // One profile a request: its credential opens that profile only.
+        let profileId = Outbox.profileId(of: records[0])
+        records = Array(records.prefix { Outbox.profileId(of: $0) == profileId })
         let dropped = lane == .events ? store.droppedCount : 0
         let number = nextBatch
         nextBatch += 1
@@ -159,8 +172,8 @@ extension Outbox {
         drive(lane) { $0.sent(ids) }
         let body = lane == .events ? EventBatch.encode(records.map(\.body), droppedCount: dropped) : records[0].body
         let (method, route) = lane == .events ? ("POST", "events") : Outbox.route(of: records[0])
-        backend.send(method: method, url: backend.url(route: route),
-                     headers: [("accept", "application/json")], body: body) { [weak self] outcome in
+        backend.send(method: method, url: backend.url(route: route), headers: [("accept", "application/json")], body: body,
+                     profileId: profileId, keepsCredential: records[0].kind != .identity) { [weak self] outcome in
             self?.batchAnswered(lane, number, outcome)
         }
     }

@@ -40,7 +40,7 @@ final class ProfileFetch {
         inFlight = (profileId, [reply])
         let knownTag = etag?.profileId == profileId ? etag?.value : nil
         backend.send(method: "GET", url: backend.url("profiles", profileId),
-                     headers: RemoteSource.headers(profileId: profileId, etag: knownTag)) { [weak self] outcome in
+                     headers: RemoteSource.headers(profileId: profileId, etag: knownTag), profileId: profileId) { [weak self] outcome in
             self?.answered(profileId, outcome)
         }
     }

@@ -15,7 +15,7 @@ extension Purchases {
         let profileId = profiles.profileId
         let productId = bought.productId
         backend.send(method: "POST", url: backend.url(route: "offers/sign"), headers: [("accept", "application/json")],
-                     body: OfferSigning.body(profileId: profileId, productId: productId, offer: offer)) { outcome in
+                     body: OfferSigning.body(profileId: profileId, productId: productId, offer: offer), profileId: profileId) { outcome in
             reply(OfferSigning.interpret(outcome, offer: offer, productId: productId, profileId: profileId).map { bought.with($0) })
         }
     }

@@ -19,7 +19,7 @@ extension Purchases {
                 return .failure(error)
             }
             backend.send(method: "POST", url: backend.url(route: "restores"), headers: [("accept", "application/json")],
-                         body: claim.encode()) { [weak self] outcome in
+                         body: claim.encode(), profileId: claim.profileId) { [weak self] outcome in
                 guard let self else { return }
                 reply(self.restoreAnswered(outcome, productIds: productIds))
             }

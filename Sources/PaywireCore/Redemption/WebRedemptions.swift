@@ -46,7 +46,7 @@ final class WebRedemptions {
             writer.member("profile_id", profileId)
         }
         backend.send(method: "POST", url: backend.url(route: "redemptions"), headers: [("accept", "application/json")],
-                     body: body.bytes) { [weak self] outcome in
+                     body: body.bytes, profileId: profileId) { [weak self] outcome in
             guard let self else { return }
             answer(callToken, answered(outcome, profileId: profileId))
         }

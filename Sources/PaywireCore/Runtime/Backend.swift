@@ -44,12 +44,16 @@ final class Backend {
     private let timers: Timers
     /// Hears the backend's time (its `Date` header) on every answer.
     private let accessClock: AccessClock
+    /// The profiles' credentials this device holds: sent with, and kept from, the requests
+    /// that name a profile.
+    let credentials: ProfileCredentials
     /// Built-in client requests in flight, by transport token.
     private var exchanges: [UInt64: BackendReply] = [:]
     private var nextToken: UInt64 = 1
 
     init(transport: RemoteTransport, apiKey: String?, broker: HostRequestBroker, calls: Calls, timers: Timers,
-         accessClock: AccessClock) {
+         accessClock: AccessClock, credentials: ProfileCredentials) {
+        self.credentials = credentials
         self.transport = transport
         self.apiKey = apiKey
         self.broker = broker
@@ -94,16 +98,24 @@ final class Backend {
         return false
     }
 
-    /// Sends one request, with the api key and, for a body, its content type; `reply` gets the
-    /// outcome, once.
+    /// Sends one request, with the api key, for a body its content type, and for a request
+    /// naming `profileId` that profile's credential; `reply` gets the outcome, once. A new
+    /// credential in the answer is kept for `profileId`, unless `keepsCredential` is false (an
+    /// identity answer's belongs to the profile it names: its reader keeps it).
     func send(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]? = nil,
-              reply: @escaping BackendReply) {
+              profileId: String? = nil, keepsCredential: Bool = true, reply: @escaping BackendReply) {
         let accessClock = self.accessClock
+        let credentials = self.credentials
         let reply: BackendReply = { outcome in
-            if case .response(let response) = outcome, let time = response.date { accessClock.backendSaid(time) }
+            if case .response(let response) = outcome {
+                if let time = response.date { accessClock.backendSaid(time) }
+                if keepsCredential, let profileId, let issued = response.header(ProfileCredentials.header) {
+                    credentials.keep(issued, for: profileId)
+                }
+            }
             reply(outcome)
         }
-        var headers = headers
+        var headers = headers + credentials.headers(for: profileId)
         if body != nil { headers.append(("content-type", "application/json")) }
         if let apiKey { headers.append(("authorization", "Api-Key \(apiKey)")) }
         switch transport {

@@ -45,7 +45,7 @@ struct Runtime {
         store = StoreGateway(adapter: adapter, broker: broker, timers: timers)
         if let transport = try RemoteTransport(config.transport, builtIn: httpTransport) {
             backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers,
-                              accessClock: accessClock)
+                              accessClock: accessClock, credentials: ProfileCredentials(storage: storage, log: log))
         } else {
             backend = nil
         }
