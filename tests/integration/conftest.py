@@ -266,6 +266,13 @@ def make_client(devserver, fallback_path, tmp_path):
         client.close()
 
 
+def kept_credential(storage_dir, profile_id):
+    """The credential of `profile_id` a library client kept in `storage_dir` (what a device
+    sends as x-paywire-profile-credential; docs/operations/security.md), or None."""
+    kept = pathlib.Path(storage_dir) / "profile-credentials.json"
+    return json.loads(kept.read_text()).get(profile_id) if kept.exists() else None
+
+
 def logs(client, timeout=0.2):
     """The log events waiting on `client`."""
     return [event for event in client.events(timeout) if event["event"] == "log"]

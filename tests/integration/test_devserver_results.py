@@ -316,6 +316,8 @@ def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_pat
 #: App Store's columns and consumption requests; 8: web purchases; 9: transfers and the
 #: customer's profile; 10: the exposure's revision).
 BEFORE_VERSION_6 = """
+    DROP TABLE profile_credentials;
+    DELETE FROM paywire_migrations WHERE version = 13;
     DROP TABLE audit_records;
     DELETE FROM paywire_migrations WHERE version = 12;
     DROP TABLE operator_sessions;

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import paywire
-from conftest import DevServer, transaction
+from conftest import DevServer, kept_credential, transaction
 from stripe_helpers import checkout, deliver, stripe_server
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -80,7 +80,9 @@ def test_identify_joins_the_customers_profile_and_says_what_moved(server, tmp_pa
         else:
             assert "transferred" not in moved
             assert profile["access_levels"] == {}
-    status, _, left = server.call("GET", "/v1/profiles/phone-b")
+    # The profile phone-b left is still that device's: read with the credential it kept.
+    status, _, left = server.call("GET", "/v1/profiles/phone-b",
+                                  headers={"x-paywire-profile-credential": kept_credential(tmp_path / "phone-b", "phone-b")})
     held = status == 200 and "premium" in left["profile"]["access_levels"]
     assert held == (server.policy == "keep"), (status, left)
 

@@ -7,6 +7,7 @@ storage_dir (0600), sends it, and finds it again after a restart. Runs on both e
 integration, make integration-postgres)."""
 import json
 import os
+import pathlib
 import stat
 import time
 
@@ -17,6 +18,7 @@ from conftest import DevServer, event_id, purchase, record, transaction
 
 APP_KEY = "app-key-public-in-every-copy"
 HEADER = "x-paywire-profile-credential"
+BUNDLE = pathlib.Path(__file__).resolve().parents[2] / "examples/bundle.json"
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +170,21 @@ def test_the_library_keeps_sends_and_finds_its_credential_again_after_a_restart(
         assert json.loads(kept.read_text())["p-library"] == credential
     finally:
         again.close()
+
+
+def test_records_of_a_profile_another_device_holds_are_refused_not_the_api_key(devserver, tmp_path):
+    status, headers, _ = devserver.call("GET", "/v1/profiles/p-taken", operator=False)
+    devserver.call("GET", "/v1/profiles/p-taken", operator=False, headers={HEADER: headers[HEADER]})
+    client = paywire.Client({"profile_id": "p-taken", "storage_dir": str(tmp_path / "other"), "refresh_profile_on_start": False,
+                             "transport": {"type": "http", "base_url": devserver.url, "request_timeout_ms": 3000},
+                             "fallback": {"path": str(BUNDLE)}})
+    try:
+        paywall = client.call("get_paywall", {"placement_id": "onboarding", "fetch_policy": "return_cache_data_else_load"})
+        client.call("log_show_paywall", {"paywall": paywall})
+        # The backend will never take them from this device: they are dropped, and delivery goes on.
+        assert client.call("flush_analytics", {"timeout_ms": 10000}) == {"remaining": 0}
+        refused = [event for event in _profile_logs(client) if event["level"] == "error"]
+        assert refused and "401" in refused[-1]["message"]
+    finally:
+        client.close()
+    assert devserver.control("GET", "events?profile_id=p-taken")["events"] == []

@@ -98,7 +98,7 @@ def variants(paywall):
 def test_every_paywall_shape_is_refused_naming_the_member_or_kept(server):
     shown, refused_by_call, served = {}, [], 0
     for bundle, placement_id in paywalls():
-        config = {"profile_id": f"shapes-{bundle}", "fallback": {"path": str(BUNDLES / bundle)},
+        config = {"profile_id": f"shapes-{bundle}-{placement_id}", "fallback": {"path": str(BUNDLES / bundle)},
                   "transport": {"type": "http", "base_url": server.url}, "load_timeout_ms": 1000}
         try:
             client = paywire.Client(config)

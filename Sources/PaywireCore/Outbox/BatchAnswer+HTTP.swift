@@ -12,6 +12,9 @@ extension Outbox {
         case .response(let response):
             switch response.status {
             case 200..<300: return .accepted
+            // A profile another device holds (or whose credential this device lost): the backend
+            // will never take these records from this device; the api key still holds.
+            case 401 where Outbox.isProfileCredentialRefusal(response): return .refused(status: 401)
             case 401, 403: return .unauthorized(status: response.status)
             case 413: return .tooLarge
             case _ where response.isRetryable:
@@ -21,6 +24,12 @@ extension Outbox {
             default: return .retryLater(retryAfterMilliseconds: nil, reason: "HTTP \(response.status)")
             }
         }
+    }
+
+    /// Whether a 401 refuses the profile's credential rather than the api key.
+    static func isProfileCredentialRefusal(_ response: HTTPResponse) -> Bool {
+        let code = RemoteSource.errorCode(response.body)
+        return code == "profile_credential_required" || code == "profile_credential_invalid"
     }
 
     /// `Retry-After` as a delay: delta-seconds (at most a day), or an HTTP date.
