@@ -101,15 +101,20 @@ final class Backend {
     /// Sends one request, with the api key, for a body its content type, and for a request
     /// naming `profileId` that profile's credential; `reply` gets the outcome, once. A new
     /// credential in the answer is kept for `profileId`, unless `keepsCredential` is false (an
-    /// identity answer's belongs to the profile it names: its reader keeps it).
+    /// identity answer's belongs to the profile it names: its reader keeps it), and only when
+    /// the device still holds the credential the request carried: a late answer to a request
+    /// sent before the device held its credential (two first requests that crossed) never
+    /// replaces the one the device has used since.
     func send(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]? = nil,
               profileId: String? = nil, keepsCredential: Bool = true, reply: @escaping BackendReply) {
         let accessClock = self.accessClock
         let credentials = self.credentials
+        let carried = profileId.flatMap { credentials.credential(for: $0) }
         let reply: BackendReply = { outcome in
             if case .response(let response) = outcome {
                 if let time = response.date { accessClock.backendSaid(time) }
-                if keepsCredential, let profileId, let issued = response.header(ProfileCredentials.header) {
+                if keepsCredential, let profileId, let issued = response.header(ProfileCredentials.header),
+                   credentials.credential(for: profileId) == carried {
                     credentials.keep(issued, for: profileId)
                 }
             }
