@@ -5,7 +5,8 @@ import PaywireWire
 /// kept beside the profile in `storage_dir` (the record `profile-credentials`, a file of mode
 /// 0600 like every record there), sent as `x-paywire-profile-credential` on every request that
 /// names its profile, and replaced by the newest the backend hands out. A credential is a
-/// secret: it is never logged and never put in an error or an event.
+/// secret: it is never logged and never put in an error; it leaves the core only in the
+/// requests it opens (with a host transport, the `host_request` that asks the host to send one).
 final class ProfileCredentials {
     /// The request and answer header.
     static let header = "x-paywire-profile-credential"
