@@ -604,7 +604,8 @@ check-unload: lib
 # on issue 46's branch; issue 45's merge (the vendor's fallback formats 9 to 11, near-miss config
 # keys, errors at file:line:column) brought main to 7,239,680 after it, and proven identity 8 KB
 # more: the line is raised to that, measured, and no further (docs/operations/testing.md).
-SIZE_LINE := 7247872
+# Profile credentials (issue 44: kept, sent, per-profile batches) cost one more page: 7,256,064.
+SIZE_LINE := 7256064
 size: lib
 	swift build $(SWIFT_RELEASE) --package-path packaging/floor
 	python3 bench/size_report.py $(LIBDIR)/$(LIB_REAL) packaging/floor/.build/release/libpaywirefloor.so $(SIZE_LINE)
