@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "1c9be38de079ab5c96acf8750f36beef531656ccc5ec054f9a03b68922d8ed88";
+export declare const SCHEMA_SHA256: "82346674da4e0e1ddc3cf4a2f434162673d4d37c2ab6951004789f793ee1ae49";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
