@@ -52,6 +52,11 @@ enum APIRoutes {
         (.post, "/v1/redemptions", { api, input in try await api.redeemWebPurchase(body: input.body) }),
     ]
 
+    /// The operations whose answers carry access (a profile, or the word that it is unchanged):
+    /// each answer of theirs is signed when the server has a response signing key.
+    static let signed: Set<String> = ["GET /v1/profiles/{profile_id}", "POST /v1/purchases", "POST /v1/restores",
+                                      "POST /v1/profiles/{profile_id}/identity", "POST /v1/redemptions"]
+
     /// `METHOD path` of every operation, one a line (`paywire-server --list-routes`): what the
     /// test holding the routes to api/openapi.yaml reads.
     static var listing: String {
@@ -59,14 +64,25 @@ enum APIRoutes {
     }
 
     /// Registers every operation on `routes`; a request the edge cannot read is `400
-    /// invalid_request`, naming why.
+    /// invalid_request`, naming why. The answers of `signed` operations are signed here, once,
+    /// over the exact bytes that leave.
     static func register(on routes: ServerRoutes, api: API, maxBodyBytes: Int) {
         for (method, path, run) in operations {
             let names = path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+            let signer = signed.contains("\(method.rawValue) \(path)") ? api.setup.responseSigner : nil
             routes.add(method, path) { request, context in
                 do {
                     let input = try await RouteInput.read(request, context, parameterNames: names, limit: maxBodyBytes)
-                    return try await run(api, input).response
+                    let nonce = input.header(ResponseSignature.nonceHeader) ?? ""
+                    if !nonce.isEmpty && !ResponseSignature.isValidNonce(nonce) {
+                        throw RouteInput.Problem(message: "\(ResponseSignature.nonceHeader) must be 1 to \(ResponseSignature.maxNonceLength) visible ASCII characters")
+                    }
+                    var answer = try await run(api, input)
+                    if let signer {
+                        try answer.sign(with: signer, nonce: nonce, trusted: input.header(ResponseSignature.keyIdsHeader),
+                                        signedAt: api.clock.nowMilliseconds(), method: method.rawValue, path: request.uri.path)
+                    }
+                    return answer.response
                 } catch let problem as RouteInput.Problem {
                     return Answer.invalid(problem.message).response
                 }
