@@ -75,7 +75,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unsupportedStore = "unsupported_store"
     /// The backend's answer did not carry a valid signature over this request (config
     /// `response_verification` enforced): it was refused like a network failure.
-    case verificationFailed = "verification_failed"
+    case responseVerificationFailed = "response_verification_failed"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.

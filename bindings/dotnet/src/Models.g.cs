@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "82346674da4e0e1ddc3cf4a2f434162673d4d37c2ab6951004789f793ee1ae49";
+        public const string Sha256 = "11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -98,7 +98,7 @@ namespace Paywire.Model
         public const string Busy = "busy";
         public const string BelongsToAnotherProfile = "belongs_to_another_profile";
         public const string UnsupportedStore = "unsupported_store";
-        public const string VerificationFailed = "verification_failed";
+        public const string ResponseVerificationFailed = "response_verification_failed";
     }
 
     /// <summary>The values of FallbackFormat; a value not listed (a newer library's) still reads.</summary>

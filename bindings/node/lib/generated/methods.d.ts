@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "82346674da4e0e1ddc3cf4a2f434162673d4d37c2ab6951004789f793ee1ae49";
+export declare const SCHEMA_SHA256: "11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

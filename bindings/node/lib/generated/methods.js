@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "82346674da4e0e1ddc3cf4a2f434162673d4d37c2ab6951004789f793ee1ae49";
+const SCHEMA_SHA256 = "11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 

@@ -680,7 +680,7 @@ public struct TransportConfiguration: PaywireModel {
 
 /// checks the backend's Ed25519 signature on every answer that carries access (profile, purchases, restores, identity, redemptions): each such request carries a fresh random nonce (x-paywire-nonce), and the answer must be signed over it by one of public_keys (docs/operations/security.md). Needs a transport, and the system's libcrypto (OpenSSL 1.1.1 or later), loaded when a client asks for it
 public struct ResponseVerification: PaywireModel {
-    /// disabled: nothing is asked or checked (verification not_requested); informational: a missing, bad, replayed or too old signature is reported (verification failed on each grant the answer carries, a log event) and the answer still applied; enforced: such an answer is refused like a network failure (the last verified state stands, a log event, and the call that waited fails with verification_failed), and a profile kept on disk keeps only what its signature covers
+    /// disabled: nothing is asked or checked (verification not_requested); informational: a missing, bad, replayed or too old signature is reported (verification failed on each grant the answer carries, a log event) and the answer still applied; enforced: such an answer is refused like a network failure (the last verified state stands, a log event, and the call that waited fails with response_verification_failed), and a profile kept on disk keeps only what its signature covers
     public var mode: Mode
     /// the backend's response signing keys, each with the id its answers name (x-paywire-signature-key-id); several while a key is rotated. Required unless mode is disabled
     public var publicKeys: [PublicKey]?

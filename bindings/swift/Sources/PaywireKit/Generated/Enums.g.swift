@@ -38,7 +38,7 @@ public enum ProductType: PaywireEnum {
     }
 }
 
-/// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`, `busy`, `belongs_to_another_profile`, `unsupported_store`, `verification_failed`.
+/// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`, `busy`, `belongs_to_another_profile`, `unsupported_store`, `response_verification_failed`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum ErrorCode: PaywireEnum {
     /// `wrong_param`
@@ -97,8 +97,8 @@ public enum ErrorCode: PaywireEnum {
     case belongsToAnotherProfile
     /// `unsupported_store`
     case unsupportedStore
-    /// `verification_failed`
-    case verificationFailed
+    /// `response_verification_failed`
+    case responseVerificationFailed
     /// A value this binding does not list, as the library wrote it.
     case unknown(String)
 
@@ -132,7 +132,7 @@ public enum ErrorCode: PaywireEnum {
         case "busy": self = .busy
         case "belongs_to_another_profile": self = .belongsToAnotherProfile
         case "unsupported_store": self = .unsupportedStore
-        case "verification_failed": self = .verificationFailed
+        case "response_verification_failed": self = .responseVerificationFailed
         default: self = .unknown(rawValue)
         }
     }
@@ -167,7 +167,7 @@ public enum ErrorCode: PaywireEnum {
         case .busy: "busy"
         case .belongsToAnotherProfile: "belongs_to_another_profile"
         case .unsupportedStore: "unsupported_store"
-        case .verificationFailed: "verification_failed"
+        case .responseVerificationFailed: "response_verification_failed"
         case .unknown(let value): value
         }
     }

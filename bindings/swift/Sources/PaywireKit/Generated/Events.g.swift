@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "82346674da4e0e1ddc3cf4a2f434162673d4d37c2ab6951004789f793ee1ae49"
+    public static let sha256 = "11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }
