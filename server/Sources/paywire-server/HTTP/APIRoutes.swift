@@ -57,6 +57,21 @@ enum APIRoutes {
     static let signed: Set<String> = ["GET /v1/profiles/{profile_id}", "POST /v1/purchases", "POST /v1/restores",
                                       "POST /v1/profiles/{profile_id}/identity", "POST /v1/redemptions"]
 
+    /// A request's nonce and trusted key ids, when it sends them: a header that is sent must be
+    /// well formed (`ResponseSignature`), or the request is `400 invalid_request`.
+    static func signingHeaders(_ input: RouteInput) throws(RouteInput.Problem) -> (nonce: String?, trusted: String?) {
+        let nonce = input.header(ResponseSignature.nonceHeader)
+        if let nonce, !ResponseSignature.isValidNonce(nonce) {
+            throw RouteInput.Problem(message: "\(ResponseSignature.nonceHeader) must be 1 to \(ResponseSignature.maxNonceLength) visible ASCII characters")
+        }
+        let trusted = input.header(ResponseSignature.keyIdsHeader)
+        if let trusted, trusted.utf8.count > 1100 || !trusted.split(separator: ",", omittingEmptySubsequences: false)
+            .allSatisfy({ ResponseSignature.isValidKeyId(String($0)) }) {
+            throw RouteInput.Problem(message: "\(ResponseSignature.keyIdsHeader) must be key ids (A-Z a-z 0-9 . _ -) separated by commas")
+        }
+        return (nonce, trusted)
+    }
+
     /// `METHOD path` of every operation, one a line (`paywire-server --list-routes`): what the
     /// test holding the routes to api/openapi.yaml reads.
     static var listing: String {
@@ -73,14 +88,11 @@ enum APIRoutes {
             routes.add(method, path) { request, context in
                 do {
                     let input = try await RouteInput.read(request, context, parameterNames: names, limit: maxBodyBytes)
-                    let nonce = input.header(ResponseSignature.nonceHeader) ?? ""
-                    if !nonce.isEmpty && !ResponseSignature.isValidNonce(nonce) {
-                        throw RouteInput.Problem(message: "\(ResponseSignature.nonceHeader) must be 1 to \(ResponseSignature.maxNonceLength) visible ASCII characters")
-                    }
+                    let (nonce, trusted) = try signingHeaders(input)
                     var answer = try await run(api, input)
                     if let signer {
-                        try answer.sign(with: signer, nonce: nonce, trusted: input.header(ResponseSignature.keyIdsHeader),
-                                        signedAt: api.clock.nowMilliseconds(), method: method.rawValue, path: request.uri.path)
+                        try answer.sign(with: signer, nonce: nonce ?? "", trusted: trusted, signedAt: api.clock.nowMilliseconds(),
+                                        method: method.rawValue, path: request.uri.path)
                     }
                     return answer.response
                 } catch let problem as RouteInput.Problem {
