@@ -48,6 +48,10 @@ class DevServer:
     def __init__(self, *extra_args, executable=None, env=None, files=True):
         """`files`: pass the example bundle and catalog (else the arguments or `env` name them)."""
         defaults = ["--bundle", str(BACKEND_BUNDLE), "--products", str(PRODUCTS)] if files else []
+        # The server without --dev listens on 8080 unless told: a free port instead, so a server
+        # running elsewhere on the machine does not fail the test (a test about the port says its own).
+        if executable == SERVER and "--port" not in extra_args and "PAYWIRE_PORT" not in (env or {}):
+            defaults += ["--port", "0"]
         self.process = subprocess.Popen(
             [executable or DEVSERVER, *defaults, *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
