@@ -23,6 +23,7 @@ CONTEXT = b"paywire-response-signature-v1\n"
 
 
 def message(nonce, signed_at, status, method, path, etag, body):
+    etag = etag[2:] if etag.startswith("W/") else etag
     head = f"{nonce}\n{signed_at}\n{status} {method} {path}\n{etag}\n".encode()
     return CONTEXT + head + body
 

@@ -51,6 +51,7 @@ def raw_call(server, method, path, body=None, headers=None):
 
 def message(nonce, signed_at, status, method, path, etag, body):
     """What the signature covers (api/openapi.yaml, components/headers/Signature)."""
+    etag = etag[2:] if etag.startswith("W/") else etag
     head = f"paywire-response-signature-v1\n{nonce}\n{signed_at}\n{status} {method} {path}\n{etag}\n"
     return head.encode() + body
 

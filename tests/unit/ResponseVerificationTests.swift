@@ -94,6 +94,18 @@ final class DigestSignatures: SignatureVerifier {
         #expect(failure(malformed) == .malformed)
     }
 
+    @Test func aProxyThatWeakensTheETagChangesNothingSigned() throws {
+        let signed = answer(nonce: "n1")
+        let weakened = HTTPResponse(status: 200, headers: signed.headers.map { $0.name == "ETag" ? ("ETag", "W/\"e\"") : $0 }, body: signed.body)
+        guard case .success = try verifier().check(weakened, nonce: "n1", method: "GET", path: "/v1/profiles/p") else {
+            Issue.record("a weak ETag failed the signature"); return
+        }
+        let changed = HTTPResponse(status: 200, headers: signed.headers.map { $0.name == "ETag" ? ("ETag", "\"other\"") : $0 }, body: signed.body)
+        guard case .failure(.invalid) = try verifier().check(changed, nonce: "n1", method: "GET", path: "/v1/profiles/p") else {
+            Issue.record("another ETag was taken"); return
+        }
+    }
+
     @Test func anAnswerSignedBeforeOneAlreadyVerifiedIsTooOld() throws {
         let clock = ManualClock(wall: 0)
         let verifier = try verifier(clock: clock)

@@ -22,7 +22,8 @@ extension Profile {
             verification = .failed
         case .verified:
             if verification != .failed { verification = .verified }
-            if let signed = trust.signed, signed.status == 304, !signed.etag.isEmpty, signed.etag == signedAnswer?.etag {
+            if let signed = trust.signed, signed.status == 304, !signed.etag.isEmpty,
+               ResponseSignature.signedETag(signed.etag) == signedAnswer.map({ ResponseSignature.signedETag($0.etag) }) {
                 signedConfirmation = signed
             }
         case .not_requested, .store:

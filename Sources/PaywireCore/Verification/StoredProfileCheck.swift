@@ -35,8 +35,8 @@ enum StoredProfileCheck {
            let snapshot = try? RemoteProfile.parse(profile: object) {
             covering = snapshot
             outcome.signedAt = answer.signedAt
-            if let confirmation = profile.signedConfirmation, confirmation.status == 304, confirmation.etag == answer.etag,
-               !answer.etag.isEmpty, holds(confirmation) {
+            if let confirmation = profile.signedConfirmation, confirmation.status == 304, !answer.etag.isEmpty,
+               ResponseSignature.signedETag(confirmation.etag) == ResponseSignature.signedETag(answer.etag), holds(confirmation) {
                 outcome.signedAt = max(answer.signedAt, confirmation.signedAt)
             }
         }

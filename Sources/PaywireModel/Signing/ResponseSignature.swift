@@ -6,7 +6,7 @@ import PaywireWire
 /// checks it against the public keys of its config (`response_verification`).
 ///
 /// The message is the UTF-8 text `paywire-response-signature-v1` LF nonce LF signed-at LF
-/// status SP method SP path LF etag LF, then the body's exact bytes. Each part closes a door:
+/// status SP method SP path LF etag LF, then the body's exact bytes (the ETag without a `W/`). Each part closes a door:
 /// the nonce (fresh per request) stops an answer recorded for one request standing for another;
 /// the status, method and path (from `/v1/`, as sent) stop a signed answer to another route or
 /// another profile's path standing in; the ETag makes a 304 say which profile is unchanged; the
@@ -37,10 +37,14 @@ public enum ResponseSignature {
                                body: [UInt8]) -> [UInt8] {
         var bytes = context
         bytes.reserveCapacity(context.count + nonce.utf8.count + path.utf8.count + etag.utf8.count + body.count + 48)
-        bytes += Array("\(nonce)\n\(signedAt)\n\(status) \(method) \(path)\n\(etag)\n".utf8)
+        bytes += Array("\(nonce)\n\(signedAt)\n\(status) \(method) \(path)\n\(signedETag(etag))\n".utf8)
         bytes += body
         return bytes
     }
+
+    /// An ETag as signed: without a weak validator's `W/`, which a proxy that compresses the
+    /// answer may add (nginx does) without changing what the tag names.
+    public static func signedETag(_ etag: String) -> String { etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag }
 
     /// A nonce as sent in its header: 1 to 128 visible ASCII characters.
     public static func isValidNonce(_ nonce: String) -> Bool {
