@@ -100,7 +100,8 @@ deps:
 	fi
 	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
 	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server,
-	@# cryptography signs the App Store notifications the tests send (ES256 JWS)
+	@# cryptography signs the App Store notifications the tests send (ES256 JWS), checks the server's
+	@# response signatures outside Swift (Ed25519), and signs the verification vectors' answers
 	@python3 -c 'import scipy, schemathesis.cli, cryptography' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography
 	@# <<< devserver
 
