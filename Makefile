@@ -83,6 +83,8 @@ deps:
 	: '>>> devserver: SQLite for its store, Chromium for the results page test'; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	: 'the dashboard sign-in test drives Chromium through WebDriver'; \
+	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	: '<<< devserver'; \
 	: '>>> server: PostgreSQL for the second engine, nginx for the replica stage, wrk for the latency bench'; \
 	[ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
@@ -101,8 +103,9 @@ deps:
 	@python3 -c 'import jsonschema, pytest, yaml, openapi_spec_validator' 2>/dev/null || python3 -m pip install -q jsonschema pytest pyyaml openapi-spec-validator
 	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server,
 	@# cryptography signs the App Store notifications the tests send (ES256 JWS), checks the server's
-	@# response signatures outside Swift (Ed25519), and signs the verification vectors' answers
-	@python3 -c 'import scipy, schemathesis.cli, cryptography' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography
+	@# response signatures outside Swift (Ed25519) and signs the verification vectors' answers;
+	@# selenium is the WebDriver client of the dashboard's sign-in test
+	@python3 -c 'import scipy, schemathesis.cli, cryptography, selenium' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography selenium
 	@# <<< devserver
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported. The
@@ -125,8 +128,8 @@ $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $
 	  -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' $$(pkg-config --libs jansson) -lpthread
 
 # The server (server/: paywire-server, its own package, so no server framework or database driver
-# enters libpaywire's graph): Hummingbird 2 on SwiftNIO, routes and models generated from
-# api/openapi.yaml, SQLite or PostgreSQL. `make server` builds the release binary
+# enters libpaywire's graph): Hummingbird 2 on SwiftNIO, routes written by hand and held to
+# api/openapi.yaml by tests, each behind its door (docs/operations/security.md), SQLite or PostgreSQL. `make server` builds the release binary
 # (build/bin/paywire-server: production, `make bench`). The tests and demos run a debug build
 # (build/dev/paywire-server: half the compile on two cores, which `make test` cannot spare)
 # through build/bin/paywire-devserver, which starts it with --dev (fault switches, /_dev/*,

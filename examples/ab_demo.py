@@ -17,6 +17,7 @@ import time
 import urllib.request
 
 import paywire
+from operator_key import OperatorKey
 
 DEVSERVER, BUNDLE, PRODUCTS = sys.argv[1:4]
 PROFILES = int(sys.argv[4]) if len(sys.argv) > 4 else 2000
@@ -24,15 +25,18 @@ SEED = 20261123
 PLACEMENT = "onboarding"
 BUY_RATE = {"onboarding-monthly-first": 0.04, "onboarding-annual-first": 0.06}
 STORE = json.load(open(PRODUCTS))["store"]
+#: Results, fault switches and the event summary are operator routes: they take an operator key.
+OPERATOR = OperatorKey()
 
 
 def get(url, path):
-    with urllib.request.urlopen(url + path, timeout=10) as response:
+    with urllib.request.urlopen(urllib.request.Request(url + path, headers=OPERATOR.headers()), timeout=10) as response:
         return json.loads(response.read())
 
 
 def faults(url, body):
-    request = urllib.request.Request(url + "/_dev/faults", data=json.dumps(body).encode(), method="POST")
+    request = urllib.request.Request(url + "/_dev/faults", data=json.dumps(body).encode(), method="POST",
+                                     headers=OPERATOR.headers())
     urllib.request.urlopen(request, timeout=10).read()
 
 
@@ -49,7 +53,7 @@ class Backend:
 
     def start(self):
         self.process = subprocess.Popen([DEVSERVER, "--bundle", BUNDLE, "--products", PRODUCTS, "--data", self.data_dir,
-                                         "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                         "--port", str(self.port), *OPERATOR.server_args()], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert self.process.stdout.readline().startswith("listening on ")
         faults(self.url, {"drop_rate": 0.2, "lose_response_rate": 0.05, "seed": SEED, "only": "/v1/"})
 

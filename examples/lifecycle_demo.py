@@ -18,8 +18,12 @@ import urllib.request
 import uuid
 
 import paywire
+from operator_key import OperatorKey
 
 DEVSERVER, BUNDLE, CONFIG = sys.argv[1], sys.argv[2], sys.argv[3]
+#: The test store's notifications come from tooling, not a store's signature: an operator key
+#: with notifications:write sends them.
+OPERATOR = OperatorKey(scopes=["notifications:write"])
 DAY = 86_400_000
 FIELDS = ("is_active", "expires_at", "renewed_at", "will_renew", "is_in_grace_period", "billing_issue_detected_at", "unsubscribed_at",
           "cancellation_reason", "is_refund")
@@ -34,7 +38,7 @@ def notify(url, type_, original_transaction_id, **fields):
     body = {"notification_id": str(uuid.uuid4()), "type": type_, "original_transaction_id": original_transaction_id,
             "event_at": now_ms(), **fields}
     request = urllib.request.Request(url + "/v1/notifications/test-store", data=json.dumps(body).encode(), method="POST",
-                                     headers={"content-type": "application/json"})
+                                     headers={"content-type": "application/json", **OPERATOR.headers()})
     answer = json.loads(urllib.request.urlopen(request, timeout=5).read())
     if answer.get("outcome") != "applied":
         raise SystemExit(f"the dev server did not apply {type_}: {answer}")
@@ -126,7 +130,7 @@ def second_user(url, directory, products):
 
 def main():
     products = json.loads(pathlib.Path(CONFIG).read_text())["store"]["products"]
-    server = subprocess.Popen([DEVSERVER, "--bundle", BUNDLE, "--products", CONFIG], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([DEVSERVER, "--bundle", BUNDLE, "--products", CONFIG, *OPERATOR.server_args()], stdout=subprocess.PIPE, text=True)
     try:
         url = server.stdout.readline().split()[2]
         print(f"paywire-devserver at {url}; each line is what the device holds after the store's notification\n")

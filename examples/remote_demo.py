@@ -10,12 +10,16 @@ import time
 import urllib.request
 
 import paywire
+from operator_key import OperatorKey
 
 DEVSERVER, BUNDLE = sys.argv[1], sys.argv[2]
+#: The fault switches are an operator's development route: they take an operator key.
+OPERATOR = OperatorKey()
 
 
 def control(url, faults):
-    request = urllib.request.Request(url + "/_dev/faults", data=json.dumps(faults).encode(), method="POST")
+    request = urllib.request.Request(url + "/_dev/faults", data=json.dumps(faults).encode(), method="POST",
+                                     headers=OPERATOR.headers())
     urllib.request.urlopen(request, timeout=5).read()
 
 
@@ -32,7 +36,7 @@ def show(client, title, params):
                   f"{details.get('underlying_error')} {details.get('transport_error') or details.get('status') or ''}")
 
 
-server = subprocess.Popen([DEVSERVER, "--bundle", BUNDLE], stdout=subprocess.PIPE, text=True)
+server = subprocess.Popen([DEVSERVER, "--bundle", BUNDLE, *OPERATOR.server_args()], stdout=subprocess.PIPE, text=True)
 try:
     url = server.stdout.readline().split()[2]
     print(f"paywire-devserver at {url}; the app ships an older copy of the bundle as its fallback")

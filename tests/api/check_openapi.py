@@ -12,7 +12,23 @@ import yaml
 from openapi_spec_validator import validate
 
 ROOT = Path(__file__).resolve().parents[2]
-spec = yaml.safe_load((ROOT / "api" / "openapi.yaml").read_text())
+
+
+class _UniqueKeys(yaml.SafeLoader):
+    """YAML's loader keeps the last of two equal keys without a word: a response declared twice
+    (two "401"s) would hide one of them."""
+
+
+def _mapping(loader, node):
+    keys = [loader.construct_object(key) for key, _ in node.value]
+    twice = sorted({str(key) for key in keys if keys.count(key) > 1})
+    if twice:
+        sys.exit(f"api/openapi.yaml line {node.start_mark.line + 1}: {twice} given twice in one mapping")
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=True)
+
+
+_UniqueKeys.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+spec = yaml.load((ROOT / "api" / "openapi.yaml").read_text(), Loader=_UniqueKeys)
 validate(spec)
 wire = json.loads((ROOT / "schema" / "paywire.schema.json").read_text())
 placement_schemas = {
@@ -52,6 +68,29 @@ for path, operations in spec["paths"].items():
         missing = {"400", "401", "429", "5XX"} - set(operation["responses"])
         if missing:
             sys.exit(f"{method.upper()} {path} does not declare {sorted(missing)}")
+
+# Every operation names who may call it, itself (no default at the top would cover a new route
+# that forgot): its security schemes; an operator route its scopes too, and its 403.
+if "security" in spec:
+    sys.exit("api/openapi.yaml has a top-level security: each operation names its own")
+schemes = set(spec["components"]["securitySchemes"])
+for path, operations in spec["paths"].items():
+    for method, operation in operations.items():
+        name = f"{method.upper()} {path}"
+        if "security" not in operation:
+            sys.exit(f"{name} names no security: every route says who may call it")
+        named = {scheme for requirement in operation["security"] for scheme in requirement}
+        if named - schemes:
+            sys.exit(f"{name} names security schemes the spec does not define: {sorted(named - schemes)}")
+        if not named and not operation.get("x-paywire-proof"):
+            sys.exit(f"{name} takes no credential and names no x-paywire-proof (what in the request proves its sender)")
+        if "401" not in operation["responses"]:
+            sys.exit(f"{name} does not declare its 401 (a request without what its door takes)")
+        if "OperatorKey" in named:
+            if not operation.get("x-paywire-scopes"):
+                sys.exit(f"{name} takes an operator key and names no x-paywire-scopes")
+            if "403" not in operation["responses"]:
+                sys.exit(f"{name} takes an operator key and does not declare its 403 (a key without the scope)")
 
 checked = 0
 cases = [case for path in sorted((ROOT / "tests" / "conformance" / "vectors").glob("*.json"))

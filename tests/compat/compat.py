@@ -22,6 +22,12 @@ printed, never a list of skipped cases:
   additive members   an expected result or event is matched as a subset: a later MINOR may add
                      members (the release's binding keeps and ignores them, as the future
                      vectors prove), every value the release expected is still compared;
+  formats learned    a vendor fallback file of a format the release did not read yet (its
+  later              `wrong_fallback_version` with `older: "library"`) is one today's library may
+                     read: the release's file is given a format newer than every one today's
+                     library reads (it says which, in the same error), and the expected error
+                     names that format and today's newest, so the release's case still proves
+                     that a file newer than the library is refused;
   schema gate        a release whose schema carries no version (before schema versions) has
                      bindings that refuse any library built from another schema hash. The
                      driver applies in their place the rule of schema versions (the library's
@@ -69,8 +75,8 @@ def version_tuple(text):
     return tuple(int(part) for part in text.split("."))
 
 
-def library_schema():
-    """(schema_version, schema_sha256) of today's library, as its get_sdk_version says."""
+def ask_library(method, params):
+    """(status, envelope) of one call to today's library from a fresh client."""
     probe = ("import ctypes, json, sys\n"
              "lib = ctypes.CDLL(sys.argv[1])\n"
              "lib.paywire_client_new.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]\n"
@@ -80,16 +86,35 @@ def library_schema():
              "client, out = ctypes.c_void_p(), ctypes.c_void_p()\n"
              "assert lib.paywire_client_new(b'{}', ctypes.byref(client), ctypes.byref(out)) == 0\n"
              "lib.paywire_string_free(out)\n"
-             "status = lib.paywire_client_call(client, b'get_sdk_version', b'{}', ctypes.byref(out))\n"
+             "status = lib.paywire_client_call(client, sys.argv[2].encode(), sys.argv[3].encode(), ctypes.byref(out))\n"
              "text = ctypes.string_at(out.value).decode()\n"
              "lib.paywire_string_free(out); lib.paywire_client_free(client)\n"
-             "assert status == 0, text\n"
-             "print(text)\n")
-    result = subprocess.run([sys.executable, "-c", probe, str(LIBRARY)], capture_output=True, text=True)
+             "print(json.dumps([status, json.loads(text)]))\n")
+    result = subprocess.run([sys.executable, "-c", probe, str(LIBRARY), method, json.dumps(params)],
+                            capture_output=True, text=True)
     if result.returncode != 0:
-        sys.exit(f"compat: cannot ask {LIBRARY} for its schema: {result.stderr.strip()[-800:]}")
-    success = json.loads(result.stdout)["success"]
+        sys.exit(f"compat: cannot ask {LIBRARY} for {method}: {result.stderr.strip()[-800:]}")
+    return json.loads(result.stdout)
+
+
+def library_schema():
+    """(schema_version, schema_sha256) of today's library, as its get_sdk_version says."""
+    status, envelope = ask_library("get_sdk_version", {})
+    if status != 0:
+        sys.exit(f"compat: {LIBRARY} refused get_sdk_version: {envelope}")
+    success = envelope["success"]
     return success["schema_version"], success["schema_sha256"]
+
+
+def library_fallback_formats():
+    """The vendor fallback formats today's library reads: a file of a format no library has yet
+    is refused with an error that lists them."""
+    far = {"data": {}, "meta": {"version": 1_000_000, "developer_ids": [], "response_created_at": 1}}
+    status, envelope = ask_library("set_fallback", {"bundle": far})
+    supported = envelope.get("error", {}).get("details", {}).get("supported")
+    if status == 0 or not isinstance(supported, list) or not supported:
+        sys.exit(f"compat: {LIBRARY} did not name the fallback formats it reads: {envelope}")
+    return supported
 
 
 # ---------------------------------------------------------------------------- the rules
@@ -124,6 +149,33 @@ def walk_events(step):
     return found
 
 
+def formats_rule(case, source, target, supported):
+    """A release's 'this file is newer than the library' case, for a format today's library reads,
+    gets a file newer than today's newest format: the release's claim, with today's numbers."""
+    changed = 0
+    newer, newest = max(supported) + 1, max(supported)
+    for index, step in enumerate(case.get("steps", [])):
+        error = step.get("expect", {}).get("error", {})
+        details = error.get("details", {})
+        if error.get("code") != "wrong_fallback_version" or details.get("older") != "library" \
+                or details.get("found") not in supported:
+            continue
+        if "params_text" in step:
+            params = json.loads(step["params_text"])
+            params["bundle"]["meta"]["version"] = newer
+            step["params_text"] = json.dumps(params)
+        else:
+            holder = step["op"]["config"]["fallback"] if "op" in step else step["params"]
+            bundle = json.loads((source / holder["path"]).read_text(encoding="utf-8"))
+            bundle["meta"]["version"] = newer
+            rewritten = target / f"{case['id']}.step{index}.json"
+            rewritten.write_text(json.dumps(bundle), encoding="utf-8")
+            holder["path"] = str(rewritten)
+        details["found"], details["expected"] = newer, newest
+        changed += 1
+    return changed
+
+
 def additive_rule(case):
     """Exact expectations become subsets: a later MINOR may add members; values are still compared."""
     changed = 0
@@ -138,9 +190,12 @@ def additive_rule(case):
     return changed
 
 
-def rewrite_vectors(source, target, today):
-    """The release's vector files with the rules applied; returns (files, identity, additive) counts."""
-    totals = [0, 0, 0]
+def rewrite_vectors(source, target, today, supported):
+    """The release's vector files with the rules applied; returns (files, identity, additive,
+    formats) counts."""
+    totals = [0, 0, 0, 0]
+    bundles = target / "bundles"
+    bundles.mkdir(parents=True)
     for directory in ("tests/conformance/vectors", "tests/corpus"):
         out = target / Path(directory).name
         out.mkdir(parents=True)
@@ -149,6 +204,7 @@ def rewrite_vectors(source, target, today):
             for case in suite.get("cases", []) if isinstance(suite, dict) else []:
                 totals[1] += identity_rule(case, today)
                 totals[2] += additive_rule(case)
+                totals[3] += formats_rule(case, source, bundles, supported)
             (out / path.name).write_text(json.dumps(suite, indent=1, ensure_ascii=False), encoding="utf-8")
             totals[0] += 1
     return [target / "vectors", target / "corpus"], totals
@@ -208,7 +264,7 @@ def build_runners(source, work, runners, env):
     return commands
 
 
-def check_release(release, library_version, library_sha, runners, keep):
+def check_release(release, library_version, library_sha, supported, runners, keep):
     name, commit = release["release"], release["commit"]
     if subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True).returncode:
         sys.exit(f"compat: FAILED: release {name}'s commit {commit} is not in this clone (git fetch --unshallow)")
@@ -225,10 +281,12 @@ def check_release(release, library_version, library_sha, runners, keep):
         schema_gate(source, release["schema_version"], library_version, library_sha)
         today = (ROOT / "VERSION").read_text().strip()
         identity_values = {"version": today, "schema_version": library_version}
-        directories, (files, identity, additive) = rewrite_vectors(source, work / "vectors", identity_values)
+        directories, (files, identity, additive, formats) = rewrite_vectors(
+            source, work / "vectors", identity_values, supported)
         say(f"vectors: {files} files of the release; release identity rule applied {identity} times "
             f"(version {name} -> {today}, schema {release['schema_version']} -> {library_version}), "
-            f"additive-members rule {additive} times")
+            f"additive-members rule {additive} times, formats-learned-later rule {formats} times "
+            f"(today's library reads fallback formats {supported})")
         env = dict(os.environ, PAYWIRE_LIBRARY=str(LIBRARY), PYTHONPATH=str(source / "bindings/python"))
         commands = build_runners(source, work, runners, env)
         failed = []
@@ -269,6 +327,7 @@ def main():
         sys.exit(f"compat: no {LIBRARY}: make lib first")
     releases = json.loads((ROOT / "schema/released.json").read_text())["releases"]
     library_version, library_sha = library_schema()
+    supported = library_fallback_formats()
     today = version_tuple((ROOT / "VERSION").read_text().strip())
     if args.release:
         chosen = [release for release in releases if release["release"] in args.release]
@@ -285,7 +344,7 @@ def main():
             sys.exit("compat: FAILED: schema/released.json names no release")
         say(f"no earlier release of schema MAJOR {library_version.split('.')[0]}: nothing to check")
     for release in chosen:
-        check_release(release, library_version, library_sha, runners, args.keep)
+        check_release(release, library_version, library_sha, supported, runners, args.keep)
     say(f"{len(chosen)} releases green: {', '.join(release['release'] for release in chosen)}")
 
 

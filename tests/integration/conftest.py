@@ -16,6 +16,9 @@ import pytest
 
 import paywire
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "examples"))
+from operator_key import OperatorKey  # noqa: E402
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEVSERVER = os.environ.get("PAYWIRE_DEVSERVER", str(ROOT / "build/bin/paywire-devserver"))
 #: The suite runs on SQLite, or on PostgreSQL when tests/postgres/cluster.py started one for it
@@ -43,17 +46,22 @@ def database_url(directory):
 
 class DevServer:
     """A running paywire-devserver (or, with `executable=SERVER`, the server without --dev)
-    and its control endpoints."""
+    and its control endpoints. It holds an operator key with every scope, made fresh for it,
+    which its requests carry unless told otherwise: operator routes (the development routes
+    among them) are as shut with --dev as without."""
 
-    def __init__(self, *extra_args, executable=None, env=None, files=True):
-        """`files`: pass the example bundle and catalog (else the arguments or `env` name them)."""
+    def __init__(self, *extra_args, executable=None, env=None, files=True, operator=True):
+        """`files`: pass the example bundle and catalog (else the arguments or `env` name them).
+        `operator`: give the server this fixture's operator key (else the arguments do, or none)."""
         defaults = ["--bundle", str(BACKEND_BUNDLE), "--products", str(PRODUCTS)] if files else []
-        # The server without --dev listens on 8080 unless told: a free port instead, so a server
-        # running elsewhere on the machine does not fail the test (a test about the port says its own).
-        if executable == SERVER and "--port" not in extra_args and "PAYWIRE_PORT" not in (env or {}):
-            defaults += ["--port", "0"]
+        self.operator = OperatorKey("integration")
+        keys = self.operator.server_args() if operator else []
+        # The server without --dev listens on 8080 unless told: tests run side by side (xdist
+        # workers, the SQLite and PostgreSQL stages), so each takes a free port unless it names one.
+        if "--port" not in extra_args and "PAYWIRE_PORT" not in (env or {}):
+            keys += ["--port", "0"]
         self.process = subprocess.Popen(
-            [executable or DEVSERVER, *defaults, *extra_args],
+            [executable or DEVSERVER, *defaults, *keys, *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         line = self.process.stdout.readline()
         if not line.startswith("listening on "):
@@ -63,7 +71,7 @@ class DevServer:
 
     def control(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + "/_dev/" + path, data=data, method=method)
+        request = urllib.request.Request(self.url + "/_dev/" + path, data=data, method=method, headers=self.operator.headers())
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
 
@@ -81,15 +89,19 @@ class DevServer:
     def port(self):
         return int(self.url.rsplit(":", 1)[1])
 
-    def call(self, method, path, body=None, headers=None, timeout=10):
-        """One request on a new connection: (status, headers, parsed JSON body or None).
+    def call(self, method, path, body=None, headers=None, timeout=10, operator=True):
+        """One request on a new connection: (status, headers, parsed JSON body or None). It
+        carries the fixture's operator key unless `headers` name an authorization or `operator`
+        is false (an app's request, or none at all).
         Raises http.client.RemoteDisconnected (a ConnectionError) when the server closes
         the connection without a response."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
             data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-            connection.request(method, path, body=data, headers={
-                "content-type": "application/json", "x-paywire-profile-id": "integration-test", **(headers or {})})
+            given = {"content-type": "application/json", "x-paywire-profile-id": "integration-test", **(headers or {})}
+            if operator and not any(name.lower() == "authorization" for name in given):
+                given.update(self.operator.headers())
+            connection.request(method, path, body=data, headers=given)
             response = connection.getresponse()
             raw = response.read()
             try:

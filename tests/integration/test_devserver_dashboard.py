@@ -55,12 +55,31 @@ def chromium(*args):
                           capture_output=True, timeout=120)
 
 
-def screenshot(url, name, height):
+def dashboard_copy(server):
+    """The dashboard's page, fetched with the server's operator key, as a file Chromium opens:
+    `--dump-dom` cannot sign in (test_dashboard_login.py does, through WebDriver), and the page
+    has no script and no external asset, so the copy draws as the page does."""
+    status, _, page = server.call("GET", "/dashboard")
+    assert status == 200, page
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    copy = OUTPUT / f"dashboard-{server.port}.html"
+    copy.write_bytes(page)
+    return copy.as_uri()
+
+
+def dashboard_dom(server):
+    """The dashboard's DOM as headless Chromium builds it."""
+    page = chromium("--dump-dom", dashboard_copy(server))
+    assert page.returncode == 0, page.stderr[-2000:]
+    return page.stdout.decode()
+
+
+def screenshot(server, name, height):
     """The dashboard as Chromium draws it, kept as build/test-output/NAME."""
     OUTPUT.mkdir(parents=True, exist_ok=True)
     shot = OUTPUT / name
     shot.unlink(missing_ok=True)
-    taken = chromium(f"--screenshot={shot}", f"--window-size=1280,{height}", url + "/dashboard")
+    taken = chromium(f"--screenshot={shot}", f"--window-size=1280,{height}", dashboard_copy(server))
     assert taken.returncode == 0, taken.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -75,10 +94,9 @@ def test_the_dashboard_shows_the_results_route_numbers(devserver):
         devserver.call("POST", "/v1/purchases", purchase(f"a-{i}", f"tx-{i}", amount="9.99", attribution=cell))
     results = devserver.call("GET", "/v1/experiments/onboarding/results")[2]
 
-    page = chromium("--dump-dom", devserver.url + "/dashboard")
-    assert page.returncode == 0, page.stderr[-2000:]
+    page = dashboard_dom(devserver)
     cells = Cells()
-    cells.feed(page.stdout.decode())
+    cells.feed(page)
     [experiment] = results["experiments"]
     test = experiment["ab_test_name"]
     for variation in experiment["variations"]:
@@ -95,9 +113,9 @@ def test_the_dashboard_shows_the_results_route_numbers(devserver):
     assert cells.cells[(test, None, "mismatch")] == "true"
     assert float(cells.cells[(test, None, "p_value")]) == pytest.approx(ratio["p_value"], rel=1e-3)
     assert float(cells.cells[(test, None, "chi_square")]) == pytest.approx(ratio["chi_square"], rel=1e-3)
-    assert "Sample ratio mismatch" in page.stdout.decode()
+    assert "Sample ratio mismatch" in page
     assert cells.svg >= 3, "one chart per experiment of the bundle's placements"
-    screenshot(devserver.url, "dashboard.png", height=1400)
+    screenshot(devserver, "dashboard.png", height=1400)
 
 
 def exposure(profile_id, variation_id, forced=False):
@@ -125,13 +143,12 @@ def test_the_dashboard_shows_the_holdout_row_as_the_baseline_and_the_forced_expo
                                                     "variation_id": "upgrade-monthly" if profile == "m" else "upgrade-annual"}
                 assert server.call("POST", "/v1/purchases", purchase(f"{profile}-{i}", f"tx-{profile}-{i}", attribution=cell))[0] == 200
         results = server.call("GET", f"/v1/experiments/{HOLDOUT_PLACEMENT}/results")[2]
-        page = chromium("--dump-dom", server.url + "/dashboard")
-        assert page.returncode == 0, page.stderr[-2000:]
-        screenshot(server.url, "dashboard-holdout.png", height=2200)
+        page = dashboard_dom(server)
+        screenshot(server, "dashboard-holdout.png", height=2200)
     finally:
         server.stop()
     cells = Cells()
-    cells.feed(page.stdout.decode())
+    cells.feed(page)
     [experiment] = results["experiments"]
     test = experiment["ab_test_name"]
     rows = {v["variation_id"]: v for v in experiment["variations"]}

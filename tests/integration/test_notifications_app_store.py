@@ -128,9 +128,14 @@ def test_an_unknown_transaction_is_refused_with_nothing_stored(server, chain):
     assert server.control("GET", "notifications")["notifications"] == []
 
 
+#: A proof that fails (the JWS, its chain, its signature) is a 401: who sent it is unknown. A
+#: proven payload that is wrong for this server is a 400.
+UNPROVEN = ("malformed_jws", "untrusted_certificate", "invalid_signature")
+
+
 def refused(server, body, code):
     status, _, answer = post(server, body)
-    assert status == 400 and answer["error"]["code"] == code, answer
+    assert status == (401 if code in UNPROVEN else 400) and answer["error"]["code"] == code, answer
     assert answer["error"]["message"]
 
 
@@ -169,14 +174,15 @@ def test_without_a_root_nothing_is_trusted(chain):
     bare = DevServer()
     try:
         status, _, body = bare.call("POST", "/v1/notifications/app-store", app_store_body(chain, "REFUND", "ot-x"))
-        assert status == 400 and body["error"]["code"] == "untrusted_certificate"
+        assert status == 401 and body["error"]["code"] == "untrusted_certificate"
         assert "--app-store-root" in body["error"]["message"]
     finally:
         bare.stop()
 
 
-def test_apple_needs_no_api_key_but_every_other_route_still_does(chain):
-    """Apple cannot send the server's key: its signature chain is the proof of origin."""
+def test_apple_needs_no_key_but_the_test_stores_notifications_take_an_operators_not_the_apps(chain):
+    """Apple cannot send the server's key: its signature chain is the proof of origin. The test
+    store has no signature: its notifications come from tooling, with an operator key."""
     from conftest import purchase
     keyed = app_store_server(chain, "--trust-host-stores", "--api-key", "k-1")
     try:
@@ -187,8 +193,9 @@ def test_apple_needs_no_api_key_but_every_other_route_still_does(chain):
         status, _, body = post(keyed, app_store_body(chain, "REFUND", "ot-k", signed_at=now_ms(),
                                                      transaction={"revocationDate": now_ms()}))
         assert status == 200 and body["outcome"] == "applied", body
-        status, _, body = keyed.call("POST", "/v1/notifications/test-store",
-                                     {"notification_id": "n-1", "type": "REFUND", "original_transaction_id": "ot-k"})
-        assert status == 401 and body["error"]["code"] == "unauthorized"
+        notification = {"notification_id": "n-1", "type": "REFUND", "original_transaction_id": "ot-k"}
+        for refused in (key, None):
+            status, _, body = keyed.call("POST", "/v1/notifications/test-store", notification, headers=refused, operator=False)
+            assert status == 401 and body["error"]["code"] == "unauthorized"
     finally:
         keyed.stop()

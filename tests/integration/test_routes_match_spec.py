@@ -1,7 +1,8 @@
 """The server's routes are plain Hummingbird routes written by hand (server/Sources/paywire-server/
 HTTP/APIRoutes.swift); api/openapi.yaml is their test, not their source. The server lists its API
-routes (`--list-routes`) and they must be exactly the spec's operations, both ways: a route added
-without the spec, or an operation the spec names that no route answers, fails here. What each
+routes (`--list-routes`, `METHOD path door`) and they must be exactly the spec's operations,
+both ways, each behind the door its security names: a route added without the spec, an
+operation the spec names that no route answers, or a door the spec does not say, fails here. What each
 route answers is checked against the spec by schemathesis (test_devserver_schemathesis.py) and
 by the conformance driver for every exchange of the vectors."""
 import subprocess
@@ -13,22 +14,46 @@ from conftest import ROOT, SERVER
 METHODS = {"get", "put", "post", "delete", "patch"}
 
 
+def spec():
+    return yaml.safe_load((ROOT / "api/openapi.yaml").read_text())
+
+
+def door(operation):
+    """The server's name of the door an operation's security describes (HTTP/Doors.swift)."""
+    schemes = {scheme for requirement in operation["security"] for scheme in requirement}
+    if schemes == {"AppKey"}:
+        return "app"
+    if schemes == {"OperatorKey"}:
+        [scope] = operation["x-paywire-scopes"]
+        return "operator:" + scope
+    if schemes == {"PubSubPush", "OperatorKey"} and operation["x-paywire-scopes"] == ["notifications:write"]:
+        return "play-push"
+    if schemes == {"StripeSignature"} or (not schemes and operation.get("x-paywire-proof")):
+        return "store-signature"
+    raise AssertionError(f"{operation['operationId']}: no door has the security {sorted(schemes)}")
+
+
 def spec_operations():
-    spec = yaml.safe_load((ROOT / "api/openapi.yaml").read_text())
-    return {f"{method.upper()} {path}" for path, operations in spec["paths"].items()
-            for method in operations if method in METHODS}
+    """`METHOD path` of every operation, with its door."""
+    return {f"{method.upper()} {path}": door(operation) for path, operations in spec()["paths"].items()
+            for method, operation in operations.items() if method in METHODS}
 
 
 def server_routes():
     listing = subprocess.run([SERVER, "--list-routes"], capture_output=True, text=True, timeout=60, check=True).stdout
-    return {line.strip() for line in listing.splitlines() if line.strip()}
+    return dict(line.strip().rsplit(" ", 1) for line in listing.splitlines() if line.strip())
 
 
 def test_every_operation_of_the_spec_is_a_route_and_every_route_is_in_the_spec():
     routes, operations = server_routes(), spec_operations()
-    assert routes - operations == set(), "routes api/openapi.yaml does not have"
-    assert operations - routes == set(), "operations of api/openapi.yaml no route answers"
+    assert routes.keys() - operations.keys() == set(), "routes api/openapi.yaml does not have"
+    assert operations.keys() - routes.keys() == set(), "operations of api/openapi.yaml no route answers"
     assert len(routes) == 19
+
+
+def test_every_route_is_behind_the_door_the_spec_names():
+    routes, operations = server_routes(), spec_operations()
+    assert {route: routes[route] for route in operations} == operations
 
 
 def test_a_request_to_each_operation_reaches_it_not_the_routers_404(devserver):

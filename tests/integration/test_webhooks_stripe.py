@@ -77,7 +77,7 @@ def test_a_bad_signature_is_refused_and_changes_nothing(server, case):
     elif case == "not_hex":
         signed = f"t={now},v1=zz" + signature(body)[1][2:]
     status, answer = deliver(server, evt, stripe_signature=signed, body=sent)
-    assert status == 400 and answer["error"]["code"] == "invalid_signature", answer
+    assert status == 401 and answer["error"]["code"] == "invalid_signature", answer
     assert SECRET not in json.dumps(answer)
     assert grants(server, "victim")[0] == 404 and grants(server, "attacker")[0] == 404
     # Nothing was recorded: the same event, signed, is taken afterwards.
@@ -104,7 +104,7 @@ def test_while_a_secret_rotates_either_secret_is_taken(tmp_path, form):
             assert status == 200 and answer["outcome"] == "applied", answer
         status, answer = deliver(server, checkout("cs_rot_x", profile="rot-x", price="price_lifetime", payment_intent="pi_rot_x"),
                                  secret=SECRET)
-        assert status == 400 and answer["error"]["code"] == "invalid_signature"
+        assert status == 401 and answer["error"]["code"] == "invalid_signature"
     finally:
         server.stop()
     # The refusal was logged, and no secret with it.

@@ -19,12 +19,17 @@ import urllib.request
 
 import paywire
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../examples"))
+from operator_key import OperatorKey  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: The development routes (fault switches, the event log) take an operator key.
+OPERATOR = OperatorKey()
 
 
 def control(url, method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{url}/_dev/{path}", data=data, method=method)
+    request = urllib.request.Request(f"{url}/_dev/{path}", data=data, method=method, headers=OPERATOR.headers())
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
@@ -49,7 +54,7 @@ def main():
     kills = int(sys.argv[3]) if len(sys.argv) > 3 else 50
     rng = random.Random(20261123)
     with tempfile.TemporaryDirectory(prefix="paywire-crash-") as work:
-        server = subprocess.Popen([devserver, "--bundle", bundle, "--data", os.path.join(work, "server")],
+        server = subprocess.Popen([devserver, "--bundle", bundle, "--data", os.path.join(work, "server"), *OPERATOR.server_args()],
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         url = server.stdout.readline().split()[2]
         try:

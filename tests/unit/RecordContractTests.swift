@@ -134,4 +134,14 @@ import Testing
         #expect(StoreEnvironment.allCases.map(\.rawValue) == ["sandbox", "production"])
         #expect(StoreName(rawValue: "play_store") == .playStore && StoreName(rawValue: "galaxy").rawValue == "galaxy")
     }
+
+    /// The spec's `maxLength` counts characters: a limit in bytes would refuse what the spec
+    /// allows (64 characters of a non-Latin script are more than 64 bytes).
+    @Test func lengthsAreCountedInCharactersAsTheSpecCountsThem() throws {
+        try RecordRules.check(String(repeating: "ä", count: 64), "store", maxLength: 64)
+        try RecordRules.check(String(repeating: "🛒", count: 256), "transaction_id")
+        #expect(throws: WireError.self) { try RecordRules.check(String(repeating: "ä", count: 65), "store", maxLength: 64) }
+        #expect(throws: WireError.self) { try RecordRules.check(String(repeating: "a", count: 257), "transaction_id") }
+        #expect(throws: WireError.self) { try RecordRules.check("", "transaction_id") }
+    }
 }

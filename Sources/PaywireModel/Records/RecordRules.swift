@@ -7,34 +7,39 @@ import PaywireWire
 public enum RecordRules {
     /// 2^53 - 1: the largest integer every JSON reader holds exactly.
     public static let maxSafeInteger = 9_007_199_254_740_991
-    /// The longest identifier a record carries (profile, transaction, product ids), in bytes.
-    public static let maxIdentifierBytes = 256
+    /// The longest identifier a record carries (profile, transaction, product ids), in
+    /// characters: Unicode scalars, what the spec's `maxLength` counts, so that the spec, the
+    /// device and the server draw one line.
+    public static let maxIdentifierLength = 256
 
-    /// A required string: present, a string, not empty (unless `allowEmpty`), at most `maxBytes`,
-    /// and without U+0000 (PostgreSQL's text cannot hold it).
+    /// A required string: present, a string, not empty (unless `allowEmpty`), at most
+    /// `maxLength` characters, and without U+0000 (PostgreSQL's text cannot hold it).
     static func text(_ fields: Fields, _ key: String, allowEmpty: Bool = false,
-                     maxBytes: Int = maxIdentifierBytes) throws(WireError) -> String {
+                     maxLength: Int = maxIdentifierLength) throws(WireError) -> String {
         let value = try fields.string(key)
-        try check(value, fields.fieldPath(key), allowEmpty: allowEmpty, maxBytes: maxBytes)
+        try check(value, fields.fieldPath(key), allowEmpty: allowEmpty, maxLength: maxLength)
         return value
     }
 
     /// An optional string under the same rules; absent or null reads as nil.
     static func optionalText(_ fields: Fields, _ key: String, allowEmpty: Bool = false,
-                             maxBytes: Int = maxIdentifierBytes) throws(WireError) -> String? {
+                             maxLength: Int = maxIdentifierLength) throws(WireError) -> String? {
         guard let value = try fields.optionalString(key) else { return nil }
-        try check(value, fields.fieldPath(key), allowEmpty: allowEmpty, maxBytes: maxBytes)
+        try check(value, fields.fieldPath(key), allowEmpty: allowEmpty, maxLength: maxLength)
         return value
     }
 
     /// The rule `text` applies, for a value the device holds typed. The path is made only for
     /// a refusal: a record's check is on the path of every call that keeps one.
     public static func check(_ value: String, _ path: @autoclosure () -> String, allowEmpty: Bool = false,
-                             maxBytes: Int = maxIdentifierBytes) throws(WireError) {
+                             maxLength: Int = maxIdentifierLength) throws(WireError) {
         let utf8 = value.utf8
         let count = utf8.count
         if !allowEmpty && count == 0 { throw WireError.wrongParam(path(), "must not be empty") }
-        if count > maxBytes { throw WireError.wrongParam(path(), "must be at most \(maxBytes) bytes") }
+        // A character is 1 to 4 bytes of UTF-8: only a value longer in bytes can be too long.
+        if count > maxLength && value.unicodeScalars.count > maxLength {
+            throw WireError.wrongParam(path(), "must be at most \(maxLength) characters")
+        }
         let holdsNUL = utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? utf8.contains(0)
         if holdsNUL { throw WireError.wrongParam(path(), "must not hold U+0000") }
     }

@@ -5,8 +5,8 @@ import PaywireWire
 /// The backend verifies it with the store (`verification`, `signed_transaction`) before it
 /// grants anything.
 public struct TransactionClaim: Equatable, Sendable {
-    /// The most a store's proof (`verification`, `signed_transaction`) may take, in bytes.
-    public static let maxProofBytes = 256 << 10
+    /// The most a store's proof (`verification`, `signed_transaction`) may take, in characters.
+    public static let maxProofLength = 256 << 10
 
     public let transactionId: String
     public let originalTransactionId: String
@@ -39,10 +39,10 @@ public struct TransactionClaim: Equatable, Sendable {
         try RecordRules.check(transactionId, path + "transaction_id")
         try RecordRules.check(originalTransactionId, path + "original_transaction_id")
         try RecordRules.check(vendorProductId, path + "vendor_product_id")
-        try RecordRules.check(verification, path + "verification", allowEmpty: true, maxBytes: Self.maxProofBytes)
+        try RecordRules.check(verification, path + "verification", allowEmpty: true, maxLength: Self.maxProofLength)
         try RecordRules.checkCount(purchasedAt, path + "purchased_at")
-        try RecordRules.check(store.rawValue, path + "store", maxBytes: 64)
-        if let signedTransaction { try RecordRules.check(signedTransaction, path + "signed_transaction", maxBytes: Self.maxProofBytes) }
+        try RecordRules.check(store.rawValue, path + "store", maxLength: 64)
+        if let signedTransaction { try RecordRules.check(signedTransaction, path + "signed_transaction", maxLength: Self.maxProofLength) }
     }
 
     /// Its members into an open object.

@@ -15,8 +15,11 @@ struct Options {
     var database: String?
     /// The older way to name an SQLite store: `DIR/devserver.sqlite`.
     var dataDirectory: String?
-    /// SHA-256 digests of the accepted API keys (a key given in clear is hashed at once).
+    /// SHA-256 digests of the accepted app keys (a key in clear is hashed at once): public, they
+    /// open the device routes only.
     var apiKeyDigests: [[UInt8]] = []
+    /// The operator keys (staff's, secret), each with its id and scopes; given as digests.
+    var operatorKeys: [OperatorKey] = []
     var appStoreRoot: String?
     /// The app whose App Store data is taken (required with --app-store-root).
     var appStoreBundleId: String?
@@ -58,6 +61,11 @@ struct Options {
     var redemptionLinkBase = "paywire://redeem"
     /// What a restore or an identity does with a purchase another profile holds.
     var transferPolicy = TransferPolicy.transfer
+    /// Operators' dashboard sessions: their life, and Secure cookies behind https.
+    var dashboardSessions = DashboardLoginRoute.Settings()
+    /// Requests a second per client address and per operator key; nil: not limited.
+    var rateLimitAddress: Int?
+    var rateLimitOperatorKey: Int?
     /// Ed25519 private keys (PEM files) that sign the answers carrying access; the first signs.
     /// Empty: nothing is signed. Never logged (only each key's id and public half).
     var responseSigningKeys: [String] = []
@@ -121,6 +129,30 @@ struct Options {
         return options
     }
 
+    /// App key digests, comma-separated hex.
+    mutating func appKeyDigests(_ list: String, _ flag: String) throws(OptionProblem) {
+        for item in list.split(separator: ",") {
+            guard let digest = APIKeys.digest(hex: item.trimmingCharacters(in: .whitespaces)) else {
+                throw OptionProblem("\(flag) needs 64 hex digits per key")
+            }
+            apiKeyDigests.append(digest)
+        }
+    }
+
+    /// Operator keys, `ID:HEX:SCOPES` each; an id given twice is refused (audit records name keys by id).
+    mutating func addOperatorKeys(_ entries: [String], _ origin: String) throws(OptionProblem) {
+        for entry in entries {
+            switch OperatorKey.parse(entry) {
+            case .failure(let problem): throw OptionProblem("\(origin): \(problem.description)")
+            case .success(let key):
+                guard !operatorKeys.contains(where: { $0.id == key.id }) else {
+                    throw OptionProblem("\(origin): operator key id '\(key.id)' is given twice")
+                }
+                operatorKeys.append(key)
+            }
+        }
+    }
+
     /// `--flag=value` or `--flag`.
     private static func split(_ argument: String) -> (String, String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
@@ -174,16 +206,26 @@ extension Options {
         Spec(flag: "--db-pool-size", value: "N", help: "PostgreSQL connections per replica (default 8)") { o, v throws(OptionProblem) in
             o.databasePoolSize = try integer(v, "--db-pool-size", 1...256)
         },
-        Spec(flag: "--api-key", value: "KEY", help: "an accepted API key, hashed at start (prefer --api-key-sha256)") { o, v in
+        Spec(flag: "--app-key", value: "KEY", help: "an accepted app key (public: device routes only), hashed at start") { o, v in
             o.apiKeyDigests.append(APIKeys.digest(of: v))
         },
-        Spec(flag: "--api-key-sha256", value: "HEX[,HEX]", help: "SHA-256 (hex) of accepted API keys") { o, v throws(OptionProblem) in
-            for item in v.split(separator: ",") {
-                guard let digest = APIKeys.digest(hex: item.trimmingCharacters(in: .whitespaces)) else {
-                    throw OptionProblem("--api-key-sha256 needs 64 hex digits per key")
-                }
-                o.apiKeyDigests.append(digest)
-            }
+        Spec(flag: "--app-key-sha256", value: "HEX[,HEX]", help: "SHA-256 (hex) of accepted app keys (several while rotating)") { o, v throws(OptionProblem) in
+            try o.appKeyDigests(v, "--app-key-sha256")
+        },
+        Spec(flag: "--api-key", value: "KEY", help: "the app key's older name (--app-key)") { o, v in
+            o.apiKeyDigests.append(APIKeys.digest(of: v))
+        },
+        Spec(flag: "--api-key-sha256", value: "HEX[,HEX]", help: "the older name of --app-key-sha256") { o, v throws(OptionProblem) in
+            try o.appKeyDigests(v, "--api-key-sha256")
+        },
+        Spec(flag: "--operator-key-sha256", value: "ID:HEX:SCOPES",
+             help: "an operator key: its id, the SHA-256 (hex) of the key, its scopes (comma-separated: results:read, customers:read, customers:write, dashboard, notifications:write, development, audit:read); repeat to give several (a rotation)") { o, v throws(OptionProblem) in
+            try o.addOperatorKeys([v], "--operator-key-sha256")
+        },
+        Spec(flag: "--operator-keys", value: "FILE", help: "operator keys, one ID:HEX:SCOPES a line (# comments); several while one is rotated out") { o, v throws(OptionProblem) in
+            guard let text = try? String(contentsOfFile: v, encoding: .utf8) else { throw OptionProblem("--operator-keys: cannot read \(v)") }
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            try o.addOperatorKeys(lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }, "--operator-keys \(v)")
         },
         Spec(flag: "--app-store-root", value: "FILE", help: "root certificate (PEM or DER) App Store notifications chain to") { o, v in o.appStoreRoot = v },
         Spec(flag: "--app-store-bundle-id", value: "ID", help: "the app's bundle id App Store signed data must name") { o, v in
@@ -253,6 +295,24 @@ extension Options {
         },
         Spec(flag: "--redemption-link-base", value: "URL", help: "where redemption links point, ?token= added (default paywire://redeem)") { o, v in
             o.redemptionLinkBase = v
+        },
+        Spec(flag: "--operator-session-ttl-seconds", value: "N",
+             help: "how long an operator's dashboard session lasts after signing in (default 28800, 8 hours)") { o, v throws(OptionProblem) in
+            o.dashboardSessions.ttlSeconds = try integer(v, "--operator-session-ttl-seconds", 1...(30 * 24 * 3600))
+        },
+        Spec(flag: "--rate-limit-address", value: "N",
+             help: "requests a second per client address (bursts of 5 s worth), else 429 with Retry-After; off unless given") {
+            o, v throws(OptionProblem) in
+            o.rateLimitAddress = try integer(v, "--rate-limit-address", 1...1_000_000)
+        },
+        Spec(flag: "--rate-limit-operator-key", value: "N",
+             help: "requests a second per operator key (bursts of 5 s worth), else 429 with Retry-After; off unless given") {
+            o, v throws(OptionProblem) in
+            o.rateLimitOperatorKey = try integer(v, "--rate-limit-operator-key", 1...1_000_000)
+        },
+        Spec(flag: "--behind-https", value: nil,
+             help: "browsers reach this server over https (a proxy ends TLS): the dashboard's cookies say Secure") { o, _ in
+            o.dashboardSessions.secureCookies = true
         },
         Spec(flag: "--transfer-policy", value: "POLICY",
              help: "a purchase another profile holds, on a restore or an identity: transfer (moves it, the default) or keep") { o, v throws(OptionProblem) in

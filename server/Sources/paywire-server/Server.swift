@@ -73,6 +73,13 @@ struct ServerParts {
         setup.responseSigner = try responseSigner(options, logger: logger)
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         if setup.stripe == nil { logger.notice("Stripe webhooks are off: no --stripe-webhook-secret") }
+        if options.apiKeyDigests.isEmpty { logger.warning("the device routes are open to anyone: no --app-key-sha256") }
+        if options.rateLimitAddress == nil { logger.notice("requests are not rate-limited per address: no --rate-limit-address") }
+        if options.operatorKeys.isEmpty {
+            logger.notice("every operator route answers 401 (results, dashboard, development routes): no --operator-key-sha256")
+        } else {
+            logger.info("operator keys", metadata: ["ids": .string(options.operatorKeys.map(\.id).joined(separator: ","))])
+        }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
         return ServerParts(options: options, setup: setup, logger: logger, clock: clock, random: random, summary: summary,
@@ -86,14 +93,16 @@ struct ServerParts {
         let table = RouteTable()
         router.add(middleware: Observe())
         if let dev = setup.dev { router.add(middleware: DevTraffic(state: dev, maxBodyBytes: options.maxBodyBytes)) }
-        router.add(middleware: RequireAPIKey(keys: APIKeys(digests: options.apiKeyDigests),
-                                             exempt: pushTokens == nil ? [] : [RequirePushToken.path]))
-        if let pushTokens { router.add(middleware: RequirePushToken(verifier: pushTokens, clock: clock)) }
         router.add(middleware: APIErrors(routes: table))
         let api = API(setup: setup, clock: clock, random: random, logger: logger)
-        let routes = ServerRoutes(router: router, table: table)
+        let doors = DoorKeeper(appKeys: APIKeys(digests: options.apiKeyDigests), operatorKeys: OperatorKeys(keys: options.operatorKeys),
+                               pushTokens: pushTokens, sessions: setup.store, clock: clock)
+        let limits = RateGates(perAddress: options.rateLimitAddress, perOperatorKey: options.rateLimitOperatorKey, clock: clock)
+        let routes = ServerRoutes(router: router, table: table, doors: doors, audit: AuditTrail(store: setup.store, clock: clock), limits: limits)
         APIRoutes.register(on: routes, api: api, maxBodyBytes: options.maxBodyBytes)
         DashboardRoute.register(on: routes, api: api)
+        DashboardLoginRoute.register(on: routes, api: api, settings: options.dashboardSessions)
+        DashboardAuditRoute.register(on: routes, api: api)
         DashboardProfileRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)
         if let dev = setup.dev { DevRoutes.register(on: routes, api: api, dev: dev) }

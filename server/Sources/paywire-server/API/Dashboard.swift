@@ -7,14 +7,14 @@ import NIOCore
 /// (DashboardProfileRoute).
 enum DashboardRoute {
     static func register(on routes: ServerRoutes, api: API) {
-        routes.add(.get, "/dashboard") { _, _ in
+        routes.add(.get, "/dashboard", door: .operatorPage(.dashboard)) { _, context in
             var placements: [PlacementResults] = []
             let now = api.clock.nowMilliseconds()
             for placementId in api.setup.experiments.keys.sorted() {
                 placements.append(try await api.results(placementId, api.setup.experiments[placementId] ?? []))
             }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now))))
+                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now, viewer: context.viewer))))
         }
     }
 }
@@ -22,7 +22,7 @@ enum DashboardRoute {
 /// The results page: server-rendered HTML with inline CSS and SVG, no script and no external
 /// asset. Cells carry `data-field` (and rows `data-variation`) so a test can read them back.
 enum DashboardPage {
-    static func page(_ placements: [PlacementResults], generatedAt: Int) -> String {
+    static func page(_ placements: [PlacementResults], generatedAt: Int, viewer: Viewer?) -> String {
         let body = placements.map(placement).joined(separator: "\n")
         return """
             <!DOCTYPE html>
@@ -39,6 +39,7 @@ enum DashboardPage {
             tr.holdout td { background: #f6f6f9; } .baseline { font-size: 12px; white-space: nowrap; color: #556; border: 1px solid #aab; border-radius: 3px; padding: 0 4px; }
             .srm.ok { background: #e8f6ec; } .srm.mismatch { background: #fde8e8; color: #9b1c1c; font-weight: 600; }
             </style></head><body>
+            \(DashboardLoginPage.signedIn(viewer))
             <h1>Paywire experiments</h1>
             <p class="generated" data-generated-at="\(generatedAt)">Computed from the stored events and verified purchases at \(escape(isoDate(generatedAt))).</p>
             \(body)

@@ -6,13 +6,14 @@ import NIOCore
 /// the transfers in and out, and its web checkouts, as a page like the results'.
 enum DashboardProfileRoute {
     static func register(on routes: ServerRoutes, api: API) {
-        routes.add(.get, "/dashboard/profiles/{profile_id}") { _, context in
+        routes.add(.get, "/dashboard/profiles/{profile_id}", door: .operatorPage(.customersRead)) { _, context in
             let raw = context.parameters.get("profile_id") ?? ""
             let profileId = raw.removingPercentEncoding ?? raw
             let view = try await api.setup.store.profileView(profileId)
             let known = view.known || !view.transactions.isEmpty || !view.webPurchases.isEmpty
             return Response(status: known ? .ok : .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: DashboardProfilePage.page(profileId, view, now: api.clock.nowMilliseconds()))))
+                            body: .init(byteBuffer: ByteBuffer(string: DashboardProfilePage.page(profileId, view, now: api.clock.nowMilliseconds(),
+                                                                                         viewer: context.viewer))))
         }
     }
 }
@@ -21,7 +22,7 @@ enum DashboardProfileRoute {
 /// transfers) or `data-checkout` (web checkouts) and cells `data-field`, so a test can read
 /// them back.
 enum DashboardProfilePage {
-    static func page(_ profileId: String, _ view: ProfileView, now: Int) -> String {
+    static func page(_ profileId: String, _ view: ProfileView, now: Int, viewer: Viewer?) -> String {
         let escape = DashboardPage.escape
         let held = profileId.hasPrefix(StripeEvent.holderPrefix)
         let intro = held
@@ -38,6 +39,7 @@ enum DashboardProfilePage {
             th { background: #f3f4f8; } .web { font-size: 12px; border: 1px solid #4c6ef5; color: #4c6ef5; border-radius: 3px; padding: 0 4px; }
             .moved td { color: #778; } .held { padding: 6px 10px; background: #fff6e0; display: inline-block; border-radius: 4px; }
             </style></head><body>
+            \(DashboardLoginPage.signedIn(viewer))
             <h1>Profile <span data-field="profile_id">\(escape(profileId))</span></h1>
             \(intro)
             <p class="generated" data-generated-at="\(now)">As the store holds it at \(escape(DashboardPage.isoDate(now))).</p>

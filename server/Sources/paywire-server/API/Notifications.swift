@@ -27,7 +27,7 @@ extension API {
             notification = try await AppStoreNotification.parse(body, verifier: setup.appStore)
         } catch {
             ServerMetrics.notification(source: .appStore, outcome: "refused")
-            return .error(.badRequest, error.code, error.message)
+            return .error(error.isUnproven ? .unauthorized : .badRequest, error.code, error.message)
         }
         if notification.event.storeType == "TEST" {
             // App Store Connect's "send a test notification": what an operator looks for.

@@ -30,7 +30,7 @@ extension API {
         } catch {
             return .invalid(error.message)
         }
-        guard profileId.utf8.count <= RecordRules.maxIdentifierBytes, token.utf8.count <= 256 else {
+        guard profileId.unicodeScalars.count <= RecordRules.maxIdentifierLength, token.utf8.count <= 256 else {
             return .invalid("token and profile_id must be 1 to 256 characters")
         }
         let result: Redemption.Result

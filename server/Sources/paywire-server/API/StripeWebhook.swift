@@ -2,8 +2,8 @@ import Logging
 import PaywireModel
 import PaywireWire
 
-/// `POST /v1/webhooks/stripe`: a Stripe event, its signature checked first (400 and nothing
-/// changes otherwise), then the purchase recorded for its owner and the lifecycle applied
+/// `POST /v1/webhooks/stripe`: a Stripe event, its signature checked first (401 and nothing
+/// changes otherwise: the signature is this route's credential), then the purchase recorded for its owner and the lifecycle applied
 /// through the stores' rules, once per event id.
 extension API {
     /// `signature`: the `Stripe-Signature` header as sent.
@@ -19,7 +19,7 @@ extension API {
         } catch {
             ServerMetrics.notification(source: .stripe, outcome: "invalid_signature")
             logger.warning("a Stripe webhook was refused", metadata: ["reason": .string(error.message)])
-            return .error(.badRequest, "invalid_signature", error.message)
+            return .error(.unauthorized, "invalid_signature", error.message)
         }
         let effect: StripeEffect
         do {

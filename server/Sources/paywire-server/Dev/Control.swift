@@ -9,7 +9,7 @@ import PaywireWire
 enum DevRoutes {
     static func register(on routes: ServerRoutes, api: API, dev: DevState) {
         let setup = api.setup, store = setup.store
-        routes.add(.post, "/_dev/faults") { request, _ in
+        routes.add(.post, "/_dev/faults", door: .operator(.development)) { request, _ in
             do {
                 let faults = try Faults(json: try await body(request))
                 await dev.setFaults(faults)
@@ -18,14 +18,14 @@ enum DevRoutes {
                 return ErrorBody.response(.badRequest, code: "invalid_request", "\(error)")
             }
         }
-        routes.add(.get, "/_dev/faults") { _, _ in json(await dev.faults.json) }
-        routes.add(.get, "/_dev/stats") { _, _ in json(await dev.stats) }
-        routes.add(.post, "/_dev/reset") { _, _ in
+        routes.add(.get, "/_dev/faults", door: .operator(.development)) { _, _ in json(await dev.faults.json) }
+        routes.add(.get, "/_dev/stats", door: .operator(.development)) { _, _ in json(await dev.stats) }
+        routes.add(.post, "/_dev/reset", door: .operator(.development)) { _, _ in
             await dev.reset()
             try await store.reset()
             return json(.object([]))
         }
-        routes.add(.put, "/_dev/profiles/{profile_id}") { request, context in
+        routes.add(.put, "/_dev/profiles/{profile_id}", door: .operator(.development)) { request, context in
             guard let id = context.parameters.get("profile_id"), let document = try? JSONValue(parsing: try await body(request)) else {
                 return ErrorBody.response(.badRequest, code: "invalid_request", "the body must be a profile as the spec's Profile describes it")
             }
@@ -36,34 +36,34 @@ enum DevRoutes {
             }
             return json(.object([]))
         }
-        routes.add(.get, "/_dev/events") { request, _ in
+        routes.add(.get, "/_dev/events", door: .operator(.development)) { request, _ in
             let query = request.uri.queryParameters
             return json(bytes: events(try await store.events(profileId: query.get("profile_id"), name: query.get("name"))))
         }
-        routes.add(.get, "/_dev/events/summary") { _, _ in
+        routes.add(.get, "/_dev/events/summary", door: .operator(.development)) { _, _ in
             let summary = try await store.eventSummary()
             return json(.object([("stored", .int(summary.stored)), ("duplicates", .int(summary.duplicates)), ("batches", .int(summary.batches)),
                                  ("dropped_reported", .int(summary.droppedReported))]))
         }
-        routes.add(.get, "/_dev/notifications") { _, _ in
+        routes.add(.get, "/_dev/notifications", door: .operator(.development)) { _, _ in
             json(.object([("notifications", .array(try await store.notificationLog().map { entry in
                 .object([("source", .string(entry.source)), ("notification_id", .string(entry.notificationId)), ("type", .string(entry.type)),
                          ("subtype", entry.subtype.map { .string($0) } ?? .null), ("original_transaction_id", .string(entry.originalTransactionId)),
                          ("profile_id", .string(entry.profileId)), ("outcome", .string(entry.outcome))])
             }))]))
         }
-        routes.add(.get, "/_dev/profile-data") { request, _ in
+        routes.add(.get, "/_dev/profile-data", door: .operator(.development)) { request, _ in
             guard let id = request.uri.queryParameters.get("profile_id"), !id.isEmpty else {
                 return ErrorBody.response(.badRequest, code: "invalid_request", "profile_id is required")
             }
             return json(profileData(try await store.profileData(profileId: id)))
         }
-        routes.add(.get, "/_dev/offers/key") { _, _ in
+        routes.add(.get, "/_dev/offers/key", door: .operator(.development)) { _, _ in
             guard let offers = setup.offers else { return ErrorBody.response(.notFound, code: "not_found", "no offer key") }
             return json(.object([("bundle_id", .string(offers.bundleId)), ("key_id", .string(offers.keyId)),
                                  ("public_key_pem", .string(offers.publicKeyPEM))]))
         }
-        routes.add(.get, "/_dev/purchases") { request, _ in
+        routes.add(.get, "/_dev/purchases", door: .operator(.development)) { request, _ in
             json(.object([("purchases", .array(try await store.purchaseLog(profileId: request.uri.queryParameters.get("profile_id")).map { entry in
                 // The request as sent, with its outcome.
                 guard case .object(var object)? = try? JSONValue(parsing: Array(entry.request.utf8)) else { return .null }

@@ -12,6 +12,10 @@ struct SignedProblem: Error, Sendable {
         self.code = code
         self.message = message
     }
+
+    /// Whether the proof itself failed (the JWS does not parse, its chain is not trusted, its
+    /// signature does not hold): who sent it is unknown, so the answer is 401, not 400.
+    var isUnproven: Bool { ["malformed_jws", "untrusted_certificate", "invalid_signature"].contains(code) }
 }
 
 /// Checks App Store JWS (ES256, `x5c` chain in the header) against the roots of

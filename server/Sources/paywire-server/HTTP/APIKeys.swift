@@ -1,9 +1,11 @@
 import Crypto
 import Hummingbird
 
-/// The API keys a server accepts, held only as SHA-256 digests (a key in clear is hashed when
-/// the configuration is read and never kept). A request's key is hashed and compared with every
-/// digest in time that depends on neither where they differ nor which one matched.
+/// The app keys a server accepts (`authorization: Api-Key <key>`), held only as SHA-256
+/// digests (a key in clear is hashed when the configuration is read and never kept). A
+/// request's key is hashed and compared with every digest in time that depends on neither where
+/// they differ nor which one matched. An app key is public (it ships in every copy of the app):
+/// it opens the device routes only.
 struct APIKeys: Sendable {
     let digests: [[UInt8]]
 
@@ -25,13 +27,17 @@ struct APIKeys: Sendable {
 
     /// Whether an `authorization` header carries `Api-Key <key>` with an accepted key.
     func accepts(_ header: String?) -> Bool {
-        let text = header ?? ""
-        let prefix = "Api-Key "
-        let key = text.hasPrefix(prefix) ? text.dropFirst(prefix.count) : ""
+        guard let key = Self.credential(header, scheme: "Api-Key") else { return false }
         let given = Self.digest(of: key)
         var matched: UInt8 = 0
         for expected in digests { matched |= Self.same(given, expected) }
-        return text.hasPrefix(prefix) && matched == 1
+        return matched == 1
+    }
+
+    /// The credential of an `authorization` header of `scheme` (`Api-Key`, `Bearer`), or nil.
+    static func credential(_ header: String?, scheme: String) -> Substring? {
+        guard let header, header.hasPrefix(scheme + " ") else { return nil }
+        return header.dropFirst(scheme.count + 1)
     }
 
     /// 1 when equal, else 0; every byte is looked at (Stripe's signatures are compared so too).
@@ -49,25 +55,5 @@ struct APIKeys: Sendable {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
         default: return nil
         }
-    }
-}
-
-/// `401` for an API request without an accepted key, when the server has keys. App Store
-/// notifications and Stripe webhooks are exempt (neither sends a key; Apple's signature chain
-/// and Stripe's endpoint secret prove where they came from), and so are the operations routes and, when the server checks push tokens, the Play
-/// notification route (`RequirePushToken`: Pub/Sub cannot send a key). The key is never echoed
-/// or logged.
-struct RequireAPIKey: RouterMiddleware {
-    typealias Context = ServerContext
-    let keys: APIKeys
-    /// Paths another check guards instead.
-    var exempt: Set<String> = []
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
-        let guarded = (path.hasPrefix("/v1/") && context.endpointPath != nil && path != "/v1/notifications/app-store" && path != "/v1/webhooks/stripe"
-            && !exempt.contains(path)) || path == "/dashboard" || path.hasPrefix("/dashboard/")
-        guard keys.isRequired, guarded, !keys.accepts(request.headers[.authorization]) else { return try await next(request, context) }
-        return ErrorBody.response(.unauthorized, code: "unauthorized", "this server needs 'authorization: Api-Key <key>' with a key it accepts")
     }
 }

@@ -7,49 +7,49 @@ import PaywireModel
 /// (tests/api/test_routes_match_spec.py walks every operation; schemathesis checks answers).
 enum APIRoutes {
     /// Every operation: its method, path template, and what it does with its input.
-    static let operations: [(method: HTTPRequest.Method, path: String, run: @Sendable (API, RouteInput) async throws -> Answer)] = [
-        (.get, "/v1/placements/{placement_id}", { api, input in
+    static let operations: [(method: HTTPRequest.Method, path: String, door: Door, run: @Sendable (API, RouteInput) async throws -> Answer)] = [
+        (.get, "/v1/placements/{placement_id}", .app, { api, input in
             _ = try input.requiredHeader("x-paywire-profile-id")
             return api.getPlacement(api.setup.placements[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
         }),
-        (.get, "/v1/onboardings/{placement_id}", { api, input in
+        (.get, "/v1/onboardings/{placement_id}", .app, { api, input in
             _ = try input.requiredHeader("x-paywire-profile-id")
             return api.getPlacement(api.setup.onboardings[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
         }),
-        (.get, "/v1/profiles/{profile_id}", { api, input in
+        (.get, "/v1/profiles/{profile_id}", .app, { api, input in
             _ = try input.requiredHeader("x-paywire-profile-id")
             return try await api.getProfile(input.path("profile_id"), ifNoneMatch: input.header("if-none-match"))
         }),
-        (.put, "/v1/profiles/{profile_id}/attributes", { api, input in
+        (.put, "/v1/profiles/{profile_id}/attributes", .app, { api, input in
             try await api.putProfileData(.attributes, body: input.body, pathProfileId: input.path("profile_id"))
         }),
-        (.put, "/v1/profiles/{profile_id}/integration-ids", { api, input in
+        (.put, "/v1/profiles/{profile_id}/integration-ids", .app, { api, input in
             try await api.putProfileData(.integrationIdentifiers, body: input.body, pathProfileId: input.path("profile_id"))
         }),
-        (.post, "/v1/attribution", { api, input in try await api.putProfileData(.attribution, body: input.body, pathProfileId: nil) }),
-        (.post, "/v1/events", { api, input in try await api.postEvents(body: input.body) }),
-        (.post, "/v1/purchases", { api, input in try await api.postPurchase(body: input.body) }),
-        (.post, "/v1/restores", { api, input in try await api.postRestore(body: input.body) }),
-        (.post, "/v1/profiles/{profile_id}/identity", { api, input in
+        (.post, "/v1/attribution", .app, { api, input in try await api.putProfileData(.attribution, body: input.body, pathProfileId: nil) }),
+        (.post, "/v1/events", .app, { api, input in try await api.postEvents(body: input.body) }),
+        (.post, "/v1/purchases", .app, { api, input in try await api.postPurchase(body: input.body) }),
+        (.post, "/v1/restores", .app, { api, input in try await api.postRestore(body: input.body) }),
+        (.post, "/v1/profiles/{profile_id}/identity", .app, { api, input in
             try await api.postIdentity(body: input.body, profileId: input.path("profile_id"))
         }),
-        (.post, "/v1/offers/sign", { api, input in try await api.signOffer(body: input.body) }),
-        (.get, "/v1/experiments/{placement_id}/results", { api, input in
+        (.post, "/v1/offers/sign", .app, { api, input in try await api.signOffer(body: input.body) }),
+        (.get, "/v1/experiments/{placement_id}/results", .operator(.resultsRead), { api, input in
             try await api.getExperimentResults(placementId: input.path("placement_id"))
         }),
-        (.get, "/v1/app-store/consumption-requests", { api, input in
+        (.get, "/v1/app-store/consumption-requests", .operator(.customersRead), { api, input in
             try await api.getConsumptionRequests(profileId: input.query["profile_id"])
         }),
-        (.post, "/v1/notifications/test-store", { api, input in try await api.postTestStoreNotification(body: input.body) }),
-        (.post, "/v1/notifications/app-store", { api, input in try await api.postAppStoreNotification(body: input.body) }),
-        (.post, "/v1/notifications/play", { api, input in try await api.postPlayNotification(body: input.body) }),
-        (.post, "/v1/webhooks/stripe", { api, input in
+        (.post, "/v1/notifications/test-store", .operator(.notificationsWrite), { api, input in try await api.postTestStoreNotification(body: input.body) }),
+        (.post, "/v1/notifications/app-store", .storeSignature, { api, input in try await api.postAppStoreNotification(body: input.body) }),
+        (.post, "/v1/notifications/play", .playPush, { api, input in try await api.postPlayNotification(body: input.body) }),
+        (.post, "/v1/webhooks/stripe", .storeSignature, { api, input in
             try await api.postStripeWebhook(body: input.body, signature: input.header("stripe-signature"))
         }),
-        (.post, "/v1/web-purchases/{checkout_session_id}/redemption", { api, input in
+        (.post, "/v1/web-purchases/{checkout_session_id}/redemption", .operator(.customersWrite), { api, input in
             try await api.issueRedemptionLink(checkoutSessionId: input.path("checkout_session_id"))
         }),
-        (.post, "/v1/redemptions", { api, input in try await api.redeemWebPurchase(body: input.body) }),
+        (.post, "/v1/redemptions", .app, { api, input in try await api.redeemWebPurchase(body: input.body) }),
     ]
 
     /// The operations whose answers carry access (a profile, or the word that it is unchanged):
@@ -72,20 +72,20 @@ enum APIRoutes {
         return (nonce, trusted)
     }
 
-    /// `METHOD path` of every operation, one a line (`paywire-server --list-routes`): what the
-    /// test holding the routes to api/openapi.yaml reads.
+    /// `METHOD path door` of every operation, one a line (`paywire-server --list-routes`): what
+    /// the test holding the routes and their doors to api/openapi.yaml reads.
     static var listing: String {
-        operations.map { "\($0.method.rawValue) \($0.path)" }.joined(separator: "\n")
+        operations.map { "\($0.method.rawValue) \($0.path) \($0.door.name)" }.joined(separator: "\n")
     }
 
     /// Registers every operation on `routes`; a request the edge cannot read is `400
     /// invalid_request`, naming why. The answers of `signed` operations are signed here, once,
     /// over the exact bytes that leave.
     static func register(on routes: ServerRoutes, api: API, maxBodyBytes: Int) {
-        for (method, path, run) in operations {
+        for (method, path, door, run) in operations {
             let names = path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
             let signer = signed.contains("\(method.rawValue) \(path)") ? api.setup.responseSigner : nil
-            routes.add(method, path) { request, context in
+            routes.add(method, path, door: door) { request, context in
                 do {
                     let input = try await RouteInput.read(request, context, parameterNames: names, limit: maxBodyBytes)
                     let (nonce, trusted) = try signingHeaders(input)

@@ -6,6 +6,8 @@ import NIOCore
 struct ServerContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let channel: any Channel
+    /// The operator who came through the route's door (an operator door only).
+    var viewer: Viewer?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

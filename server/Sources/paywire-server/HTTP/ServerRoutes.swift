@@ -1,14 +1,51 @@
 import Hummingbird
 import HTTPTypes
 
-/// The router and the table of its routes: every route added here is also what a `405` knows.
+/// The router and the table of its routes: every route added here names its door, is checked
+/// at it before its handler runs, and is what a `405` knows. What an operator does to a
+/// customer's data through an audited door is kept before the answer leaves: a record that
+/// cannot be kept fails the request rather than answer unrecorded. Every door but `anyone`'s is
+/// rate-limited per client address before it is checked, and an operator's requests per key
+/// after (`RateGates`).
 struct ServerRoutes {
     let router: Router<ServerContext>
     let table: RouteTable
+    let doors: DoorKeeper
+    let audit: AuditTrail
+    let limits: RateGates
 
-    func add(_ method: HTTPRequest.Method, _ path: String,
+    func add(_ method: HTTPRequest.Method, _ path: String, door: Door,
              _ handler: @escaping @Sendable (Request, ServerContext) async throws -> Response) {
         table.add(method, path)
-        router.on(RouterPath(path), method: method, use: handler)
+        let doors = self.doors, audit = self.audit, limits = self.limits
+        let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door), limited = door != .anyone
+        router.on(RouterPath(path), method: method) { request, context in
+            if limited, let refusal = limits.address(context.channel.remoteAddress?.ipAddress ?? "unknown") { return refusal }
+            switch try await doors.check(door, request) {
+            case .refused(let response):
+                return response
+            case .open(let viewer):
+                if let viewer, let refusal = limits.operatorKey(viewer.keyId) { return refusal }
+                var context = context
+                context.viewer = viewer
+                let response = try await handler(request, context)
+                if audited, let viewer {
+                    let parameters = context.parameters.map { (String($0.key), String($0.value)) }
+                    try await audit.keep(viewer, action, AuditRecord.subject(parameters, profileQuery: request.uri.queryParameters.get("profile_id")),
+                                         status: Int(response.status.code))
+                }
+                return response
+            }
+        }
+    }
+}
+
+/// Where audit records go, with the time each is kept at.
+struct AuditTrail: Sendable {
+    let store: any Storage
+    let clock: any ServerClock
+
+    func keep(_ viewer: Viewer, _ action: String, _ subject: String, status: Int) async throws {
+        try await store.keepAudit(AuditRecord(at: clock.nowMilliseconds(), keyId: viewer.keyId, action: action, subject: subject, status: status))
     }
 }

@@ -10,8 +10,8 @@ enum OpsRoutes {
     static let readinessDeadline = Duration.seconds(2)
 
     static func register(on routes: ServerRoutes, store: any Storage, registry: PrometheusCollectorRegistry) {
-        routes.add(.get, "/healthz") { _, _ in json(.ok, "{\"status\":\"ok\"}") }
-        routes.add(.get, "/readyz") { _, context in
+        routes.add(.get, "/healthz", door: .anyone) { _, _ in json(.ok, "{\"status\":\"ok\"}") }
+        routes.add(.get, "/readyz", door: .anyone) { _, context in
             do {
                 try await withDeadline(readinessDeadline) { try await store.ping() }
                 return json(.ok, "{\"status\":\"ready\"}")
@@ -20,7 +20,7 @@ enum OpsRoutes {
                 return json(.serviceUnavailable, "{\"status\":\"not_ready\",\"reason\":\"the database does not answer\"}")
             }
         }
-        routes.add(.get, "/metrics") { _, _ in
+        routes.add(.get, "/metrics", door: .anyone) { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }

@@ -213,9 +213,29 @@ struct Migration: Sendable {
             ALTER TABLE events ADD COLUMN revision BIGINT;
             UPDATE events SET revision = (record::jsonb #>> '{params,revision}')::bigint WHERE name = 'paywall_shown';
             """),
+        // Operators signed in to the dashboard: the digest of each session's cookie, whose key
+        // it was (by id) and when it ends; in the database, so every replica knows them.
+        Migration(version: 11, name: "operator-sessions", sqlite: """
+            CREATE TABLE operator_sessions (
+                digest TEXT PRIMARY KEY, key_id TEXT NOT NULL, started_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+            """, postgres: """
+            CREATE TABLE operator_sessions (
+                digest TEXT PRIMARY KEY, key_id TEXT NOT NULL, started_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+            """),
+        // What operators did to customers' data: which key (its id), what, about whom, when.
+        Migration(version: 12, name: "audit-records", sqlite: """
+            CREATE TABLE audit_records (
+                arrival INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, key_id TEXT NOT NULL, action TEXT NOT NULL,
+                subject TEXT NOT NULL, status INTEGER NOT NULL);
+            """, postgres: """
+            CREATE TABLE audit_records (
+                arrival BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, key_id TEXT NOT NULL, action TEXT NOT NULL,
+                subject TEXT NOT NULL, status INTEGER NOT NULL);
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).
     static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
-                         "profile_records", "profile_data", "offer_nonces", "consumption_requests", "stripe_links", "web_purchases", "transfers"]
+                         "profile_records", "profile_data", "offer_nonces", "consumption_requests", "stripe_links", "web_purchases", "transfers",
+                         "operator_sessions", "audit_records"]
 }

@@ -71,6 +71,17 @@ protocol Storage: Sendable {
     /// Redeems the checkout holding this token's digest for `profileId`: its purchases move.
     func redeem(digest: String, profileId: String, now: Int) async throws -> Redemption.Result
 
+    /// Operators' dashboard sessions, by the digest of the cookie's token: one kept (the
+    /// sessions ended before `now` are dropped with it), one read (nil once ended or expired),
+    /// one ended.
+    func startSession(digest: String, _ session: OperatorSession, now: Int) async throws
+    func session(digest: String, now: Int) async throws -> OperatorSession?
+    func endSession(digest: String) async throws
+
+    /// An operator's act kept (`AuditRecord`), and the latest ones, newest first.
+    func keepAudit(_ record: AuditRecord) async throws
+    func auditRecords(limit: Int) async throws -> [AuditRecord]
+
     /// Forgets everything stored (`POST /_dev/reset`).
     func reset() async throws
     /// Answers when the database does (`/readyz`).

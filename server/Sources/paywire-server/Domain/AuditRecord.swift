@@ -1,0 +1,30 @@
+/// What an operator did that touched a customer: which key (by its id, never the key), which
+/// route, about whom (the route's parameters: a profile, a checkout), how it was answered, and
+/// when. Reads of customers' data, changes made for them, store notifications sent by tooling
+/// and the development routes are kept; aggregates (results, the experiments page) are not a
+/// customer's data. Signing in and out of the dashboard is kept too.
+struct AuditRecord: Sendable, Equatable {
+    let at: Int
+    let keyId: String
+    /// `METHOD /route/{template}`, or `sign in`, `sign out`.
+    let action: String
+    /// `name=value` of the route's parameters, `&`-joined; empty when it names no one.
+    let subject: String
+    let status: Int
+
+    /// Whether requests through `door` are kept.
+    static func isAudited(_ door: Door) -> Bool {
+        switch door {
+        case .operator(let scope), .operatorPage(let scope): return audited.contains(scope)
+        case .anyone, .app, .storeSignature, .playPush: return false
+        }
+    }
+
+    private static let audited: Set<OperatorScope> = [.customersRead, .customersWrite, .notificationsWrite, .development]
+
+    /// The subject of a request: its path parameters, then the query's `profile_id`, in order.
+    static func subject(_ parameters: [(String, String)], profileQuery: String?) -> String {
+        let named = parameters + (profileQuery.map { [("profile_id", $0)] } ?? [])
+        return named.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+    }
+}

@@ -1,0 +1,40 @@
+/// An operator signed in to the dashboard in a browser: a `SecretToken` in a cookie, of which
+/// the store keeps the digest, the operator key's id (its scopes are read from the keys the
+/// server has now, so a key rotated out ends its sessions) and when it ends. Every replica
+/// reads the same row.
+struct OperatorSession: Sendable, Equatable {
+    let keyId: String
+    let expiresAt: Int
+}
+
+/// The cookies and form fields of the dashboard's sign-in, and their rules.
+enum SessionCookies {
+    /// The session's cookie: HttpOnly, SameSite=Strict, on /dashboard only.
+    static let session = "paywire_session"
+    /// The sign-in form's own CSRF token, as a cookie the form's field must repeat.
+    static let login = "paywire_login"
+
+    /// The value of cookie `name` in a `Cookie` header, or nil.
+    static func value(_ name: String, in header: String?) -> Substring? {
+        guard let header else { return nil }
+        for pair in header.split(separator: ";") {
+            let trimmed = pair.drop { $0 == " " }
+            guard let equals = trimmed.firstIndex(of: "=") else { continue }
+            if trimmed[..<equals] == name[...] { return trimmed[trimmed.index(after: equals)...] }
+        }
+        return nil
+    }
+
+    /// A `Set-Cookie` value: the cookie on `path`, for `maxAge` seconds (0 ends it).
+    static func setCookie(_ name: String, _ value: String, path: String, maxAge: Int, secure: Bool) -> String {
+        "\(name)=\(value); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    }
+
+    /// Where to go after signing in: a dashboard path the form carried, else the dashboard.
+    /// Anything else (another host, a scheme, `//`) is not followed: no open redirect.
+    static func destination(_ next: String?) -> String {
+        guard let next, next == "/dashboard" || next.hasPrefix("/dashboard/"), !next.hasPrefix("/dashboard/login"),
+              next.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return "/dashboard" }
+        return next
+    }
+}
