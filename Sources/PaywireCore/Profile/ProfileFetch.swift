@@ -52,6 +52,11 @@ final class ProfileFetch {
         if let value { etag = (profileId, value) }
     }
 
+    /// Forgets `profileId`'s ETag: the next fetch asks for the whole profile, not a 304.
+    func forgetETag(of profileId: String) {
+        if etag?.profileId == profileId { etag = nil }
+    }
+
     private func answered(_ profileId: String, _ outcome: HTTPOutcome) {
         guard let current = inFlight, current.profileId == profileId else { return }
         inFlight = nil

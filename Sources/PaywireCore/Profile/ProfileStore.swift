@@ -257,6 +257,10 @@ final class ProfileStore {
     /// ended may be back.
     func keepAnswer(_ answered: Profile, transferred: [Transfer] = []) -> WireError? {
         backendAnswers += 1
+        // A 304 cannot cover a profile whose check failed (it only confirms an answer already
+        // kept): after a failure the next fetch asks for the whole profile, so the next verified
+        // answer restores it even when nothing changed on the backend.
+        if answered.verification == .failed { fetch?.forgetETag(of: answered.profileId) }
         var next = answered
         next.backendAnsweredAt = accessNow()
         if next != current || !transferred.isEmpty { return keep(next, transferred: transferred) }
