@@ -168,7 +168,8 @@ struct ServerParts {
     /// log says so. Each key is logged by its id and public half, never its private one.
     private static func responseSigner(_ options: Options, logger: Logger) throws -> ResponseSigner? {
         guard !options.responseSigningKeys.isEmpty else {
-            logger.notice("response signing is off: no --response-signing-key, answers that carry access are not signed")
+            logger.warning(
+                "response signing is off: no --response-signing-key, answers that carry access are not signed (apps with response_verification enforced refuse them)")
             return nil
         }
         let pems = try options.responseSigningKeys.map { path in
