@@ -2,7 +2,8 @@
 outside Swift: the message is rebuilt here from the request and the raw answer, as
 api/openapi.yaml describes it, and checked with the `cryptography` package's Ed25519 (PyPI;
 installed by make deps). Rotation (the first key signs, unless the request names the keys it
-trusts), no key (nothing signed, and the start says so), and a key file that is not one."""
+trusts), no key (nothing signed, and the start says so), a key file that is not one, and the app's
+key door in front of the signed routes."""
 import base64
 import hashlib
 import http.client
@@ -124,6 +125,27 @@ def test_every_answer_that_carries_access_is_signed_over_its_request(signed_serv
     # An answer that carries no access is not signed.
     status, headers, _ = raw_call(server, "GET", "/v1/placements/onboarding", headers={"x-paywire-nonce": nonce()})
     assert status == 200 and "x-paywire-signature" not in headers
+
+
+def test_behind_the_app_key_door_the_answers_that_carry_access_are_still_signed(tmp_path):
+    path, public_key = write_key(tmp_path, "signing")
+    server = DevServer("--response-signing-key", path, "--app-key", "the-app-key")
+    try:
+        profile = "door-" + uuid.uuid4().hex[:8]
+        app = {"authorization": "Api-Key the-app-key"}
+        for method, path_, body in (("POST", "/v1/purchases", purchase(profile, "t-" + uuid.uuid4().hex[:8])),
+                                    ("GET", f"/v1/profiles/{profile}", None),
+                                    ("POST", f"/v1/profiles/{profile}/identity",
+                                     {"event_id": str(uuid.uuid4()), "profile_id": profile, "customer_user_id": "c-" + profile})):
+            asked = nonce()
+            status, headers, answer = raw_call(server, method, path_, body, {"x-paywire-nonce": asked, **app})
+            assert status == 200, (path_, answer)
+            check(public_key, asked, status, headers, method, path_, answer)
+        # The door answers before the operation: a request without the key is refused, unsigned.
+        status, headers, _ = raw_call(server, "GET", f"/v1/profiles/{profile}", headers={"x-paywire-nonce": nonce()})
+        assert status == 401 and "x-paywire-signature" not in headers
+    finally:
+        server.stop()
 
 
 def test_a_request_without_a_nonce_gets_an_answer_signed_over_none_and_a_bad_nonce_is_refused(signed_server):
