@@ -601,8 +601,11 @@ check-unload: lib
 # SIZE_LINE is the stripped library's budget, which make dist and make dist-check hold too
 # (packaging/check_size.sh). Issue 46 set the goal at the floor + 0.75 MB (6,673,992 bytes with
 # the floor at 5,923,992); the line holds what was reached instead (docs/operations/testing.md),
-# so that the library does not grow again while the rest of the way is found.
-SIZE_LINE := 7135232
+# so that the library does not grow again while the rest of the way is found. It was 7,135,232
+# on issue 46's branch; issue 45's merge (the vendor's fallback formats 9 to 11, near-miss config
+# keys, errors at file:line:column) brought main to 7,239,680 after it, and proven identity 8 KB
+# more: the line is raised to that, measured, and no further (docs/operations/testing.md).
+SIZE_LINE := 7247872
 size: lib
 	swift build $(SWIFT_RELEASE) --package-path packaging/floor
 	python3 bench/size_report.py $(LIBDIR)/$(LIB_REAL) packaging/floor/.build/release/libpaywirefloor.so $(SIZE_LINE)

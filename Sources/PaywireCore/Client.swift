@@ -104,7 +104,7 @@ public final class Client {
         }
         if profiles.identifiedAtStart {
             do throws(WireError) {
-                try outbox.keepProfileRecord(.identity, profile: profiles.current)
+                try outbox.keepProfileRecord(.identity, profile: profiles.current, identityToken: config.identityToken)
             } catch {
                 log(.error, "could not keep the identity record for the backend: \(error.message)")
             }

@@ -16,7 +16,7 @@ public struct ClientConfig: Sendable {
 
 
     static let knownKeys: Set<String> = [
-        "profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store",
+        "profile_id", "customer_user_id", "identity_token", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms",
         "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start", "debug",
         "offline_access_max_age_ms", "response_verification",
@@ -44,6 +44,9 @@ public struct ClientConfig: Sendable {
 
     var profileId: String?
     var customerUserId: String?
+    /// The app's backend's proof of `customerUserId`, sent with the identity the config makes;
+    /// held in memory and in that record only.
+    var identityToken: String?
     var locale: String?
     var storageDir: String?
     var fallback: FallbackSource?
@@ -105,6 +108,11 @@ public struct ClientConfig: Sendable {
         if let profileId { try Identity.checkProfileId(profileId, "profile_id") }
         customerUserId = try fields.optionalString("customer_user_id")
         if let customerUserId { try Identity.checkCustomerUserId(customerUserId, "customer_user_id") }
+        identityToken = try fields.optionalString("identity_token")
+        if let identityToken {
+            guard customerUserId != nil else { throw WireError.wrongParam("identity_token", "proves a customer_user_id: give one beside it") }
+            try Identity.checkIdentityToken(identityToken, "identity_token")
+        }
         locale = try fields.optionalString("locale")
         storageDir = try fields.optionalString("storage_dir")
         if storageDir?.isEmpty == true { throw WireError.wrongParam("storage_dir", "must not be empty") }

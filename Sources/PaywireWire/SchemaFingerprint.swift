@@ -5,6 +5,6 @@
 /// (`schema_sha256`, which the conformance kit requires byte for byte) and its MAJOR.MINOR
 /// (`schema_version`: a binding accepts the same MAJOR and a MINOR at least its own).
 package enum SchemaFingerprint {
-    package static let sha256 = "11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01"
+    package static let sha256 = "c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203"
     package static let version = "1.2"
 }

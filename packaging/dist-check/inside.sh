@@ -21,6 +21,8 @@ page() {
 # The pages say `sudo` where a user needs root; here everything runs as root already.
 printf '#!/bin/sh\n# dist-check runs as root: sudo is the command itself.\nexec "$@"\n' > /usr/local/bin/sudo
 chmod +x /usr/local/bin/sudo
+# chroot starts with run.sh's bare PATH; a user's shell has /usr/local/bin in it (and so the shim).
+export PATH=/usr/local/bin:$PATH
 
 step "no Swift toolchain or runtime in this root"
 if command -v swift swiftc >/dev/null; then echo "a Swift toolchain is installed"; exit 1; fi
@@ -50,10 +52,6 @@ cmp "$library" /opt/tarball/lib/libpaywire.so.*.*.* && echo "the same bytes as t
 diff -r /usr/share/paywire /opt/tarball/share/paywire && echo "/usr/share/paywire is the tarball's share/paywire"
 page Debian c
 
-step "wheel: the Python getting-started page (a plain venv, the wheel, app.py and tour.py), with the wheel's own library"
-page release python
-"$PAGE_FOLDER/venv/bin/python" -c 'import paywire, pathlib; path = pathlib.Path(paywire._lib.path).resolve(); \
-  assert path.parent == pathlib.Path(paywire.__file__).resolve().parent, path; print("the library came from the wheel:", path)'
 python3 -m venv /opt/venv
 /opt/venv/bin/pip install -q --no-index dist/paywire-*.whl
 
@@ -63,6 +61,12 @@ if ldconfig -p | grep -q 'libcurl\.so\.4'; then echo "libcurl.so.4 is installed 
 apt-get update -qq > /tmp/apt-update.log 2>&1 || { cat /tmp/apt-update.log; exit 1; }
 apt-get install -y -qq libcurl4 > /tmp/apt-curl.log 2>&1 || { cat /tmp/apt-curl.log; exit 1; }
 /opt/venv/bin/python /paywire-check/check_http.py present
+
+# After libcurl4: the page's tour talks to a backend through the library's own HTTP client.
+step "wheel: the Python getting-started page (a plain venv, the wheel, app.py and tour.py), with the wheel's own library"
+page release python
+"$PAGE_FOLDER/venv/bin/python" -c 'import paywire, pathlib; path = pathlib.Path(paywire._lib.path).resolve(); \
+  assert path.parent == pathlib.Path(paywire.__file__).resolve().parent, path; print("the library came from the wheel:", path)'
 
 step "the released conformance kit (/usr/share/paywire) against the installed library"
 /opt/venv/bin/pip install -q --no-index --find-links wheelhouse 'jsonschema>=4.18' pyyaml

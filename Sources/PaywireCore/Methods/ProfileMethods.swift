@@ -34,9 +34,16 @@ extension MethodTable {
         .now("identify") { client, params throws(WireError) in
             let customerUserId = try params.string("customer_user_id")
             try Identity.checkCustomerUserId(customerUserId, "customer_user_id")
-            try client.profiles.identify(customerUserId, beforeKeeping: { next throws(WireError) in
-                try client.outbox.keepProfileRecord(.identity, profile: next)
+            let token = try params.optionalString("identity_token")
+            if let token { try Identity.checkIdentityToken(token, "identity_token") }
+            let moved = try client.profiles.identify(customerUserId, beforeKeeping: { next throws(WireError) in
+                try client.outbox.keepProfileRecord(.identity, profile: next, identityToken: token)
             })
+            // The same customer again with a token: a proof the backend refused (an expired
+            // token, say) is sent again with a fresh one.
+            if !moved, let token {
+                try client.outbox.keepProfileRecord(.identity, profile: client.profiles.current, identityToken: token)
+            }
             return done
         },
         MethodEntry("redeem_web_purchase") { client, params throws(WireError) in

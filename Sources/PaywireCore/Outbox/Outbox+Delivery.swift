@@ -72,6 +72,17 @@ extension Outbox {
         }
     }
 
+    /// A profile's record the backend will never take: an `error` log event naming its code.
+    /// An identity the backend could not verify (`identity_unverified`: no token, or one that
+    /// is expired or not for this customer) says how to send it again.
+    private func profileRecordRefused(_ record: OutboxRecord, response: HTTPResponse) {
+        let code = RemoteSource.errorCode(response.body) ?? "http_\(response.status)"
+        let advice = code == "identity_unverified" ? ": identify again with a fresh identity_token from the app's backend" : ""
+        log(.error, "the backend refused the profile's record (HTTP \(response.status), \(code)); it is dropped\(advice)",
+            details: [("event_id", .string(record.eventId)), ("route", .string(Outbox.route(of: record).route)),
+                      ("backend_code", .string(code))])
+    }
+
     /// The backend's answer to batch `number` of `lane`.
     private func batchAnswered(_ lane: OutboxLane, _ number: UInt64, _ outcome: HTTPOutcome) {
         guard let batch = lanes[lane]?.inFlight, batch.number == number else { return }
@@ -86,8 +97,7 @@ extension Outbox {
                 case (.accepted, false) where record.kind == .identity:
                     identityAnswered(record, response: response)
                 case (.refused, false):
-                    log(.error, "the backend refused the profile's record (HTTP \(response.status)); it is dropped",
-                        details: [("event_id", .string(record.eventId)), ("route", .string(Outbox.route(of: record).route))])
+                    profileRecordRefused(record, response: response)
                 default: break
                 }
             }

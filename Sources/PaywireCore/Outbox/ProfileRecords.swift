@@ -9,15 +9,17 @@ import PaywireWire
 extension Outbox {
     /// Keeps a record that `profile` changed what the backend holds of it: the attributes, the
     /// integration ids (every id, for a PUT), what one attribution `source` said, or who the
-    /// customer is. A record the backend would refuse is refused here (`wrong_param` naming the
-    /// member, the backend's own rule), and nothing is kept.
-    func keepProfileRecord(_ kind: RecordKind, profile: Profile, source: String? = nil) throws(WireError) {
+    /// customer is (with the app's backend's `identityToken` for it, if given). A record the
+    /// backend would refuse is refused here (`wrong_param` naming the member, the backend's own
+    /// rule), and nothing is kept.
+    func keepProfileRecord(_ kind: RecordKind, profile: Profile, source: String? = nil, identityToken: String? = nil) throws(WireError) {
         let eventId = random.uuidV7(milliseconds: clock.nowMilliseconds())
         let body: [UInt8]
         switch kind {
         case .identity:
             guard let customerUserId = profile.customerUserId else { return }
-            let request = Identity.Request(eventId: eventId, profileId: profile.profileId, customerUserId: customerUserId)
+            let request = Identity.Request(eventId: eventId, profileId: profile.profileId, customerUserId: customerUserId,
+                                           identityToken: identityToken)
             try request.validate()
             body = request.encode()
         case .profileAttributes, .integrationIds:

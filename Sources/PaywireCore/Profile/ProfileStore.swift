@@ -145,10 +145,13 @@ final class ProfileStore {
     /// Identifies the profile as the app's user `customerUserId`. When that changes the
     /// profile, `beforeKeeping(next)` runs first (it keeps the identity record for the backend):
     /// a failure in it leaves the profile as it was.
-    func identify(_ customerUserId: String, beforeKeeping: (_ next: Profile) throws(WireError) -> Void) throws(WireError) {
-        guard let next = ProfileStore.identified(current, as: customerUserId, newProfileId: random.uuidV4) else { return }
+    /// Returns whether the profile changed (false: it already was that customer's).
+    @discardableResult
+    func identify(_ customerUserId: String, beforeKeeping: (_ next: Profile) throws(WireError) -> Void) throws(WireError) -> Bool {
+        guard let next = ProfileStore.identified(current, as: customerUserId, newProfileId: random.uuidV4) else { return false }
         try beforeKeeping(next)
         try commit(next)
+        return true
     }
 
     /// Starts a new anonymous profile.

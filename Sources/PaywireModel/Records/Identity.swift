@@ -15,31 +15,58 @@ public enum Identity {
         try RecordRules.check(value, path)
     }
 
+    /// The longest identity token taken, in characters: a JWT of a few claims is well under it.
+    public static let maxIdentityTokenLength = 8192
+
+    /// The rule of an identity token (`identify`'s and the config's `identity_token`): a compact
+    /// JWS, three base64url parts joined by dots, at most `maxIdentityTokenLength` characters.
+    /// Only its shape is checked here; the backend checks its signature and claims.
+    public static func checkIdentityToken(_ value: String, _ path: String) throws(WireError) {
+        guard value.unicodeScalars.count <= maxIdentityTokenLength else {
+            throw WireError.wrongParam(path, "must be at most \(maxIdentityTokenLength) characters")
+        }
+        // Bytes, not Unicode properties: base64url is ASCII, and the tables stay out of the library.
+        let parts = value.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let base64URL = { (byte: UInt8) in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(base64URL) }) else {
+            throw WireError.wrongParam(path, "must be a JWT: three base64url parts joined by dots")
+        }
+    }
+
     /// The request's body.
     public struct Request: Equatable, Sendable {
         public let eventId: String
         public let profileId: String
         public let customerUserId: String
+        /// The app's backend's word that this device's user is `customerUserId` (a JWT whose
+        /// `sub` is it); nil: none was given.
+        public let identityToken: String?
 
-        public init(eventId: String, profileId: String, customerUserId: String) {
+        public init(eventId: String, profileId: String, customerUserId: String, identityToken: String? = nil) {
             self.eventId = eventId
             self.profileId = profileId
             self.customerUserId = customerUserId
+            self.identityToken = identityToken
         }
 
         public func validate() throws(WireError) {
             try RecordRules.checkEventId(eventId, "event_id")
             try checkProfileId(profileId, "profile_id")
             try checkCustomerUserId(customerUserId, "customer_user_id")
+            if let identityToken { try checkIdentityToken(identityToken, "identity_token") }
         }
 
-        /// `{event_id, profile_id, customer_user_id}`.
+        /// `{event_id, profile_id, customer_user_id, identity_token?}`.
         public func encode() -> [UInt8] {
-            var writer = JSONWriter(reservingCapacity: 160)
+            var writer = JSONWriter(reservingCapacity: 160 + (identityToken?.utf8.count ?? 0))
             writer.object { writer in
                 writer.member("event_id", eventId)
                 writer.member("profile_id", profileId)
                 writer.member("customer_user_id", customerUserId)
+                if let identityToken { writer.member("identity_token", identityToken) }
             }
             return writer.bytes
         }
@@ -48,7 +75,8 @@ public enum Identity {
         public static func decode(_ bytes: [UInt8], pathProfileId: String? = nil) throws(WireError) -> Request {
             let fields = try RecordRules.document(bytes, what: "the identity request")
             let request = Request(eventId: try fields.string("event_id"), profileId: try fields.string("profile_id"),
-                                  customerUserId: try fields.string("customer_user_id"))
+                                  customerUserId: try fields.string("customer_user_id"),
+                                  identityToken: try fields.optionalString("identity_token"))
             try request.validate()
             guard pathProfileId == nil || request.profileId == pathProfileId else { throw WireError.wrongParam("profile_id", "must be the path's profile id") }
             return request

@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01";
+        public const string Sha256 = "c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -1510,8 +1510,10 @@ namespace Paywire.Model
 
     public sealed class IdentifyParams : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "customer_user_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "customer_user_id", "identity_token" };
         public string CustomerUserId { get; set; }
+        /// <summary>the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged</summary>
+        public string IdentityToken { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -1527,6 +1529,7 @@ namespace Paywire.Model
             JsonObject o = ModelJson.Obj(json, "IdentifyParams");
             var v = new IdentifyParams();
             v.CustomerUserId = ModelJson.String(ModelJson.Req(o, "customer_user_id", "IdentifyParams"));
+            if (ModelJson.Present(o, "identity_token")) v.IdentityToken = ModelJson.String(o["identity_token"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -1536,6 +1539,7 @@ namespace Paywire.Model
         {
             var o = new JsonObject();
             o["customer_user_id"] = ModelJson.Json(this.CustomerUserId);
+            if (this.IdentityToken != null) o["identity_token"] = ModelJson.Json(this.IdentityToken);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }

@@ -63,6 +63,12 @@ struct Options {
     var transferPolicy = TransferPolicy.transfer
     /// Operators' dashboard sessions: their life, and Secure cookies behind https.
     var dashboardSessions = DashboardLoginRoute.Settings()
+    /// How `identify` is proven: HS256 secrets shared with the app's backend (several while one
+    /// is rotated out; never logged), a JWK set file of its public keys (RS256, ES256), and the
+    /// audience its tokens name. Neither secrets nor a set: the claimed customer is trusted.
+    var identitySecrets: [String] = []
+    var identityJWKS: String?
+    var identityAudience: String?
     /// Requests a second per client address and per operator key; nil: not limited.
     var rateLimitAddress: Int?
     var rateLimitOperatorKey: Int?
@@ -122,6 +128,10 @@ struct Options {
         let push = [options.playPushJWKS, options.playPushAudience, options.playPushServiceAccount]
         if push.contains(where: { $0 != nil }) && push.contains(where: { $0 == nil }) {
             throw OptionProblem("--play-push-jwks, --play-push-audience and --play-push-service-account go together: a push token is checked for all three")
+        }
+        let proven = !options.identitySecrets.isEmpty || options.identityJWKS != nil
+        if proven != (options.identityAudience != nil) {
+            throw OptionProblem("--identity-audience goes with --identity-secret or --identity-jwks: a token is checked to be for this server")
         }
         if !options.dev && options.database == nil && options.dataDirectory == nil {
             throw OptionProblem("--database is required without --dev (a file path, sqlite:PATH or postgres://...)")
@@ -309,6 +319,17 @@ extension Options {
              help: "requests a second per operator key (bursts of 5 s worth), else 429 with Retry-After; off unless given") {
             o, v throws(OptionProblem) in
             o.rateLimitOperatorKey = try integer(v, "--rate-limit-operator-key", 1...1_000_000)
+        },
+        Spec(flag: "--identity-secret", value: "SECRET",
+             help: "identify needs an identity_token (HS256 JWT) signed with this secret (32 bytes or more); repeat while rotating; never logged") {
+            o, v in o.identitySecrets.append(v)
+        },
+        Spec(flag: "--identity-jwks", value: "FILE",
+             help: "identify needs an identity_token (RS256 or ES256 JWT) signed by a key of this JWK set (the app backend's public keys)") {
+            o, v in o.identityJWKS = v
+        },
+        Spec(flag: "--identity-audience", value: "AUD", help: "the aud an identity_token must name (with --identity-secret or --identity-jwks)") {
+            o, v in o.identityAudience = v
         },
         Spec(flag: "--behind-https", value: nil,
              help: "browsers reach this server over https (a proxy ends TLS): the dashboard's cookies say Secure") { o, _ in

@@ -71,8 +71,12 @@ struct ServerParts {
         setup.redemptionLinkBase = options.redemptionLinkBase
         setup.transferPolicy = options.transferPolicy
         setup.responseSigner = try responseSigner(options, logger: logger)
+        setup.identity = try identityVerifier(options)
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         if setup.stripe == nil { logger.notice("Stripe webhooks are off: no --stripe-webhook-secret") }
+        if setup.identity == nil {
+            logger.warning("identify trusts the customer user id a device claims: no --identity-secret or --identity-jwks")
+        }
         if options.apiKeyDigests.isEmpty { logger.warning("the device routes are open to anyone: no --app-key-sha256") }
         if options.rateLimitAddress == nil { logger.notice("requests are not rate-limited per address: no --rate-limit-address") }
         if options.operatorKeys.isEmpty {
@@ -202,6 +206,19 @@ struct ServerParts {
             }
         } catch {
             throw StartProblem("--play-push-jwks \(path): \(error.message)")
+        }
+    }
+
+    /// `--identity-secret`, `--identity-jwks` and `--identity-audience` (Options checks that the
+    /// audience comes with a key); the JWK set is read once, at start.
+    private static func identityVerifier(_ options: Options) throws -> IdentityTokenVerifier? {
+        guard let audience = options.identityAudience else { return nil }
+        let jwks = try options.identityJWKS.map { try read($0, "the identity JWK set") }
+        do {
+            return try IdentityTokenVerifier(secrets: options.identitySecrets, jwks: jwks, audience: audience)
+        } catch {
+            let flag = error.code == "jwks" ? "--identity-jwks \(options.identityJWKS ?? "")" : "--identity-secret"
+            throw StartProblem("\(flag): \(error.message)")
         }
     }
 

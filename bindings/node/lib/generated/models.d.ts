@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01";
+export type SchemaSha256 = "c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -288,6 +288,8 @@ export interface LogShowPaywallParams {
 
 export interface IdentifyParams {
   customer_user_id: string;
+  /** the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
+  identity_token?: string;
 }
 
 /** result (kind-specific) or error {code?, message?, underlying_error?} */

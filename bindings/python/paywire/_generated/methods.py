@@ -101,9 +101,14 @@ class TypedMethods:
         params = models.LogShowPaywallParams(paywall=paywall)
         return models.decode_log_show_paywall_result(self._call_typed("log_show_paywall", params.to_json()))
 
-    def identify(self, *, customer_user_id: str) -> None:
-        """Calls `identify`."""
-        params = models.IdentifyParams(customer_user_id=customer_user_id)
+    def identify(self, *, customer_user_id: str, identity_token: Optional[str] = None) -> None:
+        """Calls `identify`. identity_token: the app's backend's proof that the user is
+        customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server
+        that proves identities needs it. Identifying as the same customer again with a token
+        sends it again (a fresh token for one the backend refused). Kept in the outbox until
+        delivered, never logged
+        """
+        params = models.IdentifyParams(customer_user_id=customer_user_id, identity_token=identity_token)
         return models.decode_identify_result(self._call_typed("identify", params.to_json()))
 
     def host_respond(self, *, request_id: str, result: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, error: Optional[models.HostRespondParamsError] = None) -> models.HostRespondResult:
@@ -364,9 +369,14 @@ class AsyncTypedMethods:
         params = models.LogShowPaywallParams(paywall=paywall)
         return models.decode_log_show_paywall_result(await self._call_typed("log_show_paywall", params.to_json()))
 
-    async def identify(self, *, customer_user_id: str) -> None:
-        """Calls `identify`."""
-        params = models.IdentifyParams(customer_user_id=customer_user_id)
+    async def identify(self, *, customer_user_id: str, identity_token: Optional[str] = None) -> None:
+        """Calls `identify`. identity_token: the app's backend's proof that the user is
+        customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server
+        that proves identities needs it. Identifying as the same customer again with a token
+        sends it again (a fresh token for one the backend refused). Kept in the outbox until
+        delivered, never logged
+        """
+        params = models.IdentifyParams(customer_user_id=customer_user_id, identity_token=identity_token)
         return models.decode_identify_result(await self._call_typed("identify", params.to_json()))
 
     async def host_respond(self, *, request_id: str, result: Optional[Union[Dict[str, Any], _mb.JsonModel]] = None, error: Optional[models.HostRespondParamsError] = None) -> models.HostRespondResult:

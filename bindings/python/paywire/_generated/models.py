@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01'
+SCHEMA_SHA256 = 'c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
@@ -1079,20 +1079,24 @@ class LogShowPaywallParams:
 @dataclass
 class IdentifyParams:
     customer_user_id: str
+    identity_token: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['customer_user_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['customer_user_id', 'identity_token'])
 
     @classmethod
     def from_json(cls, data: Any) -> "IdentifyParams":
         d = _mb.obj(data, "IdentifyParams")
         return cls(
             customer_user_id=_mb.req(d, "customer_user_id", "IdentifyParams"),
+            identity_token=d["identity_token"] if d.get("identity_token") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
         out["customer_user_id"] = self.customer_user_id
+        if self.identity_token is not None:
+            out["identity_token"] = self.identity_token
         out.update(self.extra_fields)
         return out
 

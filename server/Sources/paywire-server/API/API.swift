@@ -34,6 +34,8 @@ struct ServerSetup: Sendable {
     var transferPolicy = TransferPolicy.transfer
     /// Signs the answers that carry access; nil: no --response-signing-key, nothing is signed.
     var responseSigner: ResponseSigner? = nil
+    /// How `identify` is proven; nil: the claimed customer is trusted.
+    var identity: IdentityTokenVerifier? = nil
     /// The development state (faults, counts, authored profiles); nil without --dev.
     let dev: DevState?
     let store: any Storage

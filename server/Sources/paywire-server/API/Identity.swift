@@ -1,7 +1,8 @@
 import PaywireModel
 
 /// `POST /v1/profiles/{profile_id}/identity`: the profile is identified as a customer; the
-/// answer names the customer's profile from now on and what moved to it.
+/// answer names the customer's profile from now on and what moved to it. When the server proves
+/// identities, the claim needs the app's backend's token for that customer.
 extension API {
     func postIdentity(body: [UInt8], profileId: String) async throws -> Answer {
         let request: Identity.Request
@@ -9,6 +10,12 @@ extension API {
             request = try Identity.Request.decode(body, pathProfileId: profileId)
         } catch {
             return .invalid(error)
+        }
+        // Before anything is met or moved: an unproven claim changes no profile.
+        if let verifier = setup.identity,
+           let refusal = verifier.refusal(token: request.identityToken, customerUserId: request.customerUserId, now: clock.nowSeconds()) {
+            logger.notice("an identity was not verified", metadata: ["reason": .string(refusal)])
+            return .error(.unprocessableContent, "identity_unverified", refusal)
         }
         let outcome = try await setup.store.identify(request, policy: setup.transferPolicy, now: clock.nowMilliseconds())
         for _ in outcome.transferred { ServerMetrics.transfer(TransferReason.identity.rawValue) }

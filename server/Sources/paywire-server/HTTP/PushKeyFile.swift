@@ -52,7 +52,7 @@ final class PushKeyFile: Sendable {
             do throws(SignedProblem) {
                 let (bytes, _) = try Self.read(path)
                 state.verifier = try PushTokenVerifier(jwks: bytes, audience: audience, serviceAccount: serviceAccount)
-                onReload(.success(state.verifier.keys.count))
+                onReload(.success(state.verifier.keys.rsa.count))
                 return state.verifier
             } catch {
                 onReload(.failure(error))

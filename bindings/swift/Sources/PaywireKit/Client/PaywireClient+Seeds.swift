@@ -48,9 +48,11 @@ extension PaywireClient {
         try await invoke("set_fallback", FallbackSource(bundle: bundle))
     }
 
-    /// Tells the library who the user is in the app's own terms (`identify`).
-    public func identify(_ customerUserId: String) async throws {
-        try await perform("identify", IdentifyParams(customerUserId: customerUserId))
+    /// Tells the library who the user is in the app's own terms (`identify`). `identityToken`:
+    /// the app's backend's signed proof of it (a JWT whose `sub` is `customerUserId`), which a
+    /// server that proves identities needs; it is sent with the claim and never logged.
+    public func identify(_ customerUserId: String, identityToken: String? = nil) async throws {
+        try await perform("identify", IdentifyParams(customerUserId: customerUserId, identityToken: identityToken))
     }
 
     /// Updates the profile's attributes (`update_profile`): a member left nil is not changed, one

@@ -10,6 +10,8 @@ public struct PaywireConfiguration: PaywireModel {
     public var profileId: String?
     /// The `customer_user_id` member.
     public var customerUserId: String??
+    /// with customer_user_id: the app's backend's proof of it (see identify), sent with the identity record the config makes when it identifies the stored profile; held in memory only
+    public var identityToken: String?
     /// The `locale` member.
     public var locale: String?
     /// owned by one client at a time (a flock on <storage_dir>/paywire.lock): a second client on it fails with storage_locked
@@ -52,9 +54,10 @@ public struct PaywireConfiguration: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String? = nil, customerUserId: String?? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, offlineAccessMaxAgeMs: Int? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, responseVerification: ResponseVerification? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String? = nil, customerUserId: String?? = nil, identityToken: String? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, offlineAccessMaxAgeMs: Int? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, responseVerification: ResponseVerification? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
+        self.identityToken = identityToken
         self.locale = locale
         self.storageDir = storageDir
         self.fallback = fallback
@@ -81,6 +84,7 @@ public struct PaywireConfiguration: PaywireModel {
         let reader = try ModelReader(json, "PaywireConfiguration")
         profileId = try reader.optional("profile_id")
         customerUserId = try reader.present("customer_user_id")
+        identityToken = try reader.optional("identity_token")
         locale = try reader.optional("locale")
         storageDir = try reader.optional("storage_dir")
         fallback = try reader.optional("fallback")
@@ -107,6 +111,7 @@ public struct PaywireConfiguration: PaywireModel {
         var writer = ModelWriter()
         writer.optional("profile_id", profileId)
         writer.optional("customer_user_id", customerUserId)
+        writer.optional("identity_token", identityToken)
         writer.optional("locale", locale)
         writer.optional("storage_dir", storageDir)
         writer.optional("fallback", fallback)
@@ -130,7 +135,7 @@ public struct PaywireConfiguration: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "offline_access_max_age_ms", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "response_verification", "analytics"]
+    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "identity_token", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "offline_access_max_age_ms", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "response_verification", "analytics"]
 }
 
 /// The schema's `Store`.

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "11847618683530b6d3b7d79ec32f7f7c1e8e60b7ca6799c309edcad4669d8c01"
+    public static let sha256 = "c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }

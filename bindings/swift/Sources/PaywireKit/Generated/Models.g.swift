@@ -1381,29 +1381,34 @@ public struct LogShowPaywallParams: PaywireModel {
 public struct IdentifyParams: PaywireModel {
     /// The `customer_user_id` member.
     public var customerUserId: String
+    /// the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged
+    public var identityToken: String?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(customerUserId: String, unknownMembers: JSONObject = [:]) {
+    public init(customerUserId: String, identityToken: String? = nil, unknownMembers: JSONObject = [:]) {
         self.customerUserId = customerUserId
+        self.identityToken = identityToken
         self.unknownMembers = unknownMembers
     }
 
     public init(json: JSONValue) throws {
         let reader = try ModelReader(json, "IdentifyParams")
         customerUserId = try reader.required("customer_user_id")
+        identityToken = try reader.optional("identity_token")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
     public var jsonValue: JSONValue {
         var writer = ModelWriter()
         writer.required("customer_user_id", customerUserId)
+        writer.optional("identity_token", identityToken)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["customer_user_id"]
+    static let memberNames: Set<String> = ["customer_user_id", "identity_token"]
 }
 
 /// result (kind-specific) or error {code?, message?, underlying_error?}

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class IdentifyParams implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("customer_user_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("customer_user_id", "identity_token");
     private JsonObject extraFields = new JsonObject();
 
     private String customerUserId;
@@ -29,6 +29,21 @@ public final class IdentifyParams implements Model {
         return this;
     }
 
+    private String identityToken;
+    /** the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
+    public String getIdentityToken() {
+        return identityToken;
+    }
+
+    public void setIdentityToken(String value) {
+        identityToken = value;
+    }
+
+    public IdentifyParams withIdentityToken(String value) {
+        setIdentityToken(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -39,6 +54,9 @@ public final class IdentifyParams implements Model {
         JsonObject o = ModelJson.obj(json, "IdentifyParams");
         IdentifyParams v = new IdentifyParams();
         v.customerUserId = ModelJson.string(ModelJson.req(o, "customer_user_id", "IdentifyParams"));
+        if (ModelJson.present(o, "identity_token")) {
+            v.identityToken = ModelJson.string(o.get("identity_token"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -48,6 +66,9 @@ public final class IdentifyParams implements Model {
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
         o.add("customer_user_id", ModelJson.json(customerUserId));
+        if (identityToken != null) {
+            o.add("identity_token", ModelJson.json(identityToken));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }
