@@ -26,10 +26,13 @@ let package = Package(
         // libcurl for the built-in HTTP transport, dlopened on first use: curl's header
         // (libcurl4-openssl-dev) at build time, no libcurl in the library's NEEDED list.
         .target(name: "CCurl"),
+        // The system's libcrypto (OpenSSL) for response verification's Ed25519 checks, dlopened on
+        // first use like libcurl: no OpenSSL header to build, no libcrypto in the NEEDED list.
+        .target(name: "CCrypto"),
         // The C boundary: @_cdecl exports, handle table, event delivery, the HTTP adapter.
         .target(
             name: "Paywire",
-            dependencies: ["PaywireWire", "PaywireModel", "PaywireCore", "CSQLite", "CCurl"],
+            dependencies: ["PaywireWire", "PaywireModel", "PaywireCore", "CSQLite", "CCurl", "CCrypto"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([

@@ -132,9 +132,12 @@ public func paywire_client_new(
                 bridge.httpFinished(token: token, outcome: outcome)
             }
         }
+        // libcrypto is loaded only for a client that asks for verification.
+        let signatures: SignatureVerifier? = config.verification.mode == .disabled ? nil : try Libcrypto.load()
         let client = try Client(config: config, sink: events, scheduler: bridge, clock: SystemClock(), random: SystemRandom(),
                                 completions: bridge, httpTransport: transport,
-                                files: LocalFileSystem(), openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) })
+                                files: LocalFileSystem(), openOutbox: { (directory: String) throws(WireError) -> OutboxStore in try SQLiteOutboxStore(directory: directory) },
+                                signatures: signatures)
         HandleTable.fill(token, with: ClientHandle(client: client, events: events, bridge: bridge, transport: transport))
         outClient.pointee = token
         return deliver(created(config), to: outJSON)

@@ -46,12 +46,13 @@ public final class Client {
     /// `storage_dir` (a config naming either without it is refused). `openOutbox` opens the
     /// durable queue under `storage_dir`; without it (or without `storage_dir`) the queue is in
     /// memory. `clock` and `random` are the system's (the boundary's adapters): the core reads
-    /// no clock and no generator of its own.
+    /// no clock and no generator of its own. `signatures` checks the backend's signatures
+    /// (`response_verification`); a config that asks for them without one is refused.
     public init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?, clock: Clock, random: RandomSource,
                 completions: CallCompletionSink? = nil, httpTransport: HTTPTransport? = nil,
-                files: FileSystem? = nil, openOutbox: OutboxStoreOpener? = nil) throws(WireError) {
+                files: FileSystem? = nil, openOutbox: OutboxStoreOpener? = nil, signatures: SignatureVerifier? = nil) throws(WireError) {
         let runtime = try Runtime(config: config, sink: sink, scheduler: scheduler, completions: completions,
-                                  httpTransport: httpTransport, files: files, clock: clock, random: random)
+                                  httpTransport: httpTransport, files: files, clock: clock, random: random, signatures: signatures)
         (log, calls, timers, broker, store, backend) = (runtime.log, runtime.calls, runtime.timers, runtime.broker, runtime.store, runtime.backend)
         backpressure = runtime.backpressure
         var bundle: FallbackBundle?
@@ -61,7 +62,8 @@ public final class Client {
         let productAccess = backend.map { _ in ProductAccessMap(storage: runtime.storage, log: runtime.log) }
         profiles = try ProfileStore(config: config, storage: runtime.storage, sink: sink, clock: runtime.clock, random: random,
                                     accessClock: runtime.accessClock, log: log, observer: served, fetch: backend.map(ProfileFetch.init),
-                                    offline: productAccess.map { OfflineAccess(store: runtime.store, map: $0, log: runtime.log) })
+                                    offline: productAccess.map { OfflineAccess(store: runtime.store, map: $0, log: runtime.log) },
+                                    verifier: backend?.verifier)
         // First of all events: the state a host attaching now starts from.
         profiles.emitSnapshot()
         overrides = DebugOverrides(enabled: config.debug)
@@ -108,6 +110,7 @@ public final class Client {
             }
         }
         outbox.resume()
+        profiles.settleDeviceGrants()
         if config.refreshProfileOnStart { profiles.refreshInBackground(reason: "start") }
         profiles.askStoreForAccess(reason: "start")
     }

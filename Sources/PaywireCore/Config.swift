@@ -19,7 +19,7 @@ public struct ClientConfig: Sendable {
         "profile_id", "customer_user_id", "identity_token", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms",
         "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start", "debug",
-        "offline_access_max_age_ms",
+        "offline_access_max_age_ms", "response_verification",
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
@@ -83,6 +83,8 @@ public struct ClientConfig: Sendable {
     var apiKey: String?
     /// `analytics`: how records are kept and delivered.
     var analytics = AnalyticsConfig()
+    /// `response_verification`: whether the backend's answers that carry access must be signed.
+    public private(set) var verification = VerificationConfig()
     /// Keys present in the config that this version does not know, by path: the warnings of
     /// `paywire_client_new`'s answer (a near miss of a known key is refused instead).
     public private(set) var unknownKeys: [String] = []
@@ -167,7 +169,13 @@ public struct ClientConfig: Sendable {
         if let analytics = try fields.optionalObject("analytics") {
             self.analytics = try AnalyticsConfig(analytics)
         }
-        unknownKeys = unknownHere + (transport?.unknownKeys ?? []) + self.analytics.unknownKeys
+        if let verification = try fields.optionalObject("response_verification") {
+            self.verification = try VerificationConfig(verification)
+            if self.verification.mode != .disabled && transport == nil {
+                throw WireError.wrongParam("response_verification.mode", "checks the backend's answers, and no transport is configured")
+            }
+        }
+        unknownKeys = unknownHere + (transport?.unknownKeys ?? []) + self.analytics.unknownKeys + self.verification.unknownKeys
     }
 
     /// `api_key`: 1 to 512 visible ASCII characters (it goes into a header). Errors never

@@ -73,6 +73,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     /// The backend does not take transactions of this store (a test purchase sent to a server
     /// not in development mode).
     case unsupportedStore = "unsupported_store"
+    /// The backend's answer did not carry a valid signature over this request (config
+    /// `response_verification` enforced): it was refused like a network failure.
+    case responseVerificationFailed = "response_verification_failed"
     case `internal` = "internal"
 
     /// The ABI status a call returns alongside an envelope carrying this code.

@@ -69,7 +69,7 @@ page release python
   assert path.parent == pathlib.Path(paywire.__file__).resolve().parent, path; print("the library came from the wheel:", path)'
 
 step "the released conformance kit (/usr/share/paywire) against the installed library"
-/opt/venv/bin/pip install -q --no-index --find-links wheelhouse 'jsonschema>=4.18' pyyaml
+/opt/venv/bin/pip install -q --no-index --find-links wheelhouse 'jsonschema>=4.18' pyyaml cryptography
 kit=/usr/share/paywire
 cc "${strict[@]}" -O2 $kit/runners/c/harness.c -o /tmp/paywire-harness $(pkg-config --cflags --libs paywire jansson) -lpthread
 /opt/venv/bin/python $kit/tests/conformance/driver.py --runner c --jobs 2 --openapi $kit/api/openapi.yaml \

@@ -58,10 +58,12 @@ done
 for page in c python java-kotlin csharp node; do
   ls "$check"/pages/*/"$page"/run.sh > /dev/null 2>&1 || { echo "dist-check: docs/getting-started/$page.md has no release way"; exit 1; }
 done
+# The kit's driver needs jsonschema and pyyaml, and cryptography for the vectors of signed answers
+# (it signs the backend's answers with the key pair they carry): wheels for the root's Python.
 python_version=$(chroot "$root" /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 python3 -m pip download -q --only-binary=:all: --python-version "$python_version" --implementation cp \
   --platform "manylinux2014_$(uname -m)" --platform "manylinux_2_17_$(uname -m)" \
-  --dest "$check/wheelhouse" 'jsonschema>=4.18' pyyaml
+  --dest "$check/wheelhouse" 'jsonschema>=4.18' pyyaml cryptography
 
 mount -t proc proc "$root/proc"
 mkdir -p "$root/dev/shm"

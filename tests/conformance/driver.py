@@ -29,6 +29,7 @@ import jsonschema
 
 from backend_bodies import BackendBodies
 from matrix import write_results
+import signing
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -116,10 +117,14 @@ def substitute(value, variables):
     """Replaces {"$var": "name"} with a saved value; "path": ["a", 0] digs into it (into the
     document a JSON text holds, when it meets one, such as a request's body) and "suffix": "/x"
     appends to a string ("tmpdir" is a fresh directory per case). {"$json_text": value} is
-    value, substituted, as JSON text: an answer's body that carries something the core made."""
+    value, substituted, as JSON text: an answer's body that carries something the core made.
+    {"$signed_answer": {...}} is an HTTP answer signed as a server signs it, over the nonce of the
+    request it answers (signing.py)."""
     if isinstance(value, dict):
         if set(value) == {"$json_text"}:
             return json.dumps(substitute(value["$json_text"], variables))
+        if set(value) == {"$signed_answer"}:
+            return signing.signed_answer(substitute(value["$signed_answer"], variables))
         if set(value) <= {"$var", "path", "suffix"} and "$var" in value:
             result = variables[value["$var"]]
             for part in value.get("path", []):
@@ -357,6 +362,8 @@ class CaseRun:
                 self.variables[step["save_as"]] = reply
         elif "events" in step:
             self.expect_events(client, step)
+        elif "edit_json" in step:
+            self.edit_json(substitute(step["edit_json"], self.variables))
         elif "no_events" in step:
             reply = self.runner.send({"op": "poll", "client": client, "timeout_ms": step.get("wait_ms", 50)})
             if reply.get("status_name") != "TIMEOUT":
@@ -393,6 +400,27 @@ class CaseRun:
             same(substitute(want, self.variables), got, subset, f"events[{index}]")
         if "save_as" in step:
             self.variables[step["save_as"]] = received
+
+    @staticmethod
+    def edit_json(edit):
+        """A file the core keeps, edited between clients as a user with the device in hand
+        would: each `set` [path, value] replaces or adds a member, each `delete` path removes one."""
+        path = Path(edit["path"])
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CaseFailure(f"cannot edit {path}: {error}")
+        for keys, value in edit.get("set", []):
+            target = document
+            for key in keys[:-1]:
+                target = target.setdefault(key, {})
+            target[keys[-1]] = value
+        for keys in edit.get("delete", []):
+            target = document
+            for key in keys[:-1]:
+                target = target[key]
+            del target[keys[-1]]
+        path.write_text(json.dumps(document), encoding="utf-8")
 
     def check_decoded(self, reply, expect):
         """A `decode` op (future.py): the binding's typed layer wrote back what it was given."""

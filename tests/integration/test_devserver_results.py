@@ -314,7 +314,7 @@ def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_pat
 #: Schema version 5's store: the exposure's time and forced flag were only in the record's text.
 #: Migrations run above the highest version applied, so every later one is undone first (7: the
 #: App Store's columns and consumption requests; 8: web purchases; 9: transfers and the
-#: customer's profile; 10: the exposure's revision).
+#: customer's profile; 10: the exposure's revision; 11 and 12: operators' sessions and audit records).
 BEFORE_VERSION_6 = """
     DROP TABLE profile_credentials;
     DELETE FROM paywire_migrations WHERE version = 13;

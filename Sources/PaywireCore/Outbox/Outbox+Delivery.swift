@@ -71,7 +71,9 @@ extension Outbox {
         } catch {
             answer = .failure(error)
         }
-        if let moved = profiles.identityAnswered(request, answer: answer, eventId: record.eventId) { keepProfileData(of: moved) }
+        if let moved = profiles.identityAnswered(request, answer: answer, eventId: record.eventId, trust: response.trust) {
+            keepProfileData(of: moved)
+        }
     }
 
     /// A profile's record the backend will never take: an `error` log event naming its code.
@@ -172,8 +174,10 @@ extension Outbox {
         drive(lane) { $0.sent(ids) }
         let body = lane == .events ? EventBatch.encode(records.map(\.body), droppedCount: dropped) : records[0].body
         let (method, route) = lane == .events ? ("POST", "events") : Outbox.route(of: records[0])
+        // A purchase's and an identity's answers carry the profile: their signatures are checked.
+        let carriesAccess = lane == .purchases && (records[0].kind == .money || records[0].kind == .identity)
         backend.send(method: method, url: backend.url(route: route), headers: [("accept", "application/json")], body: body,
-                     profileId: profileId, keepsCredential: records[0].kind != .identity) { [weak self] outcome in
+                     carriesAccess: carriesAccess, profileId: profileId, keepsCredential: records[0].kind != .identity) { [weak self] outcome in
             self?.batchAnswered(lane, number, outcome)
         }
     }

@@ -18,6 +18,8 @@ public struct HTTPResponse: Sendable {
     /// Header pairs as received; look names up case-insensitively.
     public let headers: [(name: String, value: String)]
     public let body: [UInt8]
+    /// How the core judged its signature (`Backend`): not requested until then.
+    var trust = AnswerTrust.notRequested
 
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
         self.status = status
@@ -56,4 +58,23 @@ extension HTTPResponse {
 
     /// The time its `Date` header gives, when it has a valid one (ms since the epoch).
     var date: Int? { header("date").flatMap(HTTPDate.parse) }
+
+    /// Whether it carries or confirms access, so its signature is checked: an answer with a
+    /// profile (2xx, a purchase's 422) or the word that the profile is unchanged or unknown
+    /// (304, 404). Any other status grants nothing whoever sent it.
+    var carriesAccess: Bool { (200..<300).contains(status) || status == 304 || status == 404 || status == 422 }
+}
+
+extension HTTPOutcome {
+    /// The outcome's code when the core refused an answer whose signature failed
+    /// (`response_verification` enforced): the parts that wait on the backend report it as
+    /// `response_verification_failed`, and otherwise treat it as the network failure it stands for.
+    static let unverifiedCode = "response_verification_failed"
+
+    /// The error of a transport failure (`failed(code, message)`) for a part that reports one:
+    /// `response_verification_failed` for a refused answer, `network_failed` for anything else.
+    static func transportError(code: String, message: String) -> WireError {
+        WireError(code == unverifiedCode ? .responseVerificationFailed : .networkFailed, message,
+                  details: JSONObject([("underlying_error", .string(code))]))
+    }
 }

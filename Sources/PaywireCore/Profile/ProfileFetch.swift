@@ -8,10 +8,11 @@ import PaywireWire
 final class ProfileFetch {
     /// What the backend said, for the profile that was asked for.
     enum Outcome {
-        /// 200: the profile, and the ETag to keep once the profile was applied.
-        case fetched(RemoteProfile.Snapshot, etag: String?)
+        /// 200: the profile, the ETag to keep once the profile was applied, and how its signature
+        /// was judged.
+        case fetched(RemoteProfile.Snapshot, etag: String?, trust: AnswerTrust)
         /// 304, or 404 (a profile the backend has not met yet is the device's own).
-        case nothingNew
+        case nothingNew(AnswerTrust)
         case failed(WireError)
         /// The app moved to another profile before the answer came.
         case abandoned
@@ -40,7 +41,8 @@ final class ProfileFetch {
         inFlight = (profileId, [reply])
         let knownTag = etag?.profileId == profileId ? etag?.value : nil
         backend.send(method: "GET", url: backend.url("profiles", profileId),
-                     headers: RemoteSource.headers(profileId: profileId, etag: knownTag), profileId: profileId) { [weak self] outcome in
+                     headers: RemoteSource.headers(profileId: profileId, etag: knownTag), carriesAccess: true,
+                     profileId: profileId) { [weak self] outcome in
             self?.answered(profileId, outcome)
         }
     }
@@ -49,6 +51,11 @@ final class ProfileFetch {
     /// could not be kept is not remembered as seen.
     func keep(etag value: String?, for profileId: String) {
         if let value { etag = (profileId, value) }
+    }
+
+    /// Forgets `profileId`'s ETag: the next fetch asks for the whole profile, not a 304.
+    func forgetETag(of profileId: String) {
+        if etag?.profileId == profileId { etag = nil }
     }
 
     private func answered(_ profileId: String, _ outcome: HTTPOutcome) {
@@ -63,17 +70,17 @@ final class ProfileFetch {
         case .timedOut:
             return .failed(WireError(.timeout, "the backend did not answer in time"))
         case .failed(let code, let message):
-            return .failed(WireError(.networkFailed, message, details: JSONObject([("underlying_error", .string(code))])))
+            return .failed(HTTPOutcome.transportError(code: code, message: message))
         case .response(let response):
             switch response.status {
             case 200:
                 do throws(WireError) {
-                    return .fetched(try RemoteProfile.parse(response.body), etag: response.header("etag"))
+                    return .fetched(try RemoteProfile.parse(response.body), etag: response.header("etag"), trust: response.trust)
                 } catch {
                     return .failed(error)
                 }
             case 304, 404:
-                return .nothingNew
+                return .nothingNew(response.trust)
             default:
                 return .failed(WireError(.networkFailed, "the backend answered HTTP \(response.status)",
                                          details: JSONObject([("status", .number(JSONNumber(response.status)))])))

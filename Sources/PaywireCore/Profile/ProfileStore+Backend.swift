@@ -18,12 +18,13 @@ extension ProfileStore {
         fetch.fetch(profileId) { [weak self] outcome in
             guard let self else { return }
             switch outcome {
-            case .fetched(let snapshot, let etag):
-                if let error = applyBackend(snapshot, profileId: profileId) { return then(error) }
-                if self.profileId == profileId { self.fetch?.keep(etag: etag, for: profileId) }
+            case .fetched(let snapshot, let etag, let trust):
+                if let error = applyBackend(snapshot, profileId: profileId, trust: trust) { return then(error) }
+                // An answer whose signature failed is never the one a 304 may later confirm.
+                if self.profileId == profileId && trust.verification != .failed { self.fetch?.keep(etag: etag, for: profileId) }
                 then(nil)
-            case .nothingNew:
-                then(backendConfirmed(profileId: profileId))
+            case .nothingNew(let trust):
+                then(backendConfirmed(profileId: profileId, trust: trust))
             case .abandoned:
                 then(nil)
             case .failed(let error):

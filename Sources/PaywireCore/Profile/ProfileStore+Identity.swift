@@ -9,7 +9,8 @@ extension ProfileStore {
     /// Returns the profile the device moved to, if it moved: the backend has not heard what
     /// the device said about the user under that id yet. An answer for a profile the device has
     /// left (a `logout` meanwhile) changes nothing.
-    func identityAnswered(_ request: Identity.Request, answer: Result<Identity.Answer, WireError>, eventId: String) -> Profile? {
+    func identityAnswered(_ request: Identity.Request, answer: Result<Identity.Answer, WireError>, eventId: String,
+                          trust: AnswerTrust = .notRequested) -> Profile? {
         let asked = request.profileId
         guard asked == profileId else { return nil }
         let read: Identity.Answer
@@ -21,11 +22,13 @@ extension ProfileStore {
             return nil
         }
         if read.profileId == asked {
-            _ = applyBackend(read.profile, profileId: asked, transferred: read.transferred)
+            _ = applyBackend(read.profile, profileId: asked, transferred: read.transferred, trust: trust)
             return nil
         }
-        let next = RemoteProfile.apply(read.profile, to: ProfileStore.joined(current, profileId: read.profileId, customerUserId: current.customerUserId),
+        var next = RemoteProfile.apply(read.profile.marked(trust.verification),
+                                       to: ProfileStore.joined(current, profileId: read.profileId, customerUserId: current.customerUserId),
                                        pending: awaitingBackend)
+        next.answered(trust)
         log(.info, "the customer already has a profile: the device moves to it",
             details: [("from_profile_id", .string(asked)), ("profile_id", .string(read.profileId)),
                       ("transferred", .number(JSONNumber(read.transferred.count)))])

@@ -46,10 +46,14 @@ final class ProfileStore {
     /// The config's `customer_user_id` identified the stored profile: the backend is still to
     /// hear of it (the client keeps the identity record once its outbox is open).
     private(set) var identifiedAtStart = false
+    /// `response_verification.mode`: how the stored profile is judged against its signature.
+    let verificationMode: VerificationConfig.Mode
 
-    /// The stored profile, adjusted to the config's `profile_id` and `customer_user_id`.
+    /// The stored profile, judged against the signature kept beside it (`StoredProfileCheck`;
+    /// `verifier` checks it), adjusted to the config's `profile_id` and `customer_user_id`.
     init(config: ClientConfig, storage: Storage, sink: EventSink, clock: Clock, random: RandomSource, accessClock: AccessClock, log: Log,
-         observer: ProfileObserver, fetch: ProfileFetch?, offline: OfflineAccess? = nil) throws(WireError) {
+         observer: ProfileObserver, fetch: ProfileFetch?, offline: OfflineAccess? = nil, verifier: ResponseVerifier? = nil) throws(WireError) {
+        verificationMode = verifier?.mode ?? .disabled
         self.storage = storage
         self.offline = offline
         offlineAccessMaxAge = config.offlineAccessMaxAgeMilliseconds
@@ -59,7 +63,14 @@ final class ProfileStore {
         self.log = log
         self.observer = observer
         self.fetch = fetch
-        let stored = try storage.read(Profile.storageKey).flatMap(Profile.fromRecord)
+        var stored = try storage.read(Profile.storageKey).flatMap(Profile.fromRecord)
+        var signedAt: Int?
+        if let read = stored {
+            let checked = StoredProfileCheck.check(read, mode: verificationMode) { verifier?.holds($0) ?? false }
+            stored = checked.profile
+            signedAt = checked.signedAt
+            ProfileStore.report(checked.uncovered, mode: verificationMode, what: "the profile kept in storage_dir", log: log)
+        }
         var starting = stored ?? Profile(profileId: random.uuidV4(), customerUserId: nil)
         if let id = config.profileId, id != starting.profileId {
             starting = Profile(profileId: id, customerUserId: nil)
@@ -75,7 +86,28 @@ final class ProfileStore {
         starting.offlineAccessMaxAge = offlineAccessMaxAge
         current = starting
         self.accessClock = accessClock
-        accessClock.raiseFloor(to: starting.lastBackendTime)
+        accessClock.raiseFloor(to: max(starting.lastBackendTime, signedAt ?? 0))
+        if let signedAt { verifier?.heard(signedAt) }
+    }
+
+    /// Once the outbox was read (the transactions still waiting for the backend are known): the
+    /// stored grants on the device's word that no transaction waits for any more are judged
+    /// (`StoredProfileCheck.deviceGrants`).
+    func settleDeviceGrants() {
+        let checked = StoredProfileCheck.deviceGrants(current, pending: awaitingBackend, mode: verificationMode)
+        guard !checked.uncovered.isEmpty else { return }
+        ProfileStore.report(checked.uncovered, mode: verificationMode, what: "the device's grants kept in storage_dir", log: log)
+        _ = keep(checked.profile)
+    }
+
+    /// A log event naming what no signature covers: dropped (enforced) or marked failed.
+    private static func report(_ uncovered: [String], mode: VerificationConfig.Mode, what: String, log: Log) {
+        guard !uncovered.isEmpty else { return }
+        let enforced = mode == .enforced
+        log(enforced ? .error : .warn,
+            "\(what) grants more than a signature of the backend covers: \(uncovered.joined(separator: ", ")) "
+                + (enforced ? "dropped" : "marked verification failed"),
+            details: [("uncovered", .array(uncovered.map { .string($0) })), ("mode", .string(mode.rawValue))])
     }
 
     var profileId: String { current.profileId }
@@ -167,16 +199,24 @@ final class ProfileStore {
     /// local grants whose transaction it has not answered yet (`awaitingBackend`) stay beside it.
     /// `transferred` names the purchases this answer moved here (a restore under the backend's
     /// transfer policy): its profile event lists them, even when the access it shows is the same.
-    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, transferred: [Transfer] = []) -> WireError? {
+    /// `trust` says how its signature was judged: its grants are marked with it, and a verified
+    /// answer is kept beside the profile to be checked again when it is read back.
+    func applyBackend(_ snapshot: RemoteProfile.Snapshot, profileId: String, transferred: [Transfer] = [],
+                      trust: AnswerTrust = .notRequested) -> WireError? {
         guard current.profileId == profileId else { return nil }
-        return keepAnswer(RemoteProfile.apply(snapshot, to: current, pending: awaitingBackend), transferred: transferred)
+        var next = RemoteProfile.apply(snapshot.marked(trust.verification), to: current, pending: awaitingBackend)
+        next.answered(trust)
+        return keepAnswer(next, transferred: transferred)
     }
 
     /// The backend answered about `profileId` without a new profile (304, 404): its grants
-    /// are trusted again from now, and offline grants give way to them.
-    func backendConfirmed(profileId: String) -> WireError? {
+    /// are trusted again from now, and offline grants give way to them. A verified 304 for the
+    /// answer kept is kept beside it (`Profile.confirmed`).
+    func backendConfirmed(profileId: String, trust: AnswerTrust = .notRequested) -> WireError? {
         guard current.profileId == profileId else { return nil }
-        return keepAnswer(OfflineAccessRules.removed(from: current))
+        var next = OfflineAccessRules.removed(from: current)
+        next.confirmed(trust)
+        return keepAnswer(next)
     }
 
     /// The store's current entitlements, while the backend has not answered: offline grants
@@ -220,6 +260,10 @@ final class ProfileStore {
     /// ended may be back.
     func keepAnswer(_ answered: Profile, transferred: [Transfer] = []) -> WireError? {
         backendAnswers += 1
+        // A 304 cannot cover a profile whose check failed (it only confirms an answer already
+        // kept): after a failure the next fetch asks for the whole profile, so the next verified
+        // answer restores it even when nothing changed on the backend.
+        if answered.verification == .failed { fetch?.forgetETag(of: answered.profileId) }
         var next = answered
         next.backendAnsweredAt = accessNow()
         if next != current || !transferred.isEmpty { return keep(next, transferred: transferred) }

@@ -114,7 +114,7 @@ final class PurchaseLedger: PurchaseAnswers {
         guard let kept = kept.removeValue(forKey: record.eventId) else { return }
         profiles.backendAnswered(kept.transaction.transactionId)
         if let snapshot = PurchaseAnswer.decode(response.body).profile {
-            _ = profiles.applyBackend(snapshot, profileId: kept.profileId)
+            _ = profiles.applyBackend(snapshot, profileId: kept.profileId, trust: response.trust)
         }
         if kept.finishedByCore { finishAnswered(kept.transaction, consume: kept.productType == .consumable) }
         tellVerdict(kept.transaction.transactionId, .accepted)
@@ -132,7 +132,7 @@ final class PurchaseLedger: PurchaseAnswers {
             details: [("transaction_id", .string(transactionId)), ("code", .string(code)),
                       ("status", .number(JSONNumber(response.status)))])
         if let snapshot = answer.profile {
-            _ = profiles.applyBackend(snapshot, profileId: kept.profileId)
+            _ = profiles.applyBackend(snapshot, profileId: kept.profileId, trust: response.trust)
         } else {
             _ = profiles.revoke(transactionId: transactionId)
         }

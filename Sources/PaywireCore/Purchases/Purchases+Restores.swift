@@ -19,7 +19,7 @@ extension Purchases {
                 return .failure(error)
             }
             backend.send(method: "POST", url: backend.url(route: "restores"), headers: [("accept", "application/json")],
-                         body: claim.encode(), profileId: claim.profileId) { [weak self] outcome in
+                         body: claim.encode(), carriesAccess: true, profileId: claim.profileId) { [weak self] outcome in
                 guard let self else { return }
                 reply(self.restoreAnswered(outcome, productIds: productIds))
             }
@@ -74,8 +74,7 @@ extension Purchases {
         case .timedOut:
             result = .failure(WireError(.networkFailed, "the backend did not answer the restore in time"))
         case .failed(let code, let message):
-            result = .failure(WireError(.networkFailed, "the restore could not reach the backend: \(message)",
-                                        details: JSONObject([("underlying_error", .string(code))])))
+            result = .failure(HTTPOutcome.transportError(code: code, message: "the restore could not reach the backend: \(message)"))
         case .response(let response) where (200..<300).contains(response.status):
             let answer: RestoreAnswer
             do throws(WireError) {
@@ -85,7 +84,8 @@ extension Purchases {
                 break
             }
             let transferred = answer.transfers(to: profiles.profileId)
-            if let error = profiles.applyBackend(answer.profile, profileId: profiles.profileId, transferred: transferred) {
+            if let error = profiles.applyBackend(answer.profile, profileId: profiles.profileId, transferred: transferred,
+                                                 trust: response.trust) {
                 result = .failure(error)
             } else if let kept = Purchases.keptByOwner(answer) {
                 result = .failure(kept)

@@ -46,7 +46,7 @@ final class WebRedemptions {
             writer.member("profile_id", profileId)
         }
         backend.send(method: "POST", url: backend.url(route: "redemptions"), headers: [("accept", "application/json")],
-                     body: body.bytes, profileId: profileId) { [weak self] outcome in
+                     body: body.bytes, carriesAccess: true, profileId: profileId) { [weak self] outcome in
             guard let self else { return }
             answer(callToken, answered(outcome, profileId: profileId))
         }
@@ -59,8 +59,7 @@ final class WebRedemptions {
         case .timedOut:
             return .failure(WireError(.networkFailed, "the backend did not answer the redemption in time"))
         case .failed(let code, let message):
-            return .failure(WireError(.networkFailed, "the redemption could not reach the backend: \(message)",
-                                      details: JSONObject([("underlying_error", .string(code))])))
+            return .failure(HTTPOutcome.transportError(code: code, message: "the redemption could not reach the backend: \(message)"))
         case .response(let response) where response.status == 200:
             let result: String
             let snapshot: RemoteProfile.Snapshot
@@ -69,7 +68,7 @@ final class WebRedemptions {
             } catch {
                 return .failure(error)
             }
-            if let error = profiles.applyBackend(snapshot, profileId: profileId) { return .failure(error) }
+            if let error = profiles.applyBackend(snapshot, profileId: profileId, trust: response.trust) { return .failure(error) }
             if result != "redeemed" {
                 log(.info, "the web purchase link was not redeemed: \(result)", details: [("result", .string(result))])
             }

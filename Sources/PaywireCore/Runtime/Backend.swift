@@ -42,18 +42,25 @@ final class Backend {
     private let broker: HostRequestBroker
     private let calls: Calls
     private let timers: Timers
-    /// Hears the backend's time (its `Date` header) on every answer.
+    /// Hears the backend's time: its `Date` header on every answer, or with
+    /// `response_verification` on, the signed time of each verified answer only.
     private let accessClock: AccessClock
     /// The profiles' credentials this device holds: sent with, and kept from, the requests
     /// that name a profile.
     let credentials: ProfileCredentials
+    /// Signs up the requests that can return access and checks their answers; nil when
+    /// `response_verification` is disabled.
+    let verifier: ResponseVerifier?
+    private let log: Log
     /// Built-in client requests in flight, by transport token.
     private var exchanges: [UInt64: BackendReply] = [:]
     private var nextToken: UInt64 = 1
 
     init(transport: RemoteTransport, apiKey: String?, broker: HostRequestBroker, calls: Calls, timers: Timers,
-         accessClock: AccessClock, credentials: ProfileCredentials) {
+        accessClock: AccessClock, credentials: ProfileCredentials, verifier: ResponseVerifier?, log: Log) {
         self.credentials = credentials
+        self.verifier = verifier
+        self.log = log
         self.transport = transport
         self.apiKey = apiKey
         self.broker = broker
@@ -99,35 +106,57 @@ final class Backend {
     }
 
     /// Sends one request, with the api key, for a body its content type, and for a request
-    /// naming `profileId` that profile's credential; `reply` gets the outcome, once. A new
-    /// credential in the answer is kept for `profileId`, unless `keepsCredential` is false (an
-    /// identity answer's belongs to the profile it names: its reader keeps it), and only when
-    /// the device still holds the credential the request carried: a late answer to a request
-    /// sent before the device held its credential (two first requests that crossed) never
-    /// replaces the one the device has used since.
+    /// naming `profileId` that profile's credential; `reply` gets the outcome, once.
+    ///
+    /// A request whose answer can carry access (`carriesAccess`) carries a fresh nonce when
+    /// verification is on, and its answer's signature is judged before `reply` hears it
+    /// (`verified`): in enforced mode an answer that fails reaches `reply` as a failure.
+    ///
+    /// A new credential in an answer that reaches `reply` is kept for `profileId`, unless
+    /// `keepsCredential` is false (an identity answer's belongs to the profile it names: its
+    /// reader keeps it), and only while the device still holds the credential the request
+    /// carried: a late answer to a request sent before the device held its credential (two
+    /// first requests that crossed) never replaces the one the device has used since.
     func send(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]? = nil,
-              profileId: String? = nil, keepsCredential: Bool = true, reply: @escaping BackendReply) {
-        let accessClock = self.accessClock
+              carriesAccess: Bool = false, profileId: String? = nil, keepsCredential: Bool = true,
+              reply: @escaping BackendReply) {
         let credentials = self.credentials
         let carried = profileId.flatMap { credentials.credential(for: $0) }
-        let reply: BackendReply = { outcome in
-            if case .response(let response) = outcome {
-                if let time = response.date { accessClock.backendSaid(time) }
-                if keepsCredential, let profileId, let issued = response.header(ProfileCredentials.header),
-                   credentials.credential(for: profileId) == carried {
-                    credentials.keep(issued, for: profileId)
-                }
+        let kept: BackendReply = { outcome in
+            if keepsCredential, let profileId, case .response(let response) = outcome,
+               let issued = response.header(ProfileCredentials.header), credentials.credential(for: profileId) == carried {
+                credentials.keep(issued, for: profileId)
             }
             reply(outcome)
         }
         var headers = headers + credentials.headers(for: profileId)
+        let answered: BackendReply
+        if let verifier {
+            var signed: (nonce: String, path: String)?
+            if carriesAccess {
+                let (nonce, added) = verifier.requestHeaders()
+                headers += added
+                // The path from `/v1/`, as the server receives it behind a proxy that strips a prefix.
+                signed = (nonce, url.hasPrefix(transport.baseURL) ? String(url.dropFirst(transport.baseURL.count)) : url)
+            }
+            answered = { [weak self] outcome in
+                guard let self, let signed, case .response(let response) = outcome, response.carriesAccess else { return kept(outcome) }
+                kept(verified(response, method: method, nonce: signed.nonce, path: signed.path))
+            }
+        } else {
+            let accessClock = self.accessClock
+            answered = { outcome in
+                if case .response(let response) = outcome, let time = response.date { accessClock.backendSaid(time) }
+                kept(outcome)
+            }
+        }
         if body != nil { headers.append(("content-type", "application/json")) }
         if let apiKey { headers.append(("authorization", "Api-Key \(apiKey)")) }
         switch transport {
         case .builtIn(_, let client, let requestTimeout):
             let token = nextToken
             nextToken += 1
-            exchanges[token] = reply
+            exchanges[token] = answered
             client.send(HTTPRequest(method: method, url: url, headers: headers, body: body, timeoutMilliseconds: requestTimeout), token: token)
         case .host:
             let timeout = broker.timeout
@@ -140,7 +169,32 @@ final class Backend {
                 }
                 writer.member("body", body.map { String(decoding: $0, as: UTF8.self) })
                 writer.member("timeout_ms", timeout)
-            }, reply: { outcome in reply(outcome.httpOutcome) })
+            }, reply: { outcome in answered(outcome.httpOutcome) })
+        }
+    }
+
+    /// `response` as the parts see it once its signature was judged: marked verified (and the
+    /// access clock follows its signed time, which no one between could move), or failed:
+    /// marked so in informational mode, refused like a network failure in enforced mode. A
+    /// failure is logged either way.
+    private func verified(_ response: HTTPResponse, method: String, nonce: String, path: String) -> HTTPOutcome {
+        guard let verifier else { return .response(response) }
+        var response = response
+        switch verifier.check(response, nonce: nonce, method: method, path: path) {
+        case .success(let answer):
+            accessClock.backendSaid(answer.signedAt)
+            response.trust = AnswerTrust(verification: .verified, signed: answer)
+            return .response(response)
+        case .failure(let failure):
+            let enforced = verifier.mode == .enforced
+            let message = "the backend's answer to \(method) \(path) (HTTP \(response.status)) is not signed as this request asked "
+                + "(\(failure.rawValue)): " + (enforced ? "it is refused" : "it is applied, marked verification failed")
+            log(enforced ? .error : .warn, message,
+                details: [("reason", .string(failure.rawValue)), ("route", .string("\(method) \(path)")),
+                          ("status", .number(JSONNumber(response.status))), ("mode", .string(verifier.mode.rawValue))])
+            guard !enforced else { return .failed(code: HTTPOutcome.unverifiedCode, message: message) }
+            response.trust = .failed
+            return .response(response)
         }
     }
 

@@ -23,9 +23,11 @@ struct Runtime {
     let backend: Backend?
 
     /// Builds them; throws when the store, the storage directory or the transport cannot be used.
-    /// `clock` and `random` are the system's, from the boundary (`store.now` fixes the wall clock).
+    /// `clock` and `random` are the system's, from the boundary (`store.now` fixes the wall clock);
+    /// `signatures` checks the backend's signatures when `response_verification` asks for it.
     init(config: ClientConfig, sink: EventSink, scheduler: TimerScheduler?, completions: CallCompletionSink?,
-         httpTransport: HTTPTransport?, files: FileSystem?, clock system: Clock, random: RandomSource) throws(WireError) {
+         httpTransport: HTTPTransport?, files: FileSystem?, clock system: Clock, random: RandomSource,
+         signatures: SignatureVerifier?) throws(WireError) {
         log = Log(level: config.logLevel, sink: sink)
         calls = Calls(completions: completions)
         timers = Timers(scheduler: scheduler)
@@ -44,8 +46,16 @@ struct Runtime {
         }
         store = StoreGateway(adapter: adapter, broker: broker, timers: timers)
         if let transport = try RemoteTransport(config.transport, builtIn: httpTransport) {
+            var verifier: ResponseVerifier?
+            if config.verification.mode != .disabled {
+                guard let signatures else {
+                    throw WireError.wrongParam("response_verification.mode", "this client was built without a signature checker")
+                }
+                verifier = ResponseVerifier(config: config.verification, signatures: signatures, random: random, clock: clock)
+            }
             backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers,
-                              accessClock: accessClock, credentials: ProfileCredentials(storage: storage, log: log))
+                              accessClock: accessClock, credentials: ProfileCredentials(storage: storage, log: log),
+                              verifier: verifier, log: log)
         } else {
             backend = nil
         }

@@ -101,6 +101,7 @@ package enum AccessRules {
         grant.store = facts.store
         grant.isSandbox = facts.isSandbox
         grant.source = .device
+        grant.verification = .store
         return grant
     }
 

@@ -36,12 +36,13 @@ extension Profile.Grant {
         return list
     }
 
-    /// `members` with `source` after `verified`: the device's form (its wire and its stored
-    /// profile). The backend's answers leave `source` out: every grant in them is its own.
+    /// `members` with `source` and `verification` after `verified`: the device's form (its wire
+    /// and its stored profile). The backend's answers leave both out: every grant in them is its
+    /// own, and whether its signature holds is for the device to say.
     package var deviceMembers: [(key: String, value: JSONValue)] {
         var list = members
         let at = (list.firstIndex { $0.key == "verified" } ?? list.count - 1) + 1
-        list.insert(("source", .string(source.rawValue)), at: at)
+        list.insert(contentsOf: [("source", .string(source.rawValue)), ("verification", .string(verification.rawValue))], at: at)
         return list
     }
 
@@ -57,6 +58,9 @@ extension Profile.Grant {
         self.init(vendorProductId: product, activatedAt: activated, expiresAt: try reader.date("expires_at"))
         verified = try reader.flag("verified") ?? false
         source = try reader.choice("source", GrantSource.self) ?? (verified ? .backend : .device)
+        // Never read back: a stored grant's is judged again against the signature kept beside
+        // it (`StoredProfileCheck`), and an answer's is the device's check of that answer.
+        verification = source == .backend ? .not_requested : .store
         transactionId = try reader.text("transaction_id")
         originalTransactionId = try reader.text("original_transaction_id")
         store = try reader.text("store")

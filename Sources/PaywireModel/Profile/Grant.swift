@@ -37,6 +37,10 @@ extension Profile {
         /// Who gave it: the backend, unless the rule that made it on the device said otherwise
         /// (`AccessRules` marks its grants `device`, offline access its own `offline`).
         public var source = GrantSource.backend
+        /// Whether the backend's signature covers it (`response_verification`): the check of the
+        /// answer that gave it for the backend's grants, `store` for the device's and offline
+        /// ones (set where their source is). The device's mark, never the backend's.
+        public var verification = Verification.not_requested
         /// The store transaction behind it, when known; nil otherwise.
         public var transactionId: String?
         /// The first transaction of its subscription (what renewals and notifications name).

@@ -59,7 +59,9 @@ package enum OfflineAccessRules {
                                               purchasedAt: transaction.purchasedAt, storeExpiresAt: transaction.expiresAt)
             var decision = AccessRules.decide(facts)
             decision.accessLevel?.grant.source = .offline
+            decision.accessLevel?.grant.verification = .store
             decision.subscription?.grant.source = .offline
+            decision.subscription?.grant.verification = .store
             decision.nonSubscription = nil
             decision.consumes = false
             guard decision.accessLevel != nil || decision.subscription != nil else { continue }

@@ -29,7 +29,15 @@ extension Profile {
             ("custom_attributes", .object(customAttributes)),
             ("cross_placement_assignments", .object(JSONObject(crossPlacementAssignments.sorted { $0.key < $1.key }
                 .map { ($0.key, .string($0.value)) }))),
+            ("signature", signatureJSON),
         ])))
+    }
+
+    /// The signed answers kept beside the grants (null without one): what they are checked
+    /// against when the record is read back.
+    private var signatureJSON: JSONValue {
+        guard let signedAnswer else { return .null }
+        return .object(JSONObject([("answer", signedAnswer.json), ("confirmation", signedConfirmation?.json ?? .null)]))
     }
 
     /// Reads a stored record; nil when it is unreadable (it is then replaced). Records written
@@ -75,6 +83,10 @@ extension Profile {
         }
         if case .object(let attributes)? = object["custom_attributes"] { profile.customAttributes = attributes }
         profile.readAttributes(object)
+        if case .object(let signature)? = object["signature"] {
+            profile.signedAnswer = SignedAnswer(json: signature["answer"])
+            profile.signedConfirmation = SignedAnswer(json: signature["confirmation"])
+        }
         if case .object(let assignments)? = object["cross_placement_assignments"] {
             for member in assignments.members {
                 if case .string(let group) = member.value { profile.crossPlacementAssignments[member.key] = group }

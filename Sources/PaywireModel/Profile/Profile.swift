@@ -48,6 +48,13 @@ public struct Profile: Equatable, Sendable {
     /// `offline_access_max_age_ms`); nil: no bound. Not kept (the config says it each run), not
     /// part of equality.
     package var offlineAccessMaxAge: Int?
+    /// How the backend's last answer about the profile was judged (`response_verification`).
+    package var verification = Verification.not_requested
+    /// The last verified answer that carried this profile's access, and a later verified 304
+    /// that said it was unchanged: kept with the profile and checked again when it is read back
+    /// (`StoredProfileCheck`). Not part of equality.
+    package var signedAnswer: SignedAnswer?
+    package var signedConfirmation: SignedAnswer?
 
     package static let storageKey = "profile"
 
@@ -66,7 +73,7 @@ public struct Profile: Equatable, Sendable {
             && lhs.subscriptions.elementsEqual(rhs.subscriptions) { $0.id == $1.id && $0.grant == $1.grant }
             && lhs.nonSubscriptions.elementsEqual(rhs.nonSubscriptions) { $0.id == $1.id && $0.purchases == $1.purchases }
             && lhs.customAttributes == rhs.customAttributes && lhs.crossPlacementAssignments == rhs.crossPlacementAssignments
-            && lhs.isTestUser == rhs.isTestUser
+            && lhs.isTestUser == rhs.isTestUser && lhs.verification == rhs.verification
     }
 
     /// Adds `grant` under `id`, or replaces the one there when it outranks it (`GrantStanding`):
@@ -124,6 +131,7 @@ public struct Profile: Equatable, Sendable {
             if !attributions.isEmpty { writer.member("attributions", .object(attributionsJSON)) }
             writer.member("timestamp", timestamp)
             writer.member("is_test_user", isTestUser)
+            writer.member("verification", verification.rawValue)
             writer.key("access_levels")
             writer.object { writer in
                 for (id, grant) in accessLevels {

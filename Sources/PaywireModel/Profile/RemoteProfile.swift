@@ -29,6 +29,14 @@ public enum RemoteProfile {
 
         /// An empty profile: no grants, no purchases, no attributes.
         public init() {}
+
+        /// The snapshot with every grant marked as the device judged the answer's signature.
+        package func marked(_ verification: Verification) -> Snapshot {
+            var next = self
+            for index in next.accessLevels.indices { next.accessLevels[index].grant.verification = verification }
+            for index in next.subscriptions.indices { next.subscriptions[index].grant.verification = verification }
+            return next
+        }
     }
 
     /// Reads a 200 body; a malformed one is a `decoding_failed` naming the field.
@@ -53,6 +61,8 @@ public enum RemoteProfile {
                 var grant = try Profile.Grant(fields, path: path)
                 grant.verified = true
                 grant.source = .backend
+                // Until the device has checked the answer's signature (`marked`).
+                grant.verification = .not_requested
                 result.append((member.key, grant))
             }
             return result

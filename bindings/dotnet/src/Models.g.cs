@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "809fb317322ed36a51aaa05d570b6c102ad0ea51af97fecb3f8f059aa1a0da6e";
+        public const string Sha256 = "c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -98,6 +98,7 @@ namespace Paywire.Model
         public const string Busy = "busy";
         public const string BelongsToAnotherProfile = "belongs_to_another_profile";
         public const string UnsupportedStore = "unsupported_store";
+        public const string ResponseVerificationFailed = "response_verification_failed";
     }
 
     /// <summary>The values of FallbackFormat; a value not listed (a newer library's) still reads.</summary>
@@ -117,6 +118,15 @@ namespace Paywire.Model
         public const string Refund = "refund";
         public const string Upgraded = "upgraded";
         public const string Unknown = "unknown";
+    }
+
+    /// <summary>The values of Verification; a value not listed (a newer library's) still reads.</summary>
+    public static class Verification
+    {
+        public const string NotRequested = "not_requested";
+        public const string Verified = "verified";
+        public const string Failed = "failed";
+        public const string Store = "store";
     }
 
     public sealed class GetSdkVersionParams : IModel
@@ -3646,7 +3656,7 @@ namespace Paywire.Model
 
     public sealed class Profile : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "consumption_data_consent", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "consumption_data_consent", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp", "verification" };
         public string ProfileId { get; set; }
         /// <summary>absent until the app identifies the user</summary>
         public string CustomerUserId { get; set; }
@@ -3660,6 +3670,8 @@ namespace Paywire.Model
         public long? Timestamp { get; set; }
         /// <summary>the backend counts this profile's purchases as tests (sandbox)</summary>
         public bool? IsTestUser { get; set; }
+        /// <summary>how the backend's last answer about the profile was judged (response_verification): verified, failed (informational mode applied an answer whose signature failed, or the profile kept on disk said more than its signature covers), not_requested (verification disabled, or no answer yet). In enforced mode a refused answer changes nothing here: the last verified state stands. Always written by this library; absent from earlier ones</summary>
+        public string Verification { get; set; }
         /// <summary>consumable and non_consumable purchases, by vendor product id, oldest first</summary>
         public Dictionary<string, List<NonSubscription>> NonSubscriptions { get; set; }
         /// <summary>set by update_profile; absent until set</summary>
@@ -3704,6 +3716,7 @@ namespace Paywire.Model
             v.CustomAttributes = ModelJson.Map(ModelJson.Req(o, "custom_attributes", "Profile"), x0 => x0);
             v.Timestamp = ModelJson.Integer(ModelJson.Req(o, "timestamp", "Profile"));
             v.IsTestUser = ModelJson.Bool(ModelJson.Req(o, "is_test_user", "Profile"));
+            if (ModelJson.Present(o, "verification")) v.Verification = ModelJson.String(o["verification"]);
             v.NonSubscriptions = ModelJson.Map(ModelJson.Req(o, "non_subscriptions", "Profile"), x0 => ModelJson.List(x0, x1 => NonSubscription.FromJson(x1)));
             if (ModelJson.Present(o, "phone_number")) v.PhoneNumber = ModelJson.String(o["phone_number"]);
             if (ModelJson.Present(o, "first_name")) v.FirstName = ModelJson.String(o["first_name"]);
@@ -3731,6 +3744,7 @@ namespace Paywire.Model
             o["custom_attributes"] = ModelJson.Object(this.CustomAttributes, x0 => x0);
             o["timestamp"] = ModelJson.Json(this.Timestamp);
             o["is_test_user"] = ModelJson.Json(this.IsTestUser);
+            if (this.Verification != null) o["verification"] = ModelJson.Json(this.Verification);
             o["non_subscriptions"] = ModelJson.Object(this.NonSubscriptions, x0 => ModelJson.Array(x0, x1 => x1.ToJson()));
             if (this.PhoneNumber != null) o["phone_number"] = ModelJson.Json(this.PhoneNumber);
             if (this.FirstName != null) o["first_name"] = ModelJson.Json(this.FirstName);
@@ -3749,7 +3763,7 @@ namespace Paywire.Model
 
     public sealed class AccessLevel : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "id", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verification", "verified", "will_renew", "will_renew_vendor_product_id" };
         /// <summary>judged at the call (or event) time by the access clock: the backend's last known time plus the time counted since, else the device's clock</summary>
         public bool? IsActive { get; set; }
         public string VendorProductId { get; set; }
@@ -3784,6 +3798,8 @@ namespace Paywire.Model
         public bool? Verified { get; set; }
         /// <summary>who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones</summary>
         public string Source { get; set; }
+        /// <summary>whether the backend's signature covers this grant (response_verification): verified, failed or not_requested for the backend's grants, store for the device's and offline ones. Always written by this library; absent from earlier ones</summary>
+        public string Verification { get; set; }
         /// <summary>the store transaction behind it, when known</summary>
         public string TransactionId { get; set; }
         public string Id { get; set; }
@@ -3825,6 +3841,7 @@ namespace Paywire.Model
             v.OriginalTransactionId = ModelJson.Nullable(ModelJson.Req(o, "original_transaction_id", "AccessLevel"), x0 => ModelJson.String(x0));
             v.Verified = ModelJson.Bool(ModelJson.Req(o, "verified", "AccessLevel"));
             if (ModelJson.Present(o, "source")) v.Source = ModelJson.String(o["source"]);
+            if (ModelJson.Present(o, "verification")) v.Verification = ModelJson.String(o["verification"]);
             if (ModelJson.Present(o, "transaction_id")) v.TransactionId = ModelJson.String(o["transaction_id"]);
             v.Id = ModelJson.String(ModelJson.Req(o, "id", "AccessLevel"));
             v.ExtraFields = ModelJson.Extra(o, Keys);
@@ -3859,6 +3876,7 @@ namespace Paywire.Model
             o["original_transaction_id"] = ModelJson.NullOr(this.OriginalTransactionId, x0 => ModelJson.Json(x0));
             o["verified"] = ModelJson.Json(this.Verified);
             if (this.Source != null) o["source"] = ModelJson.Json(this.Source);
+            if (this.Verification != null) o["verification"] = ModelJson.Json(this.Verification);
             if (this.TransactionId != null) o["transaction_id"] = ModelJson.Json(this.TransactionId);
             o["id"] = ModelJson.Json(this.Id);
             ModelJson.AddAll(o, ExtraFields);
@@ -3869,7 +3887,7 @@ namespace Paywire.Model
     /// <summary>access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then)</summary>
     public sealed class Grant : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verification", "verified", "will_renew", "will_renew_vendor_product_id" };
         /// <summary>judged at the call (or event) time by the access clock: the backend's last known time plus the time counted since, else the device's clock</summary>
         public bool? IsActive { get; set; }
         public string VendorProductId { get; set; }
@@ -3904,6 +3922,8 @@ namespace Paywire.Model
         public bool? Verified { get; set; }
         /// <summary>who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones</summary>
         public string Source { get; set; }
+        /// <summary>whether the backend's signature covers this grant (response_verification): verified, failed or not_requested for the backend's grants, store for the device's and offline ones. Always written by this library; absent from earlier ones</summary>
+        public string Verification { get; set; }
         /// <summary>the store transaction behind it, when known</summary>
         public string TransactionId { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
@@ -3944,6 +3964,7 @@ namespace Paywire.Model
             v.OriginalTransactionId = ModelJson.Nullable(ModelJson.Req(o, "original_transaction_id", "Grant"), x0 => ModelJson.String(x0));
             v.Verified = ModelJson.Bool(ModelJson.Req(o, "verified", "Grant"));
             if (ModelJson.Present(o, "source")) v.Source = ModelJson.String(o["source"]);
+            if (ModelJson.Present(o, "verification")) v.Verification = ModelJson.String(o["verification"]);
             if (ModelJson.Present(o, "transaction_id")) v.TransactionId = ModelJson.String(o["transaction_id"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
@@ -3977,6 +3998,7 @@ namespace Paywire.Model
             o["original_transaction_id"] = ModelJson.NullOr(this.OriginalTransactionId, x0 => ModelJson.Json(x0));
             o["verified"] = ModelJson.Json(this.Verified);
             if (this.Source != null) o["source"] = ModelJson.Json(this.Source);
+            if (this.Verification != null) o["verification"] = ModelJson.Json(this.Verification);
             if (this.TransactionId != null) o["transaction_id"] = ModelJson.Json(this.TransactionId);
             ModelJson.AddAll(o, ExtraFields);
             return o;

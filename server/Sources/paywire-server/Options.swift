@@ -72,6 +72,9 @@ struct Options {
     /// Requests a second per client address and per operator key; nil: not limited.
     var rateLimitAddress: Int?
     var rateLimitOperatorKey: Int?
+    /// Ed25519 private keys (PEM files) that sign the answers carrying access; the first signs.
+    /// Empty: nothing is signed. Never logged (only each key's id and public half).
+    var responseSigningKeys: [String] = []
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -282,6 +285,13 @@ extension Options {
         Spec(flag: "--trust-host-stores", value: nil, help: "grant other stores' transactions unchecked") { o, _ in o.trustHostStores = true },
         Spec(flag: "--max-body-bytes", value: "N", help: "largest request body (default 1 MiB); larger: 413 from the head") { o, v throws(OptionProblem) in
             o.maxBodyBytes = try integer(v, "--max-body-bytes", 1024...(1 << 30))
+        },
+        Spec(flag: "--response-signing-key", value: "FILE[,FILE]",
+             help: "Ed25519 key (PEM, PKCS#8) signing every answer that carries access; repeat to rotate, the first signs") {
+            o, v throws(OptionProblem) in
+            let paths = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !paths.isEmpty else { throw OptionProblem("--response-signing-key needs a file") }
+            o.responseSigningKeys += paths
         },
         Spec(flag: "--stripe-webhook-secret", value: "SECRET[,SECRET]",
              help: "Stripe webhook endpoint secret(s): repeat or separate by commas while rotating; never logged") { o, v throws(OptionProblem) in

@@ -70,6 +70,7 @@ struct ServerParts {
         setup.redemptionTTLMillis = options.redemptionTTLSeconds * 1000
         setup.redemptionLinkBase = options.redemptionLinkBase
         setup.transferPolicy = options.transferPolicy
+        setup.responseSigner = try responseSigner(options, logger: logger)
         setup.identity = try identityVerifier(options)
         if setup.offers == nil { logger.notice("offer signing is off: no --offer-key") }
         if setup.stripe == nil { logger.notice("Stripe webhooks are off: no --stripe-webhook-secret") }
@@ -165,6 +166,30 @@ struct ServerParts {
         } catch {
             throw StartProblem("\(path) is not a PEM P-256 private key: \(error)")
         }
+    }
+
+    /// `--response-signing-key` (each file read once, at start); none: nothing is signed, and the
+    /// log says so. Each key is logged by its id and public half, never its private one.
+    private static func responseSigner(_ options: Options, logger: Logger) throws -> ResponseSigner? {
+        guard !options.responseSigningKeys.isEmpty else {
+            logger.warning(
+                "response signing is off: no --response-signing-key, answers that carry access are not signed (apps with response_verification enforced refuse them)")
+            return nil
+        }
+        let pems = try options.responseSigningKeys.map { path in
+            (path: path, text: String(decoding: try read(path, "the response signing key"), as: UTF8.self))
+        }
+        let signer: ResponseSigner
+        do {
+            signer = try ResponseSigner(pems: pems)
+        } catch {
+            throw StartProblem("--response-signing-key \(error.description)")
+        }
+        for (index, key) in signer.keys.enumerated() {
+            logger.notice(index == 0 ? "response signing key (signs)" : "response signing key (signs for apps that trust none before it)",
+                          metadata: ["key_id": .string(key.id), "public_key": .string(key.publicKey)])
+        }
+        return signer
     }
 
     /// `--play-push-jwks` with its audience and service account (Options checks they come together).

@@ -7,15 +7,17 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "809fb317322ed36a51aaa05d570b6c102ad0ea51af97fecb3f8f059aa1a0da6e";
+export type SchemaSha256 = "c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
-export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy" | "belongs_to_another_profile" | "unsupported_store";
+export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy" | "belongs_to_another_profile" | "unsupported_store" | "response_verification_failed";
 
 export type FallbackFormat = "paywire" | "adapty";
 
 export type CancellationReason = "voluntarily_cancelled" | "billing_error" | "price_increase" | "product_was_not_available" | "refund" | "upgraded" | "unknown";
+
+export type Verification = "not_requested" | "verified" | "failed" | "store";
 
 export interface GetSdkVersionParams {
 }
@@ -726,6 +728,8 @@ export interface Profile {
   timestamp: number;
   /** the backend counts this profile's purchases as tests (sandbox) */
   is_test_user: boolean;
+  /** how the backend's last answer about the profile was judged (response_verification): verified, failed (informational mode applied an answer whose signature failed, or the profile kept on disk said more than its signature covers), not_requested (verification disabled, or no answer yet). In enforced mode a refused answer changes nothing here: the last verified state stands. Always written by this library; absent from earlier ones */
+  verification?: Verification;
   /** consumable and non_consumable purchases, by vendor product id, oldest first */
   non_subscriptions: { [key: string]: NonSubscription[] };
   /** set by update_profile; absent until set */
@@ -785,6 +789,8 @@ export interface AccessLevel {
   verified: boolean;
   /** who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones */
   source?: "backend" | "device" | "offline";
+  /** whether the backend's signature covers this grant (response_verification): verified, failed or not_requested for the backend's grants, store for the device's and offline ones. Always written by this library; absent from earlier ones */
+  verification?: Verification;
   /** the store transaction behind it, when known */
   transaction_id?: string;
   id: string;
@@ -826,6 +832,8 @@ export interface Grant {
   verified: boolean;
   /** who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones */
   source?: "backend" | "device" | "offline";
+  /** whether the backend's signature covers this grant (response_verification): verified, failed or not_requested for the backend's grants, store for the device's and offline ones. Always written by this library; absent from earlier ones */
+  verification?: Verification;
   /** the store transaction behind it, when known */
   transaction_id?: string;
 }

@@ -17,14 +17,15 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '809fb317322ed36a51aaa05d570b6c102ad0ea51af97fecb3f8f059aa1a0da6e'
+SCHEMA_SHA256 = 'c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
-ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy', 'belongs_to_another_profile', 'unsupported_store']
+ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy', 'belongs_to_another_profile', 'unsupported_store', 'response_verification_failed']
 FallbackFormat = Literal['paywire', 'adapty']
 CancellationReason = Literal['voluntarily_cancelled', 'billing_error', 'price_increase', 'product_was_not_available', 'refund', 'upgraded', 'unknown']
+Verification = Literal['not_requested', 'verified', 'failed', 'store']
 
 
 @dataclass
@@ -2693,6 +2694,7 @@ class Profile:
     non_subscriptions: Dict[str, List[NonSubscription]]
     customer_user_id: Optional[str] = None
     email: Optional[str] = None
+    verification: Optional[Verification] = None
     phone_number: Optional[str] = None
     first_name: Optional[str] = None
     last_name: Optional[str] = None
@@ -2704,7 +2706,7 @@ class Profile:
     integration_identifiers: Optional[Dict[str, str]] = None
     attributions: Optional[Dict[str, Attribution]] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_levels', 'analytics_disabled', 'app_tracking_transparency_status', 'attributions', 'birthday', 'consumption_data_consent', 'custom_attributes', 'customer_user_id', 'email', 'first_name', 'gender', 'integration_identifiers', 'is_test_user', 'last_name', 'non_subscriptions', 'phone_number', 'profile_id', 'subscriptions', 'timestamp'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['access_levels', 'analytics_disabled', 'app_tracking_transparency_status', 'attributions', 'birthday', 'consumption_data_consent', 'custom_attributes', 'customer_user_id', 'email', 'first_name', 'gender', 'integration_identifiers', 'is_test_user', 'last_name', 'non_subscriptions', 'phone_number', 'profile_id', 'subscriptions', 'timestamp', 'verification'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Profile":
@@ -2719,6 +2721,7 @@ class Profile:
             non_subscriptions={k0: [NonSubscription.from_json(x1) for x1 in x0] for k0, x0 in _mb.req(d, "non_subscriptions", "Profile").items()},
             customer_user_id=d["customer_user_id"] if d.get("customer_user_id") is not None else None,
             email=d["email"] if d.get("email") is not None else None,
+            verification=d["verification"] if d.get("verification") is not None else None,
             phone_number=d["phone_number"] if d.get("phone_number") is not None else None,
             first_name=d["first_name"] if d.get("first_name") is not None else None,
             last_name=d["last_name"] if d.get("last_name") is not None else None,
@@ -2744,6 +2747,8 @@ class Profile:
         out["custom_attributes"] = self.custom_attributes
         out["timestamp"] = self.timestamp
         out["is_test_user"] = self.is_test_user
+        if self.verification is not None:
+            out["verification"] = self.verification
         out["non_subscriptions"] = {k0: [x1.to_json() for x1 in x0] for k0, x0 in self.non_subscriptions.items()}
         if self.phone_number is not None:
             out["phone_number"] = self.phone_number
@@ -2796,9 +2801,10 @@ class AccessLevel:
     will_renew_vendor_product_id: Optional[str] = None
     ownership_type: Optional[Literal['purchased', 'family_shared']] = None
     source: Optional[Literal['backend', 'device', 'offline']] = None
+    verification: Optional[Verification] = None
     transaction_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'id', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'source', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'id', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'source', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verification', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "AccessLevel":
@@ -2829,6 +2835,7 @@ class AccessLevel:
             will_renew_vendor_product_id=d["will_renew_vendor_product_id"] if d.get("will_renew_vendor_product_id") is not None else None,
             ownership_type=d["ownership_type"] if d.get("ownership_type") is not None else None,
             source=d["source"] if d.get("source") is not None else None,
+            verification=d["verification"] if d.get("verification") is not None else None,
             transaction_id=d["transaction_id"] if d.get("transaction_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -2862,6 +2869,8 @@ class AccessLevel:
         out["verified"] = self.verified
         if self.source is not None:
             out["source"] = self.source
+        if self.verification is not None:
+            out["verification"] = self.verification
         if self.transaction_id is not None:
             out["transaction_id"] = self.transaction_id
         out["id"] = self.id
@@ -2899,9 +2908,10 @@ class Grant:
     will_renew_vendor_product_id: Optional[str] = None
     ownership_type: Optional[Literal['purchased', 'family_shared']] = None
     source: Optional[Literal['backend', 'device', 'offline']] = None
+    verification: Optional[Verification] = None
     transaction_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'source', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['activated_at', 'active_introductory_offer_type', 'active_promotional_offer_id', 'billing_issue_detected_at', 'cancellation_reason', 'expires_at', 'grace_period_expires_at', 'is_active', 'is_in_grace_period', 'is_lifetime', 'is_refund', 'is_sandbox', 'original_transaction_id', 'ownership_type', 'refunded_at', 'renewed_at', 'source', 'starts_at', 'store', 'transaction_id', 'unsubscribed_at', 'vendor_product_id', 'verification', 'verified', 'will_renew', 'will_renew_vendor_product_id'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Grant":
@@ -2931,6 +2941,7 @@ class Grant:
             will_renew_vendor_product_id=d["will_renew_vendor_product_id"] if d.get("will_renew_vendor_product_id") is not None else None,
             ownership_type=d["ownership_type"] if d.get("ownership_type") is not None else None,
             source=d["source"] if d.get("source") is not None else None,
+            verification=d["verification"] if d.get("verification") is not None else None,
             transaction_id=d["transaction_id"] if d.get("transaction_id") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -2964,6 +2975,8 @@ class Grant:
         out["verified"] = self.verified
         if self.source is not None:
             out["source"] = self.source
+        if self.verification is not None:
+            out["verification"] = self.verification
         if self.transaction_id is not None:
             out["transaction_id"] = self.transaction_id
         out.update(self.extra_fields)

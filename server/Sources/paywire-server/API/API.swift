@@ -32,6 +32,8 @@ struct ServerSetup: Sendable {
     var redemptionLinkBase = "paywire://redeem"
     /// What a restore or an identity does with a purchase another profile holds.
     var transferPolicy = TransferPolicy.transfer
+    /// Signs the answers that carry access; nil: no --response-signing-key, nothing is signed.
+    var responseSigner: ResponseSigner? = nil
     /// How `identify` is proven; nil: the claimed customer is trusted.
     var identity: IdentityTokenVerifier? = nil
     /// The development state (faults, counts, authored profiles); nil without --dev.

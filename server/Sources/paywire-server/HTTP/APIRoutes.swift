@@ -53,6 +53,26 @@ enum APIRoutes {
         (.post, "/v1/redemptions", .app, { api, input in try await api.redeemWebPurchase(body: input.body) }),
     ]
 
+    /// The operations whose answers carry access (a profile, or the word that it is unchanged):
+    /// each answer of theirs is signed when the server has a response signing key.
+    static let signed: Set<String> = ["GET /v1/profiles/{profile_id}", "POST /v1/purchases", "POST /v1/restores",
+                                      "POST /v1/profiles/{profile_id}/identity", "POST /v1/redemptions"]
+
+    /// A request's nonce and trusted key ids, when it sends them: a header that is sent must be
+    /// well formed (`ResponseSignature`), or the request is `400 invalid_request`.
+    static func signingHeaders(_ input: RouteInput) throws(RouteInput.Problem) -> (nonce: String?, trusted: String?) {
+        let nonce = input.header(ResponseSignature.nonceHeader)
+        if let nonce, !ResponseSignature.isValidNonce(nonce) {
+            throw RouteInput.Problem(message: "\(ResponseSignature.nonceHeader) must be 1 to \(ResponseSignature.maxNonceLength) visible ASCII characters")
+        }
+        let trusted = input.header(ResponseSignature.keyIdsHeader)
+        if let trusted, trusted.utf8.count > 1100 || !trusted.split(separator: ",", omittingEmptySubsequences: false)
+            .allSatisfy({ ResponseSignature.isValidKeyId(String($0)) }) {
+            throw RouteInput.Problem(message: "\(ResponseSignature.keyIdsHeader) must be key ids (A-Z a-z 0-9 . _ -) separated by commas")
+        }
+        return (nonce, trusted)
+    }
+
     /// `METHOD path door` of every operation, one a line (`paywire-server --list-routes`): what
     /// the test holding the routes and their doors to api/openapi.yaml reads.
     static var listing: String {
@@ -79,16 +99,23 @@ enum APIRoutes {
     }
 
     /// Registers every operation on `routes`; a request the edge cannot read is `400
-    /// invalid_request`, naming why.
+    /// invalid_request`, naming why. The answers of `signed` operations are signed here, once,
+    /// over the exact bytes that leave.
     static func register(on routes: ServerRoutes, api: API, maxBodyBytes: Int) {
         for (method, path, door, run) in operations {
             let names = path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
             let guarded = door == .app && !path.hasPrefix("/v1/placements/") && !path.hasPrefix("/v1/onboardings/")
+            let signer = signed.contains("\(method.rawValue) \(path)") ? api.setup.responseSigner : nil
             routes.add(method, path, door: door) { request, context in
                 do {
                     let input = try await RouteInput.read(request, context, parameterNames: names, limit: maxBodyBytes)
-                    guard guarded else { return try await run(api, input).response }
-                    return try await runBehindProfileDoor(api, input, run).response
+                    let (nonce, trusted) = try signingHeaders(input)
+                    var answer = guarded ? try await runBehindProfileDoor(api, input, run) : try await run(api, input)
+                    if let signer {
+                        try answer.sign(with: signer, nonce: nonce ?? "", trusted: trusted, signedAt: api.clock.nowMilliseconds(),
+                                        method: method.rawValue, path: request.uri.path)
+                    }
+                    return answer.response
                 } catch let problem as RouteInput.Problem {
                     return Answer.invalid(problem.message).response
                 }

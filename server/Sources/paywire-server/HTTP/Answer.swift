@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import PaywireWire
@@ -33,6 +34,17 @@ struct Answer: Sendable {
     /// An answer with no body (`304`, a `404` the spec gives no body).
     static func empty(_ status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Answer {
         Answer(status: status, body: nil, headers: headers)
+    }
+
+    /// Adds the headers that sign this answer exactly as it leaves: its status, its ETag (a 304
+    /// carries one too) and its body's bytes, for the request's `nonce`, method and raw path.
+    mutating func sign(with signer: ResponseSigner, nonce: String, trusted: String?, signedAt: Int, method: String,
+                       path: String) throws {
+        let fields = try signer.headers(nonce: nonce, trusted: trusted, signedAt: signedAt, status: Int(status.code), method: method,
+                                        path: path, etag: headers[.eTag] ?? "", body: body ?? [])
+        for (name, value) in fields {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
     }
 
     var response: Response {

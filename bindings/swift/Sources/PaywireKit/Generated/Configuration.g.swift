@@ -46,13 +46,15 @@ public struct PaywireConfiguration: PaywireModel {
     public var transport: TransportConfiguration?
     /// sent as authorization: Api-Key <key> on every backend request; never logged, never in an error or a file
     public var apiKey: String?
+    /// checks the backend's Ed25519 signature on every answer that carries access (profile, purchases, restores, identity, redemptions): each such request carries a fresh random nonce (x-paywire-nonce), and the answer must be signed over it by one of public_keys (docs/operations/security.md). Needs a transport, and the system's libcrypto (OpenSSL 1.1.1 or later), loaded when a client asks for it
+    public var responseVerification: ResponseVerification?
     /// how records are kept and delivered (all optional)
     public var analytics: AnalyticsConfiguration?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String? = nil, customerUserId: String?? = nil, identityToken: String? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, offlineAccessMaxAgeMs: Int? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String? = nil, customerUserId: String?? = nil, identityToken: String? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, offlineAccessMaxAgeMs: Int? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, responseVerification: ResponseVerification? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
         self.identityToken = identityToken
@@ -73,6 +75,7 @@ public struct PaywireConfiguration: PaywireModel {
         self.context = context
         self.transport = transport
         self.apiKey = apiKey
+        self.responseVerification = responseVerification
         self.analytics = analytics
         self.unknownMembers = unknownMembers
     }
@@ -99,6 +102,7 @@ public struct PaywireConfiguration: PaywireModel {
         context = try reader.optional("context")
         transport = try reader.optional("transport")
         apiKey = try reader.optional("api_key")
+        responseVerification = try reader.optional("response_verification")
         analytics = try reader.optional("analytics")
         unknownMembers = reader.unknown(Self.memberNames)
     }
@@ -125,12 +129,13 @@ public struct PaywireConfiguration: PaywireModel {
         writer.optional("context", context)
         writer.optional("transport", transport)
         writer.optional("api_key", apiKey)
+        writer.optional("response_verification", responseVerification)
         writer.optional("analytics", analytics)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "identity_token", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "offline_access_max_age_ms", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "analytics"]
+    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "identity_token", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "offline_access_max_age_ms", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "response_verification", "analytics"]
 }
 
 /// The schema's `Store`.
@@ -676,6 +681,74 @@ public struct TransportConfiguration: PaywireModel {
     }
 
     static let memberNames: Set<String> = ["type", "base_url"]
+}
+
+/// checks the backend's Ed25519 signature on every answer that carries access (profile, purchases, restores, identity, redemptions): each such request carries a fresh random nonce (x-paywire-nonce), and the answer must be signed over it by one of public_keys (docs/operations/security.md). Needs a transport, and the system's libcrypto (OpenSSL 1.1.1 or later), loaded when a client asks for it
+public struct ResponseVerification: PaywireModel {
+    /// disabled: nothing is asked or checked (verification not_requested); informational: a missing, bad, replayed or too old signature is reported (verification failed on each grant the answer carries, a log event) and the answer still applied; enforced: such an answer is refused like a network failure (the last verified state stands, a log event, and the call that waited fails with response_verification_failed), and a profile kept on disk keeps only what its signature covers
+    public var mode: Mode
+    /// the backend's response signing keys, each with the id its answers name (x-paywire-signature-key-id); several while a key is rotated. Required unless mode is disabled
+    public var publicKeys: [PublicKey]?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(mode: Mode, publicKeys: [PublicKey]? = nil, unknownMembers: JSONObject = [:]) {
+        self.mode = mode
+        self.publicKeys = publicKeys
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "ResponseVerification")
+        mode = try reader.required("mode")
+        publicKeys = try reader.optional("public_keys")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("mode", mode)
+        writer.optional("public_keys", publicKeys)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["mode", "public_keys"]
+}
+
+/// The schema's `PublicKey`.
+public struct PublicKey: PaywireModel {
+    /// the key id the server prints at start
+    public var id: String
+    /// the 32-byte Ed25519 public key, base64
+    public var key: String
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(id: String, key: String, unknownMembers: JSONObject = [:]) {
+        self.id = id
+        self.key = key
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "PublicKey")
+        id = try reader.required("id")
+        key = try reader.required("key")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("id", id)
+        writer.required("key", key)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["id", "key"]
 }
 
 /// how records are kept and delivered (all optional)

@@ -3527,6 +3527,8 @@ public struct Profile: PaywireModel {
     public var timestamp: Int
     /// the backend counts this profile's purchases as tests (sandbox)
     public var isTestUser: Bool
+    /// how the backend's last answer about the profile was judged (response_verification): verified, failed (informational mode applied an answer whose signature failed, or the profile kept on disk said more than its signature covers), not_requested (verification disabled, or no answer yet). In enforced mode a refused answer changes nothing here: the last verified state stands. Always written by this library; absent from earlier ones
+    public var verification: Verification?
     /// consumable and non_consumable purchases, by vendor product id, oldest first
     public var nonSubscriptions: [String: [NonSubscription]]
     /// set by update_profile; absent until set
@@ -3553,7 +3555,7 @@ public struct Profile: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String, customerUserId: String? = nil, accessLevels: [String: AccessLevel] = [:], subscriptions: [String: Grant] = [:], email: String? = nil, customAttributes: [String: JSONValue] = [:], timestamp: Int, isTestUser: Bool, nonSubscriptions: [String: [NonSubscription]] = [:], phoneNumber: String? = nil, firstName: String? = nil, lastName: String? = nil, gender: Gender? = nil, birthday: String? = nil, appTrackingTransparencyStatus: AppTrackingTransparencyStatus? = nil, analyticsDisabled: Bool? = nil, consumptionDataConsent: Bool? = nil, integrationIdentifiers: [String: String]? = nil, attributions: [String: Attribution]? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String, customerUserId: String? = nil, accessLevels: [String: AccessLevel] = [:], subscriptions: [String: Grant] = [:], email: String? = nil, customAttributes: [String: JSONValue] = [:], timestamp: Int, isTestUser: Bool, verification: Verification? = nil, nonSubscriptions: [String: [NonSubscription]] = [:], phoneNumber: String? = nil, firstName: String? = nil, lastName: String? = nil, gender: Gender? = nil, birthday: String? = nil, appTrackingTransparencyStatus: AppTrackingTransparencyStatus? = nil, analyticsDisabled: Bool? = nil, consumptionDataConsent: Bool? = nil, integrationIdentifiers: [String: String]? = nil, attributions: [String: Attribution]? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
         self.accessLevels = accessLevels
@@ -3562,6 +3564,7 @@ public struct Profile: PaywireModel {
         self.customAttributes = customAttributes
         self.timestamp = timestamp
         self.isTestUser = isTestUser
+        self.verification = verification
         self.nonSubscriptions = nonSubscriptions
         self.phoneNumber = phoneNumber
         self.firstName = firstName
@@ -3586,6 +3589,7 @@ public struct Profile: PaywireModel {
         customAttributes = try reader.required("custom_attributes")
         timestamp = try reader.required("timestamp")
         isTestUser = try reader.required("is_test_user")
+        verification = try reader.optional("verification")
         nonSubscriptions = try reader.required("non_subscriptions")
         phoneNumber = try reader.optional("phone_number")
         firstName = try reader.optional("first_name")
@@ -3610,6 +3614,7 @@ public struct Profile: PaywireModel {
         writer.required("custom_attributes", customAttributes)
         writer.required("timestamp", timestamp)
         writer.required("is_test_user", isTestUser)
+        writer.optional("verification", verification)
         writer.required("non_subscriptions", nonSubscriptions)
         writer.optional("phone_number", phoneNumber)
         writer.optional("first_name", firstName)
@@ -3625,7 +3630,7 @@ public struct Profile: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "access_levels", "subscriptions", "email", "custom_attributes", "timestamp", "is_test_user", "non_subscriptions", "phone_number", "first_name", "last_name", "gender", "birthday", "app_tracking_transparency_status", "analytics_disabled", "consumption_data_consent", "integration_identifiers", "attributions"]
+    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "access_levels", "subscriptions", "email", "custom_attributes", "timestamp", "is_test_user", "verification", "non_subscriptions", "phone_number", "first_name", "last_name", "gender", "birthday", "app_tracking_transparency_status", "analytics_disabled", "consumption_data_consent", "integration_identifiers", "attributions"]
 }
 
 /// The schema's `AccessLevel`.
@@ -3678,6 +3683,8 @@ public struct AccessLevel: PaywireModel {
     public var verified: Bool
     /// who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones
     public var source: AccessLevelSource?
+    /// whether the backend's signature covers this grant (response_verification): verified, failed or not_requested for the backend's grants, store for the device's and offline ones. Always written by this library; absent from earlier ones
+    public var verification: Verification?
     /// the store transaction behind it, when known
     public var transactionId: String?
     /// The `id` member.
@@ -3686,7 +3693,7 @@ public struct AccessLevel: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, source: AccessLevelSource? = nil, transactionId: String? = nil, id: String, unknownMembers: JSONObject = [:]) {
+    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, source: AccessLevelSource? = nil, verification: Verification? = nil, transactionId: String? = nil, id: String, unknownMembers: JSONObject = [:]) {
         self.isActive = isActive
         self.vendorProductId = vendorProductId
         self.store = store
@@ -3711,6 +3718,7 @@ public struct AccessLevel: PaywireModel {
         self.originalTransactionId = originalTransactionId
         self.verified = verified
         self.source = source
+        self.verification = verification
         self.transactionId = transactionId
         self.id = id
         self.unknownMembers = unknownMembers
@@ -3742,6 +3750,7 @@ public struct AccessLevel: PaywireModel {
         originalTransactionId = try reader.required("original_transaction_id")
         verified = try reader.required("verified")
         source = try reader.optional("source")
+        verification = try reader.optional("verification")
         transactionId = try reader.optional("transaction_id")
         id = try reader.required("id")
         unknownMembers = reader.unknown(Self.memberNames)
@@ -3773,13 +3782,14 @@ public struct AccessLevel: PaywireModel {
         writer.required("original_transaction_id", originalTransactionId)
         writer.required("verified", verified)
         writer.optional("source", source)
+        writer.optional("verification", verification)
         writer.optional("transaction_id", transactionId)
         writer.required("id", id)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "source", "transaction_id", "id"]
+    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "source", "verification", "transaction_id", "id"]
 }
 
 /// access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then)
@@ -3832,13 +3842,15 @@ public struct Grant: PaywireModel {
     public var verified: Bool
     /// who gave it: backend (the backend's answer; verified), device (a purchase or restore on the device's word, until the backend answers it), offline (the store's current entitlements while the backend has not answered, through the product-to-access-level map the device last received; never verified, never kept, gone when the backend answers). Always written by this library; absent from earlier ones
     public var source: AccessLevelSource?
+    /// whether the backend's signature covers this grant (response_verification): verified, failed or not_requested for the backend's grants, store for the device's and offline ones. Always written by this library; absent from earlier ones
+    public var verification: Verification?
     /// the store transaction behind it, when known
     public var transactionId: String?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, source: AccessLevelSource? = nil, transactionId: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(isActive: Bool, vendorProductId: String, store: String? = nil, isSandbox: Bool, isLifetime: Bool, activatedAt: String, startsAt: String? = nil, renewedAt: String? = nil, expiresAt: String? = nil, willRenew: Bool, isInGracePeriod: Bool, gracePeriodExpiresAt: String? = nil, billingIssueDetectedAt: String? = nil, unsubscribedAt: String? = nil, cancellationReason: CancellationReason? = nil, isRefund: Bool, refundedAt: String? = nil, activeIntroductoryOfferType: PaymentMode? = nil, willRenewVendorProductId: String? = nil, ownershipType: OwnershipType? = nil, activePromotionalOfferId: String? = nil, originalTransactionId: String? = nil, verified: Bool, source: AccessLevelSource? = nil, verification: Verification? = nil, transactionId: String? = nil, unknownMembers: JSONObject = [:]) {
         self.isActive = isActive
         self.vendorProductId = vendorProductId
         self.store = store
@@ -3863,6 +3875,7 @@ public struct Grant: PaywireModel {
         self.originalTransactionId = originalTransactionId
         self.verified = verified
         self.source = source
+        self.verification = verification
         self.transactionId = transactionId
         self.unknownMembers = unknownMembers
     }
@@ -3893,6 +3906,7 @@ public struct Grant: PaywireModel {
         originalTransactionId = try reader.required("original_transaction_id")
         verified = try reader.required("verified")
         source = try reader.optional("source")
+        verification = try reader.optional("verification")
         transactionId = try reader.optional("transaction_id")
         unknownMembers = reader.unknown(Self.memberNames)
     }
@@ -3923,12 +3937,13 @@ public struct Grant: PaywireModel {
         writer.required("original_transaction_id", originalTransactionId)
         writer.required("verified", verified)
         writer.optional("source", source)
+        writer.optional("verification", verification)
         writer.optional("transaction_id", transactionId)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "source", "transaction_id"]
+    static let memberNames: Set<String> = ["is_active", "vendor_product_id", "store", "is_sandbox", "is_lifetime", "activated_at", "starts_at", "renewed_at", "expires_at", "will_renew", "is_in_grace_period", "grace_period_expires_at", "billing_issue_detected_at", "unsubscribed_at", "cancellation_reason", "is_refund", "refunded_at", "active_introductory_offer_type", "will_renew_vendor_product_id", "ownership_type", "active_promotional_offer_id", "original_transaction_id", "verified", "source", "verification", "transaction_id"]
 }
 
 /// The schema's `NonSubscription`.

@@ -41,6 +41,7 @@ public final class ErrorCode {
     public static final String BUSY = "busy";
     public static final String BELONGS_TO_ANOTHER_PROFILE = "belongs_to_another_profile";
     public static final String UNSUPPORTED_STORE = "unsupported_store";
+    public static final String RESPONSE_VERIFICATION_FAILED = "response_verification_failed";
 
     private ErrorCode() {
     }

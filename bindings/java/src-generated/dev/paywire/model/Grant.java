@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** access a purchase gave, with its lifecycle as the backend reports it (and as the device knows it until then) */
 public final class Grant implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verified", "will_renew", "will_renew_vendor_product_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("activated_at", "active_introductory_offer_type", "active_promotional_offer_id", "billing_issue_detected_at", "cancellation_reason", "expires_at", "grace_period_expires_at", "is_active", "is_in_grace_period", "is_lifetime", "is_refund", "is_sandbox", "original_transaction_id", "ownership_type", "refunded_at", "renewed_at", "source", "starts_at", "store", "transaction_id", "unsubscribed_at", "vendor_product_id", "verification", "verified", "will_renew", "will_renew_vendor_product_id");
     private JsonObject extraFields = new JsonObject();
 
     private Boolean isActive;
@@ -362,6 +362,21 @@ public final class Grant implements Model {
         return this;
     }
 
+    private String verification;
+    /** whether the backend's signature covers this grant (response_verification): verified, failed or not_requested for the backend's grants, store for the device's and offline ones. Always written by this library; absent from earlier ones */
+    public String getVerification() {
+        return verification;
+    }
+
+    public void setVerification(String value) {
+        verification = value;
+    }
+
+    public Grant withVerification(String value) {
+        setVerification(value);
+        return this;
+    }
+
     private String transactionId;
     /** the store transaction behind it, when known */
     public String getTransactionId() {
@@ -416,6 +431,9 @@ public final class Grant implements Model {
         if (ModelJson.present(o, "source")) {
             v.source = ModelJson.string(o.get("source"));
         }
+        if (ModelJson.present(o, "verification")) {
+            v.verification = ModelJson.string(o.get("verification"));
+        }
         if (ModelJson.present(o, "transaction_id")) {
             v.transactionId = ModelJson.string(o.get("transaction_id"));
         }
@@ -456,6 +474,9 @@ public final class Grant implements Model {
         o.add("verified", ModelJson.json(verified));
         if (source != null) {
             o.add("source", ModelJson.json(source));
+        }
+        if (verification != null) {
+            o.add("verification", ModelJson.json(verification));
         }
         if (transactionId != null) {
             o.add("transaction_id", ModelJson.json(transactionId));

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Profile implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "consumption_data_consent", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("access_levels", "analytics_disabled", "app_tracking_transparency_status", "attributions", "birthday", "consumption_data_consent", "custom_attributes", "customer_user_id", "email", "first_name", "gender", "integration_identifiers", "is_test_user", "last_name", "non_subscriptions", "phone_number", "profile_id", "subscriptions", "timestamp", "verification");
     private JsonObject extraFields = new JsonObject();
 
     private String profileId;
@@ -129,6 +129,21 @@ public final class Profile implements Model {
 
     public Profile withIsTestUser(Boolean value) {
         setIsTestUser(value);
+        return this;
+    }
+
+    private String verification;
+    /** how the backend's last answer about the profile was judged (response_verification): verified, failed (informational mode applied an answer whose signature failed, or the profile kept on disk said more than its signature covers), not_requested (verification disabled, or no answer yet). In enforced mode a refused answer changes nothing here: the last verified state stands. Always written by this library; absent from earlier ones */
+    public String getVerification() {
+        return verification;
+    }
+
+    public void setVerification(String value) {
+        verification = value;
+    }
+
+    public Profile withVerification(String value) {
+        setVerification(value);
         return this;
     }
 
@@ -318,6 +333,9 @@ public final class Profile implements Model {
         v.customAttributes = ModelJson.map(ModelJson.req(o, "custom_attributes", "Profile"), x0 -> x0);
         v.timestamp = ModelJson.integer(ModelJson.req(o, "timestamp", "Profile"));
         v.isTestUser = ModelJson.bool(ModelJson.req(o, "is_test_user", "Profile"));
+        if (ModelJson.present(o, "verification")) {
+            v.verification = ModelJson.string(o.get("verification"));
+        }
         v.nonSubscriptions = ModelJson.map(ModelJson.req(o, "non_subscriptions", "Profile"), x0 -> ModelJson.list(x0, x1 -> NonSubscription.fromJson(x1)));
         if (ModelJson.present(o, "phone_number")) {
             v.phoneNumber = ModelJson.string(o.get("phone_number"));
@@ -369,6 +387,9 @@ public final class Profile implements Model {
         o.add("custom_attributes", ModelJson.object(customAttributes, x0 -> ModelJson.json(x0)));
         o.add("timestamp", ModelJson.json(timestamp));
         o.add("is_test_user", ModelJson.json(isTestUser));
+        if (verification != null) {
+            o.add("verification", ModelJson.json(verification));
+        }
         o.add("non_subscriptions", ModelJson.object(nonSubscriptions, x0 -> ModelJson.array(x0, x1 -> x1.toJson())));
         if (phoneNumber != null) {
             o.add("phone_number", ModelJson.json(phoneNumber));

@@ -1,0 +1,84 @@
+import Crypto
+import Foundation
+import PaywireModel
+import PaywireWire
+import SwiftASN1
+
+/// Signs the answers that carry access (`ResponseSignature`: Ed25519 over the request's nonce,
+/// the answer's time, status, route, ETag and exact body) with the operator's response signing
+/// keys (`--response-signing-key`, PEM PKCS#8, in the order given). The first key signs, unless
+/// the request names the keys its app trusts (`x-paywire-key-ids`) and the first is not among
+/// them: then the first of this server's keys it names does, so apps that know only the old key
+/// keep working while a key is rotated. Private keys never leave this type: no log, no error
+/// names more than a key's id and public half.
+struct ResponseSigner: Sendable {
+    struct Key: Sendable {
+        /// The first 16 hex digits of the SHA-256 of the public key: what apps list it under.
+        let id: String
+        /// The raw 32-byte public key, base64: what apps put in `response_verification.public_keys`.
+        let publicKey: String
+        /// The private key's raw bytes (the key is made per use: keep the struct Sendable).
+        let seed: [UInt8]
+    }
+
+    /// A key file the server cannot sign with; the message never holds key material.
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let keys: [Key]
+
+    /// Reads each PEM; at least one. A file that is not an Ed25519 PKCS#8 private key stops the start.
+    init(pems: [(path: String, text: String)]) throws(Problem) {
+        var keys: [Key] = []
+        for (path, text) in pems {
+            let key = try ResponseSigner.privateKey(pem: text, path: path)
+            let raw = key.publicKey.rawRepresentation
+            let digest = SHA256.hash(data: raw)
+            let id = digest.prefix(8).map { String(format: "%02x", $0) }.joined()
+            guard !keys.contains(where: { $0.id == id }) else { throw Problem(description: "\(path): the same key is given twice") }
+            keys.append(Key(id: id, publicKey: raw.base64EncodedString(), seed: Array(key.rawRepresentation)))
+        }
+        guard !keys.isEmpty else { throw Problem(description: "no response signing key") }
+        self.keys = keys
+    }
+
+    /// The key that signs for a request naming `trusted` (its `x-paywire-key-ids`, nil when absent).
+    func key(trusting trusted: String?) -> Key {
+        guard let trusted else { return keys[0] }
+        let named = Set(trusted.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
+        return keys.first { named.contains($0.id) } ?? keys[0]
+    }
+
+    /// The headers that sign an answer: its signature, the key's id and the time signed.
+    func headers(nonce: String, trusted: String?, signedAt: Int, status: Int, method: String, path: String, etag: String,
+                 body: [UInt8]) throws -> [(name: String, value: String)] {
+        let key = key(trusting: trusted)
+        let message = ResponseSignature.message(nonce: nonce, signedAt: signedAt, status: status, method: method, path: path,
+                                                etag: etag, body: body)
+        let signature = try Curve25519.Signing.PrivateKey(rawRepresentation: key.seed).signature(for: message)
+        return [(ResponseSignature.signatureHeader, signature.base64EncodedString()), (ResponseSignature.keyIdHeader, key.id),
+                (ResponseSignature.signedAtHeader, String(signedAt))]
+    }
+
+    /// The Ed25519 key of a PKCS#8 PEM (`openssl genpkey -algorithm ed25519`): PrivateKeyInfo
+    /// {version, {id-Ed25519 1.3.101.112}, OCTET STRING {OCTET STRING seed}} (RFC 8410).
+    private static func privateKey(pem: String, path: String) throws(Problem) -> Curve25519.Signing.PrivateKey {
+        let notEd25519 = Problem(description: "\(path) is not an Ed25519 private key in PEM (PKCS#8, -----BEGIN PRIVATE KEY-----); "
+                                 + "make one with: openssl genpkey -algorithm ed25519 -out \(path)")
+        do {
+            let document = try PEMDocument(pemString: pem)
+            guard document.discriminator == "PRIVATE KEY", case .constructed(let items) = try DER.parse(document.derBytes).content else {
+                throw notEd25519
+            }
+            let nodes = Array(items)
+            guard nodes.count >= 3, case .constructed(let algorithm) = nodes[1].content, let oid = Array(algorithm).first,
+                  try ASN1ObjectIdentifier(derEncoded: oid) == [1, 3, 101, 112], case .primitive(let wrapped) = nodes[2].content else {
+                throw notEd25519
+            }
+            return try Curve25519.Signing.PrivateKey(rawRepresentation: try ASN1OctetString(derEncoded: Array(wrapped)).bytes)
+        } catch {
+            throw notEd25519
+        }
+    }
+}
