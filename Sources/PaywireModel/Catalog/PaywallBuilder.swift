@@ -1,4 +1,3 @@
-import PaywireModel
 import PaywireWire
 
 /// The paywall builder configuration: a layout the host renders, authored as data on the
@@ -9,17 +8,17 @@ import PaywireWire
 /// `{"layout": "stack" | "grid" | "carousel", "sections": [{"type": "<section>", ...}]}`.
 /// Each section type's fields are listed in `PaywallBuilder.sectionRules(_:)` (and the README);
 /// unknown fields are allowed, so a newer builder can add some without breaking older cores.
-enum PaywallBuilder {
-    static let layouts: Set<String> = ["stack", "grid", "carousel"]
-    static let planStyles: [String] = [
+public enum PaywallBuilder {
+    package static let layouts: Set<String> = ["stack", "grid", "carousel"]
+    package static let planStyles: [String] = [
         "horizontal_cards", "vertical_stack", "toggle_switch", "segmented_control", "radio_list", "carousel",
         "comparison_grid", "pill_selector", "tier_blocks", "minimal_text", "featured_highlight", "accordion",
     ]
     /// Deepest nesting of sections inside sections (card, carousel, sticky footer).
-    static let maxNesting = 4
+    package static let maxNesting = 4
 
     /// What a field of a section must hold.
-    indirect enum Rule: Sendable {
+    package indirect enum Rule: Sendable {
         case text
         case optionalText
         case url
@@ -39,7 +38,7 @@ enum PaywallBuilder {
     /// The fields a section type has; nil for a type that does not exist. A function rather than
     /// a global table: the rules' indirect cases are boxes that a global would keep behind
     /// tagged pointers for the whole process, which memory checkers report as lost.
-    static func sectionRules(_ type: String) -> [(String, Rule)]? {
+    package static func sectionRules(_ type: String) -> [(String, Rule)]? {
         switch type {
         case "header": return [("title", .text), ("subtitle", .optionalText)]
         case "features_list": return [("items", .list(of: .object([("text", .text), ("icon", .optionalText)]), minCount: 1))]
@@ -69,7 +68,7 @@ enum PaywallBuilder {
 
     /// The first problem of a configuration, as a `rendering_failed` error whose
     /// `details.field` is the JSON path (`builder.sections[2].plans[0].product_id`); nil when valid.
-    static func validate(_ builder: JSONValue, productIds: [String]) -> WireError? {
+    package static func validate(_ builder: JSONValue, productIds: [String]) -> WireError? {
         var checker = Checker(productIds: Set(productIds))
         checker.check(builder)
         return checker.problem
@@ -191,7 +190,7 @@ enum PaywallBuilder {
     /// `trial_label` (as authored, else from the intro offer), `save_percentage` against the plan
     /// with the highest price per month (null for plans without a period or when it saves
     /// nothing). Returns the tags left as written too.
-    static func resolve(_ builder: JSONValue, productIds: [String], products: [String: StoreProduct]) -> (JSONValue, [TextTagProblem]) {
+    package static func resolve(_ builder: JSONValue, productIds: [String], products: [String: StoreProduct]) -> (JSONValue, [TextTagProblem]) {
         let tags = TextTagResolver(paywallProductIds: productIds, described: productIds.compactMap { products[$0] })
         let (filled, problems) = tags.fill(builder, product: nil)
         guard case .object(var root) = filled, let sections = root["sections"] else { return (filled, problems) }
@@ -225,7 +224,7 @@ enum PaywallBuilder {
 
     /// The product with the highest price per month (`PeriodPricing`), or nil without one
     /// that has a period.
-    static func dearestPerMonth(_ products: [StoreProduct]) -> StoreProduct? {
+    package static func dearestPerMonth(_ products: [StoreProduct]) -> StoreProduct? {
         var dearest: (product: StoreProduct, monthly: (Int, Int))?
         for product in products {
             guard let period = product.period, let amount = DecimalAmount(product.price.amount),
@@ -238,7 +237,7 @@ enum PaywallBuilder {
 
     /// Whole percent saved per month against the dearest plan, rounded down (a badge must not
     /// promise more than the store charges); nil when nothing is saved.
-    static func savePercentage(_ product: StoreProduct, against dearest: StoreProduct?) -> Int? {
+    package static func savePercentage(_ product: StoreProduct, against dearest: StoreProduct?) -> Int? {
         guard let dearest, let period = product.period, let dearestPeriod = dearest.period,
               let amount = DecimalAmount(product.price.amount), let dearestAmount = DecimalAmount(dearest.price.amount),
               let percent = PeriodPricing.discountPercent(amount, every: period, against: dearestAmount, every: dearestPeriod),
@@ -247,7 +246,7 @@ enum PaywallBuilder {
     }
 
     /// `1 week free`, `3 months for $9.99`, from the intro offer.
-    static func trialLabel(_ product: StoreProduct) -> String? {
+    package static func trialLabel(_ product: StoreProduct) -> String? {
         guard let offer = product.introOffer else { return nil }
         switch offer.paymentMode {
         case .free_trial: return "\(offer.period.localized) free"

@@ -1,4 +1,3 @@
-import PaywireModel
 import PaywireWire
 
 extension PaywallBuilder {
@@ -9,14 +8,14 @@ extension PaywallBuilder {
     /// Nested sections (card, carousel, sticky footer) count where they stand. Links the user
     /// opens are not assets and are left out. An unchecked configuration is read as far as it
     /// makes sense: nothing here fails.
-    static func assetURLs(_ builder: JSONValue?) -> [String] {
+    package static func assetURLs(_ builder: JSONValue?) -> [String] {
         var collector = AssetCollector()
         if case .object(let root)? = builder { collector.sections(root["sections"], depth: 0) }
         return collector.urls
     }
 
     /// Whether a string names something to download: the schemes an `image` section accepts.
-    static func isAssetURL(_ text: String) -> Bool {
+    package static func isAssetURL(_ text: String) -> Bool {
         text.hasPrefix("https://") || text.hasPrefix("http://") || text.hasPrefix("asset://")
     }
 }

@@ -1,0 +1,97 @@
+import PaywireWire
+
+/// A placement's paywall as a browser is shown it. The server chooses it by the rules a device
+/// applies (the first audience whose rule matches, the MD5 bucket of the profile, the locale's
+/// remote config), and resolves its builder layout as `paywall_view_get_configuration` does, so
+/// a web visitor and an app user with the same profile id meet the same variation and read the
+/// same texts. Public because the server is another package; the device never uses it.
+public struct WebPaywall: Sendable {
+    /// The exposure a showing records (`paywall_shown`); a holdout's says so.
+    public let exposure: Exposure
+    /// The variation is a holdout: its profiles are shown nothing.
+    public let holdout: Bool
+    public let paywallName: String
+    /// The variation's products, in its order.
+    public let productIds: [String]
+    /// The builder layout with its text tags filled and its plans priced: the authored one, or
+    /// for a paywall without one, its name over its products as a list and a Continue button
+    /// (`defaultLayout`); nil for a holdout.
+    public let configuration: JSONValue?
+    /// The language the page speaks: the remote config's that matched, else the request's.
+    public let language: String
+
+    /// What audience rules see of a web visitor: the request's language and `platform: web`.
+    /// A visitor has no custom attributes or install age; access levels are the profile's.
+    public struct Visitor: Sendable {
+        public let profileId: String
+        public let locale: String?
+        public let activeAccessLevels: Set<String>
+
+        public init(profileId: String, locale: String?, activeAccessLevels: Set<String>) {
+            self.profileId = profileId
+            self.locale = locale
+            self.activeAccessLevels = activeAccessLevels
+        }
+    }
+
+    /// The platform web exposures and audiences name.
+    public static let platform = "web"
+
+    /// Chooses and resolves. `variationId` forces a variation (an operator's preview: no
+    /// bucketing, and the exposure says `forced`). Nil when no audience's rule matches.
+    static func choose(_ placement: Placement<Variation>, for visitor: Visitor, variationId: String?, responseCreatedAt: Int,
+                       products: [StoreProduct]) throws(WireError) -> WebPaywall? {
+        let context = AudienceContext(customAttributes: JSONObject(), language: LocaleMatch.language(of: visitor.locale),
+                                      platform: platform, activeAccessLevels: visitor.activeAccessLevels)
+        guard let selection = try Selection(placement: placement, profileId: visitor.profileId, locale: visitor.locale,
+                                            responseCreatedAt: responseCreatedAt, context: context,
+                                            choice: variationId.map { .forced(variationId: $0) } ?? .byAudience) else { return nil }
+        let variation = selection.variation
+        let exposure = variation.holdout ? Exposure(holdout: selection) : Exposure(
+            placementId: placement.developerId, audienceName: selection.audience.name, revision: selection.audience.revision,
+            abTestName: selection.audience.abTestName, variationId: variation.variationId, paywallId: variation.paywallId,
+            paywallName: variation.paywallName.isEmpty ? nil : variation.paywallName,
+            placementAudienceVersionId: selection.audience.placementAudienceVersionId, holdout: false, forced: selection.forced)
+        var configuration: JSONValue?
+        if !variation.holdout {
+            let builder = variation.builder ?? defaultLayout(title: variation.paywallName, productIds: variation.productIds)
+            if let problem = PaywallBuilder.validate(builder, productIds: variation.productIds) { throw problem }
+            let byId = Dictionary(products.map { ($0.vendorProductId, $0) }, uniquingKeysWith: { first, _ in first })
+            configuration = PaywallBuilder.resolve(builder, productIds: variation.productIds, products: byId).0
+        }
+        return WebPaywall(exposure: exposure, holdout: variation.holdout, paywallName: variation.paywallName,
+                          productIds: variation.productIds, configuration: configuration,
+                          language: selection.remoteConfig?.lang ?? LocaleMatch.language(of: visitor.locale))
+    }
+}
+
+extension WebPaywall {
+    /// The page of a paywall authored without a builder layout: its name as the title, its
+    /// products as a list of plans, and a Continue button.
+    static func defaultLayout(title: String, productIds: [String]) -> JSONValue {
+        var sections: [JSONValue] = [.object(JSONObject([("type", .string("header")), ("title", .string(title.isEmpty ? "Premium" : title))]))]
+        if !productIds.isEmpty {
+            let plans = productIds.map { JSONValue.object(JSONObject([("product_id", .string($0))])) }
+            sections.append(.object(JSONObject([("type", .string("plan_selection")), ("style", .string("vertical_stack")),
+                                                ("plans", .array(plans))])))
+            sections.append(.object(JSONObject([("type", .string("cta_button")), ("text", .string("Continue")),
+                                                ("action", .string("purchase"))])))
+        }
+        return .object(JSONObject([("layout", .string("stack")), ("sections", .array(sections))]))
+    }
+}
+
+extension PaywallBuilder {
+    /// Every section type, in the order the reference lists them (what a renderer must draw).
+    public static let sectionTypeNames: [String] = [
+        "header", "features_list", "plan_selection", "cta_button", "social_proof", "guarantee", "image", "spacer",
+        "testimonial", "countdown", "legal", "divider", "sticky_footer", "card", "carousel", "timeline", "icon_grid",
+        "comparison_table", "promo_input", "toggle", "reviews_carousel",
+    ]
+
+    /// Every plan style of a `plan_selection`.
+    public static var planStyleNames: [String] { planStyles }
+
+    /// The layouts of a configuration's root.
+    public static var layoutNames: [String] { layouts.sorted() }
+}
