@@ -58,11 +58,23 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
+        // The web paywall: a resolved builder configuration drawn as one HTML page (the web
+        // checkout, the dashboard's preview, the docs gallery). Pure: no I/O, no Foundation.
+        .target(
+            name: "PaywireWeb",
+            dependencies: [.product(name: "PaywireModel", package: "paywire")],
+            path: "Sources/PaywireWeb"),
         // The server's pure rules (signatures, redemption tokens, Play's purchase states) on
         // their own, with vectors computed outside Swift; `make test-server-unit`.
         .testTarget(
             name: "ServerDomainTests",
             dependencies: ["paywire-server", .product(name: "PaywireModel", package: "paywire")],
             path: "Tests/ServerDomainTests"),
+        // The web paywall's page on its own: every section and plan style, escaping, the
+        // palette's contrast; `swift test --filter PaywireWebTests`.
+        .testTarget(
+            name: "PaywireWebTests",
+            dependencies: ["PaywireWeb", .product(name: "PaywireModel", package: "paywire")],
+            path: "Tests/PaywireWebTests"),
     ]
 )

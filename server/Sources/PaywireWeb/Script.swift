@@ -1,0 +1,63 @@
+/// The page's one script, sent inline under the response's nonce. It only improves a page that
+/// already works: the countdown ticks (each minute, without seconds, for readers who asked for
+/// less motion), and a toggle's two radios become one switch. It writes text and attributes
+/// through the DOM, never HTML, and sets no inline styles, which the CSP would refuse.
+enum Script {
+    static let js = """
+    (function () {
+      "use strict";
+      var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+      var clocks = Array.prototype.slice.call(document.querySelectorAll("time[data-pw-ends]"));
+      function tick() {
+        var now = Date.now();
+        clocks.forEach(function (clock) {
+          var end = Number(clock.getAttribute("data-pw-ends"));
+          if (!isFinite(end)) { return; }
+          var s = Math.floor(Math.max(0, end - now) / 1000);
+          var days = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60);
+          clock.textContent = (days > 0 ? days + "d " : "") + pad(h) + ":" + pad(m) + (reduce ? "" : ":" + pad(s % 60));
+        });
+      }
+      if (clocks.length) { tick(); window.setInterval(tick, reduce ? 60000 : 1000); }
+
+      var switches = [];
+      function sync() {
+        switches.forEach(function (t) {
+          var on = t.radios[0].checked;
+          t.button.setAttribute("aria-checked", on ? "true" : "false");
+          var chosen = on ? t.radios[0] : t.radios[1];
+          var price = chosen.parentNode ? chosen.parentNode.querySelector(".pw-toggle-price") : null;
+          t.price.textContent = price ? price.textContent : "";
+        });
+      }
+      Array.prototype.forEach.call(document.querySelectorAll("[data-pw-toggle]"), function (toggle) {
+        var radios = toggle.querySelectorAll("input[type=radio]");
+        if (radios.length < 2) { return; }
+        var legend = toggle.querySelector("legend");
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "pw-switch";
+        button.setAttribute("role", "switch");
+        var label = document.createElement("span");
+        label.className = "pw-switch-label";
+        label.textContent = legend ? legend.textContent : "";
+        var price = document.createElement("span");
+        price.className = "pw-switch-price";
+        button.appendChild(label);
+        button.appendChild(price);
+        toggle.appendChild(button);
+        toggle.classList.add("pw-toggle-enhanced");
+        var entry = { radios: radios, button: button, price: price };
+        switches.push(entry);
+        button.addEventListener("click", function () {
+          (radios[0].checked ? radios[1] : radios[0]).checked = true;
+          sync();
+        });
+      });
+      document.addEventListener("change", sync);
+      sync();
+    })();
+    """
+}
