@@ -39,6 +39,7 @@ let package = Package(
             name: "paywire-server",
             dependencies: [
                 .product(name: "PaywireModel", package: "paywire"),
+                "PaywireWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -55,6 +55,14 @@ struct Options {
     var faults: [String: Any] = [:]
     /// Stripe webhook endpoint secrets (whsec_...); more than one while rotating. Never logged.
     var stripeWebhookSecrets: [String] = []
+    /// Stripe's secret API key (sk_...): the web paywall's checkout. Never logged.
+    var stripeAPIKey: String?
+    /// Stripe's API: `https://api.stripe.com` unless a test names its stand-in.
+    var stripeAPIBase = "https://api.stripe.com"
+    var stripeAPITimeoutMillis = 10_000
+    /// The server's public address (`https://pay.example.com`): where Stripe sends a web
+    /// paywall's buyer back. Nil: the address the browser asked (its `Host`).
+    var publicURL: String?
     /// How long a web purchase's redemption link redeems.
     var redemptionTTLSeconds = 7 * 24 * 3600
     /// Where redemption links point (the app's deep link or a page that opens it).
@@ -298,6 +306,22 @@ extension Options {
             let secrets = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !secrets.isEmpty else { throw OptionProblem("--stripe-webhook-secret needs a secret") }
             o.stripeWebhookSecrets += secrets
+        },
+        Spec(flag: "--stripe-api-key", value: "KEY", help: "Stripe's secret API key: the web paywall's checkout (off without); never logged") {
+            o, v throws(OptionProblem) in
+            guard !v.isEmpty else { throw OptionProblem("--stripe-api-key needs a key") }
+            o.stripeAPIKey = v
+        },
+        Spec(flag: "--stripe-api-base", value: "URL", help: "Stripe's API (default https://api.stripe.com; a stand-in in tests)") { o, v in
+            o.stripeAPIBase = v
+        },
+        Spec(flag: "--stripe-api-timeout-ms", value: "N", help: "deadline of each Stripe API call (default 10000)") { o, v throws(OptionProblem) in
+            o.stripeAPITimeoutMillis = try integer(v, "--stripe-api-timeout-ms", 100...60_000)
+        },
+        Spec(flag: "--public-url", value: "URL", help: "the server's public address, where Stripe sends a web paywall's buyer back (default: the request's Host)") {
+            o, v throws(OptionProblem) in
+            guard v.hasPrefix("https://") || v.hasPrefix("http://") else { throw OptionProblem("--public-url must be an http:// or https:// address") }
+            o.publicURL = v.hasSuffix("/") ? String(v.dropLast()) : v
         },
         Spec(flag: "--redemption-ttl-seconds", value: "N", help: "how long a web purchase's redemption link redeems (default 604800, 7 days)") {
             o, v throws(OptionProblem) in

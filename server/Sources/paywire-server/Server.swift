@@ -22,6 +22,8 @@ struct ServerParts {
     let registry: PrometheusCollectorRegistry
     /// Checks Play notification pushes' OIDC tokens; nil: that route takes the API key.
     let pushTokens: PushKeyFile?
+    /// The web paywall's setup; nil: no --stripe-api-key, its routes are off.
+    var web: WebSetup? = nil
 
     /// Reads the bundle, catalog and development files and opens the store; a file the core
     /// refuses stops the start, naming the file and why.
@@ -86,9 +88,23 @@ struct ServerParts {
         }
         let summary = "\(bundle.placements.count) placements, \(bundle.onboardings.count) onboardings, \(products.count) products"
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
-        return ServerParts(options: options, setup: setup, logger: logger, clock: clock, random: random, summary: summary,
-                           services: storeService.map { [$0] } ?? [], registry: ServerMetrics.bootstrap(),
-                           pushTokens: try pushKeyFile(options, logger: logger, clock: clock))
+        var parts = ServerParts(options: options, setup: setup, logger: logger, clock: clock, random: random, summary: summary,
+                                services: storeService.map { [$0] } ?? [], registry: ServerMetrics.bootstrap(),
+                                pushTokens: try pushKeyFile(options, logger: logger, clock: clock))
+        parts.web = webSetup(options, bundle: bundle, stripePrices: stripePrices, logger: logger)
+        return parts
+    }
+
+    /// The web paywall's parts: on with --stripe-api-key. The key is never logged.
+    private static func webSetup(_ options: Options, bundle: ServableBundle, stripePrices: [String: String], logger: Logger) -> WebSetup? {
+        guard let key = options.stripeAPIKey else {
+            logger.notice("the web paywall is off: no --stripe-api-key")
+            return nil
+        }
+        let prices = Dictionary(stripePrices.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        if prices.isEmpty { logger.warning("the web paywall sells nothing: no product of --products has a stripe_price_id") }
+        return WebSetup(bundle: bundle, checkout: StripeCheckoutAPI(key: key, base: options.stripeAPIBase, timeoutMillis: options.stripeAPITimeoutMillis),
+                        prices: prices, publicURL: options.publicURL, secureCookies: options.dashboardSessions.secureCookies)
     }
 
     /// Serves until SIGTERM or SIGINT; requests in flight are answered before it returns.
@@ -110,6 +126,7 @@ struct ServerParts {
         DashboardProfileRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)
         if let dev = setup.dev { DevRoutes.register(on: routes, api: api, dev: dev) }
+        if let web { WebPaywallRoute.register(on: routes, api: api, web: web) }
         let summary = summary, host = options.host
         var app = Application(
             router: router, server: .guardedHTTP1(maxBodyBytes: options.maxBodyBytes),

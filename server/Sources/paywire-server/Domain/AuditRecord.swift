@@ -16,7 +16,7 @@ struct AuditRecord: Sendable, Equatable {
     static func isAudited(_ door: Door) -> Bool {
         switch door {
         case .operator(let scope), .operatorPage(let scope): return audited.contains(scope)
-        case .anyone, .app, .storeSignature, .playPush: return false
+        case .anyone, .app, .storeSignature, .playPush, .visitor: return false
         }
     }
 

@@ -20,8 +20,10 @@ struct EventRecord: Sendable {
     /// The record as compact JSON (numbers and key order as sent).
     let text: String
 
-    init(_ item: EventBatch.Item) {
-        let record = item.record
+    init(_ item: EventBatch.Item) { self.init(item.record, text: item.text) }
+
+    /// A record the server made itself (a web paywall's exposure), with its text.
+    init(_ record: AnalyticsRecord, text: String) {
         eventId = record.header.eventId
         profileId = record.header.profileId
         name = record.header.name
@@ -31,6 +33,6 @@ struct EventRecord: Sendable {
         revision = record.exposure?.revision
         shownAt = record.exposure == nil ? nil : record.header.createdAt
         forced = record.exposure?.forced ?? false
-        text = item.text
+        self.text = text
     }
 }

@@ -22,6 +22,9 @@ struct StripeEffect: Sendable {
     var namedProfileIsHint = false
     /// A completed checkout: the session id (held for redemption when it names no profile).
     var checkoutSessionId: String?
+    /// A web paywall's checkout (`metadata.paywire_web_paywall` = `1`): the profile it names is
+    /// a browser's, so the purchase is held there for the app to redeem.
+    var fromWebPaywall = false
     var customerId: String?
     /// The product the event's price maps to; nil: no price, or one not in the catalog.
     var productId: String?

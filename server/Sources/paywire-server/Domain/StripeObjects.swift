@@ -28,6 +28,7 @@ enum StripeObjects {
         let metadata = try session.member("metadata")
         var priceId = try metadata?.optionalText("paywire_price_id")
         effect.attribution = try cell(metadata)
+        effect.fromWebPaywall = try metadata?.optionalText(webPaywallKey) == "1"
         for item in try StripeEvent.list(session, "line_items") where priceId == nil { priceId = try price(item) }
         let (product, why) = StripeEvent.product(priceId, prices: prices)
         effect.productId = product
@@ -36,6 +37,9 @@ enum StripeObjects {
                 + (subscription != nil ? "its subscription's events grant access" : "nothing is granted (a one-time checkout names its price in metadata.paywire_price_id)")
         }
     }
+
+    /// The metadata key a web paywall's checkout carries (`StripeEffect.fromWebPaywall`).
+    static let webPaywallKey = "paywire_web_paywall"
 
     /// The paywall cell a checkout's metadata names: `paywire_placement_id`,
     /// `paywire_ab_test_name` (may be empty) and `paywire_variation_id`, all three, or none.

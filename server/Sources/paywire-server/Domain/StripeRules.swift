@@ -17,7 +17,7 @@ enum StripeRules {
         if let session = effect.checkoutSessionId, let purchase = effect.originalTransactionId {
             let owner = effect.namedProfile ?? StripeEvent.holderPrefix + session
             let checkout = WebCheckout(checkoutSessionId: session, originalTransactionId: purchase, holder: owner,
-                                       redeemable: effect.namedProfile == nil, completedAt: effect.at)
+                                       redeemable: effect.namedProfile == nil || effect.fromWebPaywall, completedAt: effect.at)
             return Plan(owner: owner, originalTransactionId: purchase, checkout: checkout,
                         links: effect.links.map { StripeLink(stripeId: $0, originalTransactionId: purchase, profileId: owner) },
                         customer: effect.customerId.map { StripeLink(stripeId: $0, originalTransactionId: nil, profileId: owner) })

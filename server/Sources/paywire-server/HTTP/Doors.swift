@@ -17,6 +17,9 @@ enum Door: Sendable, Equatable {
     /// The store's own proof, inside the request, which the operation checks: the App Store's
     /// signed payload, Stripe's `Stripe-Signature`.
     case storeSignature
+    /// A web paywall's visitor: a browser, whose profile the route finds in its own cookie
+    /// (`WebVisitor`). No key: the page is public, rate-limited per client address.
+    case visitor
     /// Google's Pub/Sub push token where the server checks them (`--play-push-jwks`), else an
     /// operator key with `notifications:write`.
     case playPush
@@ -30,6 +33,7 @@ enum Door: Sendable, Equatable {
         case .operatorPage(let scope): return "operator-page:\(scope.rawValue)"
         case .storeSignature: return "store-signature"
         case .playPush: return "play-push"
+        case .visitor: return "web-visitor"
         }
     }
 }
@@ -76,7 +80,7 @@ struct DoorKeeper: Sendable {
     func refusal(_ door: Door, _ request: Request) -> Response? {
         let authorization = request.headers[.authorization]
         switch door {
-        case .anyone, .storeSignature:
+        case .anyone, .storeSignature, .visitor:
             return nil
         case .operatorPage(let scope):
             return operatorRefusal(scope, authorization)

@@ -66,6 +66,8 @@ protocol Storage: Sendable {
     /// Keeps a checkout once (a replay changes nothing) with its purchase's Stripe ids (each
     /// linked once) and its customer (linked to the latest checkout's profile).
     func keepStripe(checkout: WebCheckout?, links: [StripeLink], customer: StripeLink?) async throws
+    /// A completed checkout as its buyer's success page sees it; nil until its webhook landed.
+    func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState?
     /// A new redemption token (its digest) for a held checkout, replacing the earlier one.
     func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue
     /// Redeems the checkout holding this token's digest for `profileId`: its purchases move.

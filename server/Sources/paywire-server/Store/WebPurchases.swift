@@ -18,6 +18,13 @@ struct WebCheckout: Sendable, Equatable {
     let completedAt: Int
 }
 
+/// Who holds a completed checkout, whether it redeems, and who redeemed it.
+struct WebCheckoutState: Sendable, Equatable {
+    let holder: String
+    let redeemable: Bool
+    let redeemedBy: String?
+}
+
 enum WebPurchaseStatements {
     static let link = "SELECT stripe_id, original_transaction_id, profile_id FROM stripe_links WHERE stripe_id = ?"
     /// A purchase's ids are linked once: the first owner stays (a redemption moves them all).

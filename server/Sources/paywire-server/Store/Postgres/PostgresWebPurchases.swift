@@ -37,6 +37,12 @@ extension PostgresStorage {
         }
     }
 
+    func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState? {
+        guard let row = try await rows(WebPurchaseStatements.checkout, [.text(checkoutSessionId)]).first else { return nil }
+        return WebCheckoutState(holder: try row["holder_profile_id"].decode(String.self), redeemable: try row["redeemable"].decode(Bool.self),
+                                redeemedBy: try row["redeemed_by"].decode(String?.self))
+    }
+
     func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue {
         try await serializable { connection in
             guard let row = try await self.rows(WebPurchaseStatements.checkout, [.text(checkoutSessionId)], on: connection).first else { return .unknown }

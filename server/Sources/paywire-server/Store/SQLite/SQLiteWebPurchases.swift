@@ -35,6 +35,14 @@ extension SQLiteStorage {
         }
     }
 
+    func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: WebPurchaseStatements.checkout, arguments: [checkoutSessionId]).map {
+                WebCheckoutState(holder: $0["holder_profile_id"], redeemable: $0["redeemable"], redeemedBy: $0["redeemed_by"])
+            }
+        }
+    }
+
     func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue {
         try await database.write { db in
             guard let row = try Row.fetchOne(db, sql: WebPurchaseStatements.checkout, arguments: [checkoutSessionId]) else { return .unknown }

@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PaywireWeb
+
+/// The web paywall's answers as pages: every one `no-store`, under a Content-Security-Policy
+/// that runs only the page's own style and script (by a nonce made for the page), framed by
+/// nobody, and carrying the visitor's cookie when it is new.
+enum WebPages {
+    /// A nonce of 16 random bytes, base64url.
+    static func nonce(_ random: any RandomSource) -> String { Base64URL.encode(random.bytes(16)) }
+
+    static func policy(nonce: String, framedBy: String = "'none'") -> String {
+        "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src https: http: data:; "
+            + "form-action 'self' https: http:; base-uri 'none'; frame-ancestors \(framedBy)"
+    }
+
+    static func html(_ status: HTTPResponse.Status, _ page: String, nonce: String, visitor: WebVisitors.Admitted?, web: WebSetup,
+                     framedBy: String = "'none'") -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        headers[HTTPField.Name("Content-Security-Policy")!] = policy(nonce: nonce, framedBy: framedBy)
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        if let visitor, visitor.isNew { headers[.setCookie] = visitor.visitor.setCookie(secure: web.secureCookies) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// A short page saying what happened: a title, a sentence, and optionally a link.
+    static func notice(_ status: HTTPResponse.Status, title: String, message: String, nonce: String, visitor: WebVisitors.Admitted?,
+                       web: WebSetup, link: (text: String, href: String)? = nil, refreshSeconds: Int? = nil) -> Response {
+        html(status, PaywallPage.notice(title: title, message: message, link: link, refreshSeconds: refreshSeconds, nonce: nonce),
+             nonce: nonce, visitor: visitor, web: web)
+    }
+
+    /// One path segment, percent-encoded.
+    static func segment(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}

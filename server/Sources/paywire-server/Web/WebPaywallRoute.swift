@@ -1,0 +1,81 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PaywireModel
+import PaywireWeb
+import PaywireWire
+
+/// The web paywall (`--stripe-api-key`): `GET /web/{placement_id}` shows a browser the
+/// placement's paywall, `POST /web/{placement_id}/checkout` sends it to Stripe Checkout for the
+/// chosen plan, `GET /web/{placement_id}/success` gives the buyer the link that opens the app.
+/// A visitor is a profile (`WebVisitor`) chosen for as a device is, so the same id meets the
+/// same variation on both; its showing is an exposure with `platform: web`.
+enum WebPaywallRoute {
+    static func register(on routes: ServerRoutes, api: API, web: WebSetup) {
+        routes.add(.get, "/web/{placement_id}", door: .visitor) { request, context in
+            let placementId = context.parameters.get("placement_id") ?? ""
+            let visitor = try await WebVisitors(api: api).admit(request.headers[.cookie])
+            return try await page(api, web, placementId: placementId, visitor: visitor,
+                                  locale: WebLocale.preferred(request.headers[.acceptLanguage], query: request.uri.queryParameters.get("locale")))
+        }
+        routes.add(.post, "/web/{placement_id}/checkout", door: .visitor) { request, context in
+            let placementId = context.parameters.get("placement_id") ?? ""
+            let form = LoginForm(try await request.body.collect(upTo: WebCheckoutRoute.maxFormBytes))
+            return try await WebCheckoutRoute.checkout(api, web, placementId: placementId, form: form,
+                                                       cookie: request.headers[.cookie], host: request.head.authority)
+        }
+        routes.add(.get, "/web/{placement_id}/success", door: .visitor) { request, context in
+            try await WebSuccessRoute.success(api, web, placementId: context.parameters.get("placement_id") ?? "",
+                                              sessionId: request.uri.queryParameters.get("session_id"),
+                                              cookie: request.headers[.cookie])
+        }
+    }
+
+    /// The paywall page of `placementId` for `visitor`, its exposure kept before it leaves.
+    static func page(_ api: API, _ web: WebSetup, placementId: String, visitor: WebVisitors.Admitted, locale: String?) async throws -> Response {
+        let nonce = WebPages.nonce(api.random)
+        let chosen: WebPaywall?
+        do {
+            chosen = try web.bundle.webPaywall(placementId: placementId, for: WebPaywall.Visitor(
+                profileId: visitor.visitor.profileId, locale: locale, activeAccessLevels: []), products: Array(api.setup.products.values))
+        } catch {
+            api.logger.error("a web paywall's layout does not check", metadata: ["placement_id": .string(placementId), "problem": .string(error.message)])
+            return WebPages.notice(.internalServerError, title: "This page cannot be shown",
+                                   message: "Its layout has a mistake the operator has been told about.", nonce: nonce, visitor: visitor, web: web)
+        }
+        guard let chosen else {
+            return WebPages.notice(.notFound, title: "No such offer", message: "There is nothing to buy at this address.",
+                                   nonce: nonce, visitor: visitor, web: web)
+        }
+        let now = api.clock.nowMilliseconds()
+        if let record = WebExposure.record(chosen.exposure, profileId: visitor.visitor.profileId, eventId: api.random.uuid(), at: now) {
+            _ = try await api.setup.store.storeEvents([record], dropped: 0)
+        }
+        guard let configuration = chosen.configuration.map({ WebPlans.sellable($0, prices: web.prices) }) else {
+            return WebPages.notice(.ok, title: "Nothing to buy right now", message: "There is no offer for you here at the moment.",
+                                   nonce: nonce, visitor: visitor, web: web)
+        }
+        let html = PaywallPage.render(configuration, options: PaywallPage.Options(
+            title: chosen.paywallName.isEmpty ? "Premium" : chosen.paywallName, lang: chosen.language, nonce: nonce,
+            mode: .live(checkoutAction: "/web/\(WebPages.segment(placementId))/checkout",
+                        hiddenFields: [("csrf", visitor.visitor.csrf), ("variation_id", chosen.exposure.variationId)])))
+        return WebPages.html(.ok, html, nonce: nonce, visitor: visitor, web: web)
+    }
+}
+
+/// The language a browser asks for: `?locale=` when given, else the first of `Accept-Language`;
+/// nil when neither is a language tag's characters.
+enum WebLocale {
+    static func preferred(_ acceptLanguage: String?, query: String?) -> String? {
+        if let query, let tag = tag(query[...]) { return tag }
+        guard let first = acceptLanguage?.split(separator: ",").first?.split(separator: ";").first else { return nil }
+        return tag(first.trimmingCharacters(in: .whitespaces)[...])
+    }
+
+    private static func tag(_ text: Substring) -> String? {
+        guard !text.isEmpty, text.utf8.count <= 35, text != "*",
+              text.utf8.allSatisfy({ c in (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+                  || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") }) else { return nil }
+        return String(text)
+    }
+}

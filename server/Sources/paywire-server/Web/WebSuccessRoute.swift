@@ -1,0 +1,45 @@
+import HTTPTypes
+import Hummingbird
+import PaywireWeb
+import PaywireWire
+
+/// `GET /web/{placement_id}/success?session_id=…`: where Stripe sends the buyer back. The
+/// buyer's own browser (the checkout's profile in its cookie) gets a redemption link that opens
+/// the app; until Stripe's webhook has landed, the page says so and looks again.
+enum WebSuccessRoute {
+    static let refreshSeconds = 2
+
+    static func success(_ api: API, _ web: WebSetup, placementId: String, sessionId: String?, cookie: String?) async throws -> Response {
+        let nonce = WebPages.nonce(api.random)
+        let back = ("Back to the offer", "/web/\(WebPages.segment(placementId))")
+        guard let visitor = try await WebVisitors(api: api).known(cookie) else {
+            return WebPages.notice(.forbidden, title: "Open this page where you paid",
+                                   message: "This browser did not make this purchase.", nonce: nonce, visitor: nil, web: web, link: back)
+        }
+        guard let sessionId, !sessionId.isEmpty, sessionId.utf8.count <= 255 else {
+            return WebPages.notice(.badRequest, title: "No purchase named", message: "This address names no checkout.",
+                                   nonce: nonce, visitor: visitor, web: web, link: back)
+        }
+        guard let state = try await api.setup.store.webCheckout(sessionId) else {
+            return WebPages.notice(.ok, title: "Confirming your payment…", message: "This takes a few seconds; the page looks again by itself.",
+                                   nonce: nonce, visitor: visitor, web: web, refreshSeconds: refreshSeconds)
+        }
+        guard state.holder == visitor.visitor.profileId else {
+            return WebPages.notice(.forbidden, title: "Open this page where you paid",
+                                   message: "This browser did not make this purchase.", nonce: nonce, visitor: visitor, web: web, link: back)
+        }
+        if state.redeemedBy != nil {
+            return WebPages.notice(.ok, title: "Your purchase is in the app", message: "It was already opened in the app.",
+                                   nonce: nonce, visitor: visitor, web: web)
+        }
+        let (token, digest) = Redemption.newToken(api.random)
+        let expiresAt = api.clock.nowMilliseconds() + api.setup.redemptionTTLMillis
+        guard case .issued = try await api.setup.store.issueRedemption(checkoutSessionId: sessionId, digest: digest, expiresAt: expiresAt) else {
+            return WebPages.notice(.conflict, title: "Nothing to open", message: "This purchase has nothing left to open in the app.",
+                                   nonce: nonce, visitor: visitor, web: web)
+        }
+        let link = Redemption.link(base: api.setup.redemptionLinkBase, token: token)
+        return WebPages.html(.ok, PaywallPage.redemption(link: link, expiresAt: ISODate.format(milliseconds: expiresAt), nonce: nonce),
+                             nonce: nonce, visitor: visitor, web: web)
+    }
+}
