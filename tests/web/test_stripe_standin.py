@@ -1,9 +1,6 @@
 """The Stripe stand-in itself: it must refuse what Stripe refuses and send what Stripe sends, or
 the web paywall's tests prove nothing. Signatures are checked here with an HMAC computed
 independently of the stand-in's own code."""
-import hashlib
-import hmac
-import http.client
 import json
 import pathlib
 import subprocess
@@ -13,6 +10,7 @@ import urllib.parse
 
 import pytest
 
+import http_checks
 from local_site import webhook_endpoint
 from stripe_standin import StripeError, StripeStandIn, parse_form
 
@@ -34,27 +32,12 @@ def standin(endpoint):
         yield running
 
 
-def call(base_url, method, path, form=None, key=KEY, content_type="application/x-www-form-urlencoded", body=None):
-    """(status, headers, body as JSON when it is JSON): no redirect is followed."""
-    parsed = urllib.parse.urlsplit(base_url)
-    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=10)
-    headers = {}
-    if key is not None:
-        headers["Authorization"] = f"Bearer {key}"
-    if form is not None:
-        body = urllib.parse.urlencode(form)
-    if body is not None:
-        headers["Content-Type"] = content_type
-    try:
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        data = response.read()
-        answer_headers = {name.lower(): value for name, value in response.getheaders()}
-        if answer_headers.get("content-type", "").startswith("application/json"):
-            data = json.loads(data)
-        return response.status, answer_headers, data
-    finally:
-        connection.close()
+def call(base_url, method, path, form=None, key=KEY, **kwargs):
+    return http_checks.call(base_url, method, path, form=form, key=key, **kwargs)
+
+
+def verified(request, secret=SECRET):
+    return http_checks.verified(request, secret)
 
 
 def session_form(mode="payment", price="price_monthly", **extra):
@@ -64,15 +47,6 @@ def session_form(mode="payment", price="price_monthly", **extra):
             "metadata[paywire_placement_id]": "pl", "metadata[paywire_web_paywall]": "1"}
     form.update(extra)
     return {key: value for key, value in form.items() if value is not None}
-
-
-def verified(request, secret=SECRET, tolerance_s=300):
-    """The event of a webhook delivery whose Stripe-Signature verifies, as Stripe's libraries check it."""
-    parts = dict(part.split("=", 1) for part in request.headers["Stripe-Signature"].split(","))
-    expected = hmac.new(secret.encode(), parts["t"].encode() + b"." + request.body, hashlib.sha256).hexdigest()
-    assert hmac.compare_digest(parts["v1"], expected), "the signature does not verify with the endpoint's secret"
-    assert abs(time.time() - int(parts["t"])) <= tolerance_s
-    return json.loads(request.body)
 
 
 # ---- the form encoding -------------------------------------------------------------------------
