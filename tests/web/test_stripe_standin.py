@@ -119,7 +119,7 @@ def test_a_json_body_is_refused_as_stripe_takes_only_forms(standin):
     assert status == 400 and body["error"]["type"] == "invalid_request_error"
 
 
-def test_with_a_catalog_a_price_must_exist_and_suit_the_mode(endpoint):
+def test_with_a_catalog_a_price_must_exist_and_suit_the_mode():
     prices = {"price_monthly": "recurring", "price_lifetime": "one_time"}
     with StripeStandIn(api_key=KEY, prices=prices) as standin:
         for mode, price, status, code in [("payment", "price_nope", 400, "resource_missing"),
