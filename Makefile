@@ -92,6 +92,7 @@ deps:
 	: 'the dashboard sign-in test drives Chromium through WebDriver'; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	: '<<< devserver'; \
+	: 'web: make test-web drives the same chromium through the same chromium-driver'; \
 	: '>>> server: PostgreSQL for the second engine, nginx for the replica stage, wrk for the latency bench'; \
 	[ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
 	command -v psql >/dev/null || missing="$$missing postgresql-client-15"; \
@@ -110,9 +111,13 @@ deps:
 	@# >>> devserver: scipy checks the results statistics, schemathesis tests the spec against the server,
 	@# cryptography signs the App Store notifications the tests send (ES256 JWS), checks the server's
 	@# response signatures outside Swift (Ed25519) and signs the verification vectors' answers;
-	@# selenium is the WebDriver client of the dashboard's sign-in test
-	@python3 -c 'import scipy, schemathesis.cli, cryptography, selenium' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography selenium
+	@# selenium (pinned below, with web) is the WebDriver client of the dashboard's sign-in test
+	@python3 -c 'import scipy, schemathesis.cli, cryptography' 2>/dev/null || python3 -m pip install -q scipy schemathesis cryptography
 	@# <<< devserver
+	@# >>> web: selenium drives Chromium in the dashboard's sign-in test and in make test-web, pinned
+	@python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("selenium") != sys.argv[1].split("==")[1])' \
+	  $(SELENIUM_PIN) 2>/dev/null || python3 -m pip install -q $(SELENIUM_PIN)
+	@# <<< web
 
 # The self-contained release library: Swift runtime linked in, only paywire_* exported. The
 # version check runs on the sources first and on the built library before it takes its place.
@@ -553,6 +558,19 @@ fuzz: fuzz-build deps
 
 fuzz-smoke: fuzz-build deps
 	python3 tests/fuzz/run.py --seconds 60 --jobs 2 --bin $(FUZZ_DIR)/bin --work $(FUZZ_DIR)
+
+# >>> web: the web paywall's tests in a real browser (tests/web, docs/operations/testing.md) --------
+# A local stand-in of Stripe (tests/web/stripe_standin.py: Checkout's API, its hosted page, the
+# signed webhooks) and its tests; headless Chromium through chromedriver with selenium at a phone's
+# and a desktop's size. Screenshots go to build/artifacts/web, emptied first. Seconds.
+# selenium 4.52.0 needs certifi>=2026.10.23, which the package index did not offer when this was pinned.
+SELENIUM_PIN  := selenium==4.51.0
+WEB_ARTIFACTS := $(BUILD)/artifacts/web
+.PHONY: test-web
+test-web: deps
+	rm -rf $(WEB_ARTIFACTS)
+	python3 -m pytest -q tests/web
+# <<< web ------------------------------------------------------------------------------------------
 
 # One owner per storage_dir (two processes, two clients in one), no debris after crashes, full
 # and read-only disks (a small tmpfs where mounting is allowed; skipped with the reason if not).

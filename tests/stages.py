@@ -55,6 +55,8 @@ TEST = [
     Stage("corpus", ["harness"]),
     Stage("test-python", ["lib"]),
     Stage("test-storage", ["lib"]),
+    # The web paywall's browser tests: the Stripe stand-in and headless Chromium (tests/web).
+    Stage("test-web", ["deps"]),
     Stage("integration", ["lib", "harness", "devserver"]),
     Stage("contract-postgres", ["lib", "harness", "devserver"]),
     Stage("replica-test", ["lib", "devserver"]),
