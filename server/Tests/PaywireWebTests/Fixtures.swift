@@ -66,6 +66,11 @@ enum Fixtures {
         return haystack.split(separator: needle, omittingEmptySubsequences: false).count - 1
     }
 
+    /// How many tags carry `checked` (the script's `:checked` selectors are not tags).
+    static func checkedRadios(_ html: String) -> Int {
+        tags(html).filter { $0.hasSuffix(" checked>") }.count
+    }
+
     /// The page's tags (`<...>`), outside the one `<style>` and `<script>` elements' content.
     static func tags(_ html: String) -> [Substring] {
         var tags: [Substring] = []

@@ -53,7 +53,7 @@ import PaywireWeb
         #expect(html.contains("<fieldset class=\"pw-toggle\" data-pw-toggle>"))
         #expect(html.contains("<label class=\"pw-toggle-option\"><input class=\"pw-radio\" type=\"radio\" name=\"product_id\" value=\"premium_annual\"><span>On</span> <span class=\"pw-toggle-price\">$59.99 / 1 year</span></label>"))
         #expect(html.contains("value=\"premium_monthly\"><span>Off</span> <span class=\"pw-toggle-price\">$9.99 / 1 month</span>"))
-        #expect(Fixtures.count(" checked", in: html) == 1, "the plan selection's radio holds the one check")
+        #expect(Fixtures.checkedRadios(html) == 1, "the plan selection's radio holds the one check")
     }
 
     @Test func theScriptTicksTheCountdownAndMakesTheToggleASwitch() {

@@ -18,7 +18,7 @@ import PaywireWeb
         #expect(html.contains("<fieldset class=\"pw-plans pw-plans-\(style)\"><legend"))
         for price in ["$2.99", "$59.99", "$149.00"] { #expect(html.contains(price), "\(style) shows \(price)") }
         #expect(Fixtures.count("type=\"radio\" name=\"product_id\"", in: html) == 3)
-        #expect(Fixtures.count(" checked", in: html) == 1)
+        #expect(Fixtures.checkedRadios(html) == 1)
         #expect(html.contains("value=\"annual\" checked"), "the highlighted plan starts selected")
         #expect(Fixtures.count("<label class=\"pw-plan", in: html) == 3, "every radio has its label")
         #expect(!html.contains(Fixtures.note))
@@ -27,7 +27,7 @@ import PaywireWeb
     @Test func withoutAHighlightedPlanTheFirstPlanIsChecked() {
         let html = Self.page(style: "vertical_stack", plans: #"[{"product_id": "a", "price": "$1"}, {"product_id": "b", "price": "$2"}]"#)
         #expect(html.contains("value=\"a\" checked"))
-        #expect(Fixtures.count(" checked", in: html) == 1)
+        #expect(Fixtures.checkedRadios(html) == 1)
     }
 
     @Test func featuredHighlightDrawsTheHighlightedPlanFirst() {
@@ -54,7 +54,7 @@ import PaywireWeb
 
     @Test func aPageWithSeveralSelectionsChecksOnlyOneRadio() {
         let html = Fixtures.page(#"{"layout": "stack", "sections": [{"type": "plan_selection", "style": "pill_selector", "plans": [{"product_id": "a"}]}, {"type": "plan_selection", "style": "accordion", "plans": [{"product_id": "a"}, {"product_id": "b", "highlighted": true}]}]}"#)
-        #expect(Fixtures.count(" checked", in: html) == 1)
+        #expect(Fixtures.checkedRadios(html) == 1)
         #expect(html.contains("value=\"a\" checked"))
     }
 
