@@ -73,6 +73,7 @@ import PaywireWeb
         #"{"sections": [{"type": "plan_selection", "plans": "all"}, {"type": "toggle", "product_ids": ["one"]}, {"type": "toggle"}]}"#,
         #"{"sections": [{"type": "features_list", "items": "x"}, {"type": "social_proof", "rating": "high"}, {"type": "spacer", "height": -1e999}]}"#,
         #"{"sections": [{"type": "image", "url": 7, "aspect_ratio": 0}, {"type": "image", "url": "https://x", "aspect_ratio": 1e308}]}"#,
+        #"{"sections": [{"type": "countdown", "ends_at": "9999-12-31T23:59:59.999Z"}, {"type": "countdown", "ends_at": "0000-01-01T00:00:00Z"}, {"type": "countdown", "ends_at": "2024-13-45T99:99:99Z"}]}"#,
         #"{"sections": [{"type": "countdown", "ends_at": "soon"}, {"type": "comparison_table", "columns": [1], "rows": [{"values": [null, 2]}, 5]}]}"#,
         #"{"sections": [{"type": "card"}, {"type": "carousel", "sections": 3}, {"type": "sticky_footer", "sections": [{}]}]}"#,
         #"{"sections": [{"type": "reviews_carousel", "reviews": [{"text": "ok", "rating": 99}]}, {"type": "timeline", "steps": [{}]}]}"#,
