@@ -22,14 +22,23 @@ enum Script {
       }
       if (clocks.length) { tick(); window.setInterval(tick, reduce ? 60000 : 1000); }
 
+      // A plan card and a toggle may offer the same product through different radios of the one
+      // product_id group, so a switch reads the group's checked value, not its own radios.
       var switches = [];
+      function chosenProduct() {
+        var checked = document.querySelector("input[name=product_id]:checked");
+        return checked ? checked.value : null;
+      }
+      function priceOf(radio) {
+        var price = radio.parentNode ? radio.parentNode.querySelector(".pw-toggle-price") : null;
+        return price ? price.textContent : "";
+      }
       function sync() {
+        var product = chosenProduct();
         switches.forEach(function (t) {
-          var on = t.radios[0].checked;
+          var on = product === t.radios[0].value;
           t.button.setAttribute("aria-checked", on ? "true" : "false");
-          var chosen = on ? t.radios[0] : t.radios[1];
-          var price = chosen.parentNode ? chosen.parentNode.querySelector(".pw-toggle-price") : null;
-          t.price.textContent = price ? price.textContent : "";
+          t.price.textContent = on ? priceOf(t.radios[0]) : (product === t.radios[1].value ? priceOf(t.radios[1]) : "");
         });
       }
       Array.prototype.forEach.call(document.querySelectorAll("[data-pw-toggle]"), function (toggle) {
@@ -52,7 +61,7 @@ enum Script {
         var entry = { radios: radios, button: button, price: price };
         switches.push(entry);
         button.addEventListener("click", function () {
-          (radios[0].checked ? radios[1] : radios[0]).checked = true;
+          (chosenProduct() === radios[0].value ? radios[1] : radios[0]).checked = true;
           sync();
         });
       });
