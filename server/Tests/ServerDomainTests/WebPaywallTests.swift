@@ -108,3 +108,15 @@ import Testing
         #expect(StripeRules.plan(effect, links: [:])?.checkout?.redeemable == false)
     }
 }
+
+/// A web showing is kept as a device's exposure is, read back by the model's reader.
+@Suite struct WebExposureTests {
+    @Test func aWebExposureIsAPaywallShownRecordOfTheVisitorOnPlatformWeb() throws {
+        let exposure = Exposure(placementId: "web", audienceName: "All", revision: 1, abTestName: "t", variationId: "v1", paywallId: "pw",
+                                paywallName: "P", placementAudienceVersionId: "web-v1", holdout: false, forced: false)
+        let record = try WebExposure.record(exposure, profileId: "web-1", eventId: "0b7c5a52-4d4c-4c1e-9a39-7a0b9c1d2e3f", at: 1_700_000_000_000)
+        #expect(record.name == "paywall_shown" && record.profileId == "web-1")
+        #expect(record.placementId == "web" && record.abTestName == "t" && record.variationId == "v1" && record.revision == 1)
+        #expect(record.text.contains(#""platform":"web""#))
+    }
+}

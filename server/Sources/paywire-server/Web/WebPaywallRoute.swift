@@ -48,8 +48,12 @@ enum WebPaywallRoute {
                                    nonce: nonce, visitor: visitor, web: web)
         }
         let now = api.clock.nowMilliseconds()
-        if let record = WebExposure.record(chosen.exposure, profileId: visitor.visitor.profileId, eventId: api.random.uuid(), at: now) {
+        do {
+            let record = try WebExposure.record(chosen.exposure, profileId: visitor.visitor.profileId, eventId: api.random.uuid(), at: now)
             _ = try await api.setup.store.storeEvents([record], dropped: 0)
+        } catch let problem as WireError {
+            // The page is still shown: a visitor is not refused for the server's own mistake, which the log names.
+            api.logger.error("a web exposure could not be recorded", metadata: ["placement_id": .string(placementId), "problem": .string(problem.message)])
         }
         guard let configuration = chosen.configuration.map({ WebPlans.sellable($0, prices: web.prices) }) else {
             return WebPages.notice(.ok, title: "Nothing to buy right now", message: "There is no offer for you here at the moment.",

@@ -1,0 +1,223 @@
+"""The web paywall end to end, on the real server (SQLite here, PostgreSQL in `make test-full`),
+a local stand-in of Stripe's API (tests/web/stripe_standin.py) and Debian's Chromium: a browser
+opens GET /web/{placement_id}, chooses a plan and continues; the server creates the Checkout
+Session at the stand-in, which takes the payment and sends the signed webhook; the browser comes
+back to the success page, whose link the library redeems as a device would, and the app's
+profile has the access. Screenshots of the paywall at phone and desktop widths are kept in
+build/artifacts/web/."""
+import http.client
+import json
+import pathlib
+import re
+import sys
+import time
+import urllib.parse
+
+import pytest
+
+import paywire
+from conftest import DevServer, as_read
+from stripe_helpers import products_file
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests/web"))
+from browser import Browser, missing_tools  # noqa: E402
+from stripe_standin import StripeStandIn  # noqa: E402
+
+API_KEY = "sk_test_web_paywall"
+WEBHOOK_SECRET = "whsec_web_paywall"
+PRODUCTS = json.loads((ROOT / "examples/config.json").read_text())["store"]["products"]
+BUILT = {"layout": "stack", "sections": [
+    {"type": "header", "title": "Go Premium", "subtitle": "Everything, on every device"},
+    {"type": "features_list", "items": [{"text": "No ads", "icon": "ban"}, {"text": "Offline mode"}]},
+    {"type": "plan_selection", "style": "horizontal_cards", "plans": [
+        {"product_id": "premium_annual", "badge": "Best value", "highlighted": True},
+        {"product_id": "premium_monthly"}, {"product_id": "lifetime"}]},
+    {"type": "cta_button", "text": "Continue", "action": "purchase"},
+    {"type": "legal", "text": "Subscriptions renew until cancelled."}]}
+
+
+def web_bundle(directory):
+    """A `web` placement of two variations, one with a builder layout and one without."""
+    variation = {"paywall_id": "pw-web", "weight": 50, "products": ["premium_annual", "premium_monthly", "lifetime"],
+                 "remote_configs": [{"lang": "en", "data": "{}"}]}
+    bundle = {"format_version": 1, "response_created_at": 1732000000000, "placements": {"web": {
+        "ab_test_name": "web_layout", "placement_audience_version_id": "web-all-v1", "audience_name": "All", "revision": 1,
+        "variations": [dict(variation, variation_id="built", paywall_name="Built", builder=BUILT),
+                       dict(variation, variation_id="plain", paywall_id="pw-plain", paywall_name="Plain")]}}}
+    path = directory / "web-bundle.json"
+    path.write_text(json.dumps(bundle))
+    return path
+
+
+@pytest.fixture
+def stripe():
+    with StripeStandIn(api_key=API_KEY, webhook_secret=WEBHOOK_SECRET) as standin:
+        yield standin
+
+
+@pytest.fixture
+def server(tmp_path, stripe):
+    server = DevServer("--bundle", str(web_bundle(tmp_path)), "--products", str(products_file(tmp_path)),
+                       "--stripe-webhook-secret", WEBHOOK_SECRET, "--stripe-api-key", API_KEY, "--stripe-api-base", stripe.url,
+                       "--data", str(tmp_path / "data"), files=False)
+    stripe.webhook_url = server.url + "/v1/webhooks/stripe"
+    yield server
+    server.stop()
+
+
+def get(server, path, cookie=None, headers=None):
+    """(status, headers, body text) of a browser-like GET without following redirects."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("GET", path, headers={**({"Cookie": cookie} if cookie else {}), **(headers or {})})
+    response = connection.getresponse()
+    body = response.read().decode()
+    connection.close()
+    return response.status, response.headers, body
+
+
+def post_form(server, path, fields, cookie=None):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("POST", path, urllib.parse.urlencode(fields),
+                       {"Content-Type": "application/x-www-form-urlencoded", **({"Cookie": cookie} if cookie else {})})
+    response = connection.getresponse()
+    body = response.read().decode()
+    connection.close()
+    return response.status, response.headers, body
+
+
+def visitor_cookie(headers):
+    set_cookie = headers.get("Set-Cookie") or ""
+    match = re.match(r"(paywire_visitor=[^;]+)", set_cookie)
+    return match.group(1) if match else None
+
+
+def hidden(body, name):
+    return re.search(rf'name="{name}" value="([^"]*)"', body).group(1)
+
+
+def exposures(server):
+    _, _, results = server.call("GET", "/v1/experiments/web/results")
+    [experiment] = results["experiments"]
+    return {v["variation_id"]: v for v in experiment["variations"]}
+
+
+def test_a_visitor_is_a_profile_of_its_own_kept_by_its_cookie_and_each_showing_is_an_exposure(server):
+    status, headers, body = get(server, "/web/web", headers={"Accept-Language": "en-US,en;q=0.8"})
+    assert status == 200, body
+    cookie = visitor_cookie(headers)
+    assert cookie and "HttpOnly" in headers["Set-Cookie"] and "SameSite=Lax" in headers["Set-Cookie"]
+    assert "Path=/web" in headers["Set-Cookie"]
+    policy = headers["Content-Security-Policy"]
+    nonce = re.search(r"'nonce-([^']+)'", policy).group(1)
+    assert f'<style nonce="{nonce}">' in body and "frame-ancestors 'none'" in policy and headers["Cache-Control"] == "no-store"
+    assert 'name="product_id"' in body and 'action="/web/web/checkout"' in body
+    # The same visitor again: no new cookie, the same variation.
+    status, headers, again = get(server, "/web/web", cookie=cookie)
+    assert status == 200 and headers.get("Set-Cookie") is None
+    assert hidden(again, "variation_id") == hidden(body, "variation_id")
+    # A cookie whose credential is not the profile's is a new visitor, never that profile.
+    profile_id = cookie.split("=", 1)[1].rsplit(".", 1)[0]
+    forged = f"paywire_visitor={profile_id}." + "A" * 42 + "Q"
+    status, headers, _ = get(server, "/web/web", cookie=forged)
+    assert status == 200 and visitor_cookie(headers) and not visitor_cookie(headers).startswith(f"paywire_visitor={profile_id}.")
+    # Three visitors' exposures: two of them (the first, counted once, and the forger's new profile).
+    counted = exposures(server)
+    assert sum(v["exposed"] for v in counted.values()) == 2, counted
+
+
+def test_an_unknown_placement_is_a_404_page_and_a_holdout_free_server_without_a_stripe_key_has_no_web_paywall(server, tmp_path):
+    status, headers, body = get(server, "/web/nowhere")
+    assert status == 404 and headers["Content-Type"].startswith("text/html") and "No such offer" in body
+    plain = DevServer("--data", str(tmp_path / "plain"))
+    try:
+        status, _, _ = get(plain, "/web/onboarding")
+        assert status == 404
+    finally:
+        plain.stop()
+
+
+def test_checkout_takes_only_the_visitors_own_form_and_a_plan_of_its_variation(server, stripe):
+    status, headers, body = get(server, "/web/web")
+    cookie = visitor_cookie(headers)
+    csrf = hidden(body, "csrf")
+    status, _, page = post_form(server, "/web/web/checkout", {"csrf": "forged", "product_id": "premium_annual"}, cookie)
+    assert status == 403 and "expired" in page
+    status, _, page = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "premium_annual"})
+    assert status == 403, "no cookie: no visitor"
+    status, _, page = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "coins_100"}, cookie)
+    assert status == 400 and "not sold here" in page
+    assert stripe.sessions == {}
+    status, headers, _ = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "premium_annual",
+                                                                  "variation_id": "forged"}, cookie)
+    assert status == 303 and headers["Location"].startswith(stripe.url + "/pay/cs_test_")
+    [session] = stripe.sessions.values()
+    profile_id = cookie.split("=", 1)[1].rsplit(".", 1)[0]
+    assert session["client_reference_id"] == profile_id and session["mode"] == "subscription"
+    assert session["metadata"]["paywire_web_paywall"] == "1"
+    assert session["metadata"]["paywire_variation_id"] == hidden(body, "variation_id"), "the variation is chosen again, not taken"
+    assert session["success_url"].endswith("/web/web/success?session_id={CHECKOUT_SESSION_ID}")
+
+
+def test_a_stripe_api_that_fails_is_a_page_saying_nothing_was_charged(tmp_path):
+    server = DevServer("--bundle", str(web_bundle(tmp_path)), "--products", str(products_file(tmp_path)),
+                       "--stripe-api-key", "sk_test_wrong", "--stripe-api-base", "http://127.0.0.1:9", "--stripe-api-timeout-ms", "500",
+                       "--data", str(tmp_path / "data"), files=False)
+    try:
+        _, headers, body = get(server, "/web/web")
+        status, _, page = post_form(server, "/web/web/checkout", {"csrf": hidden(body, "csrf"), "product_id": "lifetime"},
+                                    visitor_cookie(headers))
+        assert status == 502 and "Nothing was charged" in page
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    missing = missing_tools()
+    assert not missing, "not installed: " + ", ".join(missing) + " (`make deps` installs them)"
+    running = Browser(tmp_path / "chromium-profile", log_path=tmp_path / "chromedriver.log")
+    yield running
+    running.quit()
+
+
+def test_a_browser_buys_on_the_web_paywall_and_the_app_redeems_the_link(server, stripe, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    browser.size("phone")
+    browser.open(server.url + "/web/web?locale=en")
+    browser.wait_until(lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=product_id]"), "the plans")
+    browser.screenshot("web-paywall")
+    browser.size("desktop")
+    browser.screenshot("web-paywall")
+    annual = browser.driver.find_element(By.XPATH, "//input[@name='product_id'][@value='premium_annual']/ancestor::label")
+    annual.click()
+    assert browser.driver.find_element(By.CSS_SELECTOR, "input[value=premium_annual]").is_selected()
+    browser.driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    browser.wait_until(lambda d: "/pay/cs_test_" in d.current_url, "Stripe's page")
+    browser.driver.find_element(By.ID, "pay").click()
+    browser.wait_until(lambda d: d.find_elements(By.ID, "pw-redeem"), "the redemption link", timeout_s=20)
+    browser.screenshot("web-paywall-success")
+    link = browser.driver.find_element(By.ID, "pw-redeem").get_attribute("href")
+    assert link.startswith("paywire://redeem?token="), link
+    assert all(d["status"] == 200 for d in stripe.deliveries), stripe.deliveries
+
+    with paywire.Client({"profile_id": "app-user", "storage_dir": str(tmp_path / "app"),
+                         "store": {"type": "test", "products": PRODUCTS},
+                         "transport": {"type": "http", "base_url": server.url, "request_timeout_ms": 2000},
+                         "refresh_profile_on_start": False}) as client:
+        call_id = client.call_async("redeem_web_purchase", {"url": link})
+        deadline, answer = time.monotonic() + 10, None
+        while answer is None and time.monotonic() < deadline:
+            event = client.poll(0.2)
+            if event and event["event"] == "call_result" and event["call_id"] == call_id:
+                answer = event
+        assert answer["envelope"]["success"]["result"] == "redeemed", answer
+        premium = as_read(answer["envelope"]["success"]["profile"]["access_levels"]["premium"])
+        assert premium["store"] == "stripe" and premium["vendor_product_id"] == "premium_annual"
+
+    # The success page now says the purchase is in the app; the results count it on the web.
+    browser.open(browser.url)
+    browser.wait_until(lambda d: "in the app" in d.page_source, "the redeemed page")
+    counted = exposures(server)
+    assert sum(v["web_purchases"] for v in counted.values()) == 1, counted
