@@ -314,8 +314,11 @@ def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_pat
 #: Schema version 5's store: the exposure's time and forced flag were only in the record's text.
 #: Migrations run above the highest version applied, so every later one is undone first (7: the
 #: App Store's columns and consumption requests; 8: web purchases; 9: transfers and the
-#: customer's profile; 10: the exposure's revision; 11 and 12: operators' sessions and audit records).
+#: customer's profile; 10: the exposure's revision; 11 and 12: operators' sessions and audit records;
+#: 13: profiles' credentials; 14: the exposure's platform).
 BEFORE_VERSION_6 = """
+    ALTER TABLE events DROP COLUMN platform;
+    DELETE FROM paywire_migrations WHERE version = 14;
     DROP TABLE profile_credentials;
     DELETE FROM paywire_migrations WHERE version = 13;
     DROP TABLE audit_records;

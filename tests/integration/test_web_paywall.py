@@ -16,7 +16,7 @@ import urllib.parse
 import pytest
 
 import paywire
-from conftest import DevServer, as_read
+from conftest import DevServer, as_read, purchase, shown
 from stripe_helpers import products_file
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -221,3 +221,50 @@ def test_a_browser_buys_on_the_web_paywall_and_the_app_redeems_the_link(server, 
     browser.wait_until(lambda d: "in the app" in d.page_source, "the redeemed page")
     counted = exposures(server)
     assert sum(v["web_purchases"] for v in counted.values()) == 1, counted
+
+
+def pay(stripe, server, session_url):
+    """What the buyer's Pay click does at the stand-in: the webhook lands before the redirect."""
+    parsed = urllib.parse.urlparse(session_url)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=10)
+    connection.request("POST", parsed.path, "", {"Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    assert response.status == 303, response.status
+    return response.headers["Location"]
+
+
+def test_results_count_the_web_paywall_and_the_apps_apart_and_together(server, stripe):
+    # The web: five visitors, each in the variation their profile buckets into; the first buys.
+    visitors = []
+    for _ in range(5):
+        _, headers, body = get(server, "/web/web")
+        visitors.append((visitor_cookie(headers), hidden(body, "variation_id"), hidden(body, "csrf")))
+    cookie, bought_in, csrf = visitors[0]
+    status, headers, _ = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "lifetime"}, cookie)
+    assert status == 303
+    success = pay(stripe, server, headers["Location"])
+    assert "/web/web/success?session_id=cs_test_" in success
+    # The apps: three profiles shown `built` (one of them buys there), one shown `plain`.
+    app_records = [shown(f"app-{i}", "built", "web", "web_layout") for i in range(3)] + [shown("app-3", "plain", "web", "web_layout")]
+    for record in app_records:
+        status, _, body = server.call("POST", "/v1/events", {"records": [record]})
+        assert status == 200, body
+    cell = {"placement_id": "web", "audience_name": "All", "ab_test_name": "web_layout", "variation_id": "built",
+            "paywall_id": "pw-web", "paywall_name": "Built"}
+    assert server.call("POST", "/v1/purchases", purchase("app-0", "tx-app-0", attribution=cell))[0] == 200
+
+    counted = exposures(server)
+    web_in = {v: sum(1 for _, seen, _ in visitors if seen == v) for v in ("built", "plain")}
+    for variation, app_exposed, app_buyers in (("built", 3, 1), ("plain", 1, 0)):
+        row = counted[variation]
+        web_buyers = 1 if bought_in == variation else 0
+        assert row["platforms"]["app"]["exposed"] == app_exposed and row["platforms"]["app"]["purchasers"] == app_buyers, row
+        assert row["platforms"]["web"]["exposed"] == web_in[variation] and row["platforms"]["web"]["purchasers"] == web_buyers, row
+        # Together: the cell's own numbers are the two sides added.
+        assert row["exposed"] == app_exposed + web_in[variation]
+        assert row["purchasers"] == app_buyers + web_buyers
+        assert row["web_purchases"] == web_buyers and row["store_purchases"] == app_buyers
+        if web_in[variation]:
+            assert row["platforms"]["web"]["conversion"]["rate"] == web_buyers / web_in[variation]

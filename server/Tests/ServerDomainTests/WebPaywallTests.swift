@@ -120,3 +120,17 @@ import Testing
         #expect(record.text.contains(#""platform":"web""#))
     }
 }
+
+/// A cell's profiles and purchasers split by where they were shown the paywall.
+@Suite struct PlatformResultTests {
+    @Test func theWebAndTheAppsAddUpToTheCellAndAProfileShownOnBothCountsOnTheWeb() {
+        func sale(_ purchaser: String) -> Sale {
+            Sale(abTestName: "t", variationId: "v", purchaser: purchaser, amount: nil, currency: nil, productType: .non_consumable,
+                 purchasedAt: 0, expiresAt: nil, lifecycle: nil)
+        }
+        let split = Results.platforms(profiles: ["a", "b", "w1", "w2", "both"], web: ["w1", "w2", "both", "elsewhere"],
+                                      sales: [sale("a"), sale("w1"), sale("both"), sale("w1")])
+        #expect(split.app == PlatformResult(exposed: 2, purchasers: 1))
+        #expect(split.web == PlatformResult(exposed: 3, purchasers: 2))
+    }
+}

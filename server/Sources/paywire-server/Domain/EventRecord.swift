@@ -17,6 +17,9 @@ struct EventRecord: Sendable {
     /// their first exposure), and whether a debug override forced it (results leave it out).
     let shownAt: Int?
     let forced: Bool
+    /// For `paywall_shown`: where it was shown, the record's `app.platform` (`web` for the web
+    /// paywall's); results count the web apart.
+    let platform: String?
     /// The record as compact JSON (numbers and key order as sent).
     let text: String
 
@@ -33,6 +36,7 @@ struct EventRecord: Sendable {
         revision = record.exposure?.revision
         shownAt = record.exposure == nil ? nil : record.header.createdAt
         forced = record.exposure?.forced ?? false
+        platform = record.exposure == nil ? nil : record.source.platform
         self.text = text
     }
 }

@@ -34,6 +34,31 @@ struct VariationResult: Sendable {
     /// Exact decimal strings by currency (sorted by currency code).
     let revenue: [(currency: String, amount: String)]
     let revenuePerExposed: [(currency: String, amount: String)]
+    /// The cell counted apart by where its profiles were shown the paywall.
+    var app = PlatformResult.none
+    var web = PlatformResult.none
+}
+
+/// One side of a cell: its profiles shown the paywall there, and their purchasers.
+struct PlatformResult: Sendable, Equatable {
+    let exposed: Int
+    let purchasers: Int
+
+    static let none = PlatformResult(exposed: 0, purchasers: 0)
+
+    func write(to writer: inout JSONWriter) {
+        let interval = Statistics.wilson(successes: purchasers, trials: exposed)
+        writer.object { writer in
+            writer.member("exposed", exposed)
+            writer.member("purchasers", purchasers)
+            writer.key("conversion")
+            writer.object { writer in
+                writer.member("rate", .double(exposed == 0 ? 0 : Double(purchasers) / Double(exposed)))
+                writer.member("low", .double(interval.low))
+                writer.member("high", .double(interval.high))
+            }
+        }
+    }
 }
 
 struct ExperimentResult: Sendable {
@@ -118,6 +143,13 @@ extension VariationResult {
             }
             money("revenue", revenue, to: &writer)
             money("revenue_per_exposed", revenuePerExposed, to: &writer)
+            writer.key("platforms")
+            writer.object { writer in
+                writer.key("app")
+                app.write(to: &writer)
+                writer.key("web")
+                web.write(to: &writer)
+            }
         }
     }
 }
@@ -130,7 +162,7 @@ enum Results {
     static func compute(placementId: String, experiments: [Experiment], facts: ResultFacts, now: Int) -> PlacementResults {
         // Per cell, each profile exposed without a debug override and the time of its first exposure.
         var exposed: [ExperimentCell: [String: Int]] = [:]
-        var versioned: [ExperimentCell: Set<String>] = [:]
+        var versioned: [ExperimentCell: Set<String>] = [:], onWeb: [ExperimentCell: Set<String>] = [:]
         var unforced: [String: Set<String>] = [:], forced: [String: Set<String>] = [:]
         for fact in facts.exposures {
             if fact.forced {
@@ -139,6 +171,7 @@ enum Results {
                 let cell = ExperimentCell(abTestName: fact.abTestName, variationId: fact.variationId)
                 exposed[cell, default: [:]][fact.profileId] = fact.firstShownAt
                 if !fact.unversioned { versioned[cell, default: []].insert(fact.profileId) }
+                if fact.onWeb { onWeb[cell, default: []].insert(fact.profileId) }
                 unforced[fact.abTestName, default: []].insert(fact.profileId)
             }
         }
@@ -156,6 +189,7 @@ enum Results {
                     : facts.sales.filter { $0.abTestName == cell.abTestName && $0.variationId == cell.variationId && profiles[$0.purchaser] != nil }
                 var variation = Self.variation(variationId, weight: weight, holdout: holdout, exposed: profiles.count, sales: cellSales, now: now)
                 variation.exposedUnversioned = profiles.count - (versioned[cell]?.count ?? 0)
+                (variation.app, variation.web) = Self.platforms(profiles: Set(profiles.keys), web: onWeb[cell] ?? [], sales: cellSales)
                 variations.append(variation)
             }
             let forcedOnly = (forced[experiment.abTestName] ?? []).subtracting(unforced[experiment.abTestName] ?? []).count
@@ -180,6 +214,16 @@ enum Results {
             revenue: revenue.totals, revenuePerExposed: revenue.perUnit(exposed))
         result.testPurchases = sales.count(where: \.isTest)
         return result
+    }
+
+    /// A cell's profiles and purchasers split by where they were shown the paywall: the web
+    /// (any exposure of theirs there) or an app. The two sides add up to the cell.
+    static func platforms(profiles: Set<String>, web: Set<String>, sales: [Sale]) -> (app: PlatformResult, web: PlatformResult) {
+        let purchasers = Set(sales.map(\.purchaser))
+        let webProfiles = profiles.intersection(web)
+        let webPurchasers = purchasers.intersection(webProfiles).count
+        return (PlatformResult(exposed: profiles.count - webProfiles.count, purchasers: purchasers.count - webPurchasers),
+                PlatformResult(exposed: webProfiles.count, purchasers: webPurchasers))
     }
 
     /// The chi-square check of exposures against the weights, over every row (a holdout's

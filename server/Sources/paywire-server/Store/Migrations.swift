@@ -245,6 +245,15 @@ struct Migration: Sendable {
                 digest TEXT PRIMARY KEY, profile_id TEXT NOT NULL, issued_at BIGINT NOT NULL, used_at BIGINT);
             CREATE INDEX profile_credentials_by_profile ON profile_credentials(profile_id);
             """),
+        // Where an exposure was shown (the record's `app.platform`): results count the web
+        // paywall's exposures apart from apps'.
+        Migration(version: 14, name: "exposure-platform", sqlite: """
+            ALTER TABLE events ADD COLUMN platform TEXT;
+            UPDATE events SET platform = json_extract(record, '$.app.platform') WHERE name = 'paywall_shown';
+            """, postgres: """
+            ALTER TABLE events ADD COLUMN platform TEXT;
+            UPDATE events SET platform = record::jsonb -> 'app' ->> 'platform' WHERE name = 'paywall_shown';
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).

@@ -21,6 +21,8 @@ struct ExposureFact: Sendable {
     let firstShownAt: Int
     /// None of them named the placement's revision (a paywall from a vendor file).
     let unversioned: Bool
+    /// One of them was the web paywall's (`platform: web`): the profile counts on the web.
+    var onWeb = false
 }
 
 /// One variation of one A/B test.

@@ -102,7 +102,8 @@ enum Statements {
     /// Each profile's exposures of a placement by cell, forced ones apart, with the first one's time.
     static let exposures = """
         SELECT ab_test_name, variation_id, profile_id, forced, MIN(shown_at) AS first_shown_at,
-            MIN(CASE WHEN revision IS NULL THEN 1 ELSE 0 END) AS unversioned FROM events
+            MIN(CASE WHEN revision IS NULL THEN 1 ELSE 0 END) AS unversioned,
+            MAX(CASE WHEN platform = 'web' THEN 1 ELSE 0 END) AS on_web FROM events
         WHERE name = 'paywall_shown' AND placement_id = ? GROUP BY ab_test_name, variation_id, profile_id, forced
         """
     private static let saleColumns = """
@@ -123,10 +124,10 @@ enum Statements {
 
     /// A batch of `count` records in one statement, each stored unless its event_id is (ten
     /// values a record: event_id, profile_id, name, placement_id, ab_test_name, variation_id,
-    /// revision, shown_at, forced, record).
+    /// revision, shown_at, forced, platform, record).
     static func insertEvents(count: Int) -> String {
-        "INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, revision, shown_at, forced, record) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT (event_id) DO NOTHING"
+        "INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, revision, shown_at, forced, platform, record) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT (event_id) DO NOTHING"
     }
 
     /// Stored records' texts in arrival order, of a profile and/or a name when given; the values to bind.

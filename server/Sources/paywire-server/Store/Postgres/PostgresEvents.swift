@@ -7,11 +7,11 @@ extension PostgresStorage {
     /// same time), and the batch's row counted from what was new.
     func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int) {
         var values: [SQLValue] = []
-        values.reserveCapacity(records.count * 10 + 2)
+        values.reserveCapacity(records.count * 11 + 2)
         for record in records {
             values += [.text(record.eventId), .text(record.profileId), .text(record.name), .text(record.placementId),
                        .text(record.abTestName), .text(record.variationId), .int(record.revision), .int(record.shownAt), .bool(record.forced),
-                       .text(record.text)]
+                       .text(record.platform), .text(record.text)]
         }
         values += [.int(records.count), .int(dropped)]
         let result = try await self.rows("""
@@ -43,7 +43,8 @@ extension PostgresStorage {
         let exposures = try await rows(Statements.exposures, [.text(placementId)]).map { row in
             ExposureFact(abTestName: try row["ab_test_name"].decode(String.self), variationId: try row["variation_id"].decode(String.self),
                          profileId: try row["profile_id"].decode(String.self), forced: try row["forced"].decode(Bool.self),
-                         firstShownAt: try row["first_shown_at"].decode(Int.self), unversioned: try row["unversioned"].decode(Int.self) == 1)
+                         firstShownAt: try row["first_shown_at"].decode(Int.self), unversioned: try row["unversioned"].decode(Int.self) == 1,
+                         onWeb: try row["on_web"].decode(Int.self) == 1)
         }
         let sales = try await rows(Statements.sales, [.text(placementId)]).map(Self.sale)
         var holdoutSales: [ExperimentCell: [Sale]] = [:]

@@ -52,7 +52,7 @@ final class SQLiteStorage: Storage {
             var accepted = 0
             for record in records {
                 try insert.execute(arguments: [record.eventId, record.profileId, record.name, record.placementId, record.abTestName,
-                                               record.variationId, record.revision, record.shownAt, record.forced, record.text])
+                                               record.variationId, record.revision, record.shownAt, record.forced, record.platform, record.text])
                 accepted += db.changesCount
             }
             try db.execute(sql: "INSERT INTO event_batches (accepted, duplicates, dropped) VALUES (?, ?, ?)",
@@ -85,7 +85,7 @@ final class SQLiteStorage: Storage {
             let exposures = try Row.fetchAll(db, sql: Statements.exposures, arguments: [placementId]).map { row in
                 ExposureFact(abTestName: row["ab_test_name"], variationId: row["variation_id"], profileId: row["profile_id"],
                              forced: row["forced"], firstShownAt: try Self.required(row, "first_shown_at"),
-                             unversioned: try Self.required(row, "unversioned") == 1)
+                             unversioned: try Self.required(row, "unversioned") == 1, onWeb: try Self.required(row, "on_web") == 1)
             }
             let sales = try Row.fetchAll(db, sql: Statements.sales, arguments: [placementId]).map(Self.sale)
             var holdoutSales: [ExperimentCell: [Sale]] = [:]
