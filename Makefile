@@ -91,6 +91,9 @@ deps:
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	: 'the dashboard sign-in test drives Chromium through WebDriver'; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
+	: 'the web paywall draws its redemption link as a QR code (libqrencode), which its browser test reads back (zbarimg)'; \
+	[ -f /usr/include/qrencode.h ] || missing="$$missing libqrencode-dev"; \
+	command -v zbarimg >/dev/null || missing="$$missing zbar-tools"; \
 	: '<<< devserver'; \
 	: 'web: make test-web drives the same chromium through the same chromium-driver'; \
 	: '>>> server: PostgreSQL for the second engine, nginx for the replica stage, wrk for the latency bench'; \

@@ -35,11 +35,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
     ],
     targets: [
+        // libqrencode (Debian's libqrencode-dev), the QR code a web paywall's buyer scans with
+        // the phone the app is on.
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode"),
         .executableTarget(
             name: "paywire-server",
             dependencies: [
                 .product(name: "PaywireModel", package: "paywire"),
                 "PaywireWeb",
+                "CQREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

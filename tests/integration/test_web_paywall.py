@@ -9,6 +9,7 @@ import http.client
 import json
 import pathlib
 import re
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -197,9 +198,12 @@ def test_a_browser_buys_on_the_web_paywall_and_the_app_redeems_the_link(server, 
     browser.wait_until(lambda d: "/pay/cs_test_" in d.current_url, "Stripe's page")
     browser.driver.find_element(By.ID, "pay").click()
     browser.wait_until(lambda d: d.find_elements(By.ID, "pw-redeem"), "the redemption link", timeout_s=20)
-    browser.screenshot("web-paywall-success")
     link = browser.driver.find_element(By.ID, "pw-redeem").get_attribute("href")
     assert link.startswith("paywire://redeem?token="), link
+    # The QR code beside it, read back from the screenshot by another implementation (zbar).
+    shot = browser.screenshot("web-paywall-success")
+    scanned = subprocess.run(["zbarimg", "--quiet", "--raw", str(shot)], capture_output=True, text=True, timeout=30)
+    assert scanned.stdout.strip() == link, (scanned.stdout, scanned.stderr)
     assert all(d["status"] == 200 for d in stripe.deliveries), stripe.deliveries
 
     with paywire.Client({"profile_id": "app-user", "storage_dir": str(tmp_path / "app"),

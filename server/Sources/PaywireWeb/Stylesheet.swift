@@ -160,6 +160,7 @@ enum Stylesheet {
     .pw-asset-box{display:block;width:100%;height:auto}
     .pw-asset-label{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;padding:8px;font-size:.875rem;text-align:center;overflow-wrap:anywhere}
     .pw-spacer{display:block}
+    .pw-qr{display:block;margin:0 auto;max-width:100%;height:auto}
 
     """
 }

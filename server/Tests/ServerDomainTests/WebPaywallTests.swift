@@ -134,3 +134,22 @@ import Testing
         #expect(split.web == PlatformResult(exposed: 3, purchasers: 2))
     }
 }
+
+/// The redemption link's QR code.
+@Suite struct RedemptionQRTests {
+    @Test func aShortLinkIsASmallestSymbolInsideAQuietZone() throws {
+        let modules = try #require(RedemptionQR.modules("paywire://redeem?token=abc"))
+        #expect(modules.width >= 21 && (modules.width - 17) % 4 == 0, "a QR symbol is 17 + 4 × version modules wide")
+        #expect(modules.dark.count == modules.width * modules.width)
+        // The three finder patterns' corners are dark.
+        #expect(modules.dark[0] && modules.dark[modules.width - 1] && modules.dark[(modules.width - 1) * modules.width])
+        let svg = try #require(RedemptionQR.svg("paywire://redeem?token=abc"))
+        let full = modules.width + 2 * RedemptionQR.quietZone
+        #expect(svg.contains("viewBox=\"0 0 \(full) \(full)\"") && !svg.contains("style="))
+        #expect(svg.contains("M4 4h1v1h-1z"), "the first dark module sits after the quiet zone")
+    }
+
+    @Test func aTextNoSymbolCanHoldIsNoCode() {
+        #expect(RedemptionQR.svg(String(repeating: "x", count: 8000)) == nil)
+    }
+}

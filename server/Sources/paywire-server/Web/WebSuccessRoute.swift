@@ -39,7 +39,8 @@ enum WebSuccessRoute {
                                    nonce: nonce, visitor: visitor, web: web)
         }
         let link = Redemption.link(base: api.setup.redemptionLinkBase, token: token)
-        return WebPages.html(.ok, PaywallPage.redemption(link: link, expiresAt: ISODate.format(milliseconds: expiresAt), nonce: nonce),
+        return WebPages.html(.ok, PaywallPage.redemption(link: link, expiresAt: ISODate.format(milliseconds: expiresAt),
+                                                              qrSVG: RedemptionQR.svg(link), nonce: nonce),
                              nonce: nonce, visitor: visitor, web: web)
     }
 }
