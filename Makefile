@@ -157,16 +157,16 @@ devserver: $(BINDIR)/paywire-devserver
 # the wire or the model gains or loses a file, touching the manifest makes it look again.
 define server_core_files
 	@mkdir -p $(BUILD)
-	@find Sources/PaywireWire Sources/PaywireModel -name '*.swift' | sort > $(BUILD)/server-core-files.new; \
+	@find Sources/PaywireWire Sources/PaywireModel Sources/PaywireServing -name '*.swift' | sort > $(BUILD)/server-core-files.new; \
 	cmp -s $(BUILD)/server-core-files.new $(BUILD)/server-core-files || touch server/Package.swift; \
 	mv $(BUILD)/server-core-files.new $(BUILD)/server-core-files
 endef
-$(SERVER_DEV): $(SERVER_SOURCES) $(shell find Sources/PaywireWire Sources/PaywireModel -name '*.swift') | deps
+$(SERVER_DEV): $(SERVER_SOURCES) $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireServing -name '*.swift') | deps
 	$(server_core_files)
 	swift build --package-path server --product paywire-server
 	@mkdir -p $(@D)
 	cp server/.build/debug/paywire-server $@.new && mv $@.new $@
-$(BINDIR)/paywire-server: $(SERVER_SOURCES) $(shell find Sources/PaywireWire Sources/PaywireModel -name '*.swift') | deps
+$(BINDIR)/paywire-server: $(SERVER_SOURCES) $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireServing -name '*.swift') | deps
 	$(server_core_files)
 	swift build -c release --package-path server --product paywire-server
 	@mkdir -p $(@D)

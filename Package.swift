@@ -10,7 +10,7 @@ let package = Package(
         // libpaywire.so: the C ABI in include/paywire.h, and nothing else exported.
         .library(name: "paywire", type: .dynamic, targets: ["Paywire"]),
         // The wire and the model: what the backend shares with the device (server/).
-        .library(name: "PaywireModel", targets: ["PaywireWire", "PaywireModel"]),
+        .library(name: "PaywireModel", targets: ["PaywireWire", "PaywireModel", "PaywireServing"]),
     ],
     targets: [
         // The wire: JSON value, parser and writer, envelopes, error codes, dates, events. Pure:
@@ -19,6 +19,9 @@ let package = Package(
         // The model: value types and the rules the backend shares with the device (grants,
         // their JSON and ranking, product types, bundles, placements, products, the locale chain).
         .target(name: "PaywireModel", dependencies: ["PaywireWire"]),
+        // What only the server does with the model's rules (a web visitor's paywall, chosen and
+        // resolved as a device's is): a module of its own, so libpaywire never links it.
+        .target(name: "PaywireServing", dependencies: ["PaywireWire", "PaywireModel"]),
         // The core: the parts of a client and the composition root. Pure: I/O through its ports.
         .target(name: "PaywireCore", dependencies: ["PaywireWire", "PaywireModel"]),
         // The system SQLite, for the outbox's durable queue (Debian: libsqlite3-dev).
@@ -51,6 +54,6 @@ let package = Package(
                 .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "defs"], .when(configuration: .release)),
             ]),
         // Unit tests of the pure layers, under the one tests root.
-        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireWire", "PaywireModel", "PaywireCore"], path: "tests/unit"),
+        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireWire", "PaywireModel", "PaywireCore", "PaywireServing"], path: "tests/unit"),
     ]
 )

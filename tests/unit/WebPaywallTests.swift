@@ -1,5 +1,6 @@
 import Testing
 @testable import PaywireModel
+@testable import PaywireServing
 @testable import PaywireWire
 
 /// A web visitor is chosen for as a device is, and sees the layout a device would resolve.

@@ -8,7 +8,7 @@ import PaywireWire
 /// `{"layout": "stack" | "grid" | "carousel", "sections": [{"type": "<section>", ...}]}`.
 /// Each section type's fields are listed in `PaywallBuilder.sectionRules(_:)` (and the README);
 /// unknown fields are allowed, so a newer builder can add some without breaking older cores.
-public enum PaywallBuilder {
+package enum PaywallBuilder {
     package static let layouts: Set<String> = ["stack", "grid", "carousel"]
     package static let planStyles: [String] = [
         "horizontal_cards", "vertical_stack", "toggle_switch", "segmented_control", "radio_list", "carousel",

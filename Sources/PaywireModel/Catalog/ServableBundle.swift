@@ -17,8 +17,6 @@ public struct ServableBundle: Sendable {
     public let placements: [String: Response]
     /// `onboardings` responses by placement id.
     public let onboardings: [String: Response]
-    /// The placements, checked, for what the server chooses itself (the web paywall).
-    private let paywalls: [String: Placement<Variation>]
 
     /// Reads and checks a bundle: a bad placement fails here, naming it, rather than on the
     /// device later. Paywire's format only: responses carry each placement's text as authored,
@@ -30,31 +28,10 @@ public struct ServableBundle: Sendable {
                             "the backend serves Paywire bundles (format_version \(FallbackBundle.paywireFormatVersion)); this is a \(bundle.format.rawValue) fallback file, which the library reads but the backend does not serve",
                             details: JSONObject([("format", .string(bundle.format.rawValue))]))
         }
-        var paywalls: [String: Placement<Variation>] = [:]
-        for id in bundle.paywalls.ids { paywalls[id] = try bundle.paywalls.placement(id) }
         return ServableBundle(
             responseCreatedAt: bundle.responseCreatedAt,
             placements: try responses(bundle.paywalls, bytes: bytes, createdAt: bundle.responseCreatedAt),
-            onboardings: try responses(bundle.onboardings, bytes: bytes, createdAt: bundle.responseCreatedAt),
-            paywalls: paywalls)
-    }
-
-    /// The paywall of `placementId` a web visitor is shown (`WebPaywall`); nil for a placement
-    /// the bundle does not have or whose audiences all refuse the visitor. A builder layout
-    /// that does not check throws the device's `rendering_failed`, naming the field.
-    public func webPaywall(placementId: String, for visitor: WebPaywall.Visitor, variationId: String? = nil,
-                           products: [StoreProduct]) throws(WireError) -> WebPaywall? {
-        guard let placement = paywalls[placementId] else { return nil }
-        return try WebPaywall.choose(placement, for: visitor, variationId: variationId, responseCreatedAt: responseCreatedAt,
-                                     products: products)
-    }
-
-    /// The placement ids a web paywall can be asked for, sorted.
-    public var paywallPlacementIds: [String] { paywalls.keys.sorted() }
-
-    /// The variation ids of a placement (every audience's, in order), for previews.
-    public func variationIds(of placementId: String) -> [String] {
-        paywalls[placementId]?.audiences.flatMap { $0.variations.map(\.variationId) } ?? []
+            onboardings: try responses(bundle.onboardings, bytes: bytes, createdAt: bundle.responseCreatedAt))
     }
 
     /// The strong ETag the server gives a body: its quoted MD5.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import PaywireModel
+import PaywireServing
 
 /// `POST /web/{placement_id}/checkout`: the visitor's chosen plan becomes a Stripe Checkout
 /// Session and the browser goes there (`303`). The variation is chosen again for the visitor,

@@ -1,4 +1,5 @@
 import PaywireModel
+import PaywireServing
 import PaywireWire
 
 /// A web paywall's showing, recorded as an app's is (each a session of one record, `seq` 1): a `paywall_shown` record of the visitor's

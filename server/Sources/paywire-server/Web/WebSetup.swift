@@ -1,4 +1,5 @@
 import PaywireModel
+import PaywireServing
 
 /// What the web paywall was started with: on only with `--stripe-api-key`, since a page whose
 /// Continue cannot check out sells nothing.

@@ -1,10 +1,11 @@
+import PaywireModel
 import PaywireWire
 
 /// A placement's paywall as a browser is shown it. The server chooses it by the rules a device
 /// applies (the first audience whose rule matches, the MD5 bucket of the profile, the locale's
 /// remote config), and resolves its builder layout as `paywall_view_get_configuration` does, so
 /// a web visitor and an app user with the same profile id meet the same variation and read the
-/// same texts. Public because the server is another package; the device never uses it.
+/// same texts. In a module of its own, which only the server links: libpaywire never carries it.
 public struct WebPaywall: Sendable {
     /// The exposure a showing records (`paywall_shown`); a holdout's says so.
     public let exposure: Exposure
@@ -81,17 +82,51 @@ extension WebPaywall {
     }
 }
 
-extension PaywallBuilder {
-    /// Every section type, in the order the reference lists them (what a renderer must draw).
-    public static let sectionTypeNames: [String] = [
+/// The builder's vocabulary for what draws it (the server's renderer, its gallery): the model
+/// keeps the rules package-wide, and this is their public face.
+public enum PaywallBuilderNames {
+    /// Every section type, in the order the reference lists them.
+    public static let sectionTypes: [String] = [
         "header", "features_list", "plan_selection", "cta_button", "social_proof", "guarantee", "image", "spacer",
         "testimonial", "countdown", "legal", "divider", "sticky_footer", "card", "carousel", "timeline", "icon_grid",
         "comparison_table", "promo_input", "toggle", "reviews_carousel",
     ]
 
     /// Every plan style of a `plan_selection`.
-    public static var planStyleNames: [String] { planStyles }
+    public static var planStyles: [String] { PaywallBuilder.planStyles }
 
     /// The layouts of a configuration's root.
-    public static var layoutNames: [String] { layouts.sorted() }
+    public static var layouts: [String] { PaywallBuilder.layouts.sorted() }
+}
+
+extension ServableBundle {
+    /// The paywall of `placementId` a web visitor is shown (`WebPaywall`); nil for a placement
+    /// the bundle does not have or whose audiences all refuse the visitor. The placement is read
+    /// again from the answer the bundle made of it (checked when the bundle loaded). A builder
+    /// layout that does not check throws the device's `rendering_failed`, naming the field.
+    public func webPaywall(placementId: String, for visitor: WebPaywall.Visitor, variationId: String? = nil,
+                           products: [StoreProduct]) throws(WireError) -> WebPaywall? {
+        guard let placement = try placement(placementId) else { return nil }
+        return try WebPaywall.choose(placement, for: visitor, variationId: variationId, responseCreatedAt: responseCreatedAt,
+                                     products: products)
+    }
+
+    /// The variation ids of a placement (every audience's, in order), for previews.
+    public func variationIds(of placementId: String) -> [String] {
+        ((try? placement(placementId)) ?? nil)?.audiences.flatMap { $0.variations.map(\.variationId) } ?? []
+    }
+
+    private func placement(_ placementId: String) throws(WireError) -> Placement<Variation>? {
+        guard let served = placements[placementId] else { return nil }
+        let answer: JSONValue
+        do {
+            answer = try JSONValue(parsing: served.body)
+        } catch {
+            throw WireError(.invalidFallback, "placement '\(placementId)' is not JSON")
+        }
+        guard case .object(let object) = answer, let placement = object["placement"] else {
+            throw WireError(.invalidFallback, "placement '\(placementId)' has no placement")
+        }
+        return try Placement<Variation>.load(id: placementId, section: "placements", from: placement)
+    }
 }
