@@ -86,6 +86,8 @@ def test_each_variation_previews_as_its_paywall_without_the_web_paywall_and_ever
         for product in ("premium_annual", "premium_monthly", "lifetime"):
             assert product in body, (variation, product)
         assert "set-cookie" not in headers
+    # Each id is one percent-encoded path segment, as the dashboard's links write it.
+    assert page(server, "/dashboard/previews/web/bu%69lt")[0] == 200
 
 
 def test_a_preview_is_framed_only_by_the_servers_own_pages_under_the_pages_nonce(server):

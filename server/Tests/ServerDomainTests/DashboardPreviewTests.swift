@@ -95,7 +95,9 @@ import Testing
         #expect(DashboardPage.previews(placementId: "nowhere", variations: [("a", false)], bundle: served).isEmpty)
     }
 
-    @Test func aPreviewsPathEncodesEachIdAsOneSegment() {
+    @Test func aPreviewsPathEncodesEachIdAsOneSegmentAndTheRouteReadsItBack() {
         #expect(DashboardPage.previewPath(placementId: "on board", variationId: "a/b") == "/dashboard/previews/on%20board/a%2Fb")
+        #expect(DashboardPreviewRoute.segment("on%20board") == "on board" && DashboardPreviewRoute.segment("a%2Fb") == "a/b")
+        #expect(DashboardPreviewRoute.segment("100%") == "100%" && DashboardPreviewRoute.segment(nil) == "")
     }
 }

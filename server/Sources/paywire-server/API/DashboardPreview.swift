@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -17,10 +18,18 @@ enum DashboardPreviewRoute {
             let nonce = WebPages.nonce(api.random)
             let answer = PreviewPage.answer(
                 api.setup.bundle, products: Array(api.setup.products.values),
-                placementId: context.parameters.get("placement_id") ?? "", variationId: context.parameters.get("variation_id") ?? "",
+                placementId: segment(context.parameters.get("placement_id")), variationId: segment(context.parameters.get("variation_id")),
                 query: PreviewQuery.read(locale: query.get("locale"), width: query.get("width")), nonce: nonce)
             return response(answer.status, answer.html, nonce: nonce)
         }
+    }
+
+    /// A path parameter as the id it names: the router hands it over still percent-encoded, and
+    /// the dashboard encodes each id (`DashboardPage.previewPath`). Not decodable: taken as is
+    /// (it then names no variation, a 404 page).
+    static func segment(_ raw: String?) -> String {
+        guard let raw else { return "" }
+        return raw.removingPercentEncoding ?? raw
     }
 
     /// The web paywall's headers (no-store, its Content-Security-Policy by the page's nonce), but
