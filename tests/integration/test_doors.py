@@ -26,6 +26,7 @@ SECRETS = [APP_KEY, STRIPE_SECRET, EVERYTHING.secret, *(key.secret for key in [*
 PAGES = [
     ("GET", "/dashboard", "dashboard"),
     ("GET", "/dashboard/profiles/p-doors", "customers:read"),
+    ("GET", "/dashboard/previews/onboarding/onboarding-monthly-first", "dashboard"),
     ("POST", "/dashboard/logout", "dashboard"),
     ("GET", "/dashboard/audit", "audit:read"),
 ]

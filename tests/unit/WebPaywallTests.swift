@@ -87,4 +87,11 @@ import Testing
         #expect(try bundle.webPaywall(placementId: "nope", for: .init(profileId: "p", locale: nil, activeAccessLevels: []), products: products) == nil)
         #expect(bundle.variationIds(of: "web") == ["a", "b"])
     }
+
+    @Test func aVariationsPreviewLanguagesAreItsRemoteConfigsInOrderAndNoneForAnUnknownOne() throws {
+        let (bundle, _) = try served()
+        #expect(bundle.languages(of: "web", variationId: "a") == ["en", "fr"])
+        #expect(bundle.languages(of: "web", variationId: "b").isEmpty)
+        #expect(bundle.languages(of: "web", variationId: "zz").isEmpty && bundle.languages(of: "nope", variationId: "a").isEmpty)
+    }
 }

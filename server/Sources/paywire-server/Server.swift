@@ -60,7 +60,7 @@ struct ServerParts {
             throw StartProblem("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
         }
         var setup = ServerSetup(
-            placements: bundle.placements, onboardings: bundle.onboardings,
+            placements: bundle.placements, onboardings: bundle.onboardings, bundle: bundle,
             experiments: experiments, products: products,
             testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
             offers: try offerSigner(options), trustHostStores: options.trustHostStores, appStore: appStore,
@@ -124,6 +124,7 @@ struct ServerParts {
         DashboardLoginRoute.register(on: routes, api: api, settings: options.dashboardSessions)
         DashboardAuditRoute.register(on: routes, api: api)
         DashboardProfileRoute.register(on: routes, api: api)
+        DashboardPreviewRoute.register(on: routes, api: api)
         OpsRoutes.register(on: routes, store: setup.store, registry: registry)
         if let dev = setup.dev { DevRoutes.register(on: routes, api: api, dev: dev) }
         if let web { WebPaywallRoute.register(on: routes, api: api, web: web) }

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PaywireModel
 
 /// `GET /dashboard`: every placement's experiments as a page, from the same computation as the
-/// results route; a profile's purchases and transfers are `GET /dashboard/profiles/{id}`
-/// (DashboardProfileRoute).
+/// results route, each experiment's variations framed beside their numbers (`DashboardPreviewRoute`);
+/// a profile's purchases and transfers are `GET /dashboard/profiles/{id}` (DashboardProfileRoute).
 enum DashboardRoute {
     static func register(on routes: ServerRoutes, api: API) {
         routes.add(.get, "/dashboard", door: .operatorPage(.dashboard)) { _, context in
@@ -14,7 +15,7 @@ enum DashboardRoute {
                 placements.append(try await api.results(placementId, api.setup.experiments[placementId] ?? []))
             }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now, viewer: context.viewer))))
+                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now, viewer: context.viewer, bundle: api.setup.bundle))))
         }
     }
 }
@@ -22,8 +23,8 @@ enum DashboardRoute {
 /// The results page: server-rendered HTML with inline CSS and SVG, no script and no external
 /// asset. Cells carry `data-field` (and rows `data-variation`) so a test can read them back.
 enum DashboardPage {
-    static func page(_ placements: [PlacementResults], generatedAt: Int, viewer: Viewer?) -> String {
-        let body = placements.map(placement).joined(separator: "\n")
+    static func page(_ placements: [PlacementResults], generatedAt: Int, viewer: Viewer?, bundle: ServableBundle) -> String {
+        let body = placements.map { placement($0, bundle: bundle) }.joined(separator: "\n")
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>Paywire experiments</title>
@@ -38,6 +39,7 @@ enum DashboardPage {
             svg.conversion-chart { display: block; margin: 8px 0 16px; }
             tr.holdout td { background: #f6f6f9; } .baseline { font-size: 12px; white-space: nowrap; color: #556; border: 1px solid #aab; border-radius: 3px; padding: 0 4px; }
             .srm.ok { background: #e8f6ec; } .srm.mismatch { background: #fde8e8; color: #9b1c1c; font-weight: 600; }
+            \(previewStyle)
             </style></head><body>
             \(DashboardLoginPage.signedIn(viewer))
             <h1>Paywire experiments</h1>
@@ -47,12 +49,12 @@ enum DashboardPage {
             """
     }
 
-    private static func placement(_ results: PlacementResults) -> String {
-        let experiments = results.experiments.map { experiment($0, placementId: results.placementId) }.joined(separator: "\n")
+    private static func placement(_ results: PlacementResults, bundle: ServableBundle) -> String {
+        let experiments = results.experiments.map { experiment($0, placementId: results.placementId, bundle: bundle) }.joined(separator: "\n")
         return "<section class=\"placement\" data-placement=\"\(escape(results.placementId))\"><h2>Placement \(escape(results.placementId))</h2>\n\(experiments)</section>"
     }
 
-    private static func experiment(_ experiment: ExperimentResult, placementId: String) -> String {
+    private static func experiment(_ experiment: ExperimentResult, placementId: String, bundle: ServableBundle) -> String {
         let total = experiment.variations.reduce(0) { $0 + $1.exposed }
         // The holdout's conversion is what each shown variation is read against.
         let baseline = experiment.variations.first(where: \.holdout)
@@ -89,6 +91,7 @@ enum DashboardPage {
             <p class="forced">Profiles exposed only by a debug override (left out of every row): \
             <span data-field="forced_exposures">\(experiment.forcedExposures)</span></p>
             \(chart(experiment.variations))
+            \(previews(placementId: placementId, variations: experiment.variations.map { ($0.variationId, $0.holdout) }, bundle: bundle))
             </div>
             """
     }
