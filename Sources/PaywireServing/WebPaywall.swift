@@ -116,6 +116,13 @@ extension ServableBundle {
         ((try? placement(placementId)) ?? nil)?.audiences.flatMap { $0.variations.map(\.variationId) } ?? []
     }
 
+    /// The languages a variation's remote configs are written in, in the bundle's order (empty
+    /// for an unknown variation): the locales an operator can preview it in.
+    public func languages(of placementId: String, variationId: String) -> [String] {
+        let variations = ((try? placement(placementId)) ?? nil)?.audiences.flatMap(\.variations) ?? []
+        return variations.first { $0.variationId == variationId }?.remoteConfigs.map(\.lang) ?? []
+    }
+
     private func placement(_ placementId: String) throws(WireError) -> Placement<Variation>? {
         guard let served = placements[placementId] else { return nil }
         let answer: JSONValue

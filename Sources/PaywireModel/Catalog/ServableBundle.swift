@@ -34,13 +34,6 @@ public struct ServableBundle: Sendable {
             onboardings: try responses(bundle.onboardings, bytes: bytes, createdAt: bundle.responseCreatedAt))
     }
 
-    /// The languages a variation's remote configs are written in, in the bundle's order (empty
-    /// for an unknown variation): the locales an operator can preview it in.
-    public func languages(of placementId: String, variationId: String) -> [String] {
-        let variations = paywalls[placementId]?.audiences.flatMap(\.variations) ?? []
-        return variations.first { $0.variationId == variationId }?.remoteConfigs.map(\.lang) ?? []
-    }
-
     /// The strong ETag the server gives a body: its quoted MD5.
     public static func etag(of body: [UInt8]) -> String { "\"" + MD5.hex(MD5.digest(body)) + "\"" }
 

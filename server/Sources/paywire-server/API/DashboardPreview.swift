@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PaywireModel
+import PaywireServing
 import PaywireWeb
 import PaywireWire
 

@@ -1,4 +1,5 @@
 import PaywireModel
+import PaywireServing
 
 /// The dashboard's previews: under each experiment's numbers, every variation's paywall framed
 /// at a phone's width (`DashboardPreviewRoute`), with links to open it at a desktop's width and
