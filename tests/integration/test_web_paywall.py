@@ -272,3 +272,9 @@ def test_results_count_the_web_paywall_and_the_apps_apart_and_together(server, s
         assert row["web_purchases"] == web_buyers and row["store_purchases"] == app_buyers
         if web_in[variation]:
             assert row["platforms"]["web"]["conversion"]["rate"] == web_buyers / web_in[variation]
+    # The dashboard shows both sides of each row.
+    status, _, page = server.call("GET", "/dashboard")
+    assert status == 200
+    built = re.search(r'<tr data-platform-variation="built">(.*?)</tr>', page.decode()).group(1)
+    assert '<td data-field="app_exposed">3</td><td data-field="app_purchasers">1</td>' in built
+    assert f'<td data-field="web_exposed">{web_in["built"]}</td>' in built

@@ -83,6 +83,7 @@ enum DashboardPage {
             <table><thead><tr><th>Variation</th><th>Weight</th><th>Exposed</th><th>Share of exposures</th><th>Purchasers</th><th>Store purchases</th><th>Web purchases</th><th>Transferred since</th><th>Refunds</th><th>Active subscribers</th>\
             <th>Conversion</th><th>95 % interval (Wilson)</th><th>vs holdout</th><th>Revenue</th><th>Revenue per exposed</th></tr></thead>
             <tbody>\(rows)</tbody></table>
+            \(platforms(experiment.variations))
             <p class="srm \(flag)" data-field="sample_ratio" data-mismatch="\(experiment.mismatch)">\
             \(experiment.mismatch ? "Sample ratio mismatch" : "No sample ratio mismatch"): \
             χ² = <span data-field="chi_square">\(format(experiment.chiSquare))</span>, \
@@ -94,6 +95,24 @@ enum DashboardPage {
             \(previews(placementId: placementId, variations: experiment.variations.map { ($0.variationId, $0.holdout) }, bundle: bundle))
             </div>
             """
+    }
+
+    /// Each variation counted apart by where its profiles were shown the paywall: the apps and
+    /// the web paywall (`platforms` of the results). Rows say `data-platform-variation`, so the
+    /// rows of the table above stay the only `data-variation` ones.
+    static func platforms(_ variations: [VariationResult]) -> String {
+        func side(_ name: String, _ result: PlatformResult) -> String {
+            let rate = result.exposed == 0 ? 0 : Double(result.purchasers) / Double(result.exposed)
+            return "<td data-field=\"\(name)_exposed\">\(result.exposed)</td><td data-field=\"\(name)_purchasers\">\(result.purchasers)</td>"
+                + "<td data-field=\"\(name)_rate\">\(percent(rate))</td>"
+        }
+        let rows = variations.map { variation in
+            "<tr data-platform-variation=\"\(escape(variation.variationId))\"><td>\(escape(variation.variationId))</td>"
+                + side("app", variation.app) + side("web", variation.web) + "</tr>"
+        }.joined(separator: "\n")
+        return "<table class=\"platforms\"><caption>Where the paywall was shown: in an app, or on the web paywall</caption>"
+            + "<thead><tr><th>Variation</th><th>App: exposed</th><th>App: purchasers</th><th>App: conversion</th>"
+            + "<th>Web: exposed</th><th>Web: purchasers</th><th>Web: conversion</th></tr></thead><tbody>\(rows)</tbody></table>"
     }
 
     /// Conversion per variation: a bar to the rate and a whisker over the 95 % interval.
