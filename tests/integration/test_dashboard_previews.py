@@ -14,7 +14,13 @@ import pytest
 from conftest import ROOT, DevServer
 
 sys.path.insert(0, str(ROOT / "tests/web"))
-from browser import Browser, missing_tools  # noqa: E402
+from browser import one_for_the_test  # noqa: E402
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """Chromium for one test (tests/web/browser.py)."""
+    yield from one_for_the_test(tmp_path)
 
 BUILT = {"layout": "stack", "sections": [
     {"type": "header", "title": "Go Premium", "subtitle": "Everything, on every device"},
@@ -161,14 +167,6 @@ def test_the_dashboard_frames_each_variations_preview_sandboxed_at_a_phones_widt
     assert "/dashboard/previews/web/built?width=1280" in found.links
     assert {"/dashboard/previews/web/built?locale=en", "/dashboard/previews/web/built?locale=de"} <= set(found.links)
 
-
-@pytest.fixture
-def browser(tmp_path):
-    missing = missing_tools()
-    assert not missing, "not installed: " + ", ".join(missing) + " (`make deps` installs them)"
-    running = Browser(tmp_path / "chromium-profile", log_path=tmp_path / "chromedriver.log")
-    yield running
-    running.quit()
 
 
 def test_an_operator_signed_in_in_chromium_sees_each_variations_paywall_framed_on_the_dashboard(server, browser):

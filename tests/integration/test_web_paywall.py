@@ -22,8 +22,14 @@ from stripe_helpers import products_file
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests/web"))
-from browser import Browser, missing_tools  # noqa: E402
+from browser import one_for_the_test  # noqa: E402
 from stripe_standin import StripeStandIn  # noqa: E402
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """Chromium for one test (tests/web/browser.py)."""
+    yield from one_for_the_test(tmp_path)
 
 API_KEY = "sk_test_web_paywall"
 WEBHOOK_SECRET = "whsec_web_paywall"
@@ -172,14 +178,6 @@ def test_a_stripe_api_that_fails_is_a_page_saying_nothing_was_charged(tmp_path):
     finally:
         server.stop()
 
-
-@pytest.fixture
-def browser(tmp_path):
-    missing = missing_tools()
-    assert not missing, "not installed: " + ", ".join(missing) + " (`make deps` installs them)"
-    running = Browser(tmp_path / "chromium-profile", log_path=tmp_path / "chromedriver.log")
-    yield running
-    running.quit()
 
 
 def test_a_browser_buys_on_the_web_paywall_and_the_app_redeems_the_link(server, stripe, browser, tmp_path):

@@ -126,3 +126,16 @@ class Browser:
 
     def quit(self):
         self.driver.quit()
+
+
+def one_for_the_test(tmp_path):
+    """Chromium at the desktop size (browser.size("phone") for a phone) for one test, quit after
+    it: what each suite's `browser` fixture is. A machine without the browser fails here, naming
+    what to install: a skipped browser test would pass a run that tested nothing."""
+    missing = missing_tools()
+    assert not missing, "not installed: " + ", ".join(missing) + " (`make deps` installs them)"
+    running = Browser(tmp_path / "chromium-profile", log_path=tmp_path / "chromedriver.log")
+    try:
+        yield running
+    finally:
+        running.quit()

@@ -28,10 +28,7 @@ actor PlayDeveloperAPI {
         self.account = account
         self.clock = clock
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = Double(timeoutMillis) / 1000
-        configuration.timeoutIntervalForResource = Double(timeoutMillis) / 1000
-        session = URLSession(configuration: configuration)
+        session = URLSession.outbound(deadlineMillis: timeoutMillis)
     }
 
     /// `GET {base}/androidpublisher/v3/applications/{packageName}/purchases/subscriptionsv2/tokens/{token}`.

@@ -22,10 +22,7 @@ struct StripeCheckoutAPI: Sendable {
     init(key: String, base: String, timeoutMillis: Int) {
         self.key = key
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = Double(timeoutMillis) / 1000
-        configuration.timeoutIntervalForResource = Double(timeoutMillis) / 1000
-        session = URLSession(configuration: configuration)
+        session = URLSession.outbound(deadlineMillis: timeoutMillis)
     }
 
     /// The new session's id and the URL of its hosted page.
