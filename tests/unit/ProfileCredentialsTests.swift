@@ -33,6 +33,21 @@ import Testing
         #expect(kept.credential(for: "p1") == nil)
     }
 
+    @Test(arguments: ["two words", "line\r\nx-injected: 1", "tab\there", "ü-not-ascii", "nul\u{0}"])
+    func aCredentialNotOfVisibleASCIIIsNeitherKeptNorSentNorLogged(header: String) throws {
+        let storage = MemoryStorage()
+        let sink = RecordingSink()
+        let kept = ProfileCredentials(storage: storage, log: Log(level: .debug, sink: sink))
+        kept.keep(header, for: "p1")
+        #expect(kept.headers(for: "p1").isEmpty)
+        #expect(sink.events.isEmpty, "its value reaches no log")
+        try storage.write(ProfileCredentials.storageKey, Array(#"{"p1":"a b","p2":"\#(credential)"}"#.utf8))
+        let read = ProfileCredentials(storage: storage, log: Log(level: .debug, sink: sink))
+        #expect(read.credential(for: "p1") == nil, "a record edited on disk sends no header either")
+        #expect(read.credential(for: "p2") == credential)
+        #expect(ProfileCredentials.isWellFormed("AZaz09-_.~+/=") && !ProfileCredentials.isWellFormed(String(repeating: "a", count: 257)))
+    }
+
     @Test func aRefusedCredentialRefusesTheRecordsAndARefusedKeyStopsTheLane() {
         func answer(_ code: String) -> BatchAnswer {
             Outbox.answer(.response(HTTPResponse(status: 401, headers: [], body: Array(#"{"error":{"code":"\#(code)","message":"m"}}"#.utf8))), now: 0)

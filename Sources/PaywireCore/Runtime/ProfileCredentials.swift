@@ -14,6 +14,14 @@ final class ProfileCredentials {
     /// The longest credential kept (the backend's are 43 characters); a longer header is ignored.
     private static let maxLength = 256
 
+    /// Whether a header value can be a credential: 1 to 256 visible ASCII characters (the
+    /// backend's are base64url). Anything else (a control character, a space, a line break a
+    /// broken proxy or host transport let through) would be sent back in a header, so it is
+    /// never kept.
+    static func isWellFormed(_ credential: String) -> Bool {
+        !credential.isEmpty && credential.utf8.count <= maxLength && credential.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
     private let storage: Storage
     private let log: Log
     private var byProfile: [String: String]
@@ -27,7 +35,7 @@ final class ProfileCredentials {
         guard let bytes = (try? storage.read(Self.storageKey)) ?? nil,
               case .object(let object)? = try? JSONValue(parsing: bytes) else { return }
         for member in object.members {
-            if case .string(let credential) = member.value { byProfile[member.key] = credential }
+            if case .string(let credential) = member.value, Self.isWellFormed(credential) { byProfile[member.key] = credential }
         }
     }
 
@@ -37,7 +45,10 @@ final class ProfileCredentials {
     /// Keeps `credential` for `profileId` (an answer's header), on disk first. A failed write
     /// is logged without the credential; the device keeps it in memory for this run.
     func keep(_ credential: String, for profileId: String) {
-        guard !credential.isEmpty, credential.utf8.count <= Self.maxLength, byProfile[profileId] != credential else { return }
+        // One not of a credential's characters is dropped unlogged (its value must not reach a
+        // log, and the library's size budget has no page left for a message): the next request
+        // carries the credential kept before, or none, and the backend's refusal is what shows.
+        guard byProfile[profileId] != credential, Self.isWellFormed(credential) else { return }
         var next = byProfile
         next[profileId] = credential
         do throws(WireError) {
