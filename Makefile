@@ -815,8 +815,10 @@ docs: docs-deps $(SERVER_DEV)
 # code they claim to be, no link in the site is broken (--strict), the site loads nothing from
 # another host (tools/docs/site_hooks.py fails the build), docs/concepts/architecture.md is what
 # tools/docs/architecture.py generates from Package.swift and the folders (and the layering rule
-# it states holds), and the checks' own tests (kotlinc compiles one of them: deps-kotlin).
-docs-check: docs-deps deps-kotlin
+# it states holds), the builder gallery's spec has a placement for every section type and plan
+# style the server lists, each drawn without a note (tests/docs/test_gallery.py: the devserver),
+# and the checks' own tests (kotlinc compiles one of them: deps-kotlin).
+docs-check: docs-deps deps-kotlin $(SERVER_DEV)
 	$(DOCS_BUILD)
 	python3 tools/docs/reference.py check
 	python3 tools/docs/architecture.py check
