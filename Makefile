@@ -797,7 +797,12 @@ hops:
 # Versions are pinned so a fresh clone builds the same site. mkdocs runs without -q: with -q its
 # strict mode does not count warnings and a broken link passed.
 DOCS_PINS   := mkdocs==1.6.1 mkdocs-material==9.6.23 pymdown-extensions==10.21.3
-DOCS_BUILD  := python3 tools/docs/reference.py build && python3 -m mkdocs build --strict -f $(BUILD)/mkdocs.yml
+DOCS_SITE   := python3 -m mkdocs build --strict -f $(BUILD)/mkdocs.yml
+DOCS_BUILD  := python3 tools/docs/reference.py build && $(DOCS_SITE)
+# make docs also draws every section type and plan style of the paywall builder between the two
+# (the server's --render-paywall, headless Chromium at 390 px) into the builder reference
+# (docs/concepts/views.md); it fails when one has no picture. docs-check only checks the spec.
+DOCS_GALLERY := python3 tools/docs/gallery/gallery.py build --server $(SERVER_DEV)
 .PHONY: docs docs-deps docs-check docs-lock docs-screens docs-architecture
 # deps installs the diagram renderers (graphviz, plantuml); the rest is PyPI's, pinned.
 docs-deps: deps
@@ -805,16 +810,18 @@ docs-deps: deps
 	@python3 -c 'import importlib.metadata as m, sys; sys.exit(any(m.version(p.split("==")[0]) != p.split("==")[1] for p in sys.argv[1:]))' \
 	  $(DOCS_PINS) 2>/dev/null || python3 -m pip install -q $(DOCS_PINS)
 
-docs: docs-deps
-	$(DOCS_BUILD)
+docs: docs-deps $(SERVER_DEV)
+	python3 tools/docs/reference.py build && $(DOCS_GALLERY) && $(DOCS_SITE)
 
 # Fast, no browser: every method of Sources/PaywireCore/Methods has a reference page, every
 # example still matches its vector (tools/docs/examples.lock.json), the README's examples are the
 # code they claim to be, no link in the site is broken (--strict), the site loads nothing from
 # another host (tools/docs/site_hooks.py fails the build), docs/concepts/architecture.md is what
 # tools/docs/architecture.py generates from Package.swift and the folders (and the layering rule
-# it states holds), and the checks' own tests (kotlinc compiles one of them: deps-kotlin).
-docs-check: docs-deps deps-kotlin
+# it states holds), the builder gallery's spec has a placement for every section type and plan
+# style the server lists, each drawn without a note (tests/docs/test_gallery.py: the devserver),
+# and the checks' own tests (kotlinc compiles one of them: deps-kotlin).
+docs-check: docs-deps deps-kotlin $(SERVER_DEV)
 	$(DOCS_BUILD)
 	python3 tools/docs/reference.py check
 	python3 tools/docs/architecture.py check

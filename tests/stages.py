@@ -81,8 +81,9 @@ TEST = [
     Stage("check-schema-version", ["deps"]),
     Stage("check-python-types", ["deps"]),
     Stage("check-node-types", ["deps"]),
-    # After deps-bindings: its test of a Kotlin block needs the kotlinc that stage installs.
-    Stage("docs-check", ["deps", "deps-bindings"]),
+    # After deps-bindings: its test of a Kotlin block needs the kotlinc that stage installs; after
+    # devserver: the builder gallery is drawn by the server (--render-paywall).
+    Stage("docs-check", ["deps", "deps-bindings", "devserver"]),
     Stage("conformance-matrix", ["conformance-c", "conformance-python", "conformance-java",
                                  "conformance-dotnet", "conformance-node", "conformance-swift", "corpus"]),
 ]

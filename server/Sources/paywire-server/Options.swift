@@ -183,7 +183,8 @@ struct Options {
             return left.padding(toLength: max(left.count, 30), withPad: " ", startingAt: 0) + " \(spec.help) [\(spec.environment)]"
         }
         return "usage: paywire-server --bundle FILE --database URL [options]\n"
-            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + lines.joined(separator: "\n")
+            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + RenderCommand.usage + "\n"
+            + lines.joined(separator: "\n")
     }
 }
 

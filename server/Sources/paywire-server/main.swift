@@ -16,6 +16,10 @@ if CommandLine.arguments.dropFirst().first == "--list-routes" {
     print(APIRoutes.listing)
     exit(0)
 }
+// The offline commands (a placement's page drawn from files, the builder's names): print, exit.
+if let status = RenderCommand.run(Array(CommandLine.arguments.dropFirst())) {
+    exit(status)
+}
 
 let options: Options
 do {
