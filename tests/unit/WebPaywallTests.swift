@@ -95,3 +95,13 @@ import Testing
         #expect(bundle.languages(of: "web", variationId: "zz").isEmpty && bundle.languages(of: "nope", variationId: "a").isEmpty)
     }
 }
+
+/// The builder's public names are the ones its rules know.
+@Suite struct PaywallBuilderNamesTests {
+    @Test func everySectionTypeNamedHasRulesAndEachIsNamedOnce() {
+        #expect(PaywallBuilderNames.sectionTypes.count == 21 && Set(PaywallBuilderNames.sectionTypes).count == 21)
+        #expect(PaywallBuilderNames.sectionTypes.allSatisfy { PaywallBuilder.sectionRules($0) != nil })
+        #expect(PaywallBuilder.sectionRules("not_a_section") == nil)
+        #expect(PaywallBuilderNames.planStyles.count == 12 && PaywallBuilderNames.layouts == ["carousel", "grid", "stack"])
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import PaywireModel
+import PaywireServing
 import PaywireWeb
 import PaywireWire
 
@@ -33,8 +34,8 @@ enum RenderCommand {
 
     /// Every name a builder configuration may use, with its kind, one a line.
     static var listing: String {
-        (PaywallBuilder.sectionTypeNames.map { "section_type \($0)" } + PaywallBuilder.planStyleNames.map { "plan_style \($0)" }
-            + PaywallBuilder.layoutNames.map { "layout \($0)" }).joined(separator: "\n")
+        (PaywallBuilderNames.sectionTypes.map { "section_type \($0)" } + PaywallBuilderNames.planStyles.map { "plan_style \($0)" }
+            + PaywallBuilderNames.layouts.map { "layout \($0)" }).joined(separator: "\n")
     }
 
     /// What `--render-paywall` was asked for.
