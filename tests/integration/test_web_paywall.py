@@ -52,6 +52,14 @@ def web_bundle(directory):
         "ab_test_name": "web_layout", "placement_audience_version_id": "web-all-v1", "audience_name": "All", "revision": 1,
         "variations": [dict(variation, variation_id="built", paywall_name="Built", builder=BUILT),
                        dict(variation, variation_id="plain", paywall_id="pw-plain", paywall_name="Plain")]}}}
+    # `targeted`: French visitors are an audience of their own (the language is a rule's).
+    audience = {"revision": 1, "placement_audience_version_id": "", "ab_test_name": "", "variations": []}
+    bundle["placements"]["targeted"] = {"audiences": [
+        dict(audience, audience_name="French", placement_audience_version_id="targeted-fr", ab_test_name="targeted_fr",
+             rule={"attribute": "locale", "op": "eq", "value": "fr"},
+             variations=[dict(variation, variation_id="french", paywall_name="Français", weight=100, products=["lifetime"])]),
+        dict(audience, audience_name="Everyone", placement_audience_version_id="targeted-all", ab_test_name="targeted_all",
+             variations=[dict(variation, variation_id="others", paywall_name="Others", weight=100, products=["lifetime"])])]}
     path = directory / "web-bundle.json"
     path.write_text(json.dumps(bundle))
     return path
@@ -119,21 +127,26 @@ def test_a_visitor_is_a_profile_of_its_own_kept_by_its_cookie_and_each_showing_i
     nonce = re.search(r"'nonce-([^']+)'", policy).group(1)
     assert f'<style nonce="{nonce}">' in body and "frame-ancestors 'none'" in policy and headers["Cache-Control"] == "no-store"
     assert 'name="product_id"' in body and 'action="/web/web/checkout"' in body
-    # The same visitor again: no new cookie, the same variation.
-    status, headers, again = get(server, "/web/web", cookie=cookie)
-    assert status == 200 and headers.get("Set-Cookie") is None
-    assert hidden(again, "variation_id") == hidden(body, "variation_id")
-    # A cookie whose credential is not the profile's is a new visitor, never that profile.
+    # A cookie whose credential is not the profile's is a new visitor, never that profile, even
+    # while the profile's own credential is still pending (its browser has not come back yet).
     profile_id = cookie.split("=", 1)[1].rsplit(".", 1)[0]
     forged = f"paywire_visitor={profile_id}." + "A" * 42 + "Q"
     status, headers, _ = get(server, "/web/web", cookie=forged)
     assert status == 200 and visitor_cookie(headers) and not visitor_cookie(headers).startswith(f"paywire_visitor={profile_id}.")
-    # Three visitors' exposures: two of them (the first, counted once, and the forger's new profile).
+    # Nor can a cookie choose a profile id (and so a bucket) no one was given.
+    chosen = "paywire_visitor=web-" + "0" * 32 + "." + "A" * 42 + "Q"
+    status, headers, _ = get(server, "/web/web", cookie=chosen)
+    assert not visitor_cookie(headers).startswith("paywire_visitor=web-" + "0" * 32)
+    # The same visitor again: no new cookie, the same variation.
+    status, headers, again = get(server, "/web/web", cookie=cookie)
+    assert status == 200 and headers.get("Set-Cookie") is None
+    assert hidden(again, "variation_id") == hidden(body, "variation_id")
+    # The first visitor counted once, and the two new profiles the forged cookies became.
     counted = exposures(server)
-    assert sum(v["exposed"] for v in counted.values()) == 2, counted
+    assert sum(v["exposed"] for v in counted.values()) == 3, counted
 
 
-def test_an_unknown_placement_is_a_404_page_and_a_holdout_free_server_without_a_stripe_key_has_no_web_paywall(server, tmp_path):
+def test_an_unknown_placement_is_a_404_page_and_a_server_without_a_stripe_key_has_no_web_paywall(server, tmp_path):
     status, headers, body = get(server, "/web/nowhere")
     assert status == 404 and headers["Content-Type"].startswith("text/html") and "No such offer" in body
     plain = DevServer("--data", str(tmp_path / "plain"))
@@ -147,22 +160,23 @@ def test_an_unknown_placement_is_a_404_page_and_a_holdout_free_server_without_a_
 def test_checkout_takes_only_the_visitors_own_form_and_a_plan_of_its_variation(server, stripe):
     status, headers, body = get(server, "/web/web")
     cookie = visitor_cookie(headers)
-    csrf = hidden(body, "csrf")
-    status, _, page = post_form(server, "/web/web/checkout", {"csrf": "forged", "product_id": "premium_annual"}, cookie)
+    form = {"csrf": hidden(body, "csrf"), "variation_id": hidden(body, "variation_id"), "locale": ""}
+    status, _, page = post_form(server, "/web/web/checkout", dict(form, csrf="forged", product_id="premium_annual"), cookie)
     assert status == 403 and "expired" in page
-    status, _, page = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "premium_annual"})
+    status, _, page = post_form(server, "/web/web/checkout", dict(form, product_id="premium_annual"))
     assert status == 403, "no cookie: no visitor"
-    status, _, page = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "coins_100"}, cookie)
+    status, _, page = post_form(server, "/web/web/checkout", dict(form, product_id="coins_100"), cookie)
     assert status == 400 and "not sold here" in page
+    status, headers, _ = post_form(server, "/web/web/checkout", dict(form, product_id="premium_annual", variation_id="forged"), cookie)
+    assert status == 303 and headers["Location"] == "/web/web", "a form of another variation is drawn again, not charged"
     assert stripe.sessions == {}
-    status, headers, _ = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "premium_annual",
-                                                                  "variation_id": "forged"}, cookie)
+    status, headers, _ = post_form(server, "/web/web/checkout", dict(form, product_id="premium_annual"), cookie)
     assert status == 303 and headers["Location"].startswith(stripe.url + "/pay/cs_test_")
     [session] = stripe.sessions.values()
     profile_id = cookie.split("=", 1)[1].rsplit(".", 1)[0]
     assert session["client_reference_id"] == profile_id and session["mode"] == "subscription"
     assert session["metadata"]["paywire_web_paywall"] == "1"
-    assert session["metadata"]["paywire_variation_id"] == hidden(body, "variation_id"), "the variation is chosen again, not taken"
+    assert session["metadata"]["paywire_variation_id"] == form["variation_id"]
     assert session["success_url"].endswith("/web/web/success?session_id={CHECKOUT_SESSION_ID}")
 
 
@@ -172,8 +186,8 @@ def test_a_stripe_api_that_fails_is_a_page_saying_nothing_was_charged(tmp_path):
                        "--data", str(tmp_path / "data"), files=False)
     try:
         _, headers, body = get(server, "/web/web")
-        status, _, page = post_form(server, "/web/web/checkout", {"csrf": hidden(body, "csrf"), "product_id": "lifetime"},
-                                    visitor_cookie(headers))
+        status, _, page = post_form(server, "/web/web/checkout", {"csrf": hidden(body, "csrf"), "product_id": "lifetime",
+                                                                  "variation_id": hidden(body, "variation_id")}, visitor_cookie(headers))
         assert status == 502 and "Nothing was charged" in page
     finally:
         server.stop()
@@ -214,6 +228,7 @@ def test_a_browser_buys_on_the_web_paywall_and_the_app_redeems_the_link(server, 
             event = client.poll(0.2)
             if event and event["event"] == "call_result" and event["call_id"] == call_id:
                 answer = event
+        assert answer is not None, "no call_result within 10 s"
         assert answer["envelope"]["success"]["result"] == "redeemed", answer
         premium = as_read(answer["envelope"]["success"]["profile"]["access_levels"]["premium"])
         assert premium["store"] == "stripe" and premium["vendor_product_id"] == "premium_annual"
@@ -244,7 +259,7 @@ def test_results_count_the_web_paywall_and_the_apps_apart_and_together(server, s
         _, headers, body = get(server, "/web/web")
         visitors.append((visitor_cookie(headers), hidden(body, "variation_id"), hidden(body, "csrf")))
     cookie, bought_in, csrf = visitors[0]
-    status, headers, _ = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "lifetime"}, cookie)
+    status, headers, _ = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "lifetime", "variation_id": bought_in}, cookie)
     assert status == 303
     success = pay(stripe, server, headers["Location"])
     assert "/web/web/success?session_id=cs_test_" in success
@@ -276,3 +291,43 @@ def test_results_count_the_web_paywall_and_the_apps_apart_and_together(server, s
     built = re.search(r'<tr data-platform-variation="built">(.*?)</tr>', page.decode()).group(1)
     assert '<td data-field="app_exposed">3</td><td data-field="app_purchasers">1</td>' in built
     assert f'<td data-field="web_exposed">{web_in["built"]}</td>' in built
+
+
+def bought(server, stripe, cookie, product_id, placement="web"):
+    """A checkout of `product_id` paid at the stand-in; the redemption link's token its success page gives."""
+    _, _, page = get(server, f"/web/{placement}", cookie=cookie)
+    status, headers, _ = post_form(server, f"/web/{placement}/checkout", {
+        "csrf": hidden(page, "csrf"), "product_id": product_id, "variation_id": hidden(page, "variation_id"),
+        "locale": hidden(page, "locale")}, cookie)
+    assert status == 303, status
+    success = pay(stripe, server, headers["Location"])
+    status, _, page = get(server, urllib.parse.urlparse(success).path + "?" + urllib.parse.urlparse(success).query, cookie=cookie)
+    assert status == 200, page
+    return re.search(r'id="pw-redeem" href="paywire://redeem\?token=([^"]+)"', page).group(1)
+
+
+def test_each_checkout_of_one_visitor_is_redeemed_on_its_own(server, stripe):
+    _, headers, _ = get(server, "/web/web")
+    cookie = visitor_cookie(headers)
+    lifetime, monthly = bought(server, stripe, cookie, "lifetime"), bought(server, stripe, cookie, "premium_monthly")
+    for token, profile_id in ((lifetime, "phone-one"), (monthly, "phone-two")):
+        status, _, body = server.call("POST", "/v1/redemptions", {"token": token, "profile_id": profile_id})
+        assert status == 200 and body["result"] == "redeemed", body
+    _, _, one = server.call("GET", "/v1/profiles/phone-one")
+    _, _, two = server.call("GET", "/v1/profiles/phone-two")
+    assert as_read(one["profile"]["access_levels"]["premium"])["vendor_product_id"] == "lifetime"
+    assert as_read(two["profile"]["access_levels"]["premium"])["vendor_product_id"] == "premium_monthly"
+
+
+def test_the_checkout_chooses_in_the_pages_language_and_a_page_of_another_variation_is_drawn_again(server, stripe):
+    _, headers, page = get(server, "/web/targeted?locale=fr")
+    cookie = visitor_cookie(headers)
+    assert hidden(page, "variation_id") == "french" and hidden(page, "locale") == "fr"
+    form = {"csrf": hidden(page, "csrf"), "product_id": "lifetime", "variation_id": "french", "locale": "fr"}
+    status, headers, _ = post_form(server, "/web/targeted/checkout", form, cookie)
+    assert status == 303
+    [session] = stripe.sessions.values()
+    assert session["metadata"]["paywire_variation_id"] == "french" and session["metadata"]["paywire_ab_test_name"] == "targeted_fr"
+    # A form drawn for another variation (the bundle changed, or the language did) is not charged: the page again.
+    status, headers, _ = post_form(server, "/web/targeted/checkout", dict(form, locale="de"), cookie)
+    assert status == 303 and headers["Location"] == "/web/targeted?locale=de" and len(stripe.sessions) == 1

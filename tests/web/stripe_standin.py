@@ -159,7 +159,8 @@ def _check_metadata(metadata, param):
         if len(key) > METADATA_KEY_CHARS or len(value) > METADATA_VALUE_CHARS:
             raise _invalid(f"{param}[{key}]", f"Invalid {param}[{key}]: keys are at most {METADATA_KEY_CHARS} characters, "
                                               f"values at most {METADATA_VALUE_CHARS}")
-    return dict(metadata)
+    # Stripe keeps no key whose value is empty (an empty value is how a key is unset).
+    return {key: value for key, value in metadata.items() if value != ""}
 
 
 def _check_url(value, param):

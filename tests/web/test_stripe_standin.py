@@ -161,6 +161,13 @@ def test_a_created_session_has_stripes_shape_and_can_be_read_back(standin):
     assert second["id"] != session["id"] and len(standin.sessions) == 2
 
 
+def test_an_empty_metadata_value_is_not_kept_as_stripe_unsets_it(standin):
+    status, _, session = call(standin.url, "POST", "/v1/checkout/sessions",
+                              session_form(**{"metadata[paywire_ab_test_name]": "", "metadata[kept]": "x"}))
+    assert status == 200, session
+    assert session["metadata"] == {"paywire_placement_id": "pl", "paywire_web_paywall": "1", "kept": "x"}
+
+
 def test_the_hosted_page_shows_the_price_and_a_pay_button(standin):
     session = call(standin.url, "POST", "/v1/checkout/sessions", session_form(price="price_annual"))[2]
     status, headers, page = call(standin.url, "GET", urllib.parse.urlsplit(session["url"]).path, key=None)

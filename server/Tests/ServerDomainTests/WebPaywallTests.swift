@@ -46,11 +46,11 @@ import Testing
         #expect(request.body.contains("line_items%5B0%5D%5Bprice%5D=price_m"))
     }
 
-    @Test func aOneTimeCheckoutHasNoSubscriptionData() {
+    @Test func aOneTimeCheckoutHasNoSubscriptionDataAndAPlacementWithoutATestSendsNoTestName() {
         let request = StripeCheckoutRequest(mode: "payment", priceId: "price_l", profileId: profileId, placementId: "web", abTestName: "",
                                             variationId: "v1", successURL: "https://p.test/s", cancelURL: "https://p.test/c")
         #expect(!request.fields.contains { $0.0.hasPrefix("subscription_data") })
-        #expect(request.fields.contains { $0 == ("metadata[paywire_ab_test_name]", "") })
+        #expect(!request.fields.contains { $0.0 == "metadata[paywire_ab_test_name]" }, "Stripe keeps no empty metadata value")
     }
 
     @Test func aPageOffersOnlyPlansStripeCanChargeForAndDropsASelectionLeftEmpty() throws {
@@ -101,6 +101,12 @@ import Testing
         let plan = StripeRules.plan(effect, links: [:])
         #expect(plan?.owner == "web-1")
         #expect(plan?.checkout?.redeemable == true)
+    }
+
+    @Test func aCheckoutWithoutATestNameIsAttributedToThePlacementsCellWithTheEmptyName() throws {
+        let body = checkout(metadata: #"{"paywire_price_id":"price_a","paywire_placement_id":"web","paywire_variation_id":"v1"}"#)
+        let effect = try StripeEvent.effect(Array(body.utf8), prices: ["price_a": "a"])
+        #expect(effect.attribution?.abTestName == "" && effect.attribution?.variationId == "v1")
     }
 
     @Test func aCheckoutNamingItsProfileWithoutTheWebPaywallsMarkIsNotRedeemable() throws {

@@ -20,6 +20,13 @@ enum Redemption {
         let holder: String
         let expiresAt: Int?
         let redeemedBy: String?
+        /// The purchase the checkout made: what a redemption moves when its holder is a web
+        /// paywall's visitor, who may hold other purchases of its own.
+        var originalTransactionId: String? = nil
+
+        /// The holder is the profile made for this checkout alone (`web_purchase:<session>`),
+        /// whose every purchase and Stripe id (its customer's too) the redemption moves.
+        var holdsThisCheckoutOnly: Bool { holder.hasPrefix(StripeEvent.holderPrefix) }
     }
 
     enum Result: String, Sendable {

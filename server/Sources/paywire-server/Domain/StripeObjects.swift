@@ -41,12 +41,13 @@ enum StripeObjects {
     /// The metadata key a web paywall's checkout carries (`StripeEffect.fromWebPaywall`).
     static let webPaywallKey = "paywire_web_paywall"
 
-    /// The paywall cell a checkout's metadata names: `paywire_placement_id`,
-    /// `paywire_ab_test_name` (may be empty) and `paywire_variation_id`, all three, or none.
+    /// The paywall cell a checkout's metadata names: `paywire_placement_id` and
+    /// `paywire_variation_id`, both or none, and `paywire_ab_test_name`, empty or missing for a
+    /// placement without a test (Stripe keeps no key whose value is empty).
     static func cell(_ metadata: Members?) throws(RequestProblem) -> PurchaseAttribution? {
         guard let placement = try metadata?.optionalText("paywire_placement_id"), !placement.isEmpty,
-              let test = try metadata?.optionalText("paywire_ab_test_name"),
               let variation = try metadata?.optionalText("paywire_variation_id"), !variation.isEmpty else { return nil }
+        let test = try metadata?.optionalText("paywire_ab_test_name") ?? ""
         return PurchaseAttribution(placementId: placement, audienceName: nil, abTestName: test, variationId: variation, paywallId: nil,
                                    paywallName: "")
     }

@@ -43,7 +43,8 @@ enum WebPurchaseStatements {
     static let checkout = "SELECT holder_profile_id, redeemable, redeemed_by FROM web_purchases WHERE checkout_session_id = ?"
     static let issue = "UPDATE web_purchases SET token_sha256 = ?, token_expires_at = ? WHERE checkout_session_id = ?"
     static let held = """
-        SELECT checkout_session_id, holder_profile_id, token_expires_at, redeemed_by FROM web_purchases WHERE token_sha256 = ?
+        SELECT checkout_session_id, holder_profile_id, token_expires_at, redeemed_by, original_transaction_id FROM web_purchases
+        WHERE token_sha256 = ?
         """
     static let redeemed = "UPDATE web_purchases SET redeemed_by = ?, redeemed_at = ? WHERE checkout_session_id = ?"
     /// to, from: a profile's purchases move (a held checkout's to the redeeming profile, an
@@ -51,4 +52,12 @@ enum WebPurchaseStatements {
     /// the new owner.
     static let moveHeld = "UPDATE transactions SET owner_profile_id = ? WHERE owner_profile_id = ?"
     static let moveLinks = "UPDATE stripe_links SET profile_id = ? WHERE profile_id = ?"
+    /// to, from, original transaction id: one purchase moves (a web paywall visitor's checkout),
+    /// with its own Stripe ids; the visitor's other purchases and its customer stay.
+    static let ownedOfPurchase = """
+        SELECT transaction_id, vendor_product_id FROM transactions WHERE owner_profile_id = ? AND original_transaction_id = ?
+        ORDER BY purchased_at, transaction_id
+        """
+    static let movePurchase = "UPDATE transactions SET owner_profile_id = ? WHERE owner_profile_id = ? AND original_transaction_id = ?"
+    static let movePurchaseLinks = "UPDATE stripe_links SET profile_id = ? WHERE profile_id = ? AND original_transaction_id = ?"
 }

@@ -17,9 +17,11 @@ struct StripeCheckoutRequest: Sendable, Equatable {
 
     /// The fields in a fixed order (tests read them), values not yet encoded.
     var fields: [(String, String)] {
+        // Stripe keeps no metadata key whose value is empty: a placement without an A/B test
+        // sends none, and the webhook reads a missing test name as the empty one.
         let metadata = [("paywire_placement_id", placementId), ("paywire_ab_test_name", abTestName),
                         ("paywire_variation_id", variationId), ("paywire_price_id", priceId),
-                        (StripeObjects.webPaywallKey, "1")]
+                        (StripeObjects.webPaywallKey, "1")].filter { !$0.1.isEmpty }
         var fields = [("mode", mode), ("line_items[0][price]", priceId), ("line_items[0][quantity]", "1"),
                       ("success_url", successURL), ("cancel_url", cancelURL), ("client_reference_id", profileId)]
         fields += metadata.map { ("metadata[\($0.0)]", $0.1) }

@@ -18,12 +18,27 @@ enum WebCheckoutRoute {
             return WebPages.notice(.forbidden, title: "This page has expired", message: "Open the offer again to continue.",
                                    nonce: nonce, visitor: nil, web: web, link: ("Back to the offer", "/web/\(WebPages.segment(placementId))"))
         }
+        let locale = WebLocale.preferred(nil, query: form["locale"])
         let back = "/web/\(WebPages.segment(placementId))"
-        guard let chosen = try? web.bundle.webPaywall(placementId: placementId, for: WebPaywall.Visitor(
-                profileId: visitor.visitor.profileId, locale: nil, activeAccessLevels: []), products: Array(api.setup.products.values)),
-              !chosen.holdout else {
+        let chosen: WebPaywall?
+        do {
+            chosen = try web.bundle.webPaywall(placementId: placementId, for: WebPaywall.Visitor(
+                profileId: visitor.visitor.profileId, locale: locale, activeAccessLevels: []), products: Array(api.setup.products.values))
+        } catch {
+            api.logger.error("a web paywall's layout does not check", metadata: ["placement_id": .string(placementId), "problem": .string(error.message)])
+            return WebPages.notice(.internalServerError, title: "This page cannot be shown",
+                                   message: "Its layout has a mistake the operator has been told about.", nonce: nonce, visitor: visitor, web: web)
+        }
+        guard let chosen, !chosen.holdout else {
             return WebPages.notice(.notFound, title: "No such offer", message: "There is nothing to buy at this address.",
                                    nonce: nonce, visitor: visitor, web: web)
+        }
+        // The page was another variation's (the bundle changed since it was drawn): the visitor
+        // sees this one before paying, so a sale is counted where its buyer was exposed.
+        guard form["variation_id"] == chosen.exposure.variationId else {
+            var headers: HTTPFields = [.location: back + (locale.map { "?locale=\(WebPages.segment($0))" } ?? ""), .cacheControl: "no-store"]
+            if visitor.isNew { headers[.setCookie] = visitor.visitor.setCookie(secure: web.secureCookies) }
+            return Response(status: .seeOther, headers: headers)
         }
         guard let productId = form["product_id"], chosen.productIds.contains(productId), let priceId = web.prices[productId],
               let product = api.setup.products[productId] else {

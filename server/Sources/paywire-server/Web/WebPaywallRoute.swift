@@ -63,7 +63,8 @@ enum WebPaywallRoute {
         let html = PaywallPage.render(configuration, options: PaywallPage.Options(
             title: chosen.paywallName.isEmpty ? "Premium" : chosen.paywallName, lang: chosen.language, nonce: nonce,
             mode: .live(checkoutAction: "/web/\(WebPages.segment(placementId))/checkout",
-                        hiddenFields: [("csrf", visitor.visitor.csrf), ("variation_id", chosen.exposure.variationId)])))
+                        hiddenFields: [("csrf", visitor.visitor.csrf), ("variation_id", chosen.exposure.variationId),
+                                       ("locale", locale ?? "")])))
         return WebPages.html(.ok, html, nonce: nonce, visitor: visitor, web: web)
     }
 }

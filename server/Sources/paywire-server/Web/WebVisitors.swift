@@ -1,16 +1,17 @@
-/// Meets web visitors through the profile's own door (`ProfileDoor`): a cookie whose credential
-/// opens its profile is that visitor; anything else is a new visitor with a new profile, so a
-/// browser never reaches a profile whose credential it does not hold.
+/// Meets web visitors by their cookie: a cookie whose credential is one its profile holds is
+/// that visitor; anything else is a new visitor with a new profile. The lookup writes nothing
+/// but the mark that a pending credential was used, so a cookie can neither take a profile
+/// whose credential it lacks (even one still pending) nor choose a profile id, and so a bucket.
 struct WebVisitors {
     let api: API
 
-    /// The visitor, and whether its cookie must be (re)set.
+    /// The visitor, and whether its cookie must be set.
     struct Admitted: Sendable {
         let visitor: WebVisitor
         let isNew: Bool
     }
 
-    /// The cookie's visitor when its credential opens the profile, else a new one.
+    /// The cookie's visitor when its credential is its profile's, else a new one.
     func admit(_ cookieHeader: String?) async throws -> Admitted {
         if let known = try await known(cookieHeader) { return known }
         let profileId = WebVisitor.newProfileId(api.random)
@@ -18,17 +19,13 @@ struct WebVisitors {
         return Admitted(visitor: WebVisitor(profileId: profileId, credential: credential), isNew: true)
     }
 
-    /// The cookie's visitor when its credential opens the profile; nil otherwise. A credential
-    /// the door replaced (a pending one, answered late) comes back in the cookie.
+    /// The cookie's visitor when its credential is one its profile holds; nil otherwise.
     func known(_ cookieHeader: String?) async throws -> Admitted? {
-        guard let visitor = WebVisitor.read(cookieHeader: cookieHeader) else { return nil }
-        switch try await api.profileDoor.check([visitor.profileId], credential: visitor.credential) {
-        case .refused:
-            return nil
-        case .open(let issued?):
-            return Admitted(visitor: WebVisitor(profileId: visitor.profileId, credential: issued), isNew: true)
-        case .open(nil):
-            return Admitted(visitor: visitor, isNew: false)
-        }
+        guard let visitor = WebVisitor.read(cookieHeader: cookieHeader),
+              let digest = SecretToken.digest(ofToken: visitor.credential) else { return nil }
+        let kept = try await api.setup.store.profileCredentials(visitor.profileId)
+        guard case .open(let markUsed) = ProfileCredentials.verdict(kept: kept, given: digest) else { return nil }
+        if let markUsed { try await api.setup.store.credentialUsed(digest: markUsed, now: api.clock.nowMilliseconds()) }
+        return Admitted(visitor: visitor, isNew: false)
     }
 }

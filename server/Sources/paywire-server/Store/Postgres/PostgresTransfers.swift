@@ -71,6 +71,20 @@ extension PostgresStorage {
         return moved
     }
 
+    /// One purchase of `from` moves to `to` (a web paywall visitor's redeemed checkout), its own
+    /// Stripe ids with it; each transaction kept as a transfer.
+    func movePurchase(_ originalTransactionId: String, from: String, to: String, eventId: String, now: Int,
+                      _ connection: PostgresConnection) async throws -> [Transfer] {
+        let moved = try await rows(WebPurchaseStatements.ownedOfPurchase, [.text(from), .text(originalTransactionId)], on: connection).map {
+            Transfer(transactionId: try $0["transaction_id"].decode(String.self), vendorProductId: try $0["vendor_product_id"].decode(String.self),
+                     fromProfileId: from, toProfileId: to)
+        }
+        _ = try await rows(WebPurchaseStatements.movePurchase, [.text(to), .text(from), .text(originalTransactionId)], on: connection)
+        _ = try await rows(WebPurchaseStatements.movePurchaseLinks, [.text(to), .text(from), .text(originalTransactionId)], on: connection)
+        for transfer in moved { try await recordTransfer(transfer, .redemption, eventId: eventId, now: now, connection) }
+        return moved
+    }
+
     private static func transfer(_ row: PostgresRandomAccessRow) throws -> Transfer {
         Transfer(transactionId: try row["transaction_id"].decode(String.self), vendorProductId: try row["vendor_product_id"].decode(String.self),
                        fromProfileId: try row["from_profile_id"].decode(String.self), toProfileId: try row["to_profile_id"].decode(String.self))

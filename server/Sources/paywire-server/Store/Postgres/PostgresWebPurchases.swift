@@ -59,13 +59,19 @@ extension PostgresStorage {
             let held = try await self.rows(WebPurchaseStatements.held, [.text(digest)], on: connection).first.map {
                 Redemption.Held(checkoutSessionId: try $0["checkout_session_id"].decode(String.self),
                                 holder: try $0["holder_profile_id"].decode(String.self),
-                                expiresAt: try $0["token_expires_at"].decode(Int?.self), redeemedBy: try $0["redeemed_by"].decode(String?.self))
+                                expiresAt: try $0["token_expires_at"].decode(Int?.self), redeemedBy: try $0["redeemed_by"].decode(String?.self),
+                                originalTransactionId: try $0["original_transaction_id"].decode(String?.self))
             }
             let result = Redemption.decide(held, profileId: profileId, now: now)
             guard result == .redeemed, let held else { return result }
             _ = try await self.rows(WebPurchaseStatements.redeemed, [.text(profileId), .int(now), .text(held.checkoutSessionId)], on: connection)
             try await self.meet(profileId, nil, now: now, connection)
-            _ = try await self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, connection)
+            if held.holdsThisCheckoutOnly {
+                _ = try await self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, connection)
+            } else {
+                _ = try await self.movePurchase(held.originalTransactionId ?? "", from: held.holder, to: profileId,
+                                                eventId: held.checkoutSessionId, now: now, connection)
+            }
             return result
         }
     }

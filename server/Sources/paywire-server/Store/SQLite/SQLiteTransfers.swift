@@ -61,6 +61,19 @@ extension SQLiteStorage {
         return moved
     }
 
+    /// One purchase of `from` moves to `to` (a web paywall visitor's redeemed checkout), its own
+    /// Stripe ids with it; each transaction kept as a transfer.
+    static func movePurchase(_ originalTransactionId: String, from: String, to: String, eventId: String, now: Int,
+                             _ db: Database) throws -> [Transfer] {
+        let moved = try Row.fetchAll(db, sql: WebPurchaseStatements.ownedOfPurchase, arguments: [from, originalTransactionId]).map {
+            Transfer(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], fromProfileId: from, toProfileId: to)
+        }
+        try db.execute(sql: WebPurchaseStatements.movePurchase, arguments: [to, from, originalTransactionId])
+        try db.execute(sql: WebPurchaseStatements.movePurchaseLinks, arguments: [to, from, originalTransactionId])
+        for transfer in moved { try recordTransfer(transfer, .redemption, eventId: eventId, now: now, db) }
+        return moved
+    }
+
     /// A `transfers` row as the record it keeps.
     private static func transfer(_ row: Row) -> Transfer {
         Transfer(transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"],

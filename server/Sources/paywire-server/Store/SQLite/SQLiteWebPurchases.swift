@@ -58,13 +58,19 @@ extension SQLiteStorage {
         try await database.write { db in
             let held = try Row.fetchOne(db, sql: WebPurchaseStatements.held, arguments: [digest]).map {
                 Redemption.Held(checkoutSessionId: $0["checkout_session_id"], holder: $0["holder_profile_id"],
-                                expiresAt: $0["token_expires_at"], redeemedBy: $0["redeemed_by"])
+                                expiresAt: $0["token_expires_at"], redeemedBy: $0["redeemed_by"],
+                                originalTransactionId: $0["original_transaction_id"])
             }
             let result = Redemption.decide(held, profileId: profileId, now: now)
             guard result == .redeemed, let held else { return result }
             try db.execute(sql: WebPurchaseStatements.redeemed, arguments: [profileId, now, held.checkoutSessionId])
             try Self.meet(profileId, nil, now: now, db)
-            _ = try Self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, db)
+            if held.holdsThisCheckoutOnly {
+                _ = try Self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, db)
+            } else {
+                _ = try Self.movePurchase(held.originalTransactionId ?? "", from: held.holder, to: profileId, eventId: held.checkoutSessionId,
+                                          now: now, db)
+            }
             return result
         }
     }
