@@ -315,9 +315,9 @@ def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_pat
 #: Migrations run above the highest version applied, so every later one is undone first (7: the
 #: App Store's columns and consumption requests; 8: web purchases; 9: transfers and the
 #: customer's profile; 10: the exposure's revision; 11 and 12: operators' sessions and audit records;
-#: 13: profiles' credentials; 14: the exposure's platform).
+#: 13: profiles' credentials; 14: the web paywall's exposures).
 BEFORE_VERSION_6 = """
-    ALTER TABLE events DROP COLUMN platform;
+    ALTER TABLE events DROP COLUMN web_paywall;
     DELETE FROM paywire_migrations WHERE version = 14;
     DROP TABLE profile_credentials;
     DELETE FROM paywire_migrations WHERE version = 13;

@@ -265,6 +265,7 @@ def test_results_count_the_web_paywall_and_the_apps_apart_and_together(server, s
     assert "/web/web/success?session_id=cs_test_" in success
     # The apps: three profiles shown `built` (one of them buys there), one shown `plain`.
     app_records = [shown(f"app-{i}", "built", "web", "web_layout") for i in range(3)] + [shown("app-3", "plain", "web", "web_layout")]
+    app_records[2]["app"]["platform"] = "web"  # a web build of an app is still an app
     for record in app_records:
         status, _, body = server.call("POST", "/v1/events", {"records": [record]})
         assert status == 200, body
@@ -331,3 +332,15 @@ def test_the_checkout_chooses_in_the_pages_language_and_a_page_of_another_variat
     # A form drawn for another variation (the bundle changed, or the language did) is not charged: the page again.
     status, headers, _ = post_form(server, "/web/targeted/checkout", dict(form, locale="de"), cookie)
     assert status == 303 and headers["Location"] == "/web/targeted?locale=de" and len(stripe.sessions) == 1
+
+
+def test_the_success_page_looks_again_for_a_minute_then_says_to_come_back(server):
+    _, headers, _ = get(server, "/web/web")
+    cookie = visitor_cookie(headers)
+    status, _, page = get(server, "/web/web/success?session_id=cs_test_never", cookie=cookie)
+    assert status == 200 and "Confirming your payment" in page
+    assert '<meta http-equiv="refresh" content="2;url=/web/web/success?session_id=cs_test_never&amp;attempt=1">' in page
+    status, _, page = get(server, "/web/web/success?session_id=cs_test_never&attempt=30", cookie=cookie)
+    assert status == 200 and "still being confirmed" in page and "http-equiv" not in page
+    status, _, page = get(server, "/web/web/success?session_id=cs_test_never")
+    assert status == 403, "another browser (no visitor cookie) is told to open the page where it paid"

@@ -25,11 +25,17 @@ extension Renderer {
         }
     }
 
-    /// The code travels with the purchase as `promo_code`; the checkout checks it.
+    /// On the web the payment page takes a promotion code (the checkout lets Stripe ask for
+    /// one), so a live page says where to enter it rather than draw a field nothing reads; a
+    /// preview draws the field as the app would.
     mutating func promoInput(_ fields: JSONObject) {
+        if live {
+            out += "<p class=\"pw-promo\">Have a promo code? Enter it on the payment page.</p>"
+            return
+        }
         let label = fields.text("placeholder") ?? "Promo code"
         out += "<label class=\"pw-promo\"><span class=\"pw-promo-label\">\(HTMLText.escape(label))</span>"
-        out += "<input class=\"pw-input\" type=\"text\" name=\"promo_code\" autocomplete=\"off\" autocapitalize=\"characters\" spellcheck=\"false\" maxlength=\"64\"></label>"
+        out += "<input class=\"pw-input\" type=\"text\" name=\"promo_code\" autocomplete=\"off\" autocapitalize=\"characters\" spellcheck=\"false\" maxlength=\"64\" disabled></label>"
     }
 
     /// Two radios of the page's `product_id` group, "On" choosing the first product and "Off" the

@@ -1,15 +1,15 @@
 extension PaywallPage {
     /// A short page of the web paywall that is not a paywall: what happened (`title`), a
-    /// sentence, and optionally a link onward. `refreshSeconds` makes the browser load the page
-    /// again by itself (a payment being confirmed), which needs no script.
-    public static func notice(title: String, message: String, link: (text: String, href: String)?, refreshSeconds: Int?,
+    /// sentence, and optionally a link onward. `refresh` makes the browser load `url` after
+    /// `seconds` by itself (a payment being confirmed), which needs no script.
+    public static func notice(title: String, message: String, link: (text: String, href: String)?, refresh: (seconds: Int, url: String)?,
                               nonce: String, lang: String = "en") -> String {
         var body = "<p class=\"pw-subtitle\">\(HTMLText.escape(message))</p>"
         if let link {
             body += "<p><a class=\"pw-cta pw-cta-link\"\(HTMLText.attribute("href", link.href))>\(HTMLText.escape(link.text))</a></p>"
         }
-        let refresh = refreshSeconds.map { "<meta http-equiv=\"refresh\" content=\"\(max(1, $0))\">" } ?? ""
-        return shell(title: title, body: body, head: refresh, nonce: nonce, lang: lang)
+        let head = refresh.map { "<meta http-equiv=\"refresh\"\(HTMLText.attribute("content", "\(max(1, $0.seconds));url=\($0.url)"))>" } ?? ""
+        return shell(title: title, body: body, head: head, nonce: nonce, lang: lang)
     }
 
     /// The page a buyer comes back to from Stripe: the link that opens the app with the

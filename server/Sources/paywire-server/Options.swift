@@ -137,6 +137,9 @@ struct Options {
         if push.contains(where: { $0 != nil }) && push.contains(where: { $0 == nil }) {
             throw OptionProblem("--play-push-jwks, --play-push-audience and --play-push-service-account go together: a push token is checked for all three")
         }
+        if options.stripeAPIKey != nil, options.publicURL == nil, !options.dev {
+            throw OptionProblem("--stripe-api-key needs --public-url: Stripe sends a buyer back to the server's own address, never to one a request names")
+        }
         let proven = !options.identitySecrets.isEmpty || options.identityJWKS != nil
         if proven != (options.identityAudience != nil) {
             throw OptionProblem("--identity-audience goes with --identity-secret or --identity-jwks: a token is checked to be for this server")
@@ -321,14 +324,22 @@ extension Options {
         },
         Spec(flag: "--public-url", value: "URL", help: "the server's public address, where Stripe sends a web paywall's buyer back (default: the request's Host)") {
             o, v throws(OptionProblem) in
-            guard v.hasPrefix("https://") || v.hasPrefix("http://") else { throw OptionProblem("--public-url must be an http:// or https:// address") }
+            guard v.hasPrefix("https://") || v.hasPrefix("http://"), let host = URLComponents(string: v)?.host, !host.isEmpty else {
+                throw OptionProblem("--public-url must be an http:// or https:// address with a host")
+            }
             o.publicURL = v.hasSuffix("/") ? String(v.dropLast()) : v
         },
         Spec(flag: "--redemption-ttl-seconds", value: "N", help: "how long a web purchase's redemption link redeems (default 604800, 7 days)") {
             o, v throws(OptionProblem) in
             o.redemptionTTLSeconds = try integer(v, "--redemption-ttl-seconds", 1...(366 * 24 * 3600))
         },
-        Spec(flag: "--redemption-link-base", value: "URL", help: "where redemption links point, ?token= added (default paywire://redeem)") { o, v in
+        Spec(flag: "--redemption-link-base", value: "URL", help: "where redemption links point, ?token= added (default paywire://redeem)") {
+            o, v throws(OptionProblem) in
+            // The link is drawn as a button on the web paywall: a scheme that runs code is refused.
+            let scheme = v.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+            guard v.contains("://"), !["javascript", "data", "vbscript", "file"].contains(scheme) else {
+                throw OptionProblem("--redemption-link-base must be an app's link or a web address (scheme://...), not a \(scheme): URL")
+            }
             o.redemptionLinkBase = v
         },
         Spec(flag: "--operator-session-ttl-seconds", value: "N",

@@ -45,7 +45,7 @@ import PaywireWeb
         Case(type: "comparison_table", json: #"{"type": "comparison_table", "columns": ["Free", "Premium"], "rows": [{"label": "Ads", "values": ["Yes", "No"]}, {"label": "Sync", "values": ["No"]}]}"#,
              shows: ["<th scope=\"col\">Premium</th>", "<th scope=\"row\">Ads</th><td>Yes</td><td>No</td>", "<th scope=\"row\">Sync</th><td>No</td><td></td>"]),
         Case(type: "promo_input", json: #"{"type": "promo_input", "placeholder": "Your code"}"#,
-             shows: ["<label class=\"pw-promo\"><span class=\"pw-promo-label\">Your code</span>", "name=\"promo_code\""]),
+             shows: ["<p class=\"pw-promo\">Have a promo code? Enter it on the payment page.</p>"]),
         Case(type: "toggle", json: #"{"type": "toggle", "label": "Free trial", "product_ids": ["a", "b"]}"#,
              shows: ["<legend class=\"pw-toggle-legend\">Free trial</legend>", "value=\"a\" checked", "value=\"b\""]),
         Case(type: "reviews_carousel", json: #"{"type": "reviews_carousel", "reviews": [{"author": "Ann", "text": "Great", "rating": 5}]}"#,

@@ -159,3 +159,32 @@ import Testing
         #expect(RedemptionQR.svg(String(repeating: "x", count: 8000)) == nil)
     }
 }
+
+/// What the web paywall's flags take.
+@Suite struct WebPaywallOptionsTests {
+    func problem(_ arguments: [String]) -> String? {
+        do {
+            _ = try Options.parse(["--bundle", "b.json", "--database", "sqlite:x"] + arguments, environment: [:])
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aStripeKeyOutsideDevelopmentNeedsThePublicAddressBuyersComeBackTo() {
+        #expect(problem(["--stripe-api-key", "sk_test_x"])?.contains("--public-url") == true)
+        #expect(problem(["--stripe-api-key", "sk_test_x", "--public-url", "https://pay.example.com"]) == nil)
+        #expect(problem(["--public-url", "https://"]) != nil, "an address without a host")
+        #expect(problem(["--public-url", "ftp://pay.example.com"]) != nil)
+    }
+
+    @Test(arguments: ["javascript:alert(1)//", "JavaScript://x", "data://text/html,x", "no-scheme"])
+    func aRedemptionLinkBaseThatRunsCodeOrIsNoURLIsRefused(base: String) {
+        #expect(problem(["--redemption-link-base", base]) != nil)
+    }
+
+    @Test func anAppsLinkOrAWebAddressIsARedemptionLinkBase() {
+        #expect(problem(["--redemption-link-base", "myapp://redeem"]) == nil)
+        #expect(problem(["--redemption-link-base", "https://example.com/r?src=mail"]) == nil)
+    }
+}

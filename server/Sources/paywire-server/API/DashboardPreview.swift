@@ -131,7 +131,7 @@ enum PreviewPage {
     }
 
     private static func note(_ title: String, _ message: String, nonce: String, lang: String = "en") -> String {
-        PaywallPage.notice(title: title, message: message, link: nil, refreshSeconds: nil, nonce: nonce, lang: lang)
+        PaywallPage.notice(title: title, message: message, link: nil, refresh: nil, nonce: nonce, lang: lang)
     }
 
     /// The page drawn no wider than `width`, centred: one more style under the page's nonce,

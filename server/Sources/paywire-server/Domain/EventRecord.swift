@@ -17,9 +17,9 @@ struct EventRecord: Sendable {
     /// their first exposure), and whether a debug override forced it (results leave it out).
     let shownAt: Int?
     let forced: Bool
-    /// For `paywall_shown`: where it was shown, the record's `app.platform` (`web` for the web
-    /// paywall's); results count the web apart.
-    let platform: String?
+    /// For `paywall_shown`: the server's web paywall recorded it (`WebExposure`); results count
+    /// the web apart. An app that reports `platform: web` (a web build of an app) is an app.
+    let webPaywall: Bool
     /// The record as compact JSON (numbers and key order as sent).
     let text: String
 
@@ -36,7 +36,7 @@ struct EventRecord: Sendable {
         revision = record.exposure?.revision
         shownAt = record.exposure == nil ? nil : record.header.createdAt
         forced = record.exposure?.forced ?? false
-        platform = record.exposure == nil ? nil : record.source.platform
+        webPaywall = record.exposure != nil && record.sdkVersion == WebExposure.sdkVersion
         self.text = text
     }
 }

@@ -245,14 +245,16 @@ struct Migration: Sendable {
                 digest TEXT PRIMARY KEY, profile_id TEXT NOT NULL, issued_at BIGINT NOT NULL, used_at BIGINT);
             CREATE INDEX profile_credentials_by_profile ON profile_credentials(profile_id);
             """),
-        // Where an exposure was shown (the record's `app.platform`): results count the web
-        // paywall's exposures apart from apps'.
-        Migration(version: 14, name: "exposure-platform", sqlite: """
-            ALTER TABLE events ADD COLUMN platform TEXT;
-            UPDATE events SET platform = json_extract(record, '$.app.platform') WHERE name = 'paywall_shown';
+        // An exposure the server's web paywall recorded itself (its SDK is the server's, not a
+        // device's): results count it apart from apps', whatever platform an app reports.
+        Migration(version: 14, name: "web-paywall-exposures", sqlite: """
+            ALTER TABLE events ADD COLUMN web_paywall INTEGER NOT NULL DEFAULT 0;
+            UPDATE events SET web_paywall = 1
+                WHERE name = 'paywall_shown' AND json_extract(record, '$.sdk.version') = 'paywire-server-web/1';
             """, postgres: """
-            ALTER TABLE events ADD COLUMN platform TEXT;
-            UPDATE events SET platform = record::jsonb -> 'app' ->> 'platform' WHERE name = 'paywall_shown';
+            ALTER TABLE events ADD COLUMN web_paywall BOOLEAN NOT NULL DEFAULT FALSE;
+            UPDATE events SET web_paywall = TRUE
+                WHERE name = 'paywall_shown' AND (record::json -> 'sdk' ->> 'version') = 'paywire-server-web/1';
             """),
     ]
 

@@ -21,7 +21,7 @@ struct ExposureFact: Sendable {
     let firstShownAt: Int
     /// None of them named the placement's revision (a paywall from a vendor file).
     let unversioned: Bool
-    /// One of them was the web paywall's (`platform: web`): the profile counts on the web.
+    /// One of them was the server's web paywall's: the profile counts on the web.
     var onWeb = false
 }
 

@@ -103,7 +103,7 @@ enum Statements {
     static let exposures = """
         SELECT ab_test_name, variation_id, profile_id, forced, MIN(shown_at) AS first_shown_at,
             MIN(CASE WHEN revision IS NULL THEN 1 ELSE 0 END) AS unversioned,
-            MAX(CASE WHEN platform = 'web' THEN 1 ELSE 0 END) AS on_web FROM events
+            MAX(CASE WHEN web_paywall THEN 1 ELSE 0 END) AS on_web FROM events
         WHERE name = 'paywall_shown' AND placement_id = ? GROUP BY ab_test_name, variation_id, profile_id, forced
         """
     private static let saleColumns = """
@@ -124,9 +124,9 @@ enum Statements {
 
     /// A batch of `count` records in one statement, each stored unless its event_id is (ten
     /// values a record: event_id, profile_id, name, placement_id, ab_test_name, variation_id,
-    /// revision, shown_at, forced, platform, record).
+    /// revision, shown_at, forced, web_paywall, record).
     static func insertEvents(count: Int) -> String {
-        "INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, revision, shown_at, forced, platform, record) VALUES "
+        "INSERT INTO events (event_id, profile_id, name, placement_id, ab_test_name, variation_id, revision, shown_at, forced, web_paywall, record) VALUES "
             + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT (event_id) DO NOTHING"
     }
 

@@ -13,7 +13,7 @@ struct StripeAPIProblem: Error, Sendable {
 
 /// Stripe's Checkout Sessions API (`--stripe-api-key`, `--stripe-api-base`): creates the
 /// session a web paywall's visitor pays in. Every call has a deadline (`--stripe-api-timeout-ms`).
-struct StripeCheckoutAPI: Sendable {
+struct StripeCheckoutAPI: Sendable, CustomStringConvertible {
     /// Without a trailing slash: `https://api.stripe.com` unless given.
     let base: String
     private let key: String
@@ -24,6 +24,9 @@ struct StripeCheckoutAPI: Sendable {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         session = URLSession.outbound(deadlineMillis: timeoutMillis)
     }
+
+    /// Names the API, never the key: a value printed into a log stays free of it.
+    var description: String { "StripeCheckoutAPI(\(base))" }
 
     /// The new session's id and the URL of its hosted page.
     func create(_ checkout: StripeCheckoutRequest) async throws(StripeAPIProblem) -> (id: String, url: String) {

@@ -22,7 +22,8 @@ struct StripeCheckoutRequest: Sendable, Equatable {
         let metadata = [("paywire_placement_id", placementId), ("paywire_ab_test_name", abTestName),
                         ("paywire_variation_id", variationId), ("paywire_price_id", priceId),
                         (StripeObjects.webPaywallKey, "1")].filter { !$0.1.isEmpty }
-        var fields = [("mode", mode), ("line_items[0][price]", priceId), ("line_items[0][quantity]", "1"),
+        // The payment page asks for a promotion code itself (the paywall's promo field says so).
+        var fields = [("mode", mode), ("line_items[0][price]", priceId), ("line_items[0][quantity]", "1"), ("allow_promotion_codes", "true"),
                       ("success_url", successURL), ("cancel_url", cancelURL), ("client_reference_id", profileId)]
         fields += metadata.map { ("metadata[\($0.0)]", $0.1) }
         // A subscription's own events carry its metadata, not the checkout's: the profile and

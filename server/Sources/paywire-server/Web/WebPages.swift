@@ -19,17 +19,18 @@ enum WebPages {
     static func html(_ status: HTTPResponse.Status, _ page: String, nonce: String, visitor: WebVisitors.Admitted?, web: WebSetup,
                      framedBy: String = "'none'") -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
-        headers[HTTPField.Name("Content-Security-Policy")!] = policy(nonce: nonce, framedBy: framedBy)
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        for (name, value) in [("Content-Security-Policy", policy(nonce: nonce, framedBy: framedBy)), ("X-Content-Type-Options", "nosniff"),
+                              ("Referrer-Policy", "same-origin")] {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
         if let visitor, visitor.isNew { headers[.setCookie] = visitor.visitor.setCookie(secure: web.secureCookies) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
     /// A short page saying what happened: a title, a sentence, and optionally a link.
     static func notice(_ status: HTTPResponse.Status, title: String, message: String, nonce: String, visitor: WebVisitors.Admitted?,
-                       web: WebSetup, link: (text: String, href: String)? = nil, refreshSeconds: Int? = nil) -> Response {
-        html(status, PaywallPage.notice(title: title, message: message, link: link, refreshSeconds: refreshSeconds, nonce: nonce),
+                       web: WebSetup, link: (text: String, href: String)? = nil, refresh: (seconds: Int, url: String)? = nil) -> Response {
+        html(status, PaywallPage.notice(title: title, message: message, link: link, refresh: refresh, nonce: nonce),
              nonce: nonce, visitor: visitor, web: web)
     }
 

@@ -28,6 +28,7 @@ enum WebPaywallRoute {
         routes.add(.get, "/web/{placement_id}/success", door: .visitor) { request, context in
             try await WebSuccessRoute.success(api, web, placementId: context.parameters.get("placement_id") ?? "",
                                               sessionId: request.uri.queryParameters.get("session_id"),
+                                              attempt: request.uri.queryParameters.get("attempt").flatMap { Int($0) }.map { max(0, $0) } ?? 0,
                                               cookie: request.headers[.cookie])
         }
     }

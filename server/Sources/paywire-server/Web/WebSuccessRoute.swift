@@ -8,8 +8,11 @@ import PaywireWire
 /// the app; until Stripe's webhook has landed, the page says so and looks again.
 enum WebSuccessRoute {
     static let refreshSeconds = 2
+    /// How often the page looks again for the webhook (a minute), before it says to come back.
+    static let attempts = 30
 
-    static func success(_ api: API, _ web: WebSetup, placementId: String, sessionId: String?, cookie: String?) async throws -> Response {
+    static func success(_ api: API, _ web: WebSetup, placementId: String, sessionId: String?, attempt: Int,
+                        cookie: String?) async throws -> Response {
         let nonce = WebPages.nonce(api.random)
         let back = ("Back to the offer", "/web/\(WebPages.segment(placementId))")
         guard let visitor = try await WebVisitors(api: api).known(cookie) else {
@@ -21,8 +24,14 @@ enum WebSuccessRoute {
                                    nonce: nonce, visitor: visitor, web: web, link: back)
         }
         guard let state = try await api.setup.store.webCheckout(sessionId) else {
+            let page = "/web/\(WebPages.segment(placementId))/success?session_id=\(WebPages.segment(sessionId))"
+            guard attempt < attempts else {
+                return WebPages.notice(.ok, title: "Your payment is still being confirmed",
+                                       message: "Stripe has not told us yet. Nothing more is needed from you: open this page again in a few minutes.",
+                                       nonce: nonce, visitor: visitor, web: web, link: ("Look again", page))
+            }
             return WebPages.notice(.ok, title: "Confirming your payment…", message: "This takes a few seconds; the page looks again by itself.",
-                                   nonce: nonce, visitor: visitor, web: web, refreshSeconds: refreshSeconds)
+                                   nonce: nonce, visitor: visitor, web: web, refresh: (refreshSeconds, page + "&attempt=\(attempt + 1)"))
         }
         guard state.holder == visitor.visitor.profileId else {
             return WebPages.notice(.forbidden, title: "Open this page where you paid",

@@ -11,7 +11,7 @@ extension PostgresStorage {
         for record in records {
             values += [.text(record.eventId), .text(record.profileId), .text(record.name), .text(record.placementId),
                        .text(record.abTestName), .text(record.variationId), .int(record.revision), .int(record.shownAt), .bool(record.forced),
-                       .text(record.platform), .text(record.text)]
+                       .bool(record.webPaywall), .text(record.text)]
         }
         values += [.int(records.count), .int(dropped)]
         let result = try await self.rows("""

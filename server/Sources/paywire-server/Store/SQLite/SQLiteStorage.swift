@@ -52,7 +52,7 @@ final class SQLiteStorage: Storage {
             var accepted = 0
             for record in records {
                 try insert.execute(arguments: [record.eventId, record.profileId, record.name, record.placementId, record.abTestName,
-                                               record.variationId, record.revision, record.shownAt, record.forced, record.platform, record.text])
+                                               record.variationId, record.revision, record.shownAt, record.forced, record.webPaywall, record.text])
                 accepted += db.changesCount
             }
             try db.execute(sql: "INSERT INTO event_batches (accepted, duplicates, dropped) VALUES (?, ?, ?)",
