@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from conftest import ROOT, DevServer
+from web_helpers import BUILT, variation, web_placement, write_bundle
 
 sys.path.insert(0, str(ROOT / "tests/web"))
 from browser import one_for_the_test  # noqa: E402
@@ -22,33 +23,19 @@ def browser(tmp_path):
     """Chromium for one test (tests/web/browser.py)."""
     yield from one_for_the_test(tmp_path)
 
-BUILT = {"layout": "stack", "sections": [
-    {"type": "header", "title": "Go Premium", "subtitle": "Everything, on every device"},
-    {"type": "features_list", "items": [{"text": "No ads", "icon": "ban"}, {"text": "Offline mode"}]},
-    {"type": "plan_selection", "style": "horizontal_cards", "plans": [
-        {"product_id": "premium_annual", "badge": "Best value", "highlighted": True},
-        {"product_id": "premium_monthly"}, {"product_id": "lifetime"}]},
-    {"type": "toggle", "label": "Pay yearly", "product_ids": ["premium_annual", "premium_monthly"]},
-    {"type": "cta_button", "text": "Continue", "action": "purchase"},
-    {"type": "legal", "text": "Subscriptions renew until cancelled."}]}
+#: The web tests' layout with a toggle, whose switch only the page's script draws.
+BUILT = dict(BUILT, sections=BUILT["sections"][:3]
+             + [{"type": "toggle", "label": "Pay yearly", "product_ids": ["premium_annual", "premium_monthly"]}] + BUILT["sections"][3:])
 VARIATIONS = ["built", "plain", "none"]
 
 
 def preview_bundle(directory):
     """A `web` placement of three variations: one with a builder layout (in English and
-    German), one without, and a holdout. The shape of test_web_paywall.py's, copied."""
-    variation = {"paywall_id": "pw-web", "weight": 40, "products": ["premium_annual", "premium_monthly", "lifetime"],
-                 "remote_configs": [{"lang": "en", "data": "{}"}]}
-    bundle = {"format_version": 1, "response_created_at": 1732000000000, "placements": {"web": {
-        "ab_test_name": "web_layout", "placement_audience_version_id": "web-all-v1", "audience_name": "All", "revision": 1,
-        "variations": [
-            dict(variation, variation_id="built", paywall_name="Built", builder=BUILT,
-                 remote_configs=[{"lang": "en", "data": "{}"}, {"lang": "de", "data": "{}"}]),
-            dict(variation, variation_id="plain", paywall_id="pw-plain", paywall_name="Plain"),
-            {"variation_id": "none", "paywall_id": "", "paywall_name": "", "weight": 20, "products": [], "holdout": True}]}}}
-    path = directory / "preview-bundle.json"
-    path.write_text(json.dumps(bundle))
-    return path
+    German), one without, and a holdout."""
+    return write_bundle(directory / "preview-bundle.json", {"web": web_placement([
+        variation("built", "Built", weight=40, builder=BUILT, remote_configs=[{"lang": "en", "data": "{}"}, {"lang": "de", "data": "{}"}]),
+        variation("plain", "Plain", weight=40),
+        {"variation_id": "none", "paywall_id": "", "paywall_name": "", "weight": 20, "products": [], "holdout": True}])})
 
 
 def catalog(directory):

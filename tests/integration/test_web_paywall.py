@@ -19,6 +19,7 @@ import pytest
 import paywire
 from conftest import DevServer, as_read, purchase, shown
 from stripe_helpers import products_file
+from web_helpers import BUILT, variation, web_placement, write_bundle
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests/web"))
@@ -34,35 +35,20 @@ def browser(tmp_path):
 API_KEY = "sk_test_web_paywall"
 WEBHOOK_SECRET = "whsec_web_paywall"
 PRODUCTS = json.loads((ROOT / "examples/config.json").read_text())["store"]["products"]
-BUILT = {"layout": "stack", "sections": [
-    {"type": "header", "title": "Go Premium", "subtitle": "Everything, on every device"},
-    {"type": "features_list", "items": [{"text": "No ads", "icon": "ban"}, {"text": "Offline mode"}]},
-    {"type": "plan_selection", "style": "horizontal_cards", "plans": [
-        {"product_id": "premium_annual", "badge": "Best value", "highlighted": True},
-        {"product_id": "premium_monthly"}, {"product_id": "lifetime"}]},
-    {"type": "cta_button", "text": "Continue", "action": "purchase"},
-    {"type": "legal", "text": "Subscriptions renew until cancelled."}]}
 
 
 def web_bundle(directory):
-    """A `web` placement of two variations, one with a builder layout and one without."""
-    variation = {"paywall_id": "pw-web", "weight": 50, "products": ["premium_annual", "premium_monthly", "lifetime"],
-                 "remote_configs": [{"lang": "en", "data": "{}"}]}
-    bundle = {"format_version": 1, "response_created_at": 1732000000000, "placements": {"web": {
-        "ab_test_name": "web_layout", "placement_audience_version_id": "web-all-v1", "audience_name": "All", "revision": 1,
-        "variations": [dict(variation, variation_id="built", paywall_name="Built", builder=BUILT),
-                       dict(variation, variation_id="plain", paywall_id="pw-plain", paywall_name="Plain")]}}}
-    # `targeted`: French visitors are an audience of their own (the language is a rule's).
+    """`web`: two variations, one with a builder layout and one without. `targeted`: French
+    visitors are an audience of their own (the language is a rule's)."""
     audience = {"revision": 1, "placement_audience_version_id": "", "ab_test_name": "", "variations": []}
-    bundle["placements"]["targeted"] = {"audiences": [
-        dict(audience, audience_name="French", placement_audience_version_id="targeted-fr", ab_test_name="targeted_fr",
-             rule={"attribute": "locale", "op": "eq", "value": "fr"},
-             variations=[dict(variation, variation_id="french", paywall_name="Français", weight=100, products=["lifetime"])]),
-        dict(audience, audience_name="Everyone", placement_audience_version_id="targeted-all", ab_test_name="targeted_all",
-             variations=[dict(variation, variation_id="others", paywall_name="Others", weight=100, products=["lifetime"])])]}
-    path = directory / "web-bundle.json"
-    path.write_text(json.dumps(bundle))
-    return path
+    lifetime_only = {"weight": 100, "products": ["lifetime"]}
+    return write_bundle(directory / "web-bundle.json", {
+        "web": web_placement([variation("built", "Built", builder=BUILT), variation("plain", "Plain")]),
+        "targeted": {"audiences": [
+            dict(audience, audience_name="French", placement_audience_version_id="targeted-fr", ab_test_name="targeted_fr",
+                 rule={"attribute": "locale", "op": "eq", "value": "fr"}, variations=[variation("french", "Français", **lifetime_only)]),
+            dict(audience, audience_name="Everyone", placement_audience_version_id="targeted-all", ab_test_name="targeted_all",
+                 variations=[variation("others", "Others", **lifetime_only)])]}})
 
 
 @pytest.fixture
@@ -270,7 +256,7 @@ def test_results_count_the_web_paywall_and_the_apps_apart_and_together(server, s
         status, _, body = server.call("POST", "/v1/events", {"records": [record]})
         assert status == 200, body
     cell = {"placement_id": "web", "audience_name": "All", "ab_test_name": "web_layout", "variation_id": "built",
-            "paywall_id": "pw-web", "paywall_name": "Built"}
+            "paywall_id": "pw-built", "paywall_name": "Built"}
     assert server.call("POST", "/v1/purchases", purchase("app-0", "tx-app-0", attribution=cell))[0] == 200
 
     counted = exposures(server)

@@ -20,16 +20,12 @@ enum WebCheckoutRoute {
         }
         let locale = WebLocale.preferred(nil, query: form["locale"])
         let back = "/web/\(WebPages.segment(placementId))"
-        let chosen: WebPaywall?
-        do {
-            chosen = try web.bundle.webPaywall(placementId: placementId, for: WebPaywall.Visitor(
-                profileId: visitor.visitor.profileId, locale: locale, activeAccessLevels: []), products: Array(api.setup.products.values))
-        } catch {
-            api.logger.error("a web paywall's layout does not check", metadata: ["placement_id": .string(placementId), "problem": .string(error.message)])
-            return WebPages.notice(.internalServerError, title: "This page cannot be shown",
-                                   message: "Its layout has a mistake the operator has been told about.", nonce: nonce, visitor: visitor, web: web)
+        let chosen: WebPaywall
+        switch WebChoice.choose(api, web, placementId: placementId, visitor: visitor, locale: locale, nonce: nonce) {
+        case .page(let page): return page
+        case .paywall(let paywall): chosen = paywall
         }
-        guard let chosen, !chosen.holdout else {
+        guard !chosen.holdout else {
             return WebPages.notice(.notFound, title: "No such offer", message: "There is nothing to buy at this address.",
                                    nonce: nonce, visitor: visitor, web: web)
         }
