@@ -99,35 +99,49 @@ public enum PaywallBuilderNames {
     public static var layouts: [String] { PaywallBuilder.layouts.sorted() }
 }
 
-extension ServableBundle {
+/// The placements a server draws paywalls from itself (the web paywall, the dashboard's
+/// previews, the docs' gallery), each read once when the server starts: a page chooses from
+/// them without parsing anything again.
+public struct WebCatalog: Sendable {
+    private let responseCreatedAt: Int
+    private let placements: [String: Placement<Variation>]
+
+    /// The bundle's placements, read from the answers it made of them (checked when it loaded).
+    public init(_ bundle: ServableBundle) throws(WireError) {
+        var placements: [String: Placement<Variation>] = [:]
+        for (placementId, served) in bundle.placements {
+            placements[placementId] = try Self.placement(placementId, from: served.body)
+        }
+        self.responseCreatedAt = bundle.responseCreatedAt
+        self.placements = placements
+    }
+
     /// The paywall of `placementId` a web visitor is shown (`WebPaywall`); nil for a placement
-    /// the bundle does not have or whose audiences all refuse the visitor. The placement is read
-    /// again from the answer the bundle made of it (checked when the bundle loaded). A builder
-    /// layout that does not check throws the device's `rendering_failed`, naming the field.
+    /// the bundle does not have or whose audiences all refuse the visitor. A builder layout
+    /// that does not check throws the device's `rendering_failed`, naming the field.
     public func webPaywall(placementId: String, for visitor: WebPaywall.Visitor, variationId: String? = nil,
                            products: [StoreProduct]) throws(WireError) -> WebPaywall? {
-        guard let placement = try placement(placementId) else { return nil }
+        guard let placement = placements[placementId] else { return nil }
         return try WebPaywall.choose(placement, for: visitor, variationId: variationId, responseCreatedAt: responseCreatedAt,
                                      products: products)
     }
 
     /// The variation ids of a placement (every audience's, in order), for previews.
     public func variationIds(of placementId: String) -> [String] {
-        ((try? placement(placementId)) ?? nil)?.audiences.flatMap { $0.variations.map(\.variationId) } ?? []
+        placements[placementId]?.audiences.flatMap { $0.variations.map(\.variationId) } ?? []
     }
 
     /// The languages a variation's remote configs are written in, in the bundle's order (empty
     /// for an unknown variation): the locales an operator can preview it in.
     public func languages(of placementId: String, variationId: String) -> [String] {
-        let variations = ((try? placement(placementId)) ?? nil)?.audiences.flatMap(\.variations) ?? []
+        let variations = placements[placementId]?.audiences.flatMap(\.variations) ?? []
         return variations.first { $0.variationId == variationId }?.remoteConfigs.map(\.lang) ?? []
     }
 
-    private func placement(_ placementId: String) throws(WireError) -> Placement<Variation>? {
-        guard let served = placements[placementId] else { return nil }
+    private static func placement(_ placementId: String, from body: [UInt8]) throws(WireError) -> Placement<Variation> {
         let answer: JSONValue
         do {
-            answer = try JSONValue(parsing: served.body)
+            answer = try JSONValue(parsing: body)
         } catch {
             throw WireError(.invalidFallback, "placement '\(placementId)' is not JSON")
         }

@@ -36,8 +36,8 @@ import Testing
         return text
     }
 
-    func served() throws -> (ServableBundle, [StoreProduct]) {
-        (try ServableBundle.load(Array(bundle.utf8)), try StoreProduct.catalog(Array(products.utf8)))
+    func served() throws -> (WebCatalog, [StoreProduct]) {
+        (try WebCatalog(ServableBundle.load(Array(bundle.utf8))), try StoreProduct.catalog(Array(products.utf8)))
     }
 
     @Test func everyVisitorMeetsTheVariationTheDevicesBucketingGivesTheSameProfile() throws {

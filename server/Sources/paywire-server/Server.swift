@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PaywireModel
+import PaywireServing
 import PaywireWire
 import Prometheus
 import ServiceLifecycle
@@ -30,9 +31,10 @@ struct ServerParts {
     static func build(_ options: Options, logger: Logger, clock: any ServerClock, random: any RandomSource) async throws -> ServerParts {
         guard let bundlePath = options.bundlePath else { throw StartProblem("--bundle is required") }
         let bundleBytes = try read(bundlePath, "the bundle")
-        let bundle: ServableBundle, experiments: [String: [Experiment]]
+        let bundle: ServableBundle, webCatalog: WebCatalog, experiments: [String: [Experiment]]
         do {
             bundle = try ServableBundle.load(bundleBytes)
+            webCatalog = try WebCatalog(bundle)
             experiments = try Experiment.all(inBundle: bundleBytes)
         } catch {
             throw StartProblem("\(bundlePath): \(error.message)")
@@ -60,7 +62,7 @@ struct ServerParts {
             throw StartProblem("--app-store-root \(options.appStoreRoot ?? ""): \((error as? SignedProblem)?.message ?? "not a PEM or DER certificate: \(error)")")
         }
         var setup = ServerSetup(
-            placements: bundle.placements, onboardings: bundle.onboardings, bundle: bundle,
+            placements: bundle.placements, onboardings: bundle.onboardings, webCatalog: webCatalog,
             experiments: experiments, products: products,
             testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
             offers: try offerSigner(options), trustHostStores: options.trustHostStores, appStore: appStore,
@@ -91,19 +93,19 @@ struct ServerParts {
         var parts = ServerParts(options: options, setup: setup, logger: logger, clock: clock, random: random, summary: summary,
                                 services: storeService.map { [$0] } ?? [], registry: ServerMetrics.bootstrap(),
                                 pushTokens: try pushKeyFile(options, logger: logger, clock: clock))
-        parts.web = webSetup(options, bundle: bundle, stripePrices: stripePrices, logger: logger)
+        parts.web = webSetup(options, stripePrices: stripePrices, logger: logger)
         return parts
     }
 
     /// The web paywall's parts: on with --stripe-api-key. The key is never logged.
-    private static func webSetup(_ options: Options, bundle: ServableBundle, stripePrices: [String: String], logger: Logger) -> WebSetup? {
+    private static func webSetup(_ options: Options, stripePrices: [String: String], logger: Logger) -> WebSetup? {
         guard let key = options.stripeAPIKey else {
             logger.notice("the web paywall is off: no --stripe-api-key")
             return nil
         }
         let prices = Dictionary(stripePrices.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         if prices.isEmpty { logger.warning("the web paywall sells nothing: no product of --products has a stripe_price_id") }
-        return WebSetup(bundle: bundle, checkout: StripeCheckoutAPI(key: key, base: options.stripeAPIBase, timeoutMillis: options.stripeAPITimeoutMillis),
+        return WebSetup(checkout: StripeCheckoutAPI(key: key, base: options.stripeAPIBase, timeoutMillis: options.stripeAPITimeoutMillis),
                         prices: prices, publicURL: options.publicURL, secureCookies: options.dashboardSessions.secureCookies)
     }
 

@@ -1,4 +1,5 @@
 import PaywireModel
+import PaywireServing
 import PaywireWire
 import Testing
 @testable import paywire_server
@@ -23,7 +24,7 @@ import Testing
         """
 
     func answer(_ placementId: String, _ variationId: String, locale: String? = nil, width: String? = nil) throws -> (Int, String) {
-        let served = try ServableBundle.load(Array(bundle.utf8))
+        let served = try WebCatalog(ServableBundle.load(Array(bundle.utf8)))
         let answer = PreviewPage.answer(served, products: try StoreProduct.catalog(Array(products.utf8)), placementId: placementId,
                                         variationId: variationId, query: PreviewQuery.read(locale: locale, width: width), nonce: "n0nce")
         return (answer.status.code, answer.html)
@@ -85,7 +86,7 @@ import Testing
     }
 
     @Test func theDashboardFramesEachVariationTheBundleHasSandboxedWithLinksToItsWidthsAndLanguages() throws {
-        let served = try ServableBundle.load(Array(bundle.utf8))
+        let served = try WebCatalog(ServableBundle.load(Array(bundle.utf8)))
         let block = DashboardPage.previews(placementId: "web", variations: [("a", false), ("h", true), ("gone", false)], bundle: served)
         #expect(block.contains("<iframe src=\"/dashboard/previews/web/a\" title=\"Paywall of variation a\" width=\"390\" height=\"720\""))
         #expect(block.contains("<iframe src=\"/dashboard/previews/web/h\"") && block.contains("height=\"200\""))

@@ -1,5 +1,6 @@
 import Logging
 import PaywireModel
+import PaywireServing
 import PaywireWire
 
 /// What the server was started with, shared by every request.
@@ -8,9 +9,9 @@ struct ServerSetup: Sendable {
     /// and the strong ETag of the authored text (the same in every replica).
     let placements: [String: ServableBundle.Response]
     let onboardings: [String: ServableBundle.Response]
-    /// The bundle itself, for what the server draws from it: the dashboard's previews of each
-    /// variation's paywall (with or without the web paywall's --stripe-api-key).
-    let bundle: ServableBundle
+    /// The bundle's placements, read once, for the paywalls the server draws itself: the web
+    /// paywall's pages and the dashboard's previews (with or without --stripe-api-key).
+    let webCatalog: WebCatalog
     /// The bundle's A/B tests by placement id (what results are computed for).
     let experiments: [String: [Experiment]]
     /// The catalog (`--products`) by vendor product id.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import PaywireModel
+import PaywireServing
 
 /// `GET /dashboard`: every placement's experiments as a page, from the same computation as the
 /// results route, each experiment's variations framed beside their numbers (`DashboardPreviewRoute`);
@@ -15,7 +16,7 @@ enum DashboardRoute {
                 placements.append(try await api.results(placementId, api.setup.experiments[placementId] ?? []))
             }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now, viewer: context.viewer, bundle: api.setup.bundle))))
+                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now, viewer: context.viewer, bundle: api.setup.webCatalog))))
         }
     }
 }
@@ -23,7 +24,7 @@ enum DashboardRoute {
 /// The results page: server-rendered HTML with inline CSS and SVG, no script and no external
 /// asset. Cells carry `data-field` (and rows `data-variation`) so a test can read them back.
 enum DashboardPage {
-    static func page(_ placements: [PlacementResults], generatedAt: Int, viewer: Viewer?, bundle: ServableBundle) -> String {
+    static func page(_ placements: [PlacementResults], generatedAt: Int, viewer: Viewer?, bundle: WebCatalog) -> String {
         let body = placements.map { placement($0, bundle: bundle) }.joined(separator: "\n")
         return """
             <!DOCTYPE html>
@@ -49,12 +50,12 @@ enum DashboardPage {
             """
     }
 
-    private static func placement(_ results: PlacementResults, bundle: ServableBundle) -> String {
+    private static func placement(_ results: PlacementResults, bundle: WebCatalog) -> String {
         let experiments = results.experiments.map { experiment($0, placementId: results.placementId, bundle: bundle) }.joined(separator: "\n")
         return "<section class=\"placement\" data-placement=\"\(escape(results.placementId))\"><h2>Placement \(escape(results.placementId))</h2>\n\(experiments)</section>"
     }
 
-    private static func experiment(_ experiment: ExperimentResult, placementId: String, bundle: ServableBundle) -> String {
+    private static func experiment(_ experiment: ExperimentResult, placementId: String, bundle: WebCatalog) -> String {
         let total = experiment.variations.reduce(0) { $0 + $1.exposed }
         // The holdout's conversion is what each shown variation is read against.
         let baseline = experiment.variations.first(where: \.holdout)

@@ -18,7 +18,7 @@ enum DashboardPreviewRoute {
             let query = request.uri.queryParameters
             let nonce = WebPages.nonce(api.random)
             let answer = PreviewPage.answer(
-                api.setup.bundle, products: Array(api.setup.products.values),
+                api.setup.webCatalog, products: Array(api.setup.products.values),
                 placementId: segment(context.parameters.get("placement_id")), variationId: segment(context.parameters.get("variation_id")),
                 query: PreviewQuery.read(locale: query.get("locale"), width: query.get("width")), nonce: nonce)
             return response(answer.status, answer.html, nonce: nonce)
@@ -59,7 +59,7 @@ struct PreviewQuery: Equatable {
     static func read(locale: String?, width: String?) -> Result<PreviewQuery, PreviewProblem> {
         var query = PreviewQuery()
         if let locale, !locale.isEmpty {
-            guard isLanguageTag(locale) else {
+            guard WebLocale.isTag(locale[...]) else {
                 return .failure(PreviewProblem("'locale' must be a language tag such as en or pt-BR, not '\(locale)'"))
             }
             query.locale = locale
@@ -72,13 +72,6 @@ struct PreviewQuery: Equatable {
             query.width = pixels
         }
         return .success(query)
-    }
-
-    /// Letters, digits, `-` and `_`, at most 35 characters: the shape the web paywall takes too.
-    private static func isLanguageTag(_ text: String) -> Bool {
-        text.utf8.count <= 35 && text.utf8.allSatisfy { c in
-            (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
-        }
     }
 }
 
@@ -96,7 +89,7 @@ enum PreviewPage {
     /// id only has to be one, and it is never stored.
     static let profileId = "preview"
 
-    static func answer(_ bundle: ServableBundle, products: [StoreProduct], placementId: String, variationId: String,
+    static func answer(_ bundle: WebCatalog, products: [StoreProduct], placementId: String, variationId: String,
                        query: Result<PreviewQuery, PreviewProblem>, nonce: String) -> (status: HTTPResponse.Status, html: String) {
         let asked: PreviewQuery
         switch query {
@@ -108,7 +101,7 @@ enum PreviewPage {
         return (status, atWidth(html, asked.width, nonce: nonce))
     }
 
-    private static func page(_ bundle: ServableBundle, products: [StoreProduct], placementId: String, variationId: String,
+    private static func page(_ bundle: WebCatalog, products: [StoreProduct], placementId: String, variationId: String,
                              locale: String?, nonce: String) -> (HTTPResponse.Status, String) {
         let missing = "The bundle has no variation '\(variationId)' in placement '\(placementId)'."
         guard bundle.variationIds(of: placementId).contains(variationId) else { return (.notFound, note("No such variation", missing, nonce: nonce)) }

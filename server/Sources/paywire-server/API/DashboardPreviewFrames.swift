@@ -12,7 +12,7 @@ extension DashboardPage {
     static let frameHeight = 720, holdoutFrameHeight = 200
 
     /// The block of previews of `variations` (those the bundle has; results may name others).
-    static func previews(placementId: String, variations: [(id: String, holdout: Bool)], bundle: ServableBundle) -> String {
+    static func previews(placementId: String, variations: [(id: String, holdout: Bool)], bundle: WebCatalog) -> String {
         let known = Set(bundle.variationIds(of: placementId))
         let figures = variations.filter { known.contains($0.id) }.map { variation in
             preview(placementId: placementId, variationId: variation.id, holdout: variation.holdout,
@@ -28,7 +28,7 @@ extension DashboardPage {
         let route = previewPath(placementId: placementId, variationId: variationId)
         var links = [link("desktop", route + "?width=\(PreviewQuery.desktopWidth)", label: "\(variationId) at a desktop's width")]
         for language in languages {
-            links.append(link(language, route + "?locale=\(WebPages.segment(language))", label: "\(variationId) in \(language)"))
+            links.append(link(language, route + "?locale=\(URLComponent.escaped(language))", label: "\(variationId) in \(language)"))
         }
         return """
             <figure class="preview" data-preview="\(escape(variationId))"><figcaption><span class="preview-name">\(escape(variationId))</span> \
@@ -41,7 +41,7 @@ extension DashboardPage {
 
     /// The preview route of a variation, each id one percent-encoded path segment.
     static func previewPath(placementId: String, variationId: String) -> String {
-        "/dashboard/previews/\(WebPages.segment(placementId))/\(WebPages.segment(variationId))"
+        "/dashboard/previews/\(URLComponent.escaped(placementId))/\(URLComponent.escaped(variationId))"
     }
 
     private static func link(_ text: String, _ href: String, label: String) -> String {

@@ -33,13 +33,13 @@ actor PlayDeveloperAPI {
 
     /// `GET {base}/androidpublisher/v3/applications/{packageName}/purchases/subscriptionsv2/tokens/{token}`.
     func subscription(packageName: String, token: String) async throws(PlayAPIProblem) -> JSONValue {
-        try await get("/androidpublisher/v3/applications/\(Self.segment(packageName))/purchases/subscriptionsv2/tokens/\(Self.segment(token))")
+        try await get("/androidpublisher/v3/applications/\(URLComponent.escaped(packageName))/purchases/subscriptionsv2/tokens/\(URLComponent.escaped(token))")
     }
 
     /// `GET {base}/androidpublisher/v3/applications/{packageName}/purchases/products/{productId}/tokens/{token}`.
     func product(packageName: String, productId: String, token: String) async throws(PlayAPIProblem) -> JSONValue {
-        try await get("/androidpublisher/v3/applications/\(Self.segment(packageName))/purchases/products/\(Self.segment(productId))"
-            + "/tokens/\(Self.segment(token))")
+        try await get("/androidpublisher/v3/applications/\(URLComponent.escaped(packageName))/purchases/products/\(URLComponent.escaped(productId))"
+            + "/tokens/\(URLComponent.escaped(token))")
     }
 
     private func get(_ path: String) async throws(PlayAPIProblem) -> JSONValue {
@@ -83,10 +83,4 @@ actor PlayDeveloperAPI {
         }
     }
 
-    /// One path segment, percent-encoded (a purchase token may hold any character).
-    private static func segment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
 }

@@ -79,7 +79,7 @@ enum RenderCommand {
     static func page(_ request: Request, bundle: [UInt8], products: [UInt8]) throws(Problem) -> String {
         let chosen: WebPaywall?
         do throws(WireError) {
-            let servable = try ServableBundle.load(bundle)
+            let servable = try WebCatalog(ServableBundle.load(bundle))
             // A fixed profile: the same files draw the same variation each time (--variation forces one).
             chosen = try servable.webPaywall(
                 placementId: request.placementId,

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The form `POST /v1/checkout/sessions` takes (Stripe's bracket notation), for one plan of a
 /// web paywall. Pure: what the session says is decided here and tested without a network.
 struct StripeCheckoutRequest: Sendable, Equatable {
@@ -37,12 +35,7 @@ struct StripeCheckoutRequest: Sendable, Equatable {
 
     /// `application/x-www-form-urlencoded`, every byte outside the unreserved set escaped.
     var body: String {
-        fields.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+        fields.map { "\(URLComponent.escaped($0.0))=\(URLComponent.escaped($0.1))" }.joined(separator: "&")
     }
 
-    static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
 }

@@ -16,10 +16,10 @@ enum WebCheckoutRoute {
         guard let visitor = try await WebVisitors(api: api).known(cookie),
               let csrf = form["csrf"], APIKeys.same(Array(csrf.utf8), Array(visitor.visitor.csrf.utf8)) == 1 else {
             return WebPages.notice(.forbidden, title: "This page has expired", message: "Open the offer again to continue.",
-                                   nonce: nonce, visitor: nil, web: web, link: ("Back to the offer", "/web/\(WebPages.segment(placementId))"))
+                                   nonce: nonce, visitor: nil, web: web, link: ("Back to the offer", "/web/\(URLComponent.escaped(placementId))"))
         }
         let locale = WebLocale.preferred(nil, query: form["locale"])
-        let back = "/web/\(WebPages.segment(placementId))"
+        let back = "/web/\(URLComponent.escaped(placementId))"
         let chosen: WebPaywall
         switch WebChoice.choose(api, web, placementId: placementId, visitor: visitor, locale: locale, nonce: nonce) {
         case .page(let page): return page
@@ -32,7 +32,7 @@ enum WebCheckoutRoute {
         // The page was another variation's (the bundle changed since it was drawn): the visitor
         // sees this one before paying, so a sale is counted where its buyer was exposed.
         guard form["variation_id"] == chosen.exposure.variationId else {
-            var headers: HTTPFields = [.location: back + (locale.map { "?locale=\(WebPages.segment($0))" } ?? ""), .cacheControl: "no-store"]
+            var headers: HTTPFields = [.location: back + (locale.map { "?locale=\(URLComponent.escaped($0))" } ?? ""), .cacheControl: "no-store"]
             if visitor.isNew { headers[.setCookie] = visitor.visitor.setCookie(secure: web.secureCookies) }
             return Response(status: .seeOther, headers: headers)
         }

@@ -13,7 +13,7 @@ enum WebChoice {
     static func choose(_ api: API, _ web: WebSetup, placementId: String, visitor: WebVisitors.Admitted, locale: String?,
                        nonce: String) -> WebChoice {
         do {
-            guard let chosen = try web.bundle.webPaywall(placementId: placementId, for: WebPaywall.Visitor(
+            guard let chosen = try api.setup.webCatalog.webPaywall(placementId: placementId, for: WebPaywall.Visitor(
                 profileId: visitor.visitor.profileId, locale: locale, activeAccessLevels: []), products: Array(api.setup.products.values)) else {
                 return .page(WebPages.notice(.notFound, title: "No such offer", message: "There is nothing to buy at this address.",
                                              nonce: nonce, visitor: visitor, web: web))

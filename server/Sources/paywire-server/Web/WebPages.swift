@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -34,10 +33,4 @@ enum WebPages {
              nonce: nonce, visitor: visitor, web: web)
     }
 
-    /// One path segment, percent-encoded.
-    static func segment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
 }

@@ -55,7 +55,7 @@ enum WebPaywallRoute {
         }
         let html = PaywallPage.render(configuration, options: PaywallPage.Options(
             title: chosen.paywallName.isEmpty ? "Premium" : chosen.paywallName, lang: chosen.language, nonce: nonce,
-            mode: .live(checkoutAction: "/web/\(WebPages.segment(placementId))/checkout",
+            mode: .live(checkoutAction: "/web/\(URLComponent.escaped(placementId))/checkout",
                         hiddenFields: [("csrf", visitor.visitor.csrf), ("variation_id", chosen.exposure.variationId),
                                        ("locale", locale ?? "")])))
         return WebPages.html(.ok, html, nonce: nonce, visitor: visitor, web: web)
@@ -72,9 +72,14 @@ enum WebLocale {
     }
 
     private static func tag(_ text: Substring) -> String? {
-        guard !text.isEmpty, text.utf8.count <= 35, text != "*",
-              text.utf8.allSatisfy({ c in (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
-                  || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") }) else { return nil }
-        return String(text)
+        isTag(text) ? String(text) : nil
+    }
+
+    /// A language tag's shape, as far as a page takes one: 1 to 35 letters, digits, `-` and
+    /// `_` (what `Accept-Language`'s `*` or anything that could leave an attribute is not).
+    static func isTag(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.count <= 35 && text.utf8.allSatisfy { c in
+            (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+        }
     }
 }

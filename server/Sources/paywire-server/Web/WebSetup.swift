@@ -4,8 +4,6 @@ import PaywireServing
 /// What the web paywall was started with: on only with `--stripe-api-key`, since a page whose
 /// Continue cannot check out sells nothing.
 struct WebSetup: Sendable {
-    /// The placements, chosen from as a device chooses.
-    let bundle: ServableBundle
     let checkout: StripeCheckoutAPI
     /// Vendor product id -> Stripe price id: the plans a visitor can buy.
     let prices: [String: String]

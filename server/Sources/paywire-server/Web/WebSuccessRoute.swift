@@ -14,7 +14,7 @@ enum WebSuccessRoute {
     static func success(_ api: API, _ web: WebSetup, placementId: String, sessionId: String?, attempt: Int,
                         cookie: String?) async throws -> Response {
         let nonce = WebPages.nonce(api.random)
-        let back = ("Back to the offer", "/web/\(WebPages.segment(placementId))")
+        let back = ("Back to the offer", "/web/\(URLComponent.escaped(placementId))")
         guard let visitor = try await WebVisitors(api: api).known(cookie) else {
             return WebPages.notice(.forbidden, title: "Open this page where you paid",
                                    message: "This browser did not make this purchase.", nonce: nonce, visitor: nil, web: web, link: back)
@@ -24,7 +24,7 @@ enum WebSuccessRoute {
                                    nonce: nonce, visitor: visitor, web: web, link: back)
         }
         guard let state = try await api.setup.store.webCheckout(sessionId) else {
-            let page = "/web/\(WebPages.segment(placementId))/success?session_id=\(WebPages.segment(sessionId))"
+            let page = "/web/\(URLComponent.escaped(placementId))/success?session_id=\(URLComponent.escaped(sessionId))"
             guard attempt < attempts else {
                 return WebPages.notice(.ok, title: "Your payment is still being confirmed",
                                        message: "Stripe has not told us yet. Nothing more is needed from you: open this page again in a few minutes.",
