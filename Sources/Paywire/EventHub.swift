@@ -18,7 +18,8 @@ struct EventHandler: @unchecked Sendable {
 /// of events to a handler on a queue the core owns (never on a caller's stack).
 final class EventHub: EventSink, @unchecked Sendable {
     enum PollOutcome {
-        case event([UInt8])
+        /// The event, for the host to free; nil when it could not be allocated.
+        case event(UnsafeMutablePointer<CChar>?)
         case timedOut
         case closed
         case handlerSet
@@ -28,13 +29,15 @@ final class EventHub: EventSink, @unchecked Sendable {
     private let delivery = SerialWorker()
     // Guarded by `monitor`, which gives their accesses exclusivity (the runtime's check of each
     // is left out: it cost more than the lock on the poll path):
-    @exclusivity(unchecked) private var queue: EventQueue
+    @exclusivity(unchecked) private var queue: EventQueue<HostEventString>
     @exclusivity(unchecked) private var handler: EventHandler?
     private var deliveryScheduled = false
     private var closed = false
     private var deliveringThread: pthread_t?
 
     init(limit: Int, answerLimit: Int) { queue = EventQueue(limit: limit, answerLimit: answerLimit) }
+
+    deinit { queue.discardAll() }
 
     var isBacklogged: Bool { monitor.locked { queue.isBacklogged } }
 
@@ -60,7 +63,7 @@ final class EventHub: EventSink, @unchecked Sendable {
             while true {
                 if closed { return .closed }
                 if handler != nil { return .handlerSet }
-                if let event = queue.pop() { return .event(event) }
+                if let event = queue.pop() { return .event(event.pointer) }
                 if timeoutMs == 0 { return .timedOut }
                 let until = deadline ?? Monitor.deadline(afterMilliseconds: timeoutMs)
                 deadline = until
@@ -95,6 +98,7 @@ final class EventHub: EventSink, @unchecked Sendable {
     func close() {
         let (last, insideCallback): (EventHandler?, Bool) = monitor.locked {
             closed = true
+            queue.discardAll()  // nobody can take them now: pollers get CLOSED, callbacks stop
             monitor.broadcast()
             let last = handler
             handler = nil
@@ -116,7 +120,7 @@ final class EventHub: EventSink, @unchecked Sendable {
 
     private func deliver() {
         while true {
-            let next: (EventHandler, [UInt8])? = monitor.locked {
+            let next: (EventHandler, HostEventString)? = monitor.locked {
                 guard !closed, let handler, let event = queue.pop() else {
                     deliveryScheduled = false
                     deliveringThread = nil
@@ -126,13 +130,11 @@ final class EventHub: EventSink, @unchecked Sendable {
                 return (handler, event)
             }
             guard let (handler, event) = next else { return }
-            var terminated = event
-            terminated.append(0)
-            terminated.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.map { base in
-                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { handler.function($0, handler.userData) }
-                }
-            }
+            // Out of memory when it was queued: there is no string to show (nor memory to
+            // say so in); every other event is the host's for the callback, then freed here.
+            guard let pointer = event.pointer else { continue }
+            handler.function(pointer, handler.userData)
+            free(pointer)
         }
     }
 }

@@ -219,7 +219,10 @@ public func paywire_client_poll(
         return deliver(failure(.wrongParam, "timeout_ms must be >= 0", field: "timeout_ms"), to: outJSON)
     }
     switch handle.events.poll(timeoutMs: timeoutMs) {
-    case .event(let bytes): return deliver(CallResponse(status: .ok, envelope: bytes), to: outJSON)
+    case .event(let string):
+        // Made when the event was queued: handed over, not copied.
+        outJSON?.pointee = string
+        return string == nil ? Status.noMemory.rawValue : Status.ok.rawValue
     case .timedOut: return deliver(failure(.timeout, "no event within \(timeoutMs) ms"), to: outJSON)
     case .closed: return deliver(failure(.closed, "the client was freed"), to: outJSON)
     case .handlerSet:

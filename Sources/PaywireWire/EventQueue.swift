@@ -10,12 +10,37 @@
 /// - Everything else is kept. Its sources are bounded where the work enters: an answer is
 ///   queued only for an async call that `reserveAnswer` accepted, and other kept work is
 ///   refused while `isBacklogged`.
-public struct EventQueue: Sendable {
-    private struct Entry {
-        package var bytes: [UInt8]
-        package let name: String
-        package let seq: UInt64
-        package let retention: EventRetention
+/// A queued event's complete JSON as the queue holds it until the host takes it. The boundary
+/// holds it as the C string it hands over (made on the emitting thread, so a poll copies nothing);
+/// tests hold the bytes.
+public protocol EncodedEvent {
+    /// Holds `bytes`, one event's complete JSON.
+    init(encoded bytes: [UInt8])
+    /// Releases what it holds: the queue replaced it, or the queue is emptied with it untaken.
+    func discard()
+}
+
+extension Array: EncodedEvent where Element == UInt8 {
+    public init(encoded bytes: [UInt8]) { self = bytes }
+    public func discard() {}
+}
+
+///
+/// Its code is inlinable so that the boundary's queue is specialized for its own `Encoded`: a
+/// poll then runs no generic code.
+public struct EventQueue<Encoded: EncodedEvent> {
+    @usableFromInline struct Entry {
+        @usableFromInline var encoded: Encoded?
+        @usableFromInline let name: String
+        @usableFromInline let seq: UInt64
+        @usableFromInline let retention: EventRetention
+
+        @inlinable init(encoded: Encoded?, name: String, seq: UInt64, retention: EventRetention) {
+            self.encoded = encoded
+            self.name = name
+            self.seq = seq
+            self.retention = retention
+        }
     }
 
     /// Droppable events are dropped once this many events are queued (the last slot is the
@@ -23,39 +48,39 @@ public struct EventQueue: Sendable {
     public let limit: Int
     /// Most async calls whose answers the host has not taken yet.
     public let answerLimit: Int
-    private var items: [Entry] = []
-    private var head = 0
-    private var nextSeq: UInt64 = 1
-    private var droppedCount: UInt64 = 0
-    private var firstDroppedSeq: UInt64 = 0
+    @usableFromInline var items: [Entry] = []
+    @usableFromInline var head = 0
+    @usableFromInline var nextSeq: UInt64 = 1
+    @usableFromInline var droppedCount: UInt64 = 0
+    @usableFromInline var firstDroppedSeq: UInt64 = 0
     /// Queued events that are neither droppable nor answers.
-    private var keptCount = 0
+    @usableFromInline var keptCount = 0
     /// Async calls accepted whose answers the host has not taken.
-    private var answersOwed = 0
+    @usableFromInline var answersOwed = 0
 
     /// Creates a queue dropping at `limit` events (at least 2) and owing at most `answerLimit`
     /// answers (at least 1).
-    public init(limit: Int, answerLimit: Int) {
+    @inlinable public init(limit: Int, answerLimit: Int) {
         self.limit = max(2, limit)
         self.answerLimit = max(1, answerLimit)
     }
 
     /// Events waiting to be taken.
-    public var count: Int { items.count - head }
+    @inlinable public var count: Int { items.count - head }
 
     /// Whether `limit` events that must not be lost (answers aside) wait for the host.
-    public var isBacklogged: Bool { keptCount >= limit }
+    @inlinable public var isBacklogged: Bool { keptCount >= limit }
 
     /// Accepts one more async call whose answer will be queued, or refuses it (false) when
     /// `answerLimit` answers are already owed to the host.
-    public mutating func reserveAnswer() -> Bool {
+    @inlinable public mutating func reserveAnswer() -> Bool {
         guard answersOwed < answerLimit else { return false }
         answersOwed += 1
         return true
     }
 
     /// Queues the event by its retention rule.
-    public mutating func push(_ event: Event) {
+    @inlinable public mutating func push(_ event: Event) {
         switch event.retention {
         case .droppable:
             if droppedCount > 0 || count >= limit - 1 {
@@ -64,7 +89,8 @@ public struct EventQueue: Sendable {
             }
         case .latestState:
             if count >= limit - 1, let index = queuedIndex(of: event.name) {
-                items[index].bytes = event.encoded(seq: items[index].seq)
+                items[index].encoded?.discard()
+                items[index].encoded = Encoded(encoded: event.encoded(seq: items[index].seq))
                 return
             }
             queueOverflowReport()
@@ -76,46 +102,57 @@ public struct EventQueue: Sendable {
 
     /// Takes the oldest event, queueing the overflow report first when events were dropped and
     /// there is room for it.
-    public mutating func pop() -> [UInt8]? {
+    @inlinable public mutating func pop() -> Encoded? {
         if head == items.count, count < limit - 1 { queueOverflowReport() }
         guard head < items.count else { return nil }
-        let entry = items[head]
-        items[head].bytes = []
+        // Taken out of its slot rather than copied with it: no reference counted twice.
+        let encoded = items[head].encoded.take()
+        let retention = items[head].retention
         head += 1
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
             head = 0
         }
-        switch entry.retention {
+        switch retention {
         case .droppable: break
         case .answer: answersOwed -= 1
         case .kept, .latestState: keptCount -= 1
         }
         if count < limit - 1 { queueOverflowReport() }
-        return entry.bytes
+        return encoded
     }
 
-    private mutating func takeSeq() -> UInt64 {
+    /// Discards every event not taken (the client is gone); the queue is empty after it.
+    @inlinable public mutating func discardAll() {
+        while head < items.count {
+            items[head].encoded.take()?.discard()
+            head += 1
+        }
+        items.removeAll()
+        head = 0
+    }
+
+    @inlinable mutating func takeSeq() -> UInt64 {
         defer { nextSeq += 1 }
         return nextSeq
     }
 
-    private mutating func append(_ event: Event, seq: UInt64) {
-        items.append(Entry(bytes: event.encoded(seq: seq), name: event.name, seq: seq, retention: event.retention))
+    @inlinable mutating func append(_ event: Event, seq: UInt64) {
+        items.append(Entry(encoded: Encoded(encoded: event.encoded(seq: seq)), name: event.name, seq: seq, retention: event.retention))
         switch event.retention {
         case .droppable, .answer: break
         case .kept, .latestState: keptCount += 1
         }
     }
 
-    private mutating func drop() {
+    @inlinable mutating func drop() {
         let seq = takeSeq()
         if droppedCount == 0 { firstDroppedSeq = seq }
         droppedCount += 1
     }
 
     /// The queued snapshot named `name` not yet taken, newest first.
-    private func queuedIndex(of name: String) -> Int? {
+    @inlinable func queuedIndex(of name: String) -> Int? {
         var index = items.count - 1
         while index >= head {
             if items[index].name == name && items[index].retention == .latestState { return index }
@@ -126,12 +163,19 @@ public struct EventQueue: Sendable {
 
     /// Queues `events_overflowed` for the events dropped since the last report, right after
     /// them: its `seq` is the one after the last dropped event's.
-    private mutating func queueOverflowReport() {
+    @inlinable mutating func queueOverflowReport() {
         guard droppedCount > 0 else { return }
         let dropped = droppedCount
         let first = firstDroppedSeq
         droppedCount = 0
-        let report = Event("events_overflowed") { writer in
+        append(.overflowReport(dropped: dropped, firstSeq: first), seq: takeSeq())
+    }
+}
+
+extension Event {
+    /// `events_overflowed`: `dropped` events were dropped, from `firstSeq` on.
+    @usableFromInline static func overflowReport(dropped: UInt64, firstSeq first: UInt64) -> Event {
+        Event("events_overflowed") { writer in
             writer.key("dropped")
             writer.number(JSONNumber(validatedText: String(dropped)))
             writer.key("first_dropped_seq")
@@ -139,6 +183,6 @@ public struct EventQueue: Sendable {
             writer.key("last_dropped_seq")
             writer.number(JSONNumber(validatedText: String(first + dropped - 1)))
         }
-        append(report, seq: takeSeq())
     }
 }
+

@@ -4,7 +4,7 @@ import Testing
 @testable import PaywireWire
 
 @Suite struct EventQueueTests {
-    private func seqs(_ queue: inout EventQueue) throws -> [(String, Int)] {
+    private func seqs(_ queue: inout EventQueue<[UInt8]>) throws -> [(String, Int)] {
         var result: [(String, Int)] = []
         while let bytes = queue.pop() {
             guard case .object(let object) = try JSONParser.parse(bytes),
@@ -16,13 +16,13 @@ import Testing
     }
 
     @Test func numbersEventsInOrderFromOne() throws {
-        var queue = EventQueue(limit: 10, answerLimit: 10)
+        var queue = EventQueue<[UInt8]>(limit: 10, answerLimit: 10)
         for _ in 0..<3 { queue.push(Event("log", retention: .droppable)) }
         #expect(try seqs(&queue).map(\.1) == [1, 2, 3])
     }
 
     @Test func overflowDropsNewEventsAndReportsTheirRange() throws {
-        var queue = EventQueue(limit: 4, answerLimit: 4)
+        var queue = EventQueue<[UInt8]>(limit: 4, answerLimit: 4)
         for _ in 0..<6 { queue.push(Event("log", retention: .droppable)) }  // 3 fit, seqs 4...6 are dropped
         let taken = try seqs(&queue)
         #expect(taken.map(\.0) == ["log", "log", "log", "events_overflowed"])
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func overflowReportCarriesTheDroppedSeqs() throws {
-        var queue = EventQueue(limit: 2, answerLimit: 2)
+        var queue = EventQueue<[UInt8]>(limit: 2, answerLimit: 2)
         queue.push(Event("a", retention: .droppable))
         queue.push(Event("b", retention: .droppable))
         queue.push(Event("c", retention: .droppable))
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func keptEventsAreNeverDroppedAndTheNoticeComesRightAfterTheGap() throws {
-        var queue = EventQueue(limit: 4, answerLimit: 4)
+        var queue = EventQueue<[UInt8]>(limit: 4, answerLimit: 4)
         for _ in 0..<5 { queue.push(log()) }              // 1...3 queued, 4 and 5 dropped
         queue.push(Event("host_request"))                 // the notice (6) first, then the request (7)
         queue.push(log())                                 // still full: dropped (8)
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aNewerSnapshotTakesThePlaceAndSeqOfTheQueuedOneWhenFull() throws {
-        var queue = EventQueue(limit: 4, answerLimit: 4)
+        var queue = EventQueue<[UInt8]>(limit: 4, answerLimit: 4)
         queue.push(profile(1))
         queue.push(Event("host_request"))
         queue.push(Event("host_request"))
@@ -88,13 +88,13 @@ import Testing
     }
 
     @Test func snapshotsAreAllDeliveredWhileThereIsRoom() throws {
-        var queue = EventQueue(limit: 8, answerLimit: 4)
+        var queue = EventQueue<[UInt8]>(limit: 8, answerLimit: 4)
         for version in 1...3 { queue.push(profile(version)) }
         #expect(try seqs(&queue).map(\.1) == [1, 2, 3])
     }
 
     @Test func answersAreRefusedOnlyWhileTheLimitIsOwedAndFreedWhenTaken() throws {
-        var queue = EventQueue(limit: 4, answerLimit: 2)
+        var queue = EventQueue<[UInt8]>(limit: 4, answerLimit: 2)
         let accepted = [queue.reserveAnswer(), queue.reserveAnswer(), queue.reserveAnswer()]
         #expect(accepted == [true, true, false])
         for _ in 0..<6 { queue.push(log()) }              // a full queue of logs drops no answer
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func backloggedCountsKeptEventsNotLogsOrAnswers() throws {
-        var queue = EventQueue(limit: 4, answerLimit: 100)
+        var queue = EventQueue<[UInt8]>(limit: 4, answerLimit: 100)
         for _ in 0..<10 { queue.push(log()) }
         for _ in 0..<10 where queue.reserveAnswer() { queue.push(Event("call_result", retention: .answer)) }
         #expect(!queue.isBacklogged)
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func theQueueStaysBoundedWhenTheHostNeverTakesAnything() {
-        var queue = EventQueue(limit: 16, answerLimit: 8)
+        var queue = EventQueue<[UInt8]>(limit: 16, answerLimit: 8)
         for round in 0..<10_000 {
             queue.push(log())
             queue.push(profile(round))
@@ -129,4 +129,41 @@ import Testing
         // logs <= limit, one snapshot, answers <= answerLimit, kept <= limit, plus notices.
         #expect(queue.count <= 16 + 1 + 8 + 16 + 16)
     }
+
+    @Test func everyEventThatIsNotTakenIsDiscardedOnceAndATakenOneNever() {
+        let ledger = DiscardLedger()
+        DiscardLedger.$current.withValue(ledger) { queueAndDiscard(ledger) }
+    }
+
+    private func queueAndDiscard(_ ledger: DiscardLedger) {
+        var queue = EventQueue<CountedEvent>(limit: 4, answerLimit: 4)
+        queue.push(profile(1))
+        queue.push(Event("host_request"))
+        queue.push(Event("host_request"))
+        queue.push(profile(2))                            // full: version 1's string is discarded
+        #expect(ledger.discarded == 1)
+        let taken = queue.pop()
+        #expect(taken != nil)
+        queue.discardAll()                                // the client is freed with two queued
+        #expect(ledger.discarded == 3)
+        #expect(queue.count == 0 && queue.pop() == nil)
+        #expect(ledger.made == 4)                         // the taken one is the caller's to free
+    }
+}
+
+/// Counts what a test queue made and discarded (the boundary's payload frees a C string there);
+/// task-local, as tests run in parallel.
+private final class DiscardLedger: @unchecked Sendable {
+    @TaskLocal static var current: DiscardLedger?
+    var made = 0
+    var discarded = 0
+}
+
+private struct CountedEvent: EncodedEvent, Equatable {
+    let bytes: [UInt8]
+    init(encoded bytes: [UInt8]) {
+        self.bytes = bytes
+        DiscardLedger.current?.made += 1
+    }
+    func discard() { DiscardLedger.current?.discarded += 1 }
 }
