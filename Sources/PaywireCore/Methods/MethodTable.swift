@@ -2,8 +2,9 @@ import PaywireModel
 import PaywireWire
 
 /// One method of the wire: how its params are read and which part answers. Adding a method
-/// is adding one entry to one of the area lists below.
-struct MethodEntry: Sendable {
+/// is adding one entry to one of the area lists below. A class: every call copies the entry it
+/// resolved, and one reference costs less to copy and destroy than a name and two closures.
+final class MethodEntry: Sendable {
     typealias Handler = @Sendable (Client, Fields) throws(WireError) -> CallOutcome
     /// Reads the params text itself when it can, skipping the general parse (an inline bundle
     /// of megabytes is indexed where it sits); nil from it means "take the general path".
