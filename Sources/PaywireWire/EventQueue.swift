@@ -10,21 +10,6 @@
 /// - Everything else is kept. Its sources are bounded where the work enters: an answer is
 ///   queued only for an async call that `reserveAnswer` accepted, and other kept work is
 ///   refused while `isBacklogged`.
-/// A queued event's complete JSON as the queue holds it until the host takes it. The boundary
-/// holds it as the C string it hands over (made on the emitting thread, so a poll copies nothing);
-/// tests hold the bytes.
-public protocol EncodedEvent {
-    /// Holds `bytes`, one event's complete JSON.
-    init(encoded bytes: [UInt8])
-    /// Releases what it holds: the queue replaced it, or the queue is emptied with it untaken.
-    func discard()
-}
-
-extension Array: EncodedEvent where Element == UInt8 {
-    public init(encoded bytes: [UInt8]) { self = bytes }
-    public func discard() {}
-}
-
 ///
 /// Its code is inlinable so that the boundary's queue is specialized for its own `Encoded`: a
 /// poll then runs no generic code.
