@@ -18,8 +18,8 @@ struct EventHandler: @unchecked Sendable {
 /// of events to a handler on a queue the core owns (never on a caller's stack).
 final class EventHub: EventSink, @unchecked Sendable {
     enum PollOutcome {
-        /// The event, for the host to free; nil when it could not be allocated.
-        case event(UnsafeMutablePointer<CChar>?)
+        /// The event, for the host to free.
+        case event(UnsafeMutablePointer<CChar>)
         case timedOut
         case closed
         case handlerSet
@@ -130,11 +130,8 @@ final class EventHub: EventSink, @unchecked Sendable {
                 return (handler, event)
             }
             guard let (handler, event) = next else { return }
-            // Out of memory when it was queued: there is no string to show (nor memory to
-            // say so in); every other event is the host's for the callback, then freed here.
-            guard let pointer = event.pointer else { continue }
-            handler.function(pointer, handler.userData)
-            free(pointer)
+            handler.function(event.pointer, handler.userData)
+            event.discard()  // the host's for the callback only
         }
     }
 }

@@ -222,7 +222,7 @@ public func paywire_client_poll(
     case .event(let string):
         // Made when the event was queued: handed over, not copied.
         outJSON?.pointee = string
-        return string == nil ? Status.noMemory.rawValue : Status.ok.rawValue
+        return Status.ok.rawValue
     case .timedOut: return deliver(failure(.timeout, "no event within \(timeoutMs) ms"), to: outJSON)
     case .closed: return deliver(failure(.closed, "the client was freed"), to: outJSON)
     case .handlerSet:

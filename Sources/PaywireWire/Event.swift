@@ -22,21 +22,30 @@ public struct Event: Sendable {
 
     /// The complete event JSON with its sequence number.
     public func encoded(seq: UInt64) -> [UInt8] {
+        let (head, members) = parts(seq: seq)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(payload.count + name.utf8.count + 32)
+        bytes.reserveCapacity(head.count + members.count + 2)
+        bytes.append(contentsOf: head)
+        if !members.isEmpty {
+            bytes.append(UInt8(ascii: ","))
+            bytes.append(contentsOf: members)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// What `encoded(seq:)` is written from, for a holder that writes it in place: the head
+    /// `{"event":...,"seq":N` and the payload's members without braces (empty when it has none).
+    /// The event is the head, then a comma and the members when there are any, then `}`.
+    public func parts(seq: UInt64) -> (head: ArraySlice<UInt8>, members: ArraySlice<UInt8>) {
         var head = JSONWriter()
         head.object { writer in
             writer.member("event", name)
             writer.key("seq")
             writer.number(JSONNumber(validatedText: String(seq)))
         }
-        bytes.append(contentsOf: head.bytes.dropLast())  // drop "}"
-        if payload.count > 2 {
-            bytes.append(UInt8(ascii: ","))
-            bytes.append(contentsOf: payload.dropFirst().dropLast())  // members without braces
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
+        let members = payload.count > 2 ? payload.dropFirst().dropLast() : payload[0..<0]
+        return (head.bytes.dropLast(), members)  // the head without its "}"
     }
 }
 

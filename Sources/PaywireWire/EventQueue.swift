@@ -74,15 +74,23 @@ public struct EventQueue<Encoded: EncodedEvent> {
             }
         case .latestState:
             if count >= limit - 1, let index = queuedIndex(of: event.name) {
-                items[index].encoded?.discard()
-                items[index].encoded = Encoded(encoded: event.encoded(seq: items[index].seq))
+                // Out of memory for the newer one: the older stays, a state rather than none.
+                if let newer = Encoded(event, seq: items[index].seq) {
+                    items[index].encoded?.discard()
+                    items[index].encoded = newer
+                }
                 return
             }
             queueOverflowReport()
         case .kept, .answer:
             queueOverflowReport()
         }
-        append(event, seq: takeSeq())
+        let seq = takeSeq()
+        if !append(event, seq: seq) {
+            // Out of memory for it: dropped as a log would be, so the notice names its seq.
+            markDropped(seq)
+            if event.retention == .answer { answersOwed -= 1 }
+        }
     }
 
     /// Takes the oldest event, queueing the overflow report first when events were dropped and
@@ -115,6 +123,7 @@ public struct EventQueue<Encoded: EncodedEvent> {
         }
         items.removeAll()
         head = 0
+        (keptCount, answersOwed, droppedCount) = (0, 0, 0)
     }
 
     @inlinable mutating func takeSeq() -> UInt64 {
@@ -122,16 +131,20 @@ public struct EventQueue<Encoded: EncodedEvent> {
         return nextSeq
     }
 
-    @inlinable mutating func append(_ event: Event, seq: UInt64) {
-        items.append(Entry(encoded: Encoded(encoded: event.encoded(seq: seq)), name: event.name, seq: seq, retention: event.retention))
+    /// Queues the event numbered `seq`; false when there was no memory to hold it.
+    @inlinable mutating func append(_ event: Event, seq: UInt64) -> Bool {
+        guard let encoded = Encoded(event, seq: seq) else { return false }
+        items.append(Entry(encoded: encoded, name: event.name, seq: seq, retention: event.retention))
         switch event.retention {
         case .droppable, .answer: break
         case .kept, .latestState: keptCount += 1
         }
+        return true
     }
 
-    @inlinable mutating func drop() {
-        let seq = takeSeq()
+    @inlinable mutating func drop() { markDropped(takeSeq()) }
+
+    @inlinable mutating func markDropped(_ seq: UInt64) {
         if droppedCount == 0 { firstDroppedSeq = seq }
         droppedCount += 1
     }
@@ -153,7 +166,11 @@ public struct EventQueue<Encoded: EncodedEvent> {
         let dropped = droppedCount
         let first = firstDroppedSeq
         droppedCount = 0
-        append(.overflowReport(dropped: dropped, firstSeq: first), seq: takeSeq())
+        let seq = takeSeq()
+        if !append(.overflowReport(dropped: dropped, firstSeq: first), seq: seq) {
+            // The notice's own seq joins the range it will name when there is memory again.
+            (droppedCount, firstDroppedSeq) = (dropped + 1, first)
+        }
     }
 }
 

@@ -146,8 +146,40 @@ import Testing
         #expect(taken != nil)
         queue.discardAll()                                // the client is freed with two queued
         #expect(ledger.discarded == 3)
-        #expect(queue.count == 0 && queue.pop() == nil)
+        #expect(queue.count == 0 && queue.pop() == nil && !queue.isBacklogged)
         #expect(ledger.made == 4)                         // the taken one is the caller's to free
+    }
+
+    @Test func anEventWithNoMemoryToHoldItIsAGapTheOverflowNoticeNames() throws {
+        var queue = EventQueue<CountedEvent>(limit: 8, answerLimit: 1)
+        queue.push(Event("host_request"))                 // 1
+        let reserved = queue.reserveAnswer()
+        queue.push(Event("call_result", retention: .answer) { $0.member("no_memory", true) })  // 2: not held, no longer owed
+        let reservedAgain = queue.reserveAnswer()         // the limit is one answer
+        #expect(reserved && reservedAgain)
+        queue.push(Event("host_request"))                 // the notice (3) first, then 4
+        var taken: [(String, Int, JSONObject)] = []
+        while let event = queue.pop() {
+            guard case .object(let object) = try JSONParser.parse(event.bytes), case .string(let name)? = object["event"],
+                  case .number(let seq)? = object["seq"], let value = seq.intValue else { Issue.record("malformed"); return }
+            taken.append((name, value, object))
+        }
+        #expect(taken.map(\.0) == ["host_request", "events_overflowed", "host_request"])
+        #expect(taken.map(\.1) == [1, 3, 4])
+        #expect(taken[1].2["first_dropped_seq"] == .number(JSONNumber(2)))
+        #expect(taken[1].2["last_dropped_seq"] == .number(JSONNumber(2)))
+    }
+
+    @Test func aNewerSnapshotWithNoMemoryLeavesTheQueuedOne() throws {
+        var queue = EventQueue<CountedEvent>(limit: 2, answerLimit: 1)
+        queue.push(profile(1))                            // 1, and the queue is full
+        queue.push(Event("did_load_latest_profile", retention: .latestState) { $0.member("no_memory", true) })
+        #expect(queue.count == 1)
+        guard let kept = queue.pop(), case .object(let object) = try JSONParser.parse(kept.bytes) else {
+            Issue.record("the queued snapshot is gone"); return
+        }
+        #expect(object["version"] == .number(JSONNumber(1)))
+        #expect(object["seq"] == .number(JSONNumber(1)))
     }
 }
 
@@ -159,10 +191,13 @@ private final class DiscardLedger: @unchecked Sendable {
     var discarded = 0
 }
 
+/// Held as bytes, except that an event with a `no_memory` member finds none (as `malloc`
+/// returning NULL).
 private struct CountedEvent: EncodedEvent, Equatable {
     let bytes: [UInt8]
-    init(encoded bytes: [UInt8]) {
-        self.bytes = bytes
+    init?(_ event: Event, seq: UInt64) {
+        guard event.payload.firstRange(of: Array("\"no_memory\"".utf8)) == nil else { return nil }
+        bytes = event.encoded(seq: seq)
         DiscardLedger.current?.made += 1
     }
     func discard() { DiscardLedger.current?.discarded += 1 }
