@@ -2,7 +2,7 @@ import PaywireModel
 import PaywireWire
 
 /// How the backend took a batch, as the delivery rules see it.
-enum BatchAnswer: Equatable, Sendable {
+enum BatchAnswer: Sendable {
     /// 2xx: every record of the batch is stored; delete them.
     case accepted
     /// 408, 429, 5xx, or no answer: try again later, after `retryAfterMilliseconds` at least.
@@ -21,7 +21,7 @@ enum BatchAnswer: Equatable, Sendable {
 /// jitter and never poll faster than the schedule.
 struct DeliveryMachine: Sendable {
     /// The delivery rules' numbers; their defaults live in `AnalyticsConfig`, once.
-    struct Settings: Equatable, Sendable {
+    struct Settings: Sendable {
         var flushIntervalMilliseconds: Int
         var flushAt: Int
         var exposureFlushDelayMilliseconds: Int
@@ -64,14 +64,14 @@ struct DeliveryMachine: Sendable {
     }
 
     /// Which records a batch carries.
-    enum Selection: Equatable, Sendable {
+    enum Selection: Sendable {
         /// The oldest records, at most this many.
         case oldest(Int)
         /// Exactly these (a part of a refused batch being bisected).
         case ids([String])
     }
 
-    enum Action: Equatable, Sendable {
+    enum Action: Sendable {
         case send(Selection)
         /// Sets the timer (replacing the one set before).
         case schedule(Timer, afterMilliseconds: Int)
@@ -261,3 +261,11 @@ struct DeliveryMachine: Sendable {
         return settings.retryMinMilliseconds + Int(span * min(max(jitter, 0), 0.999_999))
     }
 }
+
+#if DEBUG
+// Tests compare these; the release library never does and leaves their == out (20 KB in all).
+extension BatchAnswer: Equatable {}
+extension DeliveryMachine.Settings: Equatable {}
+extension DeliveryMachine.Selection: Equatable {}
+extension DeliveryMachine.Action: Equatable {}
+#endif

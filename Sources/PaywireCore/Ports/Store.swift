@@ -23,7 +23,7 @@ protocol StoreAdapter: AnyObject {
 }
 
 /// What is asked of the store.
-enum StoreOperation: Equatable, Sendable {
+enum StoreOperation: Sendable {
     case fetchProducts([String])
     /// A purchase of the product, as events and the host request carry it.
     case purchase(ViewProduct)
@@ -47,7 +47,7 @@ enum StorePlan {
 }
 
 /// How an operation ended.
-enum StoreOutcome: Equatable, Sendable {
+enum StoreOutcome: Sendable {
     case products(Result<[StoreProduct], WireError>)
     case purchase(PurchaseOutcome)
     case restore(RestoreOutcome)
@@ -59,7 +59,7 @@ enum StoreOutcome: Equatable, Sendable {
     case entitlements(Result<[StoreTransaction], WireError>)
 }
 
-enum PurchaseOutcome: Equatable, Sendable {
+enum PurchaseOutcome: Sendable {
     /// Bought. `transaction` is what the backend validates (nil when the host reported none:
     /// access then stays unverified); `expiresAt` is the store's word on until when.
     case succeeded(transaction: StoreTransaction?, expiresAt: Int?)
@@ -69,8 +69,16 @@ enum PurchaseOutcome: Equatable, Sendable {
     case failed(WireError)
 }
 
-enum RestoreOutcome: Equatable, Sendable {
+enum RestoreOutcome: Sendable {
     /// What the store says the user owns: the products, and their transactions when it gives them.
     case restored(productIds: [String], transactions: [StoreTransaction])
     case failed(WireError)
 }
+
+#if DEBUG
+// Tests compare these; the release library never does and leaves their == out (20 KB in all).
+extension StoreOperation: Equatable {}
+extension StoreOutcome: Equatable {}
+extension PurchaseOutcome: Equatable {}
+extension RestoreOutcome: Equatable {}
+#endif

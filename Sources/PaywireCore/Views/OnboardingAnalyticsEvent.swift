@@ -2,7 +2,7 @@ import PaywireModel
 import PaywireWire
 
 /// An analytics event of the flow, with its canonical snake_case name when it is a known one.
-struct OnboardingAnalyticsEvent: Equatable, Sendable {
+struct OnboardingAnalyticsEvent: Sendable {
     static let knownNames: Set<String> = [
         "onboarding_started", "screen_presented", "screen_completed", "second_screen_presented",
         "registration_screen_presented", "products_screen_presented", "user_email_collected",
@@ -59,3 +59,8 @@ struct OnboardingAnalyticsEvent: Equatable, Sendable {
 }
 
 /// Field access that takes a snake_case or a camelCase key, and reports errors as
+
+#if DEBUG
+// Tests compare these; the release library never does and leaves their == out (20 KB in all).
+extension OnboardingAnalyticsEvent: Equatable {}
+#endif

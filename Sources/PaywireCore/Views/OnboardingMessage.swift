@@ -7,7 +7,7 @@ import PaywireWire
 /// `screen_index`, `total_screens`, `multi_select`, `date_picker`) and camelCase (`actionId`,
 /// `meta.onboardingId`, `screenClientId`, `screenIndex`, `screensTotal`, `multiSelect`,
 /// `datePicker`). Both are accepted, field by field; the events always use snake_case.
-enum OnboardingMessage: Equatable, Sendable {
+enum OnboardingMessage: Sendable {
     case custom(actionId: String, meta: OnboardingMeta)
     case close(actionId: String, meta: OnboardingMeta)
     case openPaywall(actionId: String, meta: OnboardingMeta)
@@ -95,7 +95,7 @@ enum OnboardingMessage: Equatable, Sendable {
 }
 
 /// Where the user is in the flow, in canonical form.
-struct OnboardingMeta: Equatable, Sendable {
+struct OnboardingMeta: Sendable {
     let onboardingId: String
     let screenCid: String
     let screenIndex: Int
@@ -216,3 +216,9 @@ struct DialectFields {
         return elements
     }
 }
+
+#if DEBUG
+// Tests compare these; the release library never does and leaves their == out (20 KB in all).
+extension OnboardingMessage: Equatable {}
+extension OnboardingMeta: Equatable {}
+#endif

@@ -2,9 +2,9 @@ import PaywireModel
 import PaywireWire
 
 /// An answer the user gave: which element, and its canonical value.
-struct OnboardingStateUpdate: Equatable, Sendable {
+struct OnboardingStateUpdate: Sendable {
     /// One option of a select or multi-select.
-    struct Option: Equatable, Sendable {
+    struct Option: Sendable {
         let id: String
         let value: String
         let label: String
@@ -12,7 +12,7 @@ struct OnboardingStateUpdate: Equatable, Sendable {
 
     enum InputKind: String, CaseIterable, Sendable { case text, email, number }
 
-    enum Value: Equatable, Sendable {
+    enum Value: Sendable {
         case select(Option)
         case multiSelect([Option])
         case input(InputKind, JSONValue)
@@ -144,3 +144,10 @@ extension OnboardingStateUpdate.Option {
         }
     }
 }
+
+#if DEBUG
+// Tests compare these; the release library never does and leaves their == out (20 KB in all).
+extension OnboardingStateUpdate: Equatable {}
+extension OnboardingStateUpdate.Option: Equatable {}
+extension OnboardingStateUpdate.Value: Equatable {}
+#endif

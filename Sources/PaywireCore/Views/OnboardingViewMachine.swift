@@ -3,7 +3,7 @@ import PaywireWire
 
 /// What an onboarding page's message leads to, in order: keep an answer, emit an event,
 /// record an email on the profile, open a paywall.
-enum OnboardingAction: Equatable, Sendable {
+enum OnboardingAction: Sendable {
     case recordAnswer(OnboardingStateUpdate, OnboardingMeta)
     case emit(OnboardingViewEvent)
     case recordEmail(String)
@@ -47,3 +47,8 @@ struct OnboardingViewMachine: Sendable {
         }
     }
 }
+
+#if DEBUG
+// Tests compare these; the release library never does and leaves their == out (20 KB in all).
+extension OnboardingAction: Equatable {}
+#endif

@@ -4,7 +4,7 @@ import PaywireWire
 /// What a paywall view asks for: an event, a store operation, a question to the host, a grant
 /// of access, or a timer. Actions run in the order returned, so the order of events is the
 /// order written in the machine below, and nowhere else.
-enum PaywallViewAction: Equatable, Sendable {
+enum PaywallViewAction: Sendable {
     case emit(PaywallViewEvent)
     case store(StoreOperation)
     /// A purchase of a product the paywall names an offer for: the backend signs the offer
@@ -24,7 +24,7 @@ enum PaywallViewAction: Equatable, Sendable {
 }
 
 /// What came of a restore once access was settled.
-struct RestoreSettlement: Equatable, Sendable {
+struct RestoreSettlement: Sendable {
     let restoredProductIds: [String]
     /// Whether the profile now has an active access level (a restore that gives access closes
     /// the view; one that finds nothing leaves it open).
@@ -34,7 +34,7 @@ struct RestoreSettlement: Equatable, Sendable {
 }
 
 /// A question a view puts to the host itself, not through the store.
-enum PaywallViewQuestion: Equatable, Sendable {
+enum PaywallViewQuestion: Sendable {
     /// Observer mode: the app completes the purchase and reports how it went.
     case observerPurchase(ViewProduct)
     /// Products failed to load: retry after the delay?
@@ -67,7 +67,7 @@ enum PaywallViewQuestion: Equatable, Sendable {
 }
 
 /// The timers a paywall view owns.
-enum PaywallViewTimer: Equatable, Sendable {
+enum PaywallViewTimer: Sendable {
     case retryProducts
 }
 
@@ -77,7 +77,7 @@ enum PaywallViewTimer: Equatable, Sendable {
 /// store operation and question ends (the broker's deadlines).
 struct PaywallViewMachine: Sendable {
     /// What a view needs to know of its client, fixed for its life.
-    struct Environment: Equatable, Sendable {
+    struct Environment: Sendable {
         /// The app completes purchases itself; the view only asks it to.
         var observerMode = false
         /// Why the store can do nothing (no billing provider), or nil.
@@ -391,3 +391,12 @@ struct PaywallViewMachine: Sendable {
         WireError(code, message, details: JSONObject([("view_id", .string(info.id))]))
     }
 }
+
+#if DEBUG
+// Tests compare these; the release library never does and leaves their == out (20 KB in all).
+extension PaywallViewAction: Equatable {}
+extension RestoreSettlement: Equatable {}
+extension PaywallViewQuestion: Equatable {}
+extension PaywallViewTimer: Equatable {}
+extension PaywallViewMachine.Environment: Equatable {}
+#endif

@@ -3,7 +3,7 @@ import PaywireWire
 
 /// Which placement, A/B test and variation a view shows: the analytics context every view
 /// event carries, so conversion can be measured per placement and variant.
-struct ViewInfo: Equatable, Sendable {
+struct ViewInfo: Sendable {
     let id: String
     let placementId: String
     let abTestName: String
@@ -37,7 +37,7 @@ extension ViewInfo: HostRequestOrigin {
 
 /// The host's own context for a view, `{placement?, experiment?, variant?}` (the AppDNA
 /// `PaywallContext`): kept as given and echoed, never interpreted.
-struct ViewContext: Equatable, Sendable {
+struct ViewContext: Sendable {
     let placement: String?
     let experiment: String?
     let variant: String?
@@ -135,7 +135,7 @@ enum DismissReason: String, CaseIterable, Sendable {
 
 /// What the user did that is not a purchase or a restore. The last four are AppDNA's paywall
 /// actions, reported as they come (`value` optional: the feature, the plan, the link).
-enum ViewAction: Equatable, Sendable {
+enum ViewAction: Sendable {
     case close, systemBack, openURL(String), custom(String)
     case ctaTapped, featureSelected(String?), planChanged(String?), linkTapped(String?)
 
@@ -196,3 +196,10 @@ enum ViewAction: Equatable, Sendable {
         }
     }
 }
+
+#if DEBUG
+// Tests compare these; the release library never does and leaves their == out (20 KB in all).
+extension ViewInfo: Equatable {}
+extension ViewContext: Equatable {}
+extension ViewAction: Equatable {}
+#endif
