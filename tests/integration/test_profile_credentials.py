@@ -112,6 +112,18 @@ def test_a_batch_opens_one_held_profile_per_request(server):
     assert status == 200 and HEADER not in headers
 
 
+def test_a_body_naming_hundreds_of_profiles_is_checked_whole_and_a_held_one_still_guarded(server):
+    # 600 profiles: the door reads their credentials 500 at a time (one read each cost 25 ms a
+    # batch of 100, make bench), then the batch reader refuses more than 100 records.
+    many = {"records": [record(f"p-many-{i}") for i in range(600)]}
+    status, _, body = device(server, "/v1/events", many)
+    assert status == 400 and body["error"]["code"] == "invalid_request", body
+    # One held profile among them is still guarded by its credential.
+    held(server, "p-many-held")
+    status, _, body = device(server, "/v1/events", {"records": many["records"][:50] + [record("p-many-held")]})
+    assert status == 401 and body["error"]["code"] == "profile_credential_required"
+
+
 def test_an_identity_that_moves_the_device_brings_the_customers_profile_credential(server):
     first = held(server, "p-customer")
     status, _, _ = device(server, "/v1/profiles/p-customer/identity", identity("p-customer", "c-cred"), credential=first)

@@ -1,6 +1,11 @@
 /// The SQL of profile credentials, the same text for both engines.
 enum CredentialStatements {
     static let kept = "SELECT digest, used_at FROM profile_credentials WHERE profile_id = ?"
+    /// `kept` of several profiles in one statement (one `?` each), naming the profile of each.
+    static func kept(ofProfiles count: Int) -> String {
+        "SELECT profile_id, digest, used_at FROM profile_credentials WHERE profile_id IN ("
+            + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+    }
     static let markUsed = "UPDATE profile_credentials SET used_at = ? WHERE digest = ? AND used_at IS NULL"
     /// A profile no device holds yet keeps only its newest pending credential.
     static let dropPending = "DELETE FROM profile_credentials WHERE profile_id = ? AND used_at IS NULL"

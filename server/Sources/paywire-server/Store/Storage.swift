@@ -86,6 +86,9 @@ protocol Storage: Sendable {
 
     /// A profile's credentials as kept (`ProfileCredentials`): digests, and whether each was used.
     func profileCredentials(_ profileId: String) async throws -> [ProfileCredentials.Kept]
+    /// Several profiles' credentials in one read (a batch naming many profiles): each profile
+    /// named maps to its credentials, none when it has none.
+    func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]]
     /// Marks a pending credential used (a request carried it); one used already stays as it was.
     func credentialUsed(digest: String, now: Int) async throws
     /// Keeps a new credential of a profile; `replacingPending` drops its pending ones first (a

@@ -8,6 +8,15 @@ extension PostgresStorage {
         }
     }
 
+    func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]] {
+        var kept = Dictionary(profileIds.map { ($0, [ProfileCredentials.Kept]()) }, uniquingKeysWith: { first, _ in first })
+        for row in try await rows(CredentialStatements.kept(ofProfiles: profileIds.count), profileIds.map { .text($0) }) {
+            kept[try row["profile_id"].decode(String.self), default: []].append(
+                ProfileCredentials.Kept(digest: try row["digest"].decode(String.self), used: try row["used_at"].decode(Int?.self) != nil))
+        }
+        return kept
+    }
+
     func credentialUsed(digest: String, now: Int) async throws {
         _ = try await rows(CredentialStatements.markUsed, [.int(now), .text(digest)])
     }

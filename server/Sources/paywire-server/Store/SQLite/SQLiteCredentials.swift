@@ -10,6 +10,17 @@ extension SQLiteStorage {
         }
     }
 
+    func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]] {
+        try await database.read { db in
+            var kept = Dictionary(profileIds.map { ($0, [ProfileCredentials.Kept]()) }, uniquingKeysWith: { first, _ in first })
+            let sql = CredentialStatements.kept(ofProfiles: profileIds.count)
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(profileIds)) {
+                kept[row["profile_id"], default: []].append(ProfileCredentials.Kept(digest: row["digest"], used: (row["used_at"] as Int?) != nil))
+            }
+            return kept
+        }
+    }
+
     func credentialUsed(digest: String, now: Int) async throws {
         try await database.write { db in try db.execute(sql: CredentialStatements.markUsed, arguments: [now, digest]) }
     }
