@@ -58,8 +58,6 @@ struct OnboardingAnalyticsEvent: Sendable {
     }
 }
 
-/// Field access that takes a snake_case or a camelCase key, and reports errors as
-
 #if DEBUG
 // Tests compare these; the release library never does and leaves their == out (20 KB in all).
 extension OnboardingAnalyticsEvent: Equatable {}
