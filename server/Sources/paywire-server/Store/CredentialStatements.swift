@@ -1,7 +1,7 @@
 /// The SQL of profile credentials, the same text for both engines.
 enum CredentialStatements {
-    static let kept = "SELECT digest, used_at FROM profile_credentials WHERE profile_id = ?"
-    /// `kept` of several profiles in one statement (one `?` each), naming the profile of each.
+    /// Several profiles' credentials in one statement (one `?` each, at least one), naming the
+    /// profile of each.
     static func kept(ofProfiles count: Int) -> String {
         "SELECT profile_id, digest, used_at FROM profile_credentials WHERE profile_id IN ("
             + Array(repeating: "?", count: count).joined(separator: ", ") + ")"

@@ -84,10 +84,8 @@ protocol Storage: Sendable {
     func keepAudit(_ record: AuditRecord) async throws
     func auditRecords(limit: Int) async throws -> [AuditRecord]
 
-    /// A profile's credentials as kept (`ProfileCredentials`): digests, and whether each was used.
-    func profileCredentials(_ profileId: String) async throws -> [ProfileCredentials.Kept]
-    /// Several profiles' credentials in one read (a batch naming many profiles): each profile
-    /// named maps to its credentials, none when it has none.
+    /// Profiles' credentials as kept (`ProfileCredentials`: digests, and whether each was used),
+    /// in one read: a batch names many profiles. A profile with none is absent from the answer.
     func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]]
     /// Marks a pending credential used (a request carried it); one used already stays as it was.
     func credentialUsed(digest: String, now: Int) async throws
@@ -99,6 +97,13 @@ protocol Storage: Sendable {
     func reset() async throws
     /// Answers when the database does (`/readyz`).
     func ping() async throws
+}
+
+extension Storage {
+    /// One profile's credentials: the batch read of one (a web visitor's cookie names one).
+    func profileCredentials(_ profileId: String) async throws -> [ProfileCredentials.Kept] {
+        try await profileCredentials(of: [profileId])[profileId] ?? []
+    }
 }
 
 /// `/_dev/events/summary`: stored records, duplicates sent, batches, evictions reported.

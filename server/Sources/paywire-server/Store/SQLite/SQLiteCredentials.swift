@@ -2,17 +2,10 @@ import GRDB
 
 /// Profiles' credentials in SQLite.
 extension SQLiteStorage {
-    func profileCredentials(_ profileId: String) async throws -> [ProfileCredentials.Kept] {
-        try await database.read { db in
-            try Row.fetchAll(db, sql: CredentialStatements.kept, arguments: [profileId]).map {
-                ProfileCredentials.Kept(digest: $0["digest"], used: ($0["used_at"] as Int?) != nil)
-            }
-        }
-    }
-
     func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]] {
-        try await database.read { db in
-            var kept = Dictionary(profileIds.map { ($0, [ProfileCredentials.Kept]()) }, uniquingKeysWith: { first, _ in first })
+        guard !profileIds.isEmpty else { return [:] }
+        return try await database.read { db in
+            var kept: [String: [ProfileCredentials.Kept]] = [:]
             let sql = CredentialStatements.kept(ofProfiles: profileIds.count)
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(profileIds)) {
                 kept[row["profile_id"], default: []].append(ProfileCredentials.Kept(digest: row["digest"], used: (row["used_at"] as Int?) != nil))
