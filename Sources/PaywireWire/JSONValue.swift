@@ -67,7 +67,7 @@ public struct JSONObject: Equatable, Sendable {
 
 /// A parsed JSON document. Used for inputs (params, config, bundles); outputs are written
 /// from typed models by `JSONWriter`.
-public indirect enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(JSONNumber)
