@@ -314,6 +314,13 @@ integration: lib devserver deps
 	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python \
 	  python3 -m pytest -q tests/integration
 
+# The same suite on two fixed dates, every clock of the run moved together (tests/timeshift.py):
+# the last day of a 31-day month, where one calendar month after yesterday is 31 days, and 29
+# February. `python3 tests/dates/sweep.py` walks every month's end of a year.
+.PHONY: test-dates
+test-dates: lib harness devserver deps
+	python3 tests/dates/sweep.py --suites integration --dates 2027-03-31T12:00:00Z 2028-02-29T12:00:00Z
+
 # The same suite, the outbox's kill test and the A/B check on the second engine: a PostgreSQL of
 # Debian's packages started for this stage in a temporary directory on loopback, and stopped after
 # (tests/postgres/cluster.py); each test server gets a database of its own.

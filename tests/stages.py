@@ -99,6 +99,8 @@ FULL = TEST + [
     # The integration suite, the outbox's kill test and the A/B check again, on PostgreSQL
     # (make test meets PostgreSQL in replica-test): four minutes of a make test's fifteen.
     Stage("integration-postgres", ["lib", "devserver"]),
+    # The integration suite on the last day of a 31-day month and on 29 February (make test-dates).
+    Stage("test-dates", ["lib", "harness", "devserver"]),
     Stage("stress", ["devserver", "test-swift"], build=True),
     Stage("fuzz-build", ["test-swift"], build=True),
     Stage("fuzz-smoke", ["fuzz-build"]),

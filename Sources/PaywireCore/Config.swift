@@ -19,7 +19,7 @@ public struct ClientConfig: Sendable {
         "profile_id", "customer_user_id", "identity_token", "locale", "storage_dir", "fallback", "store",
         "observer_mode", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms",
         "products_retry_delay_ms", "context", "transport", "api_key", "analytics", "refresh_profile_on_start", "debug",
-        "offline_access_max_age_ms", "response_verification",
+        "offline_access_max_age_ms", "response_verification", "clock_offset_ms",
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
@@ -66,6 +66,11 @@ public struct ClientConfig: Sendable {
     /// `offline_access_max_age_ms`: how long the backend's grants give access without its answer.
     var offlineAccessMaxAgeMilliseconds = OfflineAccessRules.defaultMaxAge
     var logLevel: LogLevel = .warn
+    /// `clock_offset_ms`: the client's wall clock runs this far from the system's, so a test
+    /// suite can run on another date (the last day of a month, 29 February). Never set by an app.
+    var clockOffsetMilliseconds = 0
+    /// How far `clock_offset_ms` may move the clock: a century either way.
+    static let clockOffsetRange = -(100 * 366 * Milliseconds.day)...(100 * 366 * Milliseconds.day)
     /// How many events may wait for the host before the overflow rule applies.
     public private(set) var eventQueueLimit = ClientConfig.defaultEventQueueLimit
     /// How many async calls may wait for the host to take their answers before
@@ -134,6 +139,7 @@ public struct ClientConfig: Sendable {
         offlineAccessMaxAgeMilliseconds = try fields.optionalInt("offline_access_max_age_ms", in: Milliseconds.minute...(366 * Milliseconds.day))
             ?? OfflineAccessRules.defaultMaxAge
         logLevel = try fields.optionalEnum("log_level", LogLevel.self) ?? .warn
+        clockOffsetMilliseconds = try fields.optionalInt("clock_offset_ms", in: ClientConfig.clockOffsetRange) ?? 0
         eventQueueLimit = try fields.optionalInt("event_queue_limit", in: ClientConfig.eventQueueLimitRange)
             ?? ClientConfig.defaultEventQueueLimit
         asyncCallLimit = try fields.optionalInt("async_call_limit", in: ClientConfig.asyncCallLimitRange)

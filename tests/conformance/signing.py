@@ -17,7 +17,12 @@ becomes the `result` of host_respond: {"status", "headers" (with the signature's
 Signing needs the `cryptography` package (PyPI), imported only by the cases that sign.
 """
 import base64
-import time
+import sys
+from pathlib import Path
+
+# The run's date (tests/timeshift.py): a signature dated by the library's clock.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import timeshift  # noqa: E402
 
 CONTEXT = b"paywire-response-signature-v1\n"
 
@@ -40,7 +45,7 @@ def signed_answer(spec):
         return result
     path = "/v1/" + payload["url"].split("/v1/", 1)[1].split("?", 1)[0]
     etag = next((value for name, value in headers if name.lower() == "etag"), "")
-    signed_at = spec.get("signed_at", int(time.time() * 1000) + spec.get("signed_at_offset_ms", 0))
+    signed_at = spec.get("signed_at", timeshift.now_ms() + spec.get("signed_at_offset_ms", 0))
     signed_body = spec.get("signed_body", body) or ""
     nonce = spec.get("nonce", sent.get("x-paywire-nonce", ""))
     key = Ed25519PrivateKey.from_private_bytes(base64.b64decode(spec["private_key"]))

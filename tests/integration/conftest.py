@@ -17,7 +17,19 @@ import pytest
 import paywire
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "examples"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tests"))
 from operator_key import OperatorKey  # noqa: E402
+import timeshift  # noqa: E402
+
+if timeshift.OFFSET_MS:
+    class _ClientOnTheRunsDate(paywire.Client):
+        """A client of the library on the run's date (tests/timeshift.py): the servers these
+        tests start read the same offset from the environment."""
+
+        def __init__(self, config=None):
+            super().__init__(timeshift.client_config(config or {}))
+
+    paywire.Client = _ClientOnTheRunsDate
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEVSERVER = os.environ.get("PAYWIRE_DEVSERVER", str(ROOT / "build/bin/paywire-devserver"))
@@ -124,7 +136,7 @@ _event_counter = [0]
 def event_id():
     """A fresh lowercase UUID v7-shaped id (time-ordered prefix, counter suffix)."""
     _event_counter[0] += 1
-    millis = int(time.time() * 1000)
+    millis = timeshift.now_ms()
     hex_time = f"{millis:012x}"
     return f"{hex_time[:8]}-{hex_time[8:]}-7{_event_counter[0] % 4096:03x}-8000-{_event_counter[0]:012x}"
 

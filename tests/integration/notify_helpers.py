@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 from conftest import DevServer, as_read, purchase
+import timeshift
 
 DAY = 24 * 3600 * 1000
 BUNDLE_ID = "com.example.app"
@@ -23,7 +24,19 @@ INTERMEDIATE_MARKER = "1.2.840.113635.100.6.2.1"
 
 
 def now_ms():
-    return int(time.time() * 1000)
+    return timeshift.now_ms()
+
+
+def ms(text):
+    """Milliseconds since the epoch of a time in the dev server's date form."""
+    return round(datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def later_expiry(subscribed):
+    """An expiry a day past the purchase's own (`subscribed`: the profile `subscribe` returned),
+    for a store notification that must change the grant whatever the month's length: one
+    calendar month after the purchase can be any of 28 to 31 days."""
+    return ms(premium(subscribed)["expires_at"]) + DAY
 
 
 def iso(ms):

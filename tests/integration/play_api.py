@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+import timeshift
 
 PACKAGE = "com.example.app"
 ACCOUNT = "paywire-play@example-project.iam.gserviceaccount.com"
@@ -45,7 +46,7 @@ def subscription_v2(expiry_ms, state="SUBSCRIPTION_STATE_ACTIVE", auto_renew=Tru
 def product_purchase(state=0, product="lifetime"):
     """A ProductPurchase as purchases.products.get documents it (purchaseState 0 purchased,
     1 canceled, 2 pending)."""
-    return {"kind": "androidpublisher#productPurchase", "purchaseTimeMillis": str(int(time.time() * 1000) - 60_000),
+    return {"kind": "androidpublisher#productPurchase", "purchaseTimeMillis": str(timeshift.now_ms() - 60_000),
             "purchaseState": state, "consumptionState": 0, "developerPayload": "", "orderId": "GPA.1111-2222-3333-44444",
             "purchaseType": 0, "acknowledgementState": 1, "productId": product, "quantity": 1, "regionCode": "US"}
 
@@ -95,7 +96,7 @@ class PlayAPI:
         except Exception:
             return "signature"
         header, body = json.loads(_b64(head)), json.loads(_b64(claims))
-        now = time.time()
+        now = timeshift.now_ms() / 1000
         if header.get("alg") != "RS256" or body.get("iss") != ACCOUNT or body.get("aud") != self.url + "/token" \
                 or body.get("scope") != SCOPE or not body.get("iat", now + 999) <= now + 5 or not body.get("exp", 0) > now:
             return "claims"

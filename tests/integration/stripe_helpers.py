@@ -8,6 +8,7 @@ import time
 import uuid
 
 from conftest import DevServer, PRODUCTS
+import timeshift
 
 SECRET = "whsec_test_first_secret"
 PRICES = {"premium_monthly": "price_monthly", "premium_annual": "price_annual", "lifetime": "price_lifetime", "coins_100": "price_coins"}
@@ -32,7 +33,7 @@ def stripe_server(directory, *extra, secrets=(SECRET,)):
 
 
 def signature(body, secret=SECRET, t=None):
-    t = int(time.time()) if t is None else t
+    t = timeshift.now_s() if t is None else t
     return t, hmac.new(secret.encode(), f"{t}.".encode() + body, hashlib.sha256).hexdigest()
 
 
@@ -55,7 +56,7 @@ def event(type_, obj, previous=None, event_id=None, created=None):
     if previous is not None:
         data["previous_attributes"] = previous
     return {"id": event_id or "evt_" + uuid.uuid4().hex[:24], "object": "event", "api_version": "2024-06-20",
-            "created": created or int(time.time()), "livemode": False, "pending_webhooks": 1, "type": type_, "data": data}
+            "created": created or timeshift.now_s(), "livemode": False, "pending_webhooks": 1, "type": type_, "data": data}
 
 
 def checkout(session_id, profile=None, mode="payment", price=None, subscription=None, payment_intent=None, customer="cus_1",
@@ -70,7 +71,7 @@ def checkout(session_id, profile=None, mode="payment", price=None, subscription=
 
 def subscription_object(sub_id, price="price_monthly", status="active", period_end=None, customer="cus_1", cancel_at_period_end=False,
                         metadata=None, ended_at=None, reason=None, start=None):
-    now = int(time.time())
+    now = timeshift.now_s()
     return {"id": sub_id, "object": "subscription", "status": status, "customer": customer, "start_date": start or now - 60,
             "current_period_end": period_end or now + 30 * DAY_S, "cancel_at_period_end": cancel_at_period_end,
             "ended_at": ended_at, "metadata": metadata or {}, "cancellation_details": {"reason": reason},

@@ -12,6 +12,7 @@ import time
 import pytest
 
 import paywire
+import timeshift
 from conftest import BACKEND_CREATED_AT, FALLBACK_CREATED_AT, ROOT, fallback_log, logs
 
 PLACEMENT = {"placement_id": "onboarding"}
@@ -179,7 +180,7 @@ with paywire.Client(config) as client:
 
 
 def run_child(config):
-    config = {"refresh_profile_on_start": False, **config}  # the test counts placement requests
+    config = timeshift.client_config({"refresh_profile_on_start": False, **config})  # the test counts placement requests
     env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings/python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(config)], env=env,
                           capture_output=True, text=True, timeout=60)

@@ -12,10 +12,11 @@ import pytest
 import paywire
 from conftest import DevServer, kept_credential, transaction
 from stripe_helpers import checkout, deliver, stripe_server
+import timeshift
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PRODUCTS = json.loads((ROOT / "examples/config.json").read_text())["store"]["products"]
-NOW = int(time.time() * 1000) - 60_000
+NOW = timeshift.now_ms() - 60_000
 
 
 @pytest.fixture(params=["transfer", "keep"])

@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 from conftest import BACKEND_BUNDLE, SERVER, DevServer, event_id, purchase
 from test_notifications_play import b64url, jwk, rsa_key
+import timeshift
 
 AUDIENCE = "paywire:identity-test"
 SECRET = "the-app-backends-identity-secret-0123456789"
@@ -28,7 +29,7 @@ APP_KEY = "pk_identity_app_key"
 def token(customer, *, secret=SECRET, alg="HS256", key=None, kid=None, **changes):
     """A JWT as the app's backend would sign it: sub, aud, iat and exp (an hour), changed by `changes`
     (None drops a claim)."""
-    now = int(time.time())
+    now = timeshift.now_s()
     claims = {"sub": customer, "aud": AUDIENCE, "iat": now - 5, "exp": now + 3600, **changes}
     claims = {name: value for name, value in claims.items() if value is not None}
     head = {"alg": alg, "typ": "JWT", **({"kid": kid} if kid else {})}
@@ -95,7 +96,7 @@ def test_a_claim_is_taken_with_a_token_signed_for_that_customer(proving, keys):
 @pytest.mark.parametrize("case", ["none", "other sub", "expired", "not yet", "other audience", "no exp", "other secret",
                                   "alg none", "unknown kid", "rs256 without kid", "not a jwt claim"])
 def test_a_claim_without_a_valid_token_is_422_identity_unverified_and_changes_no_profile(proving, keys, case):
-    now = int(time.time())
+    now = timeshift.now_s()
     identity_token = {
         "none": None,
         "other sub": token("cus-someone-else"),

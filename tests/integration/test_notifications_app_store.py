@@ -9,7 +9,7 @@ import json
 import pytest
 
 from conftest import DevServer
-from notify_helpers import DAY, Chain, app_store_body, app_store_server, iso, now_ms, other_key, premium, profile, subscribe
+from notify_helpers import DAY, Chain, app_store_body, app_store_server, iso, later_expiry, now_ms, other_key, premium, profile, subscribe
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +43,11 @@ def applied(server, chain, type_, original, **kwargs):
 def test_every_handled_type_changes_the_grant(server, chain):
     now = now_ms()
     t = now - 60_000
-    subscribe(server, "apple", "ot-a", store="app_store")
+    first = later_expiry(subscribe(server, "apple", "ot-a", store="app_store"))
     _, etag, _ = profile(server, "apple")
     grant = applied(server, chain, "SUBSCRIBED", "ot-a", subtype="INITIAL_BUY", signed_at=t,
-                    transaction={"expiresDate": now + 30 * DAY}, renewal={"autoRenewStatus": 1})
-    assert grant["is_active"] is True and grant["will_renew"] is True and grant["expires_at"] == iso(now + 30 * DAY)
+                    transaction={"expiresDate": first}, renewal={"autoRenewStatus": 1})
+    assert grant["is_active"] is True and grant["will_renew"] is True and grant["expires_at"] == iso(first)
     assert profile(server, "apple", etag)[0] == 200, "the ETag changed"
 
     grant = applied(server, chain, "DID_RENEW", "ot-a", signed_at=t + 1,

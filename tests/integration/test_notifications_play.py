@@ -18,7 +18,8 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from conftest import DevServer
 from play_api import PACKAGE, PlayAPI, product_purchase, subscription_v2
-from notify_helpers import DAY, iso, now_ms, premium, profile, subscribe
+from notify_helpers import DAY, iso, later_expiry, now_ms, premium, profile, subscribe
+import timeshift
 
 
 def envelope(rtdn, message_id=None):
@@ -55,12 +56,12 @@ def applied(server, *args, **kwargs):
 def test_purchase_renewal_grace_hold_recovery_cancel_restart_and_expiry(devserver):
     now = now_ms()
     t = now - 60_000
-    subscribe(devserver, "droid", "token-1", store="test")
-    grant = applied(devserver, "token-1", 4, event_at=t, expiryTimeMillis=str(now + 30 * DAY))        # PURCHASED
-    assert grant["is_active"] and grant["expires_at"] == iso(now + 30 * DAY) and grant["original_transaction_id"] == "token-1"
+    first = later_expiry(subscribe(devserver, "droid", "token-1", store="test"))
+    grant = applied(devserver, "token-1", 4, event_at=t, expiryTimeMillis=str(first))                 # PURCHASED
+    assert grant["is_active"] and grant["expires_at"] == iso(first) and grant["original_transaction_id"] == "token-1"
     # RENEWED without an expiry: one period of premium_monthly from the event by the calendar.
     grant = applied(devserver, "token-1", 2, event_at=t + 1)
-    assert grant["renewed_at"] == iso(t + 1) and grant["expires_at"] != iso(now + 30 * DAY)
+    assert grant["renewed_at"] == iso(t + 1) and grant["expires_at"] != iso(first)
     applied(devserver, "token-1", 2, event_at=t + 2, expiryTimeMillis=now - 1000)
     grant = applied(devserver, "token-1", 6, event_at=t + 3)                                            # IN_GRACE_PERIOD
     assert grant["is_in_grace_period"] and grant["is_active"]
@@ -222,7 +223,7 @@ def jwk(key, kid):
 
 def oidc_token(key, kid="push-key-1", alg="RS256", **changes):
     """What Pub/Sub signs for an authenticated push subscription (Google's documented claims)."""
-    now = int(time.time())
+    now = timeshift.now_s()
     claims = {"iss": "https://accounts.google.com", "aud": AUDIENCE, "azp": "1234567890", "email": PUSH_ACCOUNT,
               "email_verified": True, "sub": "1234567890", "iat": now - 10, "exp": now + 3600, **changes}
     claims = {name: value for name, value in claims.items() if value is not None}
@@ -273,7 +274,7 @@ def test_pushes_without_a_valid_token_are_refused_401_and_change_nothing(authent
         "another service account": "Bearer " + oidc_token(key, email="someone@example-project.iam.gserviceaccount.com"),
         "an unverified email": "Bearer " + oidc_token(key, email_verified=False),
         "another issuer": "Bearer " + oidc_token(key, iss="https://issuer.example"),
-        "expired": "Bearer " + oidc_token(key, iat=int(time.time()) - 7200, exp=int(time.time()) - 3600),
+        "expired": "Bearer " + oidc_token(key, iat=timeshift.now_s() - 7200, exp=timeshift.now_s() - 3600),
         "no expiry": "Bearer " + oidc_token(key, exp=None),
     }
     for why, header in refused.items():

@@ -8,12 +8,13 @@ import pytest
 
 from conftest import SERVER, DevServer, database_url
 from test_notifications_play import AUDIENCE, PUSH_ACCOUNT, developer_notification, envelope, jwk, oidc_token, push, rsa_key
+import timeshift
 
 
 def test_without_a_service_account_a_push_naming_a_purchase_is_answered_503_and_changes_nothing(tmp_path):
     server = DevServer("--database", database_url(tmp_path), executable=SERVER)
     try:
-        for body in (push("token-1", 4, expiryTimeMillis=str(int(time.time() * 1000) + 86_400_000)),
+        for body in (push("token-1", 4, expiryTimeMillis=str(timeshift.now_ms() + 86_400_000)),
                      envelope(developer_notification(oneTimeProductNotification={"version": "1.0", "notificationType": 1,
                                                                                  "purchaseToken": "token-2", "sku": "lifetime"}))):
             status, _, answer = server.call("POST", "/v1/notifications/play", body)

@@ -4,7 +4,7 @@ nothing, an unknown transaction is refused with nothing stored."""
 import uuid
 
 from conftest import as_read
-from notify_helpers import DAY, iso, now_ms, premium, profile, subscribe
+from notify_helpers import DAY, iso, later_expiry, ms, now_ms, premium, profile, subscribe
 
 
 def notify(server, type_, original_transaction_id, notification_id=None, **fields):
@@ -23,13 +23,13 @@ def applied(server, *args, **fields):
 def test_a_subscription_renews_fails_to_bill_recovers_unsubscribes_and_expires(devserver):
     now = now_ms()
     t = now - 60_000   # event times: in the past, so an end dated by one is already over
-    subscribe(devserver, "sub", "ot-1")
+    first = later_expiry(subscribe(devserver, "sub", "ot-1"))
     _, etag, before = profile(devserver, "sub")
     assert "is_active" not in before["access_levels"]["premium"]   # no notification yet: the purchase's own lifecycle
 
-    grant = applied(devserver, "SUBSCRIBED", "ot-1", subtype="INITIAL_BUY", expires_at=now + 30 * DAY, event_at=t)
+    grant = applied(devserver, "SUBSCRIBED", "ot-1", subtype="INITIAL_BUY", expires_at=first, event_at=t)
     assert grant["is_active"] is True and grant["will_renew"] is True and grant["renewed_at"] is None
-    assert grant["expires_at"] == iso(now + 30 * DAY)
+    assert grant["expires_at"] == iso(first)
     status, etag2, _ = profile(devserver, "sub", etag)
     assert status == 200 and etag2 != etag, "a notification that changed the profile changes its ETag"
     assert profile(devserver, "sub", etag2)[0] == 304
@@ -205,3 +205,19 @@ def test_a_live_grant_stands_for_the_access_level_over_a_refunded_one_that_would
     grant = premium(body)
     assert grant["vendor_product_id"] == "premium_monthly" and grant["is_refund"] is False
     assert body["subscriptions"]["premium_annual"]["is_refund"] is True
+
+
+def test_the_stores_first_word_is_applied_even_when_it_only_confirms_the_purchase(devserver):
+    own = premium(subscribe(devserver, "confirmed", "ot-confirm"))
+    assert "is_active" not in own, "no notification yet: the purchase's own lifecycle"
+    _, etag, _ = profile(devserver, "confirmed")
+    same = {"subtype": "INITIAL_BUY", "expires_at": ms(own["expires_at"]), "event_at": now_ms() - 60_000}
+
+    grant = applied(devserver, "SUBSCRIBED", "ot-confirm", **same)
+    assert grant["is_active"] is True, "from the store's first word on, the grant speaks for the store"
+    assert {k: v for k, v in grant.items() if k != "is_active"} == own, "and says what the purchase said"
+    assert profile(devserver, "confirmed", etag)[0] == 200, "the profile changed: its ETag too"
+
+    status, _, body = notify(devserver, "SUBSCRIBED", "ot-confirm", **same)
+    assert status == 200 and body["outcome"] == "recorded", body
+    assert premium(body) == grant

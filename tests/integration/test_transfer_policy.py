@@ -11,8 +11,9 @@ import pytest
 
 from conftest import DevServer, event_id, purchase, shown, transaction
 from stripe_helpers import checkout, deliver, stripe_server
+import timeshift
 
-NOW = int(time.time() * 1000) - 60_000
+NOW = timeshift.now_ms() - 60_000
 A = "onboarding-monthly-first"
 CELL = {"placement_id": "onboarding", "ab_test_name": "onboarding_annual_first", "variation_id": A}
 

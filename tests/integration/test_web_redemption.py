@@ -13,6 +13,7 @@ import pytest
 
 from conftest import ON_POSTGRES, as_read
 from stripe_helpers import checkout, deliver, event, invoice, stripe_server, subscription_object
+import timeshift
 
 
 @pytest.fixture
@@ -120,7 +121,7 @@ def test_links_only_for_held_purchases(server):
 
 
 def test_a_redeemed_subscription_keeps_its_lifecycle_with_the_new_owner(server):
-    now = int(time.time())
+    now = timeshift.now_s()
     status, answer = deliver(server, checkout("cs_subgift", mode="subscription", subscription="sub_gift", customer="cus_gift"))
     assert status == 200 and answer["checkout_session_id"] == "cs_subgift", answer
     status, answer = deliver(server, event("customer.subscription.created", subscription_object("sub_gift", customer="cus_gift")))

@@ -13,6 +13,7 @@ from conftest import as_read
 from notify_helpers import iso
 from stripe_helpers import (SECRET, charge, checkout, deliver, event, header, invoice, signature, stripe_server,
                             subscription_object)
+import timeshift
 
 
 @pytest.fixture
@@ -57,7 +58,7 @@ def test_a_signed_checkout_grants_the_named_profile_and_a_replay_is_a_duplicate(
 def test_a_bad_signature_is_refused_and_changes_nothing(server, case):
     evt = checkout("cs_bad_1", profile="victim", price="price_lifetime", payment_intent="pi_bad_1")
     body = json.dumps(evt).encode()
-    now = int(time.time())
+    now = timeshift.now_s()
     signed, sent = header(body), body
     if case == "stale":
         signed = header(body, t=now - 301)
@@ -88,7 +89,7 @@ def test_a_bad_signature_is_refused_and_changes_nothing(server, case):
 def test_a_signature_just_inside_the_tolerance_and_one_good_v1_among_several_are_taken(server):
     evt = checkout("cs_tol_1", profile="patient", price="price_lifetime", payment_intent="pi_tol_1")
     body = json.dumps(evt).encode()
-    t, good = signature(body, t=int(time.time()) - 290)
+    t, good = signature(body, t=timeshift.now_s() - 290)
     status, answer = deliver(server, evt, stripe_signature=f"t={t},v1={'0' * 64},v0=abc,v1={good}", body=body)
     assert status == 200 and answer["outcome"] == "applied", answer
 
@@ -120,7 +121,7 @@ def test_without_a_secret_the_route_is_unavailable_and_changes_nothing(devserver
 
 
 def test_a_subscription_lives_through_its_events(server):
-    now = int(time.time())
+    now = timeshift.now_s()
     answer = ok(server, checkout("cs_sub_1", profile="subscriber", mode="subscription", subscription="sub_1"), outcome="recorded")
     assert answer["profile_id"] == "subscriber"
     assert grants(server, "subscriber")[0] in (200, 404)
@@ -150,7 +151,7 @@ def test_a_subscription_lives_through_its_events(server):
     grant = premium(server, "subscriber")
     assert grant["billing_issue_detected_at"] is not None and grant["is_active"]
 
-    ended = int(time.time())
+    ended = timeshift.now_s()
     ok(server, event("customer.subscription.deleted", subscription_object("sub_1", status="canceled", ended_at=ended,
                                                                           reason="cancellation_requested")))
     grant = premium(server, "subscriber")
@@ -161,7 +162,7 @@ def test_a_subscription_lives_through_its_events(server):
 def test_a_price_change_replaces_the_product(server):
     ok(server, checkout("cs_up_1", profile="upgrader", mode="subscription", subscription="sub_up", price="price_monthly"))
     assert premium(server, "upgrader")["vendor_product_id"] == "premium_monthly"
-    end = int(time.time()) + 365 * 86400
+    end = timeshift.now_s() + 365 * 86400
     ok(server, event("customer.subscription.updated", subscription_object("sub_up", price="price_annual", period_end=end),
                      previous={"items": {"data": [{"price": {"id": "price_monthly"}}]}}))
     grant = premium(server, "upgrader")
@@ -198,7 +199,7 @@ def test_a_full_refund_ends_access_and_a_partial_one_is_recorded(server):
 
 
 def test_a_refunded_subscription_invoice_ends_the_subscription(server):
-    now = int(time.time())
+    now = timeshift.now_s()
     ok(server, checkout("cs_sref", profile="sub-refunded", mode="subscription", subscription="sub_ref"), outcome="recorded")
     ok(server, invoice("in_first", "sub_ref", now - 60, now + 30 * 86400, reason="subscription_create", payment_intent="pi_in_first"))
     assert premium(server, "sub-refunded")["is_active"]

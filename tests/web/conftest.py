@@ -1,5 +1,11 @@
 """Fixtures of the web tests: a headless Chromium with a fresh profile for each test."""
+import pathlib
+import sys
+
 import pytest
+
+# tests/timeshift.py: the run's date, which the Stripe stand-in and the checks share.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from browser import one_for_the_test
 

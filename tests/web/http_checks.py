@@ -8,6 +8,8 @@ import json
 import time
 import urllib.parse
 
+import timeshift
+
 
 def call(base_url, method, path, form=None, key=None, content_type="application/x-www-form-urlencoded", body=None):
     """(status, headers, body as JSON when it is JSON): no redirect is followed."""
@@ -37,5 +39,5 @@ def verified(request, secret, tolerance_s=300):
     parts = dict(part.split("=", 1) for part in request.headers["Stripe-Signature"].split(","))
     expected = hmac.new(secret.encode(), parts["t"].encode() + b"." + request.body, hashlib.sha256).hexdigest()
     assert hmac.compare_digest(parts["v1"], expected), "the signature does not verify with the endpoint's secret"
-    assert abs(time.time() - int(parts["t"])) <= tolerance_s
+    assert abs(timeshift.now_s() - int(parts["t"])) <= tolerance_s
     return json.loads(request.body)

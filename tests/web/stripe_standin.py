@@ -34,12 +34,18 @@ import html
 import json
 import re
 import secrets
+import sys
 import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+# The run's date (tests/timeshift.py): this stand-in also runs as a program of its own.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import timeshift  # noqa: E402
 
 API_VERSION = "2024-06-20"
 DAY_S = 24 * 3600
@@ -310,7 +316,7 @@ class StripeStandIn:
 
     def create_session(self, params):
         metadata = validate_create(params, self.prices)
-        now = int(time.time())
+        now = timeshift.now_s()
         session_id = _random_id("cs_test_", 58)
         mode = params["mode"]
         subscription_data = params.get("subscription_data") or {}
@@ -349,7 +355,7 @@ class StripeStandIn:
             if session["status"] != "open":
                 raise StripeError(409, "This Checkout Session is no longer active.", code="checkout_session_inactive")
             private = self._private[session_id]
-            now = int(time.time())
+            now = timeshift.now_s()
             customer = session["customer"] or _random_id("cus_", 14)
             session.update(status="complete", payment_status="paid", customer=customer, currency="usd",
                            amount_subtotal=999, amount_total=999)
@@ -406,7 +412,7 @@ class StripeStandIn:
         wait = self.backoff_s
         for attempt in range(1, self.retries + 2):
             # Signed again each attempt, as Stripe does: the timestamp is the attempt's.
-            t = int(time.time())
+            t = timeshift.now_s()
             request = urllib.request.Request(self.webhook_url, data=body, method="POST", headers={
                 "Content-Type": "application/json; charset=utf-8", "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
                 "Stripe-Signature": signature_header(body, self.webhook_secret, t)})

@@ -11,6 +11,7 @@ import urllib.parse
 import pytest
 
 import http_checks
+import timeshift
 from local_site import webhook_endpoint
 from stripe_standin import StripeError, StripeStandIn, parse_form
 
@@ -136,7 +137,7 @@ def test_with_a_catalog_a_price_must_exist_and_suit_the_mode():
 # ---- sessions ----------------------------------------------------------------------------------
 
 def test_a_created_session_has_stripes_shape_and_can_be_read_back(standin):
-    before = int(time.time())
+    before = timeshift.now_s()
     status, headers, session = call(standin.url, "POST", "/v1/checkout/sessions", session_form())
     assert status == 200, session
     assert session["id"].startswith("cs_test_") and len(session["id"]) > len("cs_test_") + 20
@@ -146,7 +147,7 @@ def test_a_created_session_has_stripes_shape_and_can_be_read_back(standin):
     assert session["client_reference_id"] == "profile-1"
     assert session["metadata"] == {"paywire_placement_id": "pl", "paywire_web_paywall": "1"}
     assert session["success_url"].endswith("session_id={CHECKOUT_SESSION_ID}")
-    assert before <= session["created"] <= time.time() and session["expires_at"] == session["created"] + 24 * 3600
+    assert before <= session["created"] <= timeshift.now_s() and session["expires_at"] == session["created"] + 24 * 3600
     assert session["payment_intent"] is None and session["subscription"] is None
     # Kept for tests: the request as it came, parsed.
     request = standin.requests[-1]
@@ -222,7 +223,7 @@ def test_a_subscription_sends_its_checkout_subscription_and_first_invoice(standi
     assert subscription["id"] == completed["subscription"] and subscription["status"] == "active"
     assert subscription["customer"] == completed["customer"] and subscription["metadata"] == metadata
     assert subscription["items"]["data"][0]["price"]["id"] == "price_monthly"
-    assert abs(subscription["current_period_end"] - (time.time() + 30 * 24 * 3600)) < 60
+    assert abs(subscription["current_period_end"] - (timeshift.now_s() + 30 * 24 * 3600)) < 60
     assert invoice["subscription"] == subscription["id"] and invoice["billing_reason"] == "subscription_create"
     assert invoice["lines"]["data"][0]["price"]["id"] == "price_monthly"
     assert invoice["lines"]["data"][0]["period"]["end"] == subscription["current_period_end"]

@@ -34,6 +34,7 @@ struct Runtime {
         backpressure = Backpressure(sink: sink, eventQueueLimit: config.eventQueueLimit)
         broker = HostRequestBroker(timeout: config.hostRequestTimeoutMilliseconds, sink: sink, backpressure: backpressure,
                                    timers: timers, log: log)
+        let system = config.clockOffsetMilliseconds == 0 ? system : ShiftedClock(system, by: config.clockOffsetMilliseconds)
         let adapter = config.store.make(clock: system, random: random)
         clock = adapter.fixedNow.map { FixedClock(milliseconds: $0, elapsed: system) } ?? system
         self.random = random

@@ -83,6 +83,9 @@ struct Options {
     /// Ed25519 private keys (PEM files) that sign the answers carrying access; the first signs.
     /// Empty: nothing is signed. Never logged (only each key's id and public half).
     var responseSigningKeys: [String] = []
+    /// Tests: the server's wall clock runs this far from the system's, so a suite runs on another
+    /// date (the last day of a month, 29 February). 0 in production.
+    var clockOffsetMillis = 0
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -375,6 +378,11 @@ extension Options {
              help: "a purchase another profile holds, on a restore or an identity: transfer (moves it, the default) or keep") { o, v throws(OptionProblem) in
             guard let policy = TransferPolicy(rawValue: v) else { throw OptionProblem("--transfer-policy must be transfer or keep") }
             o.transferPolicy = policy
+        },
+        Spec(flag: "--clock-offset-ms", value: "N",
+             help: "tests: the server's clock runs N ms from the system's (negative: behind), to run a suite on another date; 0 unless given") {
+            o, v throws(OptionProblem) in
+            o.clockOffsetMillis = try integer(v, "--clock-offset-ms", -(100 * 366 * 86_400_000)...(100 * 366 * 86_400_000))
         },
         Spec(flag: "--log-level", value: "LEVEL", help: "trace, debug, info, notice, warning, error (default info)") { o, v throws(OptionProblem) in
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {

@@ -31,8 +31,11 @@ do {
     }
     fail("\(error)\n\(Options.usage)")
 }
-let clock = SystemClock()
+let clock = SystemClock(offsetMillis: options.clockOffsetMillis)
 let logger = ServerLog.bootstrap(level: options.logLevel, format: options.logFormat, clock: clock)
+if options.clockOffsetMillis != 0 {
+    logger.warning("the clock is moved for a test", metadata: ["clock_offset_ms": "\(options.clockOffsetMillis)"])
+}
 let server: ServerParts
 do {
     server = try await ServerParts.build(options, logger: logger, clock: clock, random: SystemRandom())

@@ -80,6 +80,9 @@ struct LifecycleEvent: Sendable {
 enum LifecycleAction: Sendable, Equatable {
     /// Store the new state; the profile changes.
     case update(LifecycleState)
+    /// The store says what the grant already says. The first time the store speaks of a
+    /// subscription this is news all the same (see `StorageRules.notification`).
+    case confirm(LifecycleState)
     /// Record the notification only (nothing about access changes).
     case record(reason: String)
 }
@@ -130,7 +133,7 @@ enum Lifecycle {
             next.willRenew = willRenew
         }
         changedProduct(&next, from: state, event)
-        return next == state ? .record(reason: "the grant already says this") : .update(next)
+        return next == state ? .confirm(next) : .update(next)
     }
 
     /// A new product in effect (an upgrade at once, a downgrade or crossgrade at its renewal)

@@ -13,9 +13,11 @@ extension ServerClock {
     func nowSeconds() -> Int { nowMilliseconds() / 1000 }
 }
 
-/// The system's real-time clock.
+/// The system's real-time clock, moved by `--clock-offset-ms` (0 but in a test on another date).
 struct SystemClock: ServerClock {
-    func nowMilliseconds() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
+    var offsetMillis = 0
+
+    func nowMilliseconds() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) + offsetMillis }
 }
 
 /// Where the server's random bytes come from: tokens, nonces, jitter. The system's generator in

@@ -100,12 +100,20 @@ enum StorageRules {
 
     /// What a notification does, given its transaction and the lifecycle stored for it (nil
     /// before the first notification: the lifecycle the purchase alone gives).
+    ///
+    /// The store's first word on a subscription is kept even when it only confirms what the
+    /// purchase said: from then on the grant speaks for the store (it carries `is_active`, and
+    /// every lifecycle member is what the store last reported), so the notification is
+    /// `applied`. A later one that changes nothing is `recorded`.
     static func notification(_ notification: StoreNotification, latest: LatestTransaction, stored: LifecycleState?)
         -> (save: LifecycleState?, outcome: NotificationOutcome, reason: String?) {
         let current = stored ?? LifecycleState(transactionId: latest.transactionId, vendorProductId: latest.vendorProductId,
                                                expiresAt: latest.expiresAt, willRenew: latest.productType == .autorenewable)
         switch Lifecycle.apply(current, notification.event) {
         case .update(let next): return (next, .applied, nil)
+        case .confirm(let same) where stored == nil:
+            return (same, .applied, "the store confirms the purchase's lifecycle: the grant now says what the store reports")
+        case .confirm: return (nil, .recorded, "the grant already says this")
         case .record(let why): return (nil, .recorded, why)
         }
     }

@@ -28,6 +28,8 @@ public struct PaywireConfiguration: PaywireModel {
     public var refreshProfileOnStart: Bool?
     /// how long the backend's verified grants keep giving access while it does not answer, counted on the access clock from its last answer about the profile (a profile fetch answered 200, 304 or 404, or a purchase or restore answer); past it they read is_active false until it answers again. Default 2592000000 (30 days)
     public var offlineAccessMaxAgeMs: Int?
+    /// for tests: the client's wall clock runs this many milliseconds from the system's (negative: behind), so a suite can run on another date; its elapsed-time clock does not move. An app never sets it
+    public var clockOffsetMs: Int?
     /// The `log_level` member.
     public var logLevel: LogLevel?
     /// Events held for the host before log events are dropped (with an events_overflowed notice), a newer did_load_latest_profile takes the place of a queued one, and, once this many events that must not be lost wait for the host, screen inputs and host requests are refused with busy. Default 1000.
@@ -54,7 +56,7 @@ public struct PaywireConfiguration: PaywireModel {
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(profileId: String? = nil, customerUserId: String?? = nil, identityToken: String? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, offlineAccessMaxAgeMs: Int? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, responseVerification: ResponseVerification? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
+    public init(profileId: String? = nil, customerUserId: String?? = nil, identityToken: String? = nil, locale: String? = nil, storageDir: String? = nil, fallback: FallbackSource? = nil, store: StoreConfiguration? = nil, observerMode: Bool? = nil, debug: Bool? = nil, refreshProfileOnStart: Bool? = nil, offlineAccessMaxAgeMs: Int? = nil, clockOffsetMs: Int? = nil, logLevel: LogLevel? = nil, eventQueueLimit: Int? = nil, asyncCallLimit: Int? = nil, wrapper: WrapperInfo? = nil, hostRequestTimeoutMs: Int? = nil, productsRetryDelayMs: Int? = nil, context: AppContext? = nil, transport: TransportConfiguration? = nil, apiKey: String? = nil, responseVerification: ResponseVerification? = nil, analytics: AnalyticsConfiguration? = nil, unknownMembers: JSONObject = [:]) {
         self.profileId = profileId
         self.customerUserId = customerUserId
         self.identityToken = identityToken
@@ -66,6 +68,7 @@ public struct PaywireConfiguration: PaywireModel {
         self.debug = debug
         self.refreshProfileOnStart = refreshProfileOnStart
         self.offlineAccessMaxAgeMs = offlineAccessMaxAgeMs
+        self.clockOffsetMs = clockOffsetMs
         self.logLevel = logLevel
         self.eventQueueLimit = eventQueueLimit
         self.asyncCallLimit = asyncCallLimit
@@ -93,6 +96,7 @@ public struct PaywireConfiguration: PaywireModel {
         debug = try reader.optional("debug")
         refreshProfileOnStart = try reader.optional("refresh_profile_on_start")
         offlineAccessMaxAgeMs = try reader.optional("offline_access_max_age_ms")
+        clockOffsetMs = try reader.optional("clock_offset_ms")
         logLevel = try reader.optional("log_level")
         eventQueueLimit = try reader.optional("event_queue_limit")
         asyncCallLimit = try reader.optional("async_call_limit")
@@ -120,6 +124,7 @@ public struct PaywireConfiguration: PaywireModel {
         writer.optional("debug", debug)
         writer.optional("refresh_profile_on_start", refreshProfileOnStart)
         writer.optional("offline_access_max_age_ms", offlineAccessMaxAgeMs)
+        writer.optional("clock_offset_ms", clockOffsetMs)
         writer.optional("log_level", logLevel)
         writer.optional("event_queue_limit", eventQueueLimit)
         writer.optional("async_call_limit", asyncCallLimit)
@@ -135,7 +140,7 @@ public struct PaywireConfiguration: PaywireModel {
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "identity_token", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "offline_access_max_age_ms", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "response_verification", "analytics"]
+    static let memberNames: Set<String> = ["profile_id", "customer_user_id", "identity_token", "locale", "storage_dir", "fallback", "store", "observer_mode", "debug", "refresh_profile_on_start", "offline_access_max_age_ms", "clock_offset_ms", "log_level", "event_queue_limit", "async_call_limit", "wrapper", "host_request_timeout_ms", "products_retry_delay_ms", "context", "transport", "api_key", "response_verification", "analytics"]
 }
 
 /// The schema's `Store`.
