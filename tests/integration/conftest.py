@@ -62,9 +62,10 @@ class DevServer:
     which its requests carry unless told otherwise: operator routes (the development routes
     among them) are as shut with --dev as without."""
 
-    def __init__(self, *extra_args, executable=None, env=None, files=True, operator=True):
+    def __init__(self, *extra_args, executable=None, env=None, files=True, operator=True, preexec_fn=None):
         """`files`: pass the example bundle and catalog (else the arguments or `env` name them).
-        `operator`: give the server this fixture's operator key (else the arguments do, or none)."""
+        `operator`: give the server this fixture's operator key (else the arguments do, or none).
+        `preexec_fn`: runs in the server's process before it starts (its resource limits)."""
         defaults = ["--bundle", str(BACKEND_BUNDLE), "--products", str(PRODUCTS)] if files else []
         self.operator = OperatorKey("integration")
         keys = self.operator.server_args() if operator else []
@@ -74,7 +75,7 @@ class DevServer:
             keys += ["--port", "0"]
         self.process = subprocess.Popen(
             [executable or DEVSERVER, *defaults, *keys, *extra_args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=preexec_fn)
         line = self.process.stdout.readline()
         if not line.startswith("listening on "):
             self.process.kill()

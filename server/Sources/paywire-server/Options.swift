@@ -86,6 +86,14 @@ struct Options {
     /// Tests: the server's wall clock runs this far from the system's, so a suite runs on another
     /// date (the last day of a month, 29 February). 0 in production.
     var clockOffsetMillis = 0
+    /// Connections served at once; nil: as many as the descriptor limit leaves room for
+    /// (`ConnectionLimits.make`).
+    var maxConnections: Int?
+    /// Connections served at once from one client address; 0: no such limit.
+    var maxConnectionsPerAddress = ConnectionLimits.defaultPerAddress
+    /// How long a request's head and body may take to arrive.
+    var requestHeadTimeoutMillis = ConnectionLimits.defaultHeadMillis
+    var requestBodyTimeoutMillis = ConnectionLimits.defaultBodyMillis
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -378,6 +386,26 @@ extension Options {
              help: "a purchase another profile holds, on a restore or an identity: transfer (moves it, the default) or keep") { o, v throws(OptionProblem) in
             guard let policy = TransferPolicy(rawValue: v) else { throw OptionProblem("--transfer-policy must be transfer or keep") }
             o.transferPolicy = policy
+        },
+        Spec(flag: "--max-connections", value: "N",
+             help: "connections served at once (default: what the descriptor limit, ulimit -n, leaves room for); more are answered 503 with Retry-After") {
+            o, v throws(OptionProblem) in
+            o.maxConnections = try integer(v, "--max-connections", 1...1_000_000)
+        },
+        Spec(flag: "--max-connections-per-address", value: "N",
+             help: "connections served at once from one client address (default 128; 0: no limit, as behind a proxy); more are answered 503") {
+            o, v throws(OptionProblem) in
+            o.maxConnectionsPerAddress = try integer(v, "--max-connections-per-address", 0...1_000_000)
+        },
+        Spec(flag: "--request-head-timeout-ms", value: "N",
+             help: "a request's head must arrive within N ms of its first byte (default 15000), else 408 and the connection closes") {
+            o, v throws(OptionProblem) in
+            o.requestHeadTimeoutMillis = try integer(v, "--request-head-timeout-ms", 100...600_000)
+        },
+        Spec(flag: "--request-body-timeout-ms", value: "N",
+             help: "a request's body must arrive within N ms of its head (default 60000), else the connection closes") {
+            o, v throws(OptionProblem) in
+            o.requestBodyTimeoutMillis = try integer(v, "--request-body-timeout-ms", 100...3_600_000)
         },
         Spec(flag: "--clock-offset-ms", value: "N",
              help: "tests: the server's clock runs N ms from the system's (negative: behind), to run a suite on another date; 0 unless given") {

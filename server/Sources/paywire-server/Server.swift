@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PaywireModel
 import PaywireServing
@@ -23,6 +24,8 @@ struct ServerParts {
     let registry: PrometheusCollectorRegistry
     /// Checks Play notification pushes' OIDC tokens; nil: that route takes the API key.
     let pushTokens: PushKeyFile?
+    /// What the server's connections may take (`--max-connections` and the rest).
+    let connections: ConnectionLimits
     /// The web paywall's setup; nil: no --stripe-api-key, its routes are off.
     var web: WebSetup? = nil
 
@@ -92,9 +95,21 @@ struct ServerParts {
             + (options.dataDirectory.map { ", data in \($0)" } ?? "") + (options.dev ? ", development mode" : "")
         var parts = ServerParts(options: options, setup: setup, logger: logger, clock: clock, random: random, summary: summary,
                                 services: storeService.map { [$0] } ?? [], registry: ServerMetrics.bootstrap(),
-                                pushTokens: try pushKeyFile(options, logger: logger, clock: clock))
+                                pushTokens: try pushKeyFile(options, logger: logger, clock: clock),
+                                connections: try connectionLimits(options, logger: logger))
         parts.web = webSetup(options, stripePrices: stripePrices, logger: logger)
         return parts
+    }
+
+    /// The connection limits, from the options and the descriptors this process may open
+    /// (its soft limit raised to the hard one first, as far as the system lets it).
+    private static func connectionLimits(_ options: Options, logger: Logger) throws -> ConnectionLimits {
+        let limits = try ConnectionLimits.make(descriptors: FileDescriptors.raiseLimit(), total: options.maxConnections,
+                                               perAddress: options.maxConnectionsPerAddress,
+                                               headMillis: options.requestHeadTimeoutMillis, bodyMillis: options.requestBodyTimeoutMillis)
+        logger.info("connections", metadata: ["served": "\(limits.total)", "per_address": "\(limits.perAddress)",
+                                               "accepted_at_most": "\(limits.acceptCeiling)"])
+        return limits
     }
 
     /// The web paywall's parts: on with --stripe-api-key. The key is never logged.
@@ -131,9 +146,11 @@ struct ServerParts {
         if let dev = setup.dev { DevRoutes.register(on: routes, api: api, dev: dev) }
         if let web { WebPaywallRoute.register(on: routes, api: api, web: web) }
         let summary = summary, host = options.host
+        let gate = ConnectionGate(limits: connections)
         var app = Application(
-            router: router, server: .guardedHTTP1(maxBodyBytes: options.maxBodyBytes),
-            configuration: .init(address: .hostname(host, port: options.resolvedPort)),
+            router: router, server: .guardedHTTP1(maxBodyBytes: options.maxBodyBytes, gate: gate),
+            configuration: .init(address: .hostname(host, port: options.resolvedPort),
+                                 availableConnectionsDelegate: MaximumAvailableConnections(connections.acceptCeiling, logger: logger)),
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

@@ -66,15 +66,23 @@ final class HeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func refuse(_ context: ChannelHandlerContext, version: HTTPVersion, _ status: HTTPResponseStatus, code: String, _ message: String) {
         refusing = true
+        Self.answerAndClose(context, version: version, status, code: code, message)
+    }
+
+    /// Writes an answer in the API's JSON error shape from a handler that sits where
+    /// `HTTPServerResponsePart`s are written, then closes the connection (see the type's doc).
+    static func answerAndClose(_ context: ChannelHandlerContext, version: HTTPVersion, _ status: HTTPResponseStatus, code: String,
+                               _ message: String) {
+        func wrap(_ part: HTTPServerResponsePart) -> NIOAny { NIOAny(part) }
         let body = ErrorBody.bytes(code: code, message: message)
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "application/json")
         headers.add(name: "content-length", value: String(body.count))
         headers.add(name: "connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        context.write(wrap(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
+        context.write(wrap(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         let written = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        context.writeAndFlush(wrap(.end(nil)), promise: written)
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         written.futureResult.whenComplete { _ in
             let context = loopBound.value

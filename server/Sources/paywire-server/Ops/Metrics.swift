@@ -50,6 +50,12 @@ enum ServerMetrics {
         Counter(label: "paywire_transfers_total", dimensions: [("reason", reason)]).increment()
     }
 
+    /// A connection the server ended early, by why: `shed` (a connection limit), `head_timeout`,
+    /// `body_timeout` (a request that came too slowly).
+    static func connection(_ ended: String) {
+        Counter(label: "paywire_connections_ended_total", dimensions: [("reason", ended)]).increment()
+    }
+
     /// A purchase or restored transaction by outcome (`verified`, `pending`, or the refusal's code).
     static func purchase(_ outcome: String) {
         Counter(label: "paywire_purchases_total", dimensions: [("outcome", outcome)]).increment()
