@@ -8,7 +8,7 @@ enum DashboardProfileRoute {
     static func register(on routes: ServerRoutes, api: API) {
         routes.add(.get, "/dashboard/profiles/{profile_id}", door: .operatorPage(.customersRead)) { _, context in
             let raw = context.parameters.get("profile_id") ?? ""
-            let profileId = raw.removingPercentEncoding ?? raw
+            let profileId = URLComponent.decoded(raw[...]) ?? raw
             let view = try await api.setup.store.profileView(profileId)
             let known = view.known || !view.transactions.isEmpty || !view.webPurchases.isEmpty
             return Response(status: known ? .ok : .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

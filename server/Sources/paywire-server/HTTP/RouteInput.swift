@@ -28,7 +28,7 @@ struct RouteInput: Sendable {
         if RouteInput.holdsNUL(body) { throw Problem(message: "a string of the body holds U+0000, which this server does not store") }
         var parameters: [String: String] = [:]
         for name in parameterNames {
-            guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+            guard let raw = context.parameters.get(name), let decoded = URLComponent.decoded(raw[...]), !decoded.isEmpty else {
                 throw Problem(message: "\(name) must be a non-empty path segment")
             }
             parameters[name] = decoded

@@ -2,6 +2,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// Every route the server answers (the API's and its own), by method and path
 /// template: what a `405` lists in `Allow` when a path is known but the method is not.
@@ -46,6 +47,10 @@ struct APIErrors: RouterMiddleware {
             return ErrorBody.response(.notFound, code: "not_found", "no such resource: \(request.uri.path)")
         } catch let error as HTTPError where error.status == .contentTooLarge {
             return ErrorBody.response(.contentTooLarge, code: "payload_too_large", "the body is larger than this server takes")
+        } catch let error as NIOTooManyBytesError {
+            // A route that reads its body with a limit of its own (a form) met a larger one.
+            let limit = error.maxBytes.map { "the \($0) bytes" } ?? "what"
+            return ErrorBody.response(.contentTooLarge, code: "payload_too_large", "the body is larger than \(limit) this route takes")
         } catch let error as HTTPError {
             throw error
         } catch {

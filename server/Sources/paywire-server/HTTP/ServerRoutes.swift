@@ -30,7 +30,8 @@ struct ServerRoutes {
                 context.viewer = viewer
                 let response = try await handler(request, context)
                 if audited, let viewer {
-                    let parameters = context.parameters.map { (String($0.key), String($0.value)) }
+                    // Decoded as the handler read them, so a search for the customer finds the record.
+                    let parameters = context.parameters.map { (String($0.key), URLComponent.decoded($0.value) ?? String($0.value)) }
                     try await audit.keep(viewer, action, AuditRecord.subject(parameters, profileQuery: request.uri.queryParameters.get("profile_id")),
                                          status: Int(response.status.code))
                 }

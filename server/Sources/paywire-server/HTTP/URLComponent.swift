@@ -10,4 +10,10 @@ enum URLComponent {
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
+
+    /// A path segment as the route means it: percent-decoded, once, for the handler and the
+    /// audit alike (`%76ictim` is `victim` to both); nil when its escapes are not UTF-8.
+    static func decoded(_ segment: Substring) -> String? {
+        String(segment).removingPercentEncoding
+    }
 }

@@ -11,10 +11,20 @@ final class SQLiteStorage: Storage {
     /// When a migration was applied.
     let clock: any ServerClock
 
-    /// Opens (or creates) the file at `path`, or a database in memory.
+    /// Opens (or creates) the file at `path`, or a database in memory. A new file is made 0600
+    /// before SQLite opens it: it holds customer ids, and SQLite gives its -wal and -shm files
+    /// the database file's mode.
     init(path: String?, clock: any ServerClock) throws {
+        if let path { try Self.createPrivately(path) }
         database = try path.map { try DatabasePool(path: $0) } ?? DatabaseQueue()
         self.clock = clock
+    }
+
+    private static func createPrivately(_ path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw StartProblem("cannot create the database file \(path)")
+        }
     }
 
     func migrate() async throws {
