@@ -317,6 +317,7 @@ def test_the_sample_ratio_check_runs_over_every_row_the_holdout_included(tmp_pat
 #: customer's profile; 10: the exposure's revision; 11 and 12: operators' sessions and audit records;
 #: 13: profiles' credentials; 14: the web paywall's exposures).
 BEFORE_VERSION_6 = """
+    DELETE FROM paywire_migrations WHERE version = 15;
     ALTER TABLE events DROP COLUMN web_paywall;
     DELETE FROM paywire_migrations WHERE version = 14;
     DROP TABLE profile_credentials;

@@ -49,7 +49,10 @@ OUTSIDE_THE_SPEC = [
 @pytest.fixture(scope="module")
 def server():
     keys = [arg for key in [EVERYTHING, *WITHOUT.values(), *ONLY.values()] for arg in key.server_args()]
-    running = DevServer("--app-key", APP_KEY, "--stripe-webhook-secret", STRIPE_SECRET, *keys, operator=False)
+    # Every route is knocked on with wrong keys here, from one address: the limit on guessing
+    # keys (tests/integration/test_hostile_requests.py) is not what this file is about.
+    running = DevServer("--app-key", APP_KEY, "--stripe-webhook-secret", STRIPE_SECRET, "--operator-key-guesses", "100000",
+                        *keys, operator=False)
     yield running
     running.stop()
 

@@ -8,6 +8,7 @@ import urllib.parse
 from conftest import SERVER, DevServer, database_url, ON_POSTGRES
 from operator_key import OperatorKey
 from test_audit import Rows
+from test_dashboard_login import raw, sign_in
 
 import pytest
 
@@ -46,3 +47,46 @@ def test_the_sqlite_store_and_its_journal_are_readable_by_the_server_alone(tmp_p
             path.name: "0o600" for path in files}
     finally:
         server.stop()
+
+
+def test_guessing_operator_keys_is_limited_on_every_door_and_the_sign_in_form_shares_the_count():
+    analyst = OperatorKey("analyst-guess", ["results:read", "dashboard"])
+    server = DevServer(*analyst.server_args(), operator=False)
+    try:
+        results = "/v1/experiments/onboarding/results"
+        for attempt in range(10):
+            status, _, body = server.call("GET", results, headers={"authorization": f"Bearer guess-{attempt}"})
+            assert status == 401, (attempt, body)
+        status, headers, body = server.call("GET", results, headers=analyst.headers())
+        assert status == 429 and body["error"]["code"] == "rate_limited" and int(headers["retry-after"]) > 0, \
+            "past ten wrong keys the address waits, even with a right one: a guess cannot tell"
+        status, headers, _ = server.call("GET", "/dashboard", headers=analyst.headers())
+        assert status == 429, "the count is the address's on every door"
+        form = urllib.parse.urlencode({"csrf": "x", "key": analyst.secret}).encode()
+        status, _, _ = server.call("POST", "/dashboard/login", form, operator=False,
+                                   headers={"content-type": "application/x-www-form-urlencoded"})
+        assert status == 429, "and the sign-in form's"
+        assert server.call("GET", "/healthz", operator=False)[0] == 200
+    finally:
+        server.stop()
+
+
+def test_a_key_given_a_new_secret_under_its_id_ends_the_sessions_signed_in_with_the_old(tmp_path):
+    database = database_url(tmp_path)
+    old, new = OperatorKey("ops", ["dashboard"]), OperatorKey("ops", ["dashboard", "customers:read"])
+    server = DevServer("--database", database, *old.server_args(), executable=SERVER, operator=False)
+    try:
+        status, _, session, _ = sign_in(server, old)
+        assert status == 303 and session
+        assert raw(server, "GET", "/dashboard", cookie=f"paywire_session={session}")[0] == 200
+    finally:
+        server.stop()
+    rotated = DevServer("--database", database, *new.server_args(), executable=SERVER, operator=False)
+    try:
+        status, headers, _ = raw(rotated, "GET", "/dashboard/profiles/p-1", cookie=f"paywire_session={session}")
+        assert status == 303 and dict(headers)["location"].startswith("/dashboard/login"), \
+            "the session of the old secret is over: it neither stays open nor gains the new key's scopes"
+        status, _, session, _ = sign_in(rotated, new)
+        assert raw(rotated, "GET", "/dashboard/profiles/p-1", cookie=f"paywire_session={session}")[0] == 404
+    finally:
+        rotated.stop()

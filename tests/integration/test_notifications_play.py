@@ -242,7 +242,7 @@ def authenticated(tmp_path_factory, push_keys):
     jwks = tmp_path_factory.mktemp("jwks") / "google-certs.json"
     jwks.write_text(json.dumps({"keys": [jwk(key, kid) for kid, key in push_keys.items()]}))
     own = DevServer("--api-key", "operator-key", "--play-push-jwks", str(jwks), "--play-push-audience", AUDIENCE,
-                    "--play-push-service-account", PUSH_ACCOUNT)
+                    "--play-push-service-account", PUSH_ACCOUNT, "--operator-key-guesses", "100000")  # many wrong tokens, on purpose
     yield own
     own.stop()
 

@@ -94,6 +94,8 @@ struct Options {
     /// How long a request's head and body may take to arrive.
     var requestHeadTimeoutMillis = ConnectionLimits.defaultHeadMillis
     var requestBodyTimeoutMillis = ConnectionLimits.defaultBodyMillis
+    /// Wrong operator keys one client address may send in 15 minutes, on any door, before it waits.
+    var operatorKeyGuesses = KeyGuesses.defaultLimit
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -406,6 +408,11 @@ extension Options {
              help: "a request's body must arrive within N ms of its head (default 60000), else the connection closes") {
             o, v throws(OptionProblem) in
             o.requestBodyTimeoutMillis = try integer(v, "--request-body-timeout-ms", 100...3_600_000)
+        },
+        Spec(flag: "--operator-key-guesses", value: "N",
+             help: "wrong operator keys one client address may send in 15 minutes, by the sign-in form or any operator route's Bearer, before it waits (default 10)") {
+            o, v throws(OptionProblem) in
+            o.operatorKeyGuesses = try integer(v, "--operator-key-guesses", 1...1_000_000)
         },
         Spec(flag: "--clock-offset-ms", value: "N",
              help: "tests: the server's clock runs N ms from the system's (negative: behind), to run a suite on another date; 0 unless given") {

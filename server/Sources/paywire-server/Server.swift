@@ -133,7 +133,8 @@ struct ServerParts {
         router.add(middleware: APIErrors(routes: table))
         let api = API(setup: setup, clock: clock, random: random, logger: logger)
         let doors = DoorKeeper(appKeys: APIKeys(digests: options.apiKeyDigests), operatorKeys: OperatorKeys(keys: options.operatorKeys),
-                               pushTokens: pushTokens, sessions: setup.store, clock: clock)
+                               pushTokens: pushTokens, sessions: setup.store, clock: clock,
+                               guesses: KeyGuesses(limit: options.operatorKeyGuesses))
         let limits = RateGates(perAddress: options.rateLimitAddress, perOperatorKey: options.rateLimitOperatorKey, clock: clock)
         let routes = ServerRoutes(router: router, table: table, doors: doors, audit: AuditTrail(store: setup.store, clock: clock), limits: limits)
         APIRoutes.register(on: routes, api: api, maxBodyBytes: options.maxBodyBytes)

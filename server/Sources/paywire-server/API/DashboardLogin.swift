@@ -1,15 +1,14 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Synchronization
 
 /// Operators sign in to the dashboard in a browser: `GET /dashboard/login` is a form that takes
 /// an operator key holding the `dashboard` scope, `POST /dashboard/login` starts a session (a
 /// `SecretToken` in an HttpOnly, SameSite=Strict cookie on /dashboard, Secure behind https,
 /// kept in the database as its digest so every replica knows it), and `POST /dashboard/logout`
 /// ends it. Each form carries a CSRF token: the sign-in form's is repeated in a cookie of its
-/// own, a session's is derived from its token. Failed sign-ins are limited per client address
-/// (`LoginThrottle`, per replica).
+/// own, a session's is derived from its token. Failed sign-ins count with every other wrong
+/// operator key from the same client address (`KeyGuesses`, per replica).
 enum DashboardLoginRoute {
     /// How sessions are made: their life and whether cookies say Secure.
     struct Settings: Sendable {
@@ -21,7 +20,7 @@ enum DashboardLoginRoute {
     static let maxFormBytes = 4096
 
     static func register(on routes: ServerRoutes, api: API, settings: Settings) {
-        let gate = LoginGate()
+        let gate = routes.doors.guesses
         let keys = routes.doors.operatorKeys, audit = routes.audit
         routes.add(.get, "/dashboard/login", door: .anyone) { request, _ in
             form(api, settings, next: request.uri.queryParameters.get("next"), status: .ok, message: nil)
@@ -78,8 +77,8 @@ enum DashboardLoginRoute {
         }
         let now = api.clock.nowMilliseconds()
         let (token, digest) = SecretToken.make(api.random)
-        try await api.setup.store.startSession(digest: digest, OperatorSession(keyId: key.id, expiresAt: now + settings.ttlSeconds * 1000),
-                                               now: now)
+        let session = OperatorSession(keyId: key.id, keyBinding: OperatorSession.binding(of: key), expiresAt: now + settings.ttlSeconds * 1000)
+        try await api.setup.store.startSession(digest: digest, session, now: now)
         api.logger.notice("operator signed in", metadata: ["key_id": .string(key.id)])
         try await audit.keep(Viewer(keyId: key.id, csrf: nil), "sign in", "", status: 303)
         var headers: HTTPFields = [.location: SessionCookies.destination(next), .cacheControl: "no-store"]
@@ -98,19 +97,6 @@ enum DashboardLoginRoute {
                                                        secure: settings.secureCookies)
         let page = DashboardLoginPage.page(csrf: csrf, next: SessionCookies.destination(next), message: message)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
-    }
-}
-
-/// The sign-in attempts of this replica, behind a lock.
-final class LoginGate: Sendable {
-    private let throttle = Mutex(LoginThrottle())
-
-    func admits(_ address: String, now: Int) -> LoginThrottle.Decision {
-        throttle.withLock { $0.admits(address, now: now) }
-    }
-
-    func failed(_ address: String, now: Int) {
-        throttle.withLock { $0.failed(address, now: now) }
     }
 }
 

@@ -1,10 +1,21 @@
 /// An operator signed in to the dashboard in a browser: a `SecretToken` in a cookie, of which
-/// the store keeps the digest, the operator key's id (its scopes are read from the keys the
-/// server has now, so a key rotated out ends its sessions) and when it ends. Every replica
-/// reads the same row.
+/// the store keeps the digest, the operator key's id and the digest of that key's digest (its
+/// scopes are read from the keys the server has now; a key rotated out, or given a new secret
+/// under the same id, ends its sessions) and when it ends. Every replica reads the same row.
 struct OperatorSession: Sendable, Equatable {
     let keyId: String
+    /// `OperatorSession.binding(of:)` of the key signed in with.
+    let keyBinding: String
     let expiresAt: Int
+
+    /// What a session keeps of the key it was started with: its digest's digest, which opens
+    /// nothing, and which any change of the key's secret changes.
+    static func binding(of key: OperatorKey) -> String { SecretToken.digest(of: key.digest) }
+
+    /// Whether `key` (found by the session's key id) is still the key the session began with.
+    func isBound(to key: OperatorKey) -> Bool {
+        APIKeys.same(Array(keyBinding.utf8), Array(Self.binding(of: key).utf8)) == 1
+    }
 }
 
 /// The cookies and form fields of the dashboard's sign-in, and their rules.

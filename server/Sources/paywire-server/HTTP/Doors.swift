@@ -24,6 +24,15 @@ enum Door: Sendable, Equatable {
     /// operator key with `notifications:write`.
     case playPush
 
+    /// Whether the door takes an operator key in `authorization` (Play's push route does where
+    /// it checks no Pub/Sub token; a wrong token counts the same there).
+    var takesOperatorKey: Bool {
+        switch self {
+        case .operator, .operatorPage, .playPush: return true
+        case .anyone, .app, .storeSignature, .visitor: return false
+        }
+    }
+
     /// Its name in `--list-routes` and in the spec's test.
     var name: String {
         switch self {
@@ -64,8 +73,28 @@ struct DoorKeeper: Sendable {
     /// Where browser sessions are kept (nil: none, as in the doors' unit tests).
     let sessions: (any Storage)?
     let clock: any ServerClock
+    /// Wrong operator keys per client address, the sign-in form's among them.
+    var guesses = KeyGuesses()
 
-    func check(_ door: Door, _ request: Request) async throws -> Outcome {
+    /// Checks `door` for a request from `address`. On a door that takes an operator key, an
+    /// address that sent too many wrong ones waits (`429` with `Retry-After`) before any key
+    /// it sends is looked at, and each wrong key it sends counts.
+    func check(_ door: Door, _ request: Request, from address: String) async throws -> Outcome {
+        let presentsKey = door.takesOperatorKey && request.headers[.authorization] != nil
+        if presentsKey, case .wait(let seconds) = guesses.admits(address, now: clock.nowMilliseconds()) {
+            var response = ErrorBody.response(.tooManyRequests, code: "rate_limited",
+                                              "too many wrong operator keys from this address: retry in \(seconds) s")
+            response.headers[.retryAfter] = String(seconds)
+            return .refused(response)
+        }
+        let outcome = try await check(door, request)
+        if presentsKey, case .refused(let response) = outcome, response.status == .unauthorized {
+            guesses.failed(address, now: clock.nowMilliseconds())
+        }
+        return outcome
+    }
+
+    private func check(_ door: Door, _ request: Request) async throws -> Outcome {
         if case .operatorPage(let scope) = door {
             return try await pageCheck(scope, request)
         }
@@ -107,7 +136,7 @@ struct DoorKeeper: Sendable {
         guard let token = SessionCookies.value(SessionCookies.session, in: request.headers[.cookie]),
               let digest = SecretToken.digest(ofToken: token), let sessions,
               let session = try await sessions.session(digest: digest, now: clock.nowMilliseconds()),
-              let key = operatorKeys.key(id: session.keyId) else {
+              let key = operatorKeys.key(id: session.keyId), session.isBound(to: key) else {
             return .refused(Self.toSignIn(request.uri.path))
         }
         guard key.scopes.contains(scope) else { return .refused(Self.insufficientScope(key, scope)) }

@@ -20,8 +20,9 @@ struct ServerRoutes {
         let doors = self.doors, audit = self.audit, limits = self.limits
         let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door), limited = door != .anyone
         router.on(RouterPath(path), method: method) { request, context in
-            if limited, let refusal = limits.address(context.channel.remoteAddress?.ipAddress ?? "unknown") { return refusal }
-            switch try await doors.check(door, request) {
+            let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+            if limited, let refusal = limits.address(address) { return refusal }
+            switch try await doors.check(door, request, from: address) {
             case .refused(let response):
                 return response
             case .open(let viewer):

@@ -256,6 +256,14 @@ struct Migration: Sendable {
             UPDATE events SET web_paywall = TRUE
                 WHERE name = 'paywall_shown' AND (record::json -> 'sdk' ->> 'version') = 'paywire-server-web/1';
             """),
+        // A session is bound to its key's secret, not only its id (OperatorSession.binding): a
+        // key given a new secret under the same id ends its sessions. Sessions from before
+        // have no binding and end too (their operators sign in again).
+        Migration(version: 15, name: "operator-sessions-bound-to-their-key", sqlite: """
+            ALTER TABLE operator_sessions ADD COLUMN key_binding TEXT NOT NULL DEFAULT '';
+            """, postgres: """
+            ALTER TABLE operator_sessions ADD COLUMN key_binding TEXT NOT NULL DEFAULT '';
+            """),
     ]
 
     /// Every table the migrations make, children first (what a reset empties).

@@ -5,14 +5,16 @@ extension PostgresStorage {
     func startSession(digest: String, _ session: OperatorSession, now: Int) async throws {
         try await serializable { connection in
             _ = try await self.rows(OperatorStatements.dropEnded, [.int(now)], on: connection)
-            _ = try await self.rows(OperatorStatements.start, [.text(digest), .text(session.keyId), .int(now), .int(session.expiresAt)],
+            _ = try await self.rows(OperatorStatements.start, [.text(digest), .text(session.keyId), .text(session.keyBinding), .int(now),
+                                                                        .int(session.expiresAt)],
                                     on: connection)
         }
     }
 
     func session(digest: String, now: Int) async throws -> OperatorSession? {
         guard let row = try await rows(OperatorStatements.read, [.text(digest), .int(now)]).first else { return nil }
-        return OperatorSession(keyId: try row["key_id"].decode(String.self), expiresAt: try row["expires_at"].decode(Int.self))
+        return OperatorSession(keyId: try row["key_id"].decode(String.self), keyBinding: try row["key_binding"].decode(String.self),
+                               expiresAt: try row["expires_at"].decode(Int.self))
     }
 
     func endSession(digest: String) async throws {

@@ -5,14 +5,14 @@ extension SQLiteStorage {
     func startSession(digest: String, _ session: OperatorSession, now: Int) async throws {
         try await database.write { db in
             try db.execute(sql: OperatorStatements.dropEnded, arguments: [now])
-            try db.execute(sql: OperatorStatements.start, arguments: [digest, session.keyId, now, session.expiresAt])
+            try db.execute(sql: OperatorStatements.start, arguments: [digest, session.keyId, session.keyBinding, now, session.expiresAt])
         }
     }
 
     func session(digest: String, now: Int) async throws -> OperatorSession? {
         try await database.read { db in
             try Row.fetchOne(db, sql: OperatorStatements.read, arguments: [digest, now]).map {
-                OperatorSession(keyId: $0["key_id"], expiresAt: $0["expires_at"])
+                OperatorSession(keyId: $0["key_id"], keyBinding: $0["key_binding"], expiresAt: $0["expires_at"])
             }
         }
     }
