@@ -31,8 +31,8 @@ RESULTS = ROOT / "build/dates"
 
 #: Each suite: the command that runs it; it reads the offset from the environment.
 SUITES = {
-    "integration": [sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", "tests/integration"],
-    "web": [sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", "tests/web"],
+    "integration": [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", "tests/integration"],
+    "web": [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", "tests/web"],
     "conformance-python": [sys.executable, "tests/conformance/driver.py", "--runner", "python", "--jobs", "2",
                            "--", sys.executable, "bindings/python/conformance_runner.py"],
     "conformance-c": [sys.executable, "tests/conformance/driver.py", "--runner", "c", "--jobs", "2",
@@ -60,7 +60,7 @@ def parse_date(text):
 
 def failures(output):
     """The failed tests' or cases' names a suite printed."""
-    pytest = re.findall(r"^FAILED (\S+)", output, re.M)        # pytest -rf
+    pytest = re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.M)  # pytest -rfE
     driver = re.findall(r"^FAIL (\S+?):", output, re.M)        # tests/conformance/driver.py
     return sorted(set(pytest + driver))
 
