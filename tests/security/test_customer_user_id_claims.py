@@ -13,8 +13,6 @@ import pytest
 from attacker import Account, unique
 from server_helpers import event_id
 
-#: Open on main: this commit shows the attack succeeds; the commit that closes F1 removes the mark.
-pytestmark = pytest.mark.xfail(strict=True, reason="F1 is open")
 
 
 def claim_naming(attacker, customer_user_id, kind):

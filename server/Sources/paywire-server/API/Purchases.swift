@@ -77,7 +77,7 @@ extension API {
         let claim = TransactionClaim(transactionId: transactionId, originalTransactionId: transactionId, vendorProductId: productId,
                                      verification: verification, purchasedAt: purchasedAt, environment: environment, store: store,
                                      signedTransaction: nil)
-        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: StoreClaim(claim, text: text), amount: nil, currencyCode: nil,
+        let post = PurchasePost(profileId: owner, claim: StoreClaim(claim, text: text), amount: nil, currencyCode: nil,
                                 state: .purchased, attribution: attribution)
         return try await setup.store.recordPurchase(post, product: product, refusal: nil, request: text, now: clock.nowMilliseconds())
     }
