@@ -8,13 +8,9 @@ The attacks (app key and an account of one's own), against a victim whose id is 
 (`Jos\\u00e9-…`): a twin spelled NFD (`Jose\\u0301-…`), the same text to Swift and another row to
 the store; and a token the app's backend signed for the attacker's own account, whose name is
 the NFD twin of the victim's customer user id."""
-import pytest
-
 from attacker import Account, identity_token, segment, unique
 from server_helpers import event_id, record
 
-#: Open on main: this commit shows the attack succeeds; the commit that closes F2 removes the mark.
-pytestmark = pytest.mark.xfail(strict=True, reason="F2 is open")
 
 
 def twins():

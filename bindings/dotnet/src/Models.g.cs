@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203";
+        public const string Sha256 = "d6f2c8c06a15925cd9637b2987d8e66a2b9f0e43ba24aa1bea8b2428a5ac8c77";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -1511,6 +1511,7 @@ namespace Paywire.Model
     public sealed class IdentifyParams : IModel
     {
         private static readonly HashSet<string> Keys = new HashSet<string> { "customer_user_id", "identity_token" };
+        /// <summary>in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param</summary>
         public string CustomerUserId { get; set; }
         /// <summary>the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged</summary>
         public string IdentityToken { get; set; }

@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "c1d49d8de6f3ec9898fd2752d222356308db8873d221edf6ffde11a98dc1d203";
+const SCHEMA_SHA256 = "d6f2c8c06a15925cd9637b2987d8e66a2b9f0e43ba24aa1bea8b2428a5ac8c77";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 
@@ -289,7 +289,7 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('log_show_paywall', params).then((result) => decodeResult('log_show_paywall', result));
   }
 
-  /** Calls `identify`. identity_token: the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
+  /** Calls `identify`. customer_user_id: in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param; identity_token: the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
   identify(params) {
     return decodeResult('identify', this._callTyped('identify', params));
   }

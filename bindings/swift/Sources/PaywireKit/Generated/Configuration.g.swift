@@ -6,9 +6,9 @@ import Foundation
 
 /// The config of paywire_client_new. A key one slip away from a known one (fallbak, profileId) is refused with wrong_param, details.did_you_mean naming the key it likely meant; any other unknown key is reported in the answer's warnings (#/$defs/client_created) and as a log event, not refused.
 public struct PaywireConfiguration: PaywireModel {
-    /// generated (UUID v4) and persisted under storage_dir when absent
+    /// generated (UUID v4) and persisted under storage_dir when absent; in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param
     public var profileId: String?
-    /// The `customer_user_id` member.
+    /// in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param
     public var customerUserId: String??
     /// with customer_user_id: the app's backend's proof of it (see identify), sent with the identity record the config makes when it identifies the stored profile; held in memory only
     public var identityToken: String?

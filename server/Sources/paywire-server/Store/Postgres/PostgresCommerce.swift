@@ -66,7 +66,7 @@ extension PostgresStorage {
                                                                      fromProfileId: other, toProfileId: post.profileId),
                                                       .restore, eventId: post.eventId, now: now, connection)
                     }
-                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && $0.toProfileId == post.profileId })?.fromProfileId
+                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && Identity.same($0.toProfileId, post.profileId) })?.fromProfileId
                 case .insert:
                     guard let product = products[claim.vendorProductId] else { continue }
                     try await self.insert(claim, owner: post.profileId, status: .verified, product: product, connection)

@@ -61,7 +61,7 @@ extension SQLiteStorage {
                                                                fromProfileId: other, toProfileId: post.profileId),
                                                 .restore, eventId: post.eventId, now: now, db)
                     }
-                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && $0.toProfileId == post.profileId })?.fromProfileId
+                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && Identity.same($0.toProfileId, post.profileId) })?.fromProfileId
                 case .insert:
                     guard let product = products[claim.vendorProductId] else { continue }
                     try Self.insert(claim, owner: post.profileId, status: .verified, product: product, db)
