@@ -17,8 +17,6 @@ import pytest
 from attacker import APP_KEY, CREDENTIAL_HEADER, Account, RewritingProxy, unique
 from server_helpers import BACKEND_BUNDLE, PRODUCTS
 
-#: Open on main: this commit shows the attack succeeds; the commit that closes F11 removes the mark.
-pytestmark = pytest.mark.xfail(strict=True, reason="F11 is open")
 
 
 def device(target, base_url, mode, storage_dir, profile_id):

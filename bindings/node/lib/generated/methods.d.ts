@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "d6f2c8c06a15925cd9637b2987d8e66a2b9f0e43ba24aa1bea8b2428a5ac8c77";
+export declare const SCHEMA_SHA256: "5535ac300bde7f9b3d2446c684065abb4aa5ea44f829e7007a21f7888d77c45f";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

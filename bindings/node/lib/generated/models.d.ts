@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "d6f2c8c06a15925cd9637b2987d8e66a2b9f0e43ba24aa1bea8b2428a5ac8c77";
+export type SchemaSha256 = "5535ac300bde7f9b3d2446c684065abb4aa5ea44f829e7007a21f7888d77c45f";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
