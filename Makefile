@@ -77,7 +77,7 @@ SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
 .PHONY: all deps lib harness demo demo-remote demo-lifecycle test test-full test-swift check-header check-exports check-install \
-        check-api conformance conformance-c conformance-python corpus test-python integration integration-postgres replica-test devserver stress bench install clean \
+        check-api conformance conformance-c conformance-python corpus test-python integration integration-postgres test-security replica-test devserver stress bench install clean \
         test-ab crash-test demo-ab ab-check deps-java deps-dotnet java dotnet test-java test-dotnet conformance-java conformance-dotnet conformance-matrix
 
 all: lib harness
@@ -330,6 +330,14 @@ integration-postgres: lib devserver deps
 	  sh -c 'python3 -m pytest -q tests/integration && \
 	         python3 tests/outbox/crash_test.py $$PAYWIRE_DEVSERVER examples/bundle.json 50 && \
 	         python3 examples/ab_demo.py $$PAYWIRE_DEVSERVER examples/bundle.json examples/config.json 200'
+
+# The security suite (tests/security): every attack a hostile client made with the app key and an
+# account of its own, as its steps, against the development server and the production binary,
+# asserting the door holds; on SQLite, then on a PostgreSQL of this stage's own.
+test-security: lib devserver deps
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python python3 -m pytest -q tests/security
+	PAYWIRE_LIBRARY=$(CURDIR)/$(LIBDIR)/$(LIB_REAL) PYTHONPATH=bindings/python $(ON_POSTGRES) python3 tests/postgres/cluster.py -- \
+	  python3 -m pytest -q tests/security
 
 # Replicas share nothing but the database: three servers (no --dev) behind nginx on one
 # PostgreSQL, four clients of the library recording through nginx while replicas are killed

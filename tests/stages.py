@@ -58,6 +58,8 @@ TEST = [
     # The web paywall's browser tests: the Stripe stand-in and headless Chromium (tests/web).
     Stage("test-web", ["deps"]),
     Stage("integration", ["lib", "harness", "devserver"]),
+    # The security suite: each attack of a hostile client, on SQLite and on PostgreSQL (tests/security).
+    Stage("test-security", ["lib", "devserver"]),
     Stage("contract-postgres", ["lib", "harness", "devserver"]),
     Stage("replica-test", ["lib", "devserver"]),
     Stage("crash-test", ["lib", "devserver"]),

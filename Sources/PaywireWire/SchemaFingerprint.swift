@@ -5,6 +5,6 @@
 /// (`schema_sha256`, which the conformance kit requires byte for byte) and its MAJOR.MINOR
 /// (`schema_version`: a binding accepts the same MAJOR and a MINOR at least its own).
 package enum SchemaFingerprint {
-    package static let sha256 = "06ba768f012f53594549a81bf28fe77c0d0c1c2869feefbcd8016b3f3b541c93"
+    package static let sha256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7"
     package static let version = "1.2"
 }

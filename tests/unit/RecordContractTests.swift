@@ -112,6 +112,24 @@ import Testing
         #expect(throws: WireError.self) { try long.validate() }
     }
 
+    /// The identity rule: ids in NFC only, compared byte for byte. Swift's `==` takes the
+    /// decomposed twin for the composed id; the rule never lets the two meet.
+    @Test func anIdNotInNormalizationFormCIsRefusedAndIdsCompareAsBytes() throws {
+        let composed = "Jos\u{e9}-x", decomposed = "Jose\u{301}-x"
+        #expect(composed == decomposed && !Identity.same(composed, decomposed) && Identity.same(composed, "Jos\u{e9}-x"))
+        try Identity.checkProfileId(composed, "profile_id")
+        try Identity.checkCustomerUserId("\u{c5}ngstr\u{f6}m", "customer_user_id")
+        for id in [decomposed, "\u{212B}", "a\u{301}\u{316}", "\u{1100}\u{1161}"] {
+            #expect(throws: WireError.self) { try Identity.checkProfileId(id, "profile_id") }
+            #expect(throws: WireError.self) { try Identity.checkCustomerUserId(id, "customer_user_id") }
+        }
+        let request = Identity.Request(eventId: Self.eventId, profileId: composed, customerUserId: "c")
+        #expect(throws: WireError.self) { try Identity.Request.decode(request.encode(), pathProfileId: decomposed) }
+        let twin = Identity.Request(eventId: Self.eventId, profileId: decomposed, customerUserId: "c")
+        #expect(throws: WireError.self) { try Identity.Request.decode(twin.encode(), pathProfileId: composed) }
+        #expect(try Identity.Request.decode(request.encode(), pathProfileId: composed) == request)
+    }
+
     @Test func profileDataReadsBackAsWrittenAndRefusesWhatTheContractTypes() throws {
         let attributes = ProfileDataRecord(eventId: Self.eventId, profileId: "p", customerUserId: nil, kind: .attributes,
                                            body: .object(JSONObject([("gender", .string("female")), ("custom_attributes", .object(JSONObject([("n", .number(JSONNumber(1)))])))])))

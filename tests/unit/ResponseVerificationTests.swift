@@ -94,6 +94,33 @@ final class DigestSignatures: SignatureVerifier {
         #expect(failure(malformed) == .malformed)
     }
 
+    /// A signed answer to `method path` for `nonce`, without an ETag.
+    func signed(_ method: String, _ path: String, nonce: String, body: String) -> HTTPResponse {
+        let message = ResponseSignature.message(nonce: nonce, signedAt: 1_000, status: 200, method: method, path: path, etag: "",
+                                                body: Array(body.utf8))
+        return HTTPResponse(status: 200, headers: [("x-paywire-signature", Base64.encode(DigestSignatures.sign(message, key: Self.key))),
+                                                   ("x-paywire-signature-key-id", "k1"), ("x-paywire-signed-at", "1000")],
+                            body: Array(body.utf8))
+    }
+
+    /// F11: a request rewritten on the way to name another profile gets a genuine answer, signed
+    /// over this request's nonce and route, about that profile: it is not this request's answer.
+    @Test func anAnswerAboutAnotherProfileThanTheRequestNamedFails() throws {
+        func failure(_ method: String, _ path: String, _ body: String, about: String?) throws -> ResponseVerifier.Failure? {
+            let checked = try verifier().check(signed(method, path, nonce: "n", body: body), nonce: "n", method: method, path: path, about: about)
+            if case .failure(let failure) = checked { return failure }
+            return nil
+        }
+        let mine = #"{"profile_id":"p","profile":{}}"#, theirs = #"{"profile_id":"payer","profile":{}}"#
+        #expect(try failure("POST", "/v1/restores", mine, about: "p") == nil)
+        #expect(try failure("POST", "/v1/restores", theirs, about: "p") == .other_profile)
+        #expect(try failure("POST", "/v1/purchases", #"{"profile":{}}"#, about: "p") == .other_profile, "an answer naming no profile")
+        #expect(try failure("POST", "/v1/restores", #"{"profile_id":"Jose\u0301","profile":{}}"#, about: "Jos\u{e9}") == .other_profile)
+        #expect(try failure("GET", "/v1/profiles/Jos%C3%A9%201", #"{"profile":{}}"#, about: "Jos\u{e9} 1") == nil, "named by its path")
+        #expect(try failure("POST", "/v1/profiles/p/identity", theirs, about: nil) == nil, "an identity's names the customer's profile")
+        #expect(try failure("POST", "/v1/redemptions", #"{"error":{"code":"x"}}"#, about: "p") == nil, "no profile, no access")
+    }
+
     @Test func aProxyThatWeakensTheETagChangesNothingSigned() throws {
         let signed = answer(nonce: "n1")
         let weakened = HTTPResponse(status: 200, headers: signed.headers.map { $0.name == "ETag" ? ("ETag", "W/\"e\"") : $0 }, body: signed.body)
@@ -131,13 +158,14 @@ final class DigestSignatures: SignatureVerifier {
         return grant
     }
 
-    /// A profile as a verified answer granting `premium` until `expiresAt` left it, and that answer.
-    func keptProfile(expiresAt: Int = 5_000_000, signedAt: Int = 3_000) -> Profile {
+    /// A profile as a verified answer granting `premium` until `expiresAt` left it, and that
+    /// answer (about profile `p`, by its path).
+    func keptProfile(expiresAt: Int = 5_000_000, signedAt: Int = 3_000, profileId: String = "p") -> Profile {
         let body = "{\"profile\":{\"access_levels\":{\"premium\":{\"vendor_product_id\":\"monthly\",\"activated_at\":\"1970-01-01T00:00:00.000Z\","
             + "\"expires_at\":\"\(ISODate.format(milliseconds: expiresAt))\"}}}}"
         let message = ResponseSignature.message(nonce: "n", signedAt: signedAt, status: 200, method: "GET", path: "/v1/profiles/p", etag: "",
                                                 body: Array(body.utf8))
-        var profile = Profile(profileId: "p", customerUserId: nil)
+        var profile = Profile(profileId: profileId, customerUserId: nil)
         profile.accessLevels = [("premium", backendGrant("monthly", expiresAt: expiresAt))]
         profile.backendAnsweredAt = 9_000_000
         profile.signedAnswer = SignedAnswer(keyId: "k1", signature: DigestSignatures.sign(message, key: Self.key), nonce: "n",
@@ -183,6 +211,12 @@ final class DigestSignatures: SignatureVerifier {
                                            method: "GET", path: "/v1/profiles/p", etag: "", body: original.body)
         let outcome = try reread(edited, "enforced")
         #expect(outcome.profile.accessLevels.isEmpty && outcome.profile.verification == .failed && outcome.signedAt == nil)
+    }
+
+    @Test func aKeptAnswerAboutAnotherProfileCoversNothing() throws {
+        let copied = try reread(keptProfile(profileId: "q"), "enforced")
+        #expect(copied.profile.accessLevels.isEmpty && copied.profile.verification == .failed && copied.signedAt == nil)
+        #expect(copied.uncovered == ["access_levels.premium"])
     }
 
     @Test func theDevicesGrantsStandOnlyWhileTheirTransactionWaitsForTheBackend() throws {

@@ -110,7 +110,9 @@ final class Backend {
     ///
     /// A request whose answer can carry access (`carriesAccess`) carries a fresh nonce when
     /// verification is on, and its answer's signature is judged before `reply` hears it
-    /// (`verified`): in enforced mode an answer that fails reaches `reply` as a failure.
+    /// (`verified`): in enforced mode an answer that fails reaches `reply` as a failure. A
+    /// signed answer that carries a profile must be about `profileId`, unless `keepsCredential`
+    /// is false (an identity's answer names the customer's profile, which may be another).
     ///
     /// A new credential in an answer that reaches `reply` is kept for `profileId`, unless
     /// `keepsCredential` is false (an identity answer's belongs to the profile it names: its
@@ -132,16 +134,17 @@ final class Backend {
         var headers = headers + credentials.headers(for: profileId)
         let answered: BackendReply
         if let verifier {
-            var signed: (nonce: String, path: String)?
+            var signed: (nonce: String, path: String, about: String?)?
             if carriesAccess {
                 let (nonce, added) = verifier.requestHeaders()
                 headers += added
                 // The path from `/v1/`, as the server receives it behind a proxy that strips a prefix.
-                signed = (nonce, url.hasPrefix(transport.baseURL) ? String(url.dropFirst(transport.baseURL.count)) : url)
+                signed = (nonce, url.hasPrefix(transport.baseURL) ? String(url.dropFirst(transport.baseURL.count)) : url,
+                          keepsCredential ? profileId : nil)
             }
             answered = { [weak self] outcome in
                 guard let self, let signed, case .response(let response) = outcome, response.carriesAccess else { return kept(outcome) }
-                kept(verified(response, method: method, nonce: signed.nonce, path: signed.path))
+                kept(verified(response, method: method, nonce: signed.nonce, path: signed.path, about: signed.about))
             }
         } else {
             let accessClock = self.accessClock
@@ -177,10 +180,10 @@ final class Backend {
     /// access clock follows its signed time, which no one between could move), or failed:
     /// marked so in informational mode, refused like a network failure in enforced mode. A
     /// failure is logged either way.
-    private func verified(_ response: HTTPResponse, method: String, nonce: String, path: String) -> HTTPOutcome {
+    private func verified(_ response: HTTPResponse, method: String, nonce: String, path: String, about: String?) -> HTTPOutcome {
         guard let verifier else { return .response(response) }
         var response = response
-        switch verifier.check(response, nonce: nonce, method: method, path: path) {
+        switch verifier.check(response, nonce: nonce, method: method, path: path, about: about) {
         case .success(let answer):
             accessClock.backendSaid(answer.signedAt)
             response.trust = AnswerTrust(verification: .verified, signed: answer)

@@ -20,13 +20,15 @@ struct AnswerTrust: Sendable {
 ///
 /// An answer fails when its signature is missing or malformed, names a key the config does not
 /// list, does not match (a changed answer, or one signed for another request's nonce or path),
+/// carries a profile other than the one the request was about (`other_profile`: a request
+/// rewritten on the way to name a profile that paid gets a genuine answer about that profile),
 /// or is too old: signed more than `tolerance` before the newest signature this device already
 /// verified, counted forward on the monotonic clock since (the server cannot answer now with a
 /// time earlier than one it already signed; the tolerance covers replicas' clocks).
 final class ResponseVerifier {
     /// Why a check failed (`details.reason` of the log event).
     enum Failure: String, Error, Sendable {
-        case missing, malformed, unknown_key, invalid, too_old
+        case missing, malformed, unknown_key, invalid, other_profile, too_old
     }
 
     static let tolerance = 5 * Milliseconds.minute
@@ -55,8 +57,10 @@ final class ResponseVerifier {
                         (ResponseSignature.keyIdsHeader, config.publicKeys.map(\.id).joined(separator: ","))])
     }
 
-    /// Checks `response` to the request `method path` sent with `nonce`.
-    func check(_ response: HTTPResponse, nonce: String, method: String, path: String) -> Result<SignedAnswer, Failure> {
+    /// Checks `response` to the request `method path` sent with `nonce`; an answer that carries a
+    /// profile must be about `about` when given (nil: the backend may name another, as an
+    /// identity's answer names the customer's profile).
+    func check(_ response: HTTPResponse, nonce: String, method: String, path: String, about: String? = nil) -> Result<SignedAnswer, Failure> {
         guard let text = response.header(ResponseSignature.signatureHeader), let keyId = response.header(ResponseSignature.keyIdHeader),
               let time = response.header(ResponseSignature.signedAtHeader) else { return .failure(.missing) }
         guard let signature = Base64.decode(text), signature.count == 64, let signedAt = Int(time), signedAt >= 0 else {
@@ -65,6 +69,7 @@ final class ResponseVerifier {
         let answer = SignedAnswer(keyId: keyId, signature: signature, nonce: nonce, signedAt: signedAt, status: response.status,
                                   method: method, path: path, etag: response.header("etag") ?? "", body: response.body)
         if let failure = verify(answer) { return .failure(failure) }
+        if let about, answer.profile != nil, !answer.isAbout(about) { return .failure(.other_profile) }
         let now = clock.monotonicMilliseconds()
         if let newest, signedAt + ResponseVerifier.tolerance < newest.signedAt + max(0, now - newest.monotonic) {
             return .failure(.too_old)
@@ -88,5 +93,18 @@ final class ResponseVerifier {
         guard let key = config.key(answer.keyId) else { return .unknown_key }
         guard signatures.isValidEd25519(signature: answer.signature, message: answer.message, publicKey: key) else { return .invalid }
         return nil
+    }
+}
+
+extension SignedAnswer {
+    /// Whether this answer is about `profileId`, as it names its profile inside what is signed:
+    /// its body's `profile_id` (purchases, restores, redemptions, identities), else the path of
+    /// `GET /v1/profiles/{profile_id}`, as the core writes it. Compared byte for byte
+    /// (`Identity.same`, the identity rule).
+    func isAbout(_ profileId: String) -> Bool {
+        if case .object(let document)? = try? JSONParser.parse(body), case .string(let named)? = document["profile_id"] {
+            return Identity.same(named, profileId)
+        }
+        return method == "GET" && path == "/v1/profiles/" + Backend.pathSegment(profileId)
     }
 }

@@ -7,7 +7,8 @@ import PaywireWire
 ///
 /// - A backend grant (or verified purchase) the kept answer carries, member for member, is
 ///   `verified`; any other is `failed` in informational mode and dropped in enforced mode. A kept
-///   answer whose signature does not hold covers nothing.
+///   answer whose signature does not hold, or that is about another profile (another device's
+///   signed answer copied in), covers nothing.
 /// - A grant on the device's word stands only while its transaction waits for the backend in the
 ///   outbox (`deviceGrants`, once the outbox is read): otherwise nothing could ever take it back.
 /// - In enforced mode the backend's grants count from the kept answer's signed time at the
@@ -31,7 +32,7 @@ enum StoredProfileCheck {
             return outcome
         }
         var covering: RemoteProfile.Snapshot?
-        if let answer = profile.signedAnswer, holds(answer), let object = answer.profile,
+        if let answer = profile.signedAnswer, holds(answer), answer.isAbout(profile.profileId), let object = answer.profile,
            let snapshot = try? RemoteProfile.parse(profile: object) {
             covering = snapshot
             outcome.signedAt = answer.signedAt

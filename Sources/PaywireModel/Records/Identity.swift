@@ -5,15 +5,41 @@ import PaywireWire
 /// from now on, as the backend knows it, and what moved to it.
 public enum Identity {
     /// The rule of a profile id wherever a record carries one: what `paywire_client_new`'s
-    /// `profile_id` must meet too.
+    /// `profile_id` must meet too (`checkNormalForm`, the identity rule, among it).
     public static func checkProfileId(_ value: String, _ path: String) throws(WireError) {
         try RecordRules.check(value, path)
+        try checkNormalForm(value, path)
     }
 
     /// The rule of a customer user id: what `identify` and the config's `customer_user_id` must meet.
     public static func checkCustomerUserId(_ value: String, _ path: String) throws(WireError) {
         try RecordRules.check(value, path)
+        try checkNormalForm(value, path)
     }
+
+    /// The identity rule, one for the device and the server: a profile id or a customer user id
+    /// is taken only in Unicode Normalization Form C. Swift's `==` (and a dictionary's key)
+    /// takes canonically equivalent texts for one, SQLite and PostgreSQL compare bytes, and a
+    /// token's `sub` comes as its issuer wrote it: were `Jose\u{301}` taken beside `Jos\u{e9}`,
+    /// a door could open one for the other. Among NFC texts the two comparisons agree, so every
+    /// id taken is one id however it is compared; where an id that did not pass this rule meets
+    /// one that did (a token's `sub`), `same` compares their bytes.
+    public static func checkNormalForm(_ value: String, _ path: @autoclosure () -> String) throws(WireError) {
+        guard !isNormalForm(value) else { return }
+        throw WireError.wrongParam(path(), "must be in Unicode Normalization Form C (NFC): an id is the same id only byte for byte")
+    }
+
+    /// Whether `value` is in Unicode Normalization Form C. ASCII always is: a device's own ids
+    /// (UUIDs) never reach the normalization tables.
+    static func isNormalForm(_ value: String) -> Bool {
+        if value.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        // The standard library's own NFC (its `==` normalizes with it); public, if underscored,
+        // in full and in Embedded Swift alike.
+        return value.utf8.elementsEqual(value._nfcCodeUnits)
+    }
+
+    /// Whether two profile ids (or customer user ids) are the same id: the same bytes.
+    public static func same(_ one: String, _ other: String) -> Bool { one.utf8.elementsEqual(other.utf8) }
 
     /// The longest identity token taken, in characters: a JWT of a few claims is well under it.
     public static let maxIdentityTokenLength = 8192
@@ -78,7 +104,10 @@ public enum Identity {
                                   customerUserId: try fields.string("customer_user_id"),
                                   identityToken: try fields.optionalString("identity_token"))
             try request.validate()
-            guard pathProfileId == nil || request.profileId == pathProfileId else { throw WireError.wrongParam("profile_id", "must be the path's profile id") }
+            if let pathProfileId {
+                try checkProfileId(pathProfileId, "profile_id")
+                guard same(request.profileId, pathProfileId) else { throw WireError.wrongParam("profile_id", "must be the path's profile id") }
+            }
             return request
         }
     }

@@ -19,7 +19,8 @@ public enum RefusalCode: String, CaseIterable, Sendable {
 }
 
 /// The backend's answer to `POST /v1/purchases`: the transaction kept (`200`, with its status)
-/// or refused (`422`, with the code and a reason), and the profile as it now stands either way.
+/// or refused (`422`, with the code and a reason), and the profile as it now stands either way,
+/// named by its `profile_id` (signed with the body: a device refuses an answer about another).
 public struct PurchaseAnswer: Sendable {
     public enum Outcome: Sendable {
         case kept(transactionId: String, status: PurchaseStatus)
@@ -31,9 +32,10 @@ public struct PurchaseAnswer: Sendable {
     /// Nil when the body says neither.
     public let outcome: Outcome?
 
-    public static func encode(_ outcome: Outcome, profile: ProfileAnswer) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: profile.bytes.count + 160)
+    public static func encode(_ outcome: Outcome, profileId: String, profile: ProfileAnswer) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: profile.bytes.count + 160 + profileId.utf8.count)
         writer.object { writer in
+            writer.member("profile_id", profileId)
             switch outcome {
             case .kept(let transactionId, let status):
                 writer.key("transaction")
@@ -73,8 +75,8 @@ public struct PurchaseAnswer: Sendable {
     }
 }
 
-/// The backend's answer to `POST /v1/restores`: the profile, what was restored (and moved here
-/// from another profile), and what was refused.
+/// The backend's answer to `POST /v1/restores`: the profile, named by its `profile_id` (signed
+/// with the body), what was restored (and moved here from another profile), and what was refused.
 public struct RestoreAnswer: Sendable {
     public struct Restored: Equatable, Sendable {
         public let transactionId: String
@@ -106,9 +108,10 @@ public struct RestoreAnswer: Sendable {
     public let restored: [Restored]?
     public let refused: [Refused]
 
-    public static func encode(profile: ProfileAnswer, restored: [Restored], refused: [Refused]) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: profile.bytes.count + 128 * (restored.count + refused.count) + 64)
+    public static func encode(profileId: String, profile: ProfileAnswer, restored: [Restored], refused: [Refused]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: profile.bytes.count + 128 * (restored.count + refused.count) + 64 + profileId.utf8.count)
         writer.object { writer in
+            writer.member("profile_id", profileId)
             writer.key("profile")
             writer.raw(profile.bytes)
             writer.key("restored")

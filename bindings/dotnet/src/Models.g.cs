@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "06ba768f012f53594549a81bf28fe77c0d0c1c2869feefbcd8016b3f3b541c93";
+        public const string Sha256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -1511,6 +1511,7 @@ namespace Paywire.Model
     public sealed class IdentifyParams : IModel
     {
         private static readonly HashSet<string> Keys = new HashSet<string> { "customer_user_id", "identity_token" };
+        /// <summary>in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param</summary>
         public string CustomerUserId { get; set; }
         /// <summary>the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged</summary>
         public string IdentityToken { get; set; }

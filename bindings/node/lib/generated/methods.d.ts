@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "06ba768f012f53594549a81bf28fe77c0d0c1c2869feefbcd8016b3f3b541c93";
+export declare const SCHEMA_SHA256: "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */
@@ -157,7 +157,7 @@ export declare abstract class TypedMethods extends EventEmitter {
   /** Calls `log_show_paywall` without blocking: the Promise settles with its call_result. */
   logShowPaywallAsync(params: LogShowPaywallParams): Promise<LogShowPaywallResult>;
 
-  /** Calls `identify`. identity_token: the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
+  /** Calls `identify`. customer_user_id: in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param; identity_token: the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
   identify(params: IdentifyParams): null;
   /** Calls `identify` without blocking: the Promise settles with its call_result. */
   identifyAsync(params: IdentifyParams): Promise<null>;

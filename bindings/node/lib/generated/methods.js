@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "06ba768f012f53594549a81bf28fe77c0d0c1c2869feefbcd8016b3f3b541c93";
+const SCHEMA_SHA256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 
@@ -289,7 +289,7 @@ class TypedMethods extends EventEmitter {
     return this._callTypedAsync('log_show_paywall', params).then((result) => decodeResult('log_show_paywall', result));
   }
 
-  /** Calls `identify`. identity_token: the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
+  /** Calls `identify`. customer_user_id: in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param; identity_token: the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
   identify(params) {
     return decodeResult('identify', this._callTyped('identify', params));
   }

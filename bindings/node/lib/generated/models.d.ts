@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "06ba768f012f53594549a81bf28fe77c0d0c1c2869feefbcd8016b3f3b541c93";
+export type SchemaSha256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -287,6 +287,7 @@ export interface LogShowPaywallParams {
 }
 
 export interface IdentifyParams {
+  /** in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param */
   customer_user_id: string;
   /** the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged */
   identity_token?: string;

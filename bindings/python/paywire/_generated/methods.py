@@ -102,11 +102,13 @@ class TypedMethods:
         return models.decode_log_show_paywall_result(self._call_typed("log_show_paywall", params.to_json()))
 
     def identify(self, *, customer_user_id: str, identity_token: Optional[str] = None) -> None:
-        """Calls `identify`. identity_token: the app's backend's proof that the user is
-        customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server
-        that proves identities needs it. Identifying as the same customer again with a token
-        sends it again (a fresh token for one the backend refused). Kept in the outbox until
-        delivered, never logged
+        """Calls `identify`. customer_user_id: in Unicode Normalization Form C (NFC), as every
+        profile id and customer user id the device and the backend take: ids are the same id
+        only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param;
+        identity_token: the app's backend's proof that the user is customer_user_id: a JWT
+        (compact JWS) it signed, sent with the identity record; a server that proves identities
+        needs it. Identifying as the same customer again with a token sends it again (a fresh
+        token for one the backend refused). Kept in the outbox until delivered, never logged
         """
         params = models.IdentifyParams(customer_user_id=customer_user_id, identity_token=identity_token)
         return models.decode_identify_result(self._call_typed("identify", params.to_json()))
@@ -370,11 +372,13 @@ class AsyncTypedMethods:
         return models.decode_log_show_paywall_result(await self._call_typed("log_show_paywall", params.to_json()))
 
     async def identify(self, *, customer_user_id: str, identity_token: Optional[str] = None) -> None:
-        """Calls `identify`. identity_token: the app's backend's proof that the user is
-        customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server
-        that proves identities needs it. Identifying as the same customer again with a token
-        sends it again (a fresh token for one the backend refused). Kept in the outbox until
-        delivered, never logged
+        """Calls `identify`. customer_user_id: in Unicode Normalization Form C (NFC), as every
+        profile id and customer user id the device and the backend take: ids are the same id
+        only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param;
+        identity_token: the app's backend's proof that the user is customer_user_id: a JWT
+        (compact JWS) it signed, sent with the identity record; a server that proves identities
+        needs it. Identifying as the same customer again with a token sends it again (a fresh
+        token for one the backend refused). Kept in the outbox until delivered, never logged
         """
         params = models.IdentifyParams(customer_user_id=customer_user_id, identity_token=identity_token)
         return models.decode_identify_result(await self._call_typed("identify", params.to_json()))

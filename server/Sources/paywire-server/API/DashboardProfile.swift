@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PaywireModel
 
 /// `GET /dashboard/profiles/{profile_id}`: one profile's purchases (app stores and the web),
 /// the transfers in and out, and its web checkouts, as a page like the results'.
@@ -58,7 +59,7 @@ enum DashboardProfilePage {
     private static func purchases(_ profileId: String, _ transactions: [ViewedTransaction]) -> String {
         guard !transactions.isEmpty else { return "<p data-field=\"no_purchases\">No purchases.</p>" }
         let rows = transactions.map { t -> String in
-            let movedAway = t.owner != profileId
+            let movedAway = !Identity.same(t.owner, profileId)
             let store = t.isWeb ? "\(escape(t.store.rawValue)) <span class=\"web\">web</span>" : escape(t.store.rawValue)
             let cell = t.variationId.map { "\(t.placementId ?? "") / \(t.abTestName ?? "") / \($0)" } ?? "–"
             let price = t.priceAmount.map { "\(t.currencyCode ?? "") \($0)" } ?? "–"
@@ -82,7 +83,7 @@ enum DashboardProfilePage {
         guard !entries.isEmpty else { return "<p data-field=\"no_transfers\">No transfers.</p>" }
         let rows = entries.map { entry -> String in
             let record = entry.record
-            let direction = record.toProfileId == profileId ? "in" : "out"
+            let direction = Identity.same(record.toProfileId, profileId) ? "in" : "out"
             return """
                 <tr data-transaction="\(escape(record.transactionId))" data-direction="\(direction)">\
                 <td data-field="transferred_at">\(escape(DashboardPage.isoDate(entry.transferredAt)))</td>\
@@ -129,7 +130,7 @@ enum DashboardProfilePage {
 
     /// Another profile as a link to its own view; this one as plain text.
     private static func link(_ profileId: String, current: String) -> String {
-        guard profileId != current else { return escape(profileId) }
+        guard !Identity.same(profileId, current) else { return escape(profileId) }
         let path = profileId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? profileId
         return "<a href=\"/dashboard/profiles/\(escape(path))\">\(escape(profileId))</a>"
     }

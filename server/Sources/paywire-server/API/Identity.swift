@@ -24,7 +24,7 @@ extension API {
                                                              transferred: outcome.transferred))
         // The device moves to the customer's profile: it gets a credential of its own for it
         // (the claim was allowed, proven when the server checks identities).
-        if outcome.profileId != profileId, let name = HTTPField.Name(ProfileCredentials.header) {
+        if !Identity.same(outcome.profileId, profileId), let name = HTTPField.Name(ProfileCredentials.header) {
             answer.headers[name] = try await profileDoor.issue(outcome.profileId, replacingPending: false)
         }
         return answer

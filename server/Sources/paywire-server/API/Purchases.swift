@@ -25,11 +25,12 @@ extension API {
         switch outcome {
         case .success(let status):
             ServerMetrics.purchase(status.rawValue)
-            return .json(.ok, PurchaseAnswer.encode(.kept(transactionId: post.claim.transactionId, status: status), profile: profile))
+            return .json(.ok, PurchaseAnswer.encode(.kept(transactionId: post.claim.transactionId, status: status), profileId: post.profileId,
+                                                    profile: profile))
         case .failure(let refusal):
             ServerMetrics.purchase(refusal.code.rawValue)
             return .json(.unprocessableContent, PurchaseAnswer.encode(.refused(code: refusal.code.rawValue, message: refusal.message),
-                                                                      profile: profile))
+                                                                      profileId: post.profileId, profile: profile))
         }
     }
 
@@ -57,7 +58,7 @@ extension API {
         }
         for (_, refusal) in outcome.refused { ServerMetrics.purchase(refusal?.code.rawValue ?? StorageRules.keptCode) }
         return .json(.ok, RestoreAnswer.encode(
-            profile: try await answerProfile(post.profileId),
+            profileId: post.profileId, profile: try await answerProfile(post.profileId),
             restored: outcome.restored.map {
                 RestoreAnswer.Restored(transactionId: $0.claim.transactionId, vendorProductId: $0.claim.vendorProductId, fromProfileId: $0.from)
             },
@@ -77,7 +78,7 @@ extension API {
         let claim = TransactionClaim(transactionId: transactionId, originalTransactionId: transactionId, vendorProductId: productId,
                                      verification: verification, purchasedAt: purchasedAt, environment: environment, store: store,
                                      signedTransaction: nil)
-        let post = PurchasePost(profileId: owner, customerUserId: nil, claim: StoreClaim(claim, text: text), amount: nil, currencyCode: nil,
+        let post = PurchasePost(profileId: owner, claim: StoreClaim(claim, text: text), amount: nil, currencyCode: nil,
                                 state: .purchased, attribution: attribution)
         return try await setup.store.recordPurchase(post, product: product, refusal: nil, request: text, now: clock.nowMilliseconds())
     }

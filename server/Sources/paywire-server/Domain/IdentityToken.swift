@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PaywireModel
 import PaywireWire
 
 /// Checks the identity token an `identify` carries: a JWT the app's own backend signed to say
@@ -45,7 +46,11 @@ struct IdentityTokenVerifier: Sendable {
         guard let token else { return "this server verifies identities: identify needs an identity_token from the app's backend" }
         guard let jwt = JWT(token) else { return "the identity_token is not a JWT" }
         if let refusal = signatureRefusal(jwt) { return refusal }
-        guard jwt.claims["sub"]?.asString == customerUserId else { return "the identity_token is for another customer (sub)" }
+        // Bytes (the identity rule): the issuer's `sub` never passed this server's NFC check, and
+        // Swift's `==` would take a decomposed twin of the customer's id for it.
+        guard let subject = jwt.claims["sub"]?.asString, Identity.same(subject, customerUserId) else {
+            return "the identity_token is for another customer (sub)"
+        }
         guard jwt.audiences.contains(audience) else { return "the identity_token is for another audience (aud)" }
         return jwt.timeRefusal(now: now, leeway: Self.leewaySeconds)
     }

@@ -43,10 +43,11 @@ struct StoreClaim: Sendable {
 }
 
 /// A `POST /v1/purchases` body as the server records it (`PurchaseClaim`, read by the model),
-/// or a purchase a store's own message made known.
+/// or a purchase a store's own message made known. The claim's `customer_user_id` is not kept
+/// here: a claim binds no customer (only `identify` with its proof does), so nothing past the
+/// reader can bind one.
 struct PurchasePost: Sendable {
     let profileId: String
-    let customerUserId: String?
     var claim: StoreClaim
     /// The price's exact decimal text and currency, when the device knew them (else the
     /// catalog's price counts).
@@ -58,15 +59,14 @@ struct PurchasePost: Sendable {
     var pending: Bool { state == .pending }
 
     init(_ request: PurchaseClaim) {
-        self.init(profileId: request.profileId, customerUserId: request.customerUserId, claim: StoreClaim(request.transaction),
+        self.init(profileId: request.profileId, claim: StoreClaim(request.transaction),
                   amount: request.price?.amount.text, currencyCode: request.price?.currencyCode, state: request.state,
                   attribution: request.attribution)
     }
 
-    init(profileId: String, customerUserId: String?, claim: StoreClaim, amount: String?, currencyCode: String?, state: PurchaseState,
+    init(profileId: String, claim: StoreClaim, amount: String?, currencyCode: String?, state: PurchaseState,
          attribution: PurchaseAttribution?) {
         self.profileId = profileId
-        self.customerUserId = customerUserId
         self.claim = claim
         self.amount = amount
         self.currencyCode = currencyCode
@@ -75,18 +75,17 @@ struct PurchasePost: Sendable {
     }
 }
 
-/// A `POST /v1/restores` body as the server records it.
+/// A `POST /v1/restores` body as the server records it; like a purchase's, its
+/// `customer_user_id` binds nothing and is not kept.
 struct RestorePost: Sendable {
     /// The request's id: a retry of a restore that moved a purchase answers where it came from.
     let eventId: String
     let profileId: String
-    let customerUserId: String?
     var claims: [StoreClaim]
 
     init(_ request: RestoreClaim) {
         eventId = request.eventId
         profileId = request.profileId
-        customerUserId = request.customerUserId
         claims = request.transactions.map { StoreClaim($0) }
     }
 }

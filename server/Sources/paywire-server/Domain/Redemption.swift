@@ -1,4 +1,5 @@
 import Foundation
+import PaywireModel
 
 /// Redemption links of web purchases made without a profile: a single-use `SecretToken`, of
 /// which the store keeps only the SHA-256, so a copy of the database redeems nothing. Pure.
@@ -39,7 +40,7 @@ enum Redemption {
     /// link answers who redeemed it even after its time: single use, never a second owner.
     static func decide(_ held: Held?, profileId: String, now: Int) -> Result {
         guard let held else { return .invalid }
-        if let owner = held.redeemedBy { return owner == profileId ? .alreadyRedeemed : .belongsToAnotherProfile }
+        if let owner = held.redeemedBy { return Identity.same(owner, profileId) ? .alreadyRedeemed : .belongsToAnotherProfile }
         guard let expiresAt = held.expiresAt, now < expiresAt else { return .expired }
         return .redeemed
     }

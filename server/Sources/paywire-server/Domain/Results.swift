@@ -264,7 +264,7 @@ struct Sale: Sendable {
     /// Bought as a test: a sandbox purchase of a store, or the test store's.
     var isTest: Bool { environment.isSandbox || store == .test }
     /// Its access moved to another profile (a restore, an identity, a redemption) since.
-    var isTransferred: Bool { !owner.isEmpty && owner != purchaser }
+    var isTransferred: Bool { !owner.isEmpty && !Identity.same(owner, purchaser) }
 
     /// Access now, by the rule the profile's grants follow (the model's `GrantStanding`).
     func isActiveSubscription(now: Int) -> Bool {

@@ -1,4 +1,5 @@
 import HTTPTypes
+import PaywireModel
 import PaywireWire
 
 /// The second lock of a device route that names a profile, in its path (`{profile_id}`) or in
@@ -6,6 +7,10 @@ import PaywireWire
 /// `x-paywire-profile-credential` with one of that profile's credentials (`ProfileCredentials`),
 /// except while the profile is no device's yet, when it is served and a new credential issued.
 /// The credential is never logged nor echoed; a refusal names only its problem code.
+///
+/// A named profile id must meet the identity rule (`Identity.checkNormalForm`, NFC) before
+/// anything is compared or read: the names are told apart by their bytes, as the store tells
+/// them apart, so a decomposed twin of a profile's id can neither hide behind it nor stand for it.
 struct ProfileDoor: Sendable {
     let store: any Storage
     let clock: any ServerClock
@@ -22,7 +27,7 @@ struct ProfileDoor: Sendable {
     static func named(pathProfileId: String?, body: [UInt8]) -> [String] {
         var names: [String] = []
         func add(_ value: JSONValue?) {
-            if case .string(let id)? = value, !id.isEmpty, !names.contains(id) { names.append(id) }
+            if case .string(let id)? = value, !id.isEmpty, !names.contains(where: { Identity.same($0, id) }) { names.append(id) }
         }
         if let pathProfileId { add(.string(pathProfileId)) }
         guard !body.isEmpty, case .object(let object)? = try? JSONValue(parsing: body) else { return names }
@@ -37,6 +42,13 @@ struct ProfileDoor: Sendable {
     /// naming one profile no device holds yet is answered with a new credential of it; one
     /// naming several (an older batch) mints none: each is minted by its own next request.
     func check(_ profiles: [String], credential: String?) async throws -> Outcome {
+        for profileId in profiles {
+            do throws(WireError) {
+                try Identity.checkNormalForm(profileId, "profile_id")
+            } catch {
+                return .refused(.invalid(error))
+            }
+        }
         // One of no credential's shape matches none, and is refused as a wrong one.
         let given = credential.map { SecretToken.digest(ofToken: $0) ?? "" }
         var issued: String?

@@ -22,8 +22,9 @@ enum Statements {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     /// The backend has met this profile (a purchase, restore or identity named it):
-    /// profile_id, customer_user_id, the time (ms) it holds that customer user id from (NULL
-    /// without one). A new customer user id restarts the time; the same one keeps it.
+    /// profile_id, customer_user_id (an identity's only, never a claim's), the time (ms) it holds
+    /// that customer user id from (NULL without one). A new customer user id restarts the time;
+    /// the same one keeps it.
     static let meetProfile = """
         INSERT INTO profiles (profile_id, customer_user_id, identified_at) VALUES (?, ?, ?)
         ON CONFLICT (profile_id) DO UPDATE SET customer_user_id = COALESCE(excluded.customer_user_id, profiles.customer_user_id),

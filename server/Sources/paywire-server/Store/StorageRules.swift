@@ -29,7 +29,8 @@ enum StorageRules {
         guard hasProduct else { return .refuse(Refusal(code: .unknownProduct, message: "product '\(post.claim.vendorProductId)' is not in the catalog")) }
         let status = PurchaseStatus(post.state)
         guard let existing else { return .insert(status: status) }
-        guard existing.productId == post.claim.vendorProductId, post.profileId == existing.owner || post.profileId == existing.purchaser else {
+        guard existing.productId == post.claim.vendorProductId,
+              Identity.same(post.profileId, existing.owner) || Identity.same(post.profileId, existing.purchaser) else {
             return .refuse(Refusal(code: .transactionConflict,
                                    message: "transaction '\(post.claim.transactionId)' is already known for another profile or product"))
         }
@@ -66,7 +67,7 @@ enum StorageRules {
                 return .refuse(Refusal(code: .transactionConflict,
                                        message: "transaction '\(claim.transactionId)' is already known for product '\(existing.productId)'"))
             }
-            guard existing.owner != restorer else { return .move(from: nil) }
+            guard !Identity.same(existing.owner, restorer) else { return .move(from: nil) }
             return policy == .transfer ? .move(from: existing.owner) : .keep
         }
         guard hasProduct else { return .refuse(Refusal(code: .unknownProduct, message: "product '\(claim.vendorProductId)' is not in the catalog")) }

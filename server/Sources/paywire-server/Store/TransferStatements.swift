@@ -10,7 +10,9 @@ enum TransferStatements {
         SELECT transaction_id, vendor_product_id, from_profile_id, to_profile_id FROM transfers
         WHERE event_id = ? AND reason = ? ORDER BY arrival
         """
-    /// The profile that held a customer user id first (the customer's profile). Rows kept
+    /// The profile that held a customer user id first (the customer's profile). Only an
+    /// identity gives a profile one (`meet`); a database kept before claims stopped binding
+    /// customers may hold bindings a claim made (docs/operations/security.md, F1). Rows kept
     /// before version 9 have no time: earliest.
     static let firstHolder = """
         SELECT profile_id FROM profiles WHERE customer_user_id = ? ORDER BY COALESCE(identified_at, 0), profile_id LIMIT 1

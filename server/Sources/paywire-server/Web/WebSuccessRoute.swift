@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import PaywireModel
 import PaywireWeb
 import PaywireWire
 
@@ -33,7 +34,7 @@ enum WebSuccessRoute {
             return WebPages.notice(.ok, title: "Confirming your payment…", message: "This takes a few seconds; the page looks again by itself.",
                                    nonce: nonce, visitor: visitor, web: web, refresh: (refreshSeconds, page + "&attempt=\(attempt + 1)"))
         }
-        guard state.holder == visitor.visitor.profileId else {
+        guard Identity.same(state.holder, visitor.visitor.profileId) else {
             return WebPages.notice(.forbidden, title: "Open this page where you paid",
                                    message: "This browser did not make this purchase.", nonce: nonce, visitor: visitor, web: web, link: back)
         }

@@ -6,9 +6,9 @@ import Foundation
 
 /// The config of paywire_client_new. A key one slip away from a known one (fallbak, profileId) is refused with wrong_param, details.did_you_mean naming the key it likely meant; any other unknown key is reported in the answer's warnings (#/$defs/client_created) and as a log event, not refused.
 public struct PaywireConfiguration: PaywireModel {
-    /// generated (UUID v4) and persisted under storage_dir when absent
+    /// generated (UUID v4) and persisted under storage_dir when absent; in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param
     public var profileId: String?
-    /// The `customer_user_id` member.
+    /// in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param
     public var customerUserId: String??
     /// with customer_user_id: the app's backend's proof of it (see identify), sent with the identity record the config makes when it identifies the stored profile; held in memory only
     public var identityToken: String?
@@ -690,7 +690,7 @@ public struct TransportConfiguration: PaywireModel {
 
 /// checks the backend's Ed25519 signature on every answer that carries access (profile, purchases, restores, identity, redemptions): each such request carries a fresh random nonce (x-paywire-nonce), and the answer must be signed over it by one of public_keys (docs/operations/security.md). Needs a transport, and the system's libcrypto (OpenSSL 1.1.1 or later), loaded when a client asks for it
 public struct ResponseVerification: PaywireModel {
-    /// disabled: nothing is asked or checked (verification not_requested); informational: a missing, bad, replayed or too old signature is reported (verification failed on each grant the answer carries, a log event) and the answer still applied; enforced: such an answer is refused like a network failure (the last verified state stands, a log event, and the call that waited fails with response_verification_failed), and a profile kept on disk keeps only what its signature covers
+    /// disabled: nothing is asked or checked (verification not_requested); informational: a missing, bad, replayed or too old signature, or a signed answer about another profile than the request named, is reported (verification failed on each grant the answer carries, a log event) and the answer still applied; enforced: such an answer is refused like a network failure (the last verified state stands, a log event, and the call that waited fails with response_verification_failed), and a profile kept on disk keeps only what its signature covers
     public var mode: Mode
     /// the backend's response signing keys, each with the id its answers name (x-paywire-signature-key-id); several while a key is rotated. Required unless mode is disabled
     public var publicKeys: [PublicKey]?

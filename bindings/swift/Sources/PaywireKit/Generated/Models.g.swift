@@ -1379,7 +1379,7 @@ public struct LogShowPaywallParams: PaywireModel {
 
 /// The params of `identify`.
 public struct IdentifyParams: PaywireModel {
-    /// The `customer_user_id` member.
+    /// in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param
     public var customerUserId: String
     /// the app's backend's proof that the user is customer_user_id: a JWT (compact JWS) it signed, sent with the identity record; a server that proves identities needs it. Identifying as the same customer again with a token sends it again (a fresh token for one the backend refused). Kept in the outbox until delivered, never logged
     public var identityToken: String?

@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresStorage {
     func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String, now: Int) async throws -> Result<PurchaseStatus, Refusal> {
         try await serializable { connection in
-            try await self.meet(post.profileId, post.customerUserId, now: now, connection)
+            try await self.meet(post.profileId, identifiedAs: nil, now: now, connection)
             let claim = post.claim
             let existing = try await self.rows(Statements.knownTransaction, [.text(claim.transactionId)], on: connection).first.map {
                 StorageRules.KnownTransaction(owner: try $0["owner_profile_id"].decode(String.self),
@@ -40,7 +40,7 @@ extension PostgresStorage {
     func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
                        policy: TransferPolicy, now: Int) async throws -> RestoreOutcome {
         try await serializable { connection in
-            try await self.meet(post.profileId, post.customerUserId, now: now, connection)
+            try await self.meet(post.profileId, identifiedAs: nil, now: now, connection)
             let movedBefore = try await self.transfers(of: post.eventId, .restore, connection)
             var restored: [(claim: StoreClaim, from: String?)] = [], refused: [(claim: StoreClaim, refusal: Refusal?)] = []
             for claim in post.claims {
@@ -66,7 +66,7 @@ extension PostgresStorage {
                                                                      fromProfileId: other, toProfileId: post.profileId),
                                                       .restore, eventId: post.eventId, now: now, connection)
                     }
-                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && $0.toProfileId == post.profileId })?.fromProfileId
+                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && Identity.same($0.toProfileId, post.profileId) })?.fromProfileId
                 case .insert:
                     guard let product = products[claim.vendorProductId] else { continue }
                     try await self.insert(claim, owner: post.profileId, status: .verified, product: product, connection)
@@ -114,8 +114,9 @@ extension PostgresStorage {
                   .text(claim.signed?.offerPaymentMode)], on: connection)
     }
 
-    /// The backend has met this profile (a purchase or restore named it).
-    func meet(_ profileId: String, _ customerUserId: String?, now: Int, _ connection: PostgresConnection) async throws {
+    /// The backend has met this profile (a purchase, restore or identity named it);
+    /// `customerUserId` from an identity only (`SQLiteStorage.meet` says why).
+    func meet(_ profileId: String, identifiedAs customerUserId: String?, now: Int, _ connection: PostgresConnection) async throws {
         _ = try await rows(Statements.meetProfile, [.text(profileId), .text(customerUserId), .int(customerUserId.map { _ in now })],
                            on: connection)
     }

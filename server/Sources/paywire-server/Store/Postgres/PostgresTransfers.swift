@@ -7,7 +7,7 @@ import PostgresNIO
 extension PostgresStorage {
     func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
         try await serializable { connection in
-            try await self.meet(post.profileId, post.customerUserId, now: now, connection)
+            try await self.meet(post.profileId, identifiedAs: post.customerUserId, now: now, connection)
             let first = try await self.rows(TransferStatements.firstHolder, [.text(post.customerUserId)], on: connection)
                 .first?["profile_id"].decode(String.self)
             let customer = IdentityRules.customerProfile(asking: post.profileId, firstHolder: first)

@@ -65,7 +65,7 @@ extension PostgresStorage {
             let result = Redemption.decide(held, profileId: profileId, now: now)
             guard result == .redeemed, let held else { return result }
             _ = try await self.rows(WebPurchaseStatements.redeemed, [.text(profileId), .int(now), .text(held.checkoutSessionId)], on: connection)
-            try await self.meet(profileId, nil, now: now, connection)
+            try await self.meet(profileId, identifiedAs: nil, now: now, connection)
             if held.holdsThisCheckoutOnly {
                 _ = try await self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, connection)
             } else {

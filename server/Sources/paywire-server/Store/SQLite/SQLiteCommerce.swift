@@ -5,7 +5,7 @@ import PaywireModel
 extension SQLiteStorage {
     func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String, now: Int) async throws -> Result<PurchaseStatus, Refusal> {
         try await database.write { db in
-            try Self.meet(post.profileId, post.customerUserId, now: now, db)
+            try Self.meet(post.profileId, identifiedAs: nil, now: now, db)
             let claim = post.claim
             let existing = try Row.fetchOne(db, sql: Statements.knownTransaction, arguments: [claim.transactionId]).map {
                 StorageRules.KnownTransaction(owner: $0["owner_profile_id"], purchaser: $0["purchaser_profile_id"],
@@ -36,7 +36,7 @@ extension SQLiteStorage {
     func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
                        policy: TransferPolicy, now: Int) async throws -> RestoreOutcome {
         try await database.write { db in
-            try Self.meet(post.profileId, post.customerUserId, now: now, db)
+            try Self.meet(post.profileId, identifiedAs: nil, now: now, db)
             let movedBefore = try Self.transfers(of: post.eventId, .restore, db)
             var restored: [(claim: StoreClaim, from: String?)] = [], refused: [(claim: StoreClaim, refusal: Refusal?)] = []
             for claim in post.claims {
@@ -61,7 +61,7 @@ extension SQLiteStorage {
                                                                fromProfileId: other, toProfileId: post.profileId),
                                                 .restore, eventId: post.eventId, now: now, db)
                     }
-                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && $0.toProfileId == post.profileId })?.fromProfileId
+                    from = other ?? movedBefore.first(where: { $0.transactionId == claim.transactionId && Identity.same($0.toProfileId, post.profileId) })?.fromProfileId
                 case .insert:
                     guard let product = products[claim.vendorProductId] else { continue }
                     try Self.insert(claim, owner: post.profileId, status: .verified, product: product, db)
@@ -106,8 +106,11 @@ extension SQLiteStorage {
                              claim.signed?.offerId, claim.signed?.offerPaymentMode])
     }
 
-    /// The backend has met this profile (a purchase or restore named it), at `now`.
-    static func meet(_ profileId: String, _ customerUserId: String?, now: Int, _ db: Database) throws {
+    /// The backend has met this profile (a purchase, restore or identity named it), at `now`.
+    /// `customerUserId` comes from an identity only (`identify`, proven when the server checks
+    /// identities): the customer's profile is the first to hold it, so one a claim named would
+    /// hand the customer to whoever sent that claim.
+    static func meet(_ profileId: String, identifiedAs customerUserId: String?, now: Int, _ db: Database) throws {
         try db.execute(sql: Statements.meetProfile, arguments: [profileId, customerUserId, customerUserId.map { _ in now }])
     }
 

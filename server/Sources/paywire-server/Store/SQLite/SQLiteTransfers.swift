@@ -5,7 +5,7 @@ import PaywireModel
 extension SQLiteStorage {
     func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
         try await database.write { db in
-            try Self.meet(post.profileId, post.customerUserId, now: now, db)
+            try Self.meet(post.profileId, identifiedAs: post.customerUserId, now: now, db)
             let first = try String.fetchOne(db, sql: TransferStatements.firstHolder, arguments: [post.customerUserId])
             let customer = IdentityRules.customerProfile(asking: post.profileId, firstHolder: first)
             let before = try Self.transfers(of: post.eventId, .identity, db)

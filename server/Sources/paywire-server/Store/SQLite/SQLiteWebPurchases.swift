@@ -64,7 +64,7 @@ extension SQLiteStorage {
             let result = Redemption.decide(held, profileId: profileId, now: now)
             guard result == .redeemed, let held else { return result }
             try db.execute(sql: WebPurchaseStatements.redeemed, arguments: [profileId, now, held.checkoutSessionId])
-            try Self.meet(profileId, nil, now: now, db)
+            try Self.meet(profileId, identifiedAs: nil, now: now, db)
             if held.holdsThisCheckoutOnly {
                 _ = try Self.moveAll(from: held.holder, to: profileId, .redemption, eventId: held.checkoutSessionId, now: now, db)
             } else {

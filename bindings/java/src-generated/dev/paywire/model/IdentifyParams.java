@@ -16,6 +16,7 @@ public final class IdentifyParams implements Model {
     private JsonObject extraFields = new JsonObject();
 
     private String customerUserId;
+    /** in Unicode Normalization Form C (NFC), as every profile id and customer user id the device and the backend take: ids are the same id only byte for byte, so a decomposed one (Jose + U+0301) is refused with wrong_param */
     public String getCustomerUserId() {
         return customerUserId;
     }

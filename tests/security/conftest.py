@@ -1,0 +1,63 @@
+"""The servers the security suite attacks: each test module meets the development server and
+the production binary (no --dev, the test store's key a secret of the operator's), both with
+an app key, proven identities (--identity-secret) and a response signing key, as an app in
+production runs them. The engine is the run's: SQLite, or the PostgreSQL that
+tests/postgres/cluster.py started (`make test-security` runs the suite on both). The server
+itself, the library's client and the claims a device sends come from tests/server_helpers.py,
+shared with tests/integration."""
+import base64
+import hashlib
+import pathlib
+import sys
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from server_helpers import DEV_SIGNING_KEY, SERVER, DevServer, database_url, purchase  # noqa: E402
+
+from attacker import APP_KEY, IDENTITY_AUDIENCE, IDENTITY_SECRET  # noqa: E402
+
+#: The production server's test store key: the operator's secret, which no attacker holds.
+PRODUCTION_STORE_KEY = "the-operators-secret-test-store-key-0123456789"
+
+
+class Target:
+    """A server under attack, and what only its operator and the store hold: the key that
+    signs the store's transactions and the response signing key's public half (what every copy
+    of the app is given)."""
+
+    def __init__(self, mode, directory):
+        self.mode = mode
+        signing = Ed25519PrivateKey.generate()
+        pem = directory / "response-signing.pem"
+        pem.write_bytes(signing.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                              serialization.NoEncryption()))
+        raw = signing.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        #: As an app's config lists it (response_verification.public_keys).
+        self.public_key = {"id": hashlib.sha256(raw).hexdigest()[:16], "key": base64.b64encode(raw).decode()}
+        doors = ["--app-key", APP_KEY, "--identity-secret", IDENTITY_SECRET, "--identity-audience", IDENTITY_AUDIENCE,
+                 "--response-signing-key", str(pem)]
+        if mode == "production":
+            self.store_key = PRODUCTION_STORE_KEY
+            self.server = DevServer(*doors, "--database", database_url(directory), "--test-signing-key", PRODUCTION_STORE_KEY,
+                                    executable=SERVER)
+        else:
+            self.store_key = DEV_SIGNING_KEY
+            self.server = DevServer(*doors)
+
+    def purchase(self, profile_id, transaction_id, product="premium_monthly"):
+        """A `POST /v1/purchases` body the store signed (a real purchase)."""
+        return purchase(profile_id, transaction_id, product, key=self.store_key)
+
+    def stop(self):
+        self.server.stop()
+
+
+@pytest.fixture(scope="module", params=["development", "production"])
+def target(request, tmp_path_factory):
+    """The server a module's attacks run against, once in each mode."""
+    server = Target(request.param, tmp_path_factory.mktemp(request.param))
+    yield server
+    server.stop()
