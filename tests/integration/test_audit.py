@@ -1,37 +1,14 @@
 """Every operator read of a customer's data and every change made for one is kept as an audit
 record (the key by its id, what, about whom, the answer, when), before the answer leaves; the
 dashboard lists them. Aggregates are not a customer's data, and no record holds a secret."""
-import html.parser
 
 from conftest import DevServer
 from operator_key import OperatorKey
-from test_dashboard_login import raw, sign_in
+from dashboard_helpers import AuditRows, raw, sign_in
 
 SUPPORT = OperatorKey("support-ana", ["customers:read", "dashboard"])
 AUDITOR = OperatorKey("auditor", ["audit:read"])
 ANALYST = OperatorKey("analyst", ["results:read"])
-
-
-class Rows(html.parser.HTMLParser):
-    """The audit page's rows: data-field -> text."""
-
-    def __init__(self, page):
-        super().__init__()
-        self.rows, self._field = [], None
-        self.feed(page)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "tr" and attrs.get("class") == "audit":
-            self.rows.append({})
-        self._field = attrs.get("data-field") if self.rows else None
-
-    def handle_data(self, data):
-        if self._field and self.rows:
-            self.rows[-1][self._field] = self.rows[-1].get(self._field, "") + data
-
-    def handle_endtag(self, tag):
-        self._field = None
 
 
 def test_reads_of_customers_data_are_kept_by_key_id_and_listed_newest_first():
@@ -48,7 +25,7 @@ def test_reads_of_customers_data_are_kept_by_key_id_and_listed_newest_first():
         status, _, page = server.call("GET", "/dashboard/audit", headers=AUDITOR.headers())
         assert status == 200
         text = page.decode()
-        rows = Rows(text).rows
+        rows = AuditRows(text).rows
         assert [(row["key_id"], row["action"], row.get("subject", ""), row["status"]) for row in rows] == [
             ("support-ana", "sign in", "", "303"),
             ("support-ana", "GET /v1/app-store/consumption-requests", "profile_id=p-other", "200"),
@@ -69,7 +46,7 @@ def test_changes_and_development_routes_are_kept_too():
                                    headers=tooling.headers())
         assert status == 404
         assert server.call("GET", "/_dev/events?profile_id=p-9", headers=tooling.headers())[0] == 200
-        rows = Rows(server.call("GET", "/dashboard/audit", headers=tooling.headers())[2].decode()).rows
+        rows = AuditRows(server.call("GET", "/dashboard/audit", headers=tooling.headers())[2].decode()).rows
         assert [(row["action"], row.get("subject", "")) for row in rows] == [
             ("GET /_dev/events", "profile_id=p-9"), ("POST /v1/notifications/test-store", "")]
     finally:

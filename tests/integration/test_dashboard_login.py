@@ -3,15 +3,14 @@ form takes an operator key with the `dashboard` scope, the session is a cookie (
 SameSite=Strict, Secure behind https) kept in the database so every replica knows it, every
 form carries a CSRF token, the sign-in is rate-limited, and signing out ends the session. The
 last test drives Debian's Chromium through chromium-driver with selenium, as a person would."""
-import html.parser
 import re
 import shutil
 import time
-import urllib.parse
 
 import pytest
 
 from conftest import SERVER, DevServer, database_url, shown
+from dashboard_helpers import Fields, cookies, raw, sign_in
 from operator_key import OperatorKey
 
 ANA = OperatorKey("ana", ["dashboard", "results:read", "customers:read"])
@@ -30,62 +29,6 @@ def server():
     running = keyed()
     yield running
     running.stop()
-
-
-class Fields(html.parser.HTMLParser):
-    """The hidden inputs of a page's forms, by name."""
-
-    def __init__(self, page):
-        super().__init__()
-        self.values = {}
-        self.feed(page)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "input" and attrs.get("type") == "hidden":
-            self.values[attrs["name"]] = attrs["value"]
-
-
-def cookies(headers_list):
-    """name -> (value, attributes) of every Set-Cookie."""
-    found = {}
-    for name, value in headers_list:
-        if name.lower() == "set-cookie":
-            first, *attributes = [part.strip() for part in value.split(";")]
-            cookie, _, cookie_value = first.partition("=")
-            found[cookie] = (cookie_value, attributes)
-    return found
-
-
-def raw(server, method, path, body=None, cookie=None, form=None):
-    """(status, [(header, value)], text): the headers as a list, since Set-Cookie repeats."""
-    import http.client
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    headers = {}
-    if cookie:
-        headers["cookie"] = cookie
-    if form is not None:
-        body = urllib.parse.urlencode(form)
-        headers["content-type"] = "application/x-www-form-urlencoded"
-    try:
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        return response.status, [(name.lower(), value) for name, value in response.getheaders()], response.read().decode()
-    finally:
-        connection.close()
-
-
-def sign_in(server, key, next_path=None):
-    """The form's way in: (status, headers, session cookie value or None)."""
-    status, headers, page = raw(server, "GET", "/dashboard/login")
-    assert status == 200
-    login = cookies(headers)["paywire_login"][0]
-    form = {"csrf": Fields(page).values["csrf"], "key": key.secret if isinstance(key, OperatorKey) else key}
-    if next_path:
-        form["next"] = next_path
-    status, headers, _ = raw(server, "POST", "/dashboard/login", cookie=f"paywire_login={login}", form=form)
-    session = cookies(headers).get("paywire_session", (None,))[0]
-    return status, dict((k.lower(), v) for k, v in headers if k.lower() != "set-cookie"), session, headers
 
 
 def test_a_browser_without_a_session_is_sent_to_the_sign_in_page(server):

@@ -9,10 +9,10 @@ import http.client
 import http.server
 import json
 import threading
-import time
 import urllib.parse
 import uuid
 
+import timeshift
 from server_helpers import event_id
 
 #: The app's key: public, in every copy of the app.
@@ -36,7 +36,7 @@ def _b64url(data):
 def identity_token(customer_user_id):
     """The token the app's backend gives a signed-in user: HS256, `sub` = their customer user
     id, for this server's audience, valid for an hour."""
-    now = int(time.time())
+    now = timeshift.now_s()
     head = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
     claims = _b64url(json.dumps({"sub": customer_user_id, "aud": IDENTITY_AUDIENCE, "iat": now - 5, "exp": now + 3600}).encode())
     signature = hmac.new(IDENTITY_SECRET.encode(), f"{head}.{claims}".encode(), hashlib.sha256).digest()

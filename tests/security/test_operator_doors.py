@@ -1,26 +1,26 @@
-"""Requests a hostile client sends without any key, and what an operator's record must show of
-them: an oversized form is refused 413 (not a 500 and an error in the log), an audit record
-names the customer whatever encoding the path used, and the SQLite store is no one else's to read."""
+"""The operators' doors against a hostile client: an oversized form is refused 413 (not a 500 and
+an error in the log), an audit record names the customer whatever encoding the path used, the
+SQLite store is no one else's to read, guessing operator keys is limited on every door, and a
+key given a new secret ends the sessions of the old one."""
 import os
 import stat
 import urllib.parse
 
-from conftest import SERVER, DevServer, database_url, ON_POSTGRES
-from operator_key import OperatorKey
-from test_audit import Rows
-from test_dashboard_login import raw, sign_in
-
 import pytest
+
+from dashboard_helpers import AuditRows, raw, sign_in
+from operator_key import OperatorKey
+from server_helpers import ON_POSTGRES, SERVER, DevServer, database_url
 
 
 @pytest.mark.parametrize("path, past_the_door", [("/dashboard/login", False), ("/dashboard/logout", True)])
-def test_a_form_larger_than_its_route_takes_is_refused_413(devserver, path, past_the_door):
+def test_a_form_larger_than_its_route_takes_is_refused_413(target, path, past_the_door):
     """The sign-in form needs no key; sign-out's form is read once its door opened."""
     form = urllib.parse.urlencode({"csrf": "x", "key": "k" * 5000}).encode()
-    status, _, body = devserver.call("POST", path, form, headers={"content-type": "application/x-www-form-urlencoded"},
-                                     operator=past_the_door)
+    status, _, body = target.server.call("POST", path, form, headers={"content-type": "application/x-www-form-urlencoded"},
+                                         operator=past_the_door)
     assert status == 413 and body["error"]["code"] == "payload_too_large", body
-    assert devserver.call("GET", "/healthz", operator=False)[0] == 200
+    assert target.server.call("GET", "/healthz", operator=False)[0] == 200
 
 
 def test_an_audit_record_names_the_customer_however_the_path_encoded_the_id():
@@ -29,7 +29,7 @@ def test_an_audit_record_names_the_customer_however_the_path_encoded_the_id():
     server = DevServer(*support.server_args(), *auditor.server_args(), operator=False)
     try:
         assert server.call("GET", "/dashboard/profiles/%76ictim-%C3%A9", headers=support.headers())[0] == 404
-        rows = Rows(server.call("GET", "/dashboard/audit", headers=auditor.headers())[2].decode()).rows
+        rows = AuditRows(server.call("GET", "/dashboard/audit", headers=auditor.headers())[2].decode()).rows
         assert [(row["action"], row.get("subject")) for row in rows] == [
             ("GET /dashboard/profiles/{profile_id}", "profile_id=victim-\u00e9")]
     finally:

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import SERVER, DevServer, database_url
+from server_helpers import SERVER, DevServer, database_url
 
 ATTACKER = "127.0.0.2"
 
