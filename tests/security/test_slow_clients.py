@@ -107,7 +107,8 @@ def test_one_address_holding_many_connections_is_shed_past_its_share_and_others_
     try:
         held = open_held(server, 35)
         assert healthz(server) == (200, None), "another address is still served"
-        answers = [answer_or_close(connection, timeout=0.5) for connection in held[20:]]
+        # Shed at once, but on a loaded machine the server may take a moment to accept them all.
+        answers = [answer_or_close(connection, timeout=10) for connection in held[20:]]
         assert all(line == "HTTP/1.1 503 Service Unavailable" for line, _ in answers), answers
         assert all(b"retry-after: 1" in rest.lower() and b'"overloaded"' in rest for _, rest in answers)
         for connection in held:
