@@ -28,7 +28,8 @@ class Target:
     signs the store's transactions and the response signing key's public half (what every copy
     of the app is given)."""
 
-    def __init__(self, mode, directory):
+    def __init__(self, mode, directory, *extra):
+        """`extra`: more of the server's arguments (a Stripe webhook secret, a limit)."""
         self.mode = mode
         signing = Ed25519PrivateKey.generate()
         pem = directory / "response-signing.pem"
@@ -38,7 +39,7 @@ class Target:
         #: As an app's config lists it (response_verification.public_keys).
         self.public_key = {"id": hashlib.sha256(raw).hexdigest()[:16], "key": base64.b64encode(raw).decode()}
         doors = ["--app-key", APP_KEY, "--identity-secret", IDENTITY_SECRET, "--identity-audience", IDENTITY_AUDIENCE,
-                 "--response-signing-key", str(pem)]
+                 "--response-signing-key", str(pem), *extra]
         if mode == "production":
             self.store_key = PRODUCTION_STORE_KEY
             self.server = DevServer(*doors, "--database", database_url(directory), "--test-signing-key", PRODUCTION_STORE_KEY,

@@ -11,6 +11,8 @@ import PaywireWire
 /// A named profile id must meet the identity rule (`Identity.checkNormalForm`, NFC) before
 /// anything is compared or read: the names are told apart by their bytes, as the store tells
 /// them apart, so a decomposed twin of a profile's id can neither hide behind it nor stand for it.
+/// A profile the server makes for itself (`ProfileCredentials.isServersOwn`) is refused here
+/// whatever the request carries: no device holds it.
 struct ProfileDoor: Sendable {
     let store: any Storage
     let clock: any ServerClock
@@ -47,6 +49,10 @@ struct ProfileDoor: Sendable {
                 try Identity.checkNormalForm(profileId, "profile_id")
             } catch {
                 return .refused(.invalid(error))
+            }
+            if ProfileCredentials.isServersOwn(profileId) {
+                return .refused(.invalid("profile '\(profileId)' is \(ProfileCredentials.serversOwn): no device route opens it "
+                                         + "(a held web purchase is opened by its redemption link)"))
             }
         }
         // One of no credential's shape matches none, and is refused as a wrong one.
