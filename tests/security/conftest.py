@@ -87,20 +87,23 @@ def target(request, tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture(scope="module", params=["development", "production"])
-def shop(request, tmp_path_factory):
-    """A server that also sells on the web, once in each mode: Stripe's webhooks (the catalog's
+def shop_arguments(directory):
+    """The arguments of a server that also sells on the web: Stripe's webhooks (the catalog's
     products priced `price_<product id>`) and the web paywall (`/web/{placement_id}`; its
     Checkout Sessions are never created here: Stripe's API is an address that answers nothing)."""
-    directory = tmp_path_factory.mktemp(request.param)
     products = json.loads(PRODUCTS.read_text())["store"]["products"]
     for product in products:
         product["stripe_price_id"] = "price_" + product["vendor_product_id"]
     (directory / "products.json").write_text(json.dumps(products))
-    server = Target(request.param, directory, "--products", str(directory / "products.json"),
-                    "--stripe-webhook-secret", WEBHOOK_SECRET, "--stripe-api-key", "sk_test_the_operators",
-                    "--stripe-api-base", "http://127.0.0.1:9", "--stripe-api-timeout-ms", "500",
-                    "--public-url", "https://shop.example")
+    return ["--products", str(directory / "products.json"), "--stripe-webhook-secret", WEBHOOK_SECRET,
+            "--stripe-api-key", "sk_test_the_operators", "--stripe-api-base", "http://127.0.0.1:9", "--stripe-api-timeout-ms", "500",
+            "--public-url", "https://shop.example"]
+
+
+@pytest.fixture(scope="module", params=["development", "production"])
+def shop(request, tmp_path_factory):
+    """A server that also sells on the web (`shop_arguments`), once in each mode."""
+    directory = tmp_path_factory.mktemp(request.param)
+    server = Target(request.param, directory, *shop_arguments(directory))
     yield server
     server.stop()
-

@@ -16,7 +16,16 @@ enum WebPaywallRoute {
     static func register(on routes: ServerRoutes, api: API, web: WebSetup) {
         routes.add(.get, "/web/{placement_id}", door: .visitor) { request, context in
             let placementId = context.parameters.get("placement_id") ?? ""
-            let visitor = try await WebVisitors(api: api).admit(request.headers[.cookie])
+            let visitor: WebVisitors.Admitted
+            do {
+                visitor = try await WebVisitors(api: api).admit(request.headers[.cookie], from: context.clientAddress)
+            } catch let limited as ProfileDoor.TooManyNew {
+                var response = WebPages.notice(.tooManyRequests, title: "Too many visitors at once",
+                                               message: "Too many new visitors came from your network just now. Try again in a minute.",
+                                               nonce: WebPages.nonce(api.random), visitor: nil, web: web)
+                response.headers[.retryAfter] = String(limited.waitSeconds)
+                return response
+            }
             return try await page(api, web, placementId: placementId, visitor: visitor,
                                   locale: WebLocale.preferred(request.headers[.acceptLanguage], query: request.uri.queryParameters.get("locale")))
         }
