@@ -8,6 +8,7 @@ import urllib.parse
 import uuid
 
 from attacker import Account
+from dashboard_helpers import Fields, cookies, raw
 
 SCRIPT = '<script>alert("profile")</script>'
 IMAGE = '<img src=x onerror=alert(1)>'
@@ -26,3 +27,19 @@ def test_markup_a_device_names_is_shown_as_text_on_the_staff_pages(target):
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
     status, _, audit = target.server.call("GET", "/dashboard/audit")
     assert status == 200 and SCRIPT not in audit.decode() and tag in audit.decode()
+
+
+def test_a_session_cookie_planted_before_signing_in_opens_nothing_after(target):
+    """Session fixation: the attacker plants a session cookie of its choosing in the operator's
+    browser, hoping the sign-in adopts it. Signing in makes a session of its own."""
+    planted = "A" * 43
+    status, headers, page = raw(target.server, "GET", "/dashboard/login", cookie=f"paywire_session={planted}")
+    assert status == 200
+    login = cookies(headers)["paywire_login"][0]
+    operator = target.server.operator
+    status, headers, _ = raw(target.server, "POST", "/dashboard/login", cookie=f"paywire_login={login}; paywire_session={planted}",
+                             form={"csrf": Fields(page).values["csrf"], "key": operator.secret})
+    session = cookies(headers).get("paywire_session", (None,))[0]
+    assert status == 303 and session and session != planted
+    assert raw(target.server, "GET", "/dashboard", cookie=f"paywire_session={planted}")[0] == 303, "the planted cookie opened a page"
+    assert raw(target.server, "GET", "/dashboard", cookie=f"paywire_session={session}")[0] == 200

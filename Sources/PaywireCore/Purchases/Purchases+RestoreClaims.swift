@@ -1,30 +1,8 @@
 import PaywireModel
 import PaywireWire
 
-/// What the backend's answers to a restore's claims said, gathered claim after claim.
-struct RestoreAnswers {
-    /// The products the answers restored, in their order.
-    var restoredProductIds: [String] = []
-    /// False once an answer did not list what it restored (an older backend): the restore then
-    /// reports the products the store restored.
-    var listsRestored = true
-    /// Transactions the backend kept with the profile that owns them.
-    var kept: [String] = []
-    var transferred: [Transfer] = []
-
-    func adding(_ answer: RestoreAnswer, transferred more: [Transfer]) -> RestoreAnswers {
-        var next = self
-        if let restored = answer.restored {
-            next.restoredProductIds += restored.map { $0.vendorProductId }
-        } else {
-            next.listsRestored = false
-        }
-        next.kept += answer.refused.filter { $0.code == .belongsToAnotherProfile }.map { $0.transactionId }
-        next.transferred += more
-        return next
-    }
-}
-
+/// A restore sent to the backend in claims of at most `RestoreClaim.maxTransactions`, one after
+/// another (`POST /v1/restores`), and settled on all their answers.
 extension Purchases {
     /// The claims of a restore: every transaction the store restored, `RestoreClaim.maxTransactions`
     /// a claim (the backend takes no more in one), each with its own event id; one empty claim
@@ -74,5 +52,29 @@ extension Purchases {
         var settled = settlement(answers.listsRestored ? answers.restoredProductIds : productIds)
         settled.transferred = answers.transferred
         return .success(settled)
+    }
+}
+
+/// What the backend's answers to a restore's claims said, gathered claim after claim.
+struct RestoreAnswers {
+    /// The products the answers restored, in their order.
+    var restoredProductIds: [String] = []
+    /// False once an answer did not list what it restored (an older backend): the restore then
+    /// reports the products the store restored.
+    var listsRestored = true
+    /// Transactions the backend kept with the profile that owns them.
+    var kept: [String] = []
+    var transferred: [Transfer] = []
+
+    func adding(_ answer: RestoreAnswer, transferred more: [Transfer]) -> RestoreAnswers {
+        var next = self
+        if let restored = answer.restored {
+            next.restoredProductIds += restored.map { $0.vendorProductId }
+        } else {
+            next.listsRestored = false
+        }
+        next.kept += answer.refused.filter { $0.code == .belongsToAnotherProfile }.map { $0.transactionId }
+        next.transferred += more
+        return next
     }
 }
