@@ -12,6 +12,7 @@ the end gives each stage's time, so a stage that grows shows in every run.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -184,6 +185,17 @@ class Loop:
                         raise SystemExit("stages.py: a stage needs a stage that is not in the plan")
 
 
+DIGEST = re.compile(r"^(FAILED |ERROR |E   |error:|.*\bError\b|make(\[\d+\])?: \*\*\*)")
+
+
+def digest(log, at_most=12):
+    """The lines of a failed stage's log that say what failed (pytest's FAILED/ERROR lines and
+    assertion lines, compilers' errors, make's), the last `at_most` of them: printed once more
+    under the table, because a CI page often shows only the end of the output."""
+    lines = [line for line in log.read_text(errors="replace").splitlines() if DIGEST.match(line)]
+    return lines[-at_most:]
+
+
 def summary(stages, outcome, wall):
     print("\nstage times (s):")
     for stage in stages:
@@ -208,6 +220,11 @@ def main():
     summary(stages, loop.outcome, time.monotonic() - started)
     failed = [name for name, (state, _) in loop.outcome.items() if state != "passed"]
     if failed:
+        for name in failed:
+            if loop.outcome[name][0] == "FAILED":
+                print(f"\n{name} (build/stages/{name}.log), what failed:")
+                for line in digest(LOGS / f"{name}.log"):
+                    print(f"  | {line[:300]}")
         print(f"make {arguments.plan}: {len(failed)} stage(s) did not pass: {' '.join(failed)}")
         return 1
     print(f"make {arguments.plan}: all {len(stages)} stages passed")

@@ -97,6 +97,14 @@ def hidden(body, name):
     return re.search(rf'name="{name}" value="([^"]*)"', body).group(1)
 
 
+def drawn(server, page, cookie):
+    """What a browser does once it has drawn a page: the page's beacon, which counts its showing
+    (a client that only fetches pages counts nothing; tests/security/test_web_exposures.py)."""
+    url, body = re.search(r'data-pw-seen-url="([^"]+)" data-pw-seen-body="([^"]+)"', page).groups()
+    status, _, _ = post_form(server, url, dict(urllib.parse.parse_qsl(body.replace("&amp;", "&"))), cookie)
+    assert status == 204, status
+
+
 def exposures(server):
     _, _, results = server.call("GET", "/v1/experiments/web/results")
     [experiment] = results["experiments"]
@@ -107,6 +115,7 @@ def test_a_visitor_is_a_profile_of_its_own_kept_by_its_cookie_and_each_showing_i
     status, headers, body = get(server, "/web/web", headers={"Accept-Language": "en-US,en;q=0.8"})
     assert status == 200, body
     cookie = visitor_cookie(headers)
+    drawn(server, body, cookie)
     assert cookie and "HttpOnly" in headers["Set-Cookie"] and "SameSite=Lax" in headers["Set-Cookie"]
     assert "Path=/web" in headers["Set-Cookie"]
     policy = headers["Content-Security-Policy"]
@@ -117,16 +126,19 @@ def test_a_visitor_is_a_profile_of_its_own_kept_by_its_cookie_and_each_showing_i
     # while the profile's own credential is still pending (its browser has not come back yet).
     profile_id = cookie.split("=", 1)[1].rsplit(".", 1)[0]
     forged = f"paywire_visitor={profile_id}." + "A" * 42 + "Q"
-    status, headers, _ = get(server, "/web/web", cookie=forged)
+    status, headers, page = get(server, "/web/web", cookie=forged)
     assert status == 200 and visitor_cookie(headers) and not visitor_cookie(headers).startswith(f"paywire_visitor={profile_id}.")
+    drawn(server, page, visitor_cookie(headers))
     # Nor can a cookie choose a profile id (and so a bucket) no one was given.
     chosen = "paywire_visitor=web-" + "0" * 32 + "." + "A" * 42 + "Q"
-    status, headers, _ = get(server, "/web/web", cookie=chosen)
+    status, headers, page = get(server, "/web/web", cookie=chosen)
     assert not visitor_cookie(headers).startswith("paywire_visitor=web-" + "0" * 32)
+    drawn(server, page, visitor_cookie(headers))
     # The same visitor again: no new cookie, the same variation.
     status, headers, again = get(server, "/web/web", cookie=cookie)
     assert status == 200 and headers.get("Set-Cookie") is None
     assert hidden(again, "variation_id") == hidden(body, "variation_id")
+    drawn(server, again, cookie)
     # The first visitor counted once, and the two new profiles the forged cookies became.
     counted = exposures(server)
     assert sum(v["exposed"] for v in counted.values()) == 3, counted
@@ -243,6 +255,7 @@ def test_results_count_the_web_paywall_and_the_apps_apart_and_together(server, s
     visitors = []
     for _ in range(5):
         _, headers, body = get(server, "/web/web")
+        drawn(server, body, visitor_cookie(headers))
         visitors.append((visitor_cookie(headers), hidden(body, "variation_id"), hidden(body, "csrf")))
     cookie, bought_in, csrf = visitors[0]
     status, headers, _ = post_form(server, "/web/web/checkout", {"csrf": csrf, "product_id": "lifetime", "variation_id": bought_in}, cookie)

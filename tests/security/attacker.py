@@ -8,6 +8,7 @@ import hmac
 import http.client
 import http.server
 import json
+import re
 import threading
 import urllib.parse
 import uuid
@@ -97,7 +98,9 @@ class RewritingProxy:
     changes; it returns the headers and body to send instead. Answers come back untouched,
     the server's signature headers among them."""
 
-    def __init__(self, upstream_port, rewrite):
+    def __init__(self, upstream_port, rewrite, answered=None):
+        """`answered(method, path, status, headers)`, when given, hears each answer before it
+        goes back (a test that kills the device at that moment)."""
         class Handler(http.server.BaseHTTPRequestHandler):
             def forward(self):
                 length = int(self.headers.get("content-length") or 0)
@@ -111,6 +114,8 @@ class RewritingProxy:
                     status, answer, returned = response.status, response.read(), response.getheaders()
                 finally:
                     connection.close()
+                if answered:
+                    answered(self.command, self.path, status, {name.lower(): value for name, value in returned})
                 self.send_response(status)
                 for name, value in returned:
                     if name.lower() not in ("content-length", "transfer-encoding", "connection", "date", "server"):
@@ -125,9 +130,45 @@ class RewritingProxy:
                 pass
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        # A device killed while its answer is on the way is no error of the proxy's.
+        self.httpd.handle_error = lambda request, address: None
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def close(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+class Visitor:
+    """A plain HTTP client on the web paywall, as a script or a crawler is: it fetches pages and
+    keeps the visitor's cookie, and it never runs a page's script (no beacon)."""
+
+    COOKIE = re.compile(r"(paywire_visitor=[^;]+)")
+
+    def __init__(self, target, cookie=None):
+        self.target, self.cookie = target, cookie
+
+    def request(self, method, path, form=None):
+        """(status, headers, text); the visitor's cookie is kept from the first answer setting one."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.target.server.port, timeout=10)
+        try:
+            headers = {"cookie": self.cookie} if self.cookie else {}
+            body = None
+            if form is not None:
+                body = urllib.parse.urlencode(form) if isinstance(form, dict) else form
+                headers["content-type"] = "application/x-www-form-urlencoded"
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            text = response.read().decode()
+            answer = {name.lower(): value for name, value in response.getheaders()}
+        finally:
+            connection.close()
+        match = self.COOKIE.match(answer.get("set-cookie", ""))
+        if match and self.cookie is None:
+            self.cookie = match.group(1)
+        return response.status, answer, text
+
+    @property
+    def profile_id(self):
+        return self.cookie.split("=", 1)[1].rsplit(".", 1)[0] if self.cookie else None

@@ -33,17 +33,45 @@ import Testing
         let read = try answer(#"{"restored":[{"transaction_id":"t1","vendor_product_id":"m","from_profile_id":"p-1"},{"transaction_id":"t2","vendor_product_id":"y"}],"refused":[]}"#)
         #expect(read.restored?.map(\.vendorProductId) == ["m", "y"])
         #expect(read.transfers(to: "p-2") == [Transfer(transactionId: "t1", vendorProductId: "m", fromProfileId: "p-1", toProfileId: "p-2")])
-        #expect(Purchases.keptByOwner(read) == nil)
+        #expect(Purchases.keptByOwner(RestoreAnswers().adding(read, transferred: [])) == nil)
     }
 
     @Test func onlyRefusalsKeptWithTheOwnerFailTheRestore() throws {
         let kept = try answer(#"{"restored":[],"refused":[{"transaction_id":"t1","code":"belongs_to_another_profile","message":"x"},{"transaction_id":"t2","code":"unknown_product","message":"y"}]}"#)
-        #expect(Purchases.keptByOwner(kept)?.code == .belongsToAnotherProfile)
-        #expect(Purchases.keptByOwner(kept)?.details["transaction_ids"] == .array([.string("t1")]))
+        #expect(Purchases.keptByOwner(RestoreAnswers().adding(kept, transferred: []))?.code == .belongsToAnotherProfile)
+        #expect(Purchases.keptByOwner(RestoreAnswers().adding(kept, transferred: []))?.details["transaction_ids"] == .array([.string("t1")]))
         let partly = try answer(#"{"restored":[{"transaction_id":"t3","vendor_product_id":"m"}],"refused":[{"transaction_id":"t1","code":"belongs_to_another_profile","message":"x"}]}"#)
-        #expect(Purchases.keptByOwner(partly) == nil)
+        #expect(Purchases.keptByOwner(RestoreAnswers().adding(partly, transferred: [])) == nil)
         let otherwise = try answer(#"{"restored":[],"refused":[{"transaction_id":"t2","code":"unknown_product","message":"y"}]}"#)
-        #expect(Purchases.keptByOwner(otherwise) == nil)
+        #expect(Purchases.keptByOwner(RestoreAnswers().adding(otherwise, transferred: [])) == nil)
+    }
+
+    @Test func aRestoreSentInSeveralClaimsSettlesOnAllTheirAnswers() throws {
+        let first = try answer(#"{"restored":[{"transaction_id":"t1","vendor_product_id":"m"}],"refused":[]}"#)
+        let kept = try answer(#"{"restored":[],"refused":[{"transaction_id":"t2","code":"belongs_to_another_profile","message":"x"}]}"#)
+        let both = RestoreAnswers().adding(first, transferred: []).adding(kept, transferred: [])
+        #expect(both.restoredProductIds == ["m"] && both.kept == ["t2"] && both.listsRestored)
+        #expect(Purchases.keptByOwner(both) == nil, "something was restored, in another claim")
+        let keptTwice = RestoreAnswers().adding(kept, transferred: []).adding(kept, transferred: [])
+        #expect(Purchases.keptByOwner(keptTwice)?.details["transaction_ids"] == .array([.string("t2"), .string("t2")]))
+        let unlisted = try RestoreAnswer.decode(Array(#"{"profile":{}}"#.utf8))
+        #expect(!RestoreAnswers().adding(first, transferred: []).adding(unlisted, transferred: []).listsRestored)
+    }
+
+    @Test func aClaimCarriesAtMostAHundredTransactionsAndMoreIsRefusedBeforeAnyIsRead() throws {
+        let transaction = #"{"transaction_id":"t","original_transaction_id":"t","vendor_product_id":"m","verification":"v","purchased_at":1,"environment":"sandbox","store":"test"}"#
+        func body(_ items: [String]) -> [UInt8] {
+            Array(#"{"event_id":"0b7c5a52-4d4c-4c1e-9a39-7a0b9c1d2e3f","profile_id":"p","transactions":["#.utf8) + Array(items.joined(separator: ",").utf8) + Array("]}".utf8)
+        }
+        #expect(try RestoreClaim.decode(body(Array(repeating: transaction, count: 100))).transactions.count == 100)
+        #expect(throws: RestoreClaim.tooManyTransactions) { try RestoreClaim.decode(body(Array(repeating: transaction, count: 101))) }
+        #expect(throws: RestoreClaim.tooManyTransactions, "the count is checked before any transaction is read") {
+            try RestoreClaim.decode(body(Array(repeating: "{}", count: 101)))
+        }
+        let made = try RestoreClaim.decode(body([transaction]))
+        let over = RestoreClaim(eventId: made.eventId, profileId: "p", customerUserId: nil,
+                                transactions: Array(repeating: made.transactions[0], count: 101))
+        #expect(throws: RestoreClaim.tooManyTransactions) { try over.validate() }
     }
 
     @Test func anAnswerWithoutAProfileIsDecodingFailed() {

@@ -9,20 +9,13 @@ extension Purchases {
     /// now, or later through `reply`.
     func settleRestore(productIds: [String], transactions: [StoreTransaction],
                        reply: @escaping RestoreReply) -> Result<RestoreSettlement, WireError>? {
-        if let backend {
-            let profile = profiles.current
-            let claim = RestoreClaim(eventId: random.uuidV7(milliseconds: clock.nowMilliseconds()), profileId: profile.profileId,
-                                     customerUserId: profile.customerUserId, transactions: transactions.map(\.claim))
-            do throws(WireError) {
-                try claim.validate()
-            } catch {
-                return .failure(error)
+        if backend != nil {
+            let claims: [RestoreClaim]
+            switch restoreClaims(transactions) {
+            case .failure(let error): return .failure(error)
+            case .success(let made): claims = made
             }
-            backend.send(method: "POST", url: backend.url(route: "restores"), headers: [("accept", "application/json")],
-                         body: claim.encode(), carriesAccess: true, profileId: claim.profileId) { [weak self] outcome in
-                guard let self else { return }
-                reply(self.restoreAnswered(outcome, productIds: productIds))
-            }
+            sendRestore(claims[...], productIds: productIds, answers: RestoreAnswers(), reply: reply)
             return nil
         }
         let undescribed = productIds.filter { catalog.product($0) == nil }
@@ -66,10 +59,11 @@ extension Purchases {
         return .success(settlement(productIds))
     }
 
-    /// The backend's answer to a restore: its profile is the truth. Offline, the restore fails
-    /// with `network_failed` (the caller's view stays open).
-    private func restoreAnswered(_ outcome: HTTPOutcome, productIds: [String]) -> Result<RestoreSettlement, WireError> {
-        let result: Result<RestoreSettlement, WireError>
+    /// The backend's answer to one claim of a restore: its profile is the truth, applied now,
+    /// and what it restored is added to `answers`. Offline, the restore fails with
+    /// `network_failed` (the caller's view stays open).
+    func restoreAnswered(_ outcome: HTTPOutcome, adding answers: RestoreAnswers) -> Result<RestoreAnswers, WireError> {
+        let result: Result<RestoreAnswers, WireError>
         switch outcome {
         case .timedOut:
             result = .failure(WireError(.networkFailed, "the backend did not answer the restore in time"))
@@ -87,12 +81,8 @@ extension Purchases {
             if let error = profiles.applyBackend(answer.profile, profileId: profiles.profileId, transferred: transferred,
                                                  trust: response.trust) {
                 result = .failure(error)
-            } else if let kept = Purchases.keptByOwner(answer) {
-                result = .failure(kept)
             } else {
-                var settled = settlement(answer.restored?.map(\.vendorProductId) ?? productIds)
-                settled.transferred = transferred
-                result = .success(settled)
+                result = .success(answers.adding(answer, transferred: transferred))
             }
         case .response(let response):
             let code: ErrorCode = response.isRetryable ? .networkFailed : .restoreFailed
@@ -105,15 +95,15 @@ extension Purchases {
     /// The restore's failure when nothing was restored and the backend kept purchases with
     /// their owner (its transfer policy is `keep`): the app can tell the user the purchases
     /// belong to another account.
-    static func keptByOwner(_ answer: RestoreAnswer) -> WireError? {
-        let kept = answer.refused.filter { $0.code == .belongsToAnotherProfile }.map(\.transactionId)
-        guard answer.restored?.isEmpty ?? true, !kept.isEmpty else { return nil }
+    static func keptByOwner(_ answers: RestoreAnswers) -> WireError? {
+        let kept = answers.kept
+        guard answers.restoredProductIds.isEmpty, !kept.isEmpty else { return nil }
         return WireError(.belongsToAnotherProfile,
                          "the store's purchases belong to another profile, and the backend keeps them there (its transfer policy is keep)",
                          details: JSONObject([("transaction_ids", .array(kept.map { .string($0) }))]))
     }
 
-    private func settlement(_ productIds: [String]) -> RestoreSettlement {
+    func settlement(_ productIds: [String]) -> RestoreSettlement {
         RestoreSettlement(restoredProductIds: productIds,
                           hasActiveAccess: !profiles.current.activeAccessLevels(now: profiles.accessNow()).isEmpty)
     }

@@ -104,9 +104,18 @@ public struct PurchaseClaim: Equatable, Sendable {
     }
 }
 
-/// The body of `POST /v1/restores`: every transaction the store says the user owns, for the
-/// backend to verify and grant to the profile.
+/// The body of `POST /v1/restores`: transactions the store says the user owns, for the backend
+/// to verify and grant to the profile. A claim carries at most `maxTransactions`, like a batch of
+/// events: the backend refuses more before it verifies any (a restore of 4,000 claims cost a
+/// server 32,000 log rows), and a device whose store restored more sends them in several claims.
 public struct RestoreClaim: Equatable, Sendable {
+    /// The most transactions one claim carries.
+    public static let maxTransactions = 100
+    /// Why a claim of more than `maxTransactions` is refused (decoding stops there).
+    public static var tooManyTransactions: WireError {
+        WireError.wrongParam("transactions", "a restore carries at most \(maxTransactions) transactions: send the rest in another")
+    }
+
     /// The request's id: a retry of a restore that moved a purchase answers where it came from.
     public let eventId: String
     public let profileId: String
@@ -124,6 +133,7 @@ public struct RestoreClaim: Equatable, Sendable {
         try RecordRules.checkEventId(eventId, "event_id")
         try Identity.checkProfileId(profileId, "profile_id")
         if let customerUserId { try Identity.checkCustomerUserId(customerUserId, "customer_user_id") }
+        guard transactions.count <= Self.maxTransactions else { throw Self.tooManyTransactions }
         for (index, transaction) in transactions.enumerated() { try transaction.validate(at: "transactions[\(index)].") }
     }
 
@@ -145,6 +155,7 @@ public struct RestoreClaim: Equatable, Sendable {
         let fields = try RecordRules.document(bytes, what: "a restore")
         try RecordRules.refuseNulls(fields, ["customer_user_id"])
         var transactions: [TransactionClaim] = []
+        guard try fields.array("transactions").count <= maxTransactions else { throw tooManyTransactions }
         for item in try fields.objects("transactions") { transactions.append(try TransactionClaim(item)) }
         let claim = RestoreClaim(eventId: try fields.string("event_id"), profileId: try fields.string("profile_id"),
                                  customerUserId: try fields.optionalString("customer_user_id"), transactions: transactions)

@@ -27,14 +27,14 @@ enum Document {
         let heading = renderer.headingGiven ? "" : "<h1 class=\"pw-visually-hidden\">\(HTMLText.escape(options.title))</h1>"
 
         var html = head(options)
-        html += "<body>" + formStart(options.mode)
+        html += "<body>" + (options.seen?.element ?? "") + formStart(options.mode)
         html += "<main class=\"pw-page pw-layout-\(layout)\">" + heading
         html += layout == "carousel"
             ? "<div class=\"pw-sections\" role=\"region\" aria-roledescription=\"carousel\"\(HTMLText.attribute("aria-label", options.title)) tabindex=\"0\">"
             : "<div class=\"pw-sections\">"
         html += sections + "</div>" + footer + "</main>"
         html += (live ? "</form>" : "</div>")
-        html += "<script\(HTMLText.attribute("nonce", options.nonce))>\(Script.js)</script></body></html>\n"
+        html += "<script\(HTMLText.attribute("nonce", options.nonce))>\(Script.js)\(options.seen == nil ? "" : Script.seen)</script></body></html>\n"
         return html
     }
 

@@ -2,13 +2,15 @@ extension PaywallPage {
     /// A short page of the web paywall that is not a paywall: what happened (`title`), a
     /// sentence, and optionally a link onward. `refresh` makes the browser load `url` after
     /// `seconds` by itself (a payment being confirmed), which needs no script.
+    /// `seen`: the page's beacon, when its showing counts (a holdout's page).
     public static func notice(title: String, message: String, link: (text: String, href: String)?, refresh: (seconds: Int, url: String)?,
-                              nonce: String, lang: String = "en") -> String {
+                              nonce: String, lang: String = "en", seen: Beacon? = nil) -> String {
         var body = "<p class=\"pw-subtitle\">\(HTMLText.escape(message))</p>"
         if let link {
             body += "<p><a class=\"pw-cta pw-cta-link\"\(HTMLText.attribute("href", link.href))>\(HTMLText.escape(link.text))</a></p>"
         }
         let head = refresh.map { "<meta http-equiv=\"refresh\"\(HTMLText.attribute("content", "\(max(1, $0.seconds));url=\($0.url)"))>" } ?? ""
+        if let seen { body += seen.element + "<script\(HTMLText.attribute("nonce", nonce))>\(Script.seen)</script>" }
         return shell(title: title, body: body, head: head, nonce: nonce, lang: lang)
     }
 

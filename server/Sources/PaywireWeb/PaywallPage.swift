@@ -28,6 +28,9 @@ public enum PaywallPage {
         public var nonce: String
         /// Whether the page sells or only shows.
         public var mode: Mode
+        /// The page's own beacon: sent once a browser has drawn it (a live page's exposure is
+        /// counted from it, not from the page's request). Nil: none.
+        public var seen: Beacon? = nil
 
         /// Options for one response; `nonce` must match the response's CSP header.
         public init(title: String, lang: String, nonce: String, mode: Mode) {
@@ -35,6 +38,25 @@ public enum PaywallPage {
             self.lang = lang
             self.nonce = nonce
             self.mode = mode
+        }
+    }
+
+    /// A request the page makes itself once a browser has drawn it: `POST url` with `body` (a
+    /// form, `application/x-www-form-urlencoded`), carrying the browser's cookies. A client that
+    /// only fetches the page never sends it, so what counts showings can tell a browser that
+    /// drew the page from one that did not (a crawler, a script).
+    public struct Beacon: Sendable, Equatable {
+        public let url: String
+        public let body: String
+
+        public init(url: String, body: String) {
+            self.url = url
+            self.body = body
+        }
+
+        /// The element the page's script finds the beacon by.
+        var element: String {
+            "<div hidden data-pw-seen\(HTMLText.attribute("data-pw-seen-url", url))\(HTMLText.attribute("data-pw-seen-body", body))></div>"
         }
     }
 

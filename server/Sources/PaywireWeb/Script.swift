@@ -69,4 +69,29 @@ enum Script {
       sync();
     })();
     """
+
+    /// The page's beacon (`PaywallPage.Beacon`): once the browser has drawn the page (the frame
+    /// after it is shown; a page prerendered or kept in a hidden tab waits until it is seen),
+    /// one `POST` of the beacon's form, with the page's cookies. Nothing on the page waits on it.
+    static let seen = """
+    (function () {
+      "use strict";
+      var seen = document.querySelector("[data-pw-seen]");
+      if (!seen || !window.fetch || !window.requestAnimationFrame) { return; }
+      var sent = false;
+      function send() {
+        if (sent || document.visibilityState === "hidden") { return; }
+        sent = true;
+        window.fetch(seen.getAttribute("data-pw-seen-url"), {
+          method: "POST", credentials: "same-origin", keepalive: true, cache: "no-store",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: seen.getAttribute("data-pw-seen-body")
+        }).catch(function () {});
+      }
+      window.requestAnimationFrame(function () { window.setTimeout(send, 0); });
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "visible") { window.requestAnimationFrame(function () { window.setTimeout(send, 0); }); }
+      });
+    })();
+    """
 }

@@ -80,6 +80,11 @@ struct Options {
     /// Requests a second per client address and per operator key; nil: not limited.
     var rateLimitAddress: Int?
     var rateLimitOperatorKey: Int?
+    /// Requests a second per device (per profile credential a request carries); nil: not limited.
+    var rateLimitDevice: Int?
+    /// New profile credentials a client address is handed a minute; nil: as the mode says
+    /// (`newCredentialsLimit`), 0: no limit.
+    var newCredentialsPerAddress: Int?
     /// Ed25519 private keys (PEM files) that sign the answers carrying access; the first signs.
     /// Empty: nothing is signed. Never logged (only each key's id and public half).
     var responseSigningKeys: [String] = []
@@ -96,6 +101,14 @@ struct Options {
     var requestBodyTimeoutMillis = ConnectionLimits.defaultBodyMillis
     /// Wrong operator keys one client address may send in 15 minutes, on any door, before it waits.
     var operatorKeyGuesses = KeyGuesses.defaultLimit
+
+    /// New credentials a minute per client address, nil for none: `--new-credentials-per-address`
+    /// (0: none), else 60, or none with `--dev` (demos and tests make hundreds of profiles from
+    /// one address).
+    var newCredentialsLimit: Int? {
+        guard let given = newCredentialsPerAddress else { return dev ? nil : RateGates.defaultNewCredentialsPerMinute }
+        return given == 0 ? nil : given
+    }
 
     /// Which flags only --dev allows (checked after every flag is read, whatever the order).
     private var devOnlyGiven: [String] = []
@@ -408,6 +421,16 @@ extension Options {
              help: "a request's body must arrive within N ms of its head (default 60000), else the connection closes") {
             o, v throws(OptionProblem) in
             o.requestBodyTimeoutMillis = try integer(v, "--request-body-timeout-ms", 100...3_600_000)
+        },
+        Spec(flag: "--rate-limit-device", value: "N",
+             help: "requests a second per device, that is per profile credential a request carries (bursts of 5 s worth), else 429 with Retry-After; off unless given") {
+            o, v throws(OptionProblem) in
+            o.rateLimitDevice = try integer(v, "--rate-limit-device", 1...1_000_000)
+        },
+        Spec(flag: "--new-credentials-per-address", value: "N",
+             help: "new profile credentials (new profiles, new web visitors, identities handing a profile over) one client address is handed a minute, in bursts of N, else 429 with Retry-After; 0: no limit (default 60; off with --dev unless given)") {
+            o, v throws(OptionProblem) in
+            o.newCredentialsPerAddress = try integer(v, "--new-credentials-per-address", 0...1_000_000)
         },
         Spec(flag: "--operator-key-guesses", value: "N",
              help: "wrong operator keys one client address may send in 15 minutes, by the sign-in form or any operator route's Bearer, before it waits (default 10)") {

@@ -86,6 +86,9 @@ struct ServerParts {
         }
         if options.apiKeyDigests.isEmpty { logger.warning("the device routes are open to anyone: no --app-key-sha256") }
         if options.rateLimitAddress == nil { logger.notice("requests are not rate-limited per address: no --rate-limit-address") }
+        if options.rateLimitDevice == nil { logger.notice("requests are not rate-limited per device: no --rate-limit-device") }
+        logger.info("new profile credentials per client address",
+                    metadata: ["per_minute": .string(options.newCredentialsLimit.map { String($0) } ?? "unlimited")])
         if options.operatorKeys.isEmpty {
             logger.notice("every operator route answers 401 (results, dashboard, development routes): no --operator-key-sha256")
         } else {
@@ -131,11 +134,12 @@ struct ServerParts {
         router.add(middleware: Observe())
         if let dev = setup.dev { router.add(middleware: DevTraffic(state: dev, maxBodyBytes: options.maxBodyBytes)) }
         router.add(middleware: APIErrors(routes: table))
-        let api = API(setup: setup, clock: clock, random: random, logger: logger)
+        let limits = RateGates(perAddress: options.rateLimitAddress, perOperatorKey: options.rateLimitOperatorKey,
+                               perDevice: options.rateLimitDevice, newCredentialsPerMinute: options.newCredentialsLimit, clock: clock)
+        let api = API(setup: setup, clock: clock, random: random, logger: logger, limits: limits)
         let doors = DoorKeeper(appKeys: APIKeys(digests: options.apiKeyDigests), operatorKeys: OperatorKeys(keys: options.operatorKeys),
                                pushTokens: pushTokens, sessions: setup.store, clock: clock,
                                guesses: KeyGuesses(limit: options.operatorKeyGuesses))
-        let limits = RateGates(perAddress: options.rateLimitAddress, perOperatorKey: options.rateLimitOperatorKey, clock: clock)
         let routes = ServerRoutes(router: router, table: table, doors: doors, audit: AuditTrail(store: setup.store, clock: clock), limits: limits)
         APIRoutes.register(on: routes, api: api, maxBodyBytes: options.maxBodyBytes)
         DashboardRoute.register(on: routes, api: api)

@@ -14,6 +14,19 @@ import PaywireWeb
         #expect(!html.contains("name=\"promo_code\""), "Stripe's payment page takes the code: no field nothing reads")
     }
 
+    @Test func aPageWithABeaconCarriesItEscapedAndTheScriptThatSendsItOnceDrawn() {
+        var options = Fixtures.options(Fixtures.live)
+        options.seen = PaywallPage.Beacon(url: "/web/p\"1/seen", body: "page=n&token=a<b")
+        let html = PaywallPage.render(Fixtures.json(Fixtures.allSections), options: options)
+        #expect(html.contains(#"<div hidden data-pw-seen data-pw-seen-url="/web/p&quot;1/seen" data-pw-seen-body="page=n&amp;token=a&lt;b"></div>"#))
+        #expect(Fixtures.count("data-pw-seen-url=\"", in: html) == 1 && html.contains("requestAnimationFrame"))
+        let without = Fixtures.page(Fixtures.allSections)
+        #expect(!without.contains("data-pw-seen") && !without.contains("data-pw-seen-url"), "no beacon unless given: a preview counts nothing")
+        let notice = PaywallPage.notice(title: "Nothing", message: "m", link: nil, refresh: nil, nonce: "n",
+                                        seen: PaywallPage.Beacon(url: "/web/p/seen", body: "page=n"))
+        #expect(notice.contains("data-pw-seen-url=\"/web/p/seen\"") && notice.contains("<script nonce=\"n\">"))
+    }
+
     @Test func aPreviewHasNoFormAndInertButtons() {
         let html = Fixtures.page(Fixtures.allSections, .preview)
         #expect(!html.contains("<form"))

@@ -33,4 +33,15 @@ import Testing
         #expect(ProfileDoor.named(pathProfileId: "a", body: body) == ["a", "b", "c"])
         #expect(ProfileDoor.named(pathProfileId: nil, body: Array("not json".utf8)) == [])
     }
+
+    @Test func theProfilesTheServerMakesForItselfAreReservedNames() {
+        #expect(ProfileCredentials.isServersOwn("web_purchase:cs_test_1"))
+        #expect(ProfileCredentials.isServersOwn("web_purchase:"))
+        #expect(ProfileCredentials.isServersOwn("web-" + String(repeating: "0a", count: 16)))
+        #expect(!ProfileCredentials.isServersOwn("web-buyer"), "an app's own id that only starts like a visitor's")
+        #expect(!ProfileCredentials.isServersOwn("web-" + String(repeating: "0A", count: 16)), "a visitor's digits are lowercase")
+        #expect(!ProfileCredentials.isServersOwn("web-" + String(repeating: "0a", count: 17)))
+        #expect(!ProfileCredentials.isServersOwn("Web_purchase:cs_1"))
+        #expect(!ProfileCredentials.isServersOwn("6f1c0b8e-2d4a-4c59-9a3e-1b2c3d4e5f60"))
+    }
 }

@@ -29,4 +29,21 @@ import Testing
         #expect(Redemption.decide(used, profileId: "p", now: 5000) == .alreadyRedeemed)
         #expect(Redemption.decide(used, profileId: "q", now: 10) == .belongsToAnotherProfile)
     }
+
+    @Test func theBuyersLinkIsOneTokenPerCookieAndCheckout() {
+        let credential = Redemption.newToken(SystemRandom()).token, other = Redemption.newToken(SystemRandom()).token
+        let (token, digest) = Redemption.buyersToken(credential: credential, checkoutSessionId: "cs_1")
+        #expect(Redemption.digest(ofToken: token) == digest, "a token the redemption route takes")
+        #expect(Redemption.buyersToken(credential: credential, checkoutSessionId: "cs_1").token == token, "the same on every load")
+        #expect(Redemption.buyersToken(credential: credential, checkoutSessionId: "cs_2").token != token)
+        #expect(Redemption.buyersToken(credential: other, checkoutSessionId: "cs_1").token != token)
+    }
+
+    @Test func aGivenLinkIsShownAgainWhileItRedeemsAndGivenAgainOtherwise() {
+        let given = WebCheckoutState(holder: "web-1", redeemable: true, redeemedBy: nil, tokenDigest: "d1", tokenExpiresAt: 1000)
+        #expect(Redemption.stillGiven(given, digest: "d1", now: 999) == 1000)
+        #expect(Redemption.stillGiven(given, digest: "d1", now: 1000) == nil, "expired: given again")
+        #expect(Redemption.stillGiven(given, digest: "d2", now: 10) == nil, "an operator gave another since")
+        #expect(Redemption.stillGiven(WebCheckoutState(holder: "web-1", redeemable: true, redeemedBy: nil), digest: "d1", now: 10) == nil)
+    }
 }

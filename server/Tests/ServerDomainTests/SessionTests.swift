@@ -57,6 +57,17 @@ import Testing
         #expect(limiter.take("a", now: 600) == 1)
     }
 
+    @Test func aRateAMinuteComesBackATokenAtATimeAndWaitingTakesNothing() {
+        var limiter = RateLimiter(perMinute: 60, burst: 2)
+        #expect(limiter.wait("a", now: 0) == nil)
+        #expect(limiter.take("a", now: 0) == nil && limiter.take("a", now: 0) == nil)
+        #expect(limiter.wait("a", now: 0) == 1 && limiter.wait("a", now: 0) == 1, "a peek takes no token")
+        #expect(limiter.take("a", now: 999) == 1)
+        #expect(limiter.take("a", now: 1000) == nil, "one a second at 60 a minute")
+        var slow = RateLimiter(perMinute: 1, burst: 1)
+        #expect(slow.take("b", now: 0) == nil && slow.take("b", now: 0) == 60)
+    }
+
     @Test func aFloodOfHoldersIsForgottenOlderHalfFirst() {
         var limiter = RateLimiter(perSecond: 1, burst: 1, maxHolders: 10)
         for index in 0..<11 { #expect(limiter.take("h\(index)", now: index) == nil) }

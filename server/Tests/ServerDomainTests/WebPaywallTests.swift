@@ -124,6 +124,26 @@ import Testing
         #expect(record.placementId == "web" && record.abTestName == "t" && record.variationId == "v1" && record.revision == 1)
         #expect(record.text.contains(#""platform":"web""#))
     }
+
+    @Test func aBeaconsTokenIsTheVisitorsForOnePageVariationAndLanguage() {
+        let token = WebExposure.token(credential: "c1", placementId: "web", variationId: "v1", locale: "en", page: "n1")
+        #expect(WebExposure.token(credential: "c1", placementId: "web", variationId: "v1", locale: "en", page: "n1") == token)
+        for other in [WebExposure.token(credential: "c2", placementId: "web", variationId: "v1", locale: "en", page: "n1"),
+                      WebExposure.token(credential: "c1", placementId: "web2", variationId: "v1", locale: "en", page: "n1"),
+                      WebExposure.token(credential: "c1", placementId: "web", variationId: "v2", locale: "en", page: "n1"),
+                      WebExposure.token(credential: "c1", placementId: "web", variationId: "v1", locale: "fr", page: "n1"),
+                      WebExposure.token(credential: "c1", placementId: "web", variationId: "v1", locale: "en", page: "n2")] {
+            #expect(other != token)
+        }
+        let beacon = WebExposure.beacon(placementId: "a b", variationId: "v&1", locale: "", page: "n1", credential: "c1")
+        #expect(beacon.url == "/web/a%20b/seen")
+        #expect(beacon.body.hasPrefix("page=n1&variation_id=v%261&locale=&token="))
+    }
+
+    @Test func aPagesBeaconIsOneEventIdAUUIDsShape() {
+        let id = WebExposure.eventId(beaconToken: "t1")
+        #expect(RecordRules.isUUID(id) && id == WebExposure.eventId(beaconToken: "t1") && id != WebExposure.eventId(beaconToken: "t2"))
+    }
 }
 
 /// A cell's profiles and purchasers split by where they were shown the paywall.

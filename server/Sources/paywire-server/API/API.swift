@@ -53,9 +53,13 @@ struct API: Sendable {
     let clock: any ServerClock
     let random: any RandomSource
     let logger: Logger
+    /// The replica's rate limits: what the profile door takes new credentials from.
+    let limits: RateGates
 
-    /// The lock of the routes that name a profile: its credentials.
-    var profileDoor: ProfileDoor { ProfileDoor(store: setup.store, clock: clock, random: random) }
+    /// The lock of the routes that name a profile (its credentials), for a request from `address`.
+    func profileDoor(from address: String) -> ProfileDoor {
+        ProfileDoor(store: setup.store, clock: clock, random: random, mints: limits, address: address)
+    }
 
     /// The profile as the backend knows it now, or nil when it never met it.
     func profile(_ profileId: String) async throws -> BackendProfile? {

@@ -26,7 +26,7 @@ enum DashboardLoginRoute {
             form(api, settings, next: request.uri.queryParameters.get("next"), status: .ok, message: nil)
         }
         routes.add(.post, "/dashboard/login", door: .anyone) { request, context in
-            let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+            let address = context.clientAddress
             if case .wait(let seconds) = gate.admits(address, now: api.clock.nowMilliseconds()) {
                 var page = form(api, settings, next: nil, status: .tooManyRequests,
                                 message: "Too many attempts from this address: try again in \(seconds) s.")

@@ -5,7 +5,7 @@ import PaywireModel
 /// answer names the customer's profile from now on and what moved to it. When the server proves
 /// identities, the claim needs the app's backend's token for that customer.
 extension API {
-    func postIdentity(body: [UInt8], profileId: String) async throws -> Answer {
+    func postIdentity(body: [UInt8], profileId: String, from address: String) async throws -> Answer {
         let request: Identity.Request
         do {
             request = try Identity.Request.decode(body, pathProfileId: profileId)
@@ -18,6 +18,9 @@ extension API {
             logger.notice("an identity was not verified", metadata: ["reason": .string(refusal)])
             return .error(.unprocessableContent, "identity_unverified", refusal)
         }
+        // An identity may hand the customer's profile over with a new credential: an address
+        // out of new credentials waits before anything is met or moved.
+        if let wait = limits.mintWait(from: address) { return ProfileDoor.TooManyNew(waitSeconds: wait).answer }
         let outcome = try await setup.store.identify(request, policy: setup.transferPolicy, now: clock.nowMilliseconds())
         for _ in outcome.transferred { ServerMetrics.transfer(TransferReason.identity.rawValue) }
         var answer = Answer.json(.ok, Identity.Answer.encode(profileId: outcome.profileId, profile: try await answerProfile(outcome.profileId),
@@ -25,7 +28,7 @@ extension API {
         // The device moves to the customer's profile: it gets a credential of its own for it
         // (the claim was allowed, proven when the server checks identities).
         if !Identity.same(outcome.profileId, profileId), let name = HTTPField.Name(ProfileCredentials.header) {
-            answer.headers[name] = try await profileDoor.issue(outcome.profileId, replacingPending: false)
+            answer.headers[name] = try await profileDoor(from: address).handOver(outcome.profileId)
         }
         return answer
     }

@@ -38,6 +38,10 @@ extension API {
         var post: RestorePost
         do {
             post = RestorePost(try RestoreClaim.decode(body))
+        } catch where error == RestoreClaim.tooManyTransactions {
+            // Refused before any transaction is read, verified or logged.
+            return .error(.contentTooLarge, "too_many_transactions", error.message,
+                          extra: [("max_transactions", .number(JSONNumber(RestoreClaim.maxTransactions)))])
         } catch {
             return .invalid(error)
         }

@@ -26,6 +26,7 @@ enum ProfileCredentials {
     }
 
     static let header = "x-paywire-profile-credential"
+    static let serversOwn = "the server's own profile"
     static let required = "profile_credential_required"
     static let invalid = "profile_credential_invalid"
 
@@ -40,6 +41,17 @@ enum ProfileCredentials {
         }
         guard kept.contains(where: \.used) else { return .issue }
         return .refused(code: given == nil ? required : invalid)
+    }
+
+    /// Whether `profileId` names a profile the server makes for itself, which no device route
+    /// opens whatever it carries: the holder of a web purchase awaiting redemption
+    /// (`web_purchase:<checkout session id>`: opened only by its redemption token, through the
+    /// profile that redeems it) and a web paywall's visitor (`web-` and 32 hex digits: opened
+    /// only by its browser's cookie). Without this, such a profile was open to the first device
+    /// request naming it, since no device had used a credential of it: the app key and a session
+    /// id (in the success URL, the browser's history, a receipt) took a buyer's purchase (F3).
+    static func isServersOwn(_ profileId: String) -> Bool {
+        profileId.hasPrefix(StripeEvent.holderPrefix) || WebVisitor.isProfileId(profileId)
     }
 
     private static func same(_ a: String, _ b: String) -> Bool {

@@ -7,6 +7,25 @@ enum Redemption {
     /// A new token and the digest the store keeps of it.
     static func newToken(_ random: any RandomSource) -> (token: String, digest: String) { SecretToken.make(random) }
 
+    /// The token of the link a web paywall's buyer is shown for a checkout, and its digest:
+    /// derived from the visitor's credential (the secret half of the buyer's cookie, of which
+    /// the store keeps only a digest) and the checkout, so every load of the success page in
+    /// that browser shows the same link, and no one without the cookie (a copy of the database
+    /// included) can make it.
+    static func buyersToken(credential: String, checkoutSessionId: String) -> (token: String, digest: String) {
+        let token = SecretToken.derived(credential, "web-redemption\u{0}" + checkoutSessionId)
+        return (token, SecretToken.digest(ofToken: token) ?? "")
+    }
+
+    /// The expiry of the link `digest` names when it is the one the checkout gave last and it
+    /// still redeems at `now`: the page shows it again as it is. Nil: the link must be given
+    /// (first, again after it expired, or after an operator gave another one).
+    static func stillGiven(_ state: WebCheckoutState, digest: String, now: Int) -> Int? {
+        guard let kept = state.tokenDigest, let expiresAt = state.tokenExpiresAt, !digest.isEmpty,
+              APIKeys.same(Array(kept.utf8), Array(digest.utf8)) == 1, now < expiresAt else { return nil }
+        return expiresAt
+    }
+
     /// The digest of a token as sent; nil when it is not one (never stored, so it is `invalid`).
     static func digest(ofToken token: String) -> String? { SecretToken.digest(ofToken: token) }
 

@@ -32,7 +32,7 @@ enum APIRoutes {
         (.post, "/v1/purchases", .app, { api, input in try await api.postPurchase(body: input.body) }),
         (.post, "/v1/restores", .app, { api, input in try await api.postRestore(body: input.body) }),
         (.post, "/v1/profiles/{profile_id}/identity", .app, { api, input in
-            try await api.postIdentity(body: input.body, profileId: input.path("profile_id"))
+            try await api.postIdentity(body: input.body, profileId: input.path("profile_id"), from: input.clientAddress)
         }),
         (.post, "/v1/offers/sign", .app, { api, input in try await api.signOffer(body: input.body) }),
         (.get, "/v1/experiments/{placement_id}/results", .operator(.resultsRead), { api, input in
@@ -86,7 +86,7 @@ enum APIRoutes {
     private static func runBehindProfileDoor(_ api: API, _ input: RouteInput,
                                              _ run: @Sendable (API, RouteInput) async throws -> Answer) async throws -> Answer {
         let profiles = ProfileDoor.named(pathProfileId: input.path("profile_id").isEmpty ? nil : input.path("profile_id"), body: input.body)
-        switch try await api.profileDoor.check(profiles, credential: input.header(ProfileCredentials.header)) {
+        switch try await api.profileDoor(from: input.clientAddress).check(profiles, credential: input.header(ProfileCredentials.header)) {
         case .refused(let answer):
             return answer
         case .open(let issued):

@@ -13,6 +13,9 @@ struct ServerContext: RequestContext {
         coreContext = .init(source: source)
         channel = source.channel
     }
+
+    /// The client's address (the connection's peer; behind a proxy, the proxy's).
+    var clientAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
 }
 
 /// Thrown to end a request with its connection closed and no answer at all (a fault switch): a

@@ -11,10 +11,27 @@ import PaywireWire
 /// A named profile id must meet the identity rule (`Identity.checkNormalForm`, NFC) before
 /// anything is compared or read: the names are told apart by their bytes, as the store tells
 /// them apart, so a decomposed twin of a profile's id can neither hide behind it nor stand for it.
+/// A profile the server makes for itself (`ProfileCredentials.isServersOwn`) is refused here
+/// whatever the request carries: no device holds it.
 struct ProfileDoor: Sendable {
     let store: any Storage
     let clock: any ServerClock
     let random: any RandomSource
+    /// Where new credentials are taken from, per client address (`--new-credentials-per-address`).
+    let mints: RateGates
+    /// The client address of the request.
+    let address: String
+
+    /// A new credential was not handed out: the client address had its minute's worth.
+    struct TooManyNew: Error {
+        let waitSeconds: Int
+
+        /// `429 rate_limited` with `Retry-After`: nothing was read or stored.
+        var answer: Answer {
+            .error(.tooManyRequests, "rate_limited", "too many new profiles from this address: retry in \(waitSeconds) s",
+                   headers: [.retryAfter: String(waitSeconds)])
+        }
+    }
 
     /// What the door came to: open (with a credential to hand out in the answer's header) or
     /// refused with its answer.
@@ -48,6 +65,10 @@ struct ProfileDoor: Sendable {
             } catch {
                 return .refused(.invalid(error))
             }
+            if ProfileCredentials.isServersOwn(profileId) {
+                return .refused(.invalid("profile '\(profileId)' is \(ProfileCredentials.serversOwn): no device route opens it "
+                                         + "(a held web purchase is opened by its redemption link)"))
+            }
         }
         // One of no credential's shape matches none, and is refused as a wrong one.
         let given = credential.map { SecretToken.digest(ofToken: $0) ?? "" }
@@ -65,7 +86,11 @@ struct ProfileDoor: Sendable {
             case .open(let markUsed):
                 if let markUsed { try await store.credentialUsed(digest: markUsed, now: clock.nowMilliseconds()) }
             case .issue where profiles.count == 1:
-                issued = try await issue(profileId, replacingPending: true)
+                do {
+                    issued = try await issue(profileId, replacingPending: true)
+                } catch let limited as TooManyNew {
+                    return .refused(limited.answer)
+                }
             case .issue:
                 continue
             case .refused(let code):
@@ -76,10 +101,23 @@ struct ProfileDoor: Sendable {
     }
 
     /// A new credential of `profileId`, kept as its digest; the token, to be handed out once.
+    /// Throws `TooManyNew` (before anything is stored) when the client address had its minute's
+    /// worth: 440 new credentials a second were minted from one address with no limit.
     func issue(_ profileId: String, replacingPending: Bool) async throws -> String {
+        if let wait = mints.mint(from: address) { throw TooManyNew(waitSeconds: wait) }
         let (token, digest) = SecretToken.make(random)
         try await store.issueCredential(profileId: profileId, digest: digest, replacingPending: replacingPending,
                                         now: clock.nowMilliseconds())
+        return token
+    }
+
+    /// A new credential of the customer's profile an identity moved the device to: handed over
+    /// whatever the address's allowance (the identity already moved the device, which must
+    /// reach where it went), and taken from that allowance, which the identity checked first.
+    func handOver(_ profileId: String) async throws -> String {
+        _ = mints.mint(from: address)
+        let (token, digest) = SecretToken.make(random)
+        try await store.issueCredential(profileId: profileId, digest: digest, replacingPending: false, now: clock.nowMilliseconds())
         return token
     }
 

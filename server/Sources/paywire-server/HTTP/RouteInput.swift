@@ -12,6 +12,8 @@ struct RouteInput: Sendable {
     let body: [UInt8]
     let headers: HTTPFields
     let query: [String: String]
+    /// The client's address (the connection's peer): what per-address limits count by.
+    let clientAddress: String
     private let parameters: [String: String]
 
     /// Why a request cannot reach its operation (`400 invalid_request`).
@@ -35,7 +37,7 @@ struct RouteInput: Sendable {
         }
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
-        return RouteInput(body: body, headers: request.headers, query: query, parameters: parameters)
+        return RouteInput(body: body, headers: request.headers, query: query, clientAddress: context.clientAddress, parameters: parameters)
     }
 
     /// A path parameter the route names (read is sure it is there).

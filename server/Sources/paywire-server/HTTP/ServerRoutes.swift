@@ -5,8 +5,8 @@ import HTTPTypes
 /// at it before its handler runs, and is what a `405` knows. What an operator does to a
 /// customer's data through an audited door is kept before the answer leaves: a record that
 /// cannot be kept fails the request rather than answer unrecorded. Every door but `anyone`'s is
-/// rate-limited per client address before it is checked, and an operator's requests per key
-/// after (`RateGates`).
+/// rate-limited per client address before it is checked, a device's requests per the profile
+/// credential they carry, and an operator's requests per key after (`RateGates`).
 struct ServerRoutes {
     let router: Router<ServerContext>
     let table: RouteTable
@@ -19,9 +19,15 @@ struct ServerRoutes {
         table.add(method, path)
         let doors = self.doors, audit = self.audit, limits = self.limits
         let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door), limited = door != .anyone
+        let credentialHeader = HTTPField.Name(ProfileCredentials.header)
         router.on(RouterPath(path), method: method) { request, context in
-            let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+            let address = context.clientAddress
             if limited, let refusal = limits.address(address) { return refusal }
+            // A device's requests count against its credential too (an app route carrying one).
+            if door == .app, let credentialHeader, let credential = request.headers[credentialHeader],
+               let refusal = limits.device(credentialDigest: SecretToken.digest(of: Array(credential.utf8))) {
+                return refusal
+            }
             switch try await doors.check(door, request, from: address) {
             case .refused(let response):
                 return response

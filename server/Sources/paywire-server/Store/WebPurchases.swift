@@ -18,11 +18,14 @@ struct WebCheckout: Sendable, Equatable {
     let completedAt: Int
 }
 
-/// Who holds a completed checkout, whether it redeems, and who redeemed it.
+/// Who holds a completed checkout, whether it redeems, who redeemed it, and the digest and
+/// expiry of the redemption link given last (nil before any).
 struct WebCheckoutState: Sendable, Equatable {
     let holder: String
     let redeemable: Bool
     let redeemedBy: String?
+    var tokenDigest: String? = nil
+    var tokenExpiresAt: Int? = nil
 }
 
 enum WebPurchaseStatements {
@@ -40,7 +43,9 @@ enum WebPurchaseStatements {
         INSERT INTO web_purchases (checkout_session_id, original_transaction_id, holder_profile_id, redeemable, completed_at)
         VALUES (?, ?, ?, ?, ?) ON CONFLICT (checkout_session_id) DO NOTHING
         """
-    static let checkout = "SELECT holder_profile_id, redeemable, redeemed_by FROM web_purchases WHERE checkout_session_id = ?"
+    static let checkout = """
+        SELECT holder_profile_id, redeemable, redeemed_by, token_sha256, token_expires_at FROM web_purchases WHERE checkout_session_id = ?
+        """
     static let issue = "UPDATE web_purchases SET token_sha256 = ?, token_expires_at = ? WHERE checkout_session_id = ?"
     static let held = """
         SELECT checkout_session_id, holder_profile_id, token_expires_at, redeemed_by, original_transaction_id FROM web_purchases

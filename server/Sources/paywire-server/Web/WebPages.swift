@@ -4,14 +4,15 @@ import NIOCore
 import PaywireWeb
 
 /// The web paywall's answers as pages: every one `no-store`, under a Content-Security-Policy
-/// that runs only the page's own style and script (by a nonce made for the page), framed by
-/// nobody, and carrying the visitor's cookie when it is new.
+/// that runs only the page's own style and script (by a nonce made for the page) and lets it
+/// reach only its own server (the beacon), framed by nobody, and carrying the visitor's cookie
+/// when it is new.
 enum WebPages {
     /// A nonce of 16 random bytes, base64url.
     static func nonce(_ random: any RandomSource) -> String { Base64URL.encode(random.bytes(16)) }
 
     static func policy(nonce: String, framedBy: String = "'none'") -> String {
-        "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src https: http: data:; "
+        "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src https: http: data:; connect-src 'self'; "
             + "form-action 'self' https: http:; base-uri 'none'; frame-ancestors \(framedBy)"
     }
 
@@ -28,8 +29,9 @@ enum WebPages {
 
     /// A short page saying what happened: a title, a sentence, and optionally a link.
     static func notice(_ status: HTTPResponse.Status, title: String, message: String, nonce: String, visitor: WebVisitors.Admitted?,
-                       web: WebSetup, link: (text: String, href: String)? = nil, refresh: (seconds: Int, url: String)? = nil) -> Response {
-        html(status, PaywallPage.notice(title: title, message: message, link: link, refresh: refresh, nonce: nonce),
+                       web: WebSetup, link: (text: String, href: String)? = nil, refresh: (seconds: Int, url: String)? = nil,
+                       seen: PaywallPage.Beacon? = nil) -> Response {
+        html(status, PaywallPage.notice(title: title, message: message, link: link, refresh: refresh, nonce: nonce, seen: seen),
              nonce: nonce, visitor: visitor, web: web)
     }
 

@@ -10,12 +10,22 @@ import PaywireWire
 /// placement's paywall, `POST /web/{placement_id}/checkout` sends it to Stripe Checkout for the
 /// chosen plan, `GET /web/{placement_id}/success` gives the buyer the link that opens the app.
 /// A visitor is a profile (`WebVisitor`) chosen for as a device is, so the same id meets the
-/// same variation on both; its showing is an exposure with `platform: web`.
+/// same variation on both; its showing, once its browser has drawn the page and sent the page's
+/// beacon (`POST /web/{placement_id}/seen`), is an exposure with `platform: web`.
 enum WebPaywallRoute {
     static func register(on routes: ServerRoutes, api: API, web: WebSetup) {
         routes.add(.get, "/web/{placement_id}", door: .visitor) { request, context in
             let placementId = context.parameters.get("placement_id") ?? ""
-            let visitor = try await WebVisitors(api: api).admit(request.headers[.cookie])
+            let visitor: WebVisitors.Admitted
+            do {
+                visitor = try await WebVisitors(api: api).admit(request.headers[.cookie], from: context.clientAddress)
+            } catch let limited as ProfileDoor.TooManyNew {
+                var response = WebPages.notice(.tooManyRequests, title: "Too many visitors at once",
+                                               message: "Too many new visitors came from your network just now. Try again in a minute.",
+                                               nonce: WebPages.nonce(api.random), visitor: nil, web: web)
+                response.headers[.retryAfter] = String(limited.waitSeconds)
+                return response
+            }
             return try await page(api, web, placementId: placementId, visitor: visitor,
                                   locale: WebLocale.preferred(request.headers[.acceptLanguage], query: request.uri.queryParameters.get("locale")))
         }
@@ -25,6 +35,10 @@ enum WebPaywallRoute {
             return try await WebCheckoutRoute.checkout(api, web, placementId: placementId, form: form,
                                                        cookie: request.headers[.cookie], host: request.head.authority)
         }
+        routes.add(.post, "/web/{placement_id}/seen", door: .visitor) { request, context in
+            let form = LoginForm(try await request.body.collect(upTo: WebCheckoutRoute.maxFormBytes))
+            return try await seen(api, web, placementId: context.parameters.get("placement_id") ?? "", form: form, cookie: request.headers[.cookie])
+        }
         routes.add(.get, "/web/{placement_id}/success", door: .visitor) { request, context in
             try await WebSuccessRoute.success(api, web, placementId: context.parameters.get("placement_id") ?? "",
                                               sessionId: request.uri.queryParameters.get("session_id"),
@@ -33,7 +47,8 @@ enum WebPaywallRoute {
         }
     }
 
-    /// The paywall page of `placementId` for `visitor`, its exposure kept before it leaves.
+    /// The paywall page of `placementId` for `visitor`, with the beacon that counts its showing
+    /// once a browser has drawn it (`seen`).
     static func page(_ api: API, _ web: WebSetup, placementId: String, visitor: WebVisitors.Admitted, locale: String?) async throws -> Response {
         let nonce = WebPages.nonce(api.random)
         let chosen: WebPaywall
@@ -41,24 +56,51 @@ enum WebPaywallRoute {
         case .page(let page): return page
         case .paywall(let paywall): chosen = paywall
         }
-        let now = api.clock.nowMilliseconds()
-        do {
-            let record = try WebExposure.record(chosen.exposure, profileId: visitor.visitor.profileId, eventId: api.random.uuid(), at: now)
-            _ = try await api.setup.store.storeEvents([record], dropped: 0)
-        } catch let problem as WireError {
-            // The page is still shown: a visitor is not refused for the server's own mistake, which the log names.
-            api.logger.error("a web exposure could not be recorded", metadata: ["placement_id": .string(placementId), "problem": .string(problem.message)])
-        }
+        let beacon = WebExposure.beacon(placementId: placementId, variationId: chosen.exposure.variationId, locale: locale ?? "",
+                                        page: nonce, credential: visitor.visitor.credential)
         guard let configuration = chosen.configuration.map({ WebPlans.sellable($0, prices: web.prices) }) else {
             return WebPages.notice(.ok, title: "Nothing to buy right now", message: "There is no offer for you here at the moment.",
-                                   nonce: nonce, visitor: visitor, web: web)
+                                   nonce: nonce, visitor: visitor, web: web, seen: beacon)
         }
-        let html = PaywallPage.render(configuration, options: PaywallPage.Options(
+        var options = PaywallPage.Options(
             title: chosen.paywallName.isEmpty ? "Premium" : chosen.paywallName, lang: chosen.language, nonce: nonce,
             mode: .live(checkoutAction: "/web/\(URLComponent.escaped(placementId))/checkout",
                         hiddenFields: [("csrf", visitor.visitor.csrf), ("variation_id", chosen.exposure.variationId),
-                                       ("locale", locale ?? "")])))
-        return WebPages.html(.ok, html, nonce: nonce, visitor: visitor, web: web)
+                                       ("locale", locale ?? "")]))
+        options.seen = beacon
+        return WebPages.html(.ok, PaywallPage.render(configuration, options: options), nonce: nonce, visitor: visitor, web: web)
+    }
+
+    /// `POST /web/{placement_id}/seen`, a page's beacon: the showing is kept as an exposure when
+    /// the cookie's visitor is the one the page was drawn for (the token), and the variation is
+    /// still the one it is chosen for (a page of another, drawn before the bundle changed, counts
+    /// nowhere). `204` once kept (again: the same page is one exposure); `403` for a beacon this
+    /// visitor's page did not carry.
+    static func seen(_ api: API, _ web: WebSetup, placementId: String, form: LoginForm, cookie: String?) async throws -> Response {
+        let answered = Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        guard let visitor = try await WebVisitors(api: api).known(cookie), let page = form["page"], let variationId = form["variation_id"],
+              let token = form["token"] else {
+            return Response(status: .forbidden, headers: [.cacheControl: "no-store"])
+        }
+        let locale = form["locale"] ?? ""
+        let expected = WebExposure.token(credential: visitor.visitor.credential, placementId: placementId, variationId: variationId,
+                                         locale: locale, page: page)
+        guard APIKeys.same(Array(token.utf8), Array(expected.utf8)) == 1 else {
+            return Response(status: .forbidden, headers: [.cacheControl: "no-store"])
+        }
+        let nonce = WebPages.nonce(api.random)
+        guard case .paywall(let chosen) = WebChoice.choose(api, web, placementId: placementId, visitor: visitor,
+                                                           locale: WebLocale.preferred(nil, query: locale), nonce: nonce),
+              chosen.exposure.variationId == variationId else { return answered }
+        do {
+            let record = try WebExposure.record(chosen.exposure, profileId: visitor.visitor.profileId,
+                                                eventId: WebExposure.eventId(beaconToken: token), at: api.clock.nowMilliseconds())
+            _ = try await api.setup.store.storeEvents([record], dropped: 0)
+        } catch let problem as WireError {
+            // The server's own mistake, which the log names; the browser has nothing to do about it.
+            api.logger.error("a web exposure could not be recorded", metadata: ["placement_id": .string(placementId), "problem": .string(problem.message)])
+        }
+        return answered
     }
 }
 

@@ -6,7 +6,9 @@ import PaywireWire
 
 /// `GET /web/{placement_id}/success?session_id=…`: where Stripe sends the buyer back. The
 /// buyer's own browser (the checkout's profile in its cookie) gets a redemption link that opens
-/// the app; until Stripe's webhook has landed, the page says so and looks again.
+/// the app; until Stripe's webhook has landed, the page says so and looks again. The link is the
+/// same on every load of the page in that browser (`Redemption.buyersToken`), so the one the
+/// buyer saved keeps working: a reload gave a new link and voided the saved one (F9).
 enum WebSuccessRoute {
     static let refreshSeconds = 2
     /// How often the page looks again for the webhook (a minute), before it says to come back.
@@ -42,11 +44,16 @@ enum WebSuccessRoute {
             return WebPages.notice(.ok, title: "Your purchase is in the app", message: "It was already opened in the app.",
                                    nonce: nonce, visitor: visitor, web: web)
         }
-        let (token, digest) = Redemption.newToken(api.random)
-        let expiresAt = api.clock.nowMilliseconds() + api.setup.redemptionTTLMillis
-        guard case .issued = try await api.setup.store.issueRedemption(checkoutSessionId: sessionId, digest: digest, expiresAt: expiresAt) else {
-            return WebPages.notice(.conflict, title: "Nothing to open", message: "This purchase has nothing left to open in the app.",
-                                   nonce: nonce, visitor: visitor, web: web)
+        let (token, digest) = Redemption.buyersToken(credential: visitor.visitor.credential, checkoutSessionId: sessionId)
+        let now = api.clock.nowMilliseconds()
+        var expiresAt = now + api.setup.redemptionTTLMillis
+        if let kept = Redemption.stillGiven(state, digest: digest, now: now) {
+            expiresAt = kept
+        } else {
+            guard case .issued = try await api.setup.store.issueRedemption(checkoutSessionId: sessionId, digest: digest, expiresAt: expiresAt) else {
+                return WebPages.notice(.conflict, title: "Nothing to open", message: "This purchase has nothing left to open in the app.",
+                                       nonce: nonce, visitor: visitor, web: web)
+            }
         }
         let link = Redemption.link(base: api.setup.redemptionLinkBase, token: token)
         return WebPages.html(.ok, PaywallPage.redemption(link: link, expiresAt: ISODate.format(milliseconds: expiresAt),

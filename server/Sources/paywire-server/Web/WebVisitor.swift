@@ -20,10 +20,14 @@ struct WebVisitor: Sendable, Equatable {
     static func read(cookieHeader: String?) -> WebVisitor? {
         guard let value = SessionCookies.value(cookie, in: cookieHeader), let dot = value.lastIndex(of: ".") else { return nil }
         let profileId = String(value[..<dot]), credential = String(value[value.index(after: dot)...])
-        guard profileId.hasPrefix(profilePrefix), profileId.utf8.count == profilePrefix.utf8.count + 32,
-              profileId.utf8.dropFirst(profilePrefix.utf8.count).allSatisfy(isHex),
-              SecretToken.digest(ofToken: credential) != nil else { return nil }
+        guard isProfileId(profileId), SecretToken.digest(ofToken: credential) != nil else { return nil }
         return WebVisitor(profileId: profileId, credential: credential)
+    }
+
+    /// Whether `profileId` has a visitor's shape: `web-` and 32 lowercase hex digits.
+    static func isProfileId(_ profileId: String) -> Bool {
+        profileId.hasPrefix(profilePrefix) && profileId.utf8.count == profilePrefix.utf8.count + 32
+            && profileId.utf8.dropFirst(profilePrefix.utf8.count).allSatisfy(isHex)
     }
 
     /// A new visitor's profile id: `web-` and 32 hex digits of randomness.

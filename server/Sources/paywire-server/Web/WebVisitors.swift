@@ -11,11 +11,12 @@ struct WebVisitors {
         let isNew: Bool
     }
 
-    /// The cookie's visitor when its credential is its profile's, else a new one.
-    func admit(_ cookieHeader: String?) async throws -> Admitted {
+    /// The cookie's visitor when its credential is its profile's, else a new one, whose
+    /// credential comes from `address`'s allowance (`ProfileDoor.TooManyNew` past it).
+    func admit(_ cookieHeader: String?, from address: String) async throws -> Admitted {
         if let known = try await known(cookieHeader) { return known }
         let profileId = WebVisitor.newProfileId(api.random)
-        let credential = try await api.profileDoor.issue(profileId, replacingPending: true)
+        let credential = try await api.profileDoor(from: address).issue(profileId, replacingPending: true)
         return Admitted(visitor: WebVisitor(profileId: profileId, credential: credential), isNew: true)
     }
 

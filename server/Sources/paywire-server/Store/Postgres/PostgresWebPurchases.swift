@@ -40,7 +40,8 @@ extension PostgresStorage {
     func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState? {
         guard let row = try await rows(WebPurchaseStatements.checkout, [.text(checkoutSessionId)]).first else { return nil }
         return WebCheckoutState(holder: try row["holder_profile_id"].decode(String.self), redeemable: try row["redeemable"].decode(Bool.self),
-                                redeemedBy: try row["redeemed_by"].decode(String?.self))
+                                redeemedBy: try row["redeemed_by"].decode(String?.self), tokenDigest: try row["token_sha256"].decode(String?.self),
+                                tokenExpiresAt: try row["token_expires_at"].decode(Int?.self))
     }
 
     func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue {

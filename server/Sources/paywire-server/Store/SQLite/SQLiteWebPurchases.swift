@@ -38,7 +38,8 @@ extension SQLiteStorage {
     func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState? {
         try await database.read { db in
             try Row.fetchOne(db, sql: WebPurchaseStatements.checkout, arguments: [checkoutSessionId]).map {
-                WebCheckoutState(holder: $0["holder_profile_id"], redeemable: $0["redeemable"], redeemedBy: $0["redeemed_by"])
+                WebCheckoutState(holder: $0["holder_profile_id"], redeemable: $0["redeemable"], redeemedBy: $0["redeemed_by"],
+                                 tokenDigest: $0["token_sha256"], tokenExpiresAt: $0["token_expires_at"])
             }
         }
     }
