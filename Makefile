@@ -629,11 +629,18 @@ clean-fuzz:
 # (the outbox's store). libcurl is dlopened on demand; anything else fails check-needed.
 NEEDED_ALLOWED := libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1 ld-linux-x86-64.so.2 ld-linux-aarch64.so.1 \
                   libsqlite3.so.0
-.PHONY: check-needed size
+.PHONY: check-needed check-size size
 
 # The release library needs nothing beyond NEEDED_ALLOWED (the list names what is not).
 check-needed: lib
 	packaging/check_needed.sh $(LIBDIR)/$(LIB_REAL) $(NEEDED_ALLOWED)
+
+# The stripped library within SIZE_LINE, as make dist strips it: make test holds the line, so a
+# change that outgrows it fails here and not first in the release build.
+check-size: lib
+	@mkdir -p $(BUILD)/size
+	strip -o $(BUILD)/size/$(LIB_REAL) $(LIBDIR)/$(LIB_REAL)
+	packaging/check_size.sh $(BUILD)/size/$(LIB_REAL) $(SIZE_LINE)
 
 # A host that dlcloses the library while a worker thread lingers: the library stays mapped
 # (linked -z nodelete), so the thread ends in code that is still there.
@@ -658,7 +665,10 @@ check-unload: lib
 # Equality that only tests use is left out of the release library (20,480 B): 7,256,064.
 # A JSON value is held inline, not boxed (JSONValue no longer indirect: 32,768 B): 7,223,296.
 # Metadata accessors instead of mangled names (SWIFT_SIZE; a new client starts faster): 7,247,872.
-SIZE_LINE := 7247872
+# Issue 56's second slice (restores sent in claims of 100 and settled as one, the stricter claim
+# decoding) cost three pages, which only make dist saw: 7,260,160, measured; check-size now holds
+# the line in make test.
+SIZE_LINE := 7260160
 size: lib
 	swift build $(SWIFT_RELEASE) --package-path packaging/floor
 	python3 bench/size_report.py $(LIBDIR)/$(LIB_REAL) packaging/floor/.build/release/libpaywirefloor.so $(SIZE_LINE)

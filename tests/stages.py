@@ -41,6 +41,7 @@ TEST = [
     Stage("harness", ["lib"], build=True),
     Stage("check-exports", ["lib"]),
     Stage("check-needed", ["lib"]),
+    Stage("check-size", ["lib"]),
     Stage("check-unload", ["lib"]),
     Stage("check-backpressure", ["lib"]),
     # The hot paths in instructions under callgrind against bench/instructions.baseline.json:
