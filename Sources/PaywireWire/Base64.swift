@@ -1,6 +1,41 @@
 /// Standard base64 (RFC 4648 §4, with padding): how keys, nonces and signatures travel in
-/// configs, headers and stored records. An encoding, not cryptography.
+/// configs, headers and stored records; and base64url without padding (§5), how JWS segments
+/// and the server's tokens are written. An encoding, not cryptography.
 public enum Base64 {
+    /// base64url (RFC 4648 §5) without padding: `-` and `_` for `+` and `/`, no `=`.
+    public static func encodeURL(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        for character in encode(bytes).utf8 {
+            switch character {
+            case UInt8(ascii: "+"): out.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): out.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: out.append(character)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes unpadded base64url `text` stands for; nil unless it is canonical (no padding,
+    /// no character of the standard alphabet's own, unused bits zero).
+    public static func decodeURL(_ text: String) -> [UInt8]? {
+        var standard: [UInt8] = []
+        standard.reserveCapacity(text.utf8.count + 2)
+        for character in text.utf8 {
+            switch character {
+            case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): return nil
+            default: standard.append(character)
+            }
+        }
+        // A group of one character holds less than a byte: no encoder writes it.
+        guard standard.count % 4 != 1 else { return nil }
+        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+        return decode(String(decoding: standard, as: UTF8.self))
+    }
+
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// The text of `bytes`.

@@ -21,26 +21,7 @@ package enum MD5 {
     ]
 
     /// The digest of `text` as 32 lowercase hex digits: a stable file-name-safe key for any id.
-    package static func hexDigest(_ text: String) -> String { hex(digest(Array(text.utf8))) }
-
-    /// Bytes as lowercase hex, two digits each.
-    package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes { appendHex(byte, to: &text) }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// Appends `byte` as two lowercase hex digits (ASCII): ids are made per record, and a
-    /// String per digit cost more than the record's own insert (issue 46).
-    @inline(__always) package static func appendHex(_ byte: UInt8, to text: inout [UInt8]) {
-        text.append(hexDigit(byte >> 4))
-        text.append(hexDigit(byte & 0x0F))
-    }
-
-    @inline(__always) private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-    }
+    package static func hexDigest(_ text: String) -> String { Hex.encode(digest(Array(text.utf8))) }
 
     /// The 16-byte digest of `message`.
     package static func digest(_ message: [UInt8]) -> [UInt8] {

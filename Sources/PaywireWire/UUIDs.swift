@@ -33,7 +33,7 @@ public enum UUIDs {
         text.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
             if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            MD5.appendHex(byte, to: &text)
+            Hex.append(byte, to: &text)
         }
         return String(decoding: text, as: UTF8.self)
     }

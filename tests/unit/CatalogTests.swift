@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct CatalogTests {
     private func hex(_ bytes: [UInt8]) -> String {
-        MD5.hex(bytes)
+        Hex.encode(bytes)
     }
 
     @Test(arguments: [

@@ -12,7 +12,7 @@ import Testing
         ([UInt8](repeating: 0xaa, count: 80), "Test Using Larger Than Block-Size Key - Hash Key First", "6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd"),
     ])
     func hmacMD5MatchesRFC2202(_ key: [UInt8], _ message: String, _ expected: String) {
-        #expect(MD5.hex(TestSignature.hmac(key: key, message: Array(message.utf8))) == expected)
+        #expect(Hex.encode(TestSignature.hmac(key: key, message: Array(message.utf8))) == expected)
     }
 
     @Test func theTestStoreSignsWhatTheDevServerChecks() {
@@ -20,6 +20,21 @@ import Testing
         #expect(TestSignature.sign(transactionId: "t-1", originalTransactionId: "t-1", vendorProductId: "monthly",
                                    purchasedAt: 1_705_314_600_000, key: TestSignature.defaultKey)
                 == "testsig1:02d8e8cbc2390caa6feb7ad31a389057")
+    }
+
+    @Test func theServerAcceptsOnlyTheTestStoresExactSignatureOfTheClaim() {
+        func claim(_ verification: String, product: String = "monthly") -> TransactionClaim {
+            TransactionClaim(transactionId: "t-1", originalTransactionId: "t-1", vendorProductId: product, verification: verification,
+                             purchasedAt: 1_705_314_600_000, environment: .sandbox, store: .test, signedTransaction: nil)
+        }
+        let signed = "testsig1:02d8e8cbc2390caa6feb7ad31a389057"
+        #expect(TestSignature.isValid(claim(signed), key: TestSignature.defaultKey))
+        #expect(!TestSignature.isValid(claim(signed), key: "another key"))
+        #expect(!TestSignature.isValid(claim(signed, product: "annual"), key: TestSignature.defaultKey))
+        #expect(!TestSignature.isValid(claim("testsig1:02d8e8cbc2390caa6feb7ad31a389058"), key: TestSignature.defaultKey))
+        #expect(!TestSignature.isValid(claim("testsig1:02D8E8CBC2390CAA6FEB7AD31A389057"), key: TestSignature.defaultKey))
+        #expect(!TestSignature.isValid(claim(String(signed.dropLast())), key: TestSignature.defaultKey))
+        #expect(!TestSignature.isValid(claim(""), key: TestSignature.defaultKey))
     }
 
     func grant(_ product: String, until: Int?, verified: Bool, transaction: String?) -> Profile.Grant {

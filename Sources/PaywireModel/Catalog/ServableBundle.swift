@@ -35,7 +35,7 @@ public struct ServableBundle: Sendable {
     }
 
     /// The strong ETag the server gives a body: its quoted MD5.
-    public static func etag(of body: [UInt8]) -> String { "\"" + MD5.hex(MD5.digest(body)) + "\"" }
+    public static func etag(of body: [UInt8]) -> String { "\"" + Hex.encode(MD5.digest(body)) + "\"" }
 
     private static func responses<V>(_ section: PlacementSection<V>, bytes: [UInt8], createdAt: Int) throws(WireError) -> [String: Response] {
         var responses: [String: Response] = [:]

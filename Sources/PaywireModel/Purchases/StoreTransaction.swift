@@ -94,15 +94,29 @@ package struct StoreTransaction: Equatable, Sendable {
 
 /// The test store's proof of a transaction: `testsig1:` and the lowercase hex HMAC-MD5, under
 /// the dev key, of the transaction id, original id, product id and purchase time (ms), one a
-/// line. The server checks it with its own HMAC, so a forged one is refused. It proves
-/// nothing outside development: the key is public.
-package enum TestSignature {
-    package static let defaultKey = "paywire-dev-signing-key"
+/// line. The server checks it (`isValid`), so a forged one is refused. It proves
+/// nothing outside development: the key is public. The store's stand-in on the device and the
+/// server's check of it are this one type.
+public enum TestSignature {
+    public static let defaultKey = "paywire-dev-signing-key"
+    static let prefix = "testsig1:"
 
-    package static func sign(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int,
+    public static func sign(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int,
                      key: String) -> String {
         let payload = "\(transactionId)\n\(originalTransactionId)\n\(vendorProductId)\n\(purchasedAt)"
-        return "testsig1:" + MD5.hex(hmac(key: Array(key.utf8), message: Array(payload.utf8)))
+        return prefix + Hex.encode(hmac(key: Array(key.utf8), message: Array(payload.utf8)))
+    }
+
+    /// Whether `claim.verification` is `key`'s signature of the claim, compared in constant time
+    /// (how long a refusal takes tells a forger nothing about how close it came).
+    public static func isValid(_ claim: TransactionClaim, key: String) -> Bool {
+        let expected = Array(sign(transactionId: claim.transactionId, originalTransactionId: claim.originalTransactionId,
+                                  vendorProductId: claim.vendorProductId, purchasedAt: claim.purchasedAt, key: key).utf8)
+        let given = Array(claim.verification.utf8)
+        guard given.count == expected.count else { return false }
+        var difference: UInt8 = 0
+        for index in expected.indices { difference |= expected[index] ^ given[index] }
+        return difference == 0
     }
 
     /// HMAC (RFC 2104) over MD5: block size 64.

@@ -11,9 +11,6 @@ public enum StoreEnvironment: String, CaseIterable, Sendable {
         self = name == "Production" ? .production : .sandbox
     }
 
-    /// The App Store's name of this environment, as its signed data and notifications write it.
-    public var appStoreName: String { self == .production ? "Production" : "Sandbox" }
-
     /// Play's `testPurchase`/`purchaseType` marks a purchase made by a license tester.
     public init(playTestPurchase: Bool) {
         self = playTestPurchase ? .sandbox : .production
