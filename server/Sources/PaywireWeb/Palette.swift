@@ -1,3 +1,5 @@
+import PaywireWire
+
 /// An sRGB colour, kept as a number so tests can compute contrast from the same value the
 /// stylesheet writes.
 struct Colour: Equatable, Sendable {
@@ -7,10 +9,7 @@ struct Colour: Equatable, Sendable {
     init(_ rgb: UInt32) { self.rgb = rgb & 0xFF_FFFF }
 
     /// `#rrggbb`, as CSS reads it.
-    var css: String {
-        let hex = String(rgb, radix: 16)
-        return "#" + String(repeating: "0", count: max(0, 6 - hex.count)) + hex
-    }
+    var css: String { "#" + Hex.encode([UInt8(truncatingIfNeeded: rgb >> 16), UInt8(truncatingIfNeeded: rgb >> 8), UInt8(truncatingIfNeeded: rgb)]) }
 }
 
 /// The page's colours, by role. Every colour the stylesheet uses is here, and every pair of

@@ -1,4 +1,5 @@
 import Foundation
+import PaywireWire
 
 /// The configuration, from environment variables (`PAYWIRE_*`) and then flags, which win. Every
 /// option has both; `--help` lists them. The development conveniences (fault switches, authored
@@ -179,7 +180,7 @@ struct Options {
     /// App key digests, comma-separated hex.
     mutating func appKeyDigests(_ list: String, _ flag: String) throws(OptionProblem) {
         for item in list.split(separator: ",") {
-            guard let digest = APIKeys.digest(hex: item.trimmingCharacters(in: .whitespaces)) else {
+            guard let digest = Hex.decode(item.trimmingCharacters(in: .whitespaces), count: 32) else {
                 throw OptionProblem("\(flag) needs 64 hex digits per key")
             }
             apiKeyDigests.append(digest)

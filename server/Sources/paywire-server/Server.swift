@@ -67,7 +67,7 @@ struct ServerParts {
         var setup = ServerSetup(
             placements: bundle.placements, onboardings: bundle.onboardings, webCatalog: webCatalog,
             experiments: experiments, products: products,
-            testStore: options.signingKey.map(TestStoreSignature.init) ?? (options.dev ? TestStoreSignature(key: TestStoreSignature.defaultKey) : nil),
+            testStoreKey: options.signingKey ?? (options.dev ? TestSignature.defaultKey : nil),
             offers: try offerSigner(options), trustHostStores: options.trustHostStores, appStore: appStore,
             refundPreference: options.appStoreRefundPreference,
             playAPI: try playAPI(options, clock: clock),

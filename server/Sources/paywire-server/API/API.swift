@@ -16,8 +16,8 @@ struct ServerSetup: Sendable {
     let experiments: [String: [Experiment]]
     /// The catalog (`--products`) by vendor product id.
     let products: [String: StoreProduct]
-    /// The test store's signature check; nil: the test store is off.
-    let testStore: TestStoreSignature?
+    /// The key the test store signs with (`TestSignature`); nil: the test store is off.
+    let testStoreKey: String?
     /// Signs promotional and win-back offers; nil: no offer key was configured.
     let offers: OfferSigner?
     let trustHostStores: Bool

@@ -7,7 +7,7 @@ import PaywireWire
 /// refusal (400, 404) stores nothing; a replayed id answers 200 `duplicate` and changes nothing.
 extension API {
     func postTestStoreNotification(body: [UInt8]) async throws -> Answer {
-        guard setup.testStore != nil else {
+        guard setup.testStoreKey != nil else {
             ServerMetrics.notification(source: .test, outcome: "refused")
             return .error(.badRequest, "test_store_off", "the test store is off on this server (--dev or --test-signing-key turns it on)")
         }

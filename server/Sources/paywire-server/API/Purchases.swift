@@ -112,7 +112,7 @@ extension API {
     /// catalog, and a test-store claim carries the test store's signature (with the test store
     /// on: --dev or --test-signing-key).
     func check(_ claim: StoreClaim) -> Refusal? {
-        if claim.store == .test, setup.testStore == nil {
+        if claim.store == .test, setup.testStoreKey == nil {
             return Refusal(code: .unsupportedStore, message: "the test store is off on this server (--dev or --test-signing-key turns it on)")
         }
         if claim.store != .test && claim.signed == nil && !setup.trustHostStores {
@@ -122,7 +122,7 @@ extension API {
         if setup.products[claim.vendorProductId] == nil {
             return Refusal(code: .unknownProduct, message: "product '\(claim.vendorProductId)' is not in this server's catalog (--products)")
         }
-        if claim.store == .test, let signature = setup.testStore, !signature.isValid(claim) {
+        if claim.store == .test, let key = setup.testStoreKey, !TestSignature.isValid(claim.claim, key: key) {
             return Refusal(code: .verificationFailed, message: "the verification is not the test store's signature of this transaction")
         }
         return nil

@@ -47,14 +47,4 @@ extension JSONValue {
 
     /// Compact JSON text.
     var encoded: [UInt8] { JSONWriter.encode(self) }
-
-    /// Whether any string of the value, or any member name, holds U+0000.
-    var holdsNUL: Bool {
-        switch self {
-        case .string(let text): return text.utf8.contains(0)
-        case .array(let items): return items.contains { $0.holdsNUL }
-        case .object(let object): return object.members.contains { $0.key.utf8.contains(0) || $0.value.holdsNUL }
-        default: return false
-        }
-    }
 }

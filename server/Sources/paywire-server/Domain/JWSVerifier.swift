@@ -49,8 +49,8 @@ struct JWSVerifier: Sendable {
     /// The payload of a JWS whose chain and signature check out.
     func verify(_ jws: String) async throws(SignedProblem) -> JSONValue {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-              let signatureBytes = Base64URL.decode(parts[2]) else {
+        guard parts.count == 3, let headerBytes = Base64.decodeURL(parts[0]), let payloadBytes = Base64.decodeURL(parts[1]),
+              let signatureBytes = Base64.decodeURL(parts[2]) else {
             throw SignedProblem("malformed_jws", "not a JWS in compact form (three base64url parts)")
         }
         guard let header = try? JSONValue(parsing: Array(headerBytes)), header["alg"]?.asString == "ES256" else {
@@ -61,7 +61,7 @@ struct JWSVerifier: Sendable {
         }
         var certificates: [Certificate] = []
         for item in chain {
-            guard let der = item.asString.flatMap({ Base64URL.decode($0, url: false) }),
+            guard let der = item.asString.flatMap({ Base64.decode($0) }),
                   let certificate = try? Certificate(derEncoded: Array(der)) else {
                 throw SignedProblem("malformed_jws", "an x5c entry is not a base64 DER certificate")
             }

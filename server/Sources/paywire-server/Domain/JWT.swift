@@ -15,13 +15,13 @@ struct JWT: Sendable {
 
     init?(_ token: some StringProtocol) {
         let parts = String(token).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let headBytes = Base64URL.decode(parts[0]), let bodyBytes = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]), let head = try? JSONValue(parsing: Array(headBytes)), head.isObject,
+        guard parts.count == 3, let headBytes = Base64.decodeURL(parts[0]), let bodyBytes = Base64.decodeURL(parts[1]),
+              let signature = Base64.decodeURL(parts[2]), let head = try? JSONValue(parsing: Array(headBytes)), head.isObject,
               let claims = try? JSONValue(parsing: Array(bodyBytes)), claims.isObject else { return nil }
         self.head = head
         self.claims = claims
         self.signingInput = Data((parts[0] + "." + parts[1]).utf8)
-        self.signature = signature
+        self.signature = Data(signature)
     }
 
     var algorithm: String? { head["alg"]?.asString }
@@ -55,19 +55,19 @@ struct JWKSet: Sendable {
         for entry in entries where (entry["use"]?.asString ?? "sig") == "sig" {
             switch entry["kty"]?.asString {
             case "RSA":
-                guard let kid = entry["kid"]?.asString, let n = entry["n"]?.asString.flatMap({ Base64URL.decode($0) }),
-                      let e = entry["e"]?.asString.flatMap({ Base64URL.decode($0) }),
+                guard let kid = entry["kid"]?.asString, let n = entry["n"]?.asString.flatMap({ Base64.decodeURL($0) }),
+                      let e = entry["e"]?.asString.flatMap({ Base64.decodeURL($0) }),
                       let key = try? _RSA.Signing.PublicKey(n: n, e: e) else {
                     throw SignedProblem("jwks", "an RSA key needs kid, n and e (base64url) making a key of 2048 bits or more")
                 }
                 rsa[kid] = key
             case "EC" where entry["crv"]?.asString == "P-256":
-                guard let kid = entry["kid"]?.asString, let x = entry["x"]?.asString.flatMap({ Base64URL.decode($0) }),
-                      let y = entry["y"]?.asString.flatMap({ Base64URL.decode($0) }), x.count == 32, y.count == 32,
+                guard let kid = entry["kid"]?.asString, let x = entry["x"]?.asString.flatMap({ Base64.decodeURL($0) }),
+                      let y = entry["y"]?.asString.flatMap({ Base64.decodeURL($0) }), x.count == 32, y.count == 32,
                       (try? P256.Signing.PublicKey(rawRepresentation: x + y)) != nil else {
                     throw SignedProblem("jwks", "a P-256 key needs kid, x and y (base64url, 32 bytes each) on the curve")
                 }
-                p256[kid] = x + y
+                p256[kid] = Data(x + y)
             default:
                 continue
             }

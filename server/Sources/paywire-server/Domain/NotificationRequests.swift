@@ -89,20 +89,3 @@ enum NotificationRequests {
                                  text: String(decoding: body, as: UTF8.self))
     }
 }
-
-/// Base64 and base64url (JWS segments), padded or not.
-enum Base64URL {
-    /// base64url without padding, as a JWS segment is written.
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String, url: Bool = true) -> Data? {
-        var standard = url ? text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") : text
-        if url {
-            while standard.count % 4 != 0 { standard += "=" }
-        }
-        return Data(base64Encoded: standard)
-    }
-}

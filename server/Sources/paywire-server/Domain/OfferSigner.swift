@@ -46,7 +46,7 @@ struct OfferSigner: Sendable {
             writer.member("key_id", keyId)
             writer.member("nonce", nonce)
             writer.member("timestamp", now)
-            writer.member("signature", signature.derRepresentation.base64EncodedString())
+            writer.member("signature", Base64.encode(Array(signature.derRepresentation)))
         }
         return writer.bytes
     }

@@ -55,7 +55,7 @@ enum PlayNotification {
         _ = try push.text("subscription")
         guard let message = try push.member("message") else { throw RequestProblem("message is required") }
         let messageId = try message.text("messageId")
-        guard let data = Base64URL.decode(try message.text("data"), url: false),
+        guard let data = Base64.decode(try message.text("data")),
               let decoded = try? JSONValue(parsing: Array(data)) else {
             throw RequestProblem("message.data must be base64 of a JSON object (a Real-time Developer Notification)")
         }

@@ -33,8 +33,8 @@ struct PlayServiceAccount: Sendable {
         if let keyId { head.append(("kid", .string(keyId))) }
         let claims: JSONValue = .object([("iss", .string(email)), ("scope", .string(Self.scope)), ("aud", .string(tokenURI)),
                                          ("iat", .int(now)), ("exp", .int(now + 3600))])
-        let input = Base64URL.encode(JSONValue.object(head).encoded) + "." + Base64URL.encode(claims.encoded)
+        let input = Base64.encodeURL(JSONValue.object(head).encoded) + "." + Base64.encodeURL(claims.encoded)
         let signature = try key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
-        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        return input + "." + Base64.encodeURL(Array(signature.rawRepresentation))
     }
 }

@@ -35,9 +35,9 @@ struct ResponseSigner: Sendable {
             let key = try ResponseSigner.privateKey(pem: text, path: path)
             let raw = key.publicKey.rawRepresentation
             let digest = SHA256.hash(data: raw)
-            let id = digest.prefix(8).map { String(format: "%02x", $0) }.joined()
+            let id = Hex.encode(digest.prefix(8))
             guard !keys.contains(where: { $0.id == id }) else { throw Problem(description: "\(path): the same key is given twice") }
-            keys.append(Key(id: id, publicKey: raw.base64EncodedString(), seed: Array(key.rawRepresentation)))
+            keys.append(Key(id: id, publicKey: Base64.encode(Array(raw)), seed: Array(key.rawRepresentation)))
         }
         guard !keys.isEmpty else { throw Problem(description: "no response signing key") }
         self.keys = keys
@@ -57,7 +57,7 @@ struct ResponseSigner: Sendable {
         let message = ResponseSignature.message(nonce: nonce, signedAt: signedAt, status: status, method: method, path: path,
                                                 etag: etag, body: body)
         let signature = try Curve25519.Signing.PrivateKey(rawRepresentation: key.seed).signature(for: message)
-        return [(ResponseSignature.signatureHeader, signature.base64EncodedString()), (ResponseSignature.keyIdHeader, key.id),
+        return [(ResponseSignature.signatureHeader, Base64.encode(Array(signature))), (ResponseSignature.keyIdHeader, key.id),
                 (ResponseSignature.signedAtHeader, String(signedAt))]
     }
 

@@ -37,9 +37,6 @@ struct StripeEffect: Sendable {
     /// apart from a purchase a checkout records.
     var lifecycle: LifecycleEvent?
     var reason: String?
-
-    /// Whether the event needs a purchase to act on (else it is recorded under no profile).
-    var concernsPurchase: Bool { originalTransactionId != nil || !lookupKeys.isEmpty }
 }
 
 /// The Stripe event types handled; any other type is recorded and acknowledged.

@@ -1,5 +1,6 @@
-import Foundation
 import Crypto
+import Foundation
+import PaywireWire
 
 /// Stripe's webhook signature, checked as Stripe documents it ("verify signatures manually"):
 /// the `Stripe-Signature` header holds `t=<unix seconds>` and one or more `v1=<hex>`, each the
@@ -36,7 +37,7 @@ struct StripeSignature: Sendable {
                 timestamp = seconds
             case "v1":
                 // A v1 that is not 64 hex digits can match nothing; it is skipped like another scheme.
-                if let bytes = APIKeys.digest(hex: value) { signatures.append(bytes) }
+                if let bytes = Hex.decode(value, count: 32) { signatures.append(bytes) }
             default:
                 continue
             }
@@ -63,8 +64,4 @@ struct StripeSignature: Sendable {
         guard matched else { throw Problem("no v1 signature of Stripe-Signature matches the body with an endpoint secret") }
         return timestamp
     }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

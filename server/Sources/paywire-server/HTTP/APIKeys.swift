@@ -13,18 +13,6 @@ struct APIKeys: Sendable {
 
     static func digest(of key: some StringProtocol) -> [UInt8] { Array(SHA256.hash(data: Array(key.utf8))) }
 
-    /// 64 hex digits as 32 bytes (a SHA-256 digest, an HMAC-SHA256); nil for anything else.
-    static func digest(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count == 64 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: 64, by: 2) {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
     /// Whether an `authorization` header carries `Api-Key <key>` with an accepted key.
     func accepts(_ header: String?) -> Bool {
         guard let key = Self.credential(header, scheme: "Api-Key") else { return false }
@@ -46,14 +34,5 @@ struct APIKeys: Sendable {
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
         return difference == 0 ? 1 : 0
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

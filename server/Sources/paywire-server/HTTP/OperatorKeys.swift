@@ -34,7 +34,7 @@ struct OperatorKey: Sendable {
         guard parts.count == 3, !parts[0].isEmpty, parts[0].utf8.count <= 64 else {
             return .failure(OperatorKeyProblem("an operator key is ID:SHA256HEX:SCOPE[,SCOPE...]"))
         }
-        guard let digest = APIKeys.digest(hex: parts[1]) else {
+        guard let digest = Hex.decode(parts[1], count: 32) else {
             return .failure(OperatorKeyProblem("operator key '\(parts[0])': the digest must be 64 hex digits (sha256sum of the key)"))
         }
         var scopes = Set<OperatorScope>()

@@ -27,15 +27,8 @@ protocol RandomSource: Sendable {
 }
 
 extension RandomSource {
-    /// A random version-4 UUID in lowercase (offer nonces).
-    func uuid() -> String {
-        var bytes = self.bytes(16)
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-        let characters = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
-    }
+    /// A random version-4 UUID in lowercase (offer nonces), written as the device writes its ids.
+    func uuid() -> String { UUIDs.v4(random: bytes(16)) }
 
     /// A whole number in `range`, for jitter.
     func int(in range: ClosedRange<Int>) -> Int {

@@ -34,7 +34,7 @@ enum WebExposure {
     /// The exposure's event id for a page's beacon: one per page, so a beacon sent twice is one
     /// showing (the store keeps an event id once).
     static func eventId(beaconToken token: String) -> String {
-        let hex = SHA256.hash(data: Array("web-seen-event\u{0}\(token)".utf8)).prefix(16).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        let hex = Hex.encode(SHA256.hash(data: Array("web-seen-event\u{0}\(token)".utf8)).prefix(16))
         let chars = Array(hex)
         return [chars[0..<8], chars[8..<12], chars[12..<16], chars[16..<20], chars[20..<32]].map { String($0) }.joined(separator: "-")
     }

@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PaywireWeb
+import PaywireWire
 
 /// The web paywall's answers as pages: every one `no-store`, under a Content-Security-Policy
 /// that runs only the page's own style and script (by a nonce made for the page) and lets it
@@ -9,7 +10,7 @@ import PaywireWeb
 /// when it is new.
 enum WebPages {
     /// A nonce of 16 random bytes, base64url.
-    static func nonce(_ random: any RandomSource) -> String { Base64URL.encode(random.bytes(16)) }
+    static func nonce(_ random: any RandomSource) -> String { Base64.encodeURL(random.bytes(16)) }
 
     static func policy(nonce: String, framedBy: String = "'none'") -> String {
         "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src https: http: data:; connect-src 'self'; "

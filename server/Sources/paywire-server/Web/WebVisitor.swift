@@ -32,7 +32,7 @@ struct WebVisitor: Sendable, Equatable {
 
     /// A new visitor's profile id: `web-` and 32 hex digits of randomness.
     static func newProfileId(_ random: any RandomSource) -> String {
-        profilePrefix + random.bytes(16).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        profilePrefix + Hex.encode(random.bytes(16))
     }
 
     /// The `Set-Cookie` that keeps this visitor.
