@@ -15,8 +15,7 @@ extension ProfileStore {
         let profileId = self.profileId
         // The reply reaches the fetch through `self`, never by capturing it: the fetch keeps
         // this closure until its answer, and a client closed before then would keep both.
-        fetch.fetch(profileId) { [weak self] outcome in
-            guard let self else { return }
+        fetch.fetch(profileId) { [self] outcome in
             switch outcome {
             case .fetched(let snapshot, let etag, let trust):
                 if let error = applyBackend(snapshot, profileId: profileId, trust: trust) { return then(error) }
