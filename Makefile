@@ -76,7 +76,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BIN   := $(dir $(shell readlink -f $$(command -v swift)))
 TSAN_DIR    := $(BUILD)/tsan
 
-.PHONY: all deps lib harness demo demo-remote demo-lifecycle test test-full test-swift check-header check-exports check-install \
+.PHONY: all deps lib harness demo demo-remote demo-lifecycle test test-full test-swift check-header check-embedded check-exports check-install \
         check-api conformance conformance-c conformance-python corpus test-python integration integration-postgres test-security replica-test devserver stress bench install clean \
         test-ab crash-test demo-ab ab-check deps-java deps-dotnet java dotnet test-java test-dotnet conformance-java conformance-dotnet conformance-matrix
 
@@ -253,6 +253,29 @@ check-header:
 	$(CC) -std=c99 $(STRICT) -Iinclude -fsyntax-only $(BUILD)/header_check.c
 	$(CXX) -x c++ -std=c++11 $(STRICT) -Iinclude -fsyntax-only $(BUILD)/header_check.c
 	@echo "header: C99 and C++ clean"
+
+# The pure targets compile in Embedded Swift (issue 57): no runtime metadata, so no weak or
+# unowned references, no key paths, no existentials of protocols that are not class-bound. Each
+# is compiled as a module, in dependency order, with the toolchain's Embedded standard library,
+# objects and modules into build/embedded, so they cannot drift from what an Embedded library
+# needs. The boundary (Sources/Paywire) imports Glibc, which Embedded lacks: not among them yet.
+# `unowned(unsafe)` compiles in Embedded and is refused here by name: ownership is explicit.
+EMBEDDED_DIR     := $(BUILD)/embedded
+EMBEDDED_FLAGS   := -enable-experimental-feature Embedded -wmo -Osize -parse-as-library -package-name paywire \
+                    -target x86_64-unknown-linux-gnu
+EMBEDDED_MODULES := PaywireWire PaywireModel PaywireCore
+.PHONY: check-embedded
+check-embedded:
+	@if grep -rnE '\bunowned\b|\bweak (var|let)\b|\[weak ' --include='*.swift' $(EMBEDDED_MODULES:%=Sources/%) Sources/Paywire; then \
+	  echo "check-embedded: weak or unowned references (above): the library has no weak references"; exit 1; fi
+	@mkdir -p $(EMBEDDED_DIR)
+	@for module in $(EMBEDDED_MODULES); do \
+	  echo "embedded: $$module"; \
+	  swiftc $(EMBEDDED_FLAGS) -module-name $$module -I $(EMBEDDED_DIR) \
+	    -emit-module -emit-module-path $(EMBEDDED_DIR)/$$module.swiftmodule -c -o $(EMBEDDED_DIR)/$$module.o \
+	    $$(find Sources/$$module -name '*.swift' | LC_ALL=C sort) || exit 1; \
+	done
+	@echo "check-embedded: $(EMBEDDED_MODULES) compile in Embedded Swift"
 
 # The library exports exactly the header's functions, carries its SONAME, and needs no Swift runtime.
 check-exports: lib

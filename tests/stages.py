@@ -38,6 +38,8 @@ TEST = [
     Stage("devserver", ["deps"], build=True),
     Stage("check-header"),
     Stage("check-api", ["deps"]),
+    # PaywireWire, PaywireModel and PaywireCore compile in Embedded Swift (make check-embedded).
+    Stage("check-embedded", build=True),
     Stage("harness", ["lib"], build=True),
     Stage("check-exports", ["lib"]),
     Stage("check-needed", ["lib"]),
