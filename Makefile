@@ -68,7 +68,7 @@ SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --i
 # not break `make demo` on a user's machine.
 SWIFT_WERROR ?=
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
-SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CCrypto Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CCrypto Sources/CSQLite Sources/CPosix -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
 RESULTS     := $(BUILD)/conformance-results
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

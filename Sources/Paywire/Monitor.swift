@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 /// A mutex with a condition variable, for waits that need a deadline (`paywire_client_poll`).
 /// The condition uses CLOCK_MONOTONIC so a wall-clock change cannot stretch a wait.
