@@ -26,7 +26,7 @@ enum LocalFiles {
     /// `storage_failed` naming the file and the reason (by default the system's, from errno),
     /// as every storage error says it: `details.path`, `details.underlying_error`, and `extra`.
     static func storageFailure(_ what: String, _ path: String, reason: String = errorText(),
-                               extra: [(String, JSONValue)] = []) -> WireError {
+                               extra: [(key: String, value: JSONValue)] = []) -> WireError {
         WireError(.storageFailed, "\(what) '\(path)': \(reason)",
                   details: JSONObject([("path", .string(path)), ("underlying_error", .string(reason))] + extra))
     }
