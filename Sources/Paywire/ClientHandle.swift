@@ -1,3 +1,4 @@
+import CPosix
 import PaywireCore
 import PaywireModel
 import PaywireWire
@@ -108,6 +109,8 @@ final class ClientHandle: Sendable {
         state.withLock { state in  // waits for a call in progress
             state.closed = true
             state.client.releaseFiles()
+            // Breaks the cycles the parts' pending replies make (each holds the part that asked).
+            state.client.tearDown()
         }
         bridge.close()
         transport?.close()
