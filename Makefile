@@ -243,6 +243,14 @@ test:
 test-full:
 	python3 tests/stages.py test-full
 
+# One test file of any suite, with what its stage would give it (tests/one.py): a unit test file
+# (tests/unit/<Module>/ or server/Tests/<Target>/), a pytest file (ENGINE=postgres for the second
+# engine) or a vector file. ARGS go to the suite's own command (pytest's -k, the driver's --case).
+.PHONY: test-one
+test-one:
+	@test -n "$(FILE)" || { echo "make test-one FILE=PATH [ENGINE=sqlite|postgres] [ARGS='...']"; exit 2; }
+	python3 tests/one.py $(FILE) --engine $(or $(ENGINE),sqlite) -- $(ARGS)
+
 test-swift: deps
 	swift test $(SWIFT_WERROR)
 

@@ -56,7 +56,12 @@ let package = Package(
                 // debug, where sanitizer runtimes resolve their symbols from the executable.
                 .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "defs"], .when(configuration: .release)),
             ]),
-        // Unit tests of the pure layers, under the one tests root.
-        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireWire", "PaywireModel", "PaywireCore", "PaywireServing"], path: "tests/unit"),
+        // Unit tests of the pure layers: one target and one folder of tests/unit per module, each
+        // depending on that module and what it stands on, so a test lives beside what it tests.
+        .testTarget(name: "PaywireWireTests", dependencies: ["PaywireWire"], path: "tests/unit/PaywireWire"),
+        .testTarget(name: "PaywireModelTests", dependencies: ["PaywireWire", "PaywireModel"], path: "tests/unit/PaywireModel"),
+        .testTarget(name: "PaywireCoreTests", dependencies: ["PaywireWire", "PaywireModel", "PaywireCore"], path: "tests/unit/PaywireCore"),
+        .testTarget(name: "PaywireServingTests", dependencies: ["PaywireWire", "PaywireModel", "PaywireServing"],
+                    path: "tests/unit/PaywireServing"),
     ]
 )

@@ -1,5 +1,4 @@
 import Testing
-@testable import PaywireCore
 @testable import PaywireModel
 @testable import PaywireWire
 
