@@ -243,6 +243,12 @@ test:
 test-full:
 	python3 tests/stages.py test-full
 
+# The workshop's tools are tested like the rest: make test-one's placing of a file in its suite,
+# the date sweep's report of a failure.
+.PHONY: test-workshop
+test-workshop: deps
+	python3 -m pytest -q tests/workshop
+
 # One test file of any suite, with what its stage would give it (tests/one.py): a unit test file
 # (tests/unit/<Module>/ or server/Tests/<Target>/), a pytest file (ENGINE=postgres for the second
 # engine) or a vector file. ARGS go to the suite's own command (pytest's -k, the driver's --case).

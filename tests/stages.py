@@ -83,6 +83,8 @@ TEST = [
     Stage("docs-swift", ["swift-kit", "lib"]),
     Stage("docs-examples", ["bindings", "node", "lib"]),
     Stage("check-generated"),
+    # The workshop's own tools: make test-one and the date sweep (tests/workshop).
+    Stage("test-workshop", ["deps"]),
     Stage("check-ambient"),
     Stage("check-schema-version", ["deps"]),
     Stage("check-python-types", ["deps"]),

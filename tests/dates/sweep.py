@@ -74,7 +74,23 @@ def run(suite, moment, log_dir):
                           text=True, stdin=subprocess.DEVNULL)
     log = log_dir / f"{moment:%Y-%m-%d}-{suite}.log"
     log.write_text(done.stdout)
+    if done.returncode != 0:
+        print_failure(done.stdout, moment, suite)
     return done.returncode, failures(done.stdout), time.monotonic() - started
+
+
+def print_failure(output, moment, suite, at_most=40):
+    """What a failed suite said, echoed into this run's own output: CI keeps no file but the
+    stage's log, and a failure that shows only as an exit code cannot be diagnosed."""
+    lines = output.splitlines()
+    summary = [index for index, line in enumerate(lines) if "short test summary info" in line]
+    start = summary[-1] if summary else max(0, len(lines) - at_most)
+    print(f"--- {moment:%Y-%m-%d} {suite}: the end of its output", flush=True)
+    for line in lines[start:start + at_most]:
+        print(line)
+    assertions = [line for line in lines if line.startswith("E   ")]
+    for line in assertions[:20]:
+        print(line[:400])
 
 
 def main():
