@@ -38,7 +38,12 @@ public enum EventBatch {
 
     /// Reads a batch; every record is checked as the device checked it before keeping it.
     public static func decode(_ bytes: [UInt8]) -> Result<(items: [Item], dropped: Int), Problem> {
-        guard case .object(let batch)? = try? JSONParser.parse(bytes) else {
+        decode(parsed: try? JSONParser.parse(bytes))
+    }
+
+    /// Reads a batch already parsed (nil: it was no JSON).
+    public static func decode(parsed: JSONValue?) -> Result<(items: [Item], dropped: Int), Problem> {
+        guard case .object(let batch)? = parsed else {
             return .failure(.request("the body must be a JSON object {\"records\": [...]}"))
         }
         guard case .array(let values)? = batch["records"], (1...maxRecords).contains(values.count) else {

@@ -99,7 +99,12 @@ public enum Identity {
 
         /// Reads and checks a body; the path's profile id, when there is one, must be the body's.
         public static func decode(_ bytes: [UInt8], pathProfileId: String? = nil) throws(WireError) -> Request {
-            let fields = try RecordRules.document(bytes, what: "the identity request")
+            try decode(parsed: try? JSONParser.parse(bytes), pathProfileId: pathProfileId)
+        }
+
+        /// Reads and checks a body already parsed (nil: it was no JSON).
+        public static func decode(parsed: JSONValue?, pathProfileId: String? = nil) throws(WireError) -> Request {
+            let fields = try RecordRules.document(parsed: parsed, what: "the identity request")
             let request = Request(eventId: try fields.string("event_id"), profileId: try fields.string("profile_id"),
                                   customerUserId: try fields.string("customer_user_id"),
                                   identityToken: try fields.optionalString("identity_token"))

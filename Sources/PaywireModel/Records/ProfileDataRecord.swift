@@ -87,7 +87,12 @@ public struct ProfileDataRecord: Sendable {
     /// Reads and checks a request body. `pathProfileId` is the route's profile id: where there
     /// is one, it names the profile (the body's copy is the device's).
     public static func decode(_ bytes: [UInt8], kind: Kind, pathProfileId: String?) throws(WireError) -> ProfileDataRecord {
-        let fields = try RecordRules.document(bytes, what: "the body")
+        try decode(parsed: try? JSONParser.parse(bytes), kind: kind, pathProfileId: pathProfileId)
+    }
+
+    /// Reads and checks a body already parsed (nil: it was no JSON).
+    public static func decode(parsed: JSONValue?, kind: Kind, pathProfileId: String?) throws(WireError) -> ProfileDataRecord {
+        let fields = try RecordRules.document(parsed: parsed, what: "the body")
         try RecordRules.refuseNulls(fields, ["customer_user_id", "network_user_id"])
         let eventId = try fields.string("event_id")
         let bodyProfileId = try fields.string("profile_id")

@@ -84,7 +84,12 @@ public struct PurchaseClaim: Equatable, Sendable {
 
     /// Reads and checks a body (the backend's request, the device's kept record).
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> PurchaseClaim {
-        let fields = try RecordRules.document(bytes, what: "a purchase")
+        try decode(parsed: try? JSONParser.parse(bytes))
+    }
+
+    /// Reads and checks a body already parsed (nil: it was no JSON).
+    public static func decode(parsed: JSONValue?) throws(WireError) -> PurchaseClaim {
+        let fields = try RecordRules.document(parsed: parsed, what: "a purchase")
         try RecordRules.refuseNulls(fields, ["customer_user_id", "price", "product_type", "observer_mode", "attribution"])
         var price: Price?
         if let given = try fields.optionalObject("price") {
@@ -152,7 +157,12 @@ public struct RestoreClaim: Equatable, Sendable {
     }
 
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> RestoreClaim {
-        let fields = try RecordRules.document(bytes, what: "a restore")
+        try decode(parsed: try? JSONParser.parse(bytes))
+    }
+
+    /// Reads and checks a body already parsed (nil: it was no JSON).
+    public static func decode(parsed: JSONValue?) throws(WireError) -> RestoreClaim {
+        let fields = try RecordRules.document(parsed: parsed, what: "a restore")
         try RecordRules.refuseNulls(fields, ["customer_user_id"])
         var transactions: [TransactionClaim] = []
         guard try fields.array("transactions").count <= maxTransactions else { throw tooManyTransactions }

@@ -121,7 +121,13 @@ public enum RecordRules {
 
     /// A record's document: a JSON object, within the wire's depth and size limits.
     static func document(_ bytes: [UInt8], what: String) throws(WireError) -> Fields {
-        guard case .object(let object)? = try? JSONParser.parse(bytes) else {
+        try document(parsed: try? JSONParser.parse(bytes), what: what)
+    }
+
+    /// The same, of a body already parsed (nil: it was no JSON), so a reader that parsed it
+    /// once (the server, to find the profiles it names) does not parse it again.
+    static func document(parsed: JSONValue?, what: String) throws(WireError) -> Fields {
+        guard case .object(let object)? = parsed else {
             throw WireError(.decodingFailed, "\(what) must be a JSON object")
         }
         return Fields(object)

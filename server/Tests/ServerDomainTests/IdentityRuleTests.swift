@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PaywireModel
+import PaywireWire
 import Testing
 @testable import paywire_server
 
@@ -13,8 +14,9 @@ import Testing
 
     @Test func theDoorTellsTwinsApartByTheirBytes() {
         let body = Array(#"{"profile_id":"Jos\u00e9-x"}"#.utf8)
-        #expect(ProfileDoor.named(pathProfileId: Self.decomposed, body: body) == [Self.decomposed, Self.composed])
-        #expect(ProfileDoor.named(pathProfileId: Self.composed, body: body) == [Self.composed])
+        let parsed = try? JSONValue(parsing: body)
+        #expect(ProfileDoor.named(pathProfileId: Self.decomposed, parsed: parsed) == [Self.decomposed, Self.composed])
+        #expect(ProfileDoor.named(pathProfileId: Self.composed, parsed: parsed) == [Self.composed])
     }
 
     private static func base64URL(_ data: Data) -> String {

@@ -1,3 +1,4 @@
+import PaywireWire
 import Testing
 @testable import paywire_server
 
@@ -30,8 +31,8 @@ import Testing
 
     @Test func theProfilesARequestNamesAreItsPathsItsBodysAndItsRecords() {
         let body = Array(#"{"profile_id":"b","records":[{"profile_id":"c"},{"profile_id":"b"},{"name":"x"}]}"#.utf8)
-        #expect(ProfileDoor.named(pathProfileId: "a", body: body) == ["a", "b", "c"])
-        #expect(ProfileDoor.named(pathProfileId: nil, body: Array("not json".utf8)) == [])
+        #expect(ProfileDoor.named(pathProfileId: "a", parsed: try? JSONValue(parsing: body)) == ["a", "b", "c"])
+        #expect(ProfileDoor.named(pathProfileId: nil, parsed: nil) == [], "a body that is no JSON names no profile")
     }
 
     @Test func theProfilesTheServerMakesForItselfAreReservedNames() {

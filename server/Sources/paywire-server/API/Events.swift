@@ -5,8 +5,8 @@ import PaywireWire
 /// checked each record with before keeping it; each record stored once, `{accepted,
 /// duplicates}`. A malformed record refuses the whole batch, naming every bad record's event_id.
 extension API {
-    func postEvents(body: [UInt8]) async throws -> Answer {
-        switch EventBatch.decode(body) {
+    func postEvents(parsed: JSONValue?) async throws -> Answer {
+        switch EventBatch.decode(parsed: parsed) {
         case .failure(.request(let message)):
             return .json(.badRequest, Self.recordsError("invalid_request", message))
         case .failure(.records(let message, let ids)):

@@ -1,14 +1,15 @@
 import HTTPTypes
 import PaywireModel
+import PaywireWire
 
 /// `POST /v1/profiles/{profile_id}/identity`: the profile is identified as a customer; the
 /// answer names the customer's profile from now on and what moved to it. When the server proves
 /// identities, the claim needs the app's backend's token for that customer.
 extension API {
-    func postIdentity(body: [UInt8], profileId: String, from address: String) async throws -> Answer {
+    func postIdentity(parsed: JSONValue?, profileId: String, from address: String) async throws -> Answer {
         let request: Identity.Request
         do {
-            request = try Identity.Request.decode(body, pathProfileId: profileId)
+            request = try Identity.Request.decode(parsed: parsed, pathProfileId: profileId)
         } catch {
             return .invalid(error)
         }

@@ -5,10 +5,10 @@ import PaywireWire
 /// offer_not_eligible` saying why. Each nonce is recorded before the signature is given, so
 /// no two signatures of any replica share one.
 extension API {
-    func signOffer(body: [UInt8]) async throws -> Answer {
+    func signOffer(parsed: JSONValue?) async throws -> Answer {
         let request: OfferSignRequest
         do {
-            request = try OfferSignRequest(body)
+            request = try OfferSignRequest(parsed: parsed)
         } catch {
             return .invalid(error.message)
         }
@@ -34,8 +34,8 @@ struct OfferSignRequest: Sendable {
     let offerId: String
     let kind: OfferEligibility.Kind
 
-    init(_ body: [UInt8]) throws(RequestProblem) {
-        let members = try NotificationRequests.document(body)
+    init(parsed: JSONValue?) throws(RequestProblem) {
+        let members = try NotificationRequests.document(parsed: parsed)
         let known: Set<String> = ["profile_id", "vendor_product_id", "offer_id", "offer_type"]
         if case .object(let object) = members.object, let unknown = object.keys.first(where: { !known.contains($0) }) {
             throw RequestProblem("\(unknown) is not a member of OfferSignRequest")

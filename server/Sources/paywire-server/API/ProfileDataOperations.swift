@@ -7,10 +7,10 @@ import PaywireWire
 /// bad member.
 extension API {
     /// `pathProfileId`: the route's profile id, where it has one (it names the profile).
-    func putProfileData(_ kind: ProfileDataRecord.Kind, body: [UInt8], pathProfileId: String?) async throws -> Answer {
+    func putProfileData(_ kind: ProfileDataRecord.Kind, parsed: JSONValue?, pathProfileId: String?) async throws -> Answer {
         let record: ProfileDataRecord
         do {
-            record = try ProfileDataRecord.decode(body, kind: kind, pathProfileId: pathProfileId)
+            record = try ProfileDataRecord.decode(parsed: parsed, kind: kind, pathProfileId: pathProfileId)
         } catch {
             return .invalid(error)
         }

@@ -5,10 +5,11 @@ import PaywireWire
 /// (`PurchaseClaim`, `RestoreClaim`: the rules the device kept them by), checked, recorded and
 /// granted; the answer carries the profile as it now stands.
 extension API {
-    func postPurchase(body: [UInt8]) async throws -> Answer {
+    /// `text`: the request as it came, kept beside the purchase.
+    func postPurchase(parsed: JSONValue?, text: String) async throws -> Answer {
         var post: PurchasePost
         do {
-            post = PurchasePost(try PurchaseClaim.decode(body))
+            post = PurchasePost(try PurchaseClaim.decode(parsed: parsed))
         } catch {
             return .invalid(error)
         }
@@ -19,7 +20,7 @@ extension API {
             refusal = error
         }
         let outcome = try await setup.store.recordPurchase(post, product: setup.products[post.claim.vendorProductId],
-                                                           refusal: refusal ?? check(post.claim), request: String(decoding: body, as: UTF8.self),
+                                                           refusal: refusal ?? check(post.claim), request: text,
                                                            now: clock.nowMilliseconds())
         let profile = try await answerProfile(post.profileId)
         switch outcome {
@@ -34,10 +35,10 @@ extension API {
         }
     }
 
-    func postRestore(body: [UInt8]) async throws -> Answer {
+    func postRestore(parsed: JSONValue?) async throws -> Answer {
         var post: RestorePost
         do {
-            post = RestorePost(try RestoreClaim.decode(body))
+            post = RestorePost(try RestoreClaim.decode(parsed: parsed))
         } catch where error == RestoreClaim.tooManyTransactions {
             // Refused before any transaction is read, verified or logged.
             return .error(.contentTooLarge, "too_many_transactions", error.message,

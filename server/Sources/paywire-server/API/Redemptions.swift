@@ -22,10 +22,10 @@ extension API {
         }
     }
 
-    func redeemWebPurchase(body: [UInt8]) async throws -> Answer {
+    func redeemWebPurchase(parsed: JSONValue?) async throws -> Answer {
         let token: String, profileId: String
         do {
-            let members = try NotificationRequests.document(body)
+            let members = try NotificationRequests.document(parsed: parsed)
             (token, profileId) = (try members.text("token"), try members.text("profile_id"))
         } catch {
             return .invalid(error.message)

@@ -58,8 +58,13 @@ struct Members {
 
 enum NotificationRequests {
     static func document(_ body: [UInt8]) throws(RequestProblem) -> Members {
-        guard let document = try? JSONValue(parsing: body) else { throw RequestProblem("the body must be a JSON object") }
-        return try Members(document)
+        try document(parsed: try? JSONValue(parsing: body))
+    }
+
+    /// The same, of a body the route parsed once already (nil: it was no JSON).
+    static func document(parsed: JSONValue?) throws(RequestProblem) -> Members {
+        guard let parsed else { throw RequestProblem("the body must be a JSON object") }
+        return try Members(parsed)
     }
 
     /// `POST /v1/notifications/test-store`: the App Store vocabulary as plain JSON.

@@ -7,56 +7,56 @@ import PaywireModel
 /// operation's `Answer`. The spec is the routes' test, not their source
 /// (tests/api/test_routes_match_spec.py walks every operation; schemathesis checks answers).
 enum APIRoutes {
-    /// Every operation: its method, path template, and what it does with its input.
-    static let operations: [(method: HTTPRequest.Method, path: String, door: Door, run: @Sendable (API, RouteInput) async throws -> Answer)] = [
-        (.get, "/v1/placements/{placement_id}", .app, { api, input in
+    /// Every operation, each one value (`APIOperation`): method, path, door, signing, profile
+    /// door, and what it does with its input.
+    static let operations: [APIOperation] = [
+        .plain(.get, "/v1/placements/{placement_id}", .app) { api, input in
             _ = try input.requiredHeader("x-paywire-profile-id")
             return api.getPlacement(api.setup.placements[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
-        }),
-        (.get, "/v1/onboardings/{placement_id}", .app, { api, input in
+        },
+        .plain(.get, "/v1/onboardings/{placement_id}", .app) { api, input in
             _ = try input.requiredHeader("x-paywire-profile-id")
             return api.getPlacement(api.setup.onboardings[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
-        }),
-        (.get, "/v1/profiles/{profile_id}", .app, { api, input in
+        },
+        .device(.get, "/v1/profiles/{profile_id}", signed: true) { api, input in
             _ = try input.requiredHeader("x-paywire-profile-id")
             return try await api.getProfile(input.path("profile_id"), ifNoneMatch: input.header("if-none-match"))
-        }),
-        (.put, "/v1/profiles/{profile_id}/attributes", .app, { api, input in
-            try await api.putProfileData(.attributes, body: input.body, pathProfileId: input.path("profile_id"))
-        }),
-        (.put, "/v1/profiles/{profile_id}/integration-ids", .app, { api, input in
-            try await api.putProfileData(.integrationIdentifiers, body: input.body, pathProfileId: input.path("profile_id"))
-        }),
-        (.post, "/v1/attribution", .app, { api, input in try await api.putProfileData(.attribution, body: input.body, pathProfileId: nil) }),
-        (.post, "/v1/events", .app, { api, input in try await api.postEvents(body: input.body) }),
-        (.post, "/v1/purchases", .app, { api, input in try await api.postPurchase(body: input.body) }),
-        (.post, "/v1/restores", .app, { api, input in try await api.postRestore(body: input.body) }),
-        (.post, "/v1/profiles/{profile_id}/identity", .app, { api, input in
-            try await api.postIdentity(body: input.body, profileId: input.path("profile_id"), from: input.clientAddress)
-        }),
-        (.post, "/v1/offers/sign", .app, { api, input in try await api.signOffer(body: input.body) }),
-        (.get, "/v1/experiments/{placement_id}/results", .operator(.resultsRead), { api, input in
+        },
+        .device(.put, "/v1/profiles/{profile_id}/attributes") { api, input in
+            try await api.putProfileData(.attributes, parsed: input.parsed, pathProfileId: input.path("profile_id"))
+        },
+        .device(.put, "/v1/profiles/{profile_id}/integration-ids") { api, input in
+            try await api.putProfileData(.integrationIdentifiers, parsed: input.parsed, pathProfileId: input.path("profile_id"))
+        },
+        .device(.post, "/v1/attribution") { api, input in try await api.putProfileData(.attribution, parsed: input.parsed, pathProfileId: nil) },
+        .device(.post, "/v1/events") { api, input in try await api.postEvents(parsed: input.parsed) },
+        .device(.post, "/v1/purchases", signed: true) { api, input in
+            try await api.postPurchase(parsed: input.parsed, text: String(decoding: input.body, as: UTF8.self))
+        },
+        .device(.post, "/v1/restores", signed: true) { api, input in try await api.postRestore(parsed: input.parsed) },
+        .device(.post, "/v1/profiles/{profile_id}/identity", signed: true) { api, input in
+            try await api.postIdentity(parsed: input.parsed, profileId: input.path("profile_id"), from: input.clientAddress)
+        },
+        .device(.post, "/v1/offers/sign") { api, input in try await api.signOffer(parsed: input.parsed) },
+        .plain(.get, "/v1/experiments/{placement_id}/results", .operator(.resultsRead)) { api, input in
             try await api.getExperimentResults(placementId: input.path("placement_id"))
-        }),
-        (.get, "/v1/app-store/consumption-requests", .operator(.customersRead), { api, input in
+        },
+        .plain(.get, "/v1/app-store/consumption-requests", .operator(.customersRead)) { api, input in
             try await api.getConsumptionRequests(profileId: input.query["profile_id"])
-        }),
-        (.post, "/v1/notifications/test-store", .operator(.notificationsWrite), { api, input in try await api.postTestStoreNotification(body: input.body) }),
-        (.post, "/v1/notifications/app-store", .storeSignature, { api, input in try await api.postAppStoreNotification(body: input.body) }),
-        (.post, "/v1/notifications/play", .playPush, { api, input in try await api.postPlayNotification(body: input.body) }),
-        (.post, "/v1/webhooks/stripe", .storeSignature, { api, input in
+        },
+        .plain(.post, "/v1/notifications/test-store", .operator(.notificationsWrite)) { api, input in
+            try await api.postTestStoreNotification(body: input.body)
+        },
+        .plain(.post, "/v1/notifications/app-store", .storeSignature) { api, input in try await api.postAppStoreNotification(body: input.body) },
+        .plain(.post, "/v1/notifications/play", .playPush) { api, input in try await api.postPlayNotification(body: input.body) },
+        .plain(.post, "/v1/webhooks/stripe", .storeSignature) { api, input in
             try await api.postStripeWebhook(body: input.body, signature: input.header("stripe-signature"))
-        }),
-        (.post, "/v1/web-purchases/{checkout_session_id}/redemption", .operator(.customersWrite), { api, input in
+        },
+        .plain(.post, "/v1/web-purchases/{checkout_session_id}/redemption", .operator(.customersWrite)) { api, input in
             try await api.issueRedemptionLink(checkoutSessionId: input.path("checkout_session_id"))
-        }),
-        (.post, "/v1/redemptions", .app, { api, input in try await api.redeemWebPurchase(body: input.body) }),
+        },
+        .device(.post, "/v1/redemptions", signed: true) { api, input in try await api.redeemWebPurchase(parsed: input.parsed) },
     ]
-
-    /// The operations whose answers carry access (a profile, or the word that it is unchanged):
-    /// each answer of theirs is signed when the server has a response signing key.
-    static let signed: Set<String> = ["GET /v1/profiles/{profile_id}", "POST /v1/purchases", "POST /v1/restores",
-                                      "POST /v1/profiles/{profile_id}/identity", "POST /v1/redemptions"]
 
     /// A request's nonce and trusted key ids, when it sends them: a header that is sent must be
     /// well formed (`ResponseSignature`), or the request is `400 invalid_request`.
@@ -76,21 +76,20 @@ enum APIRoutes {
     /// `METHOD path door` of every operation, one a line (`paywire-server --list-routes`): what
     /// the test holding the routes and their doors to api/openapi.yaml reads.
     static var listing: String {
-        operations.map { "\($0.method.rawValue) \($0.path) \($0.door.name)" }.joined(separator: "\n")
+        operations.map { "\($0.name) \($0.door.name)" }.joined(separator: "\n")
     }
 
-    /// Runs a device operation that names a profile once the profile's door opened
-    /// (`ProfileDoor`); a credential it issued leaves in the answer's header, unless the
-    /// operation set one of its own (an identity that moved the device hands over the
-    /// customer's profile's).
-    private static func runBehindProfileDoor(_ api: API, _ input: RouteInput,
-                                             _ run: @Sendable (API, RouteInput) async throws -> Answer) async throws -> Answer {
-        let profiles = ProfileDoor.named(pathProfileId: input.path("profile_id").isEmpty ? nil : input.path("profile_id"), body: input.body)
-        switch try await api.profileDoor(from: input.clientAddress).check(profiles, credential: input.header(ProfileCredentials.header)) {
+    /// Runs a call behind the profile door (`ProfileDoor`) when its operation names profiles; a
+    /// credential the door issued leaves in the answer's header, unless the operation set one of
+    /// its own (an identity that moved the device hands over the customer's profile's).
+    private static func run(_ call: APIOperation.Call, of operation: APIOperation, _ api: API, from address: String,
+                            credential: String?) async throws -> Answer {
+        guard operation.behindProfileDoor else { return try await call.run(api) }
+        switch try await api.profileDoor(from: address).check(call.profiles, credential: credential) {
         case .refused(let answer):
             return answer
         case .open(let issued):
-            var answer = try await run(api, input)
+            var answer = try await call.run(api)
             if let issued, let name = HTTPField.Name(ProfileCredentials.header), answer.headers[name] == nil {
                 answer.headers[name] = issued
             }
@@ -99,21 +98,21 @@ enum APIRoutes {
     }
 
     /// Registers every operation on `routes`; a request the edge cannot read is `400
-    /// invalid_request`, naming why. The answers of `signed` operations are signed here, once,
+    /// invalid_request`, naming why. The answers of signed operations are signed here, once,
     /// over the exact bytes that leave.
     static func register(on routes: ServerRoutes, api: API, maxBodyBytes: Int) {
-        for (method, path, door, run) in operations {
-            let names = path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
-            let guarded = door == .app && !path.hasPrefix("/v1/placements/") && !path.hasPrefix("/v1/onboardings/")
-            let signer = signed.contains("\(method.rawValue) \(path)") ? api.setup.responseSigner : nil
-            routes.add(method, path, door: door) { request, context in
+        for operation in operations {
+            let names = operation.parameterNames
+            let signer = operation.signed ? api.setup.responseSigner : nil
+            routes.add(operation.method, operation.path, door: operation.door) { request, context in
                 do {
                     let input = try await RouteInput.read(request, context, parameterNames: names, limit: maxBodyBytes)
                     let (nonce, trusted) = try signingHeaders(input)
-                    var answer = guarded ? try await runBehindProfileDoor(api, input, run) : try await run(api, input)
+                    var answer = try await run(operation.read(input), of: operation, api, from: input.clientAddress,
+                                               credential: input.header(ProfileCredentials.header))
                     if let signer {
                         try answer.sign(with: signer, nonce: nonce ?? "", trusted: trusted, signedAt: api.clock.nowMilliseconds(),
-                                        method: method.rawValue, path: request.uri.path)
+                                        method: operation.method.rawValue, path: request.uri.path)
                     }
                     return answer.response
                 } catch let problem as RouteInput.Problem {

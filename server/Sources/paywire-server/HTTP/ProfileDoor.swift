@@ -41,13 +41,15 @@ struct ProfileDoor: Sendable {
     }
 
     /// The profiles a request names: the path's, the body's, its records' (in first-seen order).
-    static func named(pathProfileId: String?, body: [UInt8]) -> [String] {
+    /// `parsed` is the body the edge parsed once (`RouteInput.parsed`): the operation reads the
+    /// same value, so what the door checked is what runs.
+    static func named(pathProfileId: String?, parsed: JSONValue?) -> [String] {
         var names: [String] = []
         func add(_ value: JSONValue?) {
             if case .string(let id)? = value, !id.isEmpty, !names.contains(where: { Identity.same($0, id) }) { names.append(id) }
         }
         if let pathProfileId { add(.string(pathProfileId)) }
-        guard !body.isEmpty, case .object(let object)? = try? JSONValue(parsing: body) else { return names }
+        guard case .object(let object)? = parsed else { return names }
         add(object["profile_id"])
         if case .array(let records)? = object["records"] {
             for case .object(let record) in records { add(record["profile_id"]) }
