@@ -43,3 +43,63 @@ $(EMBEDDED_STAMP): $(SWIFT_SOURCES) $(EMBEDDED_FLAGS_FILE)
 	    $$(find Sources/$$module -name '*.swift' | LC_ALL=C sort) || exit 1; \
 	done
 	@touch $@
+
+# The Embedded library: libpaywire.so from the Embedded objects (issue 57).
+# The four Embedded objects above, linked with lld into build/embedded/libpaywire.so.$(ABI).0.0.
+# The Embedded runtime (allocation, retain and release, swift_once) is emitted into the objects
+# themselves as weak definitions, so the link needs no Swift runtime library; beyond libc, libm
+# and SQLite it takes:
+# - the toolchain's libswiftUnicodeDataTables.a: String's Unicode tables (normalization, grapheme
+#   breaks, case mapping), which full Swift keeps inside libswiftCore;
+# - Sources/CEmbedded: _swift_stdlib_strtod_clocale for Double(String), and arc4random_buf over
+#   getrandom (glibc has it only from 2.36), both hidden;
+# - the C modules' own code: the libcurl and libcrypto loaders, and CPosix.
+# The link is the release library's: only paywire_* exported (the same version script), the same
+# SONAME, -z nodelete (worker threads outlive the last client by their linger), -z defs (every
+# symbol resolved now, not at a host's load time), and 16 KB pages (Android 15's requirement for
+# native libraries; on 4 KB-page hosts it costs only address space).
+EMBEDDED_LIB      := $(EMBEDDED_DIR)/$(LIB_REAL)
+EMBEDDED_HARNESS  := $(EMBEDDED_DIR)/paywire-harness
+EMBEDDED_UNICODE  := $(SWIFT_BIN)../lib/swift/embedded/x86_64-unknown-linux-gnu/libswiftUnicodeDataTables.a
+EMBEDDED_C_SOURCES := Sources/CEmbedded/embedded_support.c Sources/CCurl/curl_loader.c \
+                      Sources/CCrypto/crypto_loader.c Sources/CPosix/posix.c
+EMBEDDED_C_OBJECTS := $(EMBEDDED_C_SOURCES:Sources/%.c=$(EMBEDDED_DIR)/c/%.o)
+EMBEDDED_CFLAGS   := -std=gnu11 $(STRICT) -Os -fPIC -ffunction-sections -fdata-sections \
+                     -fvisibility=hidden -target x86_64-unknown-linux-gnu
+EMBEDDED_LDFLAGS  := -shared -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all -Wl,-z,max-page-size=16384 \
+                     -Wl,--version-script=Sources/Paywire/exports.map -Wl,-soname,$(LIB_SONAME) \
+                     -Wl,-z,nodelete -Wl,-z,defs
+.PHONY: embedded-lib embedded-harness check-embedded-lib
+embedded-lib: $(EMBEDDED_LIB)
+$(EMBEDDED_DIR)/c/%.o: Sources/%.c $(wildcard Sources/C*/include/*.h) | deps
+	@mkdir -p $(dir $@)
+	$(SWIFT_BIN)clang $(EMBEDDED_CFLAGS) -I Sources/$(firstword $(subst /, ,$*))/include -c $< -o $@
+$(EMBEDDED_LIB): $(EMBEDDED_STAMP) $(EMBEDDED_C_OBJECTS) Sources/Paywire/exports.map $(VERSION_STATED)
+	$(SWIFT_BIN)clang $(EMBEDDED_LDFLAGS) -o $@.new $(EMBEDDED_OBJECTS) $(EMBEDDED_C_OBJECTS) $(EMBEDDED_UNICODE) -lsqlite3 -lm
+	python3 packaging/check_version.py --library $@.new
+	mv $@.new $@
+	ln -sf $(LIB_REAL) $(EMBEDDED_DIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(EMBEDDED_DIR)/libpaywire.so
+
+# The C runner, built as a user builds one, against the Embedded library next to it.
+embedded-harness: $(EMBEDDED_HARNESS)
+$(EMBEDDED_HARNESS): Sources/paywire-harness/harness.c include/paywire.h $(EMBEDDED_LIB) | deps
+	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
+	  -L$(EMBEDDED_DIR) -lpaywire -Wl,-rpath,'$$ORIGIN' $$(pkg-config --libs jansson) -lpthread
+
+# The Embedded library's shape: exactly the header's functions exported (in PAYWIRE_$(ABI)), its
+# SONAME, NEEDED within EMBEDDED_NEEDED_ALLOWED (no C++ runtime, no libgcc_s, no Swift runtime:
+# the Embedded runtime is inside), and the stripped size and dynamic relocations within their lines.
+EMBEDDED_NEEDED_ALLOWED := libc.so.6 libm.so.6 libsqlite3.so.0 ld-linux-x86-64.so.2
+# EMBEDDED_SIZE_LINE and EMBEDDED_RELOCATION_LINE are the stripped size and the dynamic relocations
+# last measured, each rounded up (to the next 4 KB page, the next ten), so the library does not
+# grow unnoticed; docs/operations/testing.md keeps what was measured and against what.
+EMBEDDED_SIZE_LINE       := 1814528
+EMBEDDED_RELOCATION_LINE := 3060
+check-embedded-lib: $(EMBEDDED_LIB)
+	packaging/check_exports.sh $(EMBEDDED_LIB) $(ABI) $(LIB_SONAME) include/paywire.h
+	packaging/check_needed.sh $(EMBEDDED_LIB) $(EMBEDDED_NEEDED_ALLOWED)
+	@mkdir -p $(BUILD)/size
+	strip -o $(BUILD)/size/embedded-$(LIB_REAL) $(EMBEDDED_LIB)
+	packaging/check_size.sh $(BUILD)/size/embedded-$(LIB_REAL) $(EMBEDDED_SIZE_LINE)
+	packaging/check_relocations.sh $(EMBEDDED_LIB) $(EMBEDDED_RELOCATION_LINE)
