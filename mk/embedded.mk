@@ -69,7 +69,7 @@ EMBEDDED_CFLAGS   := -std=gnu11 $(STRICT) -Os -fPIC -ffunction-sections -fdata-s
 EMBEDDED_LDFLAGS  := -shared -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all -Wl,-z,max-page-size=16384 \
                      -Wl,--version-script=Sources/Paywire/exports.map -Wl,-soname,$(LIB_SONAME) \
                      -Wl,-z,nodelete -Wl,-z,defs
-.PHONY: embedded-lib embedded-harness check-embedded-lib
+.PHONY: embedded-lib embedded-harness check-embedded-lib conformance-embedded
 embedded-lib: $(EMBEDDED_LIB)
 $(EMBEDDED_DIR)/c/%.o: Sources/%.c $(wildcard Sources/C*/include/*.h) | deps
 	@mkdir -p $(dir $@)
@@ -103,3 +103,12 @@ check-embedded-lib: $(EMBEDDED_LIB)
 	strip -o $(BUILD)/size/embedded-$(LIB_REAL) $(EMBEDDED_LIB)
 	packaging/check_size.sh $(BUILD)/size/embedded-$(LIB_REAL) $(EMBEDDED_SIZE_LINE)
 	packaging/check_relocations.sh $(EMBEDDED_LIB) $(EMBEDDED_RELOCATION_LINE)
+
+# The C runner on the Embedded library: every vector and the bad-input corpus, against the same
+# expectations as the release library's C runner (expectations/c.txt).
+conformance-embedded: $(EMBEDDED_HARNESS) | deps
+	@ldd $(EMBEDDED_HARNESS) | grep -q ' => $(CURDIR)/$(EMBEDDED_DIR)/$(LIB_SONAME) ' || \
+	  { echo "$(EMBEDDED_HARNESS) does not load $(EMBEDDED_DIR)/$(LIB_SONAME):"; ldd $(EMBEDDED_HARNESS); exit 1; }
+	python3 tests/conformance/driver.py --runner c-embedded --expectations tests/conformance/expectations/c.txt \
+	  --jobs 2 --openapi api/openapi.yaml --results $(RESULTS)/c-embedded.json \
+	  --vectors tests/corpus --vectors tests/conformance/vectors -- $(EMBEDDED_HARNESS)

@@ -41,9 +41,11 @@ TEST = [
     # The four library targets compile in Embedded Swift (make check-embedded).
     Stage("check-embedded", build=True),
     # The Embedded objects linked into build/embedded/libpaywire.so with lld (make embedded-lib):
-    # its exports, NEEDED, stripped size and relocations held to their lines.
+    # its exports, NEEDED, stripped size and relocations held to their lines, and the C runner on
+    # every vector and the corpus against it.
     Stage("embedded-lib", ["deps", "check-embedded"], build=True),
     Stage("check-embedded-lib", ["embedded-lib"]),
+    Stage("conformance-embedded", ["embedded-lib"]),
     Stage("harness", ["lib"], build=True),
     Stage("check-exports", ["lib"]),
     Stage("check-needed", ["lib"]),
