@@ -69,7 +69,7 @@ EMBEDDED_CFLAGS   := -std=gnu11 $(STRICT) -Os -fPIC -ffunction-sections -fdata-s
 EMBEDDED_LDFLAGS  := -shared -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all -Wl,-z,max-page-size=16384 \
                      -Wl,--version-script=Sources/Paywire/exports.map -Wl,-soname,$(LIB_SONAME) \
                      -Wl,-z,nodelete -Wl,-z,defs
-.PHONY: embedded-lib embedded-harness check-embedded-lib conformance-embedded
+.PHONY: embedded-lib embedded-harness check-embedded-lib conformance-embedded corpus-embedded
 embedded-lib: $(EMBEDDED_LIB)
 $(EMBEDDED_DIR)/c/%.o: Sources/%.c $(wildcard Sources/C*/include/*.h) | deps
 	@mkdir -p $(dir $@)
@@ -112,3 +112,10 @@ conformance-embedded: $(EMBEDDED_HARNESS) | deps
 	python3 tests/conformance/driver.py --runner c-embedded --expectations tests/conformance/expectations/c.txt \
 	  --jobs 2 --openapi api/openapi.yaml --results $(RESULTS)/c-embedded.json \
 	  --vectors tests/corpus --vectors tests/conformance/vectors -- $(EMBEDDED_HARNESS)
+
+# The bad-input corpus and the ABI vectors under valgrind on the Embedded library, as `corpus`
+# runs them on the release library (make test-full): no invalid access, no definite leak.
+corpus-embedded: $(EMBEDDED_HARNESS) | deps
+	python3 tests/conformance/driver.py --runner c-valgrind-embedded --expectations tests/conformance/expectations/c-valgrind.txt \
+	  --jobs 2 --results $(RESULTS)/c-valgrind-embedded.json \
+	  --vectors tests/corpus --vectors tests/conformance/vectors/abi.json -- $(VALGRIND) $(EMBEDDED_HARNESS)

@@ -113,6 +113,8 @@ FULL = TEST + [
     # The corpus and the ABI vectors (a client freed with work in flight among them) on a library
     # and C runner built with AddressSanitizer: a build of its own (make corpus-asan).
     Stage("corpus-asan", ["deps"], build=True),
+    # The corpus and the ABI vectors under valgrind on the Embedded library (make corpus-embedded).
+    Stage("corpus-embedded", ["embedded-lib"]),
     # The integration suite, the outbox's kill test and the A/B check again, on PostgreSQL
     # (make test meets PostgreSQL in replica-test): four minutes of a make test's fifteen.
     Stage("integration-postgres", ["lib", "devserver"]),
