@@ -6,21 +6,28 @@
 # standard library, objects and modules into build/embedded, so they cannot drift from what an
 # Embedded library needs. The boundary (Sources/Paywire) sees its C modules (CSQLite, CCurl,
 # CCrypto, CPosix) through module maps written here, as SwiftPM writes them for its own build.
-# Compile only: nothing is linked yet, and the shipped library is still the full-Swift one.
-# A link will also need: libswiftUnicodeDataTables.a (the toolchain's, for String's Unicode
-# tables), a C _swift_stdlib_strtod_clocale (Embedded's Double(String) asks the host for it), and
-# arc4random_buf (the stdlib's random seeding; glibc has it only from 2.36, so a shim over
-# getrandom keeps older hosts).
+# Each function in a section of its own (Swift has no data sections), so the link's --gc-sections
+# drops the code the boundary never reaches (make embedded-lib).
 # `unowned(unsafe)` compiles in Embedded and is refused here by name: ownership is explicit.
 EMBEDDED_DIR     := $(BUILD)/embedded
 EMBEDDED_FLAGS   := -enable-experimental-feature Embedded -wmo -Osize -parse-as-library -package-name paywire \
-                    -target x86_64-unknown-linux-gnu
+                    -target x86_64-unknown-linux-gnu -Xfrontend -function-sections
 EMBEDDED_MODULES := PaywireWire PaywireModel PaywireCore Paywire
 EMBEDDED_C_MODULES := CCurl:ccurl.h CCrypto:ccrypto.h CPosix:cposix.h
 EMBEDDED_C_FLAGS := -I Sources/CSQLite $(foreach m,$(EMBEDDED_C_MODULES),\
                     -Xcc -fmodule-map-file=$(EMBEDDED_DIR)/cmodules/$(word 1,$(subst :, ,$(m))).modulemap)
+# The objects are rebuilt when a library source or the flags above change, not on every make
+# test (a whole-module Embedded build of the four targets takes minutes): the flags are written
+# to a file only when they differ from the last build's, and the objects depend on that file.
+EMBEDDED_OBJECTS := $(EMBEDDED_MODULES:%=$(EMBEDDED_DIR)/%.o)
+EMBEDDED_STAMP   := $(EMBEDDED_DIR)/objects.stamp
+EMBEDDED_FLAGS_FILE := $(EMBEDDED_DIR)/swiftc-flags
+$(shell mkdir -p $(EMBEDDED_DIR) && { echo '$(EMBEDDED_FLAGS) $(EMBEDDED_C_FLAGS)' | cmp -s - $(EMBEDDED_FLAGS_FILE) || \
+  echo '$(EMBEDDED_FLAGS) $(EMBEDDED_C_FLAGS)' > $(EMBEDDED_FLAGS_FILE); })
 .PHONY: check-embedded
-check-embedded:
+check-embedded: $(EMBEDDED_STAMP)
+	@echo "check-embedded: $(EMBEDDED_MODULES) compile in Embedded Swift"
+$(EMBEDDED_STAMP): $(SWIFT_SOURCES) $(EMBEDDED_FLAGS_FILE)
 	@if grep -rnE '\bunowned\b|\bweak (var|let)\b|\[weak ' --include='*.swift' $(EMBEDDED_MODULES:%=Sources/%); then \
 	  echo "check-embedded: weak or unowned references (above): the library has no weak references"; exit 1; fi
 	@mkdir -p $(EMBEDDED_DIR)/cmodules
@@ -35,4 +42,80 @@ check-embedded:
 	    -emit-module -emit-module-path $(EMBEDDED_DIR)/$$module.swiftmodule -c -o $(EMBEDDED_DIR)/$$module.o \
 	    $$(find Sources/$$module -name '*.swift' | LC_ALL=C sort) || exit 1; \
 	done
-	@echo "check-embedded: $(EMBEDDED_MODULES) compile in Embedded Swift"
+	@touch $@
+
+# The Embedded library: libpaywire.so from the Embedded objects (issue 57).
+# The four Embedded objects above, linked with lld into build/embedded/libpaywire.so.$(ABI).0.0.
+# The Embedded runtime (allocation, retain and release, swift_once) is emitted into the objects
+# themselves as weak definitions, so the link needs no Swift runtime library; beyond libc, libm
+# and SQLite it takes:
+# - the toolchain's libswiftUnicodeDataTables.a: String's Unicode tables (normalization, grapheme
+#   breaks, case mapping), which full Swift keeps inside libswiftCore;
+# - Sources/CEmbedded: _swift_stdlib_strtod_clocale for Double(String), and arc4random_buf over
+#   getrandom (glibc has it only from 2.36), both hidden;
+# - the C modules' own code: the libcurl and libcrypto loaders, and CPosix.
+# The link is the release library's: only paywire_* exported (the same version script), the same
+# SONAME, -z nodelete (worker threads outlive the last client by their linger), -z defs (every
+# symbol resolved now, not at a host's load time), and 16 KB pages (Android 15's requirement for
+# native libraries; on 4 KB-page hosts it costs only address space).
+EMBEDDED_LIB      := $(EMBEDDED_DIR)/$(LIB_REAL)
+EMBEDDED_HARNESS  := $(EMBEDDED_DIR)/paywire-harness
+EMBEDDED_UNICODE  := $(SWIFT_BIN)../lib/swift/embedded/x86_64-unknown-linux-gnu/libswiftUnicodeDataTables.a
+EMBEDDED_C_SOURCES := Sources/CEmbedded/embedded_support.c Sources/CCurl/curl_loader.c \
+                      Sources/CCrypto/crypto_loader.c Sources/CPosix/posix.c
+EMBEDDED_C_OBJECTS := $(EMBEDDED_C_SOURCES:Sources/%.c=$(EMBEDDED_DIR)/c/%.o)
+EMBEDDED_CFLAGS   := -std=gnu11 $(STRICT) -Os -fPIC -ffunction-sections -fdata-sections \
+                     -fvisibility=hidden -target x86_64-unknown-linux-gnu
+EMBEDDED_LDFLAGS  := -shared -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all -Wl,-z,max-page-size=16384 \
+                     -Wl,--version-script=Sources/Paywire/exports.map -Wl,-soname,$(LIB_SONAME) \
+                     -Wl,-z,nodelete -Wl,-z,defs
+.PHONY: embedded-lib embedded-harness check-embedded-lib conformance-embedded corpus-embedded
+embedded-lib: $(EMBEDDED_LIB)
+$(EMBEDDED_DIR)/c/%.o: Sources/%.c $(wildcard Sources/C*/include/*.h) | deps
+	@mkdir -p $(dir $@)
+	$(SWIFT_BIN)clang $(EMBEDDED_CFLAGS) -I Sources/$(firstword $(subst /, ,$*))/include -c $< -o $@
+$(EMBEDDED_LIB): $(EMBEDDED_STAMP) $(EMBEDDED_C_OBJECTS) Sources/Paywire/exports.map $(VERSION_STATED)
+	$(SWIFT_BIN)clang $(EMBEDDED_LDFLAGS) -o $@.new $(EMBEDDED_OBJECTS) $(EMBEDDED_C_OBJECTS) $(EMBEDDED_UNICODE) -lsqlite3 -lm
+	python3 packaging/check_version.py --library $@.new
+	mv $@.new $@
+	ln -sf $(LIB_REAL) $(EMBEDDED_DIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(EMBEDDED_DIR)/libpaywire.so
+
+# The C runner, built as a user builds one, against the Embedded library next to it.
+embedded-harness: $(EMBEDDED_HARNESS)
+$(EMBEDDED_HARNESS): Sources/paywire-harness/harness.c include/paywire.h $(EMBEDDED_LIB) | deps
+	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
+	  -L$(EMBEDDED_DIR) -lpaywire -Wl,-rpath,'$$ORIGIN' $$(pkg-config --libs jansson) -lpthread
+
+# The Embedded library's shape: exactly the header's functions exported (in PAYWIRE_$(ABI)), its
+# SONAME, NEEDED within EMBEDDED_NEEDED_ALLOWED (no C++ runtime, no libgcc_s, no Swift runtime:
+# the Embedded runtime is inside), and the stripped size and dynamic relocations within their lines.
+EMBEDDED_NEEDED_ALLOWED := libc.so.6 libm.so.6 libsqlite3.so.0 ld-linux-x86-64.so.2
+# EMBEDDED_SIZE_LINE and EMBEDDED_RELOCATION_LINE are the stripped size and the dynamic relocations
+# last measured, each rounded up (to the next 4 KB page, the next ten), so the library does not
+# grow unnoticed; docs/operations/testing.md keeps what was measured and against what.
+EMBEDDED_SIZE_LINE       := 1814528
+EMBEDDED_RELOCATION_LINE := 3060
+check-embedded-lib: $(EMBEDDED_LIB)
+	packaging/check_exports.sh $(EMBEDDED_LIB) $(ABI) $(LIB_SONAME) include/paywire.h
+	packaging/check_needed.sh $(EMBEDDED_LIB) $(EMBEDDED_NEEDED_ALLOWED)
+	@mkdir -p $(BUILD)/size
+	strip -o $(BUILD)/size/embedded-$(LIB_REAL) $(EMBEDDED_LIB)
+	packaging/check_size.sh $(BUILD)/size/embedded-$(LIB_REAL) $(EMBEDDED_SIZE_LINE)
+	packaging/check_relocations.sh $(EMBEDDED_LIB) $(EMBEDDED_RELOCATION_LINE)
+
+# The C runner on the Embedded library: every vector and the bad-input corpus, against the same
+# expectations as the release library's C runner (expectations/c.txt).
+conformance-embedded: $(EMBEDDED_HARNESS) | deps
+	@ldd $(EMBEDDED_HARNESS) | grep -q ' => $(CURDIR)/$(EMBEDDED_DIR)/$(LIB_SONAME) ' || \
+	  { echo "$(EMBEDDED_HARNESS) does not load $(EMBEDDED_DIR)/$(LIB_SONAME):"; ldd $(EMBEDDED_HARNESS); exit 1; }
+	python3 tests/conformance/driver.py --runner c-embedded --expectations tests/conformance/expectations/c.txt \
+	  --jobs 2 --openapi api/openapi.yaml --results $(RESULTS)/c-embedded.json \
+	  --vectors tests/corpus --vectors tests/conformance/vectors -- $(EMBEDDED_HARNESS)
+
+# The bad-input corpus and the ABI vectors under valgrind on the Embedded library, as `corpus`
+# runs them on the release library (make test-full): no invalid access, no definite leak.
+corpus-embedded: $(EMBEDDED_HARNESS) | deps
+	python3 tests/conformance/driver.py --runner c-valgrind-embedded --expectations tests/conformance/expectations/c-valgrind.txt \
+	  --jobs 2 --results $(RESULTS)/c-valgrind-embedded.json \
+	  --vectors tests/corpus --vectors tests/conformance/vectors/abi.json -- $(VALGRIND) $(EMBEDDED_HARNESS)

@@ -51,16 +51,7 @@ check-header:
 
 # The library exports exactly the header's functions, carries its SONAME, and needs no Swift runtime.
 check-exports: lib
-	@exported=$$(nm -D --defined-only $(LIBDIR)/$(LIB_REAL) | awk 'NF==3 {print $$3}' | sort -u); \
-	unversioned=$$(echo "$$exported" | grep -v '@@PAYWIRE_$(ABI)$$' || true); \
-	[ -z "$$unversioned" ] || { echo "exports outside the version node PAYWIRE_$(ABI):" $$unversioned; exit 1; }; \
-	exported=$$(echo "$$exported" | sed 's/@@.*//'); \
-	declared=$$(grep -oE '\bpaywire_[a-z0-9_]+[[:space:]]*\(' include/paywire.h | tr -d ' (' | sort -u); \
-	if [ "$$exported" != "$$declared" ]; then \
-	  echo "exports differ from include/paywire.h:"; diff <(echo "$$declared") <(echo "$$exported"); exit 1; fi; \
-	readelf -d $(LIBDIR)/$(LIB_REAL) | grep -q "Library soname: \[$(LIB_SONAME)\]" || { echo "SONAME is not $(LIB_SONAME)"; exit 1; }; \
-	if ldd $(LIBDIR)/$(LIB_REAL) | grep -q libswift; then echo "library depends on the Swift runtime:"; ldd $(LIBDIR)/$(LIB_REAL); exit 1; fi; \
-	echo "exports: $$(echo $$exported | wc -w) symbols, all declared in paywire.h, all in PAYWIRE_$(ABI); SONAME $(LIB_SONAME); no libswift*"
+	packaging/check_exports.sh $(LIBDIR)/$(LIB_REAL) $(ABI) $(LIB_SONAME) include/paywire.h
 
 # `make install PREFIX=...`, then a C program built only from `pkg-config --cflags --libs paywire`.
 install: lib

@@ -38,8 +38,14 @@ TEST = [
     Stage("devserver", ["deps"], build=True),
     Stage("check-header"),
     Stage("check-api", ["deps"]),
-    # PaywireWire, PaywireModel and PaywireCore compile in Embedded Swift (make check-embedded).
+    # The four library targets compile in Embedded Swift (make check-embedded).
     Stage("check-embedded", build=True),
+    # The Embedded objects linked into build/embedded/libpaywire.so with lld (make embedded-lib):
+    # its exports, NEEDED, stripped size and relocations held to their lines, and the C runner on
+    # every vector and the corpus against it.
+    Stage("embedded-lib", ["deps", "check-embedded"], build=True),
+    Stage("check-embedded-lib", ["embedded-lib"]),
+    Stage("conformance-embedded", ["embedded-lib"]),
     Stage("harness", ["lib"], build=True),
     Stage("check-exports", ["lib"]),
     Stage("check-needed", ["lib"]),
@@ -107,6 +113,8 @@ FULL = TEST + [
     # The corpus and the ABI vectors (a client freed with work in flight among them) on a library
     # and C runner built with AddressSanitizer: a build of its own (make corpus-asan).
     Stage("corpus-asan", ["deps"], build=True),
+    # The corpus and the ABI vectors under valgrind on the Embedded library (make corpus-embedded).
+    Stage("corpus-embedded", ["embedded-lib"]),
     # The integration suite, the outbox's kill test and the A/B check again, on PostgreSQL
     # (make test meets PostgreSQL in replica-test): four minutes of a make test's fifteen.
     Stage("integration-postgres", ["lib", "devserver"]),
