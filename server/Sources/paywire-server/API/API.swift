@@ -56,6 +56,12 @@ struct API: Sendable {
     /// The replica's rate limits: what the profile door takes new credentials from.
     let limits: RateGates
 
+    /// The same API answering one request: what it logs goes through the request's logger
+    /// (Hummingbird's, carrying the request's id), not the application's.
+    func serving(_ input: RouteInput) -> API {
+        API(setup: setup, clock: clock, random: random, logger: input.logger, limits: limits)
+    }
+
     /// The lock of the routes that name a profile (its credentials), for a request from `address`.
     func profileDoor(from address: String) -> ProfileDoor {
         ProfileDoor(store: setup.store, clock: clock, random: random, mints: limits, address: address)

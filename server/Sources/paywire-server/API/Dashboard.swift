@@ -9,14 +9,14 @@ import PaywireServing
 /// a profile's purchases and transfers are `GET /dashboard/profiles/{id}` (DashboardProfileRoute).
 enum DashboardRoute {
     static func register(on routes: ServerRoutes, api: API) {
-        routes.add(.get, "/dashboard", door: .operatorPage(.dashboard)) { _, context in
+        routes.add(.get, "/dashboard", door: .operatorPage(.dashboard)) { input in
             var placements: [PlacementResults] = []
             let now = api.clock.nowMilliseconds()
             for placementId in api.setup.experiments.keys.sorted() {
                 placements.append(try await api.results(placementId, api.setup.experiments[placementId] ?? []))
             }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now, viewer: context.viewer, bundle: api.setup.webCatalog))))
+                            body: .init(byteBuffer: ByteBuffer(string: DashboardPage.page(placements, generatedAt: now, viewer: input.viewer, bundle: api.setup.webCatalog))))
         }
     }
 }

@@ -8,9 +8,9 @@ enum DashboardAuditRoute {
     static let shown = 500
 
     static func register(on routes: ServerRoutes, api: API) {
-        routes.add(.get, "/dashboard/audit", door: .operatorPage(.auditRead)) { _, context in
+        routes.add(.get, "/dashboard/audit", door: .operatorPage(.auditRead)) { input in
             let records = try await api.setup.store.auditRecords(limit: shown)
-            let page = DashboardAuditPage.page(records, now: api.clock.nowMilliseconds(), viewer: context.viewer)
+            let page = DashboardAuditPage.page(records, now: api.clock.nowMilliseconds(), viewer: input.viewer)
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: page)))
         }

@@ -22,36 +22,36 @@ enum DashboardLoginRoute {
     static func register(on routes: ServerRoutes, api: API, settings: Settings) {
         let gate = routes.doors.guesses
         let keys = routes.doors.operatorKeys, audit = routes.audit
-        routes.add(.get, "/dashboard/login", door: .anyone) { request, _ in
-            form(api, settings, next: request.uri.queryParameters.get("next"), status: .ok, message: nil)
+        routes.add(.get, "/dashboard/login", door: .anyone) { input in
+            form(api, settings, next: input.query["next"], status: .ok, message: nil)
         }
-        routes.add(.post, "/dashboard/login", door: .anyone) { request, context in
-            let address = context.clientAddress
+        routes.add(.post, "/dashboard/login", door: .anyone, bodyLimit: maxFormBytes) { input in
+            let address = input.clientAddress
             if case .wait(let seconds) = gate.admits(address, now: api.clock.nowMilliseconds()) {
                 var page = form(api, settings, next: nil, status: .tooManyRequests,
                                 message: "Too many attempts from this address: try again in \(seconds) s.")
                 page.headers[.retryAfter] = String(seconds)
                 return page
             }
-            let fields = LoginForm(try await request.body.collect(upTo: maxFormBytes))
-            let answer = try await signIn(fields, cookie: request.headers[.cookie], keys: keys, api: api, settings: settings, audit: audit)
+            let fields = LoginForm(input.body)
+            let answer = try await signIn(fields, cookie: input.headers[.cookie], keys: keys, api: api.serving(input), settings: settings, audit: audit)
             if answer.status == .unauthorized || answer.status == .forbidden { gate.failed(address, now: api.clock.nowMilliseconds()) }
             return answer
         }
-        routes.add(.post, "/dashboard/logout", door: .operatorPage(.dashboard)) { request, context in
-            let fields = LoginForm(try await request.body.collect(upTo: maxFormBytes))
-            guard let csrf = context.viewer?.csrf else {
+        routes.add(.post, "/dashboard/logout", door: .operatorPage(.dashboard), bodyLimit: maxFormBytes) { input in
+            let fields = LoginForm(input.body)
+            guard let csrf = input.viewer?.csrf else {
                 return ErrorBody.response(.badRequest, code: "no_session", "an operator key signs nothing out: there is no session")
             }
             guard let given = fields["csrf"], APIKeys.same(Array(given.utf8), Array(csrf.utf8)) == 1 else {
                 return ErrorBody.response(.forbidden, code: "csrf_mismatch", "the form's CSRF token is not this session's")
             }
-            if let token = SessionCookies.value(SessionCookies.session, in: request.headers[.cookie]),
+            if let token = SessionCookies.value(SessionCookies.session, in: input.headers[.cookie]),
                let digest = SecretToken.digest(ofToken: token) {
                 try await api.setup.store.endSession(digest: digest)
             }
-            api.logger.notice("operator signed out", metadata: ["key_id": .string(context.viewer?.keyId ?? "")])
-            if let viewer = context.viewer { try await audit.keep(viewer, "sign out", "", status: 303) }
+            input.logger.notice("operator signed out", metadata: ["key_id": .string(input.viewer?.keyId ?? "")])
+            if let viewer = input.viewer { try await audit.keep(viewer, "sign out", "", status: 303) }
             var headers: HTTPFields = [.location: "/dashboard/login", .cacheControl: "no-store"]
             headers[.setCookie] = SessionCookies.setCookie(SessionCookies.session, "", path: "/dashboard", maxAge: 0,
                                                            secure: settings.secureCookies)
@@ -104,8 +104,8 @@ enum DashboardLoginRoute {
 struct LoginForm {
     private var fields: [String: String] = [:]
 
-    init(_ body: ByteBuffer) {
-        let text = String(buffer: body)
+    init(_ body: [UInt8]) {
+        let text = String(decoding: body, as: UTF8.self)
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = parts.first.flatMap({ Self.decoded($0) }), fields[name] == nil else { continue }

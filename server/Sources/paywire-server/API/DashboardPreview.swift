@@ -14,23 +14,14 @@ import PaywireWire
 /// only the bundle, so it answers whether or not the web paywall (--stripe-api-key) is on.
 enum DashboardPreviewRoute {
     static func register(on routes: ServerRoutes, api: API) {
-        routes.add(.get, "/dashboard/previews/{placement_id}/{variation_id}", door: .operatorPage(.dashboard)) { request, context in
-            let query = request.uri.queryParameters
+        routes.add(.get, "/dashboard/previews/{placement_id}/{variation_id}", door: .operatorPage(.dashboard)) { input in
             let nonce = WebPages.nonce(api.random)
             let answer = PreviewPage.answer(
                 api.setup.webCatalog, products: Array(api.setup.products.values),
-                placementId: segment(context.parameters.get("placement_id")), variationId: segment(context.parameters.get("variation_id")),
-                query: PreviewQuery.read(locale: query.get("locale"), width: query.get("width")), nonce: nonce)
+                placementId: input.path("placement_id"), variationId: input.path("variation_id"),
+                query: PreviewQuery.read(locale: input.query["locale"], width: input.query["width"]), nonce: nonce)
             return response(answer.status, answer.html, nonce: nonce)
         }
-    }
-
-    /// A path parameter as the id it names: the router hands it over still percent-encoded, and
-    /// the dashboard encodes each id (`DashboardPage.previewPath`). Not decodable: taken as is
-    /// (it then names no variation, a 404 page).
-    static func segment(_ raw: String?) -> String {
-        guard let raw else { return "" }
-        return raw.removingPercentEncoding ?? raw
     }
 
     /// The web paywall's headers (no-store, its Content-Security-Policy by the page's nonce), but

@@ -7,14 +7,13 @@ import PaywireModel
 /// the transfers in and out, and its web checkouts, as a page like the results'.
 enum DashboardProfileRoute {
     static func register(on routes: ServerRoutes, api: API) {
-        routes.add(.get, "/dashboard/profiles/{profile_id}", door: .operatorPage(.customersRead)) { _, context in
-            let raw = context.parameters.get("profile_id") ?? ""
-            let profileId = URLComponent.decoded(raw[...]) ?? raw
+        routes.add(.get, "/dashboard/profiles/{profile_id}", door: .operatorPage(.customersRead)) { input in
+            let profileId = input.path("profile_id")
             let view = try await api.setup.store.profileView(profileId)
             let known = view.known || !view.transactions.isEmpty || !view.webPurchases.isEmpty
             return Response(status: known ? .ok : .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: DashboardProfilePage.page(profileId, view, now: api.clock.nowMilliseconds(),
-                                                                                         viewer: context.viewer))))
+                                                                                         viewer: input.viewer))))
         }
     }
 }

@@ -9,24 +9,25 @@ import PaywireWire
 enum DevRoutes {
     static func register(on routes: ServerRoutes, api: API, dev: DevState) {
         let setup = api.setup, store = setup.store
-        routes.add(.post, "/_dev/faults", door: .operator(.development)) { request, _ in
+        routes.add(.post, "/_dev/faults", door: .operator(.development), bodyLimit: bodyLimit) { input in
             do {
-                let faults = try Faults(json: try await body(request))
+                let faults = try Faults(json: input.body)
                 await dev.setFaults(faults)
                 return json(faults.json)
             } catch {
                 return ErrorBody.response(.badRequest, code: "invalid_request", "\(error)")
             }
         }
-        routes.add(.get, "/_dev/faults", door: .operator(.development)) { _, _ in json(await dev.faults.json) }
-        routes.add(.get, "/_dev/stats", door: .operator(.development)) { _, _ in json(await dev.stats) }
-        routes.add(.post, "/_dev/reset", door: .operator(.development)) { _, _ in
+        routes.add(.get, "/_dev/faults", door: .operator(.development)) { _ in json(await dev.faults.json) }
+        routes.add(.get, "/_dev/stats", door: .operator(.development)) { _ in json(await dev.stats) }
+        routes.add(.post, "/_dev/reset", door: .operator(.development)) { _ in
             await dev.reset()
             try await store.reset()
             return json(.object([]))
         }
-        routes.add(.put, "/_dev/profiles/{profile_id}", door: .operator(.development)) { request, context in
-            guard let id = context.parameters.get("profile_id"), let document = try? JSONValue(parsing: try await body(request)) else {
+        routes.add(.put, "/_dev/profiles/{profile_id}", door: .operator(.development), bodyLimit: bodyLimit) { input in
+            let id = input.path("profile_id")
+            guard let document = input.parsed else {
                 return ErrorBody.response(.badRequest, code: "invalid_request", "the body must be a profile as the spec's Profile describes it")
             }
             do {
@@ -36,35 +37,34 @@ enum DevRoutes {
             }
             return json(.object([]))
         }
-        routes.add(.get, "/_dev/events", door: .operator(.development)) { request, _ in
-            let query = request.uri.queryParameters
-            return json(bytes: events(try await store.events(profileId: query.get("profile_id"), name: query.get("name"))))
+        routes.add(.get, "/_dev/events", door: .operator(.development)) { input in
+            json(bytes: events(try await store.events(profileId: input.query["profile_id"], name: input.query["name"])))
         }
-        routes.add(.get, "/_dev/events/summary", door: .operator(.development)) { _, _ in
+        routes.add(.get, "/_dev/events/summary", door: .operator(.development)) { _ in
             let summary = try await store.eventSummary()
             return json(.object([("stored", .int(summary.stored)), ("duplicates", .int(summary.duplicates)), ("batches", .int(summary.batches)),
                                  ("dropped_reported", .int(summary.droppedReported))]))
         }
-        routes.add(.get, "/_dev/notifications", door: .operator(.development)) { _, _ in
+        routes.add(.get, "/_dev/notifications", door: .operator(.development)) { _ in
             json(.object([("notifications", .array(try await store.notificationLog().map { entry in
                 .object([("source", .string(entry.source)), ("notification_id", .string(entry.notificationId)), ("type", .string(entry.type)),
                          ("subtype", entry.subtype.map { .string($0) } ?? .null), ("original_transaction_id", .string(entry.originalTransactionId)),
                          ("profile_id", .string(entry.profileId)), ("outcome", .string(entry.outcome))])
             }))]))
         }
-        routes.add(.get, "/_dev/profile-data", door: .operator(.development)) { request, _ in
-            guard let id = request.uri.queryParameters.get("profile_id"), !id.isEmpty else {
+        routes.add(.get, "/_dev/profile-data", door: .operator(.development)) { input in
+            guard let id = input.query["profile_id"], !id.isEmpty else {
                 return ErrorBody.response(.badRequest, code: "invalid_request", "profile_id is required")
             }
             return json(profileData(try await store.profileData(profileId: id)))
         }
-        routes.add(.get, "/_dev/offers/key", door: .operator(.development)) { _, _ in
+        routes.add(.get, "/_dev/offers/key", door: .operator(.development)) { _ in
             guard let offers = setup.offers else { return ErrorBody.response(.notFound, code: "not_found", "no offer key") }
             return json(.object([("bundle_id", .string(offers.bundleId)), ("key_id", .string(offers.keyId)),
                                  ("public_key_pem", .string(offers.publicKeyPEM))]))
         }
-        routes.add(.get, "/_dev/purchases", door: .operator(.development)) { request, _ in
-            json(.object([("purchases", .array(try await store.purchaseLog(profileId: request.uri.queryParameters.get("profile_id")).map { entry in
+        routes.add(.get, "/_dev/purchases", door: .operator(.development)) { input in
+            json(.object([("purchases", .array(try await store.purchaseLog(profileId: input.query["profile_id"]).map { entry in
                 // The request as sent, with its outcome.
                 guard case .object(var object)? = try? JSONValue(parsing: Array(entry.request.utf8)) else { return .null }
                 object.set("status", .string(entry.status))
@@ -101,9 +101,8 @@ enum DevRoutes {
         return .object([("attributes", attributes), ("integration_identifiers", ids), ("attributions", .object(attributions))])
     }
 
-    static func body(_ request: Request) async throws -> [UInt8] {
-        [UInt8](buffer: try await request.body.collect(upTo: 1 << 20))
-    }
+    /// The largest body a development route takes.
+    static let bodyLimit = 1 << 20
 
     static func json(_ value: JSONValue) -> Response { json(bytes: JSONWriter.encode(value)) }
 

@@ -27,9 +27,7 @@ struct APIOperation: Sendable {
     }
 
     /// The path's parameter names, in order (`{profile_id}` gives `profile_id`).
-    var parameterNames: [String] {
-        path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
-    }
+    var parameterNames: [String] { RouteInput.parameterNames(path) }
 
     /// `METHOD path`, as the spec names the operation.
     var name: String { "\(method.rawValue) \(path)" }

@@ -102,17 +102,16 @@ enum APIRoutes {
     /// over the exact bytes that leave.
     static func register(on routes: ServerRoutes, api: API, maxBodyBytes: Int) {
         for operation in operations {
-            let names = operation.parameterNames
             let signer = operation.signed ? api.setup.responseSigner : nil
-            routes.add(operation.method, operation.path, door: operation.door) { request, context in
+            routes.add(operation.method, operation.path, door: operation.door, bodyLimit: maxBodyBytes) { input in
+                let served = api.serving(input)
                 do {
-                    let input = try await RouteInput.read(request, context, parameterNames: names, limit: maxBodyBytes)
                     let (nonce, trusted) = try signingHeaders(input)
-                    var answer = try await run(operation.read(input), of: operation, api, from: input.clientAddress,
+                    var answer = try await run(operation.read(input), of: operation, served, from: input.clientAddress,
                                                credential: input.header(ProfileCredentials.header))
                     if let signer {
                         try answer.sign(with: signer, nonce: nonce ?? "", trusted: trusted, signedAt: api.clock.nowMilliseconds(),
-                                        method: operation.method.rawValue, path: request.uri.path)
+                                        method: operation.method.rawValue, path: input.requestPath)
                     }
                     return answer.response
                 } catch let problem as RouteInput.Problem {

@@ -14,9 +14,13 @@ struct ServerRoutes {
     let audit: AuditTrail
     let limits: RateGates
 
-    func add(_ method: HTTPRequest.Method, _ path: String, door: Door,
-             _ handler: @escaping @Sendable (Request, ServerContext) async throws -> Response) {
+    /// Adds a route. Its handler is given the request read once (`RouteInput`): the body up to
+    /// `bodyLimit` bytes (nil: the route takes none), the path's parameters percent-decoded, the
+    /// viewer its door let in. A request that cannot be read so is `400 invalid_request`.
+    func add(_ method: HTTPRequest.Method, _ path: String, door: Door, bodyLimit: Int? = nil,
+             _ handler: @escaping @Sendable (RouteInput) async throws -> Response) {
         table.add(method, path)
+        let parameterNames = RouteInput.parameterNames(path)
         let doors = self.doors, audit = self.audit, limits = self.limits
         let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door), limited = door != .anyone
         let credentialHeader = HTTPField.Name(ProfileCredentials.header)
@@ -35,7 +39,12 @@ struct ServerRoutes {
                 if let viewer, let refusal = limits.operatorKey(viewer.keyId) { return refusal }
                 var context = context
                 context.viewer = viewer
-                let response = try await handler(request, context)
+                let response: Response
+                do {
+                    response = try await handler(try await RouteInput.read(request, context, parameterNames: parameterNames, limit: bodyLimit))
+                } catch let problem as RouteInput.Problem {
+                    response = Answer.invalid(problem.message).response
+                }
                 if audited, let viewer {
                     // Decoded as the handler read them, so a search for the customer finds the record.
                     let parameters = context.parameters.map { (String($0.key), URLComponent.decoded($0.value) ?? String($0.value)) }

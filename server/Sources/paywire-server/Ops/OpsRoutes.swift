@@ -10,17 +10,17 @@ enum OpsRoutes {
     static let readinessDeadline = Duration.seconds(2)
 
     static func register(on routes: ServerRoutes, store: any Storage, registry: PrometheusCollectorRegistry) {
-        routes.add(.get, "/healthz", door: .anyone) { _, _ in json(.ok, "{\"status\":\"ok\"}") }
-        routes.add(.get, "/readyz", door: .anyone) { _, context in
+        routes.add(.get, "/healthz", door: .anyone) { _ in json(.ok, "{\"status\":\"ok\"}") }
+        routes.add(.get, "/readyz", door: .anyone) { input in
             do {
                 try await withDeadline(readinessDeadline) { try await store.ping() }
                 return json(.ok, "{\"status\":\"ready\"}")
             } catch {
-                context.logger.warning("not ready: the database did not answer", metadata: ["error": "\(StorageProblem.describe(error))"])
+                input.logger.warning("not ready: the database did not answer", metadata: ["error": "\(StorageProblem.describe(error))"])
                 return json(.serviceUnavailable, "{\"status\":\"not_ready\",\"reason\":\"the database does not answer\"}")
             }
         }
-        routes.add(.get, "/metrics", door: .anyone) { _, _ in
+        routes.add(.get, "/metrics", door: .anyone) { _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }

@@ -14,36 +14,33 @@ import PaywireWire
 /// beacon (`POST /web/{placement_id}/seen`), is an exposure with `platform: web`.
 enum WebPaywallRoute {
     static func register(on routes: ServerRoutes, api: API, web: WebSetup) {
-        routes.add(.get, "/web/{placement_id}", door: .visitor) { request, context in
-            let placementId = context.parameters.get("placement_id") ?? ""
+        routes.add(.get, "/web/{placement_id}", door: .visitor) { input in
+            let served = api.serving(input)
+            let placementId = input.path("placement_id")
             let visitor: WebVisitors.Admitted
             do {
-                visitor = try await WebVisitors(api: api).admit(request.headers[.cookie], from: context.clientAddress)
+                visitor = try await WebVisitors(api: served).admit(input.headers[.cookie], from: input.clientAddress)
             } catch let limited as ProfileDoor.TooManyNew {
                 var response = WebPages.notice(.tooManyRequests, title: "Too many visitors at once",
                                                message: "Too many new visitors came from your network just now. Try again in a minute.",
-                                               nonce: WebPages.nonce(api.random), visitor: nil, web: web)
+                                               nonce: WebPages.nonce(served.random), visitor: nil, web: web)
                 response.headers[.retryAfter] = String(limited.waitSeconds)
                 return response
             }
-            return try await page(api, web, placementId: placementId, visitor: visitor,
-                                  locale: WebLocale.preferred(request.headers[.acceptLanguage], query: request.uri.queryParameters.get("locale")))
+            return try await page(served, web, placementId: placementId, visitor: visitor,
+                                  locale: WebLocale.preferred(input.headers[.acceptLanguage], query: input.query["locale"]))
         }
-        routes.add(.post, "/web/{placement_id}/checkout", door: .visitor) { request, context in
-            let placementId = context.parameters.get("placement_id") ?? ""
-            let form = LoginForm(try await request.body.collect(upTo: WebCheckoutRoute.maxFormBytes))
-            return try await WebCheckoutRoute.checkout(api, web, placementId: placementId, form: form,
-                                                       cookie: request.headers[.cookie], host: request.head.authority)
+        routes.add(.post, "/web/{placement_id}/checkout", door: .visitor, bodyLimit: WebCheckoutRoute.maxFormBytes) { input in
+            try await WebCheckoutRoute.checkout(api.serving(input), web, placementId: input.path("placement_id"), form: LoginForm(input.body),
+                                                cookie: input.headers[.cookie], host: input.authority)
         }
-        routes.add(.post, "/web/{placement_id}/seen", door: .visitor) { request, context in
-            let form = LoginForm(try await request.body.collect(upTo: WebCheckoutRoute.maxFormBytes))
-            return try await seen(api, web, placementId: context.parameters.get("placement_id") ?? "", form: form, cookie: request.headers[.cookie])
+        routes.add(.post, "/web/{placement_id}/seen", door: .visitor, bodyLimit: WebCheckoutRoute.maxFormBytes) { input in
+            try await seen(api.serving(input), web, placementId: input.path("placement_id"), form: LoginForm(input.body), cookie: input.headers[.cookie])
         }
-        routes.add(.get, "/web/{placement_id}/success", door: .visitor) { request, context in
-            try await WebSuccessRoute.success(api, web, placementId: context.parameters.get("placement_id") ?? "",
-                                              sessionId: request.uri.queryParameters.get("session_id"),
-                                              attempt: request.uri.queryParameters.get("attempt").flatMap { Int($0) }.map { max(0, $0) } ?? 0,
-                                              cookie: request.headers[.cookie])
+        routes.add(.get, "/web/{placement_id}/success", door: .visitor) { input in
+            try await WebSuccessRoute.success(api.serving(input), web, placementId: input.path("placement_id"), sessionId: input.query["session_id"],
+                                              attempt: input.query["attempt"].flatMap { Int($0) }.map { max(0, $0) } ?? 0,
+                                              cookie: input.headers[.cookie])
         }
     }
 
