@@ -1,4 +1,5 @@
 import HTTPTypes
+import Logging
 import PaywireWire
 import Testing
 @testable import paywire_server
@@ -8,6 +9,7 @@ import Testing
 /// the profile door and the operation both read.
 @Suite struct APIOperationTests {
     private static let operations = APIRoutes.operations
+    private static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     @Test func everyOperationIsListedOnceByMethodAndPath() {
         let names = Self.operations.map(\.name)
@@ -34,7 +36,7 @@ import Testing
         let unparsable = Array("these bytes are not what the edge parsed".utf8)
         for operation in Self.operations where operation.behindProfileDoor {
             let pathProfile = operation.parameterNames.contains("profile_id") ? "path-p" : nil
-            let input = RouteInput(body: unparsable, parsed: parsed, parameters: pathProfile.map { ["profile_id": $0] } ?? [:])
+            let input = RouteInput(body: unparsable, parsed: parsed, parameters: pathProfile.map { ["profile_id": $0] } ?? [:], logger: Self.logger)
             let expected = (pathProfile.map { [$0] } ?? []) + ["body-p", "record-p"]
             #expect(operation.read(input).profiles == expected, "\(operation.name)")
         }
@@ -44,7 +46,7 @@ import Testing
         for operation in Self.operations where operation.behindProfileDoor {
             let pathProfile = operation.parameterNames.contains("profile_id") ? "path-p" : nil
             let input = RouteInput(body: Array(#"{"profile_id":"body-p"}"#.utf8), parsed: nil,
-                                   parameters: pathProfile.map { ["profile_id": $0] } ?? [:])
+                                   parameters: pathProfile.map { ["profile_id": $0] } ?? [:], logger: Self.logger)
             #expect(operation.read(input).profiles == (pathProfile.map { [$0] } ?? []), "\(operation.name)")
         }
     }

@@ -34,8 +34,7 @@ struct RouteInput: Sendable {
     }
 
     init(body: [UInt8], parsed: JSONValue?, headers: HTTPFields = [:], query: [String: String] = [:], clientAddress: String = "",
-         parameters: [String: String] = [:], viewer: Viewer? = nil, requestPath: String = "", authority: String? = nil,
-         logger: Logger = Logger(label: "paywire.request", factory: { _ in SwiftLogNoOpLogHandler() })) {
+         parameters: [String: String] = [:], viewer: Viewer? = nil, requestPath: String = "", authority: String? = nil, logger: Logger) {
         self.body = body
         self.parsed = parsed
         self.headers = headers
