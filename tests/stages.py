@@ -38,6 +38,8 @@ TEST = [
     Stage("devserver", ["deps"], build=True),
     Stage("check-header"),
     Stage("check-api", ["deps"]),
+    # PaywireWire, PaywireModel and PaywireCore compile in Embedded Swift (make check-embedded).
+    Stage("check-embedded", build=True),
     Stage("harness", ["lib"], build=True),
     Stage("check-exports", ["lib"]),
     Stage("check-needed", ["lib"]),
@@ -100,6 +102,9 @@ FULL = TEST + [
     Stage("conformance-future", ["bindings", "node", "swift-kit", "lib"]),
     Stage("docs-screens", ["docs-check"]),
     Stage("corpus-full", ["harness", "conformance-matrix"]),
+    # The corpus and the ABI vectors (a client freed with work in flight among them) on a library
+    # and C runner built with AddressSanitizer: a build of its own (make corpus-asan).
+    Stage("corpus-asan", ["deps"], build=True),
     # The integration suite, the outbox's kill test and the A/B check again, on PostgreSQL
     # (make test meets PostgreSQL in replica-test): four minutes of a make test's fifteen.
     Stage("integration-postgres", ["lib", "devserver"]),

@@ -108,6 +108,8 @@ final class ClientHandle: Sendable {
         state.withLock { state in  // waits for a call in progress
             state.closed = true
             state.client.releaseFiles()
+            // Breaks the cycles the parts' pending replies make (each holds the part that asked).
+            state.client.tearDown()
         }
         bridge.close()
         transport?.close()

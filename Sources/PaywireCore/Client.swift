@@ -12,6 +12,8 @@ public final class Client {
     let log: Log
     let calls: Calls
     let timers: Timers
+    /// Held for `tearDown`, which drops its alarms.
+    let accessClock: AccessClock
     let broker: HostRequestBroker
     let backpressure: Backpressure
     let store: StoreGateway
@@ -55,6 +57,7 @@ public final class Client {
                                   httpTransport: httpTransport, files: files, clock: clock, random: random, signatures: signatures)
         (log, calls, timers, broker, store, backend) = (runtime.log, runtime.calls, runtime.timers, runtime.broker, runtime.store, runtime.backend)
         backpressure = runtime.backpressure
+        accessClock = runtime.accessClock
         var bundle: FallbackBundle?
         if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
         let served = ServedPaywalls()

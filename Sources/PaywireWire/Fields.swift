@@ -121,7 +121,7 @@ package struct Fields {
     where T.RawValue == String, T: CaseIterable {
         guard let text = try optionalString(key) else { return nil }
         guard let value = T(rawValue: text) else {
-            let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
+            let allowed = T.allCases.map { $0.rawValue }.joined(separator: ", ")
             throw WireError.wrongParam(fieldPath(key), "'\(text)' is not one of: \(allowed)")
         }
         return value

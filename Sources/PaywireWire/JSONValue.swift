@@ -48,7 +48,7 @@ public struct JSONObject: Equatable, Sendable {
     }
 
     /// The member names, in order.
-    public var keys: [String] { members.map(\.key) }
+    public var keys: [String] { members.map { $0.key } }
 
     /// Appends or replaces a member.
     public mutating func set(_ key: String, _ value: JSONValue) {

@@ -18,7 +18,7 @@ extension Outbox {
         guard queued > 0 else { return .done(Outbox.flushed) }
         let (token, outcome) = try calls.promise("flush_analytics", waitsOnHost: backend.carriedByHost,
                                                  budget: timeoutMilliseconds)
-        let deadline = timers.schedule(after: timeoutMilliseconds) { [weak self] in self?.flushDeadlinePassed(token) }
+        let deadline = timers.schedule(after: timeoutMilliseconds) { [self] in self.flushDeadlinePassed(token) }
         waiters.append(FlushWaiter(callToken: token, upToSeq: store.nextSeq(in: .events) - 1, deadlineToken: deadline))
         drive(.events) { $0.flushRequested(queued: queued) }
         return outcome
@@ -133,8 +133,8 @@ extension Outbox {
             case .send(let selection): send(selection, in: lane)
             case .schedule(let timer, let milliseconds):
                 if let old = lanes[lane]?.timerTokens[timer] { timers.cancel(old) }
-                lanes[lane]?.timerTokens[timer] = timers.schedule(after: milliseconds) { [weak self] in
-                    self?.deliveryTimerFired(lane, timer)
+                lanes[lane]?.timerTokens[timer] = timers.schedule(after: milliseconds) { [self] in
+                    self.deliveryTimerFired(lane, timer)
                 }
             case .cancel(let timer):
                 if let old = lanes[lane]?.timerTokens.removeValue(forKey: timer) { timers.cancel(old) }
@@ -170,15 +170,15 @@ extension Outbox {
         let number = nextBatch
         nextBatch += 1
         lanes[lane]?.inFlight = InFlight(number: number, records: records, droppedReported: dropped)
-        let ids = records.map(\.eventId)
+        let ids = records.map { $0.eventId }
         drive(lane) { $0.sent(ids) }
-        let body = lane == .events ? EventBatch.encode(records.map(\.body), droppedCount: dropped) : records[0].body
+        let body = lane == .events ? EventBatch.encode(records.map { $0.body }, droppedCount: dropped) : records[0].body
         let (method, route) = lane == .events ? ("POST", "events") : Outbox.route(of: records[0])
         // A purchase's and an identity's answers carry the profile: their signatures are checked.
         let carriesAccess = lane == .purchases && (records[0].kind == .money || records[0].kind == .identity)
         backend.send(method: method, url: backend.url(route: route), headers: [("accept", "application/json")], body: body,
-                     carriesAccess: carriesAccess, profileId: profileId, keepsCredential: records[0].kind != .identity) { [weak self] outcome in
-            self?.batchAnswered(lane, number, outcome)
+                     carriesAccess: carriesAccess, profileId: profileId, keepsCredential: records[0].kind != .identity) { [self] outcome in
+            self.batchAnswered(lane, number, outcome)
         }
     }
 

@@ -70,11 +70,14 @@ final class AccessClock {
         timers.cancel(alarm.timer)
     }
 
+    /// Drops every alarm without ringing it (the client is being freed).
+    func cancelAll() { alarms.removeAll() }
+
     private func arm(_ token: UInt64) {
         guard var alarm = alarms[token] else { return }
         timers.cancel(alarm.timer)
         let delay = min(max(0, alarm.time - now()), AccessClock.longestTimer)
-        alarm.timer = timers.schedule(after: delay) { [weak self] in self?.ring(token) }
+        alarm.timer = timers.schedule(after: delay) { [self] in self.ring(token) }
         alarms[token] = alarm
     }
 

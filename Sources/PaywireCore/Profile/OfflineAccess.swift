@@ -31,7 +31,7 @@ final class OfflineAccess {
         latestAsk = (profileId, backendAnswers)
         guard !inFlight else { return }
         inFlight = true
-        let answered: StoreReply = { [weak self] outcome in self?.answered(outcome, reason: reason, reply: reply) }
+        let answered: StoreReply = { [self] outcome in self.answered(outcome, reason: reason, reply: reply) }
         if let now = store.start(.currentEntitlements, origin: nil, reply: answered) { answered(now) }
     }
 
@@ -52,7 +52,7 @@ final class OfflineAccess {
                 log(.warn, "the store says the user owns '\(id)', to which the product-to-access-level map the device last received gives no access level: it grants nothing offline",
                     details: [("product_id", .string(id))])
             }
-            for note in decisions.compactMap(\.note) { log(.info, note) }
+            for note in decisions.compactMap({ $0.note }) { log(.info, note) }
             reply(decisions)
         }
     }

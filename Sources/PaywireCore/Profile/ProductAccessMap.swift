@@ -28,7 +28,7 @@ final class ProductAccessMap {
 
     /// Learns what every variation of `placement` says of its products.
     func learn(_ placement: Placement<Variation>) {
-        learn(placement.audiences.flatMap { $0.variations.flatMap(\.products) })
+        learn(placement.audiences.flatMap { $0.variations.flatMap { $0.products } })
     }
 
     /// Learns what `products` say, in order; kept when it changed the map.

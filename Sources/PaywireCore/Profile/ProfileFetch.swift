@@ -42,10 +42,13 @@ final class ProfileFetch {
         let knownTag = etag?.profileId == profileId ? etag?.value : nil
         backend.send(method: "GET", url: backend.url("profiles", profileId),
                      headers: RemoteSource.headers(profileId: profileId, etag: knownTag), carriesAccess: true,
-                     profileId: profileId) { [weak self] outcome in
-            self?.answered(profileId, outcome)
+                     profileId: profileId) { [self] outcome in
+            self.answered(profileId, outcome)
         }
     }
+
+    /// Drops the replies waiting for the fetch in flight, unanswered (the client is being freed).
+    func cancelAll() { inFlight = nil }
 
     /// The profile of `etag` was kept: the next fetch may be answered 304 for it. An answer that
     /// could not be kept is not remembered as seen.

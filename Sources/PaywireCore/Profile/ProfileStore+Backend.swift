@@ -13,10 +13,9 @@ extension ProfileStore {
     func refreshFromBackend(asksStoreOnFailure: Bool = true, then: @escaping (WireError?) -> Void) {
         guard let fetch else { return }
         let profileId = self.profileId
-        // The reply reaches the fetch through `self`, never by capturing it: the fetch keeps
-        // this closure until its answer, and a client closed before then would keep both.
-        fetch.fetch(profileId) { [weak self] outcome in
-            guard let self else { return }
+        // The reply holds `self` and reaches the fetch through it: the fetch keeps this closure
+        // until its answer, or until the client's `tearDown()` drops it.
+        fetch.fetch(profileId) { [self] outcome in
             switch outcome {
             case .fetched(let snapshot, let etag, let trust):
                 if let error = applyBackend(snapshot, profileId: profileId, trust: trust) { return then(error) }

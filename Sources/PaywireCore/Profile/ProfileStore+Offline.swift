@@ -12,8 +12,8 @@ extension ProfileStore {
     /// since the latest ask. Nothing without a transport.
     func askStoreForAccess(reason: String) {
         guard let offline else { return }
-        offline.ask(for: profileId, backendAnswers: backendAnswers, reason: reason) { [weak self] decisions in
-            guard let self, let asked = self.offline?.latestAsk else { return }
+        offline.ask(for: profileId, backendAnswers: backendAnswers, reason: reason) { [self] decisions in
+            guard let asked = self.offline?.latestAsk else { return }
             guard asked.profileId == self.profileId, asked.backendAnswers == self.backendAnswers else {
                 self.log(.debug, "the store's current entitlements came after the backend's answer: the backend's stands",
                          details: [("reason", .string(reason))])

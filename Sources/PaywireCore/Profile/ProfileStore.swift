@@ -360,7 +360,7 @@ final class ProfileStore {
     private func setNextAccessAlarm(now: Int) {
         if let accessAlarm { accessClock.cancelAlarm(accessAlarm) }
         accessAlarm = current.nextAccessChange(after: now).map { time in
-            accessClock.setAlarm(at: time) { [weak self] in self?.accessTimeCame() }
+            accessClock.setAlarm(at: time) { [self] in self.accessTimeCame() }
         }
     }
 

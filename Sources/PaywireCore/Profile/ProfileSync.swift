@@ -46,11 +46,11 @@ final class ProfileSync {
     }
 
     private func wait(on backend: Backend, method: String, loadTimeout: Double, strict: Bool) throws(WireError) -> CallOutcome {
-        let (token, outcome, budget) = try backend.promise(method, loadTimeout: loadTimeout) { [weak self] in
-            self?.answer($0, failure: WireError(.timeout, "the backend did not answer within the load_timeout budget"))
+        let (token, outcome, budget) = try backend.promise(method, loadTimeout: loadTimeout) { [self] in
+            self.answer($0, failure: WireError(.timeout, "the backend did not answer within the load_timeout budget"))
         }
         waiting[token] = (budget, strict)
-        profiles.refreshFromBackend { [weak self] failure in self?.answer(token, failure: failure) }
+        profiles.refreshFromBackend { [self] failure in self.answer(token, failure: failure) }
         return outcome
     }
 

@@ -98,11 +98,14 @@ final class PurchaseLedger: PurchaseAnswers {
     /// profile is then the backend's), or nil when none came within `milliseconds`: the record
     /// keeps going to the backend, and its verdict still applies when it comes.
     func awaitVerdict(_ transactionId: String, within milliseconds: Int, reply: @escaping (PurchaseVerdict?) -> Void) {
-        let timer = timers.schedule(after: milliseconds) { [weak self] in
-            self?.verdictWaiters.removeValue(forKey: transactionId)?.reply(nil)
+        let timer = timers.schedule(after: milliseconds) { [self] in
+            self.verdictWaiters.removeValue(forKey: transactionId)?.reply(nil)
         }
         verdictWaiters[transactionId] = (timer, reply)
     }
+
+    /// Drops every wait for a verdict, unanswered (the client is being freed).
+    func cancelAll() { verdictWaiters.removeAll() }
 
     private func tellVerdict(_ transactionId: String, _ verdict: PurchaseVerdict) {
         guard let waiter = verdictWaiters.removeValue(forKey: transactionId) else { return }
@@ -150,7 +153,7 @@ final class PurchaseLedger: PurchaseAnswers {
         guard deadlines[id] == nil else { return }
         let delay = max(0, transaction.purchasedAt + acknowledgeAfter - profiles.accessNow())
         var deadline = StoreDeadline(transaction: transaction, consumable: type == .consumable)
-        deadline.timer = timers.schedule(after: delay) { [weak self] in self?.acknowledgeDeadlinePassed(id) }
+        deadline.timer = timers.schedule(after: delay) { [self] in self.acknowledgeDeadlinePassed(id) }
         deadlines[id] = deadline
     }
 

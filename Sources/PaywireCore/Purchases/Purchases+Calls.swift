@@ -32,7 +32,7 @@ extension Purchases {
         if case .now(.purchase(let outcome)) = plan { return answer(bought, outcome, token: nil) }
         let (token, promised) = try calls.promise("make_purchase", waitsOnHost: Purchases.asksHost(plan), budget: budget(plan))
         callsInFlight[token] = .purchase(bought)
-        let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(token, $0) }
+        let reply: StoreReply = { [self] in self.purchaseCallReplied(token, $0) }
         if let outcome = store.carry(plan, operation, origin: nil, reply: reply) { purchaseCallReplied(token, outcome) }
         return promised
     }
@@ -47,7 +47,7 @@ extension Purchases {
         let (token, promised) = try calls.promise("make_purchase", waitsOnHost: waitsOnHost, budget: backend.requestTimeout + budget(plan))
         purchaseStarting(bought)
         callsInFlight[token] = .purchase(bought)
-        sign(offer, for: bought) { [weak self] result in self?.offerSigned(token, result) }
+        sign(offer, for: bought) { [self] result in self.offerSigned(token, result) }
         return promised
     }
 
@@ -62,7 +62,7 @@ extension Purchases {
         case .success(let signedProduct):
             callsInFlight[callToken] = .purchase(signedProduct)
             let operation = StoreOperation.purchase(signedProduct)
-            let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(callToken, $0) }
+            let reply: StoreReply = { [self] in self.purchaseCallReplied(callToken, $0) }
             if let outcome = store.start(operation, origin: nil, reply: reply) { purchaseCallReplied(callToken, outcome) }
         }
     }
@@ -79,7 +79,7 @@ extension Purchases {
             || (backend == nil && store.describesProductsOnlyAfterFetch)
         let (token, promised) = try calls.promise("restore_purchases", waitsOnHost: waitsOnHost, budget: 2 * budget(plan))
         callsInFlight[token] = .restore
-        let reply: StoreReply = { [weak self] in self?.purchaseCallReplied(token, $0) }
+        let reply: StoreReply = { [self] in self.purchaseCallReplied(token, $0) }
         if let outcome = store.carry(plan, .restore, origin: nil, reply: reply) { purchaseCallReplied(token, outcome) }
         return promised
     }
@@ -93,7 +93,7 @@ extension Purchases {
         case (.restore, .restore(.failed(let error))):
             calls.complete(callToken, .failure(error))
         case (.restore, .restore(.restored(let productIds, let transactions))):
-            let reply: RestoreReply = { [weak self] result in self?.restoreCallSettled(callToken, result) }
+            let reply: RestoreReply = { [self] result in self.restoreCallSettled(callToken, result) }
             if let result = settleRestore(productIds: productIds, transactions: transactions, reply: reply) {
                 restoreCallSettled(callToken, result)
             }
@@ -148,8 +148,7 @@ extension Purchases {
             }
             (callToken, promised) = (promise.token, promise.outcome)
         }
-        ledger.awaitVerdict(transaction.transactionId, within: budget) { [weak self] verdict in
-            guard let self else { return }
+        ledger.awaitVerdict(transaction.transactionId, within: budget) { [self] verdict in
             switch verdict {
             case .refused(let status, let code, let message)?:
                 self.calls.complete(callToken, .failure(Purchases.refusedTestPurchase(transaction, status: status, code: code, message: message)))

@@ -38,8 +38,7 @@ extension Purchases {
             return
         }
         backend.send(method: "POST", url: backend.url(route: "restores"), headers: [("accept", "application/json")],
-                     body: claim.encode(), carriesAccess: true, profileId: claim.profileId) { [weak self] outcome in
-            guard let self else { return }
+                     body: claim.encode(), carriesAccess: true, profileId: claim.profileId) { [self] outcome in
             switch self.restoreAnswered(outcome, adding: answers) {
             case .failure(let error): reply(.failure(error))
             case .success(let gathered): self.sendRestore(claims.dropFirst(), productIds: productIds, answers: gathered, reply: reply)

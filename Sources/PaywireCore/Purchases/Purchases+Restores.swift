@@ -20,8 +20,7 @@ extension Purchases {
         }
         let undescribed = productIds.filter { catalog.product($0) == nil }
         if !undescribed.isEmpty && store.describesProductsOnlyAfterFetch {
-            let lookup: StoreReply = { [weak self] outcome in
-                guard let self else { return }
+            let lookup: StoreReply = { [self] outcome in
                 reply(self.lookedUp(outcome, productIds: productIds, transactions: transactions))
             }
             guard let outcome = store.start(.fetchProducts(undescribed), origin: nil, reply: lookup) else { return nil }

@@ -22,7 +22,7 @@ struct SubscriptionUpdate: Equatable, Sendable {
         }
         oldVendorProductId = try fields.identifier("old_vendor_product_id")
         guard let mode = try fields.optionalEnum("replacement_mode", ReplacementMode.self) else {
-            let allowed = ReplacementMode.allCases.map(\.rawValue).joined(separator: ", ")
+            let allowed = ReplacementMode.allCases.map { $0.rawValue }.joined(separator: ", ")
             throw WireError.wrongParam(fields.fieldPath("replacement_mode"), "is required (one of: \(allowed))")
         }
         replacementMode = mode

@@ -36,8 +36,8 @@ final class WebRedemptions {
             throw WireError(.invalidState, "redeem_web_purchase needs a backend, and no transport is configured")
         }
         let profileId = profiles.profileId
-        let (callToken, outcome, budget) = try backend.promise("redeem_web_purchase", loadTimeout: loadTimeout) { [weak self] in
-            self?.answer($0, .failure(WireError(.timeout, "the backend did not answer the redemption within the load_timeout budget")))
+        let (callToken, outcome, budget) = try backend.promise("redeem_web_purchase", loadTimeout: loadTimeout) { [self] in
+            self.answer($0, .failure(WireError(.timeout, "the backend did not answer the redemption within the load_timeout budget")))
         }
         waiting[callToken] = budget
         var body = JSONWriter(reservingCapacity: 128)
@@ -46,8 +46,7 @@ final class WebRedemptions {
             writer.member("profile_id", profileId)
         }
         backend.send(method: "POST", url: backend.url(route: "redemptions"), headers: [("accept", "application/json")],
-                     body: body.bytes, carriesAccess: true, profileId: profileId) { [weak self] outcome in
-            guard let self else { return }
+                     body: body.bytes, carriesAccess: true, profileId: profileId) { [self] outcome in
             answer(callToken, answered(outcome, profileId: profileId))
         }
         return outcome

@@ -69,6 +69,10 @@ final class Backend {
         self.accessClock = accessClock
     }
 
+    /// Drops the replies of the built-in client's requests in flight (the client is being
+    /// freed): a later answer finds none.
+    func cancelAll() { exchanges.removeAll() }
+
     /// `{base_url}/v1/{collection}/{id}`, the id percent-encoded as one path segment.
     func url(_ collection: String, _ id: String) -> String { url(route: "\(collection)/\(Backend.pathSegment(id))") }
 
@@ -142,8 +146,8 @@ final class Backend {
                 signed = (nonce, url.hasPrefix(transport.baseURL) ? String(url.dropFirst(transport.baseURL.count)) : url,
                           keepsCredential ? profileId : nil)
             }
-            answered = { [weak self] outcome in
-                guard let self, let signed, case .response(let response) = outcome, response.carriesAccess else { return kept(outcome) }
+            answered = { [self] outcome in
+                guard let signed, case .response(let response) = outcome, response.carriesAccess else { return kept(outcome) }
                 kept(verified(response, method: method, nonce: signed.nonce, path: signed.path, about: signed.about))
             }
         } else {

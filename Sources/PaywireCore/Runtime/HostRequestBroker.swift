@@ -42,9 +42,17 @@ enum HostOutcome: Sendable {
 typealias HostReply = (HostOutcome) -> Void
 
 /// What a host request is about, written into its event beside the kind (a paywall view names
-/// itself), so the host can route it. The broker knows no more of it than this.
-protocol HostRequestOrigin {
-    func writeOrigin(to writer: inout JSONWriter)
+/// itself), so the host can route it: one member, its value already encoded by the part that
+/// asks. The broker knows no more of it than this. A value, not a protocol: Embedded Swift has
+/// no existentials of protocols that are not class-bound.
+struct HostRequestOrigin: Sendable {
+    let key: String
+    let value: [UInt8]
+
+    func write(to writer: inout JSONWriter) {
+        writer.key(key)
+        writer.raw(value)
+    }
 }
 
 /// The open host requests of one client: each is emitted as a `host_request` event with a
@@ -97,18 +105,18 @@ final class HostRequestBroker {
         let id = "req-\(nextId)"
         nextId += 1
         if let refusal = backpressure.refusal(of: "host request \(kind.rawValue)") {
-            let token = timers.schedule(after: 0) { [weak self] in self?.deadlinePassed(id) }
+            let token = timers.schedule(after: 0) { [self] in self.deadlinePassed(id) }
             pending[id] = Pending(kind: kind, reply: reply, deadlineToken: token, refusal: refusal)
             return id
         }
-        let deadline = timers.schedule(after: timeout) { [weak self] in self?.deadlinePassed(id) }
+        let deadline = timers.schedule(after: timeout) { [self] in self.deadlinePassed(id) }
         pending[id] = Pending(kind: kind, reply: reply, deadlineToken: deadline)
         let timeout = self.timeout
         sink.emit(Event("host_request") { writer in
             writer.member("request_id", id)
             writer.member("kind", kind.rawValue)
             writer.member("timeout_ms", timeout)
-            origin?.writeOrigin(to: &writer)
+            origin?.write(to: &writer)
             writer.key("payload")
             writer.object(payload)
         })
@@ -131,6 +139,13 @@ final class HostRequestBroker {
         request.reply(.answered(answer))
         return .delivered
     }
+
+    /// Drops every open request without replying (the client is being freed): the replies,
+    /// and the parts they hold, are released; a later answer finds no request.
+    func cancelAll() { pending.removeAll() }
+
+    /// How many requests wait for the host's answer.
+    var openCount: Int { pending.count }
 
     /// The deadline of `requestId` passed: it fails with `timeout` (or `busy`, when it was
     /// refused), and its id is remembered.

@@ -2,8 +2,9 @@ import PaywireModel
 import PaywireWire
 
 /// The client's timers. The part that sets one hands over the work to run when it fires (a
-/// closure that holds the part weakly); the runtime runs it without knowing whose it is. A
-/// token per timer, so a firing that was cancelled (or fires twice) does nothing.
+/// closure that holds the part); the runtime runs it without knowing whose it is. A token per
+/// timer, so a firing that was cancelled (or fires twice) does nothing. The timers own the work
+/// until it runs, is cancelled, or the client is torn down (`cancelAll`).
 final class Timers {
     private var pending: [UInt64: () -> Void] = [:]
     private var nextToken: UInt64 = 1
@@ -27,4 +28,11 @@ final class Timers {
 
     /// Runs the work of a firing, once; nothing when it was cancelled or already ran.
     func fire(_ token: UInt64) { pending.removeValue(forKey: token)?() }
+
+    /// Drops the work of every timer without running it (the client is being freed): the
+    /// parts the work holds are released, and a later firing does nothing.
+    func cancelAll() { pending.removeAll() }
+
+    /// How many timers are set and not yet fired or cancelled.
+    var count: Int { pending.count }
 }

@@ -56,7 +56,7 @@ final class PaywallProducts {
         let method = answer == .products ? "get_paywall_products" : "get_remote_config"
         let (token, promised) = try calls.promise(method, waitsOnHost: true, budget: 2 * store.hostTimeout)
         waiting[token] = call
-        if let outcome = store.carry(plan, operation, origin: nil, reply: { [weak self] in self?.storeReplied(token, $0) }) {
+        if let outcome = store.carry(plan, operation, origin: nil, reply: { [self] in self.storeReplied(token, $0) }) {
             storeReplied(token, outcome)
         }
         return promised
@@ -76,7 +76,7 @@ final class PaywallProducts {
             }
             call.loaded = found
             waiting[callToken] = call
-            let reply: StoreReply = { [weak self] in self?.storeReplied(callToken, $0) }
+            let reply: StoreReply = { [self] in self.storeReplied(callToken, $0) }
             if let settled = store.start(.refreshEligibility(unsettled), origin: nil, reply: reply) {
                 storeReplied(callToken, settled)
             }
@@ -102,7 +102,7 @@ final class PaywallProducts {
 
     /// Products with an intro offer whose eligibility the store has not settled.
     private static func unsettled(_ products: [StoreProduct]) -> [String] {
-        products.filter { $0.introOffer != nil && $0.eligibility == .unknown }.map(\.vendorProductId)
+        products.filter { $0.introOffer != nil && $0.eligibility == .unknown }.map { $0.vendorProductId }
     }
 
     private func response(_ call: Waiting, found: [StoreProduct]) -> CallResponse {

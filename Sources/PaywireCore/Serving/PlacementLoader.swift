@@ -59,8 +59,8 @@ final class PlacementLoader {
         }
         guard let backend else { throw WireError(.internal, "a placement without a backend was not served at once") }
         let waiterId = nextWaiter
-        let (token, outcome, budget) = try backend.promise(method, loadTimeout: request.loadTimeout) { [weak self] _ in
-            self?.budgetExpired(waiter: waiterId, key: key)
+        let (token, outcome, budget) = try backend.promise(method, loadTimeout: request.loadTimeout) { [self] _ in
+            self.budgetExpired(waiter: waiterId, key: key)
         }
         let calls = self.calls
         wait(Waiter(id: waiterId, reply: { calls.complete(token, respond($0)) }, locale: locale, choice: choice, budgetToken: budget),
@@ -83,14 +83,17 @@ final class PlacementLoader {
         }
         guard let backend else { return .failed(WireError(.internal, "a placement without a backend was not served at once")) }
         let waiterId = nextWaiter
-        let budget = timers.schedule(after: Int(PlacementRequest.defaultLoadTimeout * 1000)) { [weak self] in
-            self?.budgetExpired(waiter: waiterId, key: key)
+        let budget = timers.schedule(after: Int(PlacementRequest.defaultLoadTimeout * 1000)) { [self] in
+            self.budgetExpired(waiter: waiterId, key: key)
         }
         wait(Waiter(id: waiterId, reply: reply, locale: locale, choice: .byAudience, budgetToken: budget), for: key, backend: backend)
         return nil
     }
 
     /// The one rule for the locale of a request that names none: the config's.
+    /// Drops every waiter of a fetch in flight, unanswered (the client is being freed).
+    func cancelAll() { fetches.removeAll() }
+
     private func locale(_ requested: String?) -> String? { requested ?? defaultLocale }
 
     /// The answer that needs no network: the bundle's when there is no backend, the cached copy
@@ -135,8 +138,8 @@ final class PlacementLoader {
         }
         fetches[key] = [waiter]
         backend.send(method: "GET", url: backend.url(key.kind.collection, key.id),
-                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cache.entry(key)?.etag)) { [weak self] outcome in
-            self?.backendAnswered(key, outcome)
+                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cache.entry(key)?.etag)) { [self] outcome in
+            self.backendAnswered(key, outcome)
         }
     }
 

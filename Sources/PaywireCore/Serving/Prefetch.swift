@@ -91,7 +91,7 @@ final class PrefetchRun {
     var response: CallResponse {
         let done = outcomes.compactMap { $0 }
         var seen = Set<String>()
-        let all = done.flatMap(\.assetURLs).filter { seen.insert($0).inserted }
+        let all = done.flatMap { $0.assetURLs }.filter { seen.insert($0).inserted }
         return .success { writer in
             writer.object { writer in
                 writer.key("placements")

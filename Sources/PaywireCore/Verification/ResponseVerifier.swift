@@ -54,7 +54,7 @@ final class ResponseVerifier {
     func requestHeaders() -> (nonce: String, headers: [(name: String, value: String)]) {
         let nonce = Base64.encode(random.bytes(ResponseVerifier.nonceBytes))
         return (nonce, [(ResponseSignature.nonceHeader, nonce),
-                        (ResponseSignature.keyIdsHeader, config.publicKeys.map(\.id).joined(separator: ","))])
+                        (ResponseSignature.keyIdsHeader, config.publicKeys.map { $0.id }.joined(separator: ","))])
     }
 
     /// Checks `response` to the request `method path` sent with `nonce`; an answer that carries a

@@ -86,7 +86,7 @@ final class OnboardingViews {
                 // The paywall comes as any get_paywall's would: at once from the bundle, or
                 // when the backend (or the budget) answers.
                 let request = OnboardingPaywallRequest(viewId: machine.info.id, actionId: actionId, meta: meta)
-                let reply: (PlacementAnswer) -> Void = { [weak self] answer in self?.placementLoaded(request, answer) }
+                let reply: (PlacementAnswer) -> Void = { [self] answer in self.placementLoaded(request, answer) }
                 if let answer = loader.warm(actionId, locale: machine.locale, reply: reply) { placementLoaded(request, answer) }
             }
         }

@@ -101,8 +101,8 @@ final class PaywallViews {
     /// Starts a store operation; its outcome goes to the machine as the outcome of `asked`
     /// (the product the machine chose, before any offer was signed onto it).
     private func startStore(_ operation: StoreOperation, as asked: StoreOperation, on view: ViewInfo) {
-        let reply: StoreReply = { [weak self] outcome in self?.storeReplied(view.id, asked, outcome) }
-        if let outcome = store.start(operation, origin: view, reply: reply) {
+        let reply: StoreReply = { [self] outcome in self.storeReplied(view.id, asked, outcome) }
+        if let outcome = store.start(operation, origin: view.origin, reply: reply) {
             storeReplied(view.id, asked, outcome)
         }
     }
@@ -110,10 +110,10 @@ final class PaywallViews {
     /// A view purchase with an offer: the backend signs it first; a refusal is the purchase's
     /// failure, as the store's would be.
     private func signThenBuy(_ bought: ViewProduct, _ offer: PurchaseOffer, on view: ViewInfo) {
-        purchases.sign(offer, for: bought) { [weak self] result in
+        purchases.sign(offer, for: bought) { [self] result in
             switch result {
-            case .success(let signed): self?.startStore(.purchase(signed), as: .purchase(bought), on: view)
-            case .failure(let error): self?.storeReplied(view.id, .purchase(bought), .purchase(.failed(error)))
+            case .success(let signed): self.startStore(.purchase(signed), as: .purchase(bought), on: view)
+            case .failure(let error): self.storeReplied(view.id, .purchase(bought), .purchase(.failed(error)))
             }
         }
     }
@@ -131,8 +131,8 @@ final class PaywallViews {
             case .store(let operation):
                 startStore(operation, as: operation, on: view)
             case .ask(let question):
-                broker.ask(question.kind, origin: view, payload: question.writePayload) { [weak self] outcome in
-                    self?.hostAnswered(view.id, question, outcome)
+                broker.ask(question.kind, origin: view.origin, payload: question.writePayload) { [self] outcome in
+                    self.hostAnswered(view.id, question, outcome)
                 }
             case .purchaseStarting(let product):
                 purchases.purchaseStarting(product)
@@ -140,12 +140,12 @@ final class PaywallViews {
                 let error = purchases.settle(outcome, productId: bought.productId, product: bought.product, paywall: bought.paywall)
                 try? handle(view.id) { machine in machine.purchaseSettled(bought, outcome, error: error) }
             case .settleRestore(let productIds, let transactions):
-                let reply: RestoreReply = { [weak self] result in self?.restoreSettled(view.id, result) }
+                let reply: RestoreReply = { [self] result in self.restoreSettled(view.id, result) }
                 if let result = purchases.settleRestore(productIds: productIds, transactions: transactions, reply: reply) {
                     restoreSettled(view.id, result)
                 }
             case .schedule(let timer, let milliseconds):
-                timers.schedule(after: milliseconds) { [weak self] in self?.timerFired(view.id, timer) }
+                timers.schedule(after: milliseconds) { [self] in self.timerFired(view.id, timer) }
             case .countPresentation:
                 // The view is on screen whatever happens here: a count not kept is reported, not
                 // a failure of the call that reported the appearance.

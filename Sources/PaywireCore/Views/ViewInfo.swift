@@ -28,10 +28,11 @@ struct ViewInfo: Sendable {
 }
 
 /// A host request a view makes names it: `"view": {...}`.
-extension ViewInfo: HostRequestOrigin {
-    func writeOrigin(to writer: inout JSONWriter) {
-        writer.key("view")
+extension ViewInfo {
+    var origin: HostRequestOrigin {
+        var writer = JSONWriter()
         write(to: &writer)
+        return HostRequestOrigin(key: "view", value: writer.bytes)
     }
 }
 

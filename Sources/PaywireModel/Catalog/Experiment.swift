@@ -25,7 +25,7 @@ public struct Experiment: Sendable {
                     abTestName: audience.abTestName,
                     placementAudienceVersionId: audience.placementAudienceVersionId,
                     variations: audience.variations.map { ($0.variationId, $0.weight) })
-                experiment.holdoutVariationIds = Set(audience.variations.filter(\.holdout).map(\.variationId))
+                experiment.holdoutVariationIds = Set(audience.variations.filter { $0.holdout }.map { $0.variationId })
                 experiments.append(experiment)
             }
             result[id] = experiments

@@ -15,17 +15,17 @@ package struct LanguageTag: Equatable, Sendable {
     /// Nil for an empty tag or one whose first subtag is not a language (2 to 8 letters).
     package init?(_ text: String) {
         let subtags = text.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
-        guard let language = subtags.first, (2...8).contains(language.count), language.allSatisfy(\.isASCIILetter) else {
+        guard let language = subtags.first, (2...8).contains(language.count), language.allSatisfy({ $0.isASCIILetter }) else {
             return nil
         }
         var rest = subtags.dropFirst()
         var script: String?
-        if let next = rest.first, next.count == 4, next.allSatisfy(\.isASCIILetter) {
+        if let next = rest.first, next.count == 4, next.allSatisfy({ $0.isASCIILetter }) {
             script = next
             rest = rest.dropFirst()
         }
         var region: String?
-        if let next = rest.first, (next.count == 2 && next.allSatisfy(\.isASCIILetter)) || (next.count == 3 && next.allSatisfy(\.isASCIIDigit)) {
+        if let next = rest.first, (next.count == 2 && next.allSatisfy({ $0.isASCIILetter })) || (next.count == 3 && next.allSatisfy({ $0.isASCIIDigit })) {
             region = next
         }
         self.normalized = subtags.joined(separator: "-")

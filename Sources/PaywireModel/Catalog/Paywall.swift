@@ -43,7 +43,7 @@ package struct PaywallReference: Equatable, Sendable {
     package let variationId: String
     package let abTestName: String
     package let products: [ProductReference]
-    package var productIds: [String] { products.map(\.vendorProductId) }
+    package var productIds: [String] { products.map { $0.vendorProductId } }
     /// The offer each product is sold with, where the paywall names one (Google Play).
     package var offerIds: [String: String] {
         var ids: [String: String] = [:]

@@ -29,7 +29,7 @@ package struct Variation: WeightedVariation, Equatable {
     package let paywallName: String
     package let weight: Int
     package let products: [ProductReference]
-    package var productIds: [String] { products.map(\.vendorProductId) }
+    package var productIds: [String] { products.map { $0.vendorProductId } }
     package let remoteConfigs: [RemoteConfig]
     /// Whether a successful purchase dismisses the view (reason `purchased`).
     package var dismissOnPurchase = true

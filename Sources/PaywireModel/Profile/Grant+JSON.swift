@@ -151,7 +151,7 @@ package struct GrantJSON {
     package func choice<T: RawRepresentable & CaseIterable>(_ key: String, _: T.Type) throws(WireError) -> T? where T.RawValue == String {
         guard let text = try text(key) else { return nil }
         guard let value = T(rawValue: text) else {
-            throw wrong(key, "'\(text)' is not one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw wrong(key, "'\(text)' is not one of: \(T.allCases.map { $0.rawValue }.joined(separator: ", "))")
         }
         return value
     }

@@ -161,7 +161,7 @@ public struct Profile: Equatable, Sendable {
 
     /// Whether an access level is active at `now`.
     package func activeAccessLevels(now: Int) -> Set<String> {
-        Set(accessLevels.filter { givesAccess($0.grant, now: now) }.map(\.id))
+        Set(accessLevels.filter { givesAccess($0.grant, now: now) }.map { $0.id })
     }
 
     private func writeGrant(_ grant: Grant, id: String?, now: Int, to writer: inout JSONWriter) {
