@@ -14,9 +14,26 @@ plays the same case whatever random nonce its core drew.
     }}
 
 becomes the `result` of host_respond: {"status", "headers" (with the signature's), "body"}.
+
+Placements and onboardings are signed as documents (components/headers/DocumentSignature): the
+placement's answer and its ETag, no nonce and no time:
+
+    {"$signed_document": {
+        "request": <the host_request event for GET /v1/placements/{id} or /v1/onboardings/{id}>,
+        "private_key": "...", "key_id": "...", "status": 200, "headers": [...], "body": "...",
+        "signed_body": "...",            # sign this body and send `body`: a rewritten paywall
+        "signed_id": "...",              # sign as another placement's answer
+        "unsigned": true                 # send no signature
+    }}
+
+and a fallback bundle file as the document kind fallback_bundle, for config `fallback.signature`:
+
+    {"$signed_bundle": {"file": "<the path signed>", "private_key": "...", "key_id": "..."}}
+    -> {"key_id": "...", "signature": "..."}
 Signing needs the `cryptography` package (PyPI), imported only by the cases that sign.
 """
 import base64
+import urllib.parse
 import sys
 from pathlib import Path
 
@@ -53,3 +70,40 @@ def signed_answer(spec):
     headers += [["x-paywire-signature", base64.b64encode(signature).decode()], ["x-paywire-signature-key-id", spec["key_id"]],
                 ["x-paywire-signed-at", str(signed_at)]]
     return result
+
+
+DOCUMENT_CONTEXT = b"paywire-document-signature-v1\n"
+
+
+def document_message(kind, document_id, revision, body):
+    revision = revision[2:] if revision.startswith("W/") else revision
+    return DOCUMENT_CONTEXT + f"{kind}\n{document_id}\n{revision}\n".encode() + body
+
+
+def _sign(spec, message_bytes):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.from_private_bytes(base64.b64decode(spec["private_key"]))
+    return base64.b64encode(key.sign(message_bytes)).decode()
+
+
+def signed_document(spec):
+    payload = spec["request"]["payload"]
+    headers = [list(pair) for pair in spec.get("headers", [])]
+    body = spec.get("body")
+    result = {"status": spec.get("status", 200), "headers": headers, "body": body}
+    if spec.get("unsigned"):
+        return result
+    kind, document_id = payload["url"].split("/v1/", 1)[1].split("?", 1)[0].split("/", 1)
+    document_id = urllib.parse.unquote(document_id)
+    etag = next((value for name, value in headers if name.lower() == "etag"), "")
+    signed_body = spec.get("signed_body", body) or ""
+    signature = _sign(spec, document_message(kind, spec.get("signed_id", document_id), etag, signed_body.encode()))
+    headers += [["x-paywire-document-signature", signature], ["x-paywire-document-key-id", spec["key_id"]]]
+    return result
+
+
+def signed_bundle(spec):
+    root = Path(__file__).resolve().parents[2]
+    body = (root / spec["file"]).read_bytes()
+    return {"key_id": spec["key_id"], "signature": _sign(spec, document_message("fallback_bundle", "", "", body))}

@@ -212,7 +212,7 @@ struct Options {
             return left.padding(toLength: max(left.count, 30), withPad: " ", startingAt: 0) + " \(spec.help) [\(spec.environment)]"
         }
         return "usage: paywire-server --bundle FILE --database URL [options]\n"
-            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + RenderCommand.usage + "\n"
+            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + RenderCommand.usage + "\n" + SignBundleCommand.usage + "\n"
             + lines.joined(separator: "\n")
     }
 }

@@ -20,6 +20,10 @@ if CommandLine.arguments.dropFirst().first == "--list-routes" {
 if let status = RenderCommand.run(Array(CommandLine.arguments.dropFirst())) {
     exit(status)
 }
+// A fallback bundle file's signature (config fallback.signature): print, exit.
+if let status = SignBundleCommand.run(Array(CommandLine.arguments.dropFirst())) {
+    exit(status)
+}
 
 let options: Options
 do {

@@ -11,7 +11,7 @@ const { Decimal } = require('../json');
 
 const SCHEMA_ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 // sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-const SCHEMA_SHA256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7";
+const SCHEMA_SHA256 = "5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9";
 // The schema's MAJOR.MINOR: the Client accepts a library of the same MAJOR and a MINOR at least this.
 const SCHEMA_VERSION = "1.2";
 

@@ -61,6 +61,22 @@ struct ResponseSigner: Sendable {
                 (ResponseSignature.signedAtHeader, String(signedAt))]
     }
 
+    /// The headers that sign a document (`DocumentSignature`: a placement's or onboarding's
+    /// answer, the same for every device, so no nonce and no time): its signature and key id.
+    func documentHeaders(trusted: String?, kind: String, id: String, revision: String,
+                         body: [UInt8]) throws -> [(name: String, value: String)] {
+        let (keyId, signature) = try documentSignature(trusted: trusted, kind: kind, id: id, revision: revision, body: body)
+        return [(DocumentSignature.signatureHeader, signature), (DocumentSignature.keyIdHeader, keyId)]
+    }
+
+    /// A document's signature (base64) and the id of the key that made it.
+    func documentSignature(trusted: String?, kind: String, id: String, revision: String,
+                           body: [UInt8]) throws -> (keyId: String, signature: String) {
+        let key = key(trusting: trusted)
+        let message = DocumentSignature.message(kind: kind, id: id, revision: revision, document: body)
+        return (key.id, try Curve25519.Signing.PrivateKey(rawRepresentation: key.seed).signature(for: message).base64EncodedString())
+    }
+
     /// The Ed25519 key of a PKCS#8 PEM (`openssl genpkey -algorithm ed25519`): PrivateKeyInfo
     /// {version, {id-Ed25519 1.3.101.112}, OCTET STRING {OCTET STRING seed}} (RFC 8410).
     private static func privateKey(pem: String, path: String) throws(Problem) -> Curve25519.Signing.PrivateKey {

@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7"
+    public static let sha256 = "5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
-    public static final String SHA256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7";
+    public static final String SHA256 = "5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9";
     /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
     public static final String VERSION = "1.2";
 
