@@ -57,7 +57,7 @@ struct Runtime {
                     throw WireError.wrongParam("response_verification.mode", "this client was built without a signature checker")
                 }
                 verifier = ResponseVerifier(config: config.verification, signatures: signatures, random: random, clock: clock)
-                documents = DocumentVerifier(config: config.verification, signatures: signatures)
+                documents = DocumentVerifier(config: config.verification, signatures: signatures, clock: clock)
             }
             self.documents = documents
             backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers,

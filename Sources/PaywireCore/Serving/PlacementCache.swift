@@ -56,7 +56,7 @@ final class PlacementCache {
             entry = RemoteSource.Fetched(key: entry.key, etag: entry.etag, responseCreatedAt: createdAt, fetchedAt: entry.fetchedAt,
                                          placement: placement, answer: answer, signed: SignedDocument(json: record["signature"]))
         }
-        let (judged, failure) = documents.judge(entry)
+        let (judged, failure) = documents.judge(entry, at: entry.fetchedAt)
         return failure != nil && documents.mode == .enforced ? nil : judged
     }
 

@@ -5,12 +5,14 @@ import PaywireWire
 /// cached copy whenever it is read back.
 extension DocumentVerifier {
     /// A fetched placement judged: its kept answer's signature checked for its kind, placement
-    /// id and ETag. No answer kept (a copy cached before verification was asked, or edited
+    /// id and ETag, a certified signing key at `time` (when it arrived; a copy read back, when
+    /// it was fetched). No answer kept (a copy cached before verification was asked, or edited
     /// out) is `missing`.
-    func judge(_ fetched: RemoteSource.Fetched) -> (fetched: RemoteSource.Fetched, failure: Failure?) {
+    func judge(_ fetched: RemoteSource.Fetched, at time: Int) -> (fetched: RemoteSource.Fetched, failure: Failure?) {
         var judged = fetched
         let failure = fetched.answer.map {
-            check(fetched.signed, kind: fetched.key.kind.collection, id: fetched.key.id, revision: fetched.etag ?? "", document: $0)
+            check(fetched.signed, kind: fetched.key.kind.collection, id: fetched.key.id, revision: fetched.etag ?? "", document: $0,
+                  at: time)
         } ?? .missing
         judged.verification = failure == nil ? .verified : .failed
         return (judged, failure)
@@ -24,7 +26,7 @@ extension DocumentVerifier {
         fetched.answer = response.body
         let signature = DocumentVerifier.signature(of: response)
         if case .success(let signed) = signature { fetched.signed = signed }
-        var (judged, failure) = judge(fetched)
+        var (judged, failure) = judge(fetched, at: now)
         if case .failure(let unreadable) = signature { failure = unreadable }
         guard let failure else { return .success(judged) }
         let key = fetched.key

@@ -6,22 +6,31 @@ import PaywireWire
 struct SignedDocument: Equatable, Sendable {
     let keyId: String
     let signature: [UInt8]
+    /// The signing key's certificate, when a pinned root vouched for it.
+    var certificate: SigningKeyCertificate? = nil
 
-    /// `{key_id, signature}` (`#/$defs/document_signature`), the form config and cache share.
+    /// `{key_id, signature, certificate?}` (`#/$defs/document_signature`), the form config and cache share.
     var json: JSONValue {
-        .object(JSONObject([("key_id", .string(keyId)), ("signature", .string(Base64.encode(signature)))]))
+        var members: [(key: String, value: JSONValue)] = [("key_id", .string(keyId)), ("signature", .string(Base64.encode(signature)))]
+        if let certificate { members.append(("certificate", .string(certificate.text))) }
+        return .object(JSONObject(members))
     }
 
-    /// Reads `{key_id, signature}`; nil when a part is missing or malformed.
+    /// Reads `{key_id, signature, certificate?}`; nil when a part is missing or malformed.
     init?(json value: JSONValue?) {
         guard case .object(let fields)? = value, case .string(let keyId)? = fields["key_id"],
               case .string(let text)? = fields["signature"], let signature = Base64.decode(text) else { return nil }
         self.init(keyId: keyId, signature: signature)
+        if let given = fields["certificate"] {
+            guard case .string(let text) = given, let certificate = SigningKeyCertificate(text: text) else { return nil }
+            self.certificate = certificate
+        }
     }
 
-    init(keyId: String, signature: [UInt8]) {
+    init(keyId: String, signature: [UInt8], certificate: SigningKeyCertificate? = nil) {
         self.keyId = keyId
         self.signature = signature
+        self.certificate = certificate
     }
 }
 
@@ -33,22 +42,29 @@ struct SignedDocument: Equatable, Sendable {
 final class DocumentVerifier {
     /// Why a check failed (`details.reason` of the log event or error).
     enum Failure: String, Error, Sendable {
-        case missing, malformed, unknown_key, invalid
+        case missing, malformed, unknown_key, untrusted_root, expired_key, invalid
     }
 
     let mode: VerificationConfig.Mode
     private let config: VerificationConfig
     private let signatures: SignatureVerifier
+    private let keys: TrustedKeys
+    private let clock: Clock
 
-    init(config: VerificationConfig, signatures: SignatureVerifier) {
+    init(config: VerificationConfig, signatures: SignatureVerifier, clock: Clock) {
         mode = config.mode
         self.config = config
         self.signatures = signatures
+        keys = TrustedKeys(config: config, signatures: signatures)
+        self.clock = clock
     }
+
+    /// Now, by this device's clock: when a signing key's expiry is judged for what arrives.
+    var now: Int { clock.nowMilliseconds() }
 
     /// The header naming the keys the app trusts: the server signs with one of them.
     var requestHeaders: [(name: String, value: String)] {
-        [(ResponseSignature.keyIdsHeader, config.publicKeys.map(\.id).joined(separator: ","))]
+        [(ResponseSignature.keyIdsHeader, config.trustedIds)]
     }
 
     /// The signature an answer carries in its headers, or why there is none to check.
@@ -56,16 +72,21 @@ final class DocumentVerifier {
         guard let text = response.header(DocumentSignature.signatureHeader), let keyId = response.header(DocumentSignature.keyIdHeader) else {
             return .failure(.missing)
         }
-        guard let signature = Base64.decode(text), signature.count == 64 else { return .failure(.malformed) }
-        return .success(SignedDocument(keyId: keyId, signature: signature))
+        let certificate = TrustedKeys.certificate(of: response)
+        guard let signature = Base64.decode(text), signature.count == 64, !certificate.malformed else { return .failure(.malformed) }
+        return .success(SignedDocument(keyId: keyId, signature: signature, certificate: certificate.certificate))
     }
 
-    /// Whether `signed` is a trusted key's signature of `document` as `kind`/`id` at `revision`;
-    /// nil when it holds.
-    func check(_ signed: SignedDocument?, kind: String, id: String, revision: String, document: [UInt8]) -> Failure? {
+    /// Whether `signed` is a trusted key's signature of `document` as `kind`/`id` at `revision`,
+    /// a certified signing key judged at `time`; nil when it holds.
+    func check(_ signed: SignedDocument?, kind: String, id: String, revision: String, document: [UInt8], at time: Int) -> Failure? {
         guard let signed else { return .missing }
         guard DocumentSignature.isSingleLine(id), DocumentSignature.isSingleLine(revision) else { return .malformed }
-        guard let key = config.key(signed.keyId) else { return .unknown_key }
+        let key: [UInt8]
+        switch keys.key(signed.keyId, certificate: signed.certificate, at: time) {
+        case .success(let trusted): key = trusted
+        case .failure(let refusal): return Failure(rawValue: refusal.rawValue) ?? .unknown_key
+        }
         let message = DocumentSignature.message(kind: kind, id: id, revision: revision, document: document)
         guard signatures.isValidEd25519(signature: signed.signature, message: message, publicKey: key) else { return .invalid }
         return nil
@@ -75,7 +96,7 @@ final class DocumentVerifier {
     /// `failed` (informational: a warn log event says why). Enforced refuses a failing one with
     /// `response_verification_failed`.
     func judgeBundle(_ bytes: [UInt8], signature: SignedDocument?, log: Log) throws(WireError) -> Verification {
-        guard let failure = check(signature, kind: DocumentSignature.bundleKind, id: "", revision: "", document: bytes) else {
+        guard let failure = check(signature, kind: DocumentSignature.bundleKind, id: "", revision: "", document: bytes, at: now) else {
             return .verified
         }
         let details: [(key: String, value: JSONValue)] = [("document", .string(DocumentSignature.bundleKind)),

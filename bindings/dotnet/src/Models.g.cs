@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9";
+        public const string Sha256 = "7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -390,11 +390,13 @@ namespace Paywire.Model
     /// <summary>The operator's Ed25519 signature of a document the device is served and may keep (a fallback bundle file; placements and onboardings carry theirs in the answer's headers, api/openapi.yaml components/headers/DocumentSignature): over the UTF-8 text `paywire-document-signature-v1` LF kind LF id LF revision LF, then the document's exact bytes. For a bundle kind is fallback_bundle and id and revision are empty. No request nonce and no time: the document is the same for every device and is checked again when read back from the cache or the app's files.</summary>
     public sealed class DocumentSignature : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "key_id", "signature" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "certificate", "key_id", "signature" };
         /// <summary>the id of the key that signed, one of response_verification.public_keys</summary>
         public string KeyId { get; set; }
         /// <summary>the 64-byte Ed25519 signature, base64</summary>
         public string Signature { get; set; }
+        /// <summary>when key_id is a short-lived signing key a pinned root vouched for (response_verification.root_keys): its certificate, the x-paywire-signing-key text (paywire-server --sign-bundle adds the one given with --signing-key-certificate)</summary>
+        public string Certificate { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -411,6 +413,7 @@ namespace Paywire.Model
             var v = new DocumentSignature();
             v.KeyId = ModelJson.String(ModelJson.Req(o, "key_id", "DocumentSignature"));
             v.Signature = ModelJson.String(ModelJson.Req(o, "signature", "DocumentSignature"));
+            if (ModelJson.Present(o, "certificate")) v.Certificate = ModelJson.String(o["certificate"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -421,6 +424,7 @@ namespace Paywire.Model
             var o = new JsonObject();
             o["key_id"] = ModelJson.Json(this.KeyId);
             o["signature"] = ModelJson.Json(this.Signature);
+            if (this.Certificate != null) o["certificate"] = ModelJson.Json(this.Certificate);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }

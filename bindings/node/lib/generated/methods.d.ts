@@ -73,7 +73,7 @@ import type {
 
 export declare const SCHEMA_ID: "https://paywire.dev/schema/wire/v1/paywire.schema.json";
 /** sha256 of the schema this binding was generated from (the conformance kit's exact match). */
-export declare const SCHEMA_SHA256: "5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9";
+export declare const SCHEMA_SHA256: "7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d";
 /** The schema's MAJOR.MINOR; the Client refuses a library of another MAJOR or an older MINOR. */
 export declare const SCHEMA_VERSION: "1.2";
 /** Wire method -> its typed method's name (the Promise twin adds Async). */

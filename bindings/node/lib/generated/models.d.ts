@@ -7,7 +7,7 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9";
+export type SchemaSha256 = "7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
 
@@ -57,6 +57,8 @@ export interface DocumentSignature {
   key_id: string;
   /** the 64-byte Ed25519 signature, base64 */
   signature: string;
+  /** when key_id is a short-lived signing key a pinned root vouched for (response_verification.root_keys): its certificate, the x-paywire-signing-key text (paywire-server --sign-bundle adds the one given with --signing-key-certificate) */
+  certificate?: string;
 }
 
 /** The fallback bundle, format_version 1. The index (placement ids) is read when the bundle is set; each placement is parsed and checked on first use. */

@@ -17,7 +17,7 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9'
+SCHEMA_SHA256 = '7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
@@ -227,8 +227,9 @@ class DocumentSignature:
 
     key_id: str
     signature: str
+    certificate: Optional[str] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['key_id', 'signature'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['certificate', 'key_id', 'signature'])
 
     @classmethod
     def from_json(cls, data: Any) -> "DocumentSignature":
@@ -236,6 +237,7 @@ class DocumentSignature:
         return cls(
             key_id=_mb.req(d, "key_id", "DocumentSignature"),
             signature=_mb.req(d, "signature", "DocumentSignature"),
+            certificate=d["certificate"] if d.get("certificate") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -243,6 +245,8 @@ class DocumentSignature:
         out: Dict[str, Any] = {}
         out["key_id"] = self.key_id
         out["signature"] = self.signature
+        if self.certificate is not None:
+            out["certificate"] = self.certificate
         out.update(self.extra_fields)
         return out
 

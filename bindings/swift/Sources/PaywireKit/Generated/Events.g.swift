@@ -227,7 +227,7 @@ public enum PaywireSchema {
     /// The schema's `$id`.
     public static let id = "https://paywire.dev/schema/wire/v1/paywire.schema.json"
     /// sha256 of schema/paywire.schema.json (the conformance kit's exact match).
-    public static let sha256 = "5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9"
+    public static let sha256 = "7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d"
     /// The schema's MAJOR.MINOR.
     public static let version = "1.2"
 }

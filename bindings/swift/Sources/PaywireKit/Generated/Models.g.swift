@@ -227,13 +227,16 @@ public struct DocumentSignature: PaywireModel {
     public var keyId: String
     /// the 64-byte Ed25519 signature, base64
     public var signature: String
+    /// when key_id is a short-lived signing key a pinned root vouched for (response_verification.root_keys): its certificate, the x-paywire-signing-key text (paywire-server --sign-bundle adds the one given with --signing-key-certificate)
+    public var certificate: String?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(keyId: String, signature: String, unknownMembers: JSONObject = [:]) {
+    public init(keyId: String, signature: String, certificate: String? = nil, unknownMembers: JSONObject = [:]) {
         self.keyId = keyId
         self.signature = signature
+        self.certificate = certificate
         self.unknownMembers = unknownMembers
     }
 
@@ -241,6 +244,7 @@ public struct DocumentSignature: PaywireModel {
         let reader = try ModelReader(json, "DocumentSignature")
         keyId = try reader.required("key_id")
         signature = try reader.required("signature")
+        certificate = try reader.optional("certificate")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -248,11 +252,12 @@ public struct DocumentSignature: PaywireModel {
         var writer = ModelWriter()
         writer.required("key_id", keyId)
         writer.required("signature", signature)
+        writer.optional("certificate", certificate)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["key_id", "signature"]
+    static let memberNames: Set<String> = ["key_id", "signature", "certificate"]
 }
 
 /// The fallback bundle, format_version 1. The index (placement ids) is read when the bundle is set; each placement is parsed and checked on first use.

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** The operator's Ed25519 signature of a document the device is served and may keep (a fallback bundle file; placements and onboardings carry theirs in the answer's headers, api/openapi.yaml components/headers/DocumentSignature): over the UTF-8 text `paywire-document-signature-v1` LF kind LF id LF revision LF, then the document's exact bytes. For a bundle kind is fallback_bundle and id and revision are empty. No request nonce and no time: the document is the same for every device and is checked again when read back from the cache or the app's files. */
 public final class DocumentSignature implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("key_id", "signature");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("certificate", "key_id", "signature");
     private JsonObject extraFields = new JsonObject();
 
     private String keyId;
@@ -46,6 +46,21 @@ public final class DocumentSignature implements Model {
         return this;
     }
 
+    private String certificate;
+    /** when key_id is a short-lived signing key a pinned root vouched for (response_verification.root_keys): its certificate, the x-paywire-signing-key text (paywire-server --sign-bundle adds the one given with --signing-key-certificate) */
+    public String getCertificate() {
+        return certificate;
+    }
+
+    public void setCertificate(String value) {
+        certificate = value;
+    }
+
+    public DocumentSignature withCertificate(String value) {
+        setCertificate(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -57,6 +72,9 @@ public final class DocumentSignature implements Model {
         DocumentSignature v = new DocumentSignature();
         v.keyId = ModelJson.string(ModelJson.req(o, "key_id", "DocumentSignature"));
         v.signature = ModelJson.string(ModelJson.req(o, "signature", "DocumentSignature"));
+        if (ModelJson.present(o, "certificate")) {
+            v.certificate = ModelJson.string(o.get("certificate"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -67,6 +85,9 @@ public final class DocumentSignature implements Model {
         JsonObject o = new JsonObject();
         o.add("key_id", ModelJson.json(keyId));
         o.add("signature", ModelJson.json(signature));
+        if (certificate != null) {
+            o.add("certificate", ModelJson.json(certificate));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Schema {
     public static final String ID = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
     /** sha256 of schema/paywire.schema.json (the conformance kit's exact match). */
-    public static final String SHA256 = "5573905b3d5c33cb57b3ce18ec92420ccb3812a769b654fb826b988e0001f3e9";
+    public static final String SHA256 = "7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d";
     /** The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version. */
     public static final String VERSION = "1.2";
 
