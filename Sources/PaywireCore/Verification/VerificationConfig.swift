@@ -85,5 +85,5 @@ public struct VerificationConfig: Sendable {
 
     /// What a request sends in `x-paywire-key-ids`: the keys it trusts, then its roots (a server
     /// signs with a key one of them names or vouched for).
-    var trustedIds: String { (publicKeys.map(\.id) + rootKeys.map(\.id)).joined(separator: ",") }
+    var trustedIds: String { (publicKeys.map { $0.id } + rootKeys.map { $0.id }).joined(separator: ",") }
 }
