@@ -68,7 +68,7 @@ SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --i
 # not break `make demo` on a user's machine.
 SWIFT_WERROR ?=
 # Sources of the release library; the Swift build is incremental, this only decides when to ask.
-SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CCrypto Sources/CSQLite -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
+SWIFT_SOURCES := Package.swift $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireCore Sources/Paywire Sources/CCurl Sources/CCrypto Sources/CSQLite Sources/CPosix -name '*.swift' -o -name '*.map' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap')
 RESULTS     := $(BUILD)/conformance-results
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -254,24 +254,38 @@ check-header:
 	$(CXX) -x c++ -std=c++11 $(STRICT) -Iinclude -fsyntax-only $(BUILD)/header_check.c
 	@echo "header: C99 and C++ clean"
 
-# The pure targets compile in Embedded Swift (issue 57): no runtime metadata, so no weak or
-# unowned references, no key paths, no existentials of protocols that are not class-bound. Each
-# is compiled as a module, in dependency order, with the toolchain's Embedded standard library,
-# objects and modules into build/embedded, so they cannot drift from what an Embedded library
-# needs. The boundary (Sources/Paywire) imports Glibc, which Embedded lacks: not among them yet.
+# Every library target compiles in Embedded Swift (issue 57): no runtime metadata, so no weak or
+# unowned references, no key paths, no existentials of protocols that are not class-bound, no
+# dynamic casts. Each is compiled as a module, in dependency order, with the toolchain's Embedded
+# standard library, objects and modules into build/embedded, so they cannot drift from what an
+# Embedded library needs. The boundary (Sources/Paywire) sees its C modules (CSQLite, CCurl,
+# CCrypto, CPosix) through module maps written here, as SwiftPM writes them for its own build.
+# Compile only: nothing is linked yet, and the shipped library is still the full-Swift one.
+# A link will also need: libswiftUnicodeDataTables.a (the toolchain's, for String's Unicode
+# tables), a C _swift_stdlib_strtod_clocale (Embedded's Double(String) asks the host for it), and
+# arc4random_buf (the stdlib's random seeding; glibc has it only from 2.36, so a shim over
+# getrandom keeps older hosts).
 # `unowned(unsafe)` compiles in Embedded and is refused here by name: ownership is explicit.
 EMBEDDED_DIR     := $(BUILD)/embedded
 EMBEDDED_FLAGS   := -enable-experimental-feature Embedded -wmo -Osize -parse-as-library -package-name paywire \
                     -target x86_64-unknown-linux-gnu
-EMBEDDED_MODULES := PaywireWire PaywireModel PaywireCore
+EMBEDDED_MODULES := PaywireWire PaywireModel PaywireCore Paywire
+EMBEDDED_C_MODULES := CCurl:ccurl.h CCrypto:ccrypto.h CPosix:cposix.h
+EMBEDDED_C_FLAGS := -I Sources/CSQLite $(foreach m,$(EMBEDDED_C_MODULES),\
+                    -Xcc -fmodule-map-file=$(EMBEDDED_DIR)/cmodules/$(word 1,$(subst :, ,$(m))).modulemap)
 .PHONY: check-embedded
 check-embedded:
-	@if grep -rnE '\bunowned\b|\bweak (var|let)\b|\[weak ' --include='*.swift' $(EMBEDDED_MODULES:%=Sources/%) Sources/Paywire; then \
+	@if grep -rnE '\bunowned\b|\bweak (var|let)\b|\[weak ' --include='*.swift' $(EMBEDDED_MODULES:%=Sources/%); then \
 	  echo "check-embedded: weak or unowned references (above): the library has no weak references"; exit 1; fi
-	@mkdir -p $(EMBEDDED_DIR)
+	@mkdir -p $(EMBEDDED_DIR)/cmodules
+	@for pair in $(EMBEDDED_C_MODULES); do \
+	  module=$${pair%%:*}; header=$${pair#*:}; \
+	  printf 'module %s {\n    header "%s"\n    export *\n}\n' $$module "$(CURDIR)/Sources/$$module/include/$$header" \
+	    > $(EMBEDDED_DIR)/cmodules/$$module.modulemap; \
+	done
 	@for module in $(EMBEDDED_MODULES); do \
 	  echo "embedded: $$module"; \
-	  swiftc $(EMBEDDED_FLAGS) -module-name $$module -I $(EMBEDDED_DIR) \
+	  swiftc $(EMBEDDED_FLAGS) -module-name $$module -I $(EMBEDDED_DIR) $(EMBEDDED_C_FLAGS) \
 	    -emit-module -emit-module-path $(EMBEDDED_DIR)/$$module.swiftmodule -c -o $(EMBEDDED_DIR)/$$module.o \
 	    $$(find Sources/$$module -name '*.swift' | LC_ALL=C sort) || exit 1; \
 	done

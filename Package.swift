@@ -32,10 +32,13 @@ let package = Package(
         // The system's libcrypto (OpenSSL) for response verification's Ed25519 checks, dlopened on
         // first use like libcurl: no OpenSSL header to build, no libcrypto in the NEEDED list.
         .target(name: "CCrypto"),
+        // The POSIX headers the boundary uses, as one C module (no Glibc overlay, which Embedded
+        // Swift lacks), with errno read and open(2) called through two non-variadic C functions.
+        .target(name: "CPosix"),
         // The C boundary: @_cdecl exports, handle table, event delivery, the HTTP adapter.
         .target(
             name: "Paywire",
-            dependencies: ["PaywireWire", "PaywireModel", "PaywireCore", "CSQLite", "CCurl", "CCrypto"],
+            dependencies: ["PaywireWire", "PaywireModel", "PaywireCore", "CSQLite", "CCurl", "CCrypto", "CPosix"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([

@@ -1,9 +1,7 @@
 import PaywireCore
 import PaywireModel
 import PaywireWire
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 /// Converting between borrowed C strings and Swift, refusing (never repairing) invalid UTF-8.
 enum CStrings {

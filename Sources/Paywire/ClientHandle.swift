@@ -1,3 +1,4 @@
+import CPosix
 import PaywireCore
 import PaywireModel
 import PaywireWire

@@ -1,9 +1,7 @@
 import PaywireCore
 import PaywireModel
 import PaywireWire
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 /// The host's event callback and its user data, as given to `paywire_client_set_event_handler`.
 struct EventHandler: @unchecked Sendable {

@@ -1,9 +1,7 @@
 import PaywireCore
 import PaywireModel
 import PaywireWire
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 // The C ABI of include/paywire.h. Each export is a firewall: it checks every pointer, turns
 // every failure into a status plus an envelope, and never traps. Semantics live in PaywireCore.

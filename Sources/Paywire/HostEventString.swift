@@ -1,7 +1,5 @@
 import PaywireWire
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 /// A queued event as the NUL-terminated string the host will be handed: written in one
 /// allocation on the thread that emits the event, so a poll hands the pointer over (the host

@@ -11,7 +11,7 @@ final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, holding the lock.
     @inline(__always)
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try monitor.locked { try body(&value) }
+    func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
+        try monitor.locked { () throws(Failure) -> T in try body(&value) }
     }
 }

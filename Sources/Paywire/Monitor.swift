@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 /// A mutex with a condition variable, for waits that need a deadline (`paywire_client_poll`).
 /// The condition uses CLOCK_MONOTONIC so a wall-clock change cannot stretch a wait.
@@ -28,7 +26,7 @@ final class Monitor: @unchecked Sendable {
 
     /// Runs `body` holding the mutex.
     @inline(__always)
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
+    func locked<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -36,7 +34,7 @@ final class Monitor: @unchecked Sendable {
 
     /// Runs `body` with the mutex released; call while holding it. Holds it again after.
     @inline(__always)
-    func unlocked<T>(_ body: () throws -> T) rethrows -> T {
+    func unlocked<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         pthread_mutex_unlock(mutex)
         defer { pthread_mutex_lock(mutex) }
         return try body()

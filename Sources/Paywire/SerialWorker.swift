@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 /// Work run in order on one thread of the library's own: async calls, event delivery, timers
 /// and the HTTP loop. The thread starts when work arrives and ends after `lingerMilliseconds`

@@ -1,11 +1,7 @@
 import PaywireCore
 import PaywireModel
 import PaywireWire
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CPosix
 
 /// Keeps records as files `<dir>/<key>.json`, readable by the owner only, written by
 /// write-to-temporary + fsync + rename (+ fsync of the directory, so the rename survives a
@@ -22,12 +18,12 @@ final class DirectoryStorage: Storage {
     /// Opens (creating with mode 0700 if needed) and locks the directory, then clears debris.
     init(directory: String) throws(WireError) {
         self.directory = directory
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+        if mkdir(directory, 0o700) != 0 && pw_errno() != EEXIST {
             throw WireError(.storageFailed, "cannot create storage_dir '\(directory)': \(LocalFiles.errorText())",
                             details: JSONObject([("field", .string("storage_dir")), ("path", .string(directory))]))
         }
         var info = stat()
-        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard stat(directory, &info) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
             throw WireError(.storageFailed, "storage_dir '\(directory)' is not a directory",
                             details: JSONObject([("field", .string("storage_dir")), ("path", .string(directory))]))
         }
@@ -61,7 +57,7 @@ final class DirectoryStorage: Storage {
 
     func remove(_ key: String) throws(WireError) {
         let target = try path(key)
-        if unlink(target) != 0 && errno != ENOENT {
+        if unlink(target) != 0 && pw_errno() != ENOENT {
             throw LocalFiles.storageFailure("cannot remove", target)
         }
     }
@@ -69,13 +65,13 @@ final class DirectoryStorage: Storage {
     func write(_ key: String, _ bytes: [UInt8]) throws(WireError) {
         let target = try path(key)
         let temporary = "\(target)\(StorageDebris.temporaryInfix)\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = pw_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw LocalFiles.storageFailure("cannot write", target) }
         var failure: WireError?
         if !DirectoryStorage.writeAll(fd, bytes) || fsync(fd) != 0 {
             failure = LocalFiles.storageFailure("cannot write", target)
         }
-        if Glibc.close(fd) != 0 && failure == nil {
+        if CPosix.close(fd) != 0 && failure == nil {
             failure = LocalFiles.storageFailure("cannot write", target)  // NFS reports ENOSPC here
         }
         if failure == nil && rename(temporary, target) != 0 {
@@ -91,10 +87,10 @@ final class DirectoryStorage: Storage {
     /// Makes the rename itself durable. A directory that cannot be opened or synced (some
     /// filesystems refuse fsync on directories) keeps the rename anyway: the file is complete.
     private func syncDirectory() {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = pw_open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard fd >= 0 else { return }
         _ = fsync(fd)
-        Glibc.close(fd)
+        CPosix.close(fd)
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -102,10 +98,10 @@ final class DirectoryStorage: Storage {
             var written = 0
             while written < buffer.count {
                 guard let base = buffer.baseAddress else { return false }
-                let result = Glibc.write(fd, base + written, buffer.count - written)
-                if result < 0 && errno == EINTR { continue }
+                let result = CPosix.write(fd, base + written, buffer.count - written)
+                if result < 0 && pw_errno() == EINTR { continue }
                 guard result > 0 else {  // a write of nothing would loop forever
-                    if result == 0 { errno = EIO }  // so the failure names a reason, not a stale one
+                    if result == 0 { pw_set_errno(EIO) }  // so the failure names a reason, not a stale one
                     return false
                 }
                 written += result
@@ -152,7 +148,7 @@ enum StorageDebris {
             // ASCII by the check above, so the String is the name byte for byte.
             let fileName = String(decoding: name, as: UTF8.self)
             var info = stat()
-            guard fstatat(fd, fileName, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard fstatat(fd, fileName, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { continue }
             let done = unlinkat(fd, fileName, 0) == 0
             if done { removed += 1 }
         }

@@ -1,11 +1,7 @@
 import PaywireCore
 import PaywireModel
 import PaywireWire
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CPosix
 
 /// The file system port's adapter: the library's own file access, for `fallback.path` and for
 /// a `storage_dir` (owned through `StorageLock`, written by `DirectoryStorage`).
@@ -25,12 +21,12 @@ enum LocalFiles {
     /// Largest file read (a fallback bundle of thousands of placements fits easily).
     static let maxBytes = 256 << 20
 
-    static func errorText() -> String { String(cString: strerror(errno)) }
+    static func errorText() -> String { String(cString: strerror(pw_errno())) }
 
     /// `storage_failed` naming the file and the reason (by default the system's, from errno),
     /// as every storage error says it: `details.path`, `details.underlying_error`, and `extra`.
     static func storageFailure(_ what: String, _ path: String, reason: String = errorText(),
-                               extra: [(String, JSONValue)] = []) -> WireError {
+                               extra: [(key: String, value: JSONValue)] = []) -> WireError {
         WireError(.storageFailed, "\(what) '\(path)': \(reason)",
                   details: JSONObject([("path", .string(path)), ("underlying_error", .string(reason))] + extra))
     }
@@ -45,25 +41,25 @@ enum LocalFiles {
         }
         var info = stat()
         guard stat(path, &info) == 0 else {
-            if missingIsNil && errno == ENOENT { return nil }
+            if missingIsNil && pw_errno() == ENOENT { return nil }
             throw refuse(failure, errorText())
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw refuse(failure, "not a regular file") }
+        guard (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { throw refuse(failure, "not a regular file") }
         // O_NONBLOCK: should a FIFO have replaced the file since stat, open returns at once.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = pw_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else {
-            if missingIsNil && errno == ENOENT { return nil }
+            if missingIsNil && pw_errno() == ENOENT { return nil }
             throw refuse(failure, errorText())
         }
         defer { close(fd) }
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw refuse(failure, "not a regular file") }
+        guard fstat(fd, &info) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { throw refuse(failure, "not a regular file") }
         guard Int(info.st_size) <= maxBytes else { throw refuse(.wrongParam, "larger than \(maxBytes) bytes") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            let count = chunk.withUnsafeMutableBytes { buffer in CPosix.read(fd, buffer.baseAddress, buffer.count) }
             if count < 0 {
-                if errno == EINTR { continue }
+                if pw_errno() == EINTR { continue }
                 throw refuse(failure, errorText())
             }
             if count == 0 { break }

@@ -2,9 +2,7 @@ import CSQLite
 import PaywireCore
 import PaywireModel
 import PaywireWire
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 /// One SQLite connection, used under the owning client's lock only. Errors become
 /// `storage_failed` naming the file.
@@ -18,9 +16,9 @@ final class SQLiteConnection {
     init(path: String) throws(WireError) {
         self.path = path
         // SQLite would create the file with the process umask; create it 0600 first.
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = pw_open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw LocalFiles.storageFailure("cannot open", path) }
-        Glibc.close(fd)
+        CPosix.close(fd)
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let opened else {

@@ -162,7 +162,7 @@ final class SQLiteOutboxStore: OutboxStore {
 
     /// The kind range of a lane, as two bound parameters (lanes are contiguous ranges of kinds).
     private static func kinds(_ lane: OutboxLane) -> [SQLiteValue] {
-        [.integer(lane.kinds.map(\.rawValue).min() ?? 0), .integer(lane.kinds.map(\.rawValue).max() ?? 0)]
+        [.integer(lane.kinds.map { $0.rawValue }.min() ?? 0), .integer(lane.kinds.map { $0.rawValue }.max() ?? 0)]
     }
 
     private func insert(_ record: OutboxRecord) throws(WireError) {

@@ -1,11 +1,7 @@
 import PaywireCore
 import PaywireModel
 import PaywireWire
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CPosix
 
 /// One owner per `storage_dir`: an exclusive `flock` on `<storage_dir>/paywire.lock`, held for
 /// the client's lifetime.
@@ -30,22 +26,22 @@ final class StorageLock {
     /// `storage_failed` naming the lock file when it cannot be created or locked.
     init(directory: String) throws(WireError) {
         let path = "\(directory)/\(StorageLock.fileName)"
-        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        var fd = pw_open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         let reason = fd < 0 ? LocalFiles.errorText() : ""  // the first refusal is the one to report
-        if fd < 0 && (errno == EROFS || errno == EACCES) {
+        if fd < 0 && (pw_errno() == EROFS || pw_errno() == EACCES) {
             // A read-only directory that already holds the lock file can still be locked, so
             // the failure the host hears names the file that cannot be written (the outbox's,
             // at the start), not the lock.
-            fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            fd = pw_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0)
         }
         guard fd >= 0 else {
             throw WireError(.storageFailed, "cannot create the lock file '\(path)': \(reason)",
                             details: JSONObject([("path", .string(path)), ("field", .string("storage_dir"))]))
         }
         var result: Int32
-        repeat { result = flock(fd, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
+        repeat { result = flock(fd, LOCK_EX | LOCK_NB) } while result != 0 && pw_errno() == EINTR
         guard result == 0 else {
-            let reason = errno
+            let reason = pw_errno()
             let text = LocalFiles.errorText()
             close(fd)
             if reason == EWOULDBLOCK {

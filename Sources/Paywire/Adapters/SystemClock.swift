@@ -1,8 +1,6 @@
 import PaywireCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPosix
 
 /// The system's clocks, handed to each client: the wall clock (`CLOCK_REALTIME`) and one that
 /// only moves forward, sleep included (`CLOCK_BOOTTIME`), which the user cannot set back.
