@@ -27,7 +27,7 @@ public enum Hex {
         bytes.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let high = value(of: digits[index]), let low = value(of: digits[index + 1]) else { return nil }
+            guard let high = value(ofDigit: digits[index]), let low = value(ofDigit: digits[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
@@ -38,7 +38,8 @@ public enum Hex {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
-    private static func value(of digit: UInt8) -> UInt8? {
+    /// The value of one hex digit (ASCII, either case); nil for any other byte.
+    public static func value(ofDigit digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10

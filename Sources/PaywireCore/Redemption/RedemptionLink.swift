@@ -41,7 +41,7 @@ enum RedemptionLink {
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                guard let high = iterator.next().flatMap(Hex.value(ofDigit:)), let low = iterator.next().flatMap(Hex.value(ofDigit:)) else { return nil }
                 bytes.append(high << 4 | low)
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
@@ -50,14 +50,5 @@ enum RedemptionLink {
             }
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -145,7 +145,7 @@ struct Options {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             if argument == "--help" || argument == "-h" { throw OptionProblem.help }
-            let (flag, inline) = split(argument)
+            let (flag, inline) = Flags.split(argument)
             guard let spec = specs.first(where: { $0.flag == flag }) else { throw OptionProblem("unknown argument '\(argument)'") }
             if spec.value == nil {
                 guard inline == nil else { throw OptionProblem("\(flag) takes no value") }
@@ -200,12 +200,6 @@ struct Options {
                 operatorKeys.append(key)
             }
         }
-    }
-
-    /// `--flag=value` or `--flag`.
-    private static func split(_ argument: String) -> (String, String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
     static var usage: String {

@@ -19,18 +19,18 @@ enum CertifyKeyCommand {
         var keyPath = "", rootPath = "", days = 30
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
-            let (flag, inline) = split(argument)
-            guard let value = inline ?? iterator.next() else { return fail("\(flag) needs a value\n\(usage)", status: 2) }
+            let (flag, inline) = Flags.split(argument)
+            guard let value = inline ?? iterator.next() else { return Flags.fail("\(flag) needs a value\n\(usage)", status: 2) }
             switch flag {
             case "--certify-signing-key": keyPath = value
             case "--root-key": rootPath = value
             case "--valid-for-days":
-                guard let parsed = Int(value), (1...3650).contains(parsed) else { return fail("--valid-for-days takes 1 to 3650", status: 2) }
+                guard let parsed = Int(value), (1...3650).contains(parsed) else { return Flags.fail("--valid-for-days takes 1 to 3650", status: 2) }
                 days = parsed
-            default: return fail("--certify-signing-key does not take '\(argument)'\n\(usage)", status: 2)
+            default: return Flags.fail("--certify-signing-key does not take '\(argument)'\n\(usage)", status: 2)
             }
         }
-        guard !keyPath.isEmpty, !rootPath.isEmpty else { return fail("--certify-signing-key needs a key and --root-key\n\(usage)", status: 2) }
+        guard !keyPath.isEmpty, !rootPath.isEmpty else { return Flags.fail("--certify-signing-key needs a key and --root-key\n\(usage)", status: 2) }
         do {
             let key = try ResponseSigner(pems: [(keyPath, try text(keyPath))]).keys[0]
             let root = try ResponseSigner(pems: [(rootPath, try text(rootPath))])
@@ -38,25 +38,12 @@ enum CertifyKeyCommand {
             FileHandle.standardOutput.write(Data((certificate.text + "\n").utf8))
             return 0
         } catch {
-            return fail("\(error)", status: 1)
+            return Flags.fail("\(error)", status: 1)
         }
     }
 
     private static func text(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw ResponseSigner.Problem(description: "cannot read \(path)")
-        }
+        guard let text = Flags.text(ofFile: path) else { throw ResponseSigner.Problem(description: "cannot read \(path)") }
         return text
-    }
-
-    private static func fail(_ message: String, status: Int32) -> Int32 {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        return status
-    }
-
-    /// `--flag=value` or `--flag`.
-    private static func split(_ argument: String) -> (flag: String, value: String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 }

@@ -21,7 +21,7 @@ enum RenderCommand {
     /// The exit status when `arguments` are one of these commands (after doing it); nil when
     /// they are not, so the server starts as usual.
     static func run(_ arguments: [String]) -> Int32? {
-        switch arguments.first.map(split)?.flag {
+        switch arguments.first.map(Flags.split)?.flag {
         case "--list-section-types":
             write(listing + "\n", to: .standardOutput)
             return 0
@@ -58,7 +58,7 @@ enum RenderCommand {
         var request = Request()
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
-            let (flag, inline) = split(argument)
+            let (flag, inline) = Flags.split(argument)
             guard let value = inline ?? iterator.next() else { throw Problem(message: "\(flag) needs a value", status: 2) }
             switch flag {
             case "--render-paywall": request.bundlePath = value
@@ -120,11 +120,5 @@ enum RenderCommand {
 
     private static func write(_ text: String, to handle: FileHandle) {
         handle.write(Data(text.utf8))
-    }
-
-    /// `--flag=value` or `--flag`.
-    private static func split(_ argument: String) -> (flag: String, value: String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 }

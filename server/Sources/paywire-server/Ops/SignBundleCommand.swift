@@ -1,5 +1,6 @@
 import Foundation
 import PaywireModel
+import PaywireWire
 
 /// `paywire-server --sign-bundle BUNDLE --response-signing-key KEY.pem`: the operator's
 /// signature of a fallback bundle file (`DocumentSignature`, kind `fallback_bundle`, over the
@@ -19,22 +20,20 @@ enum SignBundleCommand {
         var bundlePath = "", keyPath = ""
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
-            let (flag, inline) = split(argument)
-            guard let value = inline ?? iterator.next() else { return fail("\(flag) needs a value\n\(usage)", status: 2) }
+            let (flag, inline) = Flags.split(argument)
+            guard let value = inline ?? iterator.next() else { return Flags.fail("\(flag) needs a value\n\(usage)", status: 2) }
             switch flag {
             case "--sign-bundle": bundlePath = value
             case "--response-signing-key": keyPath = value
-            default: return fail("--sign-bundle does not take '\(argument)'\n\(usage)", status: 2)
+            default: return Flags.fail("--sign-bundle does not take '\(argument)'\n\(usage)", status: 2)
             }
         }
-        guard !bundlePath.isEmpty, !keyPath.isEmpty else { return fail("--sign-bundle needs a file and --response-signing-key\n\(usage)", status: 2) }
-        guard let bundle = FileManager.default.contents(atPath: bundlePath).map(Array.init) else { return fail("cannot read \(bundlePath)", status: 1) }
-        guard let pem = FileManager.default.contents(atPath: keyPath).flatMap({ String(data: $0, encoding: .utf8) }) else {
-            return fail("cannot read \(keyPath)", status: 1)
-        }
+        guard !bundlePath.isEmpty, !keyPath.isEmpty else { return Flags.fail("--sign-bundle needs a file and --response-signing-key\n\(usage)", status: 2) }
+        guard let bundle = FileManager.default.contents(atPath: bundlePath).map(Array.init) else { return Flags.fail("cannot read \(bundlePath)", status: 1) }
+        guard let pem = Flags.text(ofFile: keyPath) else { return Flags.fail("cannot read \(keyPath)", status: 1) }
         do {
-            guard (try? JSONSerialization.jsonObject(with: Data(bundle))) is [String: Any] else {
-                return fail("\(bundlePath) is not a JSON object", status: 1)
+            guard (try? JSONValue(parsing: bundle))?.isObject == true else {
+                return Flags.fail("\(bundlePath) is not a JSON object", status: 1)
             }
             let signer = try ResponseSigner(pems: [(keyPath, pem)])
             let (keyId, signature) = try signer.documentSignature(trusted: nil, kind: DocumentSignature.bundleKind, id: "", revision: "",
@@ -43,18 +42,7 @@ enum SignBundleCommand {
             FileHandle.standardOutput.write(Data("{\"key_id\":\"\(keyId)\",\"signature\":\"\(signature)\"}\n".utf8))
             return 0
         } catch {
-            return fail("\(error)", status: 1)
+            return Flags.fail("\(error)", status: 1)
         }
-    }
-
-    private static func fail(_ message: String, status: Int32) -> Int32 {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        return status
-    }
-
-    /// `--flag=value` or `--flag`.
-    private static func split(_ argument: String) -> (flag: String, value: String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 }
