@@ -75,6 +75,17 @@ def test_sign_bundle_signs_the_files_exact_bytes_and_refuses_what_is_not_json(tm
     assert "PRIVATE KEY" not in run.stderr + run.stdout
 
 
+@pytest.mark.parametrize("arguments, says", [
+    (["--sign-bundle"], "paywire-server: --sign-bundle needs a value"),
+    (["--sign-bundle=b.json", "--port", "1"], "paywire-server: --sign-bundle does not take '--port'"),
+    (["--certify-signing-key", "k.pem", "--root-key"], "paywire-server: --root-key needs a value"),
+    (["--certify-signing-key=k.pem", "--root-key=r.pem", "--valid-for-days=0"], "paywire-server: --valid-for-days takes 1 to 3650"),
+])
+def test_the_signing_commands_name_what_is_wrong_with_their_arguments(arguments, says):
+    run = subprocess.run([SERVER, *arguments], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stderr.startswith(says), run.stderr
+
+
 def app(server, trusted, fallback, profile_id):
     return paywire.Client({
         "profile_id": profile_id, "store": store(), "fallback": fallback, "refresh_profile_on_start": False,

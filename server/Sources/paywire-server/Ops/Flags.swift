@@ -10,9 +10,10 @@ enum Flags {
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
-    /// Writes `message` to standard error and gives back `status`, for a command's exit.
+    /// Writes `message` to standard error, named as the server's like every other, and gives back
+    /// `status`, for a command's exit.
     static func fail(_ message: String, status: Int32) -> Int32 {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data(("paywire-server: " + message + "\n").utf8))
         return status
     }
 
