@@ -28,11 +28,13 @@ final class PlacementLoader {
     private let log: Log
     private let clock: Clock
     private let defaultLocale: String?
+    /// With `response_verification`: judges each placement the backend answers (`DocumentSignature`).
+    private let documents: DocumentVerifier?
     /// Backend requests in flight, by placement, with the calls waiting for each.
     private var fetches: [PlacementKey: [Waiter]] = [:]
 
     init(server: PlacementServer, cache: PlacementCache, backend: Backend?, profiles: ProfileStore, timers: Timers,
-         calls: Calls, log: Log, clock: Clock, defaultLocale: String?) {
+         calls: Calls, log: Log, clock: Clock, defaultLocale: String?, documents: DocumentVerifier? = nil) {
         self.server = server
         self.cache = cache
         self.backend = backend
@@ -42,6 +44,7 @@ final class PlacementLoader {
         self.log = log
         self.clock = clock
         self.defaultLocale = defaultLocale
+        self.documents = documents
     }
 
     /// Serves the placement `request` names; with a backend, within the request's policy and
@@ -138,7 +141,8 @@ final class PlacementLoader {
         }
         fetches[key] = [waiter]
         backend.send(method: "GET", url: backend.url(key.kind.collection, key.id),
-                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cache.entry(key)?.etag)) { [self] outcome in
+                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cache.entry(key)?.etag)
+                        + (documents?.requestHeaders ?? [])) { [self] outcome in
             self.backendAnswered(key, outcome)
         }
     }
@@ -192,7 +196,13 @@ final class PlacementLoader {
             return (WireError(.networkFailed, message, details: JSONObject([("placement_id", .string(placementId)), ("underlying_error", .string(code))])), nil)
         case .response(let response):
             switch RemoteSource.interpret(response, key: key, now: clock.nowMilliseconds()) {
-            case .fresh(let fetched):
+            case .fresh(var fetched):
+                if let documents {
+                    switch documents.judgeFresh(fetched, response: response, log: log) {
+                    case .success(let judged): fetched = judged
+                    case .failure(let refused): return (refused, nil)
+                    }
+                }
                 do throws(WireError) { try cache.store(fetched) } catch {
                     log(.error, "could not cache placement '\(placementId)': \(error.message)",
                         details: [("placement_id", .string(placementId))] + error.logDetails)

@@ -37,6 +37,18 @@ enum RemoteSource {
         let fetchedAt: Int
         /// The placement object's JSON text.
         let placement: [UInt8]
+        /// With `response_verification`: the answer's exact bytes and the signature that came
+        /// with them (`DocumentSignature`), kept so a copy read back is checked again, and how
+        /// they were judged (nil: nothing was asked).
+        var answer: [UInt8]? = nil
+        var signed: SignedDocument? = nil
+        var verification: Verification? = nil
+
+        /// The same copy, confirmed current at `now` (a 304).
+        func touched(_ now: Int) -> Fetched {
+            Fetched(key: key, etag: etag, responseCreatedAt: responseCreatedAt, fetchedAt: now, placement: placement, answer: answer,
+                    signed: signed, verification: verification)
+        }
     }
 
     /// What a response means for the fetch.
@@ -71,14 +83,12 @@ enum RemoteSource {
         case 304: return .notModified
         case 404: return .notFound
         case 200:
-            guard case .object(let document)? = try? JSONParser.parse(response.body),
-                  case .number(let created)? = document["response_created_at"], let createdAt = created.intValue,
-                  case .object(let placement)? = document["placement"] else {
+            guard let (createdAt, placement) = parse(response.body) else {
                 return .failed(WireError(.decodingFailed, "the backend's placement response is not {response_created_at, placement}",
                                          details: JSONObject([("placement_id", .string(placementId))])))
             }
             return .fresh(Fetched(key: key, etag: response.header("etag"), responseCreatedAt: createdAt,
-                                  fetchedAt: now, placement: JSONWriter.encode(.object(placement))))
+                                  fetchedAt: now, placement: placement))
         default:
             var details = JSONObject([("placement_id", .string(placementId)), ("status", .number(JSONNumber(response.status)))])
             let code = errorCode(response.body)
@@ -86,6 +96,14 @@ enum RemoteSource {
             return .failed(WireError(.networkFailed, "the backend answered HTTP \(response.status)\(code.map { " (\($0))" } ?? "")",
                                      details: details))
         }
+    }
+
+    /// A placement answer's body: its `response_created_at` and the placement's JSON text.
+    static func parse(_ body: [UInt8]) -> (createdAt: Int, placement: [UInt8])? {
+        guard case .object(let document)? = try? JSONParser.parse(body),
+              case .number(let created)? = document["response_created_at"], let createdAt = created.intValue,
+              case .object(let placement)? = document["placement"] else { return nil }
+        return (createdAt, JSONWriter.encode(.object(placement)))
     }
 
     /// The code of the spec's error body (`{"error": {"code": "unauthorized", ...}}`), if it has one.

@@ -89,6 +89,7 @@ struct Options {
     /// Ed25519 private keys (PEM files) that sign the answers carrying access; the first signs.
     /// Empty: nothing is signed. Never logged (only each key's id and public half).
     var responseSigningKeys: [String] = []
+    var signingKeyCertificates: [String] = []
     /// Tests: the server's wall clock runs this far from the system's, so a suite runs on another
     /// date (the last day of a month, 29 February). 0 in production.
     var clockOffsetMillis = 0
@@ -207,7 +208,7 @@ struct Options {
             return left.padding(toLength: max(left.count, 30), withPad: " ", startingAt: 0) + " \(spec.help) [\(spec.environment)]"
         }
         return "usage: paywire-server --bundle FILE --database URL [options]\n"
-            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + RenderCommand.usage + "\n"
+            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + RenderCommand.usage + "\n" + SignBundleCommand.usage + "\n" + CertifyKeyCommand.usage + "\n"
             + lines.joined(separator: "\n")
     }
 }
@@ -325,6 +326,10 @@ extension Options {
             let paths = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !paths.isEmpty else { throw OptionProblem("--response-signing-key needs a file") }
             o.responseSigningKeys += paths
+        },
+        Spec(flag: "--signing-key-certificate", value: "FILE",
+             help: "a pinned root's certificate of a --response-signing-key (--certify-signing-key makes it); repeatable") { o, v in
+            o.signingKeyCertificates.append(v)
         },
         Spec(flag: "--stripe-webhook-secret", value: "SECRET[,SECRET]",
              help: "Stripe webhook endpoint secret(s): repeat or separate by commas while rotating; never logged") { o, v throws(OptionProblem) in

@@ -58,6 +58,13 @@ enum APIRoutes {
     static let signed: Set<String> = ["GET /v1/profiles/{profile_id}", "POST /v1/purchases", "POST /v1/restores",
                                       "POST /v1/profiles/{profile_id}/identity", "POST /v1/redemptions"]
 
+    /// The operations that serve a document the device keeps (`DocumentSignature`), by path,
+    /// with the kind it is signed as: their 200 answers are signed when the server has a
+    /// response signing key, over the answer and its ETag (no nonce), so a cached copy is
+    /// checked again offline.
+    static let documents: [String: String] = ["/v1/placements/{placement_id}": "placements",
+                                              "/v1/onboardings/{placement_id}": "onboardings"]
+
     /// A request's nonce and trusted key ids, when it sends them: a header that is sent must be
     /// well formed (`ResponseSignature`), or the request is `400 invalid_request`.
     static func signingHeaders(_ input: RouteInput) throws(RouteInput.Problem) -> (nonce: String?, trusted: String?) {
@@ -106,6 +113,7 @@ enum APIRoutes {
             let names = path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
             let guarded = door == .app && !path.hasPrefix("/v1/placements/") && !path.hasPrefix("/v1/onboardings/")
             let signer = signed.contains("\(method.rawValue) \(path)") ? api.setup.responseSigner : nil
+            let document = documents[path].flatMap { kind in api.setup.responseSigner.map { (kind, $0) } }
             routes.add(method, path, door: door) { request, context in
                 do {
                     let input = try await RouteInput.read(request, context, parameterNames: names, limit: maxBodyBytes)
@@ -114,6 +122,9 @@ enum APIRoutes {
                     if let signer {
                         try answer.sign(with: signer, nonce: nonce ?? "", trusted: trusted, signedAt: api.clock.nowMilliseconds(),
                                         method: method.rawValue, path: request.uri.path)
+                    }
+                    if let (kind, documentSigner) = document {
+                        try answer.signDocument(with: documentSigner, trusted: trusted, kind: kind, id: input.path("placement_id"))
                     }
                     return answer.response
                 } catch let problem as RouteInput.Problem {
