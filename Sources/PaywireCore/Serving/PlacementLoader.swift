@@ -195,12 +195,15 @@ final class PlacementLoader {
         case .failed(let code, let message):
             return (WireError(.networkFailed, message, details: JSONObject([("placement_id", .string(placementId)), ("underlying_error", .string(code))])), nil)
         case .response(let response):
-            switch RemoteSource.interpret(response, key: key, now: clock.nowMilliseconds()) {
+            let result: RemoteSource.Result
+            do throws(WireError) { result = try RemoteSource.interpret(response, key: key, now: clock.nowMilliseconds()) } catch {
+                return (error, nil)
+            }
+            switch result {
             case .fresh(var fetched):
                 if let documents {
-                    switch documents.judgeFresh(fetched, response: response, log: log) {
-                    case .success(let judged): fetched = judged
-                    case .failure(let refused): return (refused, nil)
+                    do throws(WireError) { fetched = try documents.judgeFresh(fetched, response: response, log: log) } catch {
+                        return (error, nil)
                     }
                 }
                 do throws(WireError) { try cache.store(fetched) } catch {
@@ -215,8 +218,6 @@ final class PlacementLoader {
             case .notFound:
                 return (WireError(.notFound, "the backend has no placement '\(placementId)'",
                                   details: JSONObject([("placement_id", .string(placementId))])), nil)
-            case .failed(let error):
-                return (error, nil)
             }
             return (nil, nil)
         }

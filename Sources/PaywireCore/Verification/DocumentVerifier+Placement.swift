@@ -19,16 +19,16 @@ extension DocumentVerifier {
     }
 
     /// The backend's fresh answer `response` for `fetched`, judged: the copy marked, and in
-    /// enforced mode a failing one refused with `response_verification_failed` (the cache, then
-    /// the bundle, answer instead). A failure is logged either way.
-    func judgeFresh(_ fetched: RemoteSource.Fetched, response: HTTPResponse, log: Log) -> Result<RemoteSource.Fetched, WireError> {
+    /// enforced mode a failing one refused (thrown) with `response_verification_failed` (the
+    /// cache, then the bundle, answer instead). A failure is logged either way.
+    func judgeFresh(_ fetched: RemoteSource.Fetched, response: HTTPResponse, log: Log) throws(WireError) -> RemoteSource.Fetched {
         var fetched = fetched
         fetched.answer = response.body
         let signature = DocumentVerifier.signature(of: response)
         if case .success(let signed) = signature { fetched.signed = signed }
         var (judged, failure) = judge(fetched, at: now)
         if case .failure(let unreadable) = signature { failure = unreadable }
-        guard let failure else { return .success(judged) }
+        guard let failure else { return judged }
         let key = fetched.key
         let enforced = mode == .enforced
         let message = "the backend's \(key.kind == .paywall ? "placement" : "onboarding") '\(key.id)' is not signed by a key "
@@ -37,10 +37,10 @@ extension DocumentVerifier {
                                                           ("reason", .string(failure.rawValue)), ("mode", .string(mode.rawValue))]
         log(enforced ? .error : .warn, message, details: details)
         guard !enforced else {
-            return .failure(WireError(.responseVerificationFailed, message,
-                                      details: JSONObject(details + [("underlying_error", .string(HTTPOutcome.unverifiedCode))])))
+            throw WireError(.responseVerificationFailed, message,
+                            details: JSONObject(details + [("underlying_error", .string(HTTPOutcome.unverifiedCode))]))
         }
         judged.verification = .failed
-        return .success(judged)
+        return judged
     }
 }
