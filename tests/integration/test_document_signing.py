@@ -80,6 +80,7 @@ def test_sign_bundle_signs_the_files_exact_bytes_and_refuses_what_is_not_json(tm
     (["--sign-bundle=b.json", "--port", "1"], "paywire-server: --sign-bundle does not take '--port'"),
     (["--certify-signing-key", "k.pem", "--root-key"], "paywire-server: --root-key needs a value"),
     (["--certify-signing-key=k.pem", "--root-key=r.pem", "--valid-for-days=0"], "paywire-server: --valid-for-days takes 1 to 3650"),
+    (["--certify-signing-key=k.pem", "--root-key=r.pem", "--clock-offset-ms=soon"], "paywire-server: --clock-offset-ms needs a whole number"),
 ])
 def test_the_signing_commands_name_what_is_wrong_with_their_arguments(arguments, says):
     run = subprocess.run([SERVER, *arguments], capture_output=True, text=True, timeout=60)

@@ -6,18 +6,25 @@ the library, pinning only the root (response_verification.root_keys), verifies t
 own HTTP transport, and a server whose key another root certified is refused."""
 import base64
 import subprocess
+import time
 
 import paywire
 import pytest
+import timeshift
 
 from conftest import SERVER, DevServer
 from test_purchases_http import store
 from test_response_signing import key_id, raw_call, write_key
 
 
-def certify(key_path, root_path, *extra):
-    run = subprocess.run([SERVER, "--certify-signing-key", key_path, "--root-key", root_path, *extra], capture_output=True,
-                         text=True, timeout=60)
+DAY_MS = 86_400_000
+
+
+def certify(key_path, root_path, *extra, offset_ms=timeshift.OFFSET_MS):
+    """A certificate dated on the run's clock (the one the server and the apps live on), as an
+    operator certifies on theirs."""
+    run = subprocess.run([SERVER, "--certify-signing-key", key_path, "--root-key", root_path,
+                          "--clock-offset-ms", str(offset_ms), *extra], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert "PRIVATE KEY" not in run.stdout + run.stderr
     return run.stdout.strip()
@@ -67,3 +74,13 @@ def test_a_certificate_of_no_key_given_stops_the_start(tmp_path):
     certificate.write_text(certify(other_path, root_path))
     with pytest.raises(RuntimeError, match="which no --response-signing-key is"):
         DevServer("--response-signing-key", key_path, "--signing-key-certificate", str(certificate))
+
+
+def test_a_certificate_lives_from_the_clock_the_certify_command_is_given(tmp_path):
+    root_path, _ = write_key(tmp_path, "root")
+    key_path, _ = write_key(tmp_path, "signing")
+    for offset_ms in (0, 400 * DAY_MS, -400 * DAY_MS):
+        before = int(time.time() * 1000) + offset_ms
+        expires = int(certify(key_path, root_path, "--valid-for-days", "7", offset_ms=offset_ms).split(";")[4])
+        after = int(time.time() * 1000) + offset_ms
+        assert before + 7 * DAY_MS <= expires <= after + 7 * DAY_MS, (offset_ms, expires)

@@ -222,6 +222,10 @@ struct OptionProblem: Error, CustomStringConvertible {
 }
 
 extension Options {
+    /// How far `--clock-offset-ms` moves the clock, either way: a century. `--certify-signing-key`
+    /// takes the same flag, so a test on another date dates its certificate on the same clock.
+    static let clockOffsetRange = -(100 * 366 * 86_400_000)...(100 * 366 * 86_400_000)
+
     private static func integer(_ text: String, _ flag: String, _ range: ClosedRange<Int>) throws(OptionProblem) -> Int {
         guard let value = Int(text), range.contains(value) else {
             throw OptionProblem("\(flag) needs a whole number in \(range.lowerBound)...\(range.upperBound)")
@@ -440,7 +444,7 @@ extension Options {
         Spec(flag: "--clock-offset-ms", value: "N",
              help: "tests: the server's clock runs N ms from the system's (negative: behind), to run a suite on another date; 0 unless given") {
             o, v throws(OptionProblem) in
-            o.clockOffsetMillis = try integer(v, "--clock-offset-ms", -(100 * 366 * 86_400_000)...(100 * 366 * 86_400_000))
+            o.clockOffsetMillis = try integer(v, "--clock-offset-ms", Options.clockOffsetRange)
         },
         Spec(flag: "--log-level", value: "LEVEL", help: "trace, debug, info, notice, warning, error (default info)") { o, v throws(OptionProblem) in
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {
