@@ -31,7 +31,7 @@ check-unload: lib
 # dist-check: the size last measured, so the library does not grow unnoticed. A change that needs
 # more raises it to what it measured, saying why in its commit; docs/operations/testing.md keeps
 # the line's history.
-SIZE_LINE := 7260160
+SIZE_LINE := 7255600
 size: lib
 	swift build $(SWIFT_RELEASE) --package-path packaging/floor
 	python3 bench/size_report.py $(LIBDIR)/$(LIB_REAL) packaging/floor/.build/release/libpaywirefloor.so $(SIZE_LINE)

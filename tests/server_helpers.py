@@ -42,6 +42,16 @@ ON_POSTGRES = bool(os.environ.get("PAYWIRE_TEST_POSTGRES"))
 #: The server itself, without --dev (what production runs).
 SERVER = os.environ.get("PAYWIRE_SERVER", str(ROOT / "build/dev/paywire-server"))
 BACKEND_BUNDLE = ROOT / "examples/bundle.json"
+
+
+def bundle_signature(pem_path, bundle=BACKEND_BUNDLE):
+    """config `fallback.signature` of `bundle`, as `paywire-server --sign-bundle` prints it with
+    the operator's response signing key: what an app with response_verification ships beside
+    the file (enforced mode refuses a bundle without it)."""
+    run = subprocess.run([SERVER, "--sign-bundle", str(bundle), "--response-signing-key", str(pem_path)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
 #: The test-store catalog the dev server grants from (store.products of the example config).
 PRODUCTS = ROOT / "examples/config.json"
 #: What the backend serves is this new; the app's own fallback bundle is older.

@@ -21,6 +21,8 @@ public final class Client {
     let backend: Backend?
     let profiles: ProfileStore
     let server: PlacementServer
+    /// Checks a bundle `set_fallback` installs, with `response_verification`.
+    let documents: DocumentVerifier?
     let loader: PlacementLoader
     /// `get_presentation`: whether to present a placement's paywall now.
     let presenter: Presenter
@@ -59,7 +61,11 @@ public final class Client {
         backpressure = runtime.backpressure
         accessClock = runtime.accessClock
         var bundle: FallbackBundle?
-        if let source = config.fallback { bundle = try FallbackBundle.load(source, files: files) }
+        var bundleVerification: Verification?
+        if let source = config.fallback {
+            (bundle, bundleVerification) = try FallbackBundle.load(source, files: files, documents: runtime.documents, log: runtime.log)
+        }
+        documents = runtime.documents
         let served = ServedPaywalls()
         // Offline access stands in for a backend that does not answer: nothing to do without one.
         let productAccess = backend.map { _ in ProductAccessMap(storage: runtime.storage, log: runtime.log) }
@@ -70,7 +76,7 @@ public final class Client {
         // First of all events: the state a host attaching now starts from.
         profiles.emitSnapshot()
         overrides = DebugOverrides(enabled: config.debug)
-        server = PlacementServer(bundle: bundle, served: served, clock: runtime.clock, productAccess: productAccess,
+        server = PlacementServer(bundle: bundle, verification: bundleVerification, served: served, clock: runtime.clock, productAccess: productAccess,
                                  chooser: Chooser(profiles: profiles, clock: runtime.clock, overrides: overrides, platform: config.platform,
                                                   appVersion: config.appVersion, installedAt: config.installedAt))
         let presentations = PresentationLog(storage: runtime.storage)
@@ -91,8 +97,9 @@ public final class Client {
                                     broker: broker, timers: timers, profiles: profiles, sink: sink, clock: runtime.clock,
                                     analytics: outbox, purchases: purchases, catalog: catalog, presentations: presentations, log: log)
         presenter = Presenter(profiles: profiles, presentations: presentations, exposures: outbox)
-        loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage), backend: backend, profiles: profiles,
-                                 timers: timers, calls: calls, log: log, clock: runtime.clock, defaultLocale: config.locale)
+        loader = PlacementLoader(server: server, cache: PlacementCache(storage: runtime.storage, documents: runtime.documents),
+                                 backend: backend, profiles: profiles, timers: timers, calls: calls, log: log, clock: runtime.clock,
+                                 defaultLocale: config.locale, documents: runtime.documents)
         profileSync = ProfileSync(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
         webRedemptions = WebRedemptions(backend: backend, profiles: profiles, timers: timers, calls: calls, log: log)
         products = PaywallProducts(store: store, calls: calls, log: log, catalog: catalog)

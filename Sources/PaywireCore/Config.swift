@@ -10,7 +10,8 @@ import PaywireWire
 public struct ClientConfig: Sendable {
     /// Where the fallback bundle comes from.
     enum FallbackSource: Sendable {
-        case path(String)
+        /// A file, with the operator's signature of its exact bytes when given (`signature`).
+        case path(String, signature: SignedDocument?)
         case inline([UInt8])
     }
 
@@ -195,15 +196,26 @@ public struct ClientConfig: Sendable {
         return key
     }
 
-    /// `{"path": "..."}` or `{"bundle": {...}}`, exactly one of them.
+    /// `{"path": "...", "signature"?: {...}}` or `{"bundle": {...}}`, exactly one of them. A
+    /// signature covers a file's exact bytes, so it goes with a path only.
     static func fallbackSource(_ fields: Fields) throws(WireError) -> FallbackSource {
-        _ = try fields.unknownKeysRefusingNearMisses(["path", "bundle"], kind: "fallback")
+        _ = try fields.unknownKeysRefusingNearMisses(["path", "bundle", "signature"], kind: "fallback")
         let path = try fields.optionalString("path")
         let bundle = fields.optional("bundle")
+        var signature: SignedDocument?
+        if let given = fields.optional("signature") {
+            guard path != nil else {
+                throw WireError.wrongParam(fields.fieldPath("signature"), "covers a file's exact bytes: give the bundle by path")
+            }
+            guard let read = SignedDocument(json: given), ResponseSignature.isValidKeyId(read.keyId), read.signature.count == 64 else {
+                throw WireError.wrongParam(fields.fieldPath("signature"), "expected {key_id, signature: a 64-byte Ed25519 signature in base64}")
+            }
+            signature = read
+        }
         switch (path, bundle) {
         case (let path?, nil):
             guard !path.isEmpty else { throw WireError.wrongParam(fields.fieldPath("path"), "must not be empty") }
-            return .path(path)
+            return .path(path, signature: signature)
         case (nil, let bundle?):
             guard case .object = bundle else {
                 throw WireError.wrongParam(fields.fieldPath("bundle"), "expected an object, got \(bundle.typeName)")

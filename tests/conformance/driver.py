@@ -120,12 +120,17 @@ def substitute(value, variables):
     appends to a string ("tmpdir" is a fresh directory per case). {"$json_text": value} is
     value, substituted, as JSON text: an answer's body that carries something the core made.
     {"$signed_answer": {...}} is an HTTP answer signed as a server signs it, over the nonce of the
-    request it answers (signing.py)."""
+    request it answers; {"$signed_document": {...}} a placement's answer signed as a document, and
+    {"$signed_bundle": {...}} a bundle file's signature (signing.py)."""
     if isinstance(value, dict):
         if set(value) == {"$json_text"}:
             return json.dumps(substitute(value["$json_text"], variables))
         if set(value) == {"$signed_answer"}:
             return signing.signed_answer(substitute(value["$signed_answer"], variables))
+        if set(value) == {"$signed_document"}:
+            return signing.signed_document(substitute(value["$signed_document"], variables))
+        if set(value) == {"$signed_bundle"}:
+            return signing.signed_bundle(substitute(value["$signed_bundle"], variables))
         if set(value) <= {"$var", "path", "suffix"} and "$var" in value:
             result = variables[value["$var"]]
             for part in value.get("path", []):

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import paywire
-from conftest import BACKEND_BUNDLE, DevServer
+from conftest import BACKEND_BUNDLE, DevServer, bundle_signature
 from test_purchases_http import buy_in_a_view, store, wait_for_profile
 
 LIFETIME_PREMIUM = {"vendor_product_id": "premium_lifetime", "activated_at": "2024-01-01T00:00:00.000Z", "expires_at": None,
@@ -63,6 +63,10 @@ class Rewriter(http.server.BaseHTTPRequestHandler):
         pass
 
 
+#: The fallback bundle's signature by each signing key, as `paywire-server --sign-bundle` printed it.
+BUNDLE_SIGNATURES = {}
+
+
 @pytest.fixture(scope="module")
 def signing(tmp_path_factory):
     """The dev server with a response signing key; the key's id and public half, as an app's config lists them."""
@@ -71,7 +75,9 @@ def signing(tmp_path_factory):
     path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     raw = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     server = DevServer("--response-signing-key", str(path))
-    yield server, {"id": hashlib.sha256(raw).hexdigest()[:16], "key": base64.b64encode(raw).decode()}
+    key_id = hashlib.sha256(raw).hexdigest()[:16]
+    BUNDLE_SIGNATURES[key_id] = bundle_signature(path)
+    yield server, {"id": key_id, "key": base64.b64encode(raw).decode()}
     server.stop()
 
 
@@ -92,7 +98,8 @@ def client(base_url, key, mode, tmp_path, profile_id, **extra):
         "profile_id": profile_id, "storage_dir": str(tmp_path / profile_id), "store": store(),
         "transport": {"type": "http", "base_url": base_url, "request_timeout_ms": 3000},
         "response_verification": {"mode": mode, "public_keys": [key]},
-        "refresh_profile_on_start": False, "fallback": {"path": str(BACKEND_BUNDLE)},
+        "refresh_profile_on_start": False,
+        "fallback": {"path": str(BACKEND_BUNDLE), "signature": BUNDLE_SIGNATURES[key["id"]]},
         "analytics": {"retry_min_ms": 50, "retry_max_ms": 200, "flush_interval_ms": 600000}, **extra})
 
 

@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from server_helpers import DEV_SIGNING_KEY, PRODUCTS, SERVER, DevServer, database_url, purchase  # noqa: E402
+from server_helpers import DEV_SIGNING_KEY, PRODUCTS, SERVER, DevServer, bundle_signature, database_url, purchase  # noqa: E402
 import timeshift  # noqa: E402
 
 from attacker import APP_KEY, IDENTITY_AUDIENCE, IDENTITY_SECRET  # noqa: E402
@@ -44,6 +44,8 @@ class Target:
         raw = signing.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         #: As an app's config lists it (response_verification.public_keys).
         self.public_key = {"id": hashlib.sha256(raw).hexdigest()[:16], "key": base64.b64encode(raw).decode()}
+        #: The fallback bundle's signature by the same key (config fallback.signature).
+        self.bundle_signature = bundle_signature(pem)
         doors = ["--app-key", APP_KEY, "--identity-secret", IDENTITY_SECRET, "--identity-audience", IDENTITY_AUDIENCE,
                  "--response-signing-key", str(pem), *extra]
         if mode == "production":

@@ -82,7 +82,7 @@ def test_a_device_whose_store_restores_250_transactions_sends_them_all_in_claims
                           "restore": {"type": "success", "product_ids": ["premium_monthly"] * 150 + ["lifetime"] * 100}},
                 "transport": {"type": "http", "base_url": proxy.url, "request_timeout_ms": 10000},
                 "response_verification": {"mode": "enforced", "public_keys": [target.public_key]},
-                "refresh_profile_on_start": False, "fallback": {"path": str(BACKEND_BUNDLE)}}) as app:
+                "refresh_profile_on_start": False, "fallback": {"path": str(BACKEND_BUNDLE), "signature": target.bundle_signature}}) as app:
             restored = app.call("restore_purchases")
     finally:
         proxy.close()

@@ -27,7 +27,7 @@ def device(target, base_url, mode, storage_dir, profile_id):
                   "restore": {"type": "success", "product_ids": []}},
         "transport": {"type": "http", "base_url": base_url, "request_timeout_ms": 5000},
         "response_verification": {"mode": mode, "public_keys": [target.public_key]},
-        "refresh_profile_on_start": False, "fallback": {"path": str(BACKEND_BUNDLE)},
+        "refresh_profile_on_start": False, "fallback": {"path": str(BACKEND_BUNDLE), "signature": target.bundle_signature},
         "analytics": {"retry_min_ms": 50, "retry_max_ms": 200, "flush_interval_ms": 600000}})
 
 

@@ -7,10 +7,13 @@ extension MethodTable {
         MethodEntry("set_fallback", fastPath: { (client: Client, params: [UInt8]) throws(WireError) -> CallOutcome? in
             // A bundle of megabytes is indexed where it sits in the params text, not parsed
             // into a tree first; any other form of params takes the general path.
-            guard let inline = try FallbackBundle.loadInline(params: params) else { return nil }
-            return .done(client.server.install(inline))
+            // A bundle judged against its signature takes the general path.
+            guard client.documents == nil, let inline = try FallbackBundle.loadInline(params: params) else { return nil }
+            return .done(client.server.install(inline, verification: nil))
         }) { (client: Client, params: Fields) throws(WireError) -> CallOutcome in
-            .done(client.server.install(try FallbackBundle.load(try ClientConfig.fallbackSource(params), files: client.files)))
+            let (bundle, verification) = try FallbackBundle.load(try ClientConfig.fallbackSource(params), files: client.files,
+                                                                 documents: client.documents, log: client.log)
+            return .done(client.server.install(bundle, verification: verification))
         },
         MethodEntry("get_paywall") { client, params throws(WireError) in
             // A paywall by id alone is looked up in the bundle; with its placement it goes

@@ -21,6 +21,9 @@ struct Runtime {
     let accessClock: AccessClock
     /// Nil with no transport configured: the bundle is the only source.
     let backend: Backend?
+    /// With `response_verification` (informational or enforced): checks the operator's
+    /// signature on placements, onboardings and the fallback bundle.
+    let documents: DocumentVerifier?
 
     /// Builds them; throws when the store, the storage directory or the transport cannot be used.
     /// `clock` and `random` are the system's, from the boundary (`store.now` fixes the wall clock);
@@ -48,17 +51,21 @@ struct Runtime {
         store = StoreGateway(adapter: adapter, broker: broker, timers: timers)
         if let transport = try RemoteTransport(config.transport, builtIn: httpTransport) {
             var verifier: ResponseVerifier?
+            var documents: DocumentVerifier?
             if config.verification.mode != .disabled {
                 guard let signatures else {
                     throw WireError.wrongParam("response_verification.mode", "this client was built without a signature checker")
                 }
                 verifier = ResponseVerifier(config: config.verification, signatures: signatures, random: random, clock: clock)
+                documents = DocumentVerifier(config: config.verification, signatures: signatures, clock: clock)
             }
+            self.documents = documents
             backend = Backend(transport: transport, apiKey: config.apiKey, broker: broker, calls: calls, timers: timers,
                               accessClock: accessClock, credentials: ProfileCredentials(storage: storage, log: log),
                               verifier: verifier, log: log)
         } else {
             backend = nil
+            documents = nil
         }
     }
 }

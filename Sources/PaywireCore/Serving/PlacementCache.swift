@@ -6,10 +6,16 @@ import PaywireWire
 final class PlacementCache {
     static let maxEntries = 256
     private let storage: Storage
+    /// With `response_verification`: a copy read back is checked again (enforced drops one
+    /// whose signature no longer holds; informational keeps it, marked failed).
+    private let documents: DocumentVerifier?
     private var entries: [PlacementKey: RemoteSource.Fetched] = [:]
     private var loadedFromDisk = Set<PlacementKey>()
 
-    init(storage: Storage) { self.storage = storage }
+    init(storage: Storage, documents: DocumentVerifier? = nil) {
+        self.storage = storage
+        self.documents = documents
+    }
 
     private static func storageKey(_ key: PlacementKey) -> String {
         (key.kind == .paywall ? "placement-cache-" : "onboarding-cache-") + MD5.hexDigest(key.id)
@@ -30,10 +36,28 @@ final class PlacementCache {
               case .object(let placement)? = record["placement"] else { return nil }
         var etag: String?
         if case .string(let tag)? = record["etag"] { etag = tag }
-        let entry = RemoteSource.Fetched(key: key, etag: etag, responseCreatedAt: createdAt,
+        var entry = RemoteSource.Fetched(key: key, etag: etag, responseCreatedAt: createdAt,
                                          fetchedAt: fetchedAt, placement: JSONWriter.encode(.object(placement)))
+        if let documents {
+            guard let judged = judged(entry, record: record, documents: documents) else { return nil }
+            entry = judged
+        }
         entries[key] = entry
         return entry
+    }
+
+    /// A copy read back, judged: when its answer was kept, the placement served is the one the
+    /// answer's signed bytes hold (the record's own copy of it is not trusted), else none is
+    /// signed. Nil when enforced mode drops it.
+    private func judged(_ entry: RemoteSource.Fetched, record: JSONObject, documents: DocumentVerifier) -> RemoteSource.Fetched? {
+        var entry = entry
+        if case .string(let text)? = record["answer"], let answer = Base64.decode(text) {
+            guard let (createdAt, placement) = RemoteSource.parse(answer) else { return nil }
+            entry = RemoteSource.Fetched(key: entry.key, etag: entry.etag, responseCreatedAt: createdAt, fetchedAt: entry.fetchedAt,
+                                         placement: placement, answer: answer, signed: SignedDocument(json: record["signature"]))
+        }
+        let (judged, failure) = documents.judge(entry, at: entry.fetchedAt)
+        return failure != nil && documents.mode == .enforced ? nil : judged
     }
 
     /// Keeps a fetch (written to disk atomically, readable by the owner only).
@@ -48,6 +72,11 @@ final class PlacementCache {
             writer.member("fetched_at", fetched.fetchedAt)
             writer.key("placement")
             writer.raw(fetched.placement)
+            if let answer = fetched.answer { writer.member("answer", Base64.encode(answer)) }
+            if let signed = fetched.signed {
+                writer.key("signature")
+                writer.value(signed.json)
+            }
         }
         try storage.write(PlacementCache.storageKey(fetched.key), record.bytes)
         entries[fetched.key] = fetched
@@ -61,7 +90,6 @@ final class PlacementCache {
     /// Marks a cached fetch as confirmed current now (a 304), for `max_age`.
     func touch(_ key: PlacementKey, now: Int) throws(WireError) {
         guard let entry = entry(key) else { return }
-        try store(RemoteSource.Fetched(key: entry.key, etag: entry.etag, responseCreatedAt: entry.responseCreatedAt,
-                                       fetchedAt: now, placement: entry.placement))
+        try store(entry.touched(now))
     }
 }

@@ -28,11 +28,13 @@ final class PlacementLoader {
     private let log: Log
     private let clock: Clock
     private let defaultLocale: String?
+    /// With `response_verification`: judges each placement the backend answers (`DocumentSignature`).
+    private let documents: DocumentVerifier?
     /// Backend requests in flight, by placement, with the calls waiting for each.
     private var fetches: [PlacementKey: [Waiter]] = [:]
 
     init(server: PlacementServer, cache: PlacementCache, backend: Backend?, profiles: ProfileStore, timers: Timers,
-         calls: Calls, log: Log, clock: Clock, defaultLocale: String?) {
+         calls: Calls, log: Log, clock: Clock, defaultLocale: String?, documents: DocumentVerifier? = nil) {
         self.server = server
         self.cache = cache
         self.backend = backend
@@ -42,6 +44,7 @@ final class PlacementLoader {
         self.log = log
         self.clock = clock
         self.defaultLocale = defaultLocale
+        self.documents = documents
     }
 
     /// Serves the placement `request` names; with a backend, within the request's policy and
@@ -138,7 +141,8 @@ final class PlacementLoader {
         }
         fetches[key] = [waiter]
         backend.send(method: "GET", url: backend.url(key.kind.collection, key.id),
-                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cache.entry(key)?.etag)) { [self] outcome in
+                     headers: RemoteSource.headers(profileId: profiles.profileId, etag: cache.entry(key)?.etag)
+                        + (documents?.requestHeaders ?? [])) { [self] outcome in
             self.backendAnswered(key, outcome)
         }
     }
@@ -191,8 +195,17 @@ final class PlacementLoader {
         case .failed(let code, let message):
             return (WireError(.networkFailed, message, details: JSONObject([("placement_id", .string(placementId)), ("underlying_error", .string(code))])), nil)
         case .response(let response):
-            switch RemoteSource.interpret(response, key: key, now: clock.nowMilliseconds()) {
-            case .fresh(let fetched):
+            let result: RemoteSource.Result
+            do throws(WireError) { result = try RemoteSource.interpret(response, key: key, now: clock.nowMilliseconds()) } catch {
+                return (error, nil)
+            }
+            switch result {
+            case .fresh(var fetched):
+                if let documents {
+                    do throws(WireError) { fetched = try documents.judgeFresh(fetched, response: response, log: log) } catch {
+                        return (error, nil)
+                    }
+                }
                 do throws(WireError) { try cache.store(fetched) } catch {
                     log(.error, "could not cache placement '\(placementId)': \(error.message)",
                         details: [("placement_id", .string(placementId))] + error.logDetails)
@@ -205,8 +218,6 @@ final class PlacementLoader {
             case .notFound:
                 return (WireError(.notFound, "the backend has no placement '\(placementId)'",
                                   details: JSONObject([("placement_id", .string(placementId))])), nil)
-            case .failed(let error):
-                return (error, nil)
             }
             return (nil, nil)
         }

@@ -5,14 +5,17 @@ import PaywireWire
 /// the profile, encodes once, and hands out the same bytes while the choice stands.
 final class PlacementServer {
     private(set) var bundle: FallbackBundle?
+    /// How the bundle's signature was judged (`response_verification`); nil when nothing was asked.
+    private var bundleVerification: Verification?
     private let served: ServedPaywalls
     private let chooser: Chooser
     private let clock: Clock
     /// Learns what the served placements' products grant (offline access); nil without a backend.
     private let productAccess: ProductAccessMap?
 
-    init(bundle: FallbackBundle?, served: ServedPaywalls, clock: Clock, productAccess: ProductAccessMap? = nil, chooser: Chooser) {
+    init(bundle: FallbackBundle?, verification: Verification? = nil, served: ServedPaywalls, clock: Clock, productAccess: ProductAccessMap? = nil, chooser: Chooser) {
         self.bundle = bundle
+        bundleVerification = verification
         self.productAccess = productAccess
         self.served = served
         self.chooser = chooser
@@ -20,8 +23,9 @@ final class PlacementServer {
     }
 
     /// Replaces the fallback bundle; choices made from the old one are forgotten.
-    func install(_ loaded: FallbackBundle) -> CallResponse {
+    func install(_ loaded: FallbackBundle, verification: Verification?) -> CallResponse {
         bundle = loaded
+        bundleVerification = verification
         served.removeAll()
         return .success { writer in
             writer.object { writer in
@@ -52,7 +56,8 @@ final class PlacementServer {
         let key = PaywallCacheKey(placementId: placementId, requestLocale: requestLocale, choice: choice)
         if let hit = served.current(key, now: clock.nowMilliseconds) { return .paywall(hit) }
         let placement: Placement<Variation> = try placementFromBundle(placementId, in: { $0.paywalls })
-        let outcome = try choose(in: placement, locale: requestLocale, choice: choice, responseCreatedAt: bundle?.responseCreatedAt ?? 0)
+        let outcome = try choose(in: placement, locale: requestLocale, choice: choice, responseCreatedAt: bundle?.responseCreatedAt ?? 0,
+                                 verification: bundleVerification)
         if case .paywall(let paywall) = outcome { served.keep(paywall, for: key) }
         return outcome
     }
@@ -60,7 +65,7 @@ final class PlacementServer {
     /// The profile's variation of a paywall placement, served: a paywall encoded once, or the
     /// holdout or missing audience that shows none.
     private func choose(in placement: Placement<Variation>, locale requestLocale: String?, choice: PaywallChoice,
-                        responseCreatedAt: Int) throws(WireError) -> ServedPlacement {
+                        responseCreatedAt: Int, verification: Verification?) throws(WireError) -> ServedPlacement {
         productAccess?.learn(placement)
         guard let selection = try chooser.select(placement, locale: requestLocale, choice: choice, responseCreatedAt: responseCreatedAt) else {
             return .skipped(SkippedPaywall(placementId: placement.developerId, rules: placement.presentation, why: .noAudienceMatch))
@@ -69,7 +74,7 @@ final class PlacementServer {
             return .skipped(SkippedPaywall(placementId: placement.developerId, rules: placement.presentation,
                                            why: .holdout(Exposure(holdout: selection))))
         }
-        return .paywall(encode(Paywall(selection: selection), rules: placement.presentation))
+        return .paywall(encode(Paywall(selection: selection, verification: verification), rules: placement.presentation))
     }
 
     /// The paywall `paywallId` as the bundle's first placement showing it serves it, rules skipped.
@@ -94,18 +99,19 @@ final class PlacementServer {
     /// The onboarding the bundle's placement serves this profile.
     func serveOnboarding(_ placementId: String, locale requestLocale: String?) throws(WireError) -> Onboarding {
         let placement: Placement<OnboardingVariation> = try placementFromBundle(placementId, in: { $0.onboardings })
-        return try chooseOnboarding(in: placement, locale: requestLocale, responseCreatedAt: bundle?.responseCreatedAt ?? 0)
+        return try chooseOnboarding(in: placement, locale: requestLocale, responseCreatedAt: bundle?.responseCreatedAt ?? 0,
+                                    verification: bundleVerification)
     }
 
     /// The profile's onboarding; an error when no audience matches (an onboarding has no
     /// `get_presentation`).
     private func chooseOnboarding(in placement: Placement<OnboardingVariation>, locale requestLocale: String?,
-                                  responseCreatedAt: Int) throws(WireError) -> Onboarding {
+                                  responseCreatedAt: Int, verification: Verification?) throws(WireError) -> Onboarding {
         guard let selection = try chooser.select(placement, locale: requestLocale, choice: .byAudience, responseCreatedAt: responseCreatedAt) else {
             throw WireError(.invalidFallback, "no audience of placement '\(placement.developerId)' matches this profile",
                             details: JSONObject([("placement_id", .string(placement.developerId)), ("reason", .string("no_audience_match"))]))
         }
-        return Onboarding(selection: selection)
+        return Onboarding(selection: selection, verification: verification)
     }
 
     /// The bundle's paywall or onboarding for a placement.
@@ -121,7 +127,8 @@ final class PlacementServer {
         switch fetched.key.kind {
         case .onboarding:
             let placement: Placement<OnboardingVariation> = try PlacementServer.load(fetched)
-            return .onboarding(try chooseOnboarding(in: placement, locale: requestLocale, responseCreatedAt: fetched.responseCreatedAt))
+            return .onboarding(try chooseOnboarding(in: placement, locale: requestLocale, responseCreatedAt: fetched.responseCreatedAt,
+                                                    verification: fetched.verification))
         case .paywall:
             let choice = chooser.paywallChoice(in: fetched.placementId, choice)
             let key = PaywallCacheKey(placementId: fetched.placementId, requestLocale: requestLocale,
@@ -129,7 +136,8 @@ final class PlacementServer {
             let copy = (fetched.fetchedAt, fetched.responseCreatedAt)
             if let hit = served.current(key, now: clock.nowMilliseconds, fetchedCopy: copy) { return .paywall(hit) }
             let placement: Placement<Variation> = try PlacementServer.load(fetched)
-            let outcome = try choose(in: placement, locale: requestLocale, choice: choice, responseCreatedAt: fetched.responseCreatedAt)
+            let outcome = try choose(in: placement, locale: requestLocale, choice: choice, responseCreatedAt: fetched.responseCreatedAt,
+                                     verification: fetched.verification)
             guard case .paywall(var paywall) = outcome else { return outcome }
             paywall.fetchedCopy = copy
             served.keep(paywall, for: key)

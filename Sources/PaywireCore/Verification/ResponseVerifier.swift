@@ -28,7 +28,7 @@ struct AnswerTrust: Sendable {
 final class ResponseVerifier {
     /// Why a check failed (`details.reason` of the log event).
     enum Failure: String, Error, Sendable {
-        case missing, malformed, unknown_key, invalid, other_profile, too_old
+        case missing, malformed, unknown_key, untrusted_root, expired_key, invalid, other_profile, too_old
     }
 
     static let tolerance = 5 * Milliseconds.minute
@@ -37,6 +37,7 @@ final class ResponseVerifier {
     let mode: VerificationConfig.Mode
     private let config: VerificationConfig
     private let signatures: SignatureVerifier
+    private let keys: TrustedKeys
     private let random: RandomSource
     private let clock: Clock
     /// The newest verified signing time, and the monotonic time it was heard at.
@@ -46,6 +47,7 @@ final class ResponseVerifier {
         mode = config.mode
         self.config = config
         self.signatures = signatures
+        keys = TrustedKeys(config: config, signatures: signatures)
         self.random = random
         self.clock = clock
     }
@@ -54,7 +56,7 @@ final class ResponseVerifier {
     func requestHeaders() -> (nonce: String, headers: [(name: String, value: String)]) {
         let nonce = Base64.encode(random.bytes(ResponseVerifier.nonceBytes))
         return (nonce, [(ResponseSignature.nonceHeader, nonce),
-                        (ResponseSignature.keyIdsHeader, config.publicKeys.map { $0.id }.joined(separator: ","))])
+                        (ResponseSignature.keyIdsHeader, config.trustedIds)])
     }
 
     /// Checks `response` to the request `method path` sent with `nonce`; an answer that carries a
@@ -63,12 +65,17 @@ final class ResponseVerifier {
     func check(_ response: HTTPResponse, nonce: String, method: String, path: String, about: String? = nil) -> Result<SignedAnswer, Failure> {
         guard let text = response.header(ResponseSignature.signatureHeader), let keyId = response.header(ResponseSignature.keyIdHeader),
               let time = response.header(ResponseSignature.signedAtHeader) else { return .failure(.missing) }
-        guard let signature = Base64.decode(text), signature.count == 64, let signedAt = Int(time), signedAt >= 0 else {
+        let certificate = TrustedKeys.certificate(of: response)
+        guard let signature = Base64.decode(text), signature.count == 64, let signedAt = Int(time), signedAt >= 0,
+              !certificate.malformed else {
             return .failure(.malformed)
         }
         let answer = SignedAnswer(keyId: keyId, signature: signature, nonce: nonce, signedAt: signedAt, status: response.status,
-                                  method: method, path: path, etag: response.header("etag") ?? "", body: response.body)
-        if let failure = verify(answer) { return .failure(failure) }
+                                  method: method, path: path, etag: response.header("etag") ?? "", body: response.body,
+                                  certificate: certificate.certificate)
+        // A signing key's expiry is judged by this device's clock: a key that leaked after it
+        // expired cannot date what it signs back into its life.
+        if let failure = verify(answer, at: clock.nowMilliseconds()) { return .failure(failure) }
         if let about, answer.profile != nil, !answer.isAbout(about) { return .failure(.other_profile) }
         let now = clock.monotonicMilliseconds()
         if let newest, signedAt + ResponseVerifier.tolerance < newest.signedAt + max(0, now - newest.monotonic) {
@@ -78,8 +85,9 @@ final class ResponseVerifier {
         return .success(answer)
     }
 
-    /// Whether a kept answer's signature still holds (a profile read back from disk).
-    func holds(_ answer: SignedAnswer) -> Bool { verify(answer) == nil }
+    /// Whether a kept answer's signature still holds (a profile read back from disk); a signing
+    /// key is judged at the time the answer was signed, when it was verified on the wire.
+    func holds(_ answer: SignedAnswer) -> Bool { verify(answer, at: answer.signedAt) == nil }
 
     /// A verified signing time (an answer's, or one kept on disk): later answers may not be
     /// older than it.
@@ -89,10 +97,14 @@ final class ResponseVerifier {
         newest = (signedAt, now)
     }
 
-    private func verify(_ answer: SignedAnswer) -> Failure? {
-        guard let key = config.key(answer.keyId) else { return .unknown_key }
-        guard signatures.isValidEd25519(signature: answer.signature, message: answer.message, publicKey: key) else { return .invalid }
-        return nil
+    private func verify(_ answer: SignedAnswer, at time: Int) -> Failure? {
+        switch keys.key(answer.keyId, certificate: answer.certificate, at: time) {
+        case .failure(let refusal):
+            return Failure(rawValue: refusal.rawValue) ?? .unknown_key
+        case .success(let key):
+            guard signatures.isValidEd25519(signature: answer.signature, message: answer.message, publicKey: key) else { return .invalid }
+            return nil
+        }
     }
 }
 

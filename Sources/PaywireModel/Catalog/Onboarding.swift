@@ -30,9 +30,12 @@ package struct OnboardingVariation: WeightedVariation, Equatable {
 /// An onboarding as served to the host (`#/$defs/onboarding`).
 package struct Onboarding: Sendable {
     package let selection: Selection<OnboardingVariation>
+    /// As `Paywall.verification`.
+    package let verification: Verification?
 
-    package init(selection: Selection<OnboardingVariation>) {
+    package init(selection: Selection<OnboardingVariation>, verification: Verification? = nil) {
         self.selection = selection
+        self.verification = verification
     }
 
     package func write(to writer: inout JSONWriter) {
@@ -47,6 +50,7 @@ package struct Onboarding: Sendable {
             writer.object { writer in writer.member("url", variation.url) }
             writer.member("record_email_on_profile", variation.recordEmailOnProfile)
             selection.writeVersionAndLocale(to: &writer)
+            if let verification { writer.member("verification", verification.rawValue) }
         }
     }
 }

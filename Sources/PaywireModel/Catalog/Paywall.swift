@@ -5,9 +5,13 @@ import PaywireWire
 /// Immutable once built; the client encodes it once and hands out the same bytes.
 package struct Paywall: Sendable {
     package let selection: Selection<Variation>
+    /// Whether the operator's signature covers the placement it came from; nil when nothing
+    /// was asked (`response_verification` disabled): then the member is not written.
+    package let verification: Verification?
 
-    package init(selection: Selection<Variation>) {
+    package init(selection: Selection<Variation>, verification: Verification? = nil) {
         self.selection = selection
+        self.verification = verification
     }
 
     /// The wire form (`#/$defs/paywall` in the schema).
@@ -31,6 +35,7 @@ package struct Paywall: Sendable {
                 for product in variation.products { product.write(to: &writer) }
             }
             selection.writeVersionAndLocale(to: &writer)
+            if let verification { writer.member("verification", verification.rawValue) }
         }
     }
 }

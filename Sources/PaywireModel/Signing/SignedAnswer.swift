@@ -13,9 +13,11 @@ package struct SignedAnswer: Equatable, Sendable {
     package let path: String
     package let etag: String
     package let body: [UInt8]
+    /// The certificate of the signing key, when a pinned root vouched for it (`SigningKeyCertificate`).
+    package let certificate: SigningKeyCertificate?
 
     package init(keyId: String, signature: [UInt8], nonce: String, signedAt: Int, status: Int, method: String, path: String,
-                 etag: String, body: [UInt8]) {
+                 etag: String, body: [UInt8], certificate: SigningKeyCertificate? = nil) {
         self.keyId = keyId
         self.signature = signature
         self.nonce = nonce
@@ -25,6 +27,7 @@ package struct SignedAnswer: Equatable, Sendable {
         self.path = path
         self.etag = etag
         self.body = body
+        self.certificate = certificate
     }
 
     /// The bytes its signature covers.
@@ -41,11 +44,13 @@ package struct SignedAnswer: Equatable, Sendable {
 
     /// The stored form: the body and the signature in base64, so the bytes come back exact.
     package var json: JSONValue {
-        .object(JSONObject([
+        var members: [(key: String, value: JSONValue)] = [
             ("key_id", .string(keyId)), ("signature", .string(Base64.encode(signature))), ("nonce", .string(nonce)),
             ("signed_at", .number(JSONNumber(signedAt))), ("status", .number(JSONNumber(status))), ("method", .string(method)),
             ("path", .string(path)), ("etag", .string(etag)), ("body", .string(Base64.encode(body))),
-        ]))
+        ]
+        if let certificate { members.append(("certificate", .string(certificate.text))) }
+        return .object(JSONObject(members))
     }
 
     /// Reads the stored form; nil when any part is missing or malformed (then nothing it would
@@ -63,7 +68,12 @@ package struct SignedAnswer: Equatable, Sendable {
         guard let keyId = text("key_id"), let signature = text("signature").flatMap(Base64.decode), let nonce = text("nonce"),
               let signedAt = number("signed_at"), let status = number("status"), let method = text("method"),
               let path = text("path"), let etag = text("etag"), let body = text("body").flatMap(Base64.decode) else { return nil }
+        var certificate: SigningKeyCertificate?
+        if let text = text("certificate") {
+            guard let read = SigningKeyCertificate(text: text) else { return nil }
+            certificate = read
+        }
         self.init(keyId: keyId, signature: signature, nonce: nonce, signedAt: signedAt, status: status, method: method,
-                  path: path, etag: etag, body: body)
+                  path: path, etag: etag, body: body, certificate: certificate)
     }
 }

@@ -53,7 +53,7 @@ namespace Paywire.Model
     {
         public const string Id = "https://paywire.dev/schema/wire/v1/paywire.schema.json";
         /// <summary>sha256 of schema/paywire.schema.json (the conformance kit's exact match).</summary>
-        public const string Sha256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7";
+        public const string Sha256 = "7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d";
         /// <summary>The schema's MAJOR.MINOR, compared with get_sdk_version's schema_version.</summary>
         public const string Version = "1.2";
     }
@@ -65,6 +65,15 @@ namespace Paywire.Model
         public const string NonConsumable = "non_consumable";
         public const string Autorenewable = "autorenewable";
         public const string NonRenewing = "non_renewing";
+    }
+
+    /// <summary>The values of Verification; a value not listed (a newer library's) still reads.</summary>
+    public static class Verification
+    {
+        public const string NotRequested = "not_requested";
+        public const string Verified = "verified";
+        public const string Failed = "failed";
+        public const string Store = "store";
     }
 
     /// <summary>The values of ErrorCode; a value not listed (a newer library's) still reads.</summary>
@@ -118,15 +127,6 @@ namespace Paywire.Model
         public const string Refund = "refund";
         public const string Upgraded = "upgraded";
         public const string Unknown = "unknown";
-    }
-
-    /// <summary>The values of Verification; a value not listed (a newer library's) still reads.</summary>
-    public static class Verification
-    {
-        public const string NotRequested = "not_requested";
-        public const string Verified = "verified";
-        public const string Failed = "failed";
-        public const string Store = "store";
     }
 
     public sealed class GetSdkVersionParams : IModel
@@ -347,11 +347,12 @@ namespace Paywire.Model
         }
     }
 
-    /// <summary>Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields.</summary>
+    /// <summary>Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. With response_verification (informational or enforced) the bundle is checked as a signed document: path with signature (#/$defs/document_signature, what `paywire-server sign-bundle` prints) covers the file's exact bytes; an inline bundle cannot carry one. Enforced: a bundle that is unsigned, signed by a key response_verification does not list, or edited after it was signed is refused with response_verification_failed (details.document fallback_bundle, details.reason), and set_fallback keeps the bundle it had; informational: it is installed, a warn log event says why, and every paywall and onboarding it serves says verification failed.</summary>
     public sealed class FallbackSource : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "bundle", "path" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "bundle", "path", "signature" };
         public string Path { get; set; }
+        public DocumentSignature Signature { get; set; }
         public Bundle Bundle { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
@@ -368,6 +369,7 @@ namespace Paywire.Model
             JsonObject o = ModelJson.Obj(json, "FallbackSource");
             var v = new FallbackSource();
             if (ModelJson.Present(o, "path")) v.Path = ModelJson.String(o["path"]);
+            if (ModelJson.Present(o, "signature")) v.Signature = DocumentSignature.FromJson(o["signature"]);
             if (ModelJson.Present(o, "bundle")) v.Bundle = Bundle.FromJson(o["bundle"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
@@ -378,7 +380,51 @@ namespace Paywire.Model
         {
             var o = new JsonObject();
             if (this.Path != null) o["path"] = ModelJson.Json(this.Path);
+            if (this.Signature != null) o["signature"] = this.Signature.ToJson();
             if (this.Bundle != null) o["bundle"] = this.Bundle.ToJson();
+            ModelJson.AddAll(o, ExtraFields);
+            return o;
+        }
+    }
+
+    /// <summary>The operator's Ed25519 signature of a document the device is served and may keep (a fallback bundle file; placements and onboardings carry theirs in the answer's headers, api/openapi.yaml components/headers/DocumentSignature): over the UTF-8 text `paywire-document-signature-v1` LF kind LF id LF revision LF, then the document's exact bytes. For a bundle kind is fallback_bundle and id and revision are empty. No request nonce and no time: the document is the same for every device and is checked again when read back from the cache or the app's files.</summary>
+    public sealed class DocumentSignature : IModel
+    {
+        private static readonly HashSet<string> Keys = new HashSet<string> { "certificate", "key_id", "signature" };
+        /// <summary>the id of the key that signed, one of response_verification.public_keys</summary>
+        public string KeyId { get; set; }
+        /// <summary>the 64-byte Ed25519 signature, base64</summary>
+        public string Signature { get; set; }
+        /// <summary>when key_id is a short-lived signing key a pinned root vouched for (response_verification.root_keys): its certificate, the x-paywire-signing-key text (paywire-server --sign-bundle adds the one given with --signing-key-certificate)</summary>
+        public string Certificate { get; set; }
+        /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
+        public JsonObject ExtraFields { get; set; } = new JsonObject();
+
+        /// <summary>This model as its JSON, where a free JSON object is taken (a params member).</summary>
+        public static implicit operator JsonObject(DocumentSignature model)
+        {
+            return model == null ? null : model.ToJson();
+        }
+
+        /// <summary>Reads the JSON object the library wrote; throws FormatException for another shape.</summary>
+        public static DocumentSignature FromJson(JsonValue json)
+        {
+            JsonObject o = ModelJson.Obj(json, "DocumentSignature");
+            var v = new DocumentSignature();
+            v.KeyId = ModelJson.String(ModelJson.Req(o, "key_id", "DocumentSignature"));
+            v.Signature = ModelJson.String(ModelJson.Req(o, "signature", "DocumentSignature"));
+            if (ModelJson.Present(o, "certificate")) v.Certificate = ModelJson.String(o["certificate"]);
+            v.ExtraFields = ModelJson.Extra(o, Keys);
+            return v;
+        }
+
+        /// <summary>The JSON object of this value; members not in the schema come back as read.</summary>
+        public JsonObject ToJson()
+        {
+            var o = new JsonObject();
+            o["key_id"] = ModelJson.Json(this.KeyId);
+            o["signature"] = ModelJson.Json(this.Signature);
+            if (this.Certificate != null) o["certificate"] = ModelJson.Json(this.Certificate);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -1102,7 +1148,7 @@ namespace Paywire.Model
 
     public sealed class Paywall : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "backend_error", "builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "source", "variation_id" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "backend_error", "builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "source", "variation_id", "verification" };
         public Placement Placement { get; set; }
         public string PaywallId { get; set; }
         public string PaywallName { get; set; }
@@ -1127,6 +1173,8 @@ namespace Paywire.Model
         public string Source { get; set; }
         /// <summary>with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none)</summary>
         public BackendError BackendError { get; set; }
+        /// <summary>present only with response_verification informational or enforced: verified when the operator's signature covers the placement it came from (the backend's answer, the cached copy as read back, or the fallback bundle), failed when it does not (missing, unknown key, or the document was changed: informational mode serves it and says so; enforced mode never serves such a copy)</summary>
+        public string Verification { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -1157,6 +1205,7 @@ namespace Paywire.Model
             v.DismissOnRestore = ModelJson.Bool(ModelJson.Req(o, "dismiss_on_restore", "Paywall"));
             if (ModelJson.Present(o, "source")) v.Source = ModelJson.String(o["source"]);
             if (ModelJson.Present(o, "backend_error")) v.BackendError = BackendError.FromJson(o["backend_error"]);
+            if (ModelJson.Present(o, "verification")) v.Verification = ModelJson.String(o["verification"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -1181,6 +1230,7 @@ namespace Paywire.Model
             o["dismiss_on_restore"] = ModelJson.Json(this.DismissOnRestore);
             if (this.Source != null) o["source"] = ModelJson.Json(this.Source);
             if (this.BackendError != null) o["backend_error"] = this.BackendError.ToJson();
+            if (this.Verification != null) o["verification"] = ModelJson.Json(this.Verification);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }
@@ -1793,7 +1843,7 @@ namespace Paywire.Model
 
     public sealed class Onboarding : IModel
     {
-        private static readonly HashSet<string> Keys = new HashSet<string> { "locale", "onboarding_id", "onboarding_name", "placement", "record_email_on_profile", "remote_config", "request_locale", "response_created_at", "variation_id", "view_configuration" };
+        private static readonly HashSet<string> Keys = new HashSet<string> { "locale", "onboarding_id", "onboarding_name", "placement", "record_email_on_profile", "remote_config", "request_locale", "response_created_at", "variation_id", "verification", "view_configuration" };
         public Placement Placement { get; set; }
         public string OnboardingId { get; set; }
         public string OnboardingName { get; set; }
@@ -1806,6 +1856,8 @@ namespace Paywire.Model
         public string RequestLocale { get; set; }
         /// <summary>the tag of the localization that answered request_locale (exact tag, tags less specific in the same script, a sibling in the same language and script, the placement's default_locale, then en); null when none did</summary>
         public string Locale { get; set; }
+        /// <summary>present only with response_verification informational or enforced: verified when the operator's signature covers the placement it came from (the backend's answer, the cached copy as read back, or the fallback bundle), failed when it does not (missing, unknown key, or the document was changed: informational mode serves it and says so; enforced mode never serves such a copy)</summary>
+        public string Verification { get; set; }
         /// <summary>Members the schema does not name, kept so that encoding gives back what was read.</summary>
         public JsonObject ExtraFields { get; set; } = new JsonObject();
 
@@ -1830,6 +1882,7 @@ namespace Paywire.Model
             v.ResponseCreatedAt = ModelJson.Integer(ModelJson.Req(o, "response_created_at", "Onboarding"));
             v.RequestLocale = ModelJson.String(ModelJson.Req(o, "request_locale", "Onboarding"));
             v.Locale = ModelJson.Nullable(ModelJson.Req(o, "locale", "Onboarding"), x0 => ModelJson.String(x0));
+            if (ModelJson.Present(o, "verification")) v.Verification = ModelJson.String(o["verification"]);
             v.ExtraFields = ModelJson.Extra(o, Keys);
             return v;
         }
@@ -1848,6 +1901,7 @@ namespace Paywire.Model
             o["response_created_at"] = ModelJson.Json(this.ResponseCreatedAt);
             o["request_locale"] = ModelJson.Json(this.RequestLocale);
             o["locale"] = ModelJson.NullOr(this.Locale, x0 => ModelJson.Json(x0));
+            if (this.Verification != null) o["verification"] = ModelJson.Json(this.Verification);
             ModelJson.AddAll(o, ExtraFields);
             return o;
         }

@@ -89,6 +89,7 @@ struct Options {
     /// Ed25519 private keys (PEM files) that sign the answers carrying access; the first signs.
     /// Empty: nothing is signed. Never logged (only each key's id and public half).
     var responseSigningKeys: [String] = []
+    var signingKeyCertificates: [String] = []
     /// Tests: the server's wall clock runs this far from the system's, so a suite runs on another
     /// date (the last day of a month, 29 February). 0 in production.
     var clockOffsetMillis = 0
@@ -207,7 +208,7 @@ struct Options {
             return left.padding(toLength: max(left.count, 30), withPad: " ", startingAt: 0) + " \(spec.help) [\(spec.environment)]"
         }
         return "usage: paywire-server --bundle FILE --database URL [options]\n"
-            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + RenderCommand.usage + "\n"
+            + "       paywire-server --list-routes   (the API's routes, METHOD path a line)\n" + RenderCommand.usage + "\n" + SignBundleCommand.usage + "\n" + CertifyKeyCommand.usage + "\n"
             + lines.joined(separator: "\n")
     }
 }
@@ -221,6 +222,10 @@ struct OptionProblem: Error, CustomStringConvertible {
 }
 
 extension Options {
+    /// How far `--clock-offset-ms` moves the clock, either way: a century. `--certify-signing-key`
+    /// takes the same flag, so a test on another date dates its certificate on the same clock.
+    static let clockOffsetRange = -(100 * 366 * 86_400_000)...(100 * 366 * 86_400_000)
+
     private static func integer(_ text: String, _ flag: String, _ range: ClosedRange<Int>) throws(OptionProblem) -> Int {
         guard let value = Int(text), range.contains(value) else {
             throw OptionProblem("\(flag) needs a whole number in \(range.lowerBound)...\(range.upperBound)")
@@ -325,6 +330,10 @@ extension Options {
             let paths = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !paths.isEmpty else { throw OptionProblem("--response-signing-key needs a file") }
             o.responseSigningKeys += paths
+        },
+        Spec(flag: "--signing-key-certificate", value: "FILE",
+             help: "a pinned root's certificate of a --response-signing-key (--certify-signing-key makes it); repeatable") { o, v in
+            o.signingKeyCertificates.append(v)
         },
         Spec(flag: "--stripe-webhook-secret", value: "SECRET[,SECRET]",
              help: "Stripe webhook endpoint secret(s): repeat or separate by commas while rotating; never logged") { o, v throws(OptionProblem) in
@@ -435,7 +444,7 @@ extension Options {
         Spec(flag: "--clock-offset-ms", value: "N",
              help: "tests: the server's clock runs N ms from the system's (negative: behind), to run a suite on another date; 0 unless given") {
             o, v throws(OptionProblem) in
-            o.clockOffsetMillis = try integer(v, "--clock-offset-ms", -(100 * 366 * 86_400_000)...(100 * 366 * 86_400_000))
+            o.clockOffsetMillis = try integer(v, "--clock-offset-ms", Options.clockOffsetRange)
         },
         Spec(flag: "--log-level", value: "LEVEL", help: "trace, debug, info, notice, warning, error (default info)") { o, v throws(OptionProblem) in
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {

@@ -221,15 +221,32 @@ struct ServerParts {
         let pems = try options.responseSigningKeys.map { path in
             (path: path, text: String(decoding: try read(path, "the response signing key"), as: UTF8.self))
         }
-        let signer: ResponseSigner
+        var signer: ResponseSigner
         do {
             signer = try ResponseSigner(pems: pems)
         } catch {
             throw StartProblem("--response-signing-key \(error.description)")
         }
+        let certificates = try options.signingKeyCertificates.map { path in
+            let text = String(decoding: try read(path, "the signing key's certificate"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let certificate = SigningKeyCertificate(text: text) else {
+                throw StartProblem("--signing-key-certificate \(path) is not a certificate (paywire-server --certify-signing-key makes one)")
+            }
+            return (path: path, certificate: certificate)
+        }
+        do {
+            try signer.attach(certificates)
+        } catch {
+            throw StartProblem("--signing-key-certificate \(error.description)")
+        }
         for (index, key) in signer.keys.enumerated() {
+            var metadata: Logger.Metadata = ["key_id": .string(key.id), "public_key": .string(key.publicKey)]
+            if let certificate = key.certificate {
+                metadata["root_id"] = .string(certificate.rootId)
+                metadata["expires_at"] = .string(String(certificate.expiresAt))
+            }
             logger.notice(index == 0 ? "response signing key (signs)" : "response signing key (signs for apps that trust none before it)",
-                          metadata: ["key_id": .string(key.id), "public_key": .string(key.publicKey)])
+                          metadata: metadata)
         }
         return signer
     }

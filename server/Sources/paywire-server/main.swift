@@ -20,6 +20,14 @@ if CommandLine.arguments.dropFirst().first == "--list-routes" {
 if let status = RenderCommand.run(Array(CommandLine.arguments.dropFirst())) {
     exit(status)
 }
+// A root's certificate of a signing key (--signing-key-certificate): print, exit.
+if let status = CertifyKeyCommand.run(Array(CommandLine.arguments.dropFirst()), now: Int(Date().timeIntervalSince1970 * 1000)) {
+    exit(status)
+}
+// A fallback bundle file's signature (config fallback.signature): print, exit.
+if let status = SignBundleCommand.run(Array(CommandLine.arguments.dropFirst())) {
+    exit(status)
+}
 
 let options: Options
 do {

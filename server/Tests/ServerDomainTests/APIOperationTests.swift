@@ -29,6 +29,11 @@ import Testing
                            "POST /v1/profiles/{profile_id}/identity", "POST /v1/redemptions"])
     }
 
+    @Test func theDocumentsTheDeviceKeepsAreSignedAsTheirKind() {
+        let documents = Dictionary(uniqueKeysWithValues: Self.operations.compactMap { operation in operation.document.map { (operation.name, $0) } })
+        #expect(documents == ["GET /v1/placements/{placement_id}": "placements", "GET /v1/onboardings/{placement_id}": "onboardings"])
+    }
+
     /// The bytes given are not the JSON given: an operation that parsed the bytes again would
     /// name no profile (or other ones) and fail here.
     @Test func theProfileDoorReadsTheBodyTheEdgeParsedNotTheBytesAgain() throws {

@@ -7,17 +7,17 @@
 import type { Decimal, JsonObject, JsonValue } from '../../index';
 
 /** sha256 of the schema these declarations were generated from. */
-export type SchemaSha256 = "1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7";
+export type SchemaSha256 = "7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d";
 
 export type ProductType = "consumable" | "non_consumable" | "autorenewable" | "non_renewing";
+
+export type Verification = "not_requested" | "verified" | "failed" | "store";
 
 export type ErrorCode = "wrong_param" | "unknown_method" | "decoding_failed" | "invalid_utf8" | "invalid_handle" | "closed" | "timeout" | "not_found" | "network_failed" | "wrong_fallback_version" | "invalid_fallback" | "storage_failed" | "storage_locked" | "products_loading_failed" | "billing_unavailable" | "purchase_failed" | "restore_failed" | "rendering_failed" | "web_payment_failed" | "internal" | "purchase_in_progress" | "restore_in_progress" | "invalid_state" | "requires_async" | "unauthorized" | "busy" | "belongs_to_another_profile" | "unsupported_store" | "response_verification_failed";
 
 export type FallbackFormat = "paywire" | "adapty";
 
 export type CancellationReason = "voluntarily_cancelled" | "billing_error" | "price_increase" | "product_was_not_available" | "refund" | "upgraded" | "unknown";
-
-export type Verification = "not_requested" | "verified" | "failed" | "store";
 
 export interface GetSdkVersionParams {
 }
@@ -44,10 +44,21 @@ export interface SetLogLevelParams {
   log_level: "error" | "warn" | "info" | "verbose" | "debug";
 }
 
-/** Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. */
+/** Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. With response_verification (informational or enforced) the bundle is checked as a signed document: path with signature (#/$defs/document_signature, what `paywire-server sign-bundle` prints) covers the file's exact bytes; an inline bundle cannot carry one. Enforced: a bundle that is unsigned, signed by a key response_verification does not list, or edited after it was signed is refused with response_verification_failed (details.document fallback_bundle, details.reason), and set_fallback keeps the bundle it had; informational: it is installed, a warn log event says why, and every paywall and onboarding it serves says verification failed. */
 export interface FallbackSource {
   path?: string;
+  signature?: DocumentSignature;
   bundle?: Bundle;
+}
+
+/** The operator's Ed25519 signature of a document the device is served and may keep (a fallback bundle file; placements and onboardings carry theirs in the answer's headers, api/openapi.yaml components/headers/DocumentSignature): over the UTF-8 text `paywire-document-signature-v1` LF kind LF id LF revision LF, then the document's exact bytes. For a bundle kind is fallback_bundle and id and revision are empty. No request nonce and no time: the document is the same for every device and is checked again when read back from the cache or the app's files. */
+export interface DocumentSignature {
+  /** the id of the key that signed, one of response_verification.public_keys */
+  key_id: string;
+  /** the 64-byte Ed25519 signature, base64 */
+  signature: string;
+  /** when key_id is a short-lived signing key a pinned root vouched for (response_verification.root_keys): its certificate, the x-paywire-signing-key text (paywire-server --sign-bundle adds the one given with --signing-key-certificate) */
+  certificate?: string;
 }
 
 /** The fallback bundle, format_version 1. The index (placement ids) is read when the bundle is set; each placement is parsed and checked on first use. */
@@ -226,6 +237,8 @@ export interface Paywall {
   source?: "cache" | "fallback";
   /** with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none) */
   backend_error?: BackendError;
+  /** present only with response_verification informational or enforced: verified when the operator's signature covers the placement it came from (the backend's answer, the cached copy as read back, or the fallback bundle), failed when it does not (missing, unknown key, or the document was changed: informational mode serves it and says so; enforced mode never serves such a copy) */
+  verification?: Verification;
 }
 
 export interface Placement {
@@ -349,6 +362,8 @@ export interface Onboarding {
   request_locale: string;
   /** the tag of the localization that answered request_locale (exact tag, tags less specific in the same script, a sibling in the same language and script, the placement's default_locale, then en); null when none did */
   locale: string | null;
+  /** present only with response_verification informational or enforced: verified when the operator's signature covers the placement it came from (the backend's answer, the cached copy as read back, or the fallback bundle), failed when it does not (missing, unknown key, or the document was changed: informational mode serves it and says so; enforced mode never serves such a copy) */
+  verification?: Verification;
 }
 
 export interface ViewConfiguration {

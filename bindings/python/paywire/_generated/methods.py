@@ -59,9 +59,9 @@ class TypedMethods:
         params = models.SetLogLevelParams(log_level=log_level)
         return models.decode_set_log_level_result(self._call_typed("set_log_level", params.to_json()))
 
-    def set_fallback(self, *, path: Optional[str] = None, bundle: Optional[models.Bundle] = None) -> models.SetFallbackResult:
+    def set_fallback(self, *, path: Optional[str] = None, signature: Optional[models.DocumentSignature] = None, bundle: Optional[models.Bundle] = None) -> models.SetFallbackResult:
         """Calls `set_fallback`."""
-        params = models.FallbackSource(path=path, bundle=bundle)
+        params = models.FallbackSource(path=path, signature=signature, bundle=bundle)
         return models.decode_set_fallback_result(self._call_typed("set_fallback", params.to_json()))
 
     def get_paywall(self, *, placement_id: Optional[str] = None, locale: Optional[str] = None, fetch_policy: Optional[Literal['reload_revalidating_cache_data', 'return_cache_data_else_load', 'return_cache_data_if_not_expired_else_load']] = None, load_timeout: Optional[Decimal] = None, max_age: Optional[Decimal] = None, paywall_id: Optional[str] = None) -> models.Paywall:
@@ -329,9 +329,9 @@ class AsyncTypedMethods:
         params = models.SetLogLevelParams(log_level=log_level)
         return models.decode_set_log_level_result(await self._call_typed("set_log_level", params.to_json()))
 
-    async def set_fallback(self, *, path: Optional[str] = None, bundle: Optional[models.Bundle] = None) -> models.SetFallbackResult:
+    async def set_fallback(self, *, path: Optional[str] = None, signature: Optional[models.DocumentSignature] = None, bundle: Optional[models.Bundle] = None) -> models.SetFallbackResult:
         """Calls `set_fallback`."""
-        params = models.FallbackSource(path=path, bundle=bundle)
+        params = models.FallbackSource(path=path, signature=signature, bundle=bundle)
         return models.decode_set_fallback_result(await self._call_typed("set_fallback", params.to_json()))
 
     async def get_paywall(self, *, placement_id: Optional[str] = None, locale: Optional[str] = None, fetch_policy: Optional[Literal['reload_revalidating_cache_data', 'return_cache_data_else_load', 'return_cache_data_if_not_expired_else_load']] = None, load_timeout: Optional[Decimal] = None, max_age: Optional[Decimal] = None, paywall_id: Optional[str] = None) -> models.Paywall:

@@ -17,15 +17,15 @@ from .. import _modelbase as _mb
 
 SCHEMA_ID = 'https://paywire.dev/schema/wire/v1/paywire.schema.json'
 #: sha256 of the schema file these models were generated from (the conformance kit's exact match).
-SCHEMA_SHA256 = '1268cdcfabd2fcc4e1d253112d0bd1b100a537b2601178a038ca3f37bf0c2ca7'
+SCHEMA_SHA256 = '7e1a03a9f5d0dcf966304c2a361040d744885166da903f83457b0f1f8d01907d'
 #: The schema's MAJOR.MINOR: a Client accepts a library of the same MAJOR and a MINOR at least this.
 SCHEMA_VERSION = '1.2'
 
 ProductType = Literal['consumable', 'non_consumable', 'autorenewable', 'non_renewing']
+Verification = Literal['not_requested', 'verified', 'failed', 'store']
 ErrorCode = Literal['wrong_param', 'unknown_method', 'decoding_failed', 'invalid_utf8', 'invalid_handle', 'closed', 'timeout', 'not_found', 'network_failed', 'wrong_fallback_version', 'invalid_fallback', 'storage_failed', 'storage_locked', 'products_loading_failed', 'billing_unavailable', 'purchase_failed', 'restore_failed', 'rendering_failed', 'web_payment_failed', 'internal', 'purchase_in_progress', 'restore_in_progress', 'invalid_state', 'requires_async', 'unauthorized', 'busy', 'belongs_to_another_profile', 'unsupported_store', 'response_verification_failed']
 FallbackFormat = Literal['paywire', 'adapty']
 CancellationReason = Literal['voluntarily_cancelled', 'billing_error', 'price_increase', 'product_was_not_available', 'refund', 'upgraded', 'unknown']
-Verification = Literal['not_requested', 'verified', 'failed', 'store']
 
 
 @dataclass
@@ -176,19 +176,28 @@ class FallbackSource:
     (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is
     (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and
     data). A file that is neither is refused with invalid_fallback, details.expected naming both
-    formats' fields.
+    formats' fields. With response_verification (informational or enforced) the bundle is
+    checked as a signed document: path with signature (#/$defs/document_signature, what
+    `paywire-server sign-bundle` prints) covers the file's exact bytes; an inline bundle cannot
+    carry one. Enforced: a bundle that is unsigned, signed by a key response_verification does
+    not list, or edited after it was signed is refused with response_verification_failed
+    (details.document fallback_bundle, details.reason), and set_fallback keeps the bundle it
+    had; informational: it is installed, a warn log event says why, and every paywall and
+    onboarding it serves says verification failed.
     """
 
     path: Optional[str] = None
+    signature: Optional[DocumentSignature] = None
     bundle: Optional[Bundle] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['bundle', 'path'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['bundle', 'path', 'signature'])
 
     @classmethod
     def from_json(cls, data: Any) -> "FallbackSource":
         d = _mb.obj(data, "FallbackSource")
         return cls(
             path=d["path"] if d.get("path") is not None else None,
+            signature=DocumentSignature.from_json(d["signature"]) if d.get("signature") is not None else None,
             bundle=Bundle.from_json(d["bundle"]) if d.get("bundle") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
@@ -197,8 +206,47 @@ class FallbackSource:
         out: Dict[str, Any] = {}
         if self.path is not None:
             out["path"] = self.path
+        if self.signature is not None:
+            out["signature"] = self.signature.to_json()
         if self.bundle is not None:
             out["bundle"] = self.bundle.to_json()
+        out.update(self.extra_fields)
+        return out
+
+
+@dataclass
+class DocumentSignature:
+    """The operator's Ed25519 signature of a document the device is served and may keep (a fallback
+    bundle file; placements and onboardings carry theirs in the answer's headers,
+    api/openapi.yaml components/headers/DocumentSignature): over the UTF-8 text `paywire-
+    document-signature-v1` LF kind LF id LF revision LF, then the document's exact bytes. For a
+    bundle kind is fallback_bundle and id and revision are empty. No request nonce and no time:
+    the document is the same for every device and is checked again when read back from the cache
+    or the app's files.
+    """
+
+    key_id: str
+    signature: str
+    certificate: Optional[str] = None
+    extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['certificate', 'key_id', 'signature'])
+
+    @classmethod
+    def from_json(cls, data: Any) -> "DocumentSignature":
+        d = _mb.obj(data, "DocumentSignature")
+        return cls(
+            key_id=_mb.req(d, "key_id", "DocumentSignature"),
+            signature=_mb.req(d, "signature", "DocumentSignature"),
+            certificate=d["certificate"] if d.get("certificate") is not None else None,
+            extra_fields=_mb.extra(d, cls._KEYS),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        out["key_id"] = self.key_id
+        out["signature"] = self.signature
+        if self.certificate is not None:
+            out["certificate"] = self.certificate
         out.update(self.extra_fields)
         return out
 
@@ -796,8 +844,9 @@ class Paywall:
     forced: Optional[Literal[True]] = None
     source: Optional[Literal['cache', 'fallback']] = None
     backend_error: Optional[BackendError] = None
+    verification: Optional[Verification] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['backend_error', 'builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'forced', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'source', 'variation_id'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['backend_error', 'builder', 'dismiss_on_purchase', 'dismiss_on_restore', 'forced', 'locale', 'paywall_id', 'paywall_name', 'placement', 'post_purchase', 'products', 'remote_config', 'request_locale', 'response_created_at', 'source', 'variation_id', 'verification'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Paywall":
@@ -819,6 +868,7 @@ class Paywall:
             forced=d["forced"] if d.get("forced") is not None else None,
             source=d["source"] if d.get("source") is not None else None,
             backend_error=BackendError.from_json(d["backend_error"]) if d.get("backend_error") is not None else None,
+            verification=d["verification"] if d.get("verification") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -843,6 +893,8 @@ class Paywall:
             out["source"] = self.source
         if self.backend_error is not None:
             out["backend_error"] = self.backend_error.to_json()
+        if self.verification is not None:
+            out["verification"] = self.verification
         out.update(self.extra_fields)
         return out
 
@@ -1299,8 +1351,9 @@ class Onboarding:
     response_created_at: int
     request_locale: str
     locale: Optional[str]
+    verification: Optional[Verification] = None
     extra_fields: Dict[str, Any] = _field(default_factory=dict, repr=False)
-    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['locale', 'onboarding_id', 'onboarding_name', 'placement', 'record_email_on_profile', 'remote_config', 'request_locale', 'response_created_at', 'variation_id', 'view_configuration'])
+    _KEYS: ClassVar[FrozenSet[str]] = frozenset(['locale', 'onboarding_id', 'onboarding_name', 'placement', 'record_email_on_profile', 'remote_config', 'request_locale', 'response_created_at', 'variation_id', 'verification', 'view_configuration'])
 
     @classmethod
     def from_json(cls, data: Any) -> "Onboarding":
@@ -1316,6 +1369,7 @@ class Onboarding:
             response_created_at=_mb.req(d, "response_created_at", "Onboarding"),
             request_locale=_mb.req(d, "request_locale", "Onboarding"),
             locale=_mb.req(d, "locale", "Onboarding"),
+            verification=d["verification"] if d.get("verification") is not None else None,
             extra_fields=_mb.extra(d, cls._KEYS),
         )
 
@@ -1331,6 +1385,8 @@ class Onboarding:
         out["response_created_at"] = self.response_created_at
         out["request_locale"] = self.request_locale
         out["locale"] = self.locale
+        if self.verification is not None:
+            out["verification"] = self.verification
         out.update(self.extra_fields)
         return out
 

@@ -19,6 +19,9 @@ struct ResponseSigner: Sendable {
         let publicKey: String
         /// The private key's raw bytes (the key is made per use: keep the struct Sendable).
         let seed: [UInt8]
+        /// A pinned root's certificate of this key (`--signing-key-certificate`), sent with
+        /// every answer it signs, so apps that pin only the root trust it.
+        var certificate: SigningKeyCertificate? = nil
     }
 
     /// A key file the server cannot sign with; the message never holds key material.
@@ -26,7 +29,7 @@ struct ResponseSigner: Sendable {
         let description: String
     }
 
-    let keys: [Key]
+    private(set) var keys: [Key]
 
     /// Reads each PEM; at least one. A file that is not an Ed25519 PKCS#8 private key stops the start.
     init(pems: [(path: String, text: String)]) throws(Problem) {
@@ -43,11 +46,36 @@ struct ResponseSigner: Sendable {
         self.keys = keys
     }
 
-    /// The key that signs for a request naming `trusted` (its `x-paywire-key-ids`, nil when absent).
+    /// The key that signs for a request naming `trusted` (its `x-paywire-key-ids`, nil when
+    /// absent): the first the request names, or whose certificate's root it names.
     func key(trusting trusted: String?) -> Key {
         guard let trusted else { return keys[0] }
         let named = Set(trusted.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
-        return keys.first { named.contains($0.id) } ?? keys[0]
+        return keys.first { named.contains($0.id) || $0.certificate.map { named.contains($0.rootId) } == true } ?? keys[0]
+    }
+
+    /// Gives each certificate to the key it certifies (same id, same public key); a certificate
+    /// of no key given stops the start.
+    mutating func attach(_ certificates: [(path: String, certificate: SigningKeyCertificate)]) throws(Problem) {
+        for (path, certificate) in certificates {
+            guard let index = keys.firstIndex(where: { $0.id == certificate.keyId && (Base64.decode($0.publicKey) ?? []) == certificate.publicKey }) else {
+                throw Problem(description: "\(path) certifies key \(certificate.keyId), which no --response-signing-key is")
+            }
+            keys[index].certificate = certificate
+        }
+    }
+
+    /// This signer's first key, as a root, certifies `key` until `expiresAt` (ms).
+    func certify(_ key: Key, expiresAt: Int) throws -> SigningKeyCertificate {
+        let publicKey = Base64.decode(key.publicKey) ?? []
+        let message = SigningKeyCertificate.message(rootId: keys[0].id, keyId: key.id, publicKey: publicKey, expiresAt: expiresAt)
+        let signature = try Curve25519.Signing.PrivateKey(rawRepresentation: keys[0].seed).signature(for: message)
+        return SigningKeyCertificate(rootId: keys[0].id, keyId: key.id, publicKey: publicKey, expiresAt: expiresAt, signature: Array(signature))
+    }
+
+    /// The certificate header of `key`, when a root certified it.
+    private static func certificateHeader(_ key: Key) -> [(name: String, value: String)] {
+        key.certificate.map { [(SigningKeyCertificate.header, $0.text)] } ?? []
     }
 
     /// The headers that sign an answer: its signature, the key's id and the time signed.
@@ -58,7 +86,24 @@ struct ResponseSigner: Sendable {
                                                 etag: etag, body: body)
         let signature = try Curve25519.Signing.PrivateKey(rawRepresentation: key.seed).signature(for: message)
         return [(ResponseSignature.signatureHeader, Base64.encode(Array(signature))), (ResponseSignature.keyIdHeader, key.id),
-                (ResponseSignature.signedAtHeader, String(signedAt))]
+                (ResponseSignature.signedAtHeader, String(signedAt))] + ResponseSigner.certificateHeader(key)
+    }
+
+    /// The headers that sign a document (`DocumentSignature`: a placement's or onboarding's
+    /// answer, the same for every device, so no nonce and no time): its signature and key id.
+    func documentHeaders(trusted: String?, kind: String, id: String, revision: String,
+                         body: [UInt8]) throws -> [(name: String, value: String)] {
+        let (keyId, signature) = try documentSignature(trusted: trusted, kind: kind, id: id, revision: revision, body: body)
+        return [(DocumentSignature.signatureHeader, signature), (DocumentSignature.keyIdHeader, keyId)]
+            + ResponseSigner.certificateHeader(key(trusting: trusted))
+    }
+
+    /// A document's signature (base64) and the id of the key that made it.
+    func documentSignature(trusted: String?, kind: String, id: String, revision: String,
+                           body: [UInt8]) throws -> (keyId: String, signature: String) {
+        let key = key(trusting: trusted)
+        let message = DocumentSignature.message(kind: kind, id: id, revision: revision, document: body)
+        return (key.id, Base64.encode(Array(try Curve25519.Signing.PrivateKey(rawRepresentation: key.seed).signature(for: message))))
     }
 
     /// The Ed25519 key of a PKCS#8 PEM (`openssl genpkey -algorithm ed25519`): PrivateKeyInfo

@@ -16,6 +16,10 @@ struct APIOperation: Sendable {
     /// It names profiles (in its path or body): the request must hold their credentials
     /// (`ProfileDoor`) before the operation runs.
     let behindProfileDoor: Bool
+    /// It serves a document the device keeps, signed as this kind (`DocumentSignature`) when the
+    /// server has a response signing key: over the answer and its ETag, with no nonce, so a
+    /// cached copy is checked again offline.
+    var document: String? = nil
     /// What the operation makes of its input: the profiles it names and the work to run.
     let read: @Sendable (RouteInput) -> Call
 
@@ -44,10 +48,11 @@ struct APIOperation: Sendable {
         }
     }
 
-    /// An operation that names no profile: opened by `door` alone.
-    static func plain(_ method: HTTPRequest.Method, _ path: String, _ door: Door,
+    /// An operation that names no profile: opened by `door` alone; `document`: the kind its
+    /// answers are signed as, when it serves a document the device keeps.
+    static func plain(_ method: HTTPRequest.Method, _ path: String, _ door: Door, document: String? = nil,
                       _ run: @escaping @Sendable (API, RouteInput) async throws -> Answer) -> APIOperation {
-        APIOperation(method: method, path: path, door: door, signed: false, behindProfileDoor: false) { input in
+        APIOperation(method: method, path: path, door: door, signed: false, behindProfileDoor: false, document: document) { input in
             Call(profiles: [], run: { api in try await run(api, input) })
         }
     }

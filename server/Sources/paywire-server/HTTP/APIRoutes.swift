@@ -10,11 +10,11 @@ enum APIRoutes {
     /// Every operation, each one value (`APIOperation`): method, path, door, signing, profile
     /// door, and what it does with its input.
     static let operations: [APIOperation] = [
-        .plain(.get, "/v1/placements/{placement_id}", .app) { api, input in
+        .plain(.get, "/v1/placements/{placement_id}", .app, document: "placements") { api, input in
             _ = try input.requiredHeader("x-paywire-profile-id")
             return api.getPlacement(api.setup.placements[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
         },
-        .plain(.get, "/v1/onboardings/{placement_id}", .app) { api, input in
+        .plain(.get, "/v1/onboardings/{placement_id}", .app, document: "onboardings") { api, input in
             _ = try input.requiredHeader("x-paywire-profile-id")
             return api.getPlacement(api.setup.onboardings[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
         },
@@ -103,6 +103,7 @@ enum APIRoutes {
     static func register(on routes: ServerRoutes, api: API, maxBodyBytes: Int) {
         for operation in operations {
             let signer = operation.signed ? api.setup.responseSigner : nil
+            let document = operation.document.flatMap { kind in api.setup.responseSigner.map { (kind, $0) } }
             routes.add(operation.method, operation.path, door: operation.door, bodyLimit: maxBodyBytes) { input in
                 let served = api.serving(input)
                 do {
@@ -112,6 +113,9 @@ enum APIRoutes {
                     if let signer {
                         try answer.sign(with: signer, nonce: nonce ?? "", trusted: trusted, signedAt: api.clock.nowMilliseconds(),
                                         method: operation.method.rawValue, path: input.requestPath)
+                    }
+                    if let (kind, documentSigner) = document {
+                        try answer.signDocument(with: documentSigner, trusted: trusted, kind: kind, id: input.path("placement_id"))
                     }
                     return answer.response
                 } catch let problem as RouteInput.Problem {

@@ -47,6 +47,16 @@ struct Answer: Sendable {
         }
     }
 
+    /// Adds the headers that sign this answer as a document of `kind` and `id`: its ETag and
+    /// its body's bytes as they leave (`DocumentSignature`). Only a 200 carries a document.
+    mutating func signDocument(with signer: ResponseSigner, trusted: String?, kind: String, id: String) throws {
+        guard status == .ok, let body else { return }
+        let fields = try signer.documentHeaders(trusted: trusted, kind: kind, id: id, revision: headers[.eTag] ?? "", body: body)
+        for (name, value) in fields {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
+    }
+
     var response: Response {
         var fields = headers
         guard let body else { return Response(status: status, headers: fields) }

@@ -48,7 +48,7 @@ public struct PaywireConfiguration: PaywireModel {
     public var transport: TransportConfiguration?
     /// sent as authorization: Api-Key <key> on every backend request; never logged, never in an error or a file
     public var apiKey: String?
-    /// checks the backend's Ed25519 signature on every answer that carries access (profile, purchases, restores, identity, redemptions): each such request carries a fresh random nonce (x-paywire-nonce), and the answer must be signed over it by one of public_keys (docs/operations/security.md). Needs a transport, and the system's libcrypto (OpenSSL 1.1.1 or later), loaded when a client asks for it
+    /// checks the backend's Ed25519 signature on every answer that carries access (profile, purchases, restores, identity, redemptions): each such request carries a fresh random nonce (x-paywire-nonce), and the answer must be signed over it by one of public_keys (docs/operations/security.md). Needs a transport, and the system's libcrypto (OpenSSL 1.1.1 or later), loaded when a client asks for it. It also checks the operator's signature on every document the device is served (#/$defs/document_signature): each placement and onboarding the backend answers (x-paywire-document-signature over the placement's answer and its ETag, no nonce), each copy read back from the cache, and the fallback bundle; a paywall or onboarding says verification verified or failed
     public var responseVerification: ResponseVerification?
     /// how records are kept and delivered (all optional)
     public var analytics: AnalyticsConfiguration?
@@ -688,19 +688,22 @@ public struct TransportConfiguration: PaywireModel {
     static let memberNames: Set<String> = ["type", "base_url"]
 }
 
-/// checks the backend's Ed25519 signature on every answer that carries access (profile, purchases, restores, identity, redemptions): each such request carries a fresh random nonce (x-paywire-nonce), and the answer must be signed over it by one of public_keys (docs/operations/security.md). Needs a transport, and the system's libcrypto (OpenSSL 1.1.1 or later), loaded when a client asks for it
+/// checks the backend's Ed25519 signature on every answer that carries access (profile, purchases, restores, identity, redemptions): each such request carries a fresh random nonce (x-paywire-nonce), and the answer must be signed over it by one of public_keys (docs/operations/security.md). Needs a transport, and the system's libcrypto (OpenSSL 1.1.1 or later), loaded when a client asks for it. It also checks the operator's signature on every document the device is served (#/$defs/document_signature): each placement and onboarding the backend answers (x-paywire-document-signature over the placement's answer and its ETag, no nonce), each copy read back from the cache, and the fallback bundle; a paywall or onboarding says verification verified or failed
 public struct ResponseVerification: PaywireModel {
-    /// disabled: nothing is asked or checked (verification not_requested); informational: a missing, bad, replayed or too old signature, or a signed answer about another profile than the request named, is reported (verification failed on each grant the answer carries, a log event) and the answer still applied; enforced: such an answer is refused like a network failure (the last verified state stands, a log event, and the call that waited fails with response_verification_failed), and a profile kept on disk keeps only what its signature covers
+    /// disabled: nothing is asked or checked (verification not_requested); informational: a missing, bad, replayed or too old signature, or a signed answer about another profile than the request named, is reported (verification failed on each grant the answer carries, a log event) and the answer still applied; enforced: such an answer is refused like a network failure (the last verified state stands, a log event, and the call that waited fails with response_verification_failed), and a profile kept on disk keeps only what its signature covers. For placements and onboardings: informational serves a copy whose signature fails and marks the paywall or onboarding verification failed (a warn log event); enforced refuses it like a network failure (the cache, then the bundle, answers if it can; else the call fails with response_verification_failed), drops a cached copy whose signature no longer holds, and refuses an unsigned or edited fallback bundle
     public var mode: Mode
-    /// the backend's response signing keys, each with the id its answers name (x-paywire-signature-key-id); several while a key is rotated. Required unless mode is disabled
+    /// the backend's response signing keys, each with the id its answers name (x-paywire-signature-key-id); several while a key is rotated. public_keys or root_keys is required unless mode is disabled
     public var publicKeys: [PublicKey]?
+    /// pinned root keys (Ed25519), for key rotation without an app release: a root signs nothing the device is served; it certifies a short-lived signing key (x-paywire-signing-key: the key, its id and its expiry, signed by the root, sent with every signed answer and document) that the server signs with, and the device trusts a certified key until its expiry by the device's clock (a kept answer or cached copy is judged at the time it was signed or fetched). Refused: a key certified by a root not listed here or whose certificate does not hold (reason untrusted_root), an expired one (expired_key). Its ids are sent in x-paywire-key-ids after public_keys'. public_keys or root_keys is required unless mode is disabled; an id may not be in both
+    public var rootKeys: [RootKey]?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(mode: Mode, publicKeys: [PublicKey]? = nil, unknownMembers: JSONObject = [:]) {
+    public init(mode: Mode, publicKeys: [PublicKey]? = nil, rootKeys: [RootKey]? = nil, unknownMembers: JSONObject = [:]) {
         self.mode = mode
         self.publicKeys = publicKeys
+        self.rootKeys = rootKeys
         self.unknownMembers = unknownMembers
     }
 
@@ -708,6 +711,7 @@ public struct ResponseVerification: PaywireModel {
         let reader = try ModelReader(json, "ResponseVerification")
         mode = try reader.required("mode")
         publicKeys = try reader.optional("public_keys")
+        rootKeys = try reader.optional("root_keys")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -715,11 +719,12 @@ public struct ResponseVerification: PaywireModel {
         var writer = ModelWriter()
         writer.required("mode", mode)
         writer.optional("public_keys", publicKeys)
+        writer.optional("root_keys", rootKeys)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["mode", "public_keys"]
+    static let memberNames: Set<String> = ["mode", "public_keys", "root_keys"]
 }
 
 /// The schema's `PublicKey`.
@@ -740,6 +745,40 @@ public struct PublicKey: PaywireModel {
 
     public init(json: JSONValue) throws {
         let reader = try ModelReader(json, "PublicKey")
+        id = try reader.required("id")
+        key = try reader.required("key")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("id", id)
+        writer.required("key", key)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["id", "key"]
+}
+
+/// The schema's `RootKey`.
+public struct RootKey: PaywireModel {
+    /// the key id the server prints at start
+    public var id: String
+    /// the 32-byte Ed25519 public key, base64
+    public var key: String
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(id: String, key: String, unknownMembers: JSONObject = [:]) {
+        self.id = id
+        self.key = key
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "RootKey")
         id = try reader.required("id")
         key = try reader.required("key")
         unknownMembers = reader.unknown(Self.memberNames)

@@ -38,6 +38,41 @@ public enum ProductType: PaywireEnum {
     }
 }
 
+/// One of the schema’s strings: `not_requested`, `verified`, `failed`, `store`.
+/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
+public enum Verification: PaywireEnum {
+    /// `not_requested`
+    case notRequested
+    /// `verified`
+    case verified
+    /// `failed`
+    case failed
+    /// `store`
+    case store
+    /// A value this binding does not list, as the library wrote it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "not_requested": self = .notRequested
+        case "verified": self = .verified
+        case "failed": self = .failed
+        case "store": self = .store
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .notRequested: "not_requested"
+        case .verified: "verified"
+        case .failed: "failed"
+        case .store: "store"
+        case .unknown(let value): value
+        }
+    }
+}
+
 /// One of the schema’s strings: `wrong_param`, `unknown_method`, `decoding_failed`, `invalid_utf8`, `invalid_handle`, `closed`, `timeout`, `not_found`, `network_failed`, `wrong_fallback_version`, `invalid_fallback`, `storage_failed`, `storage_locked`, `products_loading_failed`, `billing_unavailable`, `purchase_failed`, `restore_failed`, `rendering_failed`, `web_payment_failed`, `internal`, `purchase_in_progress`, `restore_in_progress`, `invalid_state`, `requires_async`, `unauthorized`, `busy`, `belongs_to_another_profile`, `unsupported_store`, `response_verification_failed`.
 /// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
 public enum ErrorCode: PaywireEnum {
@@ -238,41 +273,6 @@ public enum CancellationReason: PaywireEnum {
         case .productWasNotAvailable: "product_was_not_available"
         case .refund: "refund"
         case .upgraded: "upgraded"
-        case .unknown(let value): value
-        }
-    }
-}
-
-/// One of the schema’s strings: `not_requested`, `verified`, `failed`, `store`.
-/// A value this binding does not list (a newer library's) reads as `unknown`, never as an error.
-public enum Verification: PaywireEnum {
-    /// `not_requested`
-    case notRequested
-    /// `verified`
-    case verified
-    /// `failed`
-    case failed
-    /// `store`
-    case store
-    /// A value this binding does not list, as the library wrote it.
-    case unknown(String)
-
-    public init(rawValue: String) {
-        switch rawValue {
-        case "not_requested": self = .notRequested
-        case "verified": self = .verified
-        case "failed": self = .failed
-        case "store": self = .store
-        default: self = .unknown(rawValue)
-        }
-    }
-
-    public var rawValue: String {
-        switch self {
-        case .notRequested: "not_requested"
-        case .verified: "verified"
-        case .failed: "failed"
-        case .store: "store"
         case .unknown(let value): value
         }
     }

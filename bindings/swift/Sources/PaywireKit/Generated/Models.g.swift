@@ -182,18 +182,21 @@ public struct SetLogLevelParams: PaywireModel {
     static let memberNames: Set<String> = ["log_level"]
 }
 
-/// Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields.
+/// Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. With response_verification (informational or enforced) the bundle is checked as a signed document: path with signature (#/$defs/document_signature, what `paywire-server sign-bundle` prints) covers the file's exact bytes; an inline bundle cannot carry one. Enforced: a bundle that is unsigned, signed by a key response_verification does not list, or edited after it was signed is refused with response_verification_failed (details.document fallback_bundle, details.reason), and set_fallback keeps the bundle it had; informational: it is installed, a warn log event says why, and every paywall and onboarding it serves says verification failed.
 public struct FallbackSource: PaywireModel {
     /// The `path` member.
     public var path: String?
+    /// The `signature` member.
+    public var signature: DocumentSignature?
     /// The `bundle` member.
     public var bundle: FallbackBundle?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(path: String? = nil, bundle: FallbackBundle? = nil, unknownMembers: JSONObject = [:]) {
+    public init(path: String? = nil, signature: DocumentSignature? = nil, bundle: FallbackBundle? = nil, unknownMembers: JSONObject = [:]) {
         self.path = path
+        self.signature = signature
         self.bundle = bundle
         self.unknownMembers = unknownMembers
     }
@@ -201,6 +204,7 @@ public struct FallbackSource: PaywireModel {
     public init(json: JSONValue) throws {
         let reader = try ModelReader(json, "FallbackSource")
         path = try reader.optional("path")
+        signature = try reader.optional("signature")
         bundle = try reader.optional("bundle")
         unknownMembers = reader.unknown(Self.memberNames)
     }
@@ -208,12 +212,52 @@ public struct FallbackSource: PaywireModel {
     public var jsonValue: JSONValue {
         var writer = ModelWriter()
         writer.optional("path", path)
+        writer.optional("signature", signature)
         writer.optional("bundle", bundle)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["path", "bundle"]
+    static let memberNames: Set<String> = ["path", "signature", "bundle"]
+}
+
+/// The operator's Ed25519 signature of a document the device is served and may keep (a fallback bundle file; placements and onboardings carry theirs in the answer's headers, api/openapi.yaml components/headers/DocumentSignature): over the UTF-8 text `paywire-document-signature-v1` LF kind LF id LF revision LF, then the document's exact bytes. For a bundle kind is fallback_bundle and id and revision are empty. No request nonce and no time: the document is the same for every device and is checked again when read back from the cache or the app's files.
+public struct DocumentSignature: PaywireModel {
+    /// the id of the key that signed, one of response_verification.public_keys
+    public var keyId: String
+    /// the 64-byte Ed25519 signature, base64
+    public var signature: String
+    /// when key_id is a short-lived signing key a pinned root vouched for (response_verification.root_keys): its certificate, the x-paywire-signing-key text (paywire-server --sign-bundle adds the one given with --signing-key-certificate)
+    public var certificate: String?
+    /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
+    public var unknownMembers: JSONObject
+
+    /// A value made in code; members left out are absent (or their one allowed value).
+    public init(keyId: String, signature: String, certificate: String? = nil, unknownMembers: JSONObject = [:]) {
+        self.keyId = keyId
+        self.signature = signature
+        self.certificate = certificate
+        self.unknownMembers = unknownMembers
+    }
+
+    public init(json: JSONValue) throws {
+        let reader = try ModelReader(json, "DocumentSignature")
+        keyId = try reader.required("key_id")
+        signature = try reader.required("signature")
+        certificate = try reader.optional("certificate")
+        unknownMembers = reader.unknown(Self.memberNames)
+    }
+
+    public var jsonValue: JSONValue {
+        var writer = ModelWriter()
+        writer.required("key_id", keyId)
+        writer.required("signature", signature)
+        writer.optional("certificate", certificate)
+        writer.unknown(unknownMembers)
+        return writer.json
+    }
+
+    static let memberNames: Set<String> = ["key_id", "signature", "certificate"]
 }
 
 /// The fallback bundle, format_version 1. The index (placement ids) is read when the bundle is set; each placement is parsed and checked on first use.
@@ -995,11 +1039,13 @@ public struct Paywall: PaywireModel {
     public var source: PaywallSource?
     /// with source: the backend's refusal, its HTTP status and the code of its error body (null when the body names none)
     public var backendError: BackendError?
+    /// present only with response_verification informational or enforced: verified when the operator's signature covers the placement it came from (the backend's answer, the cached copy as read back, or the fallback bundle), failed when it does not (missing, unknown key, or the document was changed: informational mode serves it and says so; enforced mode never serves such a copy)
+    public var verification: Verification?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(placement: Placement, paywallId: String, paywallName: String, variationId: String, forced: Bool? = nil, remoteConfig: RemoteConfig? = nil, products: [PaywallProductReference] = [], responseCreatedAt: Int, requestLocale: String, locale: String? = nil, dismissOnPurchase: Bool, postPurchase: PostPurchase? = nil, builder: JSONObject? = nil, dismissOnRestore: Bool, source: PaywallSource? = nil, backendError: BackendError? = nil, unknownMembers: JSONObject = [:]) {
+    public init(placement: Placement, paywallId: String, paywallName: String, variationId: String, forced: Bool? = nil, remoteConfig: RemoteConfig? = nil, products: [PaywallProductReference] = [], responseCreatedAt: Int, requestLocale: String, locale: String? = nil, dismissOnPurchase: Bool, postPurchase: PostPurchase? = nil, builder: JSONObject? = nil, dismissOnRestore: Bool, source: PaywallSource? = nil, backendError: BackendError? = nil, verification: Verification? = nil, unknownMembers: JSONObject = [:]) {
         self.placement = placement
         self.paywallId = paywallId
         self.paywallName = paywallName
@@ -1016,6 +1062,7 @@ public struct Paywall: PaywireModel {
         self.dismissOnRestore = dismissOnRestore
         self.source = source
         self.backendError = backendError
+        self.verification = verification
         self.unknownMembers = unknownMembers
     }
 
@@ -1037,6 +1084,7 @@ public struct Paywall: PaywireModel {
         dismissOnRestore = try reader.required("dismiss_on_restore")
         source = try reader.optional("source")
         backendError = try reader.optional("backend_error")
+        verification = try reader.optional("verification")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -1058,11 +1106,12 @@ public struct Paywall: PaywireModel {
         writer.required("dismiss_on_restore", dismissOnRestore)
         writer.optional("source", source)
         writer.optional("backend_error", backendError)
+        writer.optional("verification", verification)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["placement", "paywall_id", "paywall_name", "variation_id", "forced", "remote_config", "products", "response_created_at", "request_locale", "locale", "dismiss_on_purchase", "post_purchase", "builder", "dismiss_on_restore", "source", "backend_error"]
+    static let memberNames: Set<String> = ["placement", "paywall_id", "paywall_name", "variation_id", "forced", "remote_config", "products", "response_created_at", "request_locale", "locale", "dismiss_on_purchase", "post_purchase", "builder", "dismiss_on_restore", "source", "backend_error", "verification"]
 }
 
 /// The schema's `Placement`.
@@ -1677,11 +1726,13 @@ public struct Onboarding: PaywireModel {
     public var requestLocale: String
     /// the tag of the localization that answered request_locale (exact tag, tags less specific in the same script, a sibling in the same language and script, the placement's default_locale, then en); null when none did
     public var locale: String?
+    /// present only with response_verification informational or enforced: verified when the operator's signature covers the placement it came from (the backend's answer, the cached copy as read back, or the fallback bundle), failed when it does not (missing, unknown key, or the document was changed: informational mode serves it and says so; enforced mode never serves such a copy)
+    public var verification: Verification?
     /// Members this binding's schema does not name (a newer library's), kept so the value writes back whole.
     public var unknownMembers: JSONObject
 
     /// A value made in code; members left out are absent (or their one allowed value).
-    public init(placement: Placement, onboardingId: String, onboardingName: String, variationId: String, remoteConfig: RemoteConfig? = nil, viewConfiguration: ViewConfiguration, recordEmailOnProfile: Bool, responseCreatedAt: Int, requestLocale: String, locale: String? = nil, unknownMembers: JSONObject = [:]) {
+    public init(placement: Placement, onboardingId: String, onboardingName: String, variationId: String, remoteConfig: RemoteConfig? = nil, viewConfiguration: ViewConfiguration, recordEmailOnProfile: Bool, responseCreatedAt: Int, requestLocale: String, locale: String? = nil, verification: Verification? = nil, unknownMembers: JSONObject = [:]) {
         self.placement = placement
         self.onboardingId = onboardingId
         self.onboardingName = onboardingName
@@ -1692,6 +1743,7 @@ public struct Onboarding: PaywireModel {
         self.responseCreatedAt = responseCreatedAt
         self.requestLocale = requestLocale
         self.locale = locale
+        self.verification = verification
         self.unknownMembers = unknownMembers
     }
 
@@ -1707,6 +1759,7 @@ public struct Onboarding: PaywireModel {
         responseCreatedAt = try reader.required("response_created_at")
         requestLocale = try reader.required("request_locale")
         locale = try reader.required("locale")
+        verification = try reader.optional("verification")
         unknownMembers = reader.unknown(Self.memberNames)
     }
 
@@ -1722,11 +1775,12 @@ public struct Onboarding: PaywireModel {
         writer.required("response_created_at", responseCreatedAt)
         writer.required("request_locale", requestLocale)
         writer.required("locale", locale)
+        writer.optional("verification", verification)
         writer.unknown(unknownMembers)
         return writer.json
     }
 
-    static let memberNames: Set<String> = ["placement", "onboarding_id", "onboarding_name", "variation_id", "remote_config", "view_configuration", "record_email_on_profile", "response_created_at", "request_locale", "locale"]
+    static let memberNames: Set<String> = ["placement", "onboarding_id", "onboarding_name", "variation_id", "remote_config", "view_configuration", "record_email_on_profile", "response_created_at", "request_locale", "locale", "verification"]
 }
 
 /// The schema's `ViewConfiguration`.

@@ -11,9 +11,9 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
-/** Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. */
+/** Exactly one of path (a file) or bundle (inline). Either holds a Paywire bundle (#/$defs/bundle) or the fallback file Adapty's dashboard exports, as it is (#/$defs/adapty_fallback): the format is told by the shape (format_version, or meta and data). A file that is neither is refused with invalid_fallback, details.expected naming both formats' fields. With response_verification (informational or enforced) the bundle is checked as a signed document: path with signature (#/$defs/document_signature, what `paywire-server sign-bundle` prints) covers the file's exact bytes; an inline bundle cannot carry one. Enforced: a bundle that is unsigned, signed by a key response_verification does not list, or edited after it was signed is refused with response_verification_failed (details.document fallback_bundle, details.reason), and set_fallback keeps the bundle it had; informational: it is installed, a warn log event says why, and every paywall and onboarding it serves says verification failed. */
 public final class FallbackSource implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("bundle", "path");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("bundle", "path", "signature");
     private JsonObject extraFields = new JsonObject();
 
     private String path;
@@ -27,6 +27,20 @@ public final class FallbackSource implements Model {
 
     public FallbackSource withPath(String value) {
         setPath(value);
+        return this;
+    }
+
+    private DocumentSignature signature;
+    public DocumentSignature getSignature() {
+        return signature;
+    }
+
+    public void setSignature(DocumentSignature value) {
+        signature = value;
+    }
+
+    public FallbackSource withSignature(DocumentSignature value) {
+        setSignature(value);
         return this;
     }
 
@@ -56,6 +70,9 @@ public final class FallbackSource implements Model {
         if (ModelJson.present(o, "path")) {
             v.path = ModelJson.string(o.get("path"));
         }
+        if (ModelJson.present(o, "signature")) {
+            v.signature = DocumentSignature.fromJson(o.get("signature"));
+        }
         if (ModelJson.present(o, "bundle")) {
             v.bundle = Bundle.fromJson(o.get("bundle"));
         }
@@ -69,6 +86,9 @@ public final class FallbackSource implements Model {
         JsonObject o = new JsonObject();
         if (path != null) {
             o.add("path", ModelJson.json(path));
+        }
+        if (signature != null) {
+            o.add("signature", signature.toJson());
         }
         if (bundle != null) {
             o.add("bundle", bundle.toJson());

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Onboarding implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("locale", "onboarding_id", "onboarding_name", "placement", "record_email_on_profile", "remote_config", "request_locale", "response_created_at", "variation_id", "view_configuration");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("locale", "onboarding_id", "onboarding_name", "placement", "record_email_on_profile", "remote_config", "request_locale", "response_created_at", "variation_id", "verification", "view_configuration");
     private JsonObject extraFields = new JsonObject();
 
     private Placement placement;
@@ -157,6 +157,21 @@ public final class Onboarding implements Model {
         return this;
     }
 
+    private String verification;
+    /** present only with response_verification informational or enforced: verified when the operator's signature covers the placement it came from (the backend's answer, the cached copy as read back, or the fallback bundle), failed when it does not (missing, unknown key, or the document was changed: informational mode serves it and says so; enforced mode never serves such a copy) */
+    public String getVerification() {
+        return verification;
+    }
+
+    public void setVerification(String value) {
+        verification = value;
+    }
+
+    public Onboarding withVerification(String value) {
+        setVerification(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -176,6 +191,9 @@ public final class Onboarding implements Model {
         v.responseCreatedAt = ModelJson.integer(ModelJson.req(o, "response_created_at", "Onboarding"));
         v.requestLocale = ModelJson.string(ModelJson.req(o, "request_locale", "Onboarding"));
         v.locale = ModelJson.nullable(ModelJson.req(o, "locale", "Onboarding"), x0 -> ModelJson.string(x0));
+        if (ModelJson.present(o, "verification")) {
+            v.verification = ModelJson.string(o.get("verification"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -194,6 +212,9 @@ public final class Onboarding implements Model {
         o.add("response_created_at", ModelJson.json(responseCreatedAt));
         o.add("request_locale", ModelJson.json(requestLocale));
         o.add("locale", ModelJson.nullOr(locale, x0 -> ModelJson.json(x0)));
+        if (verification != null) {
+            o.add("verification", ModelJson.json(verification));
+        }
         ModelJson.addAll(o, extraFields);
         return o;
     }

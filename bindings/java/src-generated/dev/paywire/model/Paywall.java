@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 public final class Paywall implements Model {
-    private static final java.util.Set<String> KEYS = ModelJson.keys("backend_error", "builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "source", "variation_id");
+    private static final java.util.Set<String> KEYS = ModelJson.keys("backend_error", "builder", "dismiss_on_purchase", "dismiss_on_restore", "forced", "locale", "paywall_id", "paywall_name", "placement", "post_purchase", "products", "remote_config", "request_locale", "response_created_at", "source", "variation_id", "verification");
     private JsonObject extraFields = new JsonObject();
 
     private Placement placement;
@@ -247,6 +247,21 @@ public final class Paywall implements Model {
         return this;
     }
 
+    private String verification;
+    /** present only with response_verification informational or enforced: verified when the operator's signature covers the placement it came from (the backend's answer, the cached copy as read back, or the fallback bundle), failed when it does not (missing, unknown key, or the document was changed: informational mode serves it and says so; enforced mode never serves such a copy) */
+    public String getVerification() {
+        return verification;
+    }
+
+    public void setVerification(String value) {
+        verification = value;
+    }
+
+    public Paywall withVerification(String value) {
+        setVerification(value);
+        return this;
+    }
+
     /** Members the schema does not name, kept so that encoding gives back what was read. */
     public JsonObject getExtraFields() {
         return extraFields;
@@ -278,6 +293,9 @@ public final class Paywall implements Model {
         if (ModelJson.present(o, "backend_error")) {
             v.backendError = BackendError.fromJson(o.get("backend_error"));
         }
+        if (ModelJson.present(o, "verification")) {
+            v.verification = ModelJson.string(o.get("verification"));
+        }
         v.extraFields = ModelJson.extra(o, KEYS);
         return v;
     }
@@ -307,6 +325,9 @@ public final class Paywall implements Model {
         }
         if (backendError != null) {
             o.add("backend_error", backendError.toJson());
+        }
+        if (verification != null) {
+            o.add("verification", ModelJson.json(verification));
         }
         ModelJson.addAll(o, extraFields);
         return o;
