@@ -28,8 +28,7 @@ extension Outbox {
 
     /// Whether a 401 refuses the profile's credential rather than the api key.
     static func isProfileCredentialRefusal(_ response: HTTPResponse) -> Bool {
-        let code = RemoteSource.errorCode(response.body)
-        return code == "profile_credential_required" || code == "profile_credential_invalid"
+        RemoteSource.errorCode(response.body).flatMap(APIErrorCode.init(rawValue:))?.refusesCredential == true
     }
 
     /// `Retry-After` as a delay: delta-seconds (at most a day), or an HTTP date.

@@ -81,7 +81,7 @@ extension Outbox {
     /// is expired or not for this customer) says how to send it again.
     private func profileRecordRefused(_ record: OutboxRecord, response: HTTPResponse) {
         let code = RemoteSource.errorCode(response.body) ?? "http_\(response.status)"
-        let advice = code == "identity_unverified" ? ": identify again with a fresh identity_token from the app's backend" : ""
+        let advice = code == APIErrorCode.identityUnverified.rawValue ? ": identify again with a fresh identity_token from the app's backend" : ""
         log(.error, "the backend refused the profile's record (HTTP \(response.status), \(code)); it is dropped\(advice)",
             details: [("event_id", .string(record.eventId)), ("route", .string(Outbox.route(of: record).route)),
                       ("backend_code", .string(code))])

@@ -5,10 +5,8 @@ import PaywireWire
 /// offer with a signature from the developer's key, which only the backend holds, so the
 /// backend also decides whether this profile may have it.
 struct PurchaseOffer: Equatable, Sendable {
-    enum Kind: String, CaseIterable, Sendable {
-        case promotional
-        case win_back
-    }
+    /// The model's offer types (`OfferType`): the backend reads the same names.
+    typealias Kind = OfferType
 
     let kind: Kind
     let id: String
@@ -32,7 +30,7 @@ struct PurchaseOffer: Equatable, Sendable {
     init?(_ reference: ProductReference?) {
         guard let reference else { return nil }
         if let id = reference.winBackOfferId {
-            self.init(kind: .win_back, id: id)
+            self.init(kind: .winBack, id: id)
         } else if let id = reference.promotionalOfferId {
             self.init(kind: .promotional, id: id)
         } else {
@@ -76,14 +74,7 @@ struct SignedOffer: Equatable, Sendable {
 /// `POST {base_url}/v1/offers/sign` (api/openapi.yaml): the request, and what its answer means.
 enum OfferSigning {
     static func body(profileId: String, productId: String, offer: PurchaseOffer) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.object { writer in
-            writer.member("profile_id", profileId)
-            writer.member("vendor_product_id", productId)
-            writer.member("offer_id", offer.id)
-            writer.member("offer_type", offer.kind.rawValue)
-        }
-        return writer.bytes
+        OfferSignRequest(profileId: profileId, productId: productId, offerId: offer.id, offerType: offer.kind).encode()
     }
 
     /// The signed offer, or a `purchase_failed` error whose `details.reason` says why:
@@ -101,8 +92,8 @@ enum OfferSigning {
         case .failed(let code, let message): return failed("offer_signing_failed", "the offer could not be signed: \(message)", [("underlying_error", .string(code))])
         case .response(let answer): response = answer
         }
-        let document = try? JSONParser.parse(response.body)
         guard response.status == 200 else {
+            let document = try? JSONParser.parse(response.body)
             var code: String?
             var message: String?
             if case .object(let root)? = document, case .object(let error)? = root["error"] {
@@ -110,20 +101,17 @@ enum OfferSigning {
                 if case .string(let text)? = error["message"] { message = text }
             }
             let status: (key: String, value: JSONValue) = ("status", .number(JSONNumber(response.status)))
-            if response.status == 403, code == "offer_not_eligible" {
-                return failed("offer_not_eligible", message ?? "this profile may not have this offer", [status])
+            if response.status == 403, code == APIErrorCode.offerNotEligible.rawValue {
+                return failed(APIErrorCode.offerNotEligible.rawValue, message ?? "this profile may not have this offer", [status])
             }
             return failed("offer_signing_failed", "the backend answered HTTP \(response.status) to the offer signing: \(message ?? "no reason given")",
                           [status, ("underlying_error", .string(code ?? "http_\(response.status)"))])
         }
-        guard case .object(let root)? = document, case .string(let keyId)? = root["key_id"], !keyId.isEmpty,
-              case .string(let nonce)? = root["nonce"], !nonce.isEmpty,
-              case .number(let time)? = root["timestamp"], let timestamp = time.intValue,
-              case .string(let signature)? = root["signature"], !signature.isEmpty else {
+        guard let signed = OfferSignature.decode(response.body) else {
             return failed("offer_signing_failed", "the backend's offer signature is not {key_id, nonce, timestamp, signature}",
                           [("underlying_error", .string("decoding_failed"))])
         }
-        return .success(SignedOffer(offer: offer, keyId: keyId, nonce: nonce, timestamp: timestamp, signature: signature,
-                                    applicationUsername: profileId.lowercased()))
+        return .success(SignedOffer(offer: offer, keyId: signed.keyId, nonce: signed.nonce, timestamp: signed.timestamp,
+                                    signature: signed.signature, applicationUsername: profileId.lowercased()))
     }
 }

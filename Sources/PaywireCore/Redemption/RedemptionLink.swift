@@ -1,10 +1,11 @@
+import PaywireModel
 import PaywireWire
 
 /// The token of a web purchase's redemption link (`…/redeem?token=…`, whatever its scheme and
 /// host: a custom scheme, a universal link or a page all carry it the same way).
 enum RedemptionLink {
-    /// The longest token `POST /v1/redemptions` takes.
-    static let maxTokenBytes = 256
+    /// The longest token `POST /v1/redemptions` takes (the request's own rule).
+    static let maxTokenBytes = RedemptionRequest.maxTokenBytes
     /// The longest link taken, as the schema's `redeem_web_purchase.url` says.
     static let maxURLBytes = 4096
 

@@ -8,9 +8,6 @@ import PaywireWire
 /// call that failed is simply made again (the backend answers a second redemption by the same
 /// profile `already_redeemed`).
 final class WebRedemptions {
-    /// The results the backend may give, as the schema's `redeem_web_purchase` result names them.
-    static let results: Set<String> = ["redeemed", "already_redeemed", "belongs_to_another_profile", "expired", "invalid"]
-
     private let backend: Backend?
     private let profiles: ProfileStore
     private let timers: Timers
@@ -40,13 +37,9 @@ final class WebRedemptions {
             self.answer($0, .failure(WireError(.timeout, "the backend did not answer the redemption within the load_timeout budget")))
         }
         waiting[callToken] = budget
-        var body = JSONWriter(reservingCapacity: 128)
-        body.object { writer in
-            writer.member("token", token)
-            writer.member("profile_id", profileId)
-        }
         backend.send(method: "POST", url: backend.url(route: "redemptions"), headers: [("accept", "application/json")],
-                     body: body.bytes, carriesAccess: true, profileId: profileId) { [self] outcome in
+                     body: RedemptionRequest(token: token, profileId: profileId).encode(), carriesAccess: true,
+                     profileId: profileId) { [self] outcome in
             answer(callToken, answered(outcome, profileId: profileId))
         }
         return outcome
@@ -60,7 +53,7 @@ final class WebRedemptions {
         case .failed(let code, let message):
             return .failure(HTTPOutcome.transportError(code: code, message: "the redemption could not reach the backend: \(message)"))
         case .response(let response) where response.status == 200:
-            let result: String
+            let result: RedemptionResult
             let snapshot: RemoteProfile.Snapshot
             do throws(WireError) {
                 (result, snapshot) = try WebRedemptions.parse(response.body)
@@ -68,14 +61,14 @@ final class WebRedemptions {
                 return .failure(error)
             }
             if let error = profiles.applyBackend(snapshot, profileId: profileId, trust: response.trust) { return .failure(error) }
-            if result != "redeemed" {
-                log(.info, "the web purchase link was not redeemed: \(result)", details: [("result", .string(result))])
+            if result != .redeemed {
+                log(.info, "the web purchase link was not redeemed: \(result.rawValue)", details: [("result", .string(result.rawValue))])
             }
             let profile = profiles.current
             let now = profiles.accessNow()
             return .success { writer in
                 writer.object { writer in
-                    writer.member("result", result)
+                    writer.member("result", result.rawValue)
                     writer.key("profile")
                     profile.write(to: &writer, now: now)
                 }
@@ -87,18 +80,10 @@ final class WebRedemptions {
         }
     }
 
-    /// `{result, profile}` of `RedemptionResult`; anything else is `decoding_failed`.
-    static func parse(_ body: [UInt8]) throws(WireError) -> (result: String, profile: RemoteProfile.Snapshot) {
-        guard case .object(let document)? = try? JSONParser.parse(body) else {
-            throw WireError(.decodingFailed, "the backend's redemption answer is not a JSON object")
-        }
-        guard case .string(let result)? = document["result"], results.contains(result) else {
-            throw WireError(.decodingFailed, "the backend's redemption answer has no known result",
-                            details: JSONObject([("field", .string("result"))]))
-        }
-        guard case .object(let profile)? = document["profile"] else {
-            throw WireError(.decodingFailed, "the backend's redemption answer has no profile", details: JSONObject([("field", .string("profile"))]))
-        }
+    /// The answer's result and profile (`RedemptionAnswer`, the backend's own codec); anything
+    /// else is `decoding_failed`.
+    static func parse(_ body: [UInt8]) throws(WireError) -> (result: RedemptionResult, profile: RemoteProfile.Snapshot) {
+        let (result, profile) = try RedemptionAnswer.decode(body)
         return (result, try RemoteProfile.parse(profile: profile))
     }
 

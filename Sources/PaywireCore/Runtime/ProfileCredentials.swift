@@ -9,18 +9,14 @@ import PaywireWire
 /// requests it opens (with a host transport, the `host_request` that asks the host to send one).
 final class ProfileCredentials {
     /// The request and answer header.
-    static let header = "x-paywire-profile-credential"
+    static let header = APIHeader.profileCredential
     static let storageKey = "profile-credentials"
-    /// The longest credential kept (the backend's are 43 characters); a longer header is ignored.
-    private static let maxLength = 256
 
-    /// Whether a header value can be a credential: 1 to 256 visible ASCII characters (the
-    /// backend's are base64url). Anything else (a control character, a space, a line break a
-    /// broken proxy or host transport let through) would be sent back in a header, so it is
-    /// never kept.
-    static func isWellFormed(_ credential: String) -> Bool {
-        !credential.isEmpty && credential.utf8.count <= maxLength && credential.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
-    }
+    /// Whether a header value can be a credential: the backend's secret token shape
+    /// (`SecretTokenText`: 43 base64url characters). Anything else (a control character, a
+    /// space, a line break a broken proxy or host transport let through, a text the backend
+    /// never makes) is never kept, so it is never sent back in a header.
+    static func isWellFormed(_ credential: String) -> Bool { SecretTokenText.isWellFormed(credential) }
 
     private let storage: Storage
     private let log: Log

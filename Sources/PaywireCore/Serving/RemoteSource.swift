@@ -63,7 +63,7 @@ enum RemoteSource {
     }
 
     static func headers(profileId: String, etag: String?) -> [(name: String, value: String)] {
-        var headers: [(name: String, value: String)] = [("accept", "application/json"), ("x-paywire-profile-id", profileId)]
+        var headers: [(name: String, value: String)] = [("accept", "application/json"), (APIHeader.profileId, profileId)]
         if let etag { headers.append(("if-none-match", etag)) }
         return headers
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import PaywireWire
 
 @Suite struct OfferTests {
-    private let offer = PurchaseOffer(kind: .win_back, id: "wb-1")
+    private let offer = PurchaseOffer(kind: .winBack, id: "wb-1")
 
     private func response(_ status: Int, _ body: String) -> HTTPOutcome {
         .response(HTTPResponse(status: status, headers: [], body: Array(body.utf8)))
@@ -54,7 +54,7 @@ import Testing
         reference.promotionalOfferId = "promo"
         #expect(PurchaseOffer(reference) == PurchaseOffer(kind: .promotional, id: "promo"))
         reference.winBackOfferId = "wb"
-        #expect(PurchaseOffer(reference) == PurchaseOffer(kind: .win_back, id: "wb"))
+        #expect(PurchaseOffer(reference) == PurchaseOffer(kind: .winBack, id: "wb"))
     }
 
     @Test func theOfferParamNeedsAKnownTypeAndAnId() throws {

@@ -7,7 +7,8 @@ import Testing
 /// storage port, sent only with requests naming their profile, and a refusal of one is told
 /// apart from a refusal of the api key.
 @Suite struct ProfileCredentialsTests {
-    let credential = String(repeating: "a", count: 43)
+    /// The backend's shape: 32 bytes as base64url, 43 characters.
+    let credential = "Q3JlZGVudGlhbC1vbmUtb2YtcHJvZmlsZS1jMS0xMjM"
 
     @Test func aCredentialIsKeptPerProfileAndFoundAgainFromTheStorage() {
         let storage = MemoryStorage()
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test(arguments: ["two words", "line\r\nx-injected: 1", "tab\there", "ü-not-ascii", "nul\u{0}"])
-    func aCredentialNotOfVisibleASCIIIsNeitherKeptNorSentNorLogged(header: String) throws {
+    func aCredentialNotOfTheBackendsTokenShapeIsNeitherKeptNorSentNorLogged(header: String) throws {
         let storage = MemoryStorage()
         let sink = RecordingSink()
         let kept = ProfileCredentials(storage: storage, log: Log(level: .debug, sink: sink))
@@ -45,7 +46,11 @@ import Testing
         let read = ProfileCredentials(storage: storage, log: Log(level: .debug, sink: sink))
         #expect(read.credential(for: "p1") == nil, "a record edited on disk sends no header either")
         #expect(read.credential(for: "p2") == credential)
-        #expect(ProfileCredentials.isWellFormed("AZaz09-_.~+/=") && !ProfileCredentials.isWellFormed(String(repeating: "a", count: 257)))
+        #expect(ProfileCredentials.isWellFormed(credential))
+        #expect(!ProfileCredentials.isWellFormed(String(credential.dropLast())), "42 characters")
+        #expect(!ProfileCredentials.isWellFormed(credential + "A"), "44 characters")
+        #expect(!ProfileCredentials.isWellFormed(String(credential.dropLast()) + "+"), "the standard alphabet's + is not base64url")
+        #expect(!ProfileCredentials.isWellFormed(String(credential.dropLast()) + "N"), "unused bits set: two texts would name one secret")
     }
 
     @Test func aRefusedCredentialRefusesTheRecordsAndARefusedKeyStopsTheLane() {

@@ -17,7 +17,7 @@ extension API {
         if let verifier = setup.identity,
            let refusal = verifier.refusal(token: request.identityToken, customerUserId: request.customerUserId, now: clock.nowSeconds()) {
             logger.notice("an identity was not verified", metadata: ["reason": .string(refusal)])
-            return .error(.unprocessableContent, "identity_unverified", refusal)
+            return .error(.unprocessableContent, APIErrorCode.identityUnverified.rawValue, refusal)
         }
         // An identity may hand the customer's profile over with a new credential: an address
         // out of new credentials waits before anything is met or moved.

@@ -8,16 +8,16 @@ extension API {
     func signOffer(parsed: JSONValue?) async throws -> Answer {
         let request: OfferSignRequest
         do {
-            request = try OfferSignRequest(parsed: parsed)
+            request = try OfferSignRequest.decode(parsed: parsed)
         } catch {
-            return .invalid(error.message)
+            return .invalid(error)
         }
         guard let signer = setup.offers else {
             return .error(.notImplemented, "offers_not_configured", "this server has no --offer-key: it signs no offers")
         }
         let now = clock.nowMilliseconds()
-        if let refusal = OfferEligibility.refusal(request.kind, productId: request.productId, profile: try await profile(request.profileId), now: now) {
-            return .error(.forbidden, "offer_not_eligible", refusal)
+        if let refusal = OfferEligibility.refusal(request.offerType, productId: request.productId, profile: try await profile(request.profileId), now: now) {
+            return .error(.forbidden, APIErrorCode.offerNotEligible.rawValue, refusal)
         }
         let nonce = random.uuid()
         try await setup.store.recordOfferNonce(nonce, profileId: request.profileId, productId: request.productId, offerId: request.offerId, at: now)
@@ -26,39 +26,12 @@ extension API {
     }
 }
 
-/// `OfferSignRequest` of api/openapi.yaml: `{profile_id, vendor_product_id, offer_id, offer_type}`,
-/// nothing else.
-struct OfferSignRequest: Sendable {
-    let profileId: String
-    let productId: String
-    let offerId: String
-    let kind: OfferEligibility.Kind
-
-    init(parsed: JSONValue?) throws(RequestProblem) {
-        let members = try NotificationRequests.document(parsed: parsed)
-        let known: Set<String> = ["profile_id", "vendor_product_id", "offer_id", "offer_type"]
-        if case .object(let object) = members.object, let unknown = object.keys.first(where: { !known.contains($0) }) {
-            throw RequestProblem("\(unknown) is not a member of OfferSignRequest")
-        }
-        profileId = try members.text("profile_id")
-        productId = try members.text("vendor_product_id")
-        offerId = try members.text("offer_id")
-        switch try members.text("offer_type") {
-        case "promotional": kind = .promotional
-        case "win_back": kind = .winBack
-        default: throw RequestProblem("offer_type must be promotional or win_back")
-        }
-    }
-}
-
 /// Who may have an offer, from the profile the backend knows (purchases, restores, store
 /// notifications, authored profiles): the App Store's rules, narrowed to one product since the
 /// server knows no subscription groups.
 enum OfferEligibility {
-    enum Kind {
-        case promotional
-        case winBack
-    }
+    /// The model's offer types: the device sends the same names.
+    typealias Kind = OfferType
 
     /// Why this profile may not have the offer; nil when it may. A promotional offer is for a
     /// profile that has or had a subscription to the product; a win-back offer for one whose

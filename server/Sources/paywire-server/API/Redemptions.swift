@@ -23,31 +23,20 @@ extension API {
     }
 
     func redeemWebPurchase(parsed: JSONValue?) async throws -> Answer {
-        let token: String, profileId: String
+        let request: RedemptionRequest
         do {
-            let members = try NotificationRequests.document(parsed: parsed)
-            (token, profileId) = (try members.text("token"), try members.text("profile_id"))
+            request = try RedemptionRequest.decode(parsed: parsed)
         } catch {
-            return .invalid(error.message)
+            return .invalid(error)
         }
-        guard profileId.unicodeScalars.count <= RecordRules.maxIdentifierLength, token.utf8.count <= 256 else {
-            return .invalid("token and profile_id must be 1 to 256 characters")
-        }
-        let result: Redemption.Result
-        if let digest = Redemption.digest(ofToken: token) {
+        let profileId = request.profileId
+        let result: RedemptionResult
+        if let digest = Redemption.digest(ofToken: request.token) {
             result = try await setup.store.redeem(digest: digest, profileId: profileId, now: clock.nowMilliseconds())
         } else {
             result = .invalid
         }
         ServerMetrics.redemption(result.rawValue)
-        let profile = try await answerProfile(profileId)
-        var writer = JSONWriter(reservingCapacity: profile.bytes.count + 96)
-        writer.object { writer in
-            writer.member("result", result.rawValue)
-            writer.member("profile_id", profileId)
-            writer.key("profile")
-            writer.raw(profile.bytes)
-        }
-        return .json(.ok, writer.bytes)
+        return .json(.ok, RedemptionAnswer.encode(result: result, profileId: profileId, profile: try await answerProfile(profileId).bytes))
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PaywireModel
 import PaywireWire
 
 /// Signs promotional and win-back offers the way the App Store expects a developer's server
@@ -41,14 +42,7 @@ struct OfferSigner: Sendable {
     func sign(productId: String, offerId: String, applicationUsername: String, nonce: String, now: Int) throws -> [UInt8] {
         let text = payload(productId: productId, offerId: offerId, applicationUsername: applicationUsername, nonce: nonce, timestamp: now)
         let signature = try P256.Signing.PrivateKey(rawRepresentation: keyBytes).signature(for: Data(text.utf8))
-        var writer = JSONWriter(reservingCapacity: 256)
-        writer.object { writer in
-            writer.member("key_id", keyId)
-            writer.member("nonce", nonce)
-            writer.member("timestamp", now)
-            writer.member("signature", Base64.encode(Array(signature.derRepresentation)))
-        }
-        return writer.bytes
+        return OfferSignature(keyId: keyId, nonce: nonce, timestamp: now, signature: Base64.encode(Array(signature.derRepresentation))).encode()
     }
 
     /// The public key as PEM, for `/_dev/offers/key`.

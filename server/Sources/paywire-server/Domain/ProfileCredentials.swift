@@ -1,3 +1,5 @@
+import PaywireModel
+
 /// A profile's credentials: the rule that decides, from what the server keeps of a profile's
 /// credentials and the one a request carries, whether the request may name that profile.
 ///
@@ -25,10 +27,10 @@ enum ProfileCredentials {
         case refused(code: String)
     }
 
-    static let header = "x-paywire-profile-credential"
+    static let header = APIHeader.profileCredential
     static let serversOwn = "the server's own profile"
-    static let required = "profile_credential_required"
-    static let invalid = "profile_credential_invalid"
+    static let required = APIErrorCode.profileCredentialRequired.rawValue
+    static let invalid = APIErrorCode.profileCredentialInvalid.rawValue
 
     /// The verdict for `kept` (the profile's credentials) and `given` (the digest of the
     /// credential the request carries; nil when it carries none or one of no credential's shape).

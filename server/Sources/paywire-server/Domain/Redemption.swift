@@ -49,11 +49,8 @@ enum Redemption {
         var holdsThisCheckoutOnly: Bool { holder.hasPrefix(StripeEvent.holderPrefix) }
     }
 
-    enum Result: String, Sendable {
-        case redeemed, expired, invalid
-        case alreadyRedeemed = "already_redeemed"
-        case belongsToAnotherProfile = "belongs_to_another_profile"
-    }
+    /// The model's results (`RedemptionResult`): the device reads the same names.
+    typealias Result = RedemptionResult
 
     /// What redeeming `held` (nil: no such token) for `profileId` at `now` comes to. A redeemed
     /// link answers who redeemed it even after its time: single use, never a second owner.

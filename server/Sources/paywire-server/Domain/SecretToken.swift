@@ -1,4 +1,5 @@
 import Crypto
+import PaywireModel
 import PaywireWire
 
 /// A bearer secret the server makes and hands out once: 32 random bytes as base64url (43
@@ -6,7 +7,7 @@ import PaywireWire
 /// Redemption links and operators' dashboard sessions are such tokens. Pure: the random bytes
 /// come from the source `make` is given.
 enum SecretToken {
-    static let bytes = 32
+    static let bytes = SecretTokenText.randomBytes
 
     /// A new token and the digest to keep of it.
     static func make(_ random: any RandomSource) -> (token: String, digest: String) {
@@ -17,7 +18,7 @@ enum SecretToken {
     /// The digest of a token as sent; nil when it is not 32 bytes of base64url (no such token
     /// was ever made).
     static func digest(ofToken token: some StringProtocol) -> String? {
-        guard token.utf8.count == 43, let secret = Base64.decodeURL(String(token)), secret.count == bytes else { return nil }
+        guard let secret = SecretTokenText.bytes(of: token) else { return nil }
         return digest(of: secret)
     }
 

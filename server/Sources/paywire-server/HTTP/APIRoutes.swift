@@ -11,15 +11,15 @@ enum APIRoutes {
     /// door, and what it does with its input.
     static let operations: [APIOperation] = [
         .plain(.get, "/v1/placements/{placement_id}", .app, document: "placements") { api, input in
-            _ = try input.requiredHeader("x-paywire-profile-id")
+            _ = try input.requiredHeader(APIHeader.profileId)
             return api.getPlacement(api.setup.placements[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
         },
         .plain(.get, "/v1/onboardings/{placement_id}", .app, document: "onboardings") { api, input in
-            _ = try input.requiredHeader("x-paywire-profile-id")
+            _ = try input.requiredHeader(APIHeader.profileId)
             return api.getPlacement(api.setup.onboardings[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
         },
         .device(.get, "/v1/profiles/{profile_id}", signed: true) { api, input in
-            _ = try input.requiredHeader("x-paywire-profile-id")
+            _ = try input.requiredHeader(APIHeader.profileId)
             return try await api.getProfile(input.path("profile_id"), ifNoneMatch: input.header("if-none-match"))
         },
         .device(.put, "/v1/profiles/{profile_id}/attributes") { api, input in

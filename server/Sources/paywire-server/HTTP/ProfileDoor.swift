@@ -125,8 +125,8 @@ struct ProfileDoor: Sendable {
 
     private static func refusal(_ code: String) -> Answer {
         let message = code == ProfileCredentials.required
-            ? "this profile belongs to a device: send its credential in 'x-paywire-profile-credential'"
-            : "the credential in 'x-paywire-profile-credential' is not this profile's"
+            ? "this profile belongs to a device: send its credential in '\(APIHeader.profileCredential)'"
+            : "the credential in '\(APIHeader.profileCredential)' is not this profile's"
         return .error(.unauthorized, code, message)
     }
 }
