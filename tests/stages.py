@@ -46,6 +46,9 @@ TEST = [
     Stage("embedded-lib", ["deps", "check-embedded"], build=True),
     Stage("check-embedded-lib", ["embedded-lib"]),
     Stage("conformance-embedded", ["embedded-lib"]),
+    # A host's stack walked with _Unwind_Backtrace through the Embedded library's frames, from
+    # its event handler and its user_data_free (make check-unwind): the unwind tables are there.
+    Stage("check-unwind", ["embedded-lib"]),
     Stage("harness", ["lib"], build=True),
     Stage("check-exports", ["lib"]),
     Stage("check-needed", ["lib"]),
