@@ -7,8 +7,15 @@
 # Embedded library needs. The boundary (Sources/Paywire) sees its C modules (CSQLite, CCurl,
 # CCrypto, CPosix) through module maps written here, as SwiftPM writes them for its own build.
 # Each function in a section of its own (Swift has no data sections), so the link's --gc-sections
-# drops the code the boundary never reaches (make embedded-lib).
+# drops the code the boundary never reaches (make lib).
 # `unowned(unsafe)` compiles in Embedded and is refused here by name: ownership is explicit.
+# Unwind tables (issue 46: a host's crash reporter unwinds through the library): Embedded Swift
+# marks every function nounwind and emits no .eh_frame, and no swiftc option gives it back. So
+# swiftc writes each module's optimized LLVM IR (-emit-ir, the same flags), every attribute group
+# gains `uwtable`, and the toolchain's clang turns the IR into the object without optimizing it
+# again (-disable-llvm-optzns; its -Os otherwise re-optimizes Swift's IR into 1.4% more .text):
+# the same code as swiftc's own object, plus .eh_frame (docs/operations/testing.md).
+# tests/unwind (stage check-unwind) walks a host's stack through the library's frames.
 EMBEDDED_DIR     := $(BUILD)/embedded
 EMBEDDED_FLAGS   := -enable-experimental-feature Embedded -wmo -Osize -parse-as-library -package-name paywire \
                     -target x86_64-unknown-linux-gnu -Xfrontend -function-sections
@@ -19,11 +26,12 @@ EMBEDDED_C_FLAGS := -I Sources/CSQLite $(foreach m,$(EMBEDDED_C_MODULES),\
 # The objects are rebuilt when a library source or the flags above change, not on every make
 # test (a whole-module Embedded build of the four targets takes minutes): the flags are written
 # to a file only when they differ from the last build's, and the objects depend on that file.
+EMBEDDED_IR_FLAGS := -Os -Xclang -disable-llvm-optzns -fPIC -ffunction-sections -target x86_64-unknown-linux-gnu
 EMBEDDED_OBJECTS := $(EMBEDDED_MODULES:%=$(EMBEDDED_DIR)/%.o)
 EMBEDDED_STAMP   := $(EMBEDDED_DIR)/objects.stamp
 EMBEDDED_FLAGS_FILE := $(EMBEDDED_DIR)/swiftc-flags
-$(shell mkdir -p $(EMBEDDED_DIR) && { echo '$(EMBEDDED_FLAGS) $(EMBEDDED_C_FLAGS)' | cmp -s - $(EMBEDDED_FLAGS_FILE) || \
-  echo '$(EMBEDDED_FLAGS) $(EMBEDDED_C_FLAGS)' > $(EMBEDDED_FLAGS_FILE); })
+$(shell mkdir -p $(EMBEDDED_DIR) && { echo '$(EMBEDDED_FLAGS) $(EMBEDDED_C_FLAGS) | $(EMBEDDED_IR_FLAGS)' | cmp -s - $(EMBEDDED_FLAGS_FILE) || \
+  echo '$(EMBEDDED_FLAGS) $(EMBEDDED_C_FLAGS) | $(EMBEDDED_IR_FLAGS)' > $(EMBEDDED_FLAGS_FILE); })
 .PHONY: check-embedded
 check-embedded: $(EMBEDDED_STAMP)
 	@echo "check-embedded: $(EMBEDDED_MODULES) compile in Embedded Swift"
@@ -39,13 +47,17 @@ $(EMBEDDED_STAMP): $(SWIFT_SOURCES) $(EMBEDDED_FLAGS_FILE)
 	@for module in $(EMBEDDED_MODULES); do \
 	  echo "embedded: $$module"; \
 	  swiftc $(EMBEDDED_FLAGS) -module-name $$module -I $(EMBEDDED_DIR) $(EMBEDDED_C_FLAGS) \
-	    -emit-module -emit-module-path $(EMBEDDED_DIR)/$$module.swiftmodule -c -o $(EMBEDDED_DIR)/$$module.o \
+	    -emit-module -emit-module-path $(EMBEDDED_DIR)/$$module.swiftmodule -emit-ir -o $(EMBEDDED_DIR)/$$module.ll \
 	    $$(find Sources/$$module -name '*.swift' | LC_ALL=C sort) || exit 1; \
+	  sed -i -E 's/^(attributes #[0-9]+ = \{)/\1 uwtable /' $(EMBEDDED_DIR)/$$module.ll; \
+	  if grep -E '^attributes #[0-9]+ = \{' $(EMBEDDED_DIR)/$$module.ll | grep -qv '= { uwtable '; then \
+	    echo "embedded: an attribute group of $$module.ll without uwtable"; exit 1; fi; \
+	  $(SWIFT_BIN)clang $(EMBEDDED_IR_FLAGS) -c $(EMBEDDED_DIR)/$$module.ll -o $(EMBEDDED_DIR)/$$module.o || exit 1; \
 	done
 	@touch $@
 
-# The Embedded library: libpaywire.so from the Embedded objects (issue 57).
-# The four Embedded objects above, linked with lld into build/embedded/libpaywire.so.$(ABI).0.0.
+# The library: libpaywire.so from the Embedded objects (issue 57). `make lib` is this link.
+# The four Embedded objects above, linked with lld into build/lib/libpaywire.so.$(ABI).0.0.
 # The Embedded runtime (allocation, retain and release, swift_once) is emitted into the objects
 # themselves as weak definitions, so the link needs no Swift runtime library; beyond libc, libm
 # and SQLite it takes:
@@ -54,12 +66,12 @@ $(EMBEDDED_STAMP): $(SWIFT_SOURCES) $(EMBEDDED_FLAGS_FILE)
 # - Sources/CEmbedded: _swift_stdlib_strtod_clocale for Double(String), and arc4random_buf over
 #   getrandom (glibc has it only from 2.36), both hidden;
 # - the C modules' own code: the libcurl and libcrypto loaders, and CPosix.
-# The link is the release library's: only paywire_* exported (the same version script), the same
-# SONAME, -z nodelete (worker threads outlive the last client by their linger), -z defs (every
-# symbol resolved now, not at a host's load time), and 16 KB pages (Android 15's requirement for
-# native libraries; on 4 KB-page hosts it costs only address space).
-EMBEDDED_LIB      := $(EMBEDDED_DIR)/$(LIB_REAL)
-EMBEDDED_HARNESS  := $(EMBEDDED_DIR)/paywire-harness
+# Only paywire_* exported (Sources/Paywire/exports.map), the SONAME, -z nodelete (worker threads
+# outlive the last client by their linger), -z defs (every symbol resolved now, not at a host's
+# load time), and 16 KB pages (Android 15's requirement for native libraries; on 4 KB-page hosts
+# it costs only address space). The version check runs on the sources first and on the built
+# library before it takes its place. The full-Swift build is `make lib-full` (mk/library.mk).
+EMBEDDED_LIB      := $(LIBDIR)/$(LIB_REAL)
 EMBEDDED_UNICODE  := $(SWIFT_BIN)../lib/swift/embedded/x86_64-unknown-linux-gnu/libswiftUnicodeDataTables.a
 EMBEDDED_C_SOURCES := Sources/CEmbedded/embedded_support.c Sources/CCurl/curl_loader.c \
                       Sources/CCrypto/crypto_loader.c Sources/CPosix/posix.c
@@ -69,53 +81,26 @@ EMBEDDED_CFLAGS   := -std=gnu11 $(STRICT) -Os -fPIC -ffunction-sections -fdata-s
 EMBEDDED_LDFLAGS  := -shared -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all -Wl,-z,max-page-size=16384 \
                      -Wl,--version-script=Sources/Paywire/exports.map -Wl,-soname,$(LIB_SONAME) \
                      -Wl,-z,nodelete -Wl,-z,defs
-.PHONY: embedded-lib embedded-harness check-embedded-lib conformance-embedded corpus-embedded
-embedded-lib: $(EMBEDDED_LIB)
+lib: $(EMBEDDED_LIB)
 $(EMBEDDED_DIR)/c/%.o: Sources/%.c $(wildcard Sources/C*/include/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(SWIFT_BIN)clang $(EMBEDDED_CFLAGS) -I Sources/$(firstword $(subst /, ,$*))/include -c $< -o $@
-$(EMBEDDED_LIB): $(EMBEDDED_STAMP) $(EMBEDDED_C_OBJECTS) Sources/Paywire/exports.map $(VERSION_STATED)
+$(EMBEDDED_LIB): $(EMBEDDED_STAMP) $(EMBEDDED_C_OBJECTS) Sources/Paywire/exports.map $(VERSION_STATED) | deps
+	python3 packaging/check_version.py
+	@mkdir -p $(LIBDIR)
 	$(SWIFT_BIN)clang $(EMBEDDED_LDFLAGS) -o $@.new $(EMBEDDED_OBJECTS) $(EMBEDDED_C_OBJECTS) $(EMBEDDED_UNICODE) -lsqlite3 -lm
 	python3 packaging/check_version.py --library $@.new
 	mv $@.new $@
-	ln -sf $(LIB_REAL) $(EMBEDDED_DIR)/$(LIB_SONAME)
-	ln -sf $(LIB_SONAME) $(EMBEDDED_DIR)/libpaywire.so
+	ln -sf $(LIB_REAL) $(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(LIBDIR)/libpaywire.so
 
-# The C runner, built as a user builds one, against the Embedded library next to it.
-embedded-harness: $(EMBEDDED_HARNESS)
-$(EMBEDDED_HARNESS): Sources/paywire-harness/harness.c include/paywire.h $(EMBEDDED_LIB) | deps
-	$(CC) -std=c99 $(STRICT) -O2 -Iinclude $$(pkg-config --cflags jansson) $< -o $@ \
-	  -L$(EMBEDDED_DIR) -lpaywire -Wl,-rpath,'$$ORIGIN' $$(pkg-config --libs jansson) -lpthread
-
-# The Embedded library's shape: exactly the header's functions exported (in PAYWIRE_$(ABI)), its
-# SONAME, NEEDED within EMBEDDED_NEEDED_ALLOWED (no C++ runtime, no libgcc_s, no Swift runtime:
-# the Embedded runtime is inside), and the stripped size and dynamic relocations within their lines.
-EMBEDDED_NEEDED_ALLOWED := libc.so.6 libm.so.6 libsqlite3.so.0 ld-linux-x86-64.so.2
-# EMBEDDED_SIZE_LINE and EMBEDDED_RELOCATION_LINE are the stripped size and the dynamic relocations
-# last measured, each rounded up (to the next 4 KB page, the next ten), so the library does not
-# grow unnoticed; docs/operations/testing.md keeps what was measured and against what.
-EMBEDDED_SIZE_LINE       := 1814528
-EMBEDDED_RELOCATION_LINE := 3060
-check-embedded-lib: $(EMBEDDED_LIB)
-	packaging/check_exports.sh $(EMBEDDED_LIB) $(ABI) $(LIB_SONAME) include/paywire.h
-	packaging/check_needed.sh $(EMBEDDED_LIB) $(EMBEDDED_NEEDED_ALLOWED)
-	@mkdir -p $(BUILD)/size
-	strip -o $(BUILD)/size/embedded-$(LIB_REAL) $(EMBEDDED_LIB)
-	packaging/check_size.sh $(BUILD)/size/embedded-$(LIB_REAL) $(EMBEDDED_SIZE_LINE)
-	packaging/check_relocations.sh $(EMBEDDED_LIB) $(EMBEDDED_RELOCATION_LINE)
-
-# The C runner on the Embedded library: every vector and the bad-input corpus, against the same
-# expectations as the release library's C runner (expectations/c.txt).
-conformance-embedded: $(EMBEDDED_HARNESS) | deps
-	@ldd $(EMBEDDED_HARNESS) | grep -q ' => $(CURDIR)/$(EMBEDDED_DIR)/$(LIB_SONAME) ' || \
-	  { echo "$(EMBEDDED_HARNESS) does not load $(EMBEDDED_DIR)/$(LIB_SONAME):"; ldd $(EMBEDDED_HARNESS); exit 1; }
-	python3 tests/conformance/driver.py --runner c-embedded --expectations tests/conformance/expectations/c.txt \
-	  --jobs 2 --openapi api/openapi.yaml --results $(RESULTS)/c-embedded.json \
-	  --vectors tests/corpus --vectors tests/conformance/vectors -- $(EMBEDDED_HARNESS)
-
-# The bad-input corpus and the ABI vectors under valgrind on the Embedded library, as `corpus`
-# runs them on the release library (make test-full): no invalid access, no definite leak.
-corpus-embedded: $(EMBEDDED_HARNESS) | deps
-	python3 tests/conformance/driver.py --runner c-valgrind-embedded --expectations tests/conformance/expectations/c-valgrind.txt \
-	  --jobs 2 --results $(RESULTS)/c-valgrind-embedded.json \
-	  --vectors tests/corpus --vectors tests/conformance/vectors/abi.json -- $(VALGRIND) $(EMBEDDED_HARNESS)
+# A host's crash reporter unwinds through the library (issue 46 keeps unwind tables):
+# tests/unwind walks the host's stack with _Unwind_Backtrace from inside its event handler and
+# its user_data_free, and fails unless each walk crosses the library's frames (into libc's
+# thread start, into main).
+.PHONY: check-unwind
+check-unwind: lib
+	@mkdir -p $(BINDIR)
+	$(CC) -std=gnu99 $(STRICT) -O1 -Iinclude tests/unwind/unwind.c -o $(BINDIR)/paywire-unwind \
+	  -rdynamic -L$(LIBDIR) -lpaywire -Wl,-rpath,'$$ORIGIN/../lib' -lgcc_s -ldl -lpthread
+	$(BINDIR)/paywire-unwind

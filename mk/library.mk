@@ -1,4 +1,5 @@
-# The library: release flags, the release build, the C runner, the header, exports and install.
+# The library's neighbours: the full-Swift release flags and build, the C runner, the header,
+# exports and install. The shipped library itself is the Embedded link (mk/embedded.mk).
 
 # Release build flags, each for what it saves or keeps (docs/operations/testing.md, "Release build
 # flags", gives what each measured and what was tried and left out):
@@ -18,18 +19,21 @@ SWIFT_SIZE    := -Xswiftc -enable-experimental-feature -Xswiftc LayoutStringValu
                  -Xswiftc -Xfrontend -Xswiftc -sil-inline-caller-benefit-reduction-factor -Xswiftc -Xfrontend -Xswiftc 6
 SWIFT_RELEASE := -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xlinker --icf=all --experimental-lto-mode=full \
                  -Xlinker -mllvm -Xlinker -dwarf-version=4 $(SWIFT_SIZE)
-# The self-contained release library: Swift runtime linked in, only paywire_* exported. The
-# version check runs on the sources first and on the built library before it takes its place.
-lib: $(LIBDIR)/$(LIB_REAL)
-$(LIBDIR)/$(LIB_REAL): $(SWIFT_SOURCES) $(VERSION_STATED) | deps
+# The full-Swift release library (issue 46's build): Swift runtime linked in, only paywire_*
+# exported. `make lib` ships the Embedded library (mk/embedded.mk); this one stays buildable for
+# comparison (make lib-full, into build/full): the figures issue 57 measures against. The sanitizer,
+# fuzz and coverage builds are SwiftPM debug builds of their own (corpus-asan, stress, fuzz-build).
+FULL_DIR := $(BUILD)/full
+.PHONY: lib-full
+lib-full: $(FULL_DIR)/$(LIB_REAL)
+$(FULL_DIR)/$(LIB_REAL): $(SWIFT_SOURCES) $(VERSION_STATED) | deps
 	python3 packaging/check_version.py
 	swift build $(SWIFT_RELEASE) $(SWIFT_WERROR) --product paywire
-	@mkdir -p $(LIBDIR)
+	@mkdir -p $(FULL_DIR)
 	cp .build/release/libpaywire.so $@.new
 	python3 packaging/check_version.py --library $@.new
 	mv $@.new $@
-	ln -sf $(LIB_REAL) $(LIBDIR)/$(LIB_SONAME)
-	ln -sf $(LIB_SONAME) $(LIBDIR)/libpaywire.so
+	ln -sf $(LIB_REAL) $(FULL_DIR)/$(LIB_SONAME)
 
 harness: $(BINDIR)/paywire-harness
 $(BINDIR)/paywire-harness: Sources/paywire-harness/harness.c include/paywire.h $(LIBDIR)/$(LIB_REAL) | deps

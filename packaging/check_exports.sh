@@ -1,8 +1,8 @@
 #!/bin/sh
 # check_exports.sh LIBRARY ABI SONAME HEADER
 # Fails unless LIBRARY exports exactly the functions HEADER declares, each under the version node
-# PAYWIRE_<ABI>, carries SONAME, and loads no Swift runtime (make check-exports holds the release
-# library to it, make check-embedded-lib the Embedded one).
+# PAYWIRE_<ABI>, carries SONAME, and loads no Swift runtime (make check-exports holds the
+# library to it).
 set -eu
 library=$1 abi=$2 soname=$3 header=$4
 exported=$(nm -D --defined-only "$library" | awk 'NF==3 {print $3}' | sort -u)

@@ -1,5 +1,5 @@
 /* What Embedded Swift's standard library asks of the host, for the Embedded libpaywire.so only
- * (make embedded-lib). The full-Swift library gets both from its Swift runtime and does not
+ * (make lib). The full-Swift library gets both from its Swift runtime and does not
  * compile this file; no SwiftPM target names it.
  *
  * Both symbols are hidden: the library's own references bind here at link time, nothing is
