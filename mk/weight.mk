@@ -34,9 +34,9 @@ check-unload: lib
 # more raises it to what it measured, saying why in its commit; docs/operations/testing.md keeps
 # the line's history. RELOCATION_LINE is the dynamic relocations last measured, rounded up to the
 # next ten. Both are the Embedded library's with its unwind tables (issue 57), with issue 56's
-# signed documents and the shared contract codecs: 2,108,504 B stripped and 3,142 relocations,
+# signed documents and the shared contract codecs: 2,108,552 B stripped and 3,142 relocations,
 # 3,053 of them relative.
-SIZE_LINE := 2108504
+SIZE_LINE := 2108552
 RELOCATION_LINE := 3150
 size: lib
 	swift build $(SWIFT_RELEASE) --package-path packaging/floor

@@ -18,6 +18,39 @@
 
 #define PW_HIDDEN __attribute__((visibility("hidden")))
 
+/* ---- a class whose initializer throws: swift_deallocPartialClassInstance ---------------------
+ * When a class's initializer throws after its object was allocated, Swift destroys the stored
+ * properties it had set and calls this function for the rest: the superclasses' properties, and
+ * the memory. Embedded Swift's own definition (a weak one, in every Embedded object) runs the
+ * superclasses' ivar destroyers but never frees the object, so each client refused at
+ * paywire_client_new (a bad config, an unusable storage_dir, a bundle with an error) leaked it;
+ * valgrind's corpus-full showed it. This strong definition replaces it: the same walk up the
+ * class chain, then the object goes back to the allocator Embedded's swift_slowAlloc took it
+ * from (posix_memalign, so free). An Embedded class's metadata starts with its superclass, a
+ * reserved word, and its ivar destroyer, which takes the object as Swift's self. */
+
+typedef struct pw_class_metadata {
+    const struct pw_class_metadata *superclass;
+    const void *reserved;
+    __attribute__((swiftcall)) void (*ivar_destroyer)(__attribute__((swift_context)) void *object);
+} pw_class_metadata;
+
+PW_HIDDEN void swift_deallocPartialClassInstance(void *object, const void *metadata, size_t required_size,
+                                                 size_t required_alignment_mask) {
+    (void)required_size;
+    (void)required_alignment_mask;
+    if (object == NULL) {
+        return;
+    }
+    for (const pw_class_metadata *class = *(const pw_class_metadata *const *)object; class != NULL && class != metadata;
+         class = class->superclass) {
+        if (class->ivar_destroyer != NULL) {
+            class->ivar_destroyer(object);
+        }
+    }
+    free(object);
+}
+
 /* ---- Double(String): _swift_stdlib_strtod_clocale -------------------------------------------
  * Embedded's Double(String) hands the text to this function and accepts the result only when
  * the returned pointer is the text's terminating NUL. The text is read in the "C" locale, never
