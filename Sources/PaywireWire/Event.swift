@@ -76,7 +76,7 @@ public protocol EventSink: AnyObject, Sendable {
 }
 
 /// Severity of `log` events, in increasing verbosity.
-public enum LogLevel: String, CaseIterable, Comparable, Sendable {
+public enum LogLevel: String, WireEnum, Comparable, Sendable {
     case error, warn, info, verbose, debug
 
     private var rank: Int {

@@ -38,7 +38,7 @@ public enum Status: Int32, CaseIterable, Sendable {
 }
 
 /// The closed list of `error.code` strings on the wire. Hosts switch on these; `message` is for people.
-public enum ErrorCode: String, CaseIterable, Sendable {
+public enum ErrorCode: String, WireEnum, Sendable {
     case wrongParam = "wrong_param"
     case unknownMethod = "unknown_method"
     case decodingFailed = "decoding_failed"

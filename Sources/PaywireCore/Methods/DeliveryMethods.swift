@@ -80,7 +80,7 @@ extension MethodTable {
 }
 
 /// How `get_paywall_products` treats intro-offer eligibility the store has not settled.
-enum ProductsFetchPolicy: String, CaseIterable, Sendable {
+enum ProductsFetchPolicy: String, WireEnum, Sendable {
     /// Answer at once; unsettled eligibility is `unknown`.
     case default_policy = "default"
     /// Wait for the store to validate the receipt, so eligibility is settled.

@@ -7,7 +7,7 @@ import PaywireWire
 /// (it follows the new purchase's `linkedPurchaseToken`), never from the device.
 struct SubscriptionUpdate: Equatable, Sendable {
     /// Play's `SubscriptionUpdateParams.ReplacementMode`, in the wire's lower snake case.
-    enum ReplacementMode: String, CaseIterable, Sendable {
+    enum ReplacementMode: String, WireEnum, Sendable {
         case with_time_proration, charge_prorated_price, without_proration, charge_full_price, deferred
     }
 

@@ -2,7 +2,7 @@ import PaywireModel
 import PaywireWire
 
 /// What the core can ask the host, as `host_request` events with a `kind`.
-enum HostRequestKind: String, Sendable {
+enum HostRequestKind: String, WireEnum, Sendable {
     case storeFetchProducts = "store.fetch_products"
     case storePurchase = "store.purchase"
     case storeRestore = "store.restore"

@@ -3,7 +3,7 @@ import PaywireWire
 
 /// How `get_paywall` may use cached data. With only a bundle as source every policy serves the
 /// bundle; the remote source and the cache give them their distinct behaviour.
-enum FetchPolicy: String, CaseIterable, Sendable {
+enum FetchPolicy: String, WireEnum, Sendable {
     case reload_revalidating_cache_data
     case return_cache_data_else_load
     case return_cache_data_if_not_expired_else_load

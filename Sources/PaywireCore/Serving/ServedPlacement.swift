@@ -49,7 +49,7 @@ struct SkippedPaywall {
 
 /// Which source served a placement: the backend's answer (now cached), the cache or the bundle
 /// after the backend failed, or none when nothing could.
-enum PlacementSource: String, Sendable {
+enum PlacementSource: String, WireEnum, Sendable {
     case backend, cache, fallback, none
 }
 

@@ -171,7 +171,7 @@ final class TestStore: StoreAdapter {
 }
 
 struct ScriptedOutcome: Sendable {
-    enum Kind: String, CaseIterable, Sendable { case success, user_cancelled, pending, failed }
+    enum Kind: String, WireEnum, Sendable { case success, user_cancelled, pending, failed }
     let kind: Kind
     /// For `failed`: the error the flow reports.
     let error: WireError?

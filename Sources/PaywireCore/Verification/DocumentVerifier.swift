@@ -41,7 +41,7 @@ struct SignedDocument: Equatable, Sendable {
 /// marked `verification: failed`; enforced never serves it.
 final class DocumentVerifier {
     /// Why a check failed (`details.reason` of the log event or error).
-    enum Failure: String, Error, Sendable {
+    enum Failure: String, WireEnum, Error, Sendable {
         case missing, malformed, unknown_key, untrusted_root, expired_key, invalid
     }
 

@@ -27,7 +27,7 @@ struct AnswerTrust: Sendable {
 /// time earlier than one it already signed; the tolerance covers replicas' clocks).
 final class ResponseVerifier {
     /// Why a check failed (`details.reason` of the log event).
-    enum Failure: String, Error, Sendable {
+    enum Failure: String, WireEnum, Error, Sendable {
         case missing, malformed, unknown_key, untrusted_root, expired_key, invalid, other_profile, too_old
     }
 

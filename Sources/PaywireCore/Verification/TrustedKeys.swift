@@ -7,7 +7,7 @@ import PaywireWire
 /// had not expired at the time it is judged at. Pure apart from the `SignatureVerifier` port.
 struct TrustedKeys {
     /// Why no key was found (`details.reason`).
-    enum Refusal: String, Error, Sendable {
+    enum Refusal: String, WireEnum, Error, Sendable {
         /// Not listed, and no certificate names it.
         case unknown_key
         /// Its certificate names no pinned root, or its root's signature does not hold.

@@ -7,7 +7,7 @@ import PaywireWire
 /// vouched for (`SigningKeyCertificate`), so the signing key rotates without an app release.
 /// Checked with the config.
 public struct VerificationConfig: Sendable {
-    public enum Mode: String, CaseIterable, Sendable {
+    public enum Mode: String, WireEnum, Sendable {
         /// Nothing asked, nothing checked: every grant's `verification` is `not_requested`.
         case disabled
         /// A failed check is reported on the grants and in a log event; the answer still applies.

@@ -10,7 +10,7 @@ struct OnboardingStateUpdate: Sendable {
         let label: String
     }
 
-    enum InputKind: String, CaseIterable, Sendable { case text, email, number }
+    enum InputKind: String, WireEnum, Sendable { case text, email, number }
 
     enum Value: Sendable {
         case select(Option)

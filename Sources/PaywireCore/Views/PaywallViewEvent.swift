@@ -5,7 +5,7 @@ import PaywireWire
 /// payload. Every event carries `view`.
 enum PaywallViewEvent: Sendable {
     /// How a purchase that did not fail ended.
-    enum PurchaseResult: String, Equatable, Sendable {
+    enum PurchaseResult: String, WireEnum, Equatable, Sendable {
         /// Carries the profile as it stands after the grant.
         case success
         case user_cancelled

@@ -130,7 +130,7 @@ final class ViewProduct: Equatable, Sendable {
 }
 
 /// How a view was closed, as `paywall_view_did_dismiss` reports it.
-enum DismissReason: String, CaseIterable, Sendable {
+enum DismissReason: String, WireEnum, Sendable {
     case purchased, dismissed, tapped_outside, programmatic, restore_success
 }
 

@@ -20,7 +20,7 @@ package indirect enum AudienceRule: Equatable, Sendable {
     case not(AudienceRule)
     case compare(attribute: String, op: Op, value: JSONValue)
 
-    package enum Op: String, CaseIterable, Sendable {
+    package enum Op: String, WireEnum, Sendable {
         case eq, ne, `in`, not_in, gt, gte, lt, lte, starts_with, exists
     }
 

@@ -1,7 +1,7 @@
 import PaywireWire
 
 /// The file formats a fallback bundle is read from, told apart by their shape.
-package enum FallbackFormat: String, Sendable {
+package enum FallbackFormat: String, WireEnum, Sendable {
     /// Paywire's own bundle: `format_version`, `response_created_at`, `placements`, `onboardings`.
     case paywire
     /// The fallback file Adapty's dashboard exports, read as it is: `meta`, `data`

@@ -45,7 +45,7 @@ package struct PresentationRules: Equatable, Sendable {
 }
 
 /// The answer to "present the placement's paywall now?".
-package enum PresentationDecision: String, Sendable {
+package enum PresentationDecision: String, WireEnum, Sendable {
     case present, holdout, no_audience_match, capped, has_access
 }
 

@@ -2,7 +2,7 @@ import PaywireWire
 
 /// A subscription period such as one month or one week.
 package struct SubscriptionPeriod: Equatable, Sendable {
-    package enum Unit: String, CaseIterable, Sendable { case day, week, month, year }
+    package enum Unit: String, WireEnum, Sendable { case day, week, month, year }
     package let unit: Unit
     package let numberOfUnits: Int
 
@@ -50,9 +50,9 @@ package struct Price: Equatable, Sendable {
 
 /// An introductory offer (free trial, pay as you go, pay up front).
 package struct IntroOffer: Equatable, Sendable {
-    package enum PaymentMode: String, CaseIterable, Sendable { case free_trial, pay_as_you_go, pay_up_front }
+    package enum PaymentMode: String, WireEnum, Sendable { case free_trial, pay_as_you_go, pay_up_front }
     /// Which kind of offer: the store's introductory offer, a promotional offer, a win-back offer.
-    package enum Kind: String, CaseIterable, Sendable { case introductory, promotional, win_back }
+    package enum Kind: String, WireEnum, Sendable { case introductory, promotional, win_back }
     package let paymentMode: PaymentMode
     package let period: SubscriptionPeriod
     package let numberOfPeriods: Int
@@ -64,7 +64,7 @@ package struct IntroOffer: Equatable, Sendable {
 
 /// Whether the user may take a product's intro offer. `unknown` until the store has validated
 /// the receipt; hosts should treat it like `ineligible` (never promise a trial that may not come).
-package enum OfferEligibility: String, CaseIterable, Sendable {
+package enum OfferEligibility: String, WireEnum, Sendable {
     case eligible, ineligible, unknown
 }
 

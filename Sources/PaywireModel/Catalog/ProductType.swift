@@ -2,7 +2,7 @@ import PaywireWire
 
 /// What a purchase of a product grants, and how its transaction is finished. The one place
 /// that knows the four kinds the stores sell.
-public enum ProductType: String, CaseIterable, Sendable {
+public enum ProductType: String, WireEnum, Sendable {
     /// Used up (coins, lives): grants no access level, is recorded in `non_subscriptions`, and
     /// is consumed only once the backend has it.
     case consumable

@@ -21,7 +21,7 @@ import PaywireWire
 /// of the paywall, such as a builder plan), else the paywall's first product. Spaces inside the
 /// braces are allowed (`{{ price }}`). A tag that cannot be filled stays as written and is
 /// reported as a `TextTagProblem`.
-package enum TextTag: String, CaseIterable, Sendable {
+package enum TextTag: String, WireEnum, Sendable {
     case price, price_per_day, price_per_week, price_per_month, price_per_year
     case period, intro_price, intro_period, intro_duration, discount_percent
 
@@ -39,7 +39,7 @@ package enum TextTag: String, CaseIterable, Sendable {
 
 /// A tag left as written, and why.
 package struct TextTagProblem: Equatable, Sendable {
-    package enum Reason: String, Error, Sendable {
+    package enum Reason: String, WireEnum, Error, Sendable {
         /// Not a tag of this version (or an argument where none is taken).
         case unknown_tag
         /// `@product` or the discount's product is not a product of the paywall.

@@ -2,20 +2,20 @@ import PaywireWire
 
 /// Why a subscription will not renew, as the stores report it: the one list the device's profile,
 /// the backend's lifecycle rules and the wire's `cancellation_reason` share.
-public enum CancellationReason: String, CaseIterable, Sendable {
+public enum CancellationReason: String, WireEnum, Sendable {
     case voluntarily_cancelled, billing_error, price_increase, product_was_not_available, refund, upgraded, unknown
 }
 
 /// Who gave a grant: the backend's answer (`verified`), the device's own word (a purchase or a
 /// restore the backend has not answered yet, or no backend at all), or the store's current
 /// entitlements while the backend has not answered (`OfflineAccessRules`; never verified).
-public enum GrantSource: String, CaseIterable, Sendable {
+public enum GrantSource: String, WireEnum, Sendable {
     case backend, device, offline
 }
 
 /// Whose purchase gives a grant: the user's own, or a family member's through the App Store's
 /// Family Sharing (which the App Store can withdraw with REVOKE).
-public enum OwnershipType: String, CaseIterable, Sendable {
+public enum OwnershipType: String, WireEnum, Sendable {
     case purchased, family_shared
 }
 

@@ -2,7 +2,7 @@ import PaywireWire
 
 /// The kind of a store offer that needs the developer's signature: a promotional offer (for a
 /// product's subscribers) or a win-back offer (for its lapsed ones).
-public enum OfferType: String, CaseIterable, Sendable {
+public enum OfferType: String, WireEnum, Sendable {
     case promotional
     case winBack = "win_back"
 }

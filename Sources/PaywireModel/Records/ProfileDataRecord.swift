@@ -5,7 +5,7 @@ import PaywireWire
 /// and what an attribution provider said (`POST /v1/attribution`). Each is kept by the backend
 /// as the latest of its kind (per source for attribution), once per event id.
 public struct ProfileDataRecord: Sendable {
-    public enum Kind: String, CaseIterable, Sendable {
+    public enum Kind: String, WireEnum, Sendable {
         case attributes
         case integrationIdentifiers = "integration_identifiers"
         case attribution

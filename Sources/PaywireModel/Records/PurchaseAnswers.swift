@@ -2,7 +2,7 @@ import PaywireWire
 
 /// Why the backend refused a transaction: the codes of a `422` purchase answer and of a
 /// restore's `refused` entries.
-public enum RefusalCode: String, CaseIterable, Sendable {
+public enum RefusalCode: String, WireEnum, Sendable {
     case verificationFailed = "verification_failed"
     case unknownProduct = "unknown_product"
     case transactionConflict = "transaction_conflict"

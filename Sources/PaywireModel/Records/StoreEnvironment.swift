@@ -1,8 +1,10 @@
+import PaywireWire
+
 /// Whether a purchase was made with real money (`production`) or as a test (`sandbox`: the
 /// App Store's sandbox, Xcode and local testing; Play's test purchases; Stripe's test mode; the
 /// test store). The one spelling on the wire and in the database; each store's own spelling is
 /// read here, once.
-public enum StoreEnvironment: String, CaseIterable, Sendable {
+public enum StoreEnvironment: String, WireEnum, Sendable {
     case sandbox, production
 
     /// The App Store's `environment` (`Production`, `Sandbox`, `Xcode`, `LocalTesting`):

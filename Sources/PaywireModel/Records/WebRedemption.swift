@@ -2,7 +2,7 @@ import PaywireWire
 
 /// What redeeming a web purchase's link came to (`RedemptionResult.result` of api/openapi.yaml),
 /// decided by the backend and reported by the device as it is.
-public enum RedemptionResult: String, CaseIterable, Sendable {
+public enum RedemptionResult: String, WireEnum, Sendable {
     case redeemed, expired, invalid
     case alreadyRedeemed = "already_redeemed"
     case belongsToAnotherProfile = "belongs_to_another_profile"

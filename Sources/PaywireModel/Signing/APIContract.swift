@@ -12,7 +12,7 @@ public enum APIHeader {
 
 /// The error codes of the backend's answers (`{"error": {"code": ...}}`) that a device acts on:
 /// each changes what the core does next, so both sides name them from here.
-public enum APIErrorCode: String, CaseIterable, Sendable {
+public enum APIErrorCode: String, WireEnum, Sendable {
     /// The request names a profile a device holds, and carries no credential of it.
     case profileCredentialRequired = "profile_credential_required"
     /// The request carries a credential that is not the named profile's.

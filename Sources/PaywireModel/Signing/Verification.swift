@@ -2,7 +2,7 @@ import PaywireWire
 
 /// Whether the backend's signature covers what a grant or a profile says (config
 /// `response_verification`; `#/$defs/verification`).
-public enum Verification: String, CaseIterable, Sendable {
+public enum Verification: String, WireEnum, Sendable {
     /// Verification is disabled, or the backend has not answered yet.
     case not_requested
     /// A signed answer, checked on the wire and again when the profile is read from disk.
