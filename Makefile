@@ -80,4 +80,4 @@ test-one:
 	python3 tests/one.py $(FILE) --engine $(or $(ENGINE),sqlite) -- $(ARGS)
 
 clean:
-	rm -rf $(BUILD) .build .build-tsan server/.build packaging/floor/.build $(DIST) bindings/node/build bindings/swift/.build
+	rm -rf $(BUILD) .build .build-tsan server/.build $(DIST) bindings/node/build bindings/swift/.build

@@ -44,6 +44,7 @@ dist-tree: lib dist-deps
 	strip -o $(DIST_TREE)/lib/$(LIB_REAL) $(LIBDIR)/$(LIB_REAL)
 	$(PATCHELF) --remove-rpath $(DIST_TREE)/lib/$(LIB_REAL)
 	packaging/check_size.sh $(DIST_TREE)/lib/$(LIB_REAL) $(SIZE_LINE)
+	packaging/check_relocations.sh $(DIST_TREE)/lib/$(LIB_REAL) $(RELOCATION_LINE) $(RELATIVE_RELOCATION_LINE)
 	packaging/check_needed.sh $(DIST_TREE)/lib/$(LIB_REAL) $(NEEDED_ALLOWED)
 	python3 packaging/check_version.py --library $(DIST_TREE)/lib/$(LIB_REAL)
 	ln -s $(LIB_REAL) $(DIST_TREE)/lib/$(LIB_SONAME)
@@ -139,5 +140,6 @@ dist-check: dist-deps
 	@[ -f $(DIST)/SHA256SUMS ] || { echo "dist-check: no $(DIST)/SHA256SUMS; run make dist first"; exit 1; }
 	cd $(DIST) && sha256sum --check --quiet SHA256SUMS
 	@work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; tar -xzf $(DIST)/$(DIST_NAME).tar.gz -C "$$work" $(DIST_NAME)/lib/$(LIB_REAL) && \
-	  packaging/check_size.sh "$$work/$(DIST_NAME)/lib/$(LIB_REAL)" $(SIZE_LINE)
+	  packaging/check_size.sh "$$work/$(DIST_NAME)/lib/$(LIB_REAL)" $(SIZE_LINE) && \
+	  packaging/check_relocations.sh "$$work/$(DIST_NAME)/lib/$(LIB_REAL)" $(RELOCATION_LINE) $(RELATIVE_RELOCATION_LINE)
 	packaging/dist-check/run.sh $(CURDIR)/$(DIST) $(CURDIR)/$(BUILD)/dist-check
