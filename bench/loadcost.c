@@ -7,7 +7,7 @@
  * Starts the three probes of load_probe.c in turn, ROUNDS times (interleaved, so a noisy moment
  * hits all three alike), and times each from posix_spawn to its exit: wall time, and the CPU
  * time the kernel charged it (user + system). Prints medians, the ratio to the bare process,
- * and the milliseconds the library adds (target: at most 3 ms), in wall time and in CPU time (the
+ * and the milliseconds the library adds (issue 57's line: at most 1 ms; goal 0.6), in wall time and in CPU time (the
  * steadier of the two on a busy machine). Never a pass/fail on its own: the machine is shared,
  * so read the ratios.
  */
@@ -23,7 +23,7 @@
 
 #define ROUNDS 61
 #define WARMUP 5
-#define TARGET_ADDED_MS 3.0
+#define TARGET_ADDED_MS 1.0
 
 extern char **environ;
 
