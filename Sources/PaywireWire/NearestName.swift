@@ -6,11 +6,14 @@
 /// substitution or the swap of two neighbours; letters are compared without case, so
 /// `profileId` is one edit from `profile_id`. Short names need a close match so that a new key
 /// a newer host sends (`shade`) is not taken for a typo of an old one (`store`).
-package enum NearestName {
+///
+/// Public (not `package`) for the server, a package of its own: its device routes name the
+/// placement a mistyped id meant exactly as the library does offline, by this one rule.
+public enum NearestName {
     /// The candidate nearest to `name` within the allowed distance (ties: the first in sorted
     /// order, so the answer does not depend on the candidates' order); nil when none is near,
     /// or when `name` is itself a candidate.
-    package static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
+    public static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
         let wanted = folded(name)
         var best: (distance: Int, name: String)?
         for candidate in candidates {

@@ -115,9 +115,17 @@ def test_a_preview_speaks_the_asked_locale_and_refuses_a_width_out_of_range(serv
 def test_a_holdout_is_a_note_and_what_the_bundle_lacks_is_a_404_page(server):
     status, _, body = page(server, "/dashboard/previews/web/none")
     assert status == 200 and "holdout: shown nothing" in body
-    for path in ("/dashboard/previews/web/nope", "/dashboard/previews/elsewhere/built"):
+    # Each 404 names what is missing, the placement first, and what the bundle has instead.
+    for path, title, says in [
+        ("/dashboard/previews/web/absent", "No such variation", "Placement &#39;web&#39; has no variation &#39;absent&#39;. Its variations: &#39;built&#39;, &#39;plain&#39;, &#39;none&#39;."),
+        ("/dashboard/previews/web/biult", "No such variation", "Did you mean &#39;built&#39;?"),
+        ("/dashboard/previews/elsewhere/built", "No such placement", "The bundle has no paywall placement &#39;elsewhere&#39;. Its paywall placements: &#39;web&#39;."),
+        ("/dashboard/previews/wbe/built", "No such placement", "Did you mean &#39;web&#39;?"),
+        ("/dashboard/previews/elsewhere/nope", "No such placement", "no paywall placement &#39;elsewhere&#39;"),
+    ]:
         status, headers, body = page(server, path)
-        assert status == 404 and headers["content-type"].startswith("text/html") and "No such variation" in body, path
+        assert status == 404 and headers["content-type"].startswith("text/html"), path
+        assert f"<h1 class=\"pw-title\">{title}</h1>" in body and says in body, (path, body)
 
 
 def test_a_preview_is_closed_to_anyone_without_an_operator_session_or_key(server):

@@ -1,5 +1,6 @@
 """POST /v1/events over real HTTP: storing, deduplication, refusals, persistence, the API key
 and every fault switch on this route."""
+import hashlib
 import http.client
 import sqlite3
 import time
@@ -106,10 +107,18 @@ def test_records_survive_a_restart_with_data_in_sqlite_wal(tmp_path):
 def test_an_api_key_is_required_exactly_and_never_echoed():
     server = DevServer("--api-key", "sekret-123")
     try:
-        for headers in ({}, {"authorization": "Api-Key wrong"}, {"authorization": "Bearer sekret-123"}):
+        for headers in ({}, {"authorization": "Bearer sekret-123"}, {"authorization": "sekret-123"}):
             status, _, body = server.call("POST", "/v1/events", {"records": [record()]}, headers)
-            assert (status, body["error"]["code"]) == (401, "unauthorized")
-            assert "sekret" not in str(body)
+            assert (status, body["error"]["code"]) == (401, "unauthorized"), headers
+            assert "Api-Key <key>" in body["error"]["message"] and "sekret" not in str(body)
+        status, _, body = server.call("POST", "/v1/events", {"records": [record()]}, {"authorization": "Bearer sekret-123"})
+        assert "operator" in body["error"]["message"], "a Bearer key is named as an operator's"
+        for wrong in ("wrong", "sekret-124"):
+            status, _, body = server.call("POST", "/v1/events", {"records": [record()]}, {"authorization": f"Api-Key {wrong}"})
+            assert (status, body["error"]["code"]) == (401, "invalid_app_key"), body
+            prefix = hashlib.sha256(wrong.encode()).hexdigest()[:8]
+            assert prefix in body["error"]["message"] and "--app-key-sha256" in body["error"]["message"], body
+            assert wrong not in str(body) and hashlib.sha256(wrong.encode()).hexdigest()[:9] not in str(body)
         status, _, body = server.call("POST", "/v1/events", {"records": [record()]}, {"authorization": "Api-Key sekret-123"})
         assert (status, body["accepted"]) == (200, 1)
         assert server.call("GET", "/v1/placements/onboarding")[0] == 401

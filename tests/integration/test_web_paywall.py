@@ -5,6 +5,7 @@ Session at the stand-in, which takes the payment and sends the signed webhook; t
 back to the success page, whose link the library redeems as a device would, and the app's
 profile has the access. Screenshots of the paywall at phone and desktop widths are kept in
 build/artifacts/web/."""
+import datetime
 import http.client
 import json
 import pathlib
@@ -304,6 +305,59 @@ def bought(server, stripe, cookie, product_id, placement="web"):
     status, _, page = get(server, urllib.parse.urlparse(success).path + "?" + urllib.parse.urlparse(success).query, cookie=cookie)
     assert status == 200, page
     return re.search(r'id="pw-redeem" href="paywire://redeem\?token=([^"]+)"', page).group(1)
+
+
+#: Every element's right edge and the document's scroll width, against the viewport's width.
+OVERFLOW = """
+const width = document.documentElement.clientWidth;
+const wider = [...document.querySelectorAll('body *')].map(e => [e.tagName + (e.id ? '#' + e.id : ''), e.getBoundingClientRect().right])
+  .filter(([_, right]) => right > width + 0.5);
+return {width: width, scroll: document.documentElement.scrollWidth, wider: wider};
+"""
+
+
+def fits(browser, width):
+    seen = browser.driver.execute_script(OVERFLOW)
+    assert seen["width"] == width, seen
+    assert seen["scroll"] <= width and not seen["wider"], f"the page is wider than {width} px: {seen}"
+
+
+@pytest.mark.parametrize("size", ["narrow", "phone"])
+def test_the_success_page_fits_a_phone_and_says_in_words_when_the_link_expires(server, stripe, browser, size):
+    from selenium.webdriver.common.by import By
+
+    from browser import SIZES
+    _, headers, _ = get(server, "/web/web")
+    cookie = visitor_cookie(headers)
+    _, _, page = get(server, "/web/web", cookie=cookie)
+    status, headers, _ = post_form(server, "/web/web/checkout", {
+        "csrf": hidden(page, "csrf"), "product_id": "lifetime", "variation_id": hidden(page, "variation_id"),
+        "locale": hidden(page, "locale")}, cookie)
+    assert status == 303, status
+    success = urllib.parse.urlparse(pay(stripe, server, headers["Location"]))
+    browser.size(size)
+    browser.open(server.url + "/healthz")   # the server's origin, where the visitor's cookie is set
+    name, value = cookie.split("=", 1)
+    browser.driver.add_cookie({"name": name, "value": value, "path": "/"})
+    paid_at = time.time()
+    browser.open(f"{server.url}{success.path}?{success.query}")
+    browser.wait_until(lambda d: d.find_elements(By.ID, "pw-redeem"), "the redemption link")
+    width = SIZES[size][0]
+    fits(browser, width)
+    browser.screenshot("web-paywall-success-fits")
+    # The link as text breaks anywhere: the widest token with no place to break fits too.
+    browser.driver.execute_script("document.getElementById('pw-redeem-link').textContent = 'paywire://redeem?token=' + 'W'.repeat(43)")
+    fits(browser, width)
+
+    # The expiry in words: how long, then the day and the time with its zone; ISO only for machines.
+    expiry = browser.driver.find_element(By.ID, "pw-redeem-expiry")
+    expires = datetime.datetime.fromtimestamp(paid_at + 7 * 86400, datetime.timezone.utc)
+    words = expiry.text
+    assert words.startswith("for 7 days, until ") and words.endswith(" UTC"), words
+    assert any(f"{moment.day} {moment:%B %Y}, {moment:%H:%M} UTC" in words
+               for moment in (expires, expires - datetime.timedelta(minutes=1), expires + datetime.timedelta(minutes=1))), words
+    assert not re.search(r"\d{4}-\d\d-\d\dT", words), "no raw ISO timestamp in the words"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", expiry.get_attribute("datetime"))
 
 
 def test_each_checkout_of_one_visitor_is_redeemed_on_its_own(server, stripe):

@@ -1,7 +1,7 @@
 """Headless Chromium for the web tests, driven through Debian's chromedriver with Selenium 4.
 
     browser = Browser(user_data_dir)           # or the `browser` fixture (tests/web/conftest.py)
-    browser.size("phone")                      # a 390x844 phone viewport; "desktop" is 1280x900
+    browser.size("phone")                      # a 390x844 phone viewport; "narrow" 320x568, "desktop" 1280x900
     browser.open(url)
     browser.wait_until(lambda d: ..., "what we waited for")
     browser.screenshot("paywall")              # build/artifacts/web/paywall-phone.png
@@ -10,14 +10,17 @@ Every wait has a deadline: a page load PAGE_LOAD_S, a script SCRIPT_S, each wait
 unless told, and each WebDriver command Selenium's own 120 s. Sizes are the viewport's, set with
 the DevTools protocol (Emulation.setDeviceMetricsOverride), not the window's: a window's inner
 size depends on the browser's own frame, and headless Chromium starts no narrower than 500 px.
-The phone size is emulated as a mobile device: the page's viewport meta tag applies."""
+The phone sizes are emulated as mobile devices: the page's viewport meta tag applies."""
 import pathlib
 import shutil
 import struct
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "build" / "artifacts" / "web"
-SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+#: The narrowest phone a page must fit without scrolling sideways (320 CSS px), a common one, a desktop.
+SIZES = {"narrow": (320, 568), "phone": (390, 844), "desktop": (1280, 900)}
+#: The sizes emulated as a mobile device (the page's viewport meta tag applies).
+PHONES = ("narrow", "phone")
 PAGE_LOAD_S = 20
 SCRIPT_S = 10
 WAIT_S = 10
@@ -87,7 +90,7 @@ class Browser:
         width, height = SIZES[name]
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "screenWidth": width, "screenHeight": height, "deviceScaleFactor": 1,
-            "mobile": name == "phone"})
+            "mobile": name in PHONES})
         self.size_name = name
         seen = self.driver.execute_script("return [screen.width, screen.height]")
         if seen != [width, height]:

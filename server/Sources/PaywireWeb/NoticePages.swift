@@ -1,3 +1,5 @@
+import PaywireWire
+
 extension PaywallPage {
     /// A short page of the web paywall that is not a paywall: what happened (`title`), a
     /// sentence, and optionally a link onward. `refresh` makes the browser load `url` after
@@ -15,14 +17,17 @@ extension PaywallPage {
     }
 
     /// The page a buyer comes back to from Stripe: the link that opens the app with the
-    /// purchase, as a button and as text to copy, and until when it redeems. `qrSVG`, when
-    /// given, is drawn beside it for a phone to scan (it is the caller's, already SVG markup).
-    public static func redemption(link: String, expiresAt: String, qrSVG: String? = nil, nonce: String, lang: String = "en") -> String {
+    /// purchase, as a button and as text to copy (broken anywhere: a token has no place a line
+    /// may break, and a phone 320 px wide must not scroll sideways), and, in words, how long it
+    /// redeems (`ExpiryWords`). `qrSVG`, when given, is drawn beside it for a phone to scan (it
+    /// is the caller's, already SVG markup). `expiresAt` and `now` are milliseconds.
+    public static func redemption(link: String, expiresAt: Int, now: Int, qrSVG: String? = nil, nonce: String, lang: String = "en") -> String {
         var body = "<p class=\"pw-subtitle\">Open the app with this link to unlock your purchase on this device.</p>"
         body += "<p><a class=\"pw-cta pw-cta-link\" id=\"pw-redeem\"\(HTMLText.attribute("href", link))>Open in the app</a></p>"
         if let qrSVG { body += "<figure class=\"pw-card\">\(qrSVG)<figcaption class=\"pw-legal\">Scan with your phone</figcaption></figure>" }
-        body += "<p class=\"pw-legal\">Or copy: <code id=\"pw-redeem-link\">\(HTMLText.escape(link))</code></p>"
-        body += "<p class=\"pw-legal\">The link works once, until <time\(HTMLText.attribute("datetime", expiresAt))>\(HTMLText.escape(expiresAt))</time>.</p>"
+        body += "<p class=\"pw-legal\">Or copy: <code class=\"pw-copy\" id=\"pw-redeem-link\">\(HTMLText.escape(link))</code></p>"
+        body += "<p class=\"pw-legal\">The link works once, <time id=\"pw-redeem-expiry\"\(HTMLText.attribute("datetime", ISODate.format(milliseconds: expiresAt)))>"
+            + "\(HTMLText.escape(ExpiryWords.phrase(expiresAt: expiresAt, now: now)))</time>.</p>"
         return shell(title: "Thank you", body: body, head: "", nonce: nonce, lang: lang)
     }
 

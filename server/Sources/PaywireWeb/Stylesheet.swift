@@ -9,7 +9,8 @@ enum Stylesheet {
     html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
     body{margin:0;background:\(Palette.page.css);color:\(Palette.ink.css);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
     .pw-form{margin:0}
-    .pw-page{max-width:640px;margin:0 auto;padding:24px 16px 0}
+    .pw-page{max-width:640px;margin:0 auto;padding:24px 16px 0;overflow-wrap:break-word}
+    .pw-copy{overflow-wrap:anywhere;word-break:break-all}
     .pw-page.pw-layout-grid{max-width:1040px}
     .pw-sections{display:flex;flex-direction:column;gap:16px;padding-bottom:24px}
     .pw-layout-grid .pw-sections{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:16px 24px;align-items:start}

@@ -341,7 +341,7 @@ extension Options {
             guard !secrets.isEmpty else { throw OptionProblem("--stripe-webhook-secret needs a secret") }
             o.stripeWebhookSecrets += secrets
         },
-        Spec(flag: "--stripe-api-key", value: "KEY", help: "Stripe's secret API key: the web paywall's checkout (off without); never logged") {
+        Spec(flag: "--stripe-api-key", value: "KEY", help: "Stripe's secret API key: the web paywall's checkout (off without; needs --public-url); never logged") {
             o, v throws(OptionProblem) in
             guard !v.isEmpty else { throw OptionProblem("--stripe-api-key needs a key") }
             o.stripeAPIKey = v
@@ -352,7 +352,7 @@ extension Options {
         Spec(flag: "--stripe-api-timeout-ms", value: "N", help: "deadline of each Stripe API call (default 10000)") { o, v throws(OptionProblem) in
             o.stripeAPITimeoutMillis = try integer(v, "--stripe-api-timeout-ms", 100...60_000)
         },
-        Spec(flag: "--public-url", value: "URL", help: "the server's public address, where Stripe sends a web paywall's buyer back (default: the request's Host)") {
+        Spec(flag: "--public-url", value: "URL", help: "the server's public address, where Stripe sends a web paywall's buyer back: required with --stripe-api-key (with --dev: the request's Host when not given)") {
             o, v throws(OptionProblem) in
             guard v.hasPrefix("https://") || v.hasPrefix("http://"), let host = URLComponents(string: v)?.host, !host.isEmpty else {
                 throw OptionProblem("--public-url must be an http:// or https:// address with a host")

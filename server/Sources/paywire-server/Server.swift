@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import PaywireModel
 import PaywireServing
 import PaywireWire
@@ -164,7 +165,11 @@ struct ServerParts {
             logger: logger)
         let store = setup.store
         app.beforeServerStarts { try await store.migrate() }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError {
+            throw StartProblem.listening(error, host: host, port: options.resolvedPort) ?? error
+        }
     }
 
     private static func read(_ path: String, _ what: String) throws -> [UInt8] {
@@ -323,4 +328,20 @@ struct ServerParts {
 struct StartProblem: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// The address the server cannot listen on, named with the flags that change it; nil for an
+    /// error that is not about the address (it is reported as it is).
+    static func listening(_ error: IOError, host: String, port: Int) -> StartProblem? {
+        let address = "\(host):\(port)"
+        switch error.errnoCode {
+        case EADDRINUSE:
+            return StartProblem("cannot listen on \(address): the address is in use (another server is listening there): give another port with --port N (--port 0 picks a free one)")
+        case EACCES:
+            return StartProblem("cannot listen on \(address): this user may not use port \(port) (below 1024 needs privileges): give another with --port N")
+        case EADDRNOTAVAIL:
+            return StartProblem("cannot listen on \(address): no network interface of this machine has the address \(host): give one with --host ADDR (0.0.0.0: every one)")
+        default:
+            return nil
+        }
+    }
 }

@@ -52,6 +52,8 @@ do {
 }
 do {
     try await server.run()
+} catch let problem as StartProblem {
+    fail(problem.description)
 } catch {
     logger.critical("the server stopped", metadata: ["error": "\(StorageProblem.describe(error))"])
     exit(1)

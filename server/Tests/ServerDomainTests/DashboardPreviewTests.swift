@@ -26,7 +26,8 @@ import Testing
     func answer(_ placementId: String, _ variationId: String, locale: String? = nil, width: String? = nil) throws -> (Int, String) {
         let served = try WebCatalog(ServableBundle.load(Array(bundle.utf8)))
         let answer = PreviewPage.answer(served, products: try StoreProduct.catalog(Array(products.utf8)), placementId: placementId,
-                                        variationId: variationId, query: PreviewQuery.read(locale: locale, width: width), nonce: "n0nce")
+                                        variationId: variationId, query: PreviewQuery.read(locale: locale, width: width), nonce: "n0nce",
+                                        placementIds: ["broken", "web"])
         return (answer.status.code, answer.html)
     }
 
@@ -67,10 +68,15 @@ import Testing
         #expect(status == 200 && html.contains("holdout: shown nothing"))
     }
 
-    @Test func anUnknownPlacementOrVariationIsA404Page() throws {
-        for (placement, variation) in [("web", "nope"), ("nowhere", "a"), ("broken", "a")] {
+    @Test func anUnknownPlacementOrVariationIsA404PageNamingWhichIsMissing() throws {
+        for (placement, variation, title, says) in [
+            ("web", "nope", "No such variation", "Placement &#39;web&#39; has no variation &#39;nope&#39;. Its variations: &#39;a&#39;, &#39;h&#39;."),
+            ("broken", "a", "No such variation", "Did you mean &#39;x&#39;?"),
+            ("nowhere", "a", "No such placement", "The bundle has no paywall placement &#39;nowhere&#39;. Its paywall placements: &#39;broken&#39;, &#39;web&#39;."),
+            ("wbe", "a", "No such placement", "Did you mean &#39;web&#39;?"),
+        ] {
             let (status, html) = try answer(placement, variation)
-            #expect(status == 404 && html.contains("No such variation"), "\(placement)/\(variation)")
+            #expect(status == 404 && html.contains("<h1 class=\"pw-title\">\(title)</h1>") && html.contains(says), "\(placement)/\(variation)")
         }
     }
 

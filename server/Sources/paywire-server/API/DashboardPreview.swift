@@ -19,7 +19,8 @@ enum DashboardPreviewRoute {
             let answer = PreviewPage.answer(
                 api.setup.webCatalog, products: Array(api.setup.products.values),
                 placementId: input.path("placement_id"), variationId: input.path("variation_id"),
-                query: PreviewQuery.read(locale: input.query["locale"], width: input.query["width"]), nonce: nonce)
+                query: PreviewQuery.read(locale: input.query["locale"], width: input.query["width"]), nonce: nonce,
+                placementIds: api.setup.placements.keys.sorted())
             return response(answer.status, answer.html, nonce: nonce)
         }
     }
@@ -80,12 +81,18 @@ enum PreviewPage {
     /// id only has to be one, and it is never stored.
     static let profileId = "preview"
 
+    /// `placementIds`: the bundle's paywall placements, which a 404 for an unknown one lists and
+    /// picks a did-you-mean from.
     static func answer(_ bundle: WebCatalog, products: [StoreProduct], placementId: String, variationId: String,
-                       query: Result<PreviewQuery, PreviewProblem>, nonce: String) -> (status: HTTPResponse.Status, html: String) {
+                       query: Result<PreviewQuery, PreviewProblem>, nonce: String,
+                       placementIds: [String] = []) -> (status: HTTPResponse.Status, html: String) {
         let asked: PreviewQuery
         switch query {
         case .success(let query): asked = query
         case .failure(let problem): return (.badRequest, note("This preview cannot be drawn", problem.message, nonce: nonce))
+        }
+        if let lacking = missing(bundle, placementId: placementId, variationId: variationId, placementIds: placementIds) {
+            return (.notFound, atWidth(note(lacking.title, lacking.message, nonce: nonce), asked.width, nonce: nonce))
         }
         let (status, html) = page(bundle, products: products, placementId: placementId, variationId: variationId,
                                   locale: asked.locale, nonce: nonce)
@@ -94,8 +101,6 @@ enum PreviewPage {
 
     private static func page(_ bundle: WebCatalog, products: [StoreProduct], placementId: String, variationId: String,
                              locale: String?, nonce: String) -> (HTTPResponse.Status, String) {
-        let missing = "The bundle has no variation '\(variationId)' in placement '\(placementId)'."
-        guard bundle.variationIds(of: placementId).contains(variationId) else { return (.notFound, note("No such variation", missing, nonce: nonce)) }
         let chosen: WebPaywall?
         do {
             chosen = try bundle.webPaywall(placementId: placementId, for: WebPaywall.Visitor(profileId: profileId, locale: locale, activeAccessLevels: []),
@@ -103,7 +108,9 @@ enum PreviewPage {
         } catch {
             return (.unprocessableContent, note("This layout does not check", error.message, nonce: nonce))
         }
-        guard let chosen else { return (.notFound, note("No such variation", missing, nonce: nonce)) }
+        guard let chosen else {
+            return (.notFound, note("No such variation", "The bundle has no variation '\(variationId)' in placement '\(placementId)'.", nonce: nonce))
+        }
         guard !chosen.holdout, let configuration = chosen.configuration else {
             return (.ok, note("holdout: shown nothing",
                               "Profiles in variation '\(variationId)' are shown no paywall: they are what the others are measured against.",
@@ -112,6 +119,28 @@ enum PreviewPage {
         // Every plan is drawn, priced or not by Stripe: this previews the paywall, not the web checkout.
         return (.ok, PaywallPage.render(configuration, options: PaywallPage.Options(
             title: chosen.paywallName.isEmpty ? "Premium" : chosen.paywallName, lang: chosen.language, nonce: nonce, mode: .preview)))
+    }
+
+    /// What the preview's address names that the bundle lacks, the placement first (a variation
+    /// of a missing placement is not the mistake): nil when both are there. Each says what the
+    /// bundle has instead, and the id a typo away when there is one (`NearestName`).
+    static func missing(_ bundle: WebCatalog, placementId: String, variationId: String,
+                        placementIds: [String]) -> (title: String, message: String)? {
+        let variations = bundle.variationIds(of: placementId)
+        if variations.isEmpty {
+            return ("No such placement", "The bundle has no paywall placement '\(placementId)'."
+                + hint(placementId, among: placementIds, named: "Its paywall placements"))
+        }
+        guard !variations.contains(variationId) else { return nil }
+        return ("No such variation", "Placement '\(placementId)' has no variation '\(variationId)'."
+            + hint(variationId, among: variations, named: "Its variations"))
+    }
+
+    private static func hint(_ id: String, among ids: [String], named: String) -> String {
+        if let meant = NearestName.suggestion(for: id, among: ids) { return " Did you mean '\(meant)'?" }
+        guard !ids.isEmpty else { return "" }
+        let listed = ids.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
+        return " \(named): \(listed)\(ids.count > 12 ? ", …" : "")."
     }
 
     private static func note(_ title: String, _ message: String, nonce: String, lang: String = "en") -> String {

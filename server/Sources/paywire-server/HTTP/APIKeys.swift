@@ -1,5 +1,6 @@
 import Crypto
 import Hummingbird
+import PaywireWire
 
 /// The app keys a server accepts (`authorization: Api-Key <key>`), held only as SHA-256
 /// digests (a key in clear is hashed when the configuration is read and never kept). A
@@ -13,14 +14,31 @@ struct APIKeys: Sendable {
 
     static func digest(of key: some StringProtocol) -> [UInt8] { Array(SHA256.hash(data: Array(key.utf8))) }
 
-    /// Whether an `authorization` header carries `Api-Key <key>` with an accepted key.
-    func accepts(_ header: String?) -> Bool {
-        guard let key = Self.credential(header, scheme: "Api-Key") else { return false }
+    /// What an `authorization` header holds for a device route: an accepted app key, an app key
+    /// that is not one of them, or none at all (no header, or another scheme's credential).
+    enum Presented: Equatable {
+        case accepted
+        /// A key none of the digests matches, named by the first hex digits of its SHA-256 (the
+        /// operator compares them with `--app-key-sha256`; the key itself is never echoed).
+        case refused(digestPrefix: String)
+        case missing
+    }
+
+    /// How many hex digits of a refused key's digest its answer names: enough to tell two keys
+    /// apart, far too few to learn anything about the key.
+    static let digestPrefixLength = 8
+
+    /// What `header` presents (`Api-Key <key>`), the key compared with every digest alike.
+    func presented(_ header: String?) -> Presented {
+        guard let key = Self.credential(header, scheme: "Api-Key") else { return .missing }
         let given = Self.digest(of: key)
         var matched: UInt8 = 0
         for expected in digests { matched |= Self.same(given, expected) }
-        return matched == 1
+        return matched == 1 ? .accepted : .refused(digestPrefix: String(Hex.encode(given).prefix(Self.digestPrefixLength)))
     }
+
+    /// Whether an `authorization` header carries `Api-Key <key>` with an accepted key.
+    func accepts(_ header: String?) -> Bool { presented(header) == .accepted }
 
     /// The credential of an `authorization` header of `scheme` (`Api-Key`, `Bearer`), or nil.
     static func credential(_ header: String?, scheme: String) -> Substring? {

@@ -12,11 +12,11 @@ enum APIRoutes {
     static let operations: [APIOperation] = [
         .plain(.get, "/v1/placements/{placement_id}", .app, document: "placements") { api, input in
             _ = try input.requiredHeader(APIHeader.profileId)
-            return api.getPlacement(api.setup.placements[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
+            return api.getPlacement(input.path("placement_id"), .placement, ifNoneMatch: input.header("if-none-match"))
         },
         .plain(.get, "/v1/onboardings/{placement_id}", .app, document: "onboardings") { api, input in
             _ = try input.requiredHeader(APIHeader.profileId)
-            return api.getPlacement(api.setup.onboardings[input.path("placement_id")], ifNoneMatch: input.header("if-none-match"))
+            return api.getPlacement(input.path("placement_id"), .onboarding, ifNoneMatch: input.header("if-none-match"))
         },
         .device(.get, "/v1/profiles/{profile_id}", signed: true) { api, input in
             _ = try input.requiredHeader(APIHeader.profileId)

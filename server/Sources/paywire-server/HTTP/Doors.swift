@@ -114,8 +114,8 @@ struct DoorKeeper: Sendable {
         case .operatorPage(let scope):
             return operatorRefusal(scope, authorization)
         case .app:
-            guard appKeys.isRequired, !appKeys.accepts(authorization) else { return nil }
-            return Self.unauthorized("this route takes the app's key: 'authorization: Api-Key <key>'")
+            guard appKeys.isRequired else { return nil }
+            return Self.appKeyRefusal(appKeys.presented(authorization), authorization)
         case .operator(let scope):
             return operatorRefusal(scope, authorization)
         case .playPush:
@@ -162,6 +162,21 @@ struct DoorKeeper: Sendable {
         }
         guard key.scopes.contains(scope) else { return Self.insufficientScope(key, scope) }
         return nil
+    }
+
+    /// A device route's refusal, naming the fix: a key the server does not accept is told apart
+    /// (`invalid_app_key`, by its digest's first digits) from no key at all (`unauthorized`).
+    static func appKeyRefusal(_ presented: APIKeys.Presented, _ authorization: String?) -> Response? {
+        switch presented {
+        case .accepted:
+            return nil
+        case .refused(let prefix):
+            return ErrorBody.response(.unauthorized, code: "invalid_app_key",
+                                      "this server accepts no app key whose SHA-256 starts \(prefix): the app's api_key is not one of the server's --app-key-sha256 digests (printf %s \"$KEY\" | sha256sum gives a key's)")
+        case .missing:
+            let sent = authorization.map { $0.hasPrefix("Bearer ") ? " (an 'authorization: Bearer' key is an operator's, for operator routes)" : " (the authorization sent is not of that form)" } ?? " (none was sent)"
+            return unauthorized("this route takes the app's key: 'authorization: Api-Key <key>'" + sent)
+        }
     }
 
     private static func unauthorized(_ message: String) -> Response {

@@ -56,7 +56,7 @@ enum WebSuccessRoute {
             }
         }
         let link = Redemption.link(base: api.setup.redemptionLinkBase, token: token)
-        return WebPages.html(.ok, PaywallPage.redemption(link: link, expiresAt: ISODate.format(milliseconds: expiresAt),
+        return WebPages.html(.ok, PaywallPage.redemption(link: link, expiresAt: expiresAt, now: now,
                                                               qrSVG: RedemptionQR.svg(link), nonce: nonce),
                              nonce: nonce, visitor: visitor, web: web)
     }
