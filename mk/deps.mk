@@ -25,6 +25,9 @@ deps:
 	command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	: '<<< server'; \
+	: 'the library on an older C library: a Debian 11 root (make check-old-glibc)'; \
+	command -v debootstrap >/dev/null || missing="$$missing debootstrap"; \
+	[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || missing="$$missing debian-archive-keyring"; \
 	: 'docs: the site draws its diagrams when it is built (tools/docs/diagrams.py): graphs with'; \
 	: 'Graphviz, sequence diagrams with PlantUML (a Java program; no X needed)'; \
 	command -v dot >/dev/null || missing="$$missing graphviz"; \

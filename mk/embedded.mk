@@ -32,6 +32,9 @@ EMBEDDED_C_FLAGS := -I Sources/CSQLite $(foreach m,$(EMBEDDED_C_MODULES),\
 # test (a whole-module Embedded build of the four targets takes minutes): the flags are written
 # to a file only when they differ from the last build's, and the objects depend on that file.
 EMBEDDED_IR_FLAGS := -Os -Xclang -disable-llvm-optzns -fPIC -ffunction-sections -target x86_64-unknown-linux-gnu
+# The glibc versions the library binds (the header says why); its .symver lines go into each
+# module's IR as module-level assembly, and the C sources include it first.
+GLIBC_FLOOR_HEADER := Sources/CEmbedded/glibc_floor.h
 EMBEDDED_OBJECTS := $(EMBEDDED_MODULES:%=$(EMBEDDED_DIR)/%.o)
 EMBEDDED_STAMP   := $(EMBEDDED_DIR)/objects.stamp
 EMBEDDED_FLAGS_FILE := $(EMBEDDED_DIR)/swiftc-flags
@@ -40,7 +43,7 @@ $(shell mkdir -p $(EMBEDDED_DIR) && { echo '$(EMBEDDED_FLAGS) $(EMBEDDED_C_FLAGS
 .PHONY: check-embedded
 check-embedded: $(EMBEDDED_STAMP)
 	@echo "check-embedded: $(EMBEDDED_MODULES) compile in Embedded Swift"
-$(EMBEDDED_STAMP): $(SWIFT_SOURCES) $(EMBEDDED_FLAGS_FILE)
+$(EMBEDDED_STAMP): $(SWIFT_SOURCES) $(EMBEDDED_FLAGS_FILE) $(GLIBC_FLOOR_HEADER)
 	@if grep -rnE '\bunowned\b|\bweak (var|let)\b|\[weak ' --include='*.swift' $(EMBEDDED_MODULES:%=Sources/%); then \
 	  echo "check-embedded: weak or unowned references (above): the library has no weak references"; exit 1; fi
 	@mkdir -p $(EMBEDDED_DIR)/cmodules
@@ -59,6 +62,7 @@ $(EMBEDDED_STAMP): $(SWIFT_SOURCES) $(EMBEDDED_FLAGS_FILE)
 	  sed -i -E 's/^(attributes #[0-9]+ = \{)/\1 uwtable "frame-pointer"="non-leaf" /' $(EMBEDDED_DIR)/$$module.ll; \
 	  if grep -E '^attributes #[0-9]+ = \{' $(EMBEDDED_DIR)/$$module.ll | grep -qv '= { uwtable "frame-pointer"="non-leaf" '; then \
 	    echo "embedded: an attribute group of $$module.ll without uwtable and frame pointer"; exit 1; fi; \
+	  sed -n 's/^__asm__("\(\.symver [^"]*\)");$$/module asm "\1"/p' $(GLIBC_FLOOR_HEADER) >> $(EMBEDDED_DIR)/$$module.ll; \
 	  $(SWIFT_BIN)clang $(EMBEDDED_IR_FLAGS) -c $(EMBEDDED_DIR)/$$module.ll -o $(EMBEDDED_DIR)/$$module.o || exit 1; \
 	done
 	@touch $@
@@ -73,6 +77,8 @@ $(EMBEDDED_STAMP): $(SWIFT_SOURCES) $(EMBEDDED_FLAGS_FILE)
 # - Sources/CEmbedded: _swift_stdlib_strtod_clocale for Double(String), and arc4random_buf over
 #   getrandom (glibc has it only from 2.36), both hidden;
 # - the C modules' own code: the libcurl and libcrypto loaders, and CPosix.
+# - libpthread.so.0 and libdl.so.2 by name: empty on glibc 2.34 and later, where libc holds their
+#   functions, but where the versions the library binds live before 2.34 (glibc_floor.h).
 # Only paywire_* exported (Sources/Paywire/exports.map), the SONAME, -z nodelete (worker threads
 # outlive the last client by their linger), -z defs (every symbol resolved now, not at a host's
 # load time), and 16 KB pages (Android 15's requirement for native libraries; on 4 KB-page hosts
@@ -84,18 +90,18 @@ EMBEDDED_C_SOURCES := Sources/CEmbedded/embedded_support.c Sources/CCurl/curl_lo
                       Sources/CCrypto/crypto_loader.c Sources/CPosix/posix.c
 EMBEDDED_C_OBJECTS := $(EMBEDDED_C_SOURCES:Sources/%.c=$(EMBEDDED_DIR)/c/%.o)
 EMBEDDED_CFLAGS   := -std=gnu11 $(STRICT) -Os -fPIC -ffunction-sections -fdata-sections \
-                     -fvisibility=hidden -target x86_64-unknown-linux-gnu
+                     -fvisibility=hidden -target x86_64-unknown-linux-gnu -include $(GLIBC_FLOOR_HEADER)
 EMBEDDED_LDFLAGS  := -shared -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all -Wl,-z,max-page-size=16384 \
                      -Wl,--version-script=Sources/Paywire/exports.map -Wl,-soname,$(LIB_SONAME) \
                      -Wl,-z,nodelete -Wl,-z,defs
 lib: $(EMBEDDED_LIB)
-$(EMBEDDED_DIR)/c/%.o: Sources/%.c $(wildcard Sources/C*/include/*.h) | deps
+$(EMBEDDED_DIR)/c/%.o: Sources/%.c $(wildcard Sources/C*/include/*.h) $(GLIBC_FLOOR_HEADER) | deps
 	@mkdir -p $(dir $@)
 	$(SWIFT_BIN)clang $(EMBEDDED_CFLAGS) -I Sources/$(firstword $(subst /, ,$*))/include -c $< -o $@
 $(EMBEDDED_LIB): $(EMBEDDED_STAMP) $(EMBEDDED_C_OBJECTS) Sources/Paywire/exports.map $(VERSION_STATED) | deps
 	python3 packaging/check_version.py
 	@mkdir -p $(LIBDIR)
-	$(SWIFT_BIN)clang $(EMBEDDED_LDFLAGS) -o $@.new $(EMBEDDED_OBJECTS) $(EMBEDDED_C_OBJECTS) $(EMBEDDED_UNICODE) -lsqlite3 -lm
+	$(SWIFT_BIN)clang $(EMBEDDED_LDFLAGS) -o $@.new $(EMBEDDED_OBJECTS) $(EMBEDDED_C_OBJECTS) $(EMBEDDED_UNICODE) -lsqlite3 -lm -l:libpthread.so.0 -l:libdl.so.2
 	python3 packaging/check_version.py --library $@.new
 	mv $@.new $@
 	ln -sf $(LIB_REAL) $(LIBDIR)/$(LIB_SONAME)

@@ -48,6 +48,8 @@ TEST = [
     Stage("harness", ["lib"], build=True),
     Stage("check-exports", ["lib"]),
     Stage("check-needed", ["lib"]),
+    # No symbol the library calls needs a glibc newer than GLIBC_FLOOR (make check-glibc).
+    Stage("check-glibc", ["lib"]),
     Stage("check-size", ["lib"]),
     Stage("check-unload", ["lib"]),
     Stage("check-backpressure", ["lib"]),
@@ -123,6 +125,9 @@ FULL = TEST + [
     # The server's pure rules as unit tests, on the devserver's debug build (a test build and
     # link on top of it).
     Stage("test-server-unit", ["devserver"], build=True),
+    # The library loads and serves a client in a Debian 11 root (glibc 2.31): check-glibc's symbol
+    # versions, run (make check-old-glibc).
+    Stage("check-old-glibc", ["lib"]),
     # Every earlier release's C, Python, Java, C# and Node runners, built from its commit, with its
     # vectors against today's library (tests/compat).
     Stage("compat", ["lib", "deps-bindings"]),

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,5 +35,20 @@ void pw_set_errno(int value);
 
 /* open(2) with its mode always given (ignored by the kernel unless O_CREAT or O_TMPFILE). */
 int pw_open(const char *path, int flags, mode_t mode);
+
+/* What the boundary asks of a file: its type and permission bits (st_mode) and its size. */
+typedef struct {
+    mode_t mode;
+    int64_t size;
+} pw_file_info;
+
+/* stat(2), fstat(2) and fstatat(2) with AT_SYMLINK_NOFOLLOW, into a pw_file_info; 0 on success,
+ * -1 with errno set. On Linux they read through statx(2) (glibc 2.28), not glibc's stat family:
+ * glibc 2.33 gave stat, fstat and fstatat symbols of their own, and a library that calls them
+ * needs glibc 2.33 to load, which Debian 11 (2.31) does not have (docs/operations/testing.md,
+ * "The C library a host needs"). */
+int pw_stat(const char *path, pw_file_info *info);
+int pw_fstat(int fd, pw_file_info *info);
+int pw_lstat_at(int dirfd, const char *path, pw_file_info *info);
 
 #endif

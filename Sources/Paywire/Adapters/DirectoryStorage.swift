@@ -22,8 +22,8 @@ final class DirectoryStorage: Storage {
             throw WireError(.storageFailed, "cannot create storage_dir '\(directory)': \(LocalFiles.errorText())",
                             details: JSONObject([("field", .string("storage_dir")), ("path", .string(directory))]))
         }
-        var info = stat()
-        guard stat(directory, &info) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
+        var info = pw_file_info()
+        guard pw_stat(directory, &info) == 0, (info.mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
             throw WireError(.storageFailed, "storage_dir '\(directory)' is not a directory",
                             details: JSONObject([("field", .string("storage_dir")), ("path", .string(directory))]))
         }
@@ -147,8 +147,8 @@ enum StorageDebris {
             guard isTemporaryFile(name) else { continue }
             // ASCII by the check above, so the String is the name byte for byte.
             let fileName = String(decoding: name, as: UTF8.self)
-            var info = stat()
-            guard fstatat(fd, fileName, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { continue }
+            var info = pw_file_info()
+            guard pw_lstat_at(fd, fileName, &info) == 0, (info.mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { continue }
             let done = unlinkat(fd, fileName, 0) == 0
             if done { removed += 1 }
         }

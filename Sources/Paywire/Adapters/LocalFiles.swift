@@ -39,12 +39,12 @@ enum LocalFiles {
         func refuse(_ code: ErrorCode, _ reason: String) -> WireError {
             WireError(code, "cannot read '\(path)': \(reason)", details: JSONObject([("path", .string(path))]))
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        var info = pw_file_info()
+        guard pw_stat(path, &info) == 0 else {
             if missingIsNil && pw_errno() == ENOENT { return nil }
             throw refuse(failure, errorText())
         }
-        guard (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { throw refuse(failure, "not a regular file") }
+        guard (info.mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { throw refuse(failure, "not a regular file") }
         // O_NONBLOCK: should a FIFO have replaced the file since stat, open returns at once.
         let fd = pw_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else {
@@ -52,8 +52,8 @@ enum LocalFiles {
             throw refuse(failure, errorText())
         }
         defer { close(fd) }
-        guard fstat(fd, &info) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { throw refuse(failure, "not a regular file") }
-        guard Int(info.st_size) <= maxBytes else { throw refuse(.wrongParam, "larger than \(maxBytes) bytes") }
+        guard pw_fstat(fd, &info) == 0, (info.mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { throw refuse(failure, "not a regular file") }
+        guard info.size <= Int64(maxBytes) else { throw refuse(.wrongParam, "larger than \(maxBytes) bytes") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
