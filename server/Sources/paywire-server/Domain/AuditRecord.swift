@@ -12,12 +12,11 @@ struct AuditRecord: Sendable, Equatable {
     let subject: String
     let status: Int
 
-    /// Whether requests through `door` are kept.
-    static func isAudited(_ door: Door) -> Bool {
-        switch door {
-        case .operator(let scope), .operatorPage(let scope): return audited.contains(scope)
-        case .anyone, .app, .storeSignature, .playPush, .visitor: return false
-        }
+    /// Whether requests through a door needing `scope` are kept (a door taking no operator
+    /// scope keeps none).
+    static func isAudited(_ scope: OperatorScope?) -> Bool {
+        guard let scope else { return false }
+        return audited.contains(scope)
     }
 
     private static let audited: Set<OperatorScope> = [.customersRead, .customersWrite, .notificationsWrite, .development]

@@ -23,6 +23,10 @@ struct EventRecord: Sendable {
     /// The record as compact JSON (numbers and key order as sent).
     let text: String
 
+    /// The SDK name the server's web paywall writes in the records it makes (`WebExposure`):
+    /// what marks a record as the web paywall's.
+    static let webPaywallSDKVersion = "paywire-server-web/1"
+
     init(_ item: EventBatch.Item) { self.init(item.record, text: item.text) }
 
     /// A record the server made itself (a web paywall's exposure), with its text.
@@ -36,7 +40,7 @@ struct EventRecord: Sendable {
         revision = record.exposure?.revision
         shownAt = record.exposure == nil ? nil : record.header.createdAt
         forced = record.exposure?.forced ?? false
-        webPaywall = record.exposure != nil && record.sdkVersion == WebExposure.sdkVersion
+        webPaywall = record.exposure != nil && record.sdkVersion == Self.webPaywallSDKVersion
         self.text = text
     }
 }

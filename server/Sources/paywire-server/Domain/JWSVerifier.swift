@@ -30,20 +30,19 @@ struct JWSVerifier: Sendable {
     /// chain is exactly leaf, intermediate, root.
     let requireMarkers: Bool
 
-    /// Reads a PEM file (one or more certificates) or a DER file; no file, no roots.
-    init(rootFile path: String?, requireMarkers: Bool = true) throws {
+    init(roots: [Certificate], requireMarkers: Bool = true) {
+        self.roots = roots
         self.requireMarkers = requireMarkers
-        guard let path else {
-            roots = []
-            return
-        }
-        guard let data = FileManager.default.contents(atPath: path) else { throw SignedProblem("root", "cannot read \(path)") }
+    }
+
+    /// The certificates of a root file's bytes: PEM (one or more certificates) or DER. Reading
+    /// the file is the caller's (`init(rootFile:)`).
+    static func roots(parsing data: [UInt8]) throws -> [Certificate] {
         let text = String(decoding: data, as: UTF8.self)
         if text.contains("-----BEGIN") {
-            roots = try PEMDocument.parseMultiple(pemString: text).map { try Certificate(derEncoded: $0.derBytes) }
-        } else {
-            roots = [try Certificate(derEncoded: Array(data))]
+            return try PEMDocument.parseMultiple(pemString: text).map { try Certificate(derEncoded: $0.derBytes) }
         }
+        return [try Certificate(derEncoded: data)]
     }
 
     /// The payload of a JWS whose chain and signature check out.

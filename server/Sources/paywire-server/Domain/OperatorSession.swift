@@ -4,17 +4,18 @@
 /// under the same id, ends its sessions) and when it ends. Every replica reads the same row.
 struct OperatorSession: Sendable, Equatable {
     let keyId: String
-    /// `OperatorSession.binding(of:)` of the key signed in with.
+    /// `OperatorSession.binding(ofKeyDigest:)` of the key signed in with.
     let keyBinding: String
     let expiresAt: Int
 
     /// What a session keeps of the key it was started with: its digest's digest, which opens
     /// nothing, and which any change of the key's secret changes.
-    static func binding(of key: OperatorKey) -> String { SecretToken.digest(of: key.digest) }
+    static func binding(ofKeyDigest keyDigest: [UInt8]) -> String { SecretToken.digest(of: keyDigest) }
 
-    /// Whether `key` (found by the session's key id) is still the key the session began with.
-    func isBound(to key: OperatorKey) -> Bool {
-        APIKeys.same(Array(keyBinding.utf8), Array(Self.binding(of: key).utf8)) == 1
+    /// Whether the key of `keyDigest` (found by the session's key id) is still the key the
+    /// session began with.
+    func isBound(toKeyDigest keyDigest: [UInt8]) -> Bool {
+        ConstantTime.same(Array(keyBinding.utf8), Array(Self.binding(ofKeyDigest: keyDigest).utf8)) == 1
     }
 }
 

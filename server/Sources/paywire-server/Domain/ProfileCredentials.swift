@@ -53,10 +53,10 @@ enum ProfileCredentials {
     /// request naming it, since no device had used a credential of it: the app key and a session
     /// id (in the success URL, the browser's history, a receipt) took a buyer's purchase (F3).
     static func isServersOwn(_ profileId: String) -> Bool {
-        profileId.hasPrefix(StripeEvent.holderPrefix) || WebVisitor.isProfileId(profileId)
+        profileId.hasPrefix(StripeEvent.holderPrefix) || VisitorProfileId.matches(profileId)
     }
 
     private static func same(_ a: String, _ b: String) -> Bool {
-        APIKeys.same(Array(a.utf8), Array(b.utf8)) == 1
+        ConstantTime.same(Array(a.utf8), Array(b.utf8)) == 1
     }
 }

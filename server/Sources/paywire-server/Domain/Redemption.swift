@@ -22,7 +22,7 @@ enum Redemption {
     /// (first, again after it expired, or after an operator gave another one).
     static func stillGiven(_ state: WebCheckoutState, digest: String, now: Int) -> Int? {
         guard let kept = state.tokenDigest, let expiresAt = state.tokenExpiresAt, !digest.isEmpty,
-              APIKeys.same(Array(kept.utf8), Array(digest.utf8)) == 1, now < expiresAt else { return nil }
+              ConstantTime.same(Array(kept.utf8), Array(digest.utf8)) == 1, now < expiresAt else { return nil }
         return expiresAt
     }
 

@@ -59,7 +59,7 @@ struct StripeSignature: Sendable {
         for secret in secrets {
             let expected = Array(HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret)))
             // Every pair is compared, in constant time each, so the time taken says nothing of which came close.
-            for signature in signatures where APIKeys.same(expected, signature) == 1 { matched = true }
+            for signature in signatures where ConstantTime.same(expected, signature) == 1 { matched = true }
         }
         guard matched else { throw Problem("no v1 signature of Stripe-Signature matches the body with an endpoint secret") }
         return timestamp

@@ -33,6 +33,14 @@ enum Door: Sendable, Equatable {
         }
     }
 
+    /// The operator scope the door asks for, if it asks for one (what the audit keeps).
+    var operatorScope: OperatorScope? {
+        switch self {
+        case .operator(let scope), .operatorPage(let scope): return scope
+        case .anyone, .app, .storeSignature, .visitor, .playPush: return nil
+        }
+    }
+
     /// Its name in `--list-routes` and in the spec's test.
     var name: String {
         switch self {
@@ -136,7 +144,7 @@ struct DoorKeeper: Sendable {
         guard let token = SessionCookies.value(SessionCookies.session, in: request.headers[.cookie]),
               let digest = SecretToken.digest(ofToken: token), let sessions,
               let session = try await sessions.session(digest: digest, now: clock.nowMilliseconds()),
-              let key = operatorKeys.key(id: session.keyId), session.isBound(to: key) else {
+              let key = operatorKeys.key(id: session.keyId), session.isBound(toKeyDigest: key.digest) else {
             return .refused(Self.toSignIn(request.uri.path))
         }
         guard key.scopes.contains(scope) else { return .refused(Self.insufficientScope(key, scope)) }

@@ -22,7 +22,7 @@ struct ServerRoutes {
         table.add(method, path)
         let parameterNames = RouteInput.parameterNames(path)
         let doors = self.doors, audit = self.audit, limits = self.limits
-        let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door), limited = door != .anyone
+        let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door.operatorScope), limited = door != .anyone
         let credentialHeader = HTTPField.Name(ProfileCredentials.header)
         router.on(RouterPath(path), method: method) { request, context in
             let address = context.clientAddress

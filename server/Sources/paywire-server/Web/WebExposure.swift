@@ -14,7 +14,7 @@ import PaywireWire
 /// 3,000 requests that were 3,000 new visitors) counts nothing.
 enum WebExposure {
     /// What the record names as its SDK.
-    static let sdkVersion = "paywire-server-web/1"
+    static let sdkVersion = EventRecord.webPaywallSDKVersion
 
     /// The token of a page's beacon: bound to the visitor's credential (the cookie's secret
     /// half, which the store keeps only as a digest), the placement, the variation and language
