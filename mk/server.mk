@@ -37,8 +37,11 @@ $(BINDIR)/paywire-devserver: $(SERVER_DEV)
 
 # One way each: no request input reaches a server handler but as a parameter (no
 # task-locals), the server's time, randomness and loggers come from its composition root
-# (Ops/Ambient.swift, Ops/ServerLog.swift, main.swift), and the pure core reads no clock and no
-# generator of its own (the boundary target hands them in). A grep, so it costs nothing.
+# (Ops/Ambient.swift, Ops/ServerLog.swift, main.swift), the pure core reads no clock and no
+# generator of its own (the boundary target hands them in), and the server's domain
+# (server/Sources/ServerDomain) reads no file and no network: its target cannot import the
+# server's frameworks or drivers, and this grep keeps Foundation's I/O out too. A grep, so it
+# costs nothing.
 .PHONY: check-ambient
 check-ambient:
 	@bad=$$(grep -rnE 'RawBody|@TaskLocal|Date\(\)|Logger\(label:|SystemRandomNumberGenerator|UUID\(\)|\.random\(in' server/Sources \
@@ -46,6 +49,8 @@ check-ambient:
 	if [ -n "$$bad" ]; then echo "ambient input or state outside the server's composition root:"; echo "$$bad"; exit 1; fi
 	@bad=$$(grep -rnE 'import (Glibc|Foundation)|SystemRandomNumberGenerator|clock_gettime' Sources/PaywireCore Sources/PaywireModel Sources/PaywireWire); \
 	if [ -n "$$bad" ]; then echo "the pure core reads the system itself:"; echo "$$bad"; exit 1; fi
+	@bad=$$(grep -rnE 'FoundationNetworking|URLSession|FileManager|FileHandle|fopen\(|ProcessInfo|getenv' server/Sources/ServerDomain); \
+	if [ -n "$$bad" ]; then echo "the server's domain does I/O (the executable reads files and the network, and hands in values):"; echo "$$bad"; exit 1; fi
 	@echo "check-ambient: time, randomness, logs and request input are passed in"
 
 # The server's pure rules on their own (server/Tests: Stripe's signature against an HMAC made

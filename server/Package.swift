@@ -41,6 +41,7 @@ let package = Package(
         .executableTarget(
             name: "paywire-server",
             dependencies: [
+                "ServerDomain",
                 .product(name: "PaywireModel", package: "paywire"),
                 "PaywireWeb",
                 "CQREncode",
@@ -63,6 +64,22 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
+        // The server's domain: its pure rules (signatures and tokens checked, store notifications
+        // read, lifecycles, grants and profiles built, results counted) and the values they decide
+        // on. No I/O and no server framework or database driver: the store, the routes and the
+        // executable depend on it, never the other way, and the compiler holds that. What crosses
+        // into the executable is `package`.
+        .target(
+            name: "ServerDomain",
+            dependencies: [
+                .product(name: "PaywireModel", package: "paywire"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 (Google's OIDC tokens, the Play service account's assertion).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // App Store JWS chains (x5c) and the response signing key's certificates.
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Sources/ServerDomain"),
         // The web paywall: a resolved builder configuration drawn as one HTML page (the web
         // checkout, the dashboard's preview, the docs gallery). Pure: no I/O, no Foundation.
         .target(
@@ -73,7 +90,7 @@ let package = Package(
         // their own, with vectors computed outside Swift; `make test-server-unit`.
         .testTarget(
             name: "ServerDomainTests",
-            dependencies: ["paywire-server", .product(name: "PaywireModel", package: "paywire")],
+            dependencies: ["ServerDomain", "paywire-server", .product(name: "PaywireModel", package: "paywire")],
             path: "Tests/ServerDomainTests"),
         // The web paywall's page on its own: every section and plan style, escaping, the
         // palette's contrast; `swift test --filter PaywireWebTests`.

@@ -6,6 +6,7 @@ import PaywireModel
 import PaywireServing
 import PaywireWire
 import Prometheus
+import ServerDomain
 import ServiceLifecycle
 
 /// The composition root: every part built from the configuration, then wired to the router.

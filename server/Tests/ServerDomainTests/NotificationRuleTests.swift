@@ -1,4 +1,5 @@
 import PaywireModel
+@testable import ServerDomain
 import Testing
 @testable import paywire_server
 

@@ -2,6 +2,7 @@ import Logging
 import PaywireModel
 import PaywireServing
 import PaywireWire
+import ServerDomain
 
 /// What the server was started with, shared by every request.
 struct ServerSetup: Sendable {

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServerDomain
 
 /// Operators sign in to the dashboard in a browser: `GET /dashboard/login` is a form that takes
 /// an operator key holding the `dashboard` scope, `POST /dashboard/login` starts a session (a

@@ -1,4 +1,5 @@
 import Foundation
+import ServerDomain
 import X509
 
 extension JWSVerifier {

@@ -3,13 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import PaywireWire
-
-/// Why the Play Developer API gave no answer. The push is then answered 503, so Pub/Sub
-/// retries it; never a token or a key in the message.
-struct PlayAPIProblem: Error, Sendable {
-    let message: String
-    init(_ message: String) { self.message = message }
-}
+import ServerDomain
 
 /// The Play Developer API (`--play-api-base`), asked after every RTDN for the purchase's state:
 /// `purchases.subscriptionsv2.get` and `purchases.products.get`, with an access token the

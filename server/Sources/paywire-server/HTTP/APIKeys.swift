@@ -1,5 +1,6 @@
 import Crypto
 import Hummingbird
+import ServerDomain
 
 /// The app keys a server accepts (`authorization: Api-Key <key>`), held only as SHA-256
 /// digests (a key in clear is hashed when the configuration is read and never kept). A

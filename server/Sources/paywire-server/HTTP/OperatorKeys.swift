@@ -1,5 +1,6 @@
 import Foundation
 import PaywireWire
+import ServerDomain
 
 /// One operator key: its id (what logs and audit records name, never the key), its digest and
 /// its scopes.

@@ -1,4 +1,5 @@
 import Foundation
+import ServerDomain
 
 /// The time as every part of the server reads it. The composition root hands the system's clock
 /// to each part; a test hands a fixed one.

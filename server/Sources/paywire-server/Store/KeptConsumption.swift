@@ -1,4 +1,5 @@
 import PaywireWire
+import ServerDomain
 
 extension ConsumptionInfo {
     /// Reads back what `json` wrote (the kept answer); a member missing or of another type is

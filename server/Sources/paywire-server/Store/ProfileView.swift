@@ -1,4 +1,5 @@
 import PaywireModel
+import ServerDomain
 
 /// What the dashboard's profile view shows of a profile, as read from the store: every
 /// transaction it holds or bought (any store, any status), the transfers in and out, and the

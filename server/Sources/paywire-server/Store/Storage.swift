@@ -1,4 +1,5 @@
 import PaywireModel
+import ServerDomain
 
 /// Everything the server keeps, behind one protocol with two engines: SQLite (embedded, one
 /// file, the default) and PostgreSQL (shared by replicas). Each method is one transaction: a

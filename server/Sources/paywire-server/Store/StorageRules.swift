@@ -1,4 +1,5 @@
 import PaywireModel
+import ServerDomain
 
 /// What a write decides from what it read, the same for every engine: each engine reads the
 /// rows, asks these rules, and writes what they say, all in one transaction. Pure.
@@ -120,6 +121,3 @@ enum StorageRules {
     }
 }
 
-extension Refusal: Equatable {
-    static func == (lhs: Refusal, rhs: Refusal) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
-}

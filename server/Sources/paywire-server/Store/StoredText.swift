@@ -1,4 +1,5 @@
 import PaywireModel
+import ServerDomain
 
 /// The model's vocabularies as the store keeps them (their raw text), read back: text the
 /// server did not write there is an error naming the column, never a guess.

@@ -3,6 +3,7 @@ import PaywireModel
 import PaywireServing
 import PaywireWeb
 import PaywireWire
+import ServerDomain
 
 /// A web paywall's showing, recorded as an app's is (each a session of one record, `seq` 1): a `paywall_shown` record of the visitor's
 /// profile, with `app.platform` = `web`, kept through the same store as `POST /v1/events`.

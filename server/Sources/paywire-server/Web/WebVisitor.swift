@@ -1,4 +1,5 @@
 import PaywireWire
+import ServerDomain
 
 /// A web paywall's visitor: a profile of its own, as a device has, whose credential
 /// (`ProfileCredentials`) lives in a first-party cookie, `paywire_visitor=<profile id>.<credential>`

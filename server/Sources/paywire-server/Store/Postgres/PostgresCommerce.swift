@@ -1,5 +1,6 @@
 import PaywireModel
 import PostgresNIO
+import ServerDomain
 
 /// Store transactions in PostgreSQL: purchases, restores, the purchase log, and what a profile owns.
 extension PostgresStorage {

@@ -1,4 +1,5 @@
 import PostgresNIO
+import ServerDomain
 
 /// Profiles' credentials in PostgreSQL.
 extension PostgresStorage {

@@ -1,5 +1,6 @@
 import PaywireModel
 import PostgresNIO
+import ServerDomain
 
 /// Records, results and offer nonces in PostgreSQL.
 extension PostgresStorage {

@@ -1,5 +1,6 @@
 import PaywireModel
 import PostgresNIO
+import ServerDomain
 
 /// Store notifications and profile data in PostgreSQL.
 extension PostgresStorage {

@@ -1,4 +1,5 @@
 import PostgresNIO
+import ServerDomain
 
 /// Operators' dashboard sessions and audit records in PostgreSQL.
 extension PostgresStorage {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ServerDomain
 
 /// The engine replicas share: PostgreSQL through postgres-nio's connection pool. Writes that
 /// decide from what they read run SERIALIZABLE and are tried again when PostgreSQL reports a

@@ -1,5 +1,6 @@
 import PaywireModel
 import PostgresNIO
+import ServerDomain
 
 /// Transfers in PostgreSQL: identities (one SERIALIZABLE transaction each, so two replicas
 /// identifying two profiles as one new customer at once give one customer's profile), the

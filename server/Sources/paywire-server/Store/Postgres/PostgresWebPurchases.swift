@@ -1,5 +1,6 @@
 import PaywireModel
 import PostgresNIO
+import ServerDomain
 
 /// Web purchases (Stripe links, checkouts, redemptions) in PostgreSQL; each write one
 /// SERIALIZABLE transaction, so two replicas redeeming one token at once give one owner.

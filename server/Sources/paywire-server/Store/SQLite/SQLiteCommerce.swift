@@ -1,5 +1,6 @@
 import GRDB
 import PaywireModel
+import ServerDomain
 
 /// Store transactions in SQLite: purchases, restores, the purchase log, and what a profile owns.
 extension SQLiteStorage {

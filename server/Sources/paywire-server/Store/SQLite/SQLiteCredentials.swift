@@ -1,4 +1,5 @@
 import GRDB
+import ServerDomain
 
 /// Profiles' credentials in SQLite.
 extension SQLiteStorage {

@@ -1,5 +1,6 @@
 import GRDB
 import PaywireModel
+import ServerDomain
 
 /// Store notifications and profile data in SQLite.
 extension SQLiteStorage {

@@ -1,4 +1,5 @@
 import GRDB
+import ServerDomain
 
 /// Operators' dashboard sessions and audit records in SQLite.
 extension SQLiteStorage {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PaywireModel
+import ServerDomain
 
 /// The embedded engine: one SQLite file through GRDB, in WAL mode (readers never wait for the
 /// writer; GRDB's synchronous NORMAL: a committed write survives the process being killed), or

@@ -1,5 +1,6 @@
 import GRDB
 import PaywireModel
+import ServerDomain
 
 /// Transfers in SQLite: identities, the transfers kept, and the dashboard's profile view.
 extension SQLiteStorage {

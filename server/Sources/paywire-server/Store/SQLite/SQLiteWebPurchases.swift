@@ -1,5 +1,6 @@
 import GRDB
 import PaywireModel
+import ServerDomain
 
 /// Web purchases (Stripe links, checkouts, redemptions) in SQLite.
 extension SQLiteStorage {
