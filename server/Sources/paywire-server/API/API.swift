@@ -3,6 +3,7 @@ import PaywireModel
 import PaywireServing
 import PaywireWire
 import ServerDomain
+import ServerStore
 
 /// What the server was started with, shared by every request.
 struct ServerSetup: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PaywireModel
 import ServerDomain
+import ServerStore
 
 /// Who may open a route. Every route names one (`ServerRoutes.add` will not take a route
 /// without), `--list-routes` prints it, and a test holds each to the spec's security.

@@ -1,6 +1,7 @@
 import Hummingbird
 import HTTPTypes
 import ServerDomain
+import ServerStore
 
 /// The router and the table of its routes: every route added here names its door, is checked
 /// at it before its handler runs, and is what a `405` knows. What an operator does to a

@@ -4,7 +4,7 @@ import ServerDomain
 
 /// Web purchases (Stripe links, checkouts, redemptions) in SQLite.
 extension SQLiteStorage {
-    func notificationSeen(source: StoreName, notificationId: String) async throws -> (outcome: NotificationOutcome, profileId: String?)? {
+    package func notificationSeen(source: StoreName, notificationId: String) async throws -> (outcome: NotificationOutcome, profileId: String?)? {
         try await database.read { db in
             guard let row = try Row.fetchOne(db, sql: Statements.seenNotification, arguments: [source.rawValue, notificationId]) else { return nil }
             let owner: String = row["profile_id"]
@@ -12,7 +12,7 @@ extension SQLiteStorage {
         }
     }
 
-    func stripeLinks(_ stripeIds: [String]) async throws -> [String: StripeLink] {
+    package func stripeLinks(_ stripeIds: [String]) async throws -> [String: StripeLink] {
         try await database.read { db in
             var links: [String: StripeLink] = [:]
             for id in stripeIds {
@@ -23,7 +23,7 @@ extension SQLiteStorage {
         }
     }
 
-    func keepStripe(checkout: WebCheckout?, links: [StripeLink], customer: StripeLink?) async throws {
+    package func keepStripe(checkout: WebCheckout?, links: [StripeLink], customer: StripeLink?) async throws {
         try await database.write { db in
             if let checkout {
                 try db.execute(sql: WebPurchaseStatements.keepCheckout, arguments: [checkout.checkoutSessionId, checkout.originalTransactionId,
@@ -36,7 +36,7 @@ extension SQLiteStorage {
         }
     }
 
-    func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState? {
+    package func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState? {
         try await database.read { db in
             try Row.fetchOne(db, sql: WebPurchaseStatements.checkout, arguments: [checkoutSessionId]).map {
                 WebCheckoutState(holder: $0["holder_profile_id"], redeemable: $0["redeemable"], redeemedBy: $0["redeemed_by"],
@@ -45,7 +45,7 @@ extension SQLiteStorage {
         }
     }
 
-    func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue {
+    package func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue {
         try await database.write { db in
             guard let row = try Row.fetchOne(db, sql: WebPurchaseStatements.checkout, arguments: [checkoutSessionId]) else { return .unknown }
             let holder: String = row["holder_profile_id"], redeemable: Bool = row["redeemable"], redeemedBy: String? = row["redeemed_by"]
@@ -56,7 +56,7 @@ extension SQLiteStorage {
         }
     }
 
-    func redeem(digest: String, profileId: String, now: Int) async throws -> Redemption.Result {
+    package func redeem(digest: String, profileId: String, now: Int) async throws -> Redemption.Result {
         try await database.write { db in
             let held = try Row.fetchOne(db, sql: WebPurchaseStatements.held, arguments: [digest]).map {
                 Redemption.Held(checkoutSessionId: $0["checkout_session_id"], holder: $0["holder_profile_id"],

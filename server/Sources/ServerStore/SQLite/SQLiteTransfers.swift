@@ -4,7 +4,7 @@ import ServerDomain
 
 /// Transfers in SQLite: identities, the transfers kept, and the dashboard's profile view.
 extension SQLiteStorage {
-    func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
+    package func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
         try await database.write { db in
             try Self.meet(post.profileId, identifiedAs: post.customerUserId, now: now, db)
             let first = try String.fetchOne(db, sql: TransferStatements.firstHolder, arguments: [post.customerUserId])
@@ -18,7 +18,7 @@ extension SQLiteStorage {
         }
     }
 
-    func profileView(_ profileId: String) async throws -> ProfileView {
+    package func profileView(_ profileId: String) async throws -> ProfileView {
         try await database.read { db in
             let profile = try Row.fetchOne(db, sql: Statements.profile, arguments: [profileId])
             let transactions = try Row.fetchAll(db, sql: TransferStatements.viewTransactions, arguments: [profileId, profileId]).map {
@@ -42,17 +42,17 @@ extension SQLiteStorage {
     }
 
     /// What one request moved before, in order.
-    static func transfers(of eventId: String, _ reason: TransferReason, _ db: Database) throws -> [Transfer] {
+    package static func transfers(of eventId: String, _ reason: TransferReason, _ db: Database) throws -> [Transfer] {
         try Row.fetchAll(db, sql: TransferStatements.ofRequest, arguments: [eventId, reason.rawValue]).map(transfer)
     }
 
-    static func recordTransfer(_ transfer: Transfer, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws {
+    package static func recordTransfer(_ transfer: Transfer, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws {
         try db.execute(sql: TransferStatements.record, arguments: [transfer.transactionId, transfer.vendorProductId, transfer.fromProfileId,
                                                                   transfer.toProfileId, reason.rawValue, eventId, now])
     }
 
     /// Every transaction `from` holds moves to `to`, and its Stripe ids follow; each kept as a transfer.
-    static func moveAll(from: String, to: String, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws -> [Transfer] {
+    package static func moveAll(from: String, to: String, _ reason: TransferReason, eventId: String, now: Int, _ db: Database) throws -> [Transfer] {
         let moved = try Row.fetchAll(db, sql: TransferStatements.owned, arguments: [from]).map {
             Transfer(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], fromProfileId: from, toProfileId: to)
         }
@@ -64,7 +64,7 @@ extension SQLiteStorage {
 
     /// One purchase of `from` moves to `to` (a web paywall visitor's redeemed checkout), its own
     /// Stripe ids with it; each transaction kept as a transfer.
-    static func movePurchase(_ originalTransactionId: String, from: String, to: String, eventId: String, now: Int,
+    package static func movePurchase(_ originalTransactionId: String, from: String, to: String, eventId: String, now: Int,
                              _ db: Database) throws -> [Transfer] {
         let moved = try Row.fetchAll(db, sql: WebPurchaseStatements.ownedOfPurchase, arguments: [from, originalTransactionId]).map {
             Transfer(transactionId: $0["transaction_id"], vendorProductId: $0["vendor_product_id"], fromProfileId: from, toProfileId: to)

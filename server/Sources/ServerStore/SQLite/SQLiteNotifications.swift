@@ -4,7 +4,7 @@ import ServerDomain
 
 /// Store notifications and profile data in SQLite.
 extension SQLiteStorage {
-    func apply(_ notification: StoreNotification) async throws -> NotificationApplied {
+    package func apply(_ notification: StoreNotification) async throws -> NotificationApplied {
         try await database.write { db in
             if let seen = try Row.fetchOne(db, sql: Statements.seenNotification, arguments: [notification.source.rawValue, notification.notificationId]) {
                 let owner: String = seen["profile_id"]
@@ -31,7 +31,7 @@ extension SQLiteStorage {
         }
     }
 
-    func notificationLog() async throws -> [NotificationLogEntry] {
+    package func notificationLog() async throws -> [NotificationLogEntry] {
         try await database.read { db in
             try Row.fetchAll(db, sql: Statements.notificationLog).map {
                 NotificationLogEntry(source: $0["source"], notificationId: $0["notification_id"], type: $0["type"], subtype: $0["subtype"],
@@ -41,7 +41,7 @@ extension SQLiteStorage {
         }
     }
 
-    func storeProfileData(_ post: ProfileDataRecord) async throws -> Bool {
+    package func storeProfileData(_ post: ProfileDataRecord) async throws -> Bool {
         try await database.write { db in
             guard try Row.fetchOne(db, sql: Statements.recordProfileData, arguments: [post.eventId, post.profileId, post.kind.rawValue]) != nil else {
                 return false
@@ -51,13 +51,13 @@ extension SQLiteStorage {
         }
     }
 
-    func profileData(profileId: String) async throws -> [ProfileDataEntry] {
+    package func profileData(profileId: String) async throws -> [ProfileDataEntry] {
         try await database.read { db in
             try Row.fetchAll(db, sql: Statements.profileData, arguments: [profileId]).map { ProfileDataEntry(kind: $0["kind"], source: $0["source"], body: $0["body"]) }
         }
     }
 
-    static func lifecycle(_ row: Row) throws -> LifecycleState {
+    package static func lifecycle(_ row: Row) throws -> LifecycleState {
         LifecycleState(
             transactionId: row["transaction_id"], vendorProductId: row["vendor_product_id"], expiresAt: row["expires_at"],
             renewedAt: row["renewed_at"], willRenew: row["will_renew"], isInGracePeriod: row["is_in_grace_period"],

@@ -3,7 +3,7 @@ import ServerDomain
 
 /// Profiles' credentials in SQLite.
 extension SQLiteStorage {
-    func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]] {
+    package func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]] {
         guard !profileIds.isEmpty else { return [:] }
         return try await database.read { db in
             var kept: [String: [ProfileCredentials.Kept]] = [:]
@@ -15,11 +15,11 @@ extension SQLiteStorage {
         }
     }
 
-    func credentialUsed(digest: String, now: Int) async throws {
+    package func credentialUsed(digest: String, now: Int) async throws {
         try await database.write { db in try db.execute(sql: CredentialStatements.markUsed, arguments: [now, digest]) }
     }
 
-    func issueCredential(profileId: String, digest: String, replacingPending: Bool, now: Int) async throws {
+    package func issueCredential(profileId: String, digest: String, replacingPending: Bool, now: Int) async throws {
         try await database.write { db in
             if replacingPending { try db.execute(sql: CredentialStatements.dropPending, arguments: [profileId]) }
             try db.execute(sql: CredentialStatements.issue, arguments: [digest, profileId, now])

@@ -7,18 +7,18 @@ import ServerDomain
 /// decide from what they read run SERIALIZABLE and are tried again when PostgreSQL reports a
 /// conflict with a concurrent transaction (or a unique key another replica took first), so the
 /// rules see the same world a single writer would. Batches of records are one statement.
-final class PostgresStorage: Storage {
-    let client: PostgresClient
-    let logger: Logger
+package final class PostgresStorage: Storage {
+    package let client: PostgresClient
+    package let logger: Logger
     /// When a migration was applied.
-    let clock: any ServerClock
+    package let clock: any ServerClock
     /// The jitter between tries of a transaction refused for a conflict.
-    let random: any RandomSource
+    package let random: any RandomSource
     /// Tries of a transaction PostgreSQL refused for a conflict, before the error stands.
-    static let attempts = 8
+    package static let attempts = 8
 
     /// A pool for `url` (`postgres://user:password@host:port/database?sslmode=disable|prefer|require`).
-    init(url: String, poolSize: Int, logger: Logger, clock: any ServerClock, random: any RandomSource) throws {
+    package init(url: String, poolSize: Int, logger: Logger, clock: any ServerClock, random: any RandomSource) throws {
         var configuration = try Self.configuration(url)
         configuration.options.maximumConnections = poolSize
         self.logger = logger
@@ -27,10 +27,10 @@ final class PostgresStorage: Storage {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
-    static func configuration(_ text: String) throws -> PostgresClient.Configuration {
+    package static func configuration(_ text: String) throws -> PostgresClient.Configuration {
         guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""), let host = url.host,
               let user = url.user, !user.isEmpty else {
-            throw StartProblem("--database must be postgres://user[:password]@host[:port]/database")
+            throw StorageProblem("--database must be postgres://user[:password]@host[:port]/database")
         }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         let tls: PostgresClient.Configuration.TLS
@@ -38,7 +38,7 @@ final class PostgresStorage: Storage {
         case "disable": tls = .disable
         case "prefer": tls = .prefer(.makeClientConfiguration())
         case "require": tls = .require(.makeClientConfiguration())
-        default: throw StartProblem("--database sslmode must be disable, prefer or require")
+        default: throw StorageProblem("--database sslmode must be disable, prefer or require")
         }
         return PostgresClient.Configuration(host: host, port: url.port ?? 5432, username: user.removingPercentEncoding ?? user,
                                             password: url.password?.removingPercentEncoding, database: database.isEmpty ? nil : database,
@@ -46,7 +46,7 @@ final class PostgresStorage: Storage {
     }
 
     /// Applies the migrations this database lacks, one replica at a time (an advisory lock).
-    func migrate() async throws {
+    package func migrate() async throws {
         try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
@@ -78,7 +78,7 @@ final class PostgresStorage: Storage {
 
     /// Runs `work` in one SERIALIZABLE transaction, again when PostgreSQL refuses it for a
     /// conflict with another transaction (40001, 40P01) or a unique key taken meanwhile (23505).
-    func serializable<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func serializable<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
@@ -111,7 +111,7 @@ final class PostgresStorage: Storage {
     }
 
     /// Rows of one statement.
-    func rows(_ sql: String, _ values: [SQLValue] = [], on connection: PostgresConnection? = nil) async throws -> [PostgresRandomAccessRow] {
+    package func rows(_ sql: String, _ values: [SQLValue] = [], on connection: PostgresConnection? = nil) async throws -> [PostgresRandomAccessRow] {
         let query = try Self.statement(sql, values)
         let sequence: PostgresRowSequence
         if let connection {
@@ -123,7 +123,7 @@ final class PostgresStorage: Storage {
     }
 
     /// `sql` with its `?` placeholders numbered as PostgreSQL writes them, and their values bound.
-    static func statement(_ sql: String, _ values: [SQLValue]) throws -> PostgresQuery {
+    package static func statement(_ sql: String, _ values: [SQLValue]) throws -> PostgresQuery {
         var text = "", bindings = PostgresBindings(capacity: values.count), index = 0
         for character in sql {
             guard character == "?" else {
@@ -143,30 +143,30 @@ final class PostgresStorage: Storage {
         return PostgresQuery(unsafeSQL: text, binds: bindings)
     }
 
-    func reset() async throws {
+    package func reset() async throws {
         _ = try await rows("TRUNCATE \(Migration.tables.joined(separator: ", ")) RESTART IDENTITY")
     }
 
-    func ping() async throws {
+    package func ping() async throws {
         _ = try await rows("SELECT 1")
     }
 }
 
 /// A value bound to a statement's placeholder.
-enum SQLValue: Sendable {
+package enum SQLValue: Sendable {
     case text(String?)
     case int(Int?)
     case bool(Bool?)
 }
 
 /// A statement the storage code built wrongly: a bug, reported rather than run.
-struct StorageProblem: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct StorageProblem: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 
     /// An error for the log: PostgreSQL's code and message where it gave them (postgres-nio's
     /// own description says nothing, lest it leak; these never hold a bound value).
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let transaction = error as? PostgresTransactionError {
             return describe(transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? error)
         }

@@ -2,7 +2,7 @@ import GRDB
 
 /// App Store consumption requests in SQLite.
 extension SQLiteStorage {
-    func recordConsumptionRequest(_ entry: ConsumptionRequestEntry) async throws {
+    package func recordConsumptionRequest(_ entry: ConsumptionRequestEntry) async throws {
         try await database.write { db in
             try db.execute(sql: Statements.insertConsumptionRequest, arguments: [
                 entry.notificationId, entry.originalTransactionId, entry.transactionId, entry.profileId, entry.receivedAt,
@@ -10,7 +10,7 @@ extension SQLiteStorage {
         }
     }
 
-    func consumptionRequests(profileId: String?) async throws -> [ConsumptionRequestEntry] {
+    package func consumptionRequests(profileId: String?) async throws -> [ConsumptionRequestEntry] {
         try await database.read { db in
             try Row.fetchAll(db, sql: Statements.consumptionRequests(ofOneProfile: profileId != nil),
                              arguments: StatementArguments(profileId.map { [$0] } ?? [])).map {

@@ -6,7 +6,7 @@ import ServerDomain
 extension PostgresStorage {
     /// One statement: the records inserted (each once, whatever another replica stores at the
     /// same time), and the batch's row counted from what was new.
-    func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int) {
+    package func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int) {
         var values: [SQLValue] = []
         values.reserveCapacity(records.count * 11 + 2)
         for record in records {
@@ -25,22 +25,22 @@ extension PostgresStorage {
         return (accepted, records.count - accepted)
     }
 
-    func events(profileId: String?, name: String?) async throws -> [String] {
+    package func events(profileId: String?, name: String?) async throws -> [String] {
         let query = Statements.events(profileId: profileId, name: name)
         return try await rows(query.sql, query.values.map { .text($0) }).map { try $0["record"].decode(String.self) }
     }
 
-    func eventSummary() async throws -> EventSummary {
+    package func eventSummary() async throws -> EventSummary {
         let row = try await rows(Statements.eventSummary).first
         return EventSummary(stored: try row?["stored"].decode(Int.self) ?? 0, duplicates: try row?["duplicates"].decode(Int.self) ?? 0,
                             batches: try row?["batches"].decode(Int.self) ?? 0, droppedReported: try row?["dropped"].decode(Int.self) ?? 0)
     }
 
-    func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws {
+    package func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws {
         _ = try await rows(Statements.recordOfferNonce, [.text(nonce), .text(profileId), .text(productId), .text(offerId), .int(time)])
     }
 
-    func resultFacts(placementId: String, holdouts: [ExperimentCell]) async throws -> ResultFacts {
+    package func resultFacts(placementId: String, holdouts: [ExperimentCell]) async throws -> ResultFacts {
         let exposures = try await rows(Statements.exposures, [.text(placementId)]).map { row in
             ExposureFact(abTestName: try row["ab_test_name"].decode(String.self), variationId: try row["variation_id"].decode(String.self),
                          profileId: try row["profile_id"].decode(String.self), forced: try row["forced"].decode(Bool.self),

@@ -6,7 +6,7 @@ import ServerDomain
 /// identifying two profiles as one new customer at once give one customer's profile), the
 /// transfers kept, and the dashboard's profile view.
 extension PostgresStorage {
-    func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
+    package func identify(_ post: Identity.Request, policy: TransferPolicy, now: Int) async throws -> IdentityOutcome {
         try await serializable { connection in
             try await self.meet(post.profileId, identifiedAs: post.customerUserId, now: now, connection)
             let first = try await self.rows(TransferStatements.firstHolder, [.text(post.customerUserId)], on: connection)
@@ -21,7 +21,7 @@ extension PostgresStorage {
         }
     }
 
-    func profileView(_ profileId: String) async throws -> ProfileView {
+    package func profileView(_ profileId: String) async throws -> ProfileView {
         let profile = try await rows(Statements.profile, [.text(profileId)]).first
         let transactions = try await rows(TransferStatements.viewTransactions, [.text(profileId), .text(profileId)]).map {
             ViewedTransaction(transactionId: try $0["transaction_id"].decode(String.self), vendorProductId: try $0["vendor_product_id"].decode(String.self),
@@ -49,18 +49,18 @@ extension PostgresStorage {
     }
 
     /// What one request moved before, in order.
-    func transfers(of eventId: String, _ reason: TransferReason, _ connection: PostgresConnection) async throws -> [Transfer] {
+    package func transfers(of eventId: String, _ reason: TransferReason, _ connection: PostgresConnection) async throws -> [Transfer] {
         try await rows(TransferStatements.ofRequest, [.text(eventId), .text(reason.rawValue)], on: connection).map(Self.transfer)
     }
 
-    func recordTransfer(_ transfer: Transfer, _ reason: TransferReason, eventId: String, now: Int,
+    package func recordTransfer(_ transfer: Transfer, _ reason: TransferReason, eventId: String, now: Int,
                         _ connection: PostgresConnection) async throws {
         _ = try await rows(TransferStatements.record, [.text(transfer.transactionId), .text(transfer.vendorProductId), .text(transfer.fromProfileId),
                                                        .text(transfer.toProfileId), .text(reason.rawValue), .text(eventId), .int(now)], on: connection)
     }
 
     /// Every transaction `from` holds moves to `to`, and its Stripe ids follow; each kept as a transfer.
-    func moveAll(from: String, to: String, _ reason: TransferReason, eventId: String, now: Int,
+    package func moveAll(from: String, to: String, _ reason: TransferReason, eventId: String, now: Int,
                  _ connection: PostgresConnection) async throws -> [Transfer] {
         let moved = try await rows(TransferStatements.owned, [.text(from)], on: connection).map {
             Transfer(transactionId: try $0["transaction_id"].decode(String.self), vendorProductId: try $0["vendor_product_id"].decode(String.self),
@@ -74,7 +74,7 @@ extension PostgresStorage {
 
     /// One purchase of `from` moves to `to` (a web paywall visitor's redeemed checkout), its own
     /// Stripe ids with it; each transaction kept as a transfer.
-    func movePurchase(_ originalTransactionId: String, from: String, to: String, eventId: String, now: Int,
+    package func movePurchase(_ originalTransactionId: String, from: String, to: String, eventId: String, now: Int,
                       _ connection: PostgresConnection) async throws -> [Transfer] {
         let moved = try await rows(WebPurchaseStatements.ownedOfPurchase, [.text(from), .text(originalTransactionId)], on: connection).map {
             Transfer(transactionId: try $0["transaction_id"].decode(String.self), vendorProductId: try $0["vendor_product_id"].decode(String.self),

@@ -8,7 +8,7 @@ import ServerDomain
 /// event ids) is a unique key in the database, never something a process remembers, so any
 /// replica can answer any retry. What a write decides from what it read is decided by the pure
 /// rules of `StorageRules`, the same for both engines.
-protocol Storage: Sendable {
+package protocol Storage: Sendable {
     /// Applies the migrations the database lacks (before the server takes requests).
     func migrate() async throws
 
@@ -102,60 +102,71 @@ protocol Storage: Sendable {
 
 extension Storage {
     /// One profile's credentials: the batch read of one (a web visitor's cookie names one).
-    func profileCredentials(_ profileId: String) async throws -> [ProfileCredentials.Kept] {
+    package func profileCredentials(_ profileId: String) async throws -> [ProfileCredentials.Kept] {
         try await profileCredentials(of: [profileId])[profileId] ?? []
     }
 }
 
 /// `/_dev/events/summary`: stored records, duplicates sent, batches, evictions reported.
-struct EventSummary: Sendable {
-    let stored: Int
-    let duplicates: Int
-    let batches: Int
-    let droppedReported: Int
+package struct EventSummary: Sendable {
+    package let stored: Int
+    package let duplicates: Int
+    package let batches: Int
+    package let droppedReported: Int
 }
 
 /// What a restore came to.
-struct RestoreOutcome: Sendable {
+package struct RestoreOutcome: Sendable {
     /// Each restored claim, with the profile it moved from when another held it.
-    let restored: [(claim: StoreClaim, from: String?)]
+    package let restored: [(claim: StoreClaim, from: String?)]
     /// A nil refusal: another profile holds it and keeps it (`belongs_to_another_profile`).
-    let refused: [(claim: StoreClaim, refusal: Refusal?)]
+    package let refused: [(claim: StoreClaim, refusal: Refusal?)]
 }
 
 /// One line of `/_dev/purchases`: the request or claim as sent, and its outcome.
-struct PurchaseLogEntry: Sendable {
-    let request: String
-    let status: String
-    let code: String
+package struct PurchaseLogEntry: Sendable {
+    package let request: String
+    package let status: String
+    package let code: String
 }
 
 /// One line of `/_dev/notifications`.
-struct NotificationLogEntry: Sendable {
-    let source: String
-    let notificationId: String
-    let type: String
-    let subtype: String?
-    let originalTransactionId: String
-    let profileId: String
-    let outcome: String
+package struct NotificationLogEntry: Sendable {
+    package let source: String
+    package let notificationId: String
+    package let type: String
+    package let subtype: String?
+    package let originalTransactionId: String
+    package let profileId: String
+    package let outcome: String
 }
 
 /// An App Store CONSUMPTION_REQUEST and the answer built for it (Apple's JSON).
-struct ConsumptionRequestEntry: Sendable {
-    let notificationId: String
-    let originalTransactionId: String
-    let transactionId: String?
-    let profileId: String
-    let receivedAt: Int
+package struct ConsumptionRequestEntry: Sendable {
+    package let notificationId: String
+    package let originalTransactionId: String
+    package let transactionId: String?
+    package let profileId: String
+    package let receivedAt: Int
     /// The user consented when it came: the answer may go to Apple.
-    let sendable: Bool
-    let consumption: String
+    package let sendable: Bool
+    package let consumption: String
+
+    package init(notificationId: String, originalTransactionId: String, transactionId: String?, profileId: String,
+                 receivedAt: Int, sendable: Bool, consumption: String) {
+        self.notificationId = notificationId
+        self.originalTransactionId = originalTransactionId
+        self.transactionId = transactionId
+        self.profileId = profileId
+        self.receivedAt = receivedAt
+        self.sendable = sendable
+        self.consumption = consumption
+    }
 }
 
 /// The latest profile data of one kind (and source, for attribution), as stored.
-struct ProfileDataEntry: Sendable {
-    let kind: String
-    let source: String
-    let body: String
+package struct ProfileDataEntry: Sendable {
+    package let kind: String
+    package let source: String
+    package let body: String
 }

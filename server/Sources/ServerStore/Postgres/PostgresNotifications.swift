@@ -4,7 +4,7 @@ import ServerDomain
 
 /// Store notifications and profile data in PostgreSQL.
 extension PostgresStorage {
-    func apply(_ notification: StoreNotification) async throws -> NotificationApplied {
+    package func apply(_ notification: StoreNotification) async throws -> NotificationApplied {
         try await serializable { connection in
             if let seen = try await self.rows(Statements.seenNotification, [.text(notification.source.rawValue), .text(notification.notificationId)], on: connection).first {
                 let owner = try seen["profile_id"].decode(String.self)
@@ -35,7 +35,7 @@ extension PostgresStorage {
         }
     }
 
-    func notificationLog() async throws -> [NotificationLogEntry] {
+    package func notificationLog() async throws -> [NotificationLogEntry] {
         try await rows(Statements.notificationLog).map {
             NotificationLogEntry(source: try $0["source"].decode(String.self), notificationId: try $0["notification_id"].decode(String.self),
                                  type: try $0["type"].decode(String.self), subtype: try $0["subtype"].decode(String?.self),
@@ -46,7 +46,7 @@ extension PostgresStorage {
 
     /// The record first (its event_id unique), then the latest of its kind: a retry that lost
     /// its answer stores nothing twice, whichever replica it reaches.
-    func storeProfileData(_ post: ProfileDataRecord) async throws -> Bool {
+    package func storeProfileData(_ post: ProfileDataRecord) async throws -> Bool {
         try await serializable { connection in
             guard try await !self.rows(Statements.recordProfileData, [.text(post.eventId), .text(post.profileId), .text(post.kind.rawValue)], on: connection).isEmpty else { return false }
             _ = try await self.rows(Statements.keepProfileData, [.text(post.profileId), .text(post.kind.rawValue), .text(post.source),
@@ -55,14 +55,14 @@ extension PostgresStorage {
         }
     }
 
-    func profileData(profileId: String) async throws -> [ProfileDataEntry] {
+    package func profileData(profileId: String) async throws -> [ProfileDataEntry] {
         try await rows(Statements.profileData, [.text(profileId)]).map {
             ProfileDataEntry(kind: try $0["kind"].decode(String.self), source: try $0["source"].decode(String.self),
                              body: try $0["body"].decode(String.self))
         }
     }
 
-    static func lifecycle(_ row: PostgresRandomAccessRow) throws -> LifecycleState {
+    package static func lifecycle(_ row: PostgresRandomAccessRow) throws -> LifecycleState {
         LifecycleState(
             transactionId: try row["transaction_id"].decode(String.self), vendorProductId: try row["vendor_product_id"].decode(String.self),
             expiresAt: try row["expires_at"].decode(Int?.self), renewedAt: try row["renewed_at"].decode(Int?.self),

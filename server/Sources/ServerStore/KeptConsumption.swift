@@ -4,7 +4,7 @@ import ServerDomain
 extension ConsumptionInfo {
     /// Reads back what `json` wrote (the kept answer); a member missing or of another type is
     /// a store this code did not write.
-    init(kept value: JSONValue) throws(StorageProblem) {
+    package init(kept value: JSONValue) throws(StorageProblem) {
         func number(_ key: String) throws(StorageProblem) -> Int {
             guard let number = value[key]?.asInt else { throw StorageProblem("the kept consumption answer's \(key) is not a number") }
             return number

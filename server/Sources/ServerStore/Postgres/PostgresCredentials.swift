@@ -3,7 +3,7 @@ import ServerDomain
 
 /// Profiles' credentials in PostgreSQL.
 extension PostgresStorage {
-    func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]] {
+    package func profileCredentials(of profileIds: [String]) async throws -> [String: [ProfileCredentials.Kept]] {
         guard !profileIds.isEmpty else { return [:] }
         var kept: [String: [ProfileCredentials.Kept]] = [:]
         for row in try await rows(CredentialStatements.kept(ofProfiles: profileIds.count), profileIds.map { .text($0) }) {
@@ -13,11 +13,11 @@ extension PostgresStorage {
         return kept
     }
 
-    func credentialUsed(digest: String, now: Int) async throws {
+    package func credentialUsed(digest: String, now: Int) async throws {
         _ = try await rows(CredentialStatements.markUsed, [.int(now), .text(digest)])
     }
 
-    func issueCredential(profileId: String, digest: String, replacingPending: Bool, now: Int) async throws {
+    package func issueCredential(profileId: String, digest: String, replacingPending: Bool, now: Int) async throws {
         try await serializable { connection in
             if replacingPending { _ = try await self.rows(CredentialStatements.dropPending, [.text(profileId)], on: connection) }
             _ = try await self.rows(CredentialStatements.issue, [.text(digest), .text(profileId), .int(now)], on: connection)

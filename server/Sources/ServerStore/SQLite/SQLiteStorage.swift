@@ -7,15 +7,15 @@ import ServerDomain
 /// writer; GRDB's synchronous NORMAL: a committed write survives the process being killed), or
 /// a database in memory for development. One writer at a time, so every write transaction sees
 /// and decides alone.
-final class SQLiteStorage: Storage {
-    let database: any DatabaseWriter
+package final class SQLiteStorage: Storage {
+    package let database: any DatabaseWriter
     /// When a migration was applied.
-    let clock: any ServerClock
+    package let clock: any ServerClock
 
     /// Opens (or creates) the file at `path`, or a database in memory. A new file is made 0600
     /// before SQLite opens it: it holds customer ids, and SQLite gives its -wal and -shm files
     /// the database file's mode.
-    init(path: String?, clock: any ServerClock) throws {
+    package init(path: String?, clock: any ServerClock) throws {
         if let path { try Self.createPrivately(path) }
         database = try path.map { try DatabasePool(path: $0) } ?? DatabaseQueue()
         self.clock = clock
@@ -24,14 +24,14 @@ final class SQLiteStorage: Storage {
     private static func createPrivately(_ path: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else { return }
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw StartProblem("cannot create the database file \(path)")
+            throw StorageProblem("cannot create the database file \(path)")
         }
     }
 
-    func migrate() async throws {
+    package func migrate() async throws {
         try await database.write { db in
             if try db.tableExists("grdb_migrations"), try !db.tableExists(Migration.table) {
-                throw StartProblem("this SQLite file was made by an earlier paywire-devserver; start with a new file")
+                throw StorageProblem("this SQLite file was made by an earlier paywire-devserver; start with a new file")
             }
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Migration.table) (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)")
         }
@@ -45,19 +45,19 @@ final class SQLiteStorage: Storage {
         }
     }
 
-    func reset() async throws {
+    package func reset() async throws {
         try await database.write { db in
             for table in Migration.tables { try db.execute(sql: "DELETE FROM \(table)") }
         }
     }
 
-    func ping() async throws {
+    package func ping() async throws {
         _ = try await database.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
     /// One prepared insert run per record (a statement of 100 rows' values measured slower in
     /// SQLite), then the batch's row, in one transaction.
-    func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int) {
+    package func storeEvents(_ records: [EventRecord], dropped: Int) async throws -> (accepted: Int, duplicates: Int) {
         try await database.write { db in
             let insert = try db.cachedStatement(sql: Statements.insertEvents(count: 1))
             var accepted = 0
@@ -72,12 +72,12 @@ final class SQLiteStorage: Storage {
         }
     }
 
-    func events(profileId: String?, name: String?) async throws -> [String] {
+    package func events(profileId: String?, name: String?) async throws -> [String] {
         let query = Statements.events(profileId: profileId, name: name)
         return try await database.read { db in try String.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.values)) }
     }
 
-    func eventSummary() async throws -> EventSummary {
+    package func eventSummary() async throws -> EventSummary {
         try await database.read { db in
             let row = try Row.fetchOne(db, sql: Statements.eventSummary)
             return EventSummary(stored: row?["stored"] ?? 0, duplicates: row?["duplicates"] ?? 0, batches: row?["batches"] ?? 0,
@@ -85,13 +85,13 @@ final class SQLiteStorage: Storage {
         }
     }
 
-    func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws {
+    package func recordOfferNonce(_ nonce: String, profileId: String, productId: String, offerId: String, at time: Int) async throws {
         try await database.write { db in
             try db.execute(sql: Statements.recordOfferNonce, arguments: [nonce, profileId, productId, offerId, time])
         }
     }
 
-    func resultFacts(placementId: String, holdouts: [ExperimentCell]) async throws -> ResultFacts {
+    package func resultFacts(placementId: String, holdouts: [ExperimentCell]) async throws -> ResultFacts {
         try await database.read { db in
             let exposures = try Row.fetchAll(db, sql: Statements.exposures, arguments: [placementId]).map { row in
                 ExposureFact(abTestName: row["ab_test_name"], variationId: row["variation_id"], profileId: row["profile_id"],

@@ -4,7 +4,7 @@ import ServerDomain
 
 /// Store transactions in PostgreSQL: purchases, restores, the purchase log, and what a profile owns.
 extension PostgresStorage {
-    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String, now: Int) async throws -> Result<PurchaseStatus, Refusal> {
+    package func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String, now: Int) async throws -> Result<PurchaseStatus, Refusal> {
         try await serializable { connection in
             try await self.meet(post.profileId, identifiedAs: nil, now: now, connection)
             let claim = post.claim
@@ -38,7 +38,7 @@ extension PostgresStorage {
         }
     }
 
-    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
+    package func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
                        policy: TransferPolicy, now: Int) async throws -> RestoreOutcome {
         try await serializable { connection in
             try await self.meet(post.profileId, identifiedAs: nil, now: now, connection)
@@ -79,14 +79,14 @@ extension PostgresStorage {
         }
     }
 
-    func purchaseLog(profileId: String?) async throws -> [PurchaseLogEntry] {
+    package func purchaseLog(profileId: String?) async throws -> [PurchaseLogEntry] {
         try await rows(Statements.purchaseLog(ofOneProfile: profileId != nil), profileId.map { [.text($0)] } ?? []).map {
             PurchaseLogEntry(request: try $0["request"].decode(String.self), status: try $0["status"].decode(String.self),
                              code: try $0["code"].decode(String.self))
         }
     }
 
-    func profileFacts(_ profileId: String) async throws -> ProfileFacts {
+    package func profileFacts(_ profileId: String) async throws -> ProfileFacts {
         let profile = try await rows(Statements.profile, [.text(profileId)]).first
         let grants = try await rows(Statements.ownedGrants, [.text(profileId)]).map {
             OwnedGrant(transactionId: try $0["transaction_id"].decode(String.self),
@@ -117,7 +117,7 @@ extension PostgresStorage {
 
     /// The backend has met this profile (a purchase, restore or identity named it);
     /// `customerUserId` from an identity only (`SQLiteStorage.meet` says why).
-    func meet(_ profileId: String, identifiedAs customerUserId: String?, now: Int, _ connection: PostgresConnection) async throws {
+    package func meet(_ profileId: String, identifiedAs customerUserId: String?, now: Int, _ connection: PostgresConnection) async throws {
         _ = try await rows(Statements.meetProfile, [.text(profileId), .text(customerUserId), .int(customerUserId.map { _ in now })],
                            on: connection)
     }

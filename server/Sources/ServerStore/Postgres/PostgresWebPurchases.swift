@@ -5,13 +5,13 @@ import ServerDomain
 /// Web purchases (Stripe links, checkouts, redemptions) in PostgreSQL; each write one
 /// SERIALIZABLE transaction, so two replicas redeeming one token at once give one owner.
 extension PostgresStorage {
-    func notificationSeen(source: StoreName, notificationId: String) async throws -> (outcome: NotificationOutcome, profileId: String?)? {
+    package func notificationSeen(source: StoreName, notificationId: String) async throws -> (outcome: NotificationOutcome, profileId: String?)? {
         guard let row = try await rows(Statements.seenNotification, [.text(source.rawValue), .text(notificationId)]).first else { return nil }
         let owner = try row["profile_id"].decode(String.self)
         return (outcome: try StoredText.notificationOutcome(try row["outcome"].decode(String.self)), profileId: owner.isEmpty ? nil : owner)
     }
 
-    func stripeLinks(_ stripeIds: [String]) async throws -> [String: StripeLink] {
+    package func stripeLinks(_ stripeIds: [String]) async throws -> [String: StripeLink] {
         var links: [String: StripeLink] = [:]
         for id in stripeIds {
             guard let row = try await rows(WebPurchaseStatements.link, [.text(id)]).first else { continue }
@@ -22,7 +22,7 @@ extension PostgresStorage {
         return links
     }
 
-    func keepStripe(checkout: WebCheckout?, links: [StripeLink], customer: StripeLink?) async throws {
+    package func keepStripe(checkout: WebCheckout?, links: [StripeLink], customer: StripeLink?) async throws {
         try await serializable { connection in
             if let checkout {
                 _ = try await self.rows(WebPurchaseStatements.keepCheckout, [.text(checkout.checkoutSessionId), .text(checkout.originalTransactionId),
@@ -38,14 +38,14 @@ extension PostgresStorage {
         }
     }
 
-    func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState? {
+    package func webCheckout(_ checkoutSessionId: String) async throws -> WebCheckoutState? {
         guard let row = try await rows(WebPurchaseStatements.checkout, [.text(checkoutSessionId)]).first else { return nil }
         return WebCheckoutState(holder: try row["holder_profile_id"].decode(String.self), redeemable: try row["redeemable"].decode(Bool.self),
                                 redeemedBy: try row["redeemed_by"].decode(String?.self), tokenDigest: try row["token_sha256"].decode(String?.self),
                                 tokenExpiresAt: try row["token_expires_at"].decode(Int?.self))
     }
 
-    func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue {
+    package func issueRedemption(checkoutSessionId: String, digest: String, expiresAt: Int) async throws -> Redemption.Issue {
         try await serializable { connection in
             guard let row = try await self.rows(WebPurchaseStatements.checkout, [.text(checkoutSessionId)], on: connection).first else { return .unknown }
             let holder = try row["holder_profile_id"].decode(String.self)
@@ -56,7 +56,7 @@ extension PostgresStorage {
         }
     }
 
-    func redeem(digest: String, profileId: String, now: Int) async throws -> Redemption.Result {
+    package func redeem(digest: String, profileId: String, now: Int) async throws -> Redemption.Result {
         try await serializable { connection in
             let held = try await self.rows(WebPurchaseStatements.held, [.text(digest)], on: connection).first.map {
                 Redemption.Held(checkoutSessionId: try $0["checkout_session_id"].decode(String.self),

@@ -2,13 +2,13 @@ import PostgresNIO
 
 /// App Store consumption requests in PostgreSQL.
 extension PostgresStorage {
-    func recordConsumptionRequest(_ entry: ConsumptionRequestEntry) async throws {
+    package func recordConsumptionRequest(_ entry: ConsumptionRequestEntry) async throws {
         _ = try await rows(Statements.insertConsumptionRequest, [
             .text(entry.notificationId), .text(entry.originalTransactionId), .text(entry.transactionId), .text(entry.profileId),
             .int(entry.receivedAt), .bool(entry.sendable), .text(entry.consumption)])
     }
 
-    func consumptionRequests(profileId: String?) async throws -> [ConsumptionRequestEntry] {
+    package func consumptionRequests(profileId: String?) async throws -> [ConsumptionRequestEntry] {
         try await rows(Statements.consumptionRequests(ofOneProfile: profileId != nil), profileId.map { [.text($0)] } ?? []).map {
             ConsumptionRequestEntry(notificationId: try $0["notification_id"].decode(String.self),
                                     originalTransactionId: try $0["original_transaction_id"].decode(String.self),

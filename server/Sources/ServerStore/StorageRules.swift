@@ -3,16 +3,16 @@ import ServerDomain
 
 /// What a write decides from what it read, the same for every engine: each engine reads the
 /// rows, asks these rules, and writes what they say, all in one transaction. Pure.
-enum StorageRules {
+package enum StorageRules {
     /// A stored transaction as a purchase decision needs it.
-    struct KnownTransaction: Sendable {
-        let owner: String
-        let purchaser: String
-        let productId: String
-        let status: PurchaseStatus
+    package struct KnownTransaction: Sendable {
+        package let owner: String
+        package let purchaser: String
+        package let productId: String
+        package let status: PurchaseStatus
     }
 
-    enum PurchaseDecision: Equatable {
+    package enum PurchaseDecision: Equatable {
         /// Record the refusal (the purchase log), change nothing else.
         case refuse(Refusal)
         /// Answer the stored status; nothing is written (the same post again).
@@ -25,7 +25,7 @@ enum StorageRules {
 
     /// Idempotent on (transaction id, state); a transaction already known for another profile
     /// (neither its owner nor its purchaser) or another product is a conflict.
-    static func purchase(_ post: PurchasePost, hasProduct: Bool, refusal: Refusal?, existing: KnownTransaction?) -> PurchaseDecision {
+    package static func purchase(_ post: PurchasePost, hasProduct: Bool, refusal: Refusal?, existing: KnownTransaction?) -> PurchaseDecision {
         if let refusal { return .refuse(refusal) }
         guard hasProduct else { return .refuse(Refusal(code: .unknownProduct, message: "product '\(post.claim.vendorProductId)' is not in the catalog")) }
         let status = PurchaseStatus(post.state)
@@ -39,7 +39,7 @@ enum StorageRules {
         return .verifyPending
     }
 
-    enum RestoreDecision: Equatable {
+    package enum RestoreDecision: Equatable {
         case refuse(Refusal)
         /// Another profile holds it and the policy keeps it there: refused
         /// `belongs_to_another_profile`, nothing moves.
@@ -52,15 +52,15 @@ enum StorageRules {
     }
 
     /// A stored transaction as a restore needs it.
-    struct RestoredTransaction: Sendable {
-        let productId: String
-        let owner: String
+    package struct RestoredTransaction: Sendable {
+        package let productId: String
+        package let owner: String
     }
 
     /// One restored claim: refused as verification found, a conflict when the transaction is
     /// known for another product; one another profile holds moves or stays as the policy says;
     /// else moved (verified) or stored.
-    static func restore(_ claim: StoreClaim, refusal: Refusal?, existing: RestoredTransaction?, restorer: String,
+    package static func restore(_ claim: StoreClaim, refusal: Refusal?, existing: RestoredTransaction?, restorer: String,
                         policy: TransferPolicy, hasProduct: Bool) -> RestoreDecision {
         if let refusal { return .refuse(refusal) }
         if let existing {
@@ -76,25 +76,25 @@ enum StorageRules {
     }
 
     /// The purchase log's code of a restored transaction another profile keeps.
-    static let keptCode = RefusalCode.belongsToAnotherProfile.rawValue
+    package static let keptCode = RefusalCode.belongsToAnotherProfile.rawValue
 
     /// The refusal of a restored transaction another profile keeps; it names no profile.
-    static func keptMessage(_ claim: StoreClaim) -> String {
+    package static func keptMessage(_ claim: StoreClaim) -> String {
         "transaction '\(claim.transactionId)' belongs to another profile, and this server keeps purchases where they are (--transfer-policy keep)"
     }
 
     /// The newest verified transaction of an original transaction, as a notification needs it.
-    struct LatestTransaction: Sendable {
-        let owner: String
-        let transactionId: String
-        let vendorProductId: String
-        let expiresAt: Int?
-        let productType: ProductType
+    package struct LatestTransaction: Sendable {
+        package let owner: String
+        package let transactionId: String
+        package let vendorProductId: String
+        package let expiresAt: Int?
+        package let productType: ProductType
     }
 
     /// Why a notification without a transaction is only recorded (under no profile, stored
     /// with an empty original transaction id and profile id).
-    static func unattached(_ notification: StoreNotification) -> String {
+    package static func unattached(_ notification: StoreNotification) -> String {
         notification.event.storeType == "TEST" || notification.event.storeType == PlayNotification.testType
             ? "\(notification.event.storeType) received: the store reaches this server; nothing changes"
             : "\(notification.event.storeType) carries no transaction: recorded, no profile changes"
@@ -107,7 +107,7 @@ enum StorageRules {
     /// purchase said: from then on the grant speaks for the store (it carries `is_active`, and
     /// every lifecycle member is what the store last reported), so the notification is
     /// `applied`. A later one that changes nothing is `recorded`.
-    static func notification(_ notification: StoreNotification, latest: LatestTransaction, stored: LifecycleState?)
+    package static func notification(_ notification: StoreNotification, latest: LatestTransaction, stored: LifecycleState?)
         -> (save: LifecycleState?, outcome: NotificationOutcome, reason: String?) {
         let current = stored ?? LifecycleState(transactionId: latest.transactionId, vendorProductId: latest.vendorProductId,
                                                expiresAt: latest.expiresAt, willRenew: latest.productType == .autorenewable)

@@ -4,7 +4,7 @@ import ServerDomain
 
 /// Store transactions in SQLite: purchases, restores, the purchase log, and what a profile owns.
 extension SQLiteStorage {
-    func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String, now: Int) async throws -> Result<PurchaseStatus, Refusal> {
+    package func recordPurchase(_ post: PurchasePost, product: StoreProduct?, refusal: Refusal?, request: String, now: Int) async throws -> Result<PurchaseStatus, Refusal> {
         try await database.write { db in
             try Self.meet(post.profileId, identifiedAs: nil, now: now, db)
             let claim = post.claim
@@ -34,7 +34,7 @@ extension SQLiteStorage {
         }
     }
 
-    func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
+    package func recordRestore(_ post: RestorePost, products: [String: StoreProduct], refusals: [String: Refusal],
                        policy: TransferPolicy, now: Int) async throws -> RestoreOutcome {
         try await database.write { db in
             try Self.meet(post.profileId, identifiedAs: nil, now: now, db)
@@ -74,7 +74,7 @@ extension SQLiteStorage {
         }
     }
 
-    func purchaseLog(profileId: String?) async throws -> [PurchaseLogEntry] {
+    package func purchaseLog(profileId: String?) async throws -> [PurchaseLogEntry] {
         try await database.read { db in
             try Row.fetchAll(db, sql: Statements.purchaseLog(ofOneProfile: profileId != nil), arguments: StatementArguments(profileId.map { [$0] } ?? [])).map {
                 PurchaseLogEntry(request: $0["request"], status: $0["status"], code: $0["code"])
@@ -82,7 +82,7 @@ extension SQLiteStorage {
         }
     }
 
-    func profileFacts(_ profileId: String) async throws -> ProfileFacts {
+    package func profileFacts(_ profileId: String) async throws -> ProfileFacts {
         try await database.read { db in
             let row = try Row.fetchOne(db, sql: Statements.profile, arguments: [profileId])
             let grants = try Row.fetchAll(db, sql: Statements.ownedGrants, arguments: [profileId]).map {
@@ -100,7 +100,7 @@ extension SQLiteStorage {
         }
     }
 
-    static func insert(_ claim: StoreClaim, owner: String, status: PurchaseStatus, product: StoreProduct, _ db: Database) throws {
+    package static func insert(_ claim: StoreClaim, owner: String, status: PurchaseStatus, product: StoreProduct, _ db: Database) throws {
         try db.execute(sql: Statements.insertTransaction, arguments: [claim.transactionId, claim.originalTransactionId, claim.vendorProductId, owner, owner,
                              status.rawValue, claim.environment.rawValue, claim.store.rawValue, claim.purchasedAt, claim.expiry(product),
                              product.accessLevel, product.productType.rawValue, claim.signed?.ownershipType, claim.signed?.offerType,
@@ -111,15 +111,15 @@ extension SQLiteStorage {
     /// `customerUserId` comes from an identity only (`identify`, proven when the server checks
     /// identities): the customer's profile is the first to hold it, so one a claim named would
     /// hand the customer to whoever sent that claim.
-    static func meet(_ profileId: String, identifiedAs customerUserId: String?, now: Int, _ db: Database) throws {
+    package static func meet(_ profileId: String, identifiedAs customerUserId: String?, now: Int, _ db: Database) throws {
         try db.execute(sql: Statements.meetProfile, arguments: [profileId, customerUserId, customerUserId.map { _ in now }])
     }
 
     /// The purchase log's status of a refusal (its code says why).
-    static let refused = "refused"
+    package static let refused = "refused"
 
     /// Each distinct outcome of a transaction for a profile once.
-    static func log(_ transactionId: String, _ profileId: String, _ status: String, _ code: String, _ request: String, _ db: Database) throws {
+    package static func log(_ transactionId: String, _ profileId: String, _ status: String, _ code: String, _ request: String, _ db: Database) throws {
         try db.execute(sql: Statements.logPurchase, arguments: [transactionId, profileId, status, code, request])
     }
 }

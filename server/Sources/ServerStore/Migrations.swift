@@ -3,15 +3,15 @@
 /// with its row; replicas starting together take a lock first (PostgreSQL: an advisory lock),
 /// so one migrates and the others find it done. A version, once released, never changes: a
 /// change to the schema is a new version at the end.
-struct Migration: Sendable {
-    let version: Int
-    let name: String
-    let sqlite: String
-    let postgres: String
+package struct Migration: Sendable {
+    package let version: Int
+    package let name: String
+    package let sqlite: String
+    package let postgres: String
 
-    static let table = "paywire_migrations"
+    package static let table = "paywire_migrations"
 
-    static let all: [Migration] = [
+    package static let all: [Migration] = [
         // Records in arrival order; event_id unique: storing is idempotent. The paywall_shown
         // columns are what experiment results count (the only index besides event_id's: every
         // index is paid for on each insert). One row per batch rather than shared counters, so
@@ -267,7 +267,7 @@ struct Migration: Sendable {
     ]
 
     /// Every table the migrations make, children first (what a reset empties).
-    static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
+    package static let tables = ["events", "event_batches", "purchase_log", "transactions", "profiles", "lifecycles", "notifications",
                          "profile_records", "profile_data", "offer_nonces", "consumption_requests", "stripe_links", "web_purchases", "transfers",
                          "operator_sessions", "audit_records", "profile_credentials"]
 }
