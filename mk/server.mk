@@ -9,6 +9,10 @@
 # authored profiles, the test store).
 SERVER_SOURCES := $(shell find server/Sources -name '*.swift') server/Package.swift
 SERVER_DEV     := $(BUILD)/dev/paywire-server
+# A server target may import only what its manifest entry declares: without this, SwiftPM lets a
+# target import any module built before it (ServerDomain compiled with `import Logging`), and the
+# layers' direction would hold by the build order instead of by Package.swift.
+SERVER_IMPORT_CHECK := --explicit-target-dependency-import-check error
 .PHONY: server
 server: $(BINDIR)/paywire-server
 devserver: $(BINDIR)/paywire-devserver
@@ -22,12 +26,12 @@ define server_core_files
 endef
 $(SERVER_DEV): $(SERVER_SOURCES) $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireServing -name '*.swift') | deps
 	$(server_core_files)
-	swift build --package-path server --product paywire-server
+	swift build --package-path server --product paywire-server $(SERVER_IMPORT_CHECK)
 	@mkdir -p $(@D)
 	cp server/.build/debug/paywire-server $@.new && mv $@.new $@
 $(BINDIR)/paywire-server: $(SERVER_SOURCES) $(shell find Sources/PaywireWire Sources/PaywireModel Sources/PaywireServing -name '*.swift') | deps
 	$(server_core_files)
-	swift build -c release --package-path server --product paywire-server
+	swift build -c release --package-path server --product paywire-server $(SERVER_IMPORT_CHECK)
 	@mkdir -p $(@D)
 	cp server/.build/release/paywire-server $@.new && mv $@.new $@
 $(BINDIR)/paywire-devserver: $(SERVER_DEV)
