@@ -41,6 +41,8 @@ let package = Package(
         .executableTarget(
             name: "paywire-server",
             dependencies: [
+                "ServerDomain",
+                "ServerStore",
                 .product(name: "PaywireModel", package: "paywire"),
                 "PaywireWeb",
                 "CQREncode",
@@ -56,13 +58,41 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // RS256 of Pub/Sub push tokens and of the Play service account's assertion.
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
+        // The server's domain: its pure rules (signatures and tokens checked, store notifications
+        // read, lifecycles, grants and profiles built, results counted) and the values they decide
+        // on. No I/O and no server framework or database driver: the store, the routes and the
+        // executable depend on it, never the other way, and the compiler holds that. What crosses
+        // into the executable is `package`.
+        .target(
+            name: "ServerDomain",
+            dependencies: [
+                .product(name: "PaywireModel", package: "paywire"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 (Google's OIDC tokens, the Play service account's assertion).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // App Store JWS chains (x5c) and the response signing key's certificates.
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Sources/ServerDomain"),
+        // The server's storage: the `Storage` protocol and its two engines, SQLite and PostgreSQL,
+        // reading and writing the domain's values. On the domain, the model and the drivers only:
+        // a store file that names a route, a door or a page does not compile. The executable
+        // opens one and passes it to the routes.
+        .target(
+            name: "ServerStore",
+            dependencies: [
+                "ServerDomain",
+                .product(name: "PaywireModel", package: "paywire"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/ServerStore"),
         // The web paywall: a resolved builder configuration drawn as one HTML page (the web
         // checkout, the dashboard's preview, the docs gallery). Pure: no I/O, no Foundation.
         .target(
@@ -73,7 +103,7 @@ let package = Package(
         // their own, with vectors computed outside Swift; `make test-server-unit`.
         .testTarget(
             name: "ServerDomainTests",
-            dependencies: ["paywire-server", .product(name: "PaywireModel", package: "paywire")],
+            dependencies: ["ServerDomain", "ServerStore", "paywire-server", .product(name: "PaywireModel", package: "paywire")],
             path: "Tests/ServerDomainTests"),
         // The web paywall's page on its own: every section and plan style, escaping, the
         // palette's contrast; `swift test --filter PaywireWebTests`.

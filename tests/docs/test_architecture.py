@@ -56,6 +56,9 @@ def test_the_copy_passes_and_the_page_names_every_target_and_file(root, asked):
     assert "`GrantStanding.swift` | When a grant gives access" in page
     assert "```dot\ndigraph targets {" in page and '"PaywireCore" -> "PaywireModel"' in page
     assert "- `server/`, package `paywire-server`" in page
+    assert '"server:paywire-server" -> "server:ServerDomain"' in page
+    assert '"server:ServerStore" -> "server:ServerDomain"' in page
+    assert "**`ServerDomain` ← `ServerStore` ← `paywire-server`** (`server/`)" in page
 
 
 def test_a_hand_edit_of_the_page_fails(root, asked):
@@ -102,6 +105,23 @@ def test_a_server_that_names_a_product_the_library_lacks_fails(root, asked):
     found = architecture.template_problems(sources(root, asked, old_product))
     assert found == ["paywire-server (server/Package.swift) uses a product PaywireCore, "
                      "which Package.swift does not have"]
+
+
+def test_a_server_domain_that_depends_on_a_layer_above_it_fails(root, asked):
+    def domain_upward(_, dependents):
+        server = next(p for p in dependents if p["path"] == "server")
+        next(t for t in server["targets"] if t["name"] == "ServerDomain")["depends_on"].append("ServerStore")
+    found = architecture.template_problems(sources(root, asked, domain_upward))
+    assert found == ["server/Package.swift breaks its layering rule: ServerDomain depends on ServerStore, "
+                     "a layer above it"]
+
+
+def test_the_server_layers_name_only_its_targets(root, asked):
+    template = root / architecture.TEMPLATE
+    template.write_text(template.read_text().replace("ServerDomain <- ServerStore", "ServerRules <- ServerStore"))
+    found = architecture.template_problems(sources(root, asked))
+    assert found == ["the layers of server/ in %s name ServerRules, which is not a target of server/Package.swift"
+                     % architecture.TEMPLATE]
 
 
 def test_the_template_must_describe_every_target_and_top_level_folder(root, asked):

@@ -19,6 +19,9 @@ placeholders are:
   {{targets}}                        the targets' diagram (a ```dot fence, drawn when the site is
                                      built) and table
   {{dependents}}                     the packages of this repository that build on the library
+  {{layers DIR: A <- B}}             the layering rule inside the package at DIR (the server): a
+                                     target of the chain depends on no target after it; rendered
+                                     as a sentence, checked
   {{target NAME}}                    NAME's folders and files: one per library target, no more
 
 Run from the repository root.
@@ -95,6 +98,34 @@ def _rule(text):
     return layers, allowed
 
 
+def _layers(text):
+    """`server: A <- B` -> ("server", [A, B])."""
+    folder, _, chain = text.partition(":")
+    return folder.strip(), [name.strip() for name in chain.split("<-") if name.strip()]
+
+
+def render_layers(sources, text):
+    folder, layers = _layers(text)
+    return ("**%s** (`%s/`): each target depends on no target of the package after it, so an import "
+            "against the direction does not compile." % (" ← ".join("`%s`" % name for name in layers), folder))
+
+
+def layers_problems(sources, text):
+    folder, layers = _layers(text)
+    package = next((p for p in sources.dependents if p["path"] == folder), None)
+    if package is None:
+        return ["%s has {{layers %s}}, but no package at %s/ builds on the library" % (TEMPLATE, text, folder)]
+    targets = {target["name"]: target for target in package["targets"]}
+    problems = ["the layers of %s/ in %s name %s, which is not a target of %s/Package.swift"
+                % (folder, TEMPLATE, name, folder) for name in layers if name not in targets]
+    for index, name in enumerate(layers):
+        for dependency in targets.get(name, {}).get("depends_on", []):
+            if dependency in layers and layers.index(dependency) > index:
+                problems.append("%s/Package.swift breaks its layering rule: %s depends on %s, a layer above it"
+                                % (folder, name, dependency))
+    return problems
+
+
 def _code(names):
     return ", ".join("`%s`" % name for name in names) if names else "nothing"
 
@@ -139,13 +170,17 @@ def render_targets(sources):
         lines += ["  %s -> %s%s;" % (_dot_id(name), _dot_id(dep), dashed) for dep in target.get("target_dependencies", [])]
     for package in sources.dependents:
         for target in package["targets"]:
+            dashed = ", style=dashed" if target["type"] == "test" else ""
+            lines += ['  %s -> %s [color="#43a047"%s];' % (
+                _dot_id(package["path"] + ":" + target["name"]), _dot_id(package["path"] + ":" + dep), dashed)
+                for dep in target.get("depends_on", [])]
             for product in target["products"]:
                 lines += ['  %s -> %s [color="#43a047", label=%s];' % (
                     _dot_id(package["path"] + ":" + target["name"]), _dot_id(reached), _dot_id(" " + product))
                     for reached in sources.products.get(product, [])]
     lines += ["}", "```", "",
               "An arrow points from a target to a target it depends on (dashed: tests; green: another "
-              "package, through a product).", "",
+              "package, to its own targets or through a product).", "",
               "| target | folder | kind | depends on | in the products |", "|---|---|---|---|---|"]
     for name, target in sources.targets.items():
         kind = {"library": "C library", "system-target": "system library", "test": "tests"}.get(
@@ -173,8 +208,10 @@ def render_dependents(sources):
         return "None: no other package of this repository depends on the library."
     lines = []
     for package in sources.dependents:
-        uses = "; ".join("target `%s` (%s) uses %s, that is %s" % (
-            t["name"], t["type"], " and ".join("the product `%s`" % p for p in t["products"]) or "no product",
+        uses = "; ".join("target `%s` (%s)%s uses %s, that is %s" % (
+            t["name"], t["type"],
+            " depends on %s and" % _code(t["depends_on"]) if t.get("depends_on") else "",
+            " and ".join("the product `%s`" % p for p in t["products"]) or "no product",
             _code(sources.reached(t["products"]))) for t in package["targets"])
         others = (" Its other dependencies: %s." % _code(package["others"])) if package["others"] else ""
         lines.append("- `%s/`, package `%s`: %s.%s" % (package["path"], package["name"], uses, others))
@@ -208,6 +245,8 @@ def render(sources):
             return render_targets(sources)
         if kind == "dependents":
             return render_dependents(sources)
+        if kind == "layers":
+            return render_layers(sources, argument)
         if kind == "target" and argument in sources.targets:
             return render_target(sources, argument)
         return match.group(0)   # template_problems names it
@@ -226,10 +265,12 @@ def template_problems(sources):
     problems += ["%s has {{target %s}}, but Package.swift has no library target %s" % (TEMPLATE, name, name)
                  for name in sections if name not in sources.library_targets()]
     problems += ["%s has an unknown placeholder {{%s}}" % (TEMPLATE, kind)
-                 for kind, _ in named if kind not in ("rule", "targets", "dependents", "target")]
+                 for kind, _ in named if kind not in ("rule", "targets", "dependents", "target", "layers")]
     for kind, argument in named:
         if kind == "rule":
             problems += rule_problems(sources, argument)
+        if kind == "layers":
+            problems += layers_problems(sources, argument)
     for path in sorted(set(PATH_SPAN.findall(sources.template))):
         top = path.split("/", 1)[0]
         if "/" in path and os.path.isdir(os.path.join(sources.root, top)) and not os.path.exists(

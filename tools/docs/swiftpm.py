@@ -44,7 +44,8 @@ def manifests(root):
 
 def dependents(root):
     """The packages below root that depend on it by path: [{"path", "name", "targets": [{"name",
-    "type", "products": [root products it uses]}], "others": [other packages]}]."""
+    "type", "products": [root products it uses], "depends_on": [targets of its own package]}],
+    "others": [other packages]}]."""
     here = os.path.realpath(root)
     found = []
     for folder in manifests(root):
@@ -60,10 +61,14 @@ def dependents(root):
                 others.append(url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") or entry.get("identity", "?"))
         if not on_root:
             continue
-        targets = []
+        targets, own = [], {target["name"] for target in dump.get("targets", [])}
         for target in dump.get("targets", []):
             products = sorted({dep["product"][0] for dep in target.get("dependencies", [])
                                if "product" in dep and dep["product"][1] == root_name})
-            targets.append({"name": target["name"], "type": target.get("type", ""), "products": products})
+            # A target of the same package, named as a target or by name alone.
+            depends_on = [entry[0] for dep in target.get("dependencies", []) for kind, entry in dep.items()
+                          if kind in ("byName", "target") and entry and entry[0] in own]
+            targets.append({"name": target["name"], "type": target.get("type", ""), "products": products,
+                            "depends_on": depends_on})
         found.append({"path": folder, "name": dump.get("name", folder), "targets": targets, "others": others})
     return found

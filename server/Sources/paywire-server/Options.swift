@@ -1,5 +1,6 @@
 import Foundation
 import PaywireWire
+import ServerDomain
 
 /// The configuration, from environment variables (`PAYWIRE_*`) and then flags, which win. Every
 /// option has both; `--help` lists them. The development conveniences (fault switches, authored

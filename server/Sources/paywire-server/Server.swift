@@ -7,6 +7,8 @@ import PaywireModel
 import PaywireServing
 import PaywireWire
 import Prometheus
+import ServerDomain
+import ServerStore
 import ServiceLifecycle
 
 /// The composition root: every part built from the configuration, then wired to the router.

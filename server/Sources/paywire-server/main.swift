@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import ServerStore
 
 /// paywire-server: the backend of api/openapi.yaml. It reads its configuration, builds the
 /// parts, and serves until SIGTERM or SIGINT, finishing the requests in flight. It prints one

@@ -1,6 +1,7 @@
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import ServerDomain
 import Testing
 @testable import paywire_server
 

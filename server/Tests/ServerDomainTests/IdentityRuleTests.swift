@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PaywireModel
 import PaywireWire
+@testable import ServerDomain
 import Testing
 @testable import paywire_server
 

@@ -1,4 +1,6 @@
 import PaywireModel
+@testable import ServerDomain
+@testable import ServerStore
 import Testing
 @testable import paywire_server
 

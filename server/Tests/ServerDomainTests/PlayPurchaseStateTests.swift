@@ -1,6 +1,6 @@
 import PaywireWire
+@testable import ServerDomain
 import Testing
-@testable import paywire_server
 
 @Suite struct PlayPurchaseStateTests {
     private func json(_ text: String) throws -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }

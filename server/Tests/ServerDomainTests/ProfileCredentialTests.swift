@@ -1,4 +1,5 @@
 import PaywireWire
+@testable import ServerDomain
 import Testing
 @testable import paywire_server
 

@@ -1,3 +1,4 @@
+@testable import ServerDomain
 import Testing
 @testable import paywire_server
 

@@ -1,5 +1,5 @@
+@testable import ServerDomain
 import Testing
-@testable import paywire_server
 
 /// Stripe's scheme as its docs describe it, checked against an HMAC computed outside Swift
 /// (Python's hmac module): a signature the server accepts is one Stripe would have made.

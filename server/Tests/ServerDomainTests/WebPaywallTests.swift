@@ -1,5 +1,6 @@
 import PaywireModel
 import PaywireWire
+@testable import ServerDomain
 import Testing
 @testable import paywire_server
 

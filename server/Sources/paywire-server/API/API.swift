@@ -2,6 +2,8 @@ import Logging
 import PaywireModel
 import PaywireServing
 import PaywireWire
+import ServerDomain
+import ServerStore
 
 /// What the server was started with, shared by every request.
 struct ServerSetup: Sendable {

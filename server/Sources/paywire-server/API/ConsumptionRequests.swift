@@ -1,5 +1,7 @@
 import PaywireModel
 import PaywireWire
+import ServerDomain
+import ServerStore
 
 /// The App Store's CONSUMPTION_REQUEST: the answer built and kept when the notification is
 /// applied, and `GET /v1/app-store/consumption-requests`, where the operator finds them. No

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import PaywireModel
 import PaywireServing
+import ServerDomain
 
 /// `GET /dashboard`: every placement's experiments as a page, from the same computation as the
 /// results route, each experiment's variations framed beside their numbers (`DashboardPreviewRoute`);

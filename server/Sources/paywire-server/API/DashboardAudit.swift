@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import ServerDomain
 
 /// `GET /dashboard/audit`: the latest 500 audit records, newest first, as a page like the
 /// others (operator key, or session, with `audit:read`). No record holds a secret: keys appear

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServerDomain
 
 /// Operators sign in to the dashboard in a browser: `GET /dashboard/login` is a form that takes
 /// an operator key holding the `dashboard` scope, `POST /dashboard/login` starts a session (a
@@ -77,7 +78,7 @@ enum DashboardLoginRoute {
         }
         let now = api.clock.nowMilliseconds()
         let (token, digest) = SecretToken.make(api.random)
-        let session = OperatorSession(keyId: key.id, keyBinding: OperatorSession.binding(of: key), expiresAt: now + settings.ttlSeconds * 1000)
+        let session = OperatorSession(keyId: key.id, keyBinding: OperatorSession.binding(ofKeyDigest: key.digest), expiresAt: now + settings.ttlSeconds * 1000)
         try await api.setup.store.startSession(digest: digest, session, now: now)
         api.logger.notice("operator signed in", metadata: ["key_id": .string(key.id)])
         try await audit.keep(Viewer(keyId: key.id, csrf: nil), "sign in", "", status: 303)

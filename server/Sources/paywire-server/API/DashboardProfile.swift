@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import NIOCore
 import PaywireModel
+import ServerDomain
+import ServerStore
 
 /// `GET /dashboard/profiles/{profile_id}`: one profile's purchases (app stores and the web),
 /// the transfers in and out, and its web checkouts, as a page like the results'.

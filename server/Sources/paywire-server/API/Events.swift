@@ -1,5 +1,6 @@
 import PaywireModel
 import PaywireWire
+import ServerDomain
 
 /// `POST /v1/events`: a batch read by the model's reader (`EventBatch`), the rule the device
 /// checked each record with before keeping it; each record stored once, `{accepted,

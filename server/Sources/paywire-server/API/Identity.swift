@@ -1,6 +1,7 @@
 import HTTPTypes
 import PaywireModel
 import PaywireWire
+import ServerDomain
 
 /// `POST /v1/profiles/{profile_id}/identity`: the profile is identified as a customer; the
 /// answer names the customer's profile from now on and what moved to it. When the server proves

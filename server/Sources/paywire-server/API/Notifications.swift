@@ -1,6 +1,7 @@
 import Logging
 import PaywireModel
 import PaywireWire
+import ServerDomain
 
 /// `POST /v1/notifications/{test-store,app-store,play}`: a store's server notification, checked,
 /// applied to the profile owning its original transaction, answered with that profile. A

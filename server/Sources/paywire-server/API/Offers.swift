@@ -1,5 +1,6 @@
 import PaywireModel
 import PaywireWire
+import ServerDomain
 
 /// `POST /v1/offers/sign`: the signature when the profile may have the offer, else `403
 /// offer_not_eligible` saying why. Each nonce is recorded before the signature is given, so

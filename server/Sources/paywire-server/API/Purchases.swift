@@ -1,5 +1,7 @@
 import PaywireModel
 import PaywireWire
+import ServerDomain
+import ServerStore
 
 /// `POST /v1/purchases` and `POST /v1/restores`: store transactions read by the model's claims
 /// (`PurchaseClaim`, `RestoreClaim`: the rules the device kept them by), checked, recorded and

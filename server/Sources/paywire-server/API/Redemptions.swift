@@ -1,5 +1,6 @@
 import PaywireModel
 import PaywireWire
+import ServerDomain
 
 /// Redemption of web purchases made without a profile: the operator asks for a link
 /// (`POST /v1/web-purchases/{checkout_session_id}/redemption`), the app redeems it for its

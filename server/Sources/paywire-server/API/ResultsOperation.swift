@@ -1,4 +1,5 @@
 import PaywireModel
+import ServerDomain
 
 /// `GET /v1/experiments/{placement_id}/results`: every A/B test of the bundle's placement.
 extension API {

@@ -1,6 +1,7 @@
 import Logging
 import PaywireModel
 import PaywireWire
+import ServerDomain
 
 /// `POST /v1/webhooks/stripe`: a Stripe event, its signature checked first (401 and nothing
 /// changes otherwise: the signature is this route's credential), then the purchase recorded for its owner and the lifecycle applied

@@ -3,6 +3,8 @@ import Hummingbird
 import NIOCore
 import PaywireModel
 import PaywireWire
+import ServerDomain
+import ServerStore
 
 /// The `/_dev/` endpoints of `--dev` (not in the API spec): fault switches, request counts,
 /// reset, authored profiles, and what was stored, for tests and demos.

@@ -1,4 +1,5 @@
 import PaywireWire
+import ServerDomain
 
 /// With `--dev`, the server's mutable state besides the store, one owner: the faults in force and their
 /// dice, what was asked, and the profiles set by `--profiles` or `PUT /_dev/profiles/{id}`.

@@ -1,4 +1,5 @@
 import PaywireWire
+import ServerDomain
 
 /// What the server does wrong on purpose, switched at start (`--faults JSON` and the older
 /// flags) or at run time (`POST /_dev/faults`; `{}` clears). At most one way of answering

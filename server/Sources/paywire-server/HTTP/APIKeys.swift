@@ -1,6 +1,7 @@
 import Crypto
 import Hummingbird
 import PaywireWire
+import ServerDomain
 
 /// The app keys a server accepts (`authorization: Api-Key <key>`), held only as SHA-256
 /// digests (a key in clear is hashed when the configuration is read and never kept). A
@@ -46,11 +47,6 @@ struct APIKeys: Sendable {
         return header.dropFirst(scheme.count + 1)
     }
 
-    /// 1 when equal, else 0; every byte is looked at (Stripe's signatures are compared so too).
-    static func same(_ a: [UInt8], _ b: [UInt8]) -> UInt8 {
-        guard a.count == b.count else { return 0 }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0 ? 1 : 0
-    }
+    /// 1 when equal, else 0 (`ConstantTime.same`, the domain's rule).
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> UInt8 { ConstantTime.same(a, b) }
 }

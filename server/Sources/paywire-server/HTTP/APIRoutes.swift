@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import PaywireModel
+import ServerDomain
 
 /// The operations of `api/openapi.yaml` as plain Hummingbird routes: each reads its request
 /// once (`RouteInput`), hands the parts its operation takes to it as parameters, and writes the

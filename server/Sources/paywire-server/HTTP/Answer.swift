@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PaywireWire
+import ServerDomain
 
 /// What an operation answers: a status, its JSON body as bytes (written once, by the model's
 /// writers or the server's own), and headers. The edge turns it into Hummingbird's response.

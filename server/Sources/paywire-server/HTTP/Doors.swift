@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import PaywireModel
+import ServerDomain
+import ServerStore
 
 /// Who may open a route. Every route names one (`ServerRoutes.add` will not take a route
 /// without), `--list-routes` prints it, and a test holds each to the spec's security.
@@ -30,6 +32,14 @@ enum Door: Sendable, Equatable {
         switch self {
         case .operator, .operatorPage, .playPush: return true
         case .anyone, .app, .storeSignature, .visitor: return false
+        }
+    }
+
+    /// The operator scope the door asks for, if it asks for one (what the audit keeps).
+    var operatorScope: OperatorScope? {
+        switch self {
+        case .operator(let scope), .operatorPage(let scope): return scope
+        case .anyone, .app, .storeSignature, .visitor, .playPush: return nil
         }
     }
 
@@ -136,7 +146,7 @@ struct DoorKeeper: Sendable {
         guard let token = SessionCookies.value(SessionCookies.session, in: request.headers[.cookie]),
               let digest = SecretToken.digest(ofToken: token), let sessions,
               let session = try await sessions.session(digest: digest, now: clock.nowMilliseconds()),
-              let key = operatorKeys.key(id: session.keyId), session.isBound(to: key) else {
+              let key = operatorKeys.key(id: session.keyId), session.isBound(toKeyDigest: key.digest) else {
             return .refused(Self.toSignIn(request.uri.path))
         }
         guard key.scopes.contains(scope) else { return .refused(Self.insufficientScope(key, scope)) }

@@ -1,3 +1,4 @@
+import ServerDomain
 import Synchronization
 
 /// Wrong operator keys from each client address, on every door that takes one: the dashboard's

@@ -1,6 +1,8 @@
 import HTTPTypes
 import PaywireModel
 import PaywireWire
+import ServerDomain
+import ServerStore
 
 /// The second lock of a device route that names a profile, in its path (`{profile_id}`) or in
 /// its body (`profile_id`, a batch's records' `profile_id`): the request must carry

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import ServerDomain
 
 /// The JWK set file of `--play-push-jwks`, read again when a token names a key the set does
 /// not hold and the file changed since it was read. Google rotates the keys that sign push

@@ -1,4 +1,5 @@
 import Hummingbird
+import ServerDomain
 import Synchronization
 
 /// The rate limits of this replica: requests per client address (`--rate-limit-address`), per

@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import ServerStore
 
 /// Every route the server answers (the API's and its own), by method and path
 /// template: what a `405` lists in `Allow` when a path is known but the method is not.

@@ -1,5 +1,7 @@
 import Hummingbird
 import HTTPTypes
+import ServerDomain
+import ServerStore
 
 /// The router and the table of its routes: every route added here names its door, is checked
 /// at it before its handler runs, and is what a `405` knows. What an operator does to a
@@ -22,7 +24,7 @@ struct ServerRoutes {
         table.add(method, path)
         let parameterNames = RouteInput.parameterNames(path)
         let doors = self.doors, audit = self.audit, limits = self.limits
-        let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door), limited = door != .anyone
+        let action = "\(method.rawValue) \(path)", audited = AuditRecord.isAudited(door.operatorScope), limited = door != .anyone
         let credentialHeader = HTTPField.Name(ProfileCredentials.header)
         router.on(RouterPath(path), method: method) { request, context in
             let address = context.clientAddress

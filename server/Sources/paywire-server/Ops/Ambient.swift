@@ -1,40 +1,11 @@
 import Foundation
-import PaywireWire
-
-/// The time as every part of the server reads it. The composition root hands the system's clock
-/// to each part; a test hands a fixed one.
-protocol ServerClock: Sendable {
-    /// Milliseconds since the Unix epoch.
-    func nowMilliseconds() -> Int
-}
-
-extension ServerClock {
-    /// Whole seconds since the Unix epoch (JWTs, Stripe's signatures).
-    func nowSeconds() -> Int { nowMilliseconds() / 1000 }
-}
+import ServerDomain
 
 /// The system's real-time clock, moved by `--clock-offset-ms` (0 but in a test on another date).
 struct SystemClock: ServerClock {
     var offsetMillis = 0
 
     func nowMilliseconds() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) + offsetMillis }
-}
-
-/// Where the server's random bytes come from: tokens, nonces, jitter. The system's generator in
-/// production; a test may script one.
-protocol RandomSource: Sendable {
-    func bytes(_ count: Int) -> [UInt8]
-}
-
-extension RandomSource {
-    /// A random version-4 UUID in lowercase (offer nonces), written as the device writes its ids.
-    func uuid() -> String { UUIDs.v4(random: bytes(16)) }
-
-    /// A whole number in `range`, for jitter.
-    func int(in range: ClosedRange<Int>) -> Int {
-        let word = bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return range.lowerBound + Int(word % UInt64(range.count))
-    }
 }
 
 /// The operating system's cryptographically secure generator.

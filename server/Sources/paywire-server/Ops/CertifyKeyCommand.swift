@@ -1,5 +1,6 @@
 import Foundation
 import PaywireModel
+import ServerDomain
 
 /// `paywire-server --certify-signing-key KEY.pem --root-key ROOT.pem [--valid-for-days N]
 /// [--clock-offset-ms N]`: a root's certificate of a short-lived response signing key

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Prometheus
+import ServerStore
 
 /// `/healthz` (the process serves), `/readyz` (and its database answers, within two seconds:
 /// what a load balancer asks before sending traffic) and `/metrics` (Prometheus' text format).

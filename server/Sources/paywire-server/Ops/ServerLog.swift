@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PaywireWire
+import ServerDomain
 
 /// The server's logs: one JSON object a line on stderr (`--log-format json`, the default), or
 /// swift-log's text lines. Nothing the server logs carries a secret: no API key, no

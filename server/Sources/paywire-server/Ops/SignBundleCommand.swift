@@ -1,6 +1,7 @@
 import Foundation
 import PaywireModel
 import PaywireWire
+import ServerDomain
 
 /// `paywire-server --sign-bundle BUNDLE --response-signing-key KEY.pem`: the operator's
 /// signature of a fallback bundle file (`DocumentSignature`, kind `fallback_bundle`, over the

@@ -1,3 +1,5 @@
+import ServerDomain
+
 /// The form `POST /v1/checkout/sessions` takes (Stripe's bracket notation), for one plan of a
 /// web paywall. Pure: what the session says is decided here and tested without a network.
 struct StripeCheckoutRequest: Sendable, Equatable {

@@ -3,6 +3,7 @@ import PaywireModel
 import PaywireServing
 import PaywireWeb
 import PaywireWire
+import ServerDomain
 
 /// A web paywall's showing, recorded as an app's is (each a session of one record, `seq` 1): a `paywall_shown` record of the visitor's
 /// profile, with `app.platform` = `web`, kept through the same store as `POST /v1/events`.
@@ -14,7 +15,7 @@ import PaywireWire
 /// 3,000 requests that were 3,000 new visitors) counts nothing.
 enum WebExposure {
     /// What the record names as its SDK.
-    static let sdkVersion = "paywire-server-web/1"
+    static let sdkVersion = EventRecord.webPaywallSDKVersion
 
     /// The token of a page's beacon: bound to the visitor's credential (the cookie's secret
     /// half, which the store keeps only as a digest), the placement, the variation and language

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import PaywireWeb
 import PaywireWire
+import ServerDomain
 
 /// The web paywall's answers as pages: every one `no-store`, under a Content-Security-Policy
 /// that runs only the page's own style and script (by a nonce made for the page) and lets it

@@ -3,6 +3,7 @@ import Hummingbird
 import PaywireModel
 import PaywireWeb
 import PaywireWire
+import ServerDomain
 
 /// `GET /web/{placement_id}/success?session_id=…`: where Stripe sends the buyer back. The
 /// buyer's own browser (the checkout's profile in its cookie) gets a redemption link that opens

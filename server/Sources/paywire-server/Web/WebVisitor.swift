@@ -1,4 +1,5 @@
 import PaywireWire
+import ServerDomain
 
 /// A web paywall's visitor: a profile of its own, as a device has, whose credential
 /// (`ProfileCredentials`) lives in a first-party cookie, `paywire_visitor=<profile id>.<credential>`
@@ -8,7 +9,7 @@ import PaywireWire
 struct WebVisitor: Sendable, Equatable {
     static let cookie = "paywire_visitor"
     /// A visitor's profile id: the prefix says where it was made (results and support see it).
-    static let profilePrefix = "web-"
+    static let profilePrefix = VisitorProfileId.prefix
     /// A year: a visitor who comes back keeps their profile, and so their variation.
     static let cookieMaxAge = 365 * 24 * 3600
 
@@ -25,10 +26,7 @@ struct WebVisitor: Sendable, Equatable {
     }
 
     /// Whether `profileId` has a visitor's shape: `web-` and 32 lowercase hex digits.
-    static func isProfileId(_ profileId: String) -> Bool {
-        profileId.hasPrefix(profilePrefix) && profileId.utf8.count == profilePrefix.utf8.count + 32
-            && profileId.utf8.dropFirst(profilePrefix.utf8.count).allSatisfy(isHex)
-    }
+    static func isProfileId(_ profileId: String) -> Bool { VisitorProfileId.matches(profileId) }
 
     /// A new visitor's profile id: `web-` and 32 hex digits of randomness.
     static func newProfileId(_ random: any RandomSource) -> String {
@@ -42,6 +40,4 @@ struct WebVisitor: Sendable, Equatable {
 
     /// The token the checkout form repeats: a cross-site form carries none that matches.
     var csrf: String { SecretToken.derived(credential, "web-csrf") }
-
-    private static func isHex(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) || (0x61...0x66).contains(c) }
 }

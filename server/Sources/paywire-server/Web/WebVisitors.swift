@@ -1,3 +1,5 @@
+import ServerDomain
+
 /// Meets web visitors by their cookie: a cookie whose credential is one its profile holds is
 /// that visitor; anything else is a new visitor with a new profile. The lookup writes nothing
 /// but the mark that a pending credential was used, so a cookie can neither take a profile
