@@ -49,9 +49,10 @@ check-unload: lib
 # the line's history. RELOCATION_LINE is the dynamic relocations last measured, rounded up to the
 # next ten, and RELATIVE_RELOCATION_LINE the relative ones among them. All three are the Embedded
 # library's with its unwind tables and frame pointers (issue 57), its enums read through
-# WireEnum, its glibc floor at 2.28: 1,973,352 B stripped and 2,585 relocations, 2,497 relative. Issue 57's lines,
+# WireEnum, its glibc floor at 2.28, times and amounts as WideInt: 1,975,168 B stripped and 2,586
+# relocations, 2,497 relative. Issue 57's lines,
 # which these may never pass: 2,000,000 B and 3,000 relative relocations.
-SIZE_LINE := 1973352
+SIZE_LINE := 1975168
 RELOCATION_LINE := 2590
 RELATIVE_RELOCATION_LINE := 2500
 size: lib

@@ -13,7 +13,7 @@ import PaywireWire
 extension Client {
     /// A last analytics batch leaves when it can. Returns how long the boundary may wait for
     /// it (`isSettled` tells when it is done), or nil.
-    public func beginClosing() -> Int? { outbox.beginClosing() }
+    public func beginClosing() -> WideInt? { outbox.beginClosing() }
 
     /// Whether nothing the client started on its own is in flight any more.
     public var isSettled: Bool { !outbox.isSending }

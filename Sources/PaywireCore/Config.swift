@@ -24,13 +24,13 @@ public struct ClientConfig: Sendable {
     ]
 
     /// How long the core waits for a `host_respond` before the flow fails with `timeout`.
-    static let defaultHostRequestTimeout = 30_000
+    static let defaultHostRequestTimeout: WideInt = 30_000
     /// How long the core waits before retrying a failed products load the host asked to retry.
-    static let defaultProductsRetryDelay = 2000
+    static let defaultProductsRetryDelay: WideInt = 2000
     /// What audience rules know about the app: `context {platform, app_version, installed_at}`.
     var platform: String?
     var appVersion: String?
-    var installedAt: Int?
+    var installedAt: WideInt?
     /// `transport`: where the remote source is and who carries the requests; nil for bundle only.
     public private(set) var transport: TransportConfig?
     var hostRequestTimeoutMilliseconds = ClientConfig.defaultHostRequestTimeout
@@ -69,7 +69,7 @@ public struct ClientConfig: Sendable {
     var logLevel: LogLevel = .warn
     /// `clock_offset_ms`: the client's wall clock runs this far from the system's, so a test
     /// suite can run on another date (the last day of a month, 29 February). Never set by an app.
-    var clockOffsetMilliseconds = 0
+    var clockOffsetMilliseconds: WideInt = 0
     /// How far `clock_offset_ms` may move the clock: a century either way.
     static let clockOffsetRange = -(100 * 366 * Milliseconds.day)...(100 * 366 * Milliseconds.day)
     /// How many events may wait for the host before the overflow rule applies.
@@ -127,20 +127,20 @@ public struct ClientConfig: Sendable {
         }
         if let store = try fields.optionalObject("store") {
             self.store = try StoreChoice(store)
-            acknowledgeAfterMilliseconds = try store.optionalInt("acknowledge_after_ms", in: Milliseconds.minute...(3 * Milliseconds.day))
+            acknowledgeAfterMilliseconds = try store.optionalWide("acknowledge_after_ms", in: Milliseconds.minute...(3 * Milliseconds.day))
                 ?? ClientConfig.defaultAcknowledgeAfter
         }
-        hostRequestTimeoutMilliseconds = try fields.optionalInt("host_request_timeout_ms", in: 10...3_600_000)
+        hostRequestTimeoutMilliseconds = try fields.optionalWide("host_request_timeout_ms", in: 10...3_600_000)
             ?? ClientConfig.defaultHostRequestTimeout
-        productsRetryDelayMilliseconds = try fields.optionalInt("products_retry_delay_ms", in: 0...600_000)
+        productsRetryDelayMilliseconds = try fields.optionalWide("products_retry_delay_ms", in: 0...600_000)
             ?? ClientConfig.defaultProductsRetryDelay
         observerMode = try fields.optionalBool("observer_mode") ?? false
         debug = try fields.optionalBool("debug") ?? false
         refreshProfileOnStart = try fields.optionalBool("refresh_profile_on_start") ?? true
-        offlineAccessMaxAgeMilliseconds = try fields.optionalInt("offline_access_max_age_ms", in: Milliseconds.minute...(366 * Milliseconds.day))
+        offlineAccessMaxAgeMilliseconds = try fields.optionalWide("offline_access_max_age_ms", in: Milliseconds.minute...(366 * Milliseconds.day))
             ?? OfflineAccessRules.defaultMaxAge
         logLevel = try fields.optionalEnum("log_level", LogLevel.self) ?? .warn
-        clockOffsetMilliseconds = try fields.optionalInt("clock_offset_ms", in: ClientConfig.clockOffsetRange) ?? 0
+        clockOffsetMilliseconds = try fields.optionalWide("clock_offset_ms", in: ClientConfig.clockOffsetRange) ?? 0
         eventQueueLimit = try fields.optionalInt("event_queue_limit", in: ClientConfig.eventQueueLimitRange)
             ?? ClientConfig.defaultEventQueueLimit
         asyncCallLimit = try fields.optionalInt("async_call_limit", in: ClientConfig.asyncCallLimitRange)
@@ -239,17 +239,17 @@ public struct TransportConfig: Sendable {
         case builtIn
     }
 
-    public static let defaultConnectTimeout = 10_000
-    public static let defaultRequestTimeout = 30_000
+    public static let defaultConnectTimeout: WideInt = 10_000
+    public static let defaultRequestTimeout: WideInt = 30_000
     static let knownKeys: Set<String> = ["type", "base_url", "connect_timeout_ms", "request_timeout_ms", "ca_file"]
 
     public let carrier: Carrier
     /// `base_url` without a trailing slash.
     public let baseURL: String
     /// Built-in client only: how long connecting (TCP and TLS) may take.
-    public let connectTimeoutMilliseconds: Int
+    public let connectTimeoutMilliseconds: WideInt
     /// Built-in client only: how long one whole request may take.
-    public let requestTimeoutMilliseconds: Int
+    public let requestTimeoutMilliseconds: WideInt
     /// Built-in client only: a PEM file of CA certificates to trust instead of the system's.
     public let caFile: String?
     /// Keys this version does not know (no near miss of a known one: those are refused).
@@ -274,8 +274,8 @@ public struct TransportConfig: Sendable {
         if carrier == .host, let key = builtInOnly.first(where: { fields.optional($0) != nil }) {
             throw WireError.wrongParam(fields.fieldPath(key), "applies to the built-in client (type http) only; the host's network stack has its own")
         }
-        connectTimeoutMilliseconds = try fields.optionalInt("connect_timeout_ms", in: 100...600_000) ?? TransportConfig.defaultConnectTimeout
-        requestTimeoutMilliseconds = try fields.optionalInt("request_timeout_ms", in: 100...3_600_000) ?? TransportConfig.defaultRequestTimeout
+        connectTimeoutMilliseconds = try fields.optionalWide("connect_timeout_ms", in: 100...600_000) ?? TransportConfig.defaultConnectTimeout
+        requestTimeoutMilliseconds = try fields.optionalWide("request_timeout_ms", in: 100...3_600_000) ?? TransportConfig.defaultRequestTimeout
         caFile = try fields.optionalString("ca_file")
         if caFile?.isEmpty == true { throw WireError.wrongParam(fields.fieldPath("ca_file"), "must not be empty") }
     }

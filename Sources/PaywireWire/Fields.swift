@@ -80,6 +80,24 @@ package struct Fields {
         return value
     }
 
+    /// A required `WideInt` member: a time in milliseconds, an amount, a count or a size.
+    package func wide(_ key: String, in range: ClosedRange<WideInt>? = nil) throws(WireError) -> WideInt {
+        guard let value = try optionalWide(key, in: range) else { throw WireError.wrongParam(fieldPath(key), "is required") }
+        return value
+    }
+
+    /// An optional `WideInt` member, read as 64 bits on every target.
+    package func optionalWide(_ key: String, in range: ClosedRange<WideInt>? = nil) throws(WireError) -> WideInt? {
+        guard let number = try optionalNumber(key) else { return nil }
+        guard let value = number.wideValue else {
+            throw WireError.wrongParam(fieldPath(key), "expected a whole number, got \(number.text)")
+        }
+        if let range, !range.contains(value) {
+            throw WireError.wrongParam(fieldPath(key), "must be between \(range.lowerBound) and \(range.upperBound)")
+        }
+        return value
+    }
+
     /// A finite, non-negative number of seconds.
     package func optionalSeconds(_ key: String) throws(WireError) -> Double? {
         guard let number = try optionalNumber(key) else { return nil }

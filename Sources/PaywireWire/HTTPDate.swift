@@ -4,7 +4,7 @@ package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Milliseconds since the epoch; nil for anything but an IMF-fixdate.
-    package static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> WideInt? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), parts[1].count == 2,
               let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]), parts[3].count == 4 else { return nil }

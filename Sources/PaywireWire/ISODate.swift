@@ -2,7 +2,7 @@
 /// form, and the calendar arithmetic subscriptions need. Pure integer math: no Foundation.
 public enum ISODate {
     /// Milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.sssZ`.
-    public static func format(milliseconds: Int) -> String {
+    public static func format(milliseconds: WideInt) -> String {
         let (days, dayMilliseconds) = floorDivide(milliseconds, Milliseconds.day)
         let (year, month, day) = civil(fromDays: days)
         let hours = dayMilliseconds / 3_600_000
@@ -13,14 +13,14 @@ public enum ISODate {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else, including impossible dates.
-    public static func parse(_ text: String) -> Int? {
+    public static func parse(_ text: String) -> WideInt? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
+        func number(_ range: Range<Int>) -> WideInt? {
+            var value: WideInt = 0
             for index in range {
                 guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { return nil }
-                value = value * 10 + Int(bytes[index] - 48)
+                value = value * 10 + WideInt(bytes[index] - 48)
             }
             return value
         }
@@ -32,7 +32,7 @@ public enum ISODate {
               let minute = number(14..<16), separator(16, ":"), let second = number(17..<19),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               hour < 24, minute < 60, second < 60 else { return nil }
-        var millis = 0
+        var millis: WideInt = 0
         if bytes.count > 20 {
             guard separator(19, "."), bytes.count <= 24, let fraction = number(20..<(bytes.count - 1)) else { return nil }
             let digits = bytes.count - 21
@@ -43,18 +43,20 @@ public enum ISODate {
     }
 
     /// `milliseconds` plus `count` months, the day clamped to the target month's length
-    /// (January 31 + 1 month = February 28 or 29).
-    package static func adding(months count: Int, to milliseconds: Int) -> Int {
+    /// (January 31 + 1 month = February 28 or 29). A result past year ±1,000,000 (a count the
+    /// input made absurd) is held at `WideInt.max` or `.min` instead of overflowing.
+    package static func adding(months count: WideInt, to milliseconds: WideInt) -> WideInt {
         let (days, dayMilliseconds) = floorDivide(milliseconds, Milliseconds.day)
         let (year, month, day) = civil(fromDays: days)
-        let (yearOffset, monthIndex) = floorDivide(month - 1 + count, 12)
-        let targetYear = year + yearOffset
+        let (yearOffset, monthIndex) = floorDivide((month - 1).clampedAdding(count), 12)
+        let targetYear = year.clampedAdding(yearOffset)
+        guard abs(targetYear) <= 1_000_000 else { return targetYear > 0 ? .max : .min }
         let targetMonth = monthIndex + 1
         let targetDay = min(day, daysIn(month: targetMonth, year: targetYear))
         return self.days(year: targetYear, month: targetMonth, day: targetDay) * Milliseconds.day + dayMilliseconds
     }
 
-    package static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: WideInt, year: WideInt) -> WideInt {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -63,7 +65,7 @@ public enum ISODate {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    package static func days(year: Int, month: Int, day: Int) -> Int {
+    package static func days(year: WideInt, month: WideInt, day: WideInt) -> WideInt {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = floorDivide(shiftedYear, 400).0
         let yearOfEra = shiftedYear - era * 400
@@ -72,7 +74,7 @@ public enum ISODate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
+    private static func civil(fromDays days: WideInt) -> (WideInt, WideInt, WideInt) {
         let shifted = days + 719_468
         let era = floorDivide(shifted, 146_097).0
         let dayOfEra = shifted - era * 146_097
@@ -84,12 +86,13 @@ public enum ISODate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func floorDivide(_ value: Int, _ divisor: Int) -> (Int, Int) {
-        let quotient = value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
-        return (quotient, value - quotient * divisor)
+    /// Quotient rounded down and a remainder in 0..<divisor (`divisor` > 0); never overflows.
+    private static func floorDivide(_ value: WideInt, _ divisor: WideInt) -> (WideInt, WideInt) {
+        let quotient = value / divisor, remainder = value % divisor
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    private static func pad(_ value: WideInt, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }

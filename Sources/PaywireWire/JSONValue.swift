@@ -18,19 +18,31 @@ public struct JSONNumber: Equatable, Hashable, Sendable {
     /// Builds a number from an integer.
     public init(_ value: Int) { self.text = String(value) }
 
+    /// Builds a number from a 64-bit integer (a time, an amount, a size on a 32-bit target).
+    public init(_ value: Int64) { self.text = String(value) }
+
     /// The value as a `Double`, or nil when it does not fit (`1e999`).
     public var doubleValue: Double? {
         guard let value = Double(text), value.isFinite else { return nil }
         return value
     }
 
-    /// The value as an `Int` when it is a whole number that fits exactly (`3`, `3.0`, `3e2`).
-    public var intValue: Int? {
-        if let exact = Int(text) { return exact }
+    /// The value as a 64-bit integer when it is a whole number that fits exactly (`3`, `3.0`,
+    /// `3e2`); nil otherwise, never a trap. Digits are read as `Int64` whatever `Int`'s width,
+    /// so a time in milliseconds or an amount in minor units reads the same on a 32-bit target.
+    public var int64Value: Int64? {
+        if let exact = Int64(text) { return exact }
         guard let value = doubleValue, value.rounded() == value,
               value >= -9.0e15, value <= 9.0e15 else { return nil }
-        return Int(value)
+        return Int64(exactly: value)
     }
+
+    /// The value as a `WideInt` (times, amounts, counts, sizes): `int64Value`, 64 bits on every target.
+    public var wideValue: WideInt? { int64Value.flatMap { WideInt(exactly: $0) } }
+
+    /// The value as an `Int` when it is a whole number that fits exactly; nil when it does not
+    /// fit `Int` (above 2^31 on a 32-bit target), never a trap.
+    public var intValue: Int? { int64Value.flatMap { Int(exactly: $0) } }
 }
 
 /// An ordered JSON object: key order is kept so output is stable and readable.

@@ -48,6 +48,8 @@ public struct JSONWriter: Sendable {
     @_optimize(speed) public mutating func member(_ name: String, _ value: String) { key(name); self.string(value) }
     /// Writes `"name": value` for an integer.
     @_optimize(speed) public mutating func member(_ name: String, _ value: Int) { key(name); int(value) }
+    /// Writes `"name": value` for a 64-bit integer (a `WideInt` on a 32-bit target).
+    @_optimize(speed) public mutating func member(_ name: String, _ value: Int64) { key(name); int(value) }
     /// Writes `"name": value` for a boolean.
     @_optimize(speed) public mutating func member(_ name: String, _ value: Bool) { key(name); bool(value) }
     /// Writes `"name": value` for a parsed JSON value.
@@ -62,6 +64,8 @@ public struct JSONWriter: Sendable {
     @_optimize(speed) public mutating func string(_ value: String) { separate(); writeEscaped(value); needsComma = true }
     /// Writes an integer value.
     @_optimize(speed) public mutating func int(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
+    /// Writes a 64-bit integer value (a `WideInt` on a 32-bit target).
+    @_optimize(speed) public mutating func int(_ value: Int64) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
     /// Writes a number exactly as it was given.
     @_optimize(speed) public mutating func number(_ value: JSONNumber) { separate(); bytes.append(contentsOf: value.text.utf8); needsComma = true }
     /// Writes `true` or `false`.

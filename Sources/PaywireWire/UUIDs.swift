@@ -11,7 +11,7 @@ public enum UUIDs {
 
     /// A version-7 UUID (RFC 9562): 48 bits of Unix milliseconds, then random bits. Record ids
     /// sort by creation time, so a backend's index on them stays append-mostly.
-    public static func v7(milliseconds: Int, random: [UInt8]) -> String {
+    public static func v7(milliseconds: WideInt, random: [UInt8]) -> String {
         var bytes = sixteen(random)
         let time = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }

@@ -9,9 +9,9 @@ final class Chooser {
     private let overrides: DebugOverrides
     private let platform: String?
     private let appVersion: String?
-    private let installedAt: Int?
+    private let installedAt: WideInt?
 
-    init(profiles: ProfileStore, clock: Clock, overrides: DebugOverrides, platform: String?, appVersion: String?, installedAt: Int?) {
+    init(profiles: ProfileStore, clock: Clock, overrides: DebugOverrides, platform: String?, appVersion: String?, installedAt: WideInt?) {
         self.profiles = profiles
         self.clock = clock
         self.overrides = overrides
@@ -29,7 +29,7 @@ final class Chooser {
     /// Chooses in `placement`, keeping any cross-placement group the choice assigns; nil when
     /// no audience's rule matches the profile.
     func select<V>(_ placement: Placement<V>, locale requestLocale: String?, choice: PaywallChoice,
-                   responseCreatedAt: Int) throws(WireError) -> Selection<V>? {
+                   responseCreatedAt: WideInt) throws(WireError) -> Selection<V>? {
         let profile = profiles.current
         guard let selection = try Selection(placement: placement, profileId: profile.profileId, locale: requestLocale,
                                             responseCreatedAt: responseCreatedAt,
@@ -44,13 +44,13 @@ final class Chooser {
 
     /// Until when a choice made now stays right: the next access-level expiry, and the next
     /// install-age day boundary.
-    func validUntil() -> Int {
+    func validUntil() -> WideInt {
         let now = clock.nowMilliseconds()
-        var until = Int.max
+        var until = WideInt.max
         let accessNow = profiles.accessNow()
-        if let change = profiles.current.nextAccessChange(after: accessNow) { until = min(until, now + (change - accessNow)) }
+        if let change = profiles.current.nextAccessChange(after: accessNow) { until = min(until, now.clampedAdding(change.clampedSubtracting(accessNow))) }
         if let installedAt, now >= installedAt {
-            until = min(until, installedAt + ((now - installedAt) / Milliseconds.day + 1) * Milliseconds.day)
+            until = min(until, installedAt.clampedAdding((now.clampedSubtracting(installedAt) / Milliseconds.day + 1) * Milliseconds.day))
         }
         return until
     }
@@ -65,6 +65,6 @@ final class Chooser {
             platform: platform,
             appVersion: appVersion,
             activeAccessLevels: profile.activeAccessLevels(now: profiles.accessNow()),
-            installAgeDays: installedAt.map { max(0, (now - $0) / Milliseconds.day) })
+            installAgeDays: installedAt.map { Int(clamping: max(0, now.clampedSubtracting($0) / Milliseconds.day)) })
     }
 }

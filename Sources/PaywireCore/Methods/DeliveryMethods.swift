@@ -74,7 +74,7 @@ extension MethodTable {
             }
         },
         MethodEntry("flush_analytics") { client, params throws(WireError) in
-            try client.outbox.flush(timeoutMilliseconds: try params.optionalInt("timeout_ms", in: 10...600_000) ?? 10_000)
+            try client.outbox.flush(timeoutMilliseconds: try params.optionalWide("timeout_ms", in: 10...600_000) ?? 10_000)
         },
     ]
 }

@@ -3,7 +3,7 @@ import PaywireWire
 
 extension Outbox {
     /// What an HTTP exchange means for a batch.
-    static func answer(_ outcome: HTTPOutcome, now: Int) -> BatchAnswer {
+    static func answer(_ outcome: HTTPOutcome, now: WideInt) -> BatchAnswer {
         switch outcome {
         case .timedOut:
             return .retryLater(retryAfterMilliseconds: nil, reason: "timed out")
@@ -32,10 +32,10 @@ extension Outbox {
     }
 
     /// `Retry-After` as a delay: delta-seconds (at most a day), or an HTTP date.
-    static func retryAfter(_ value: String?, now: Int) -> Int? {
+    static func retryAfter(_ value: String?, now: WideInt) -> WideInt? {
         guard let value = value?.trimmingSpaces, !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return min(seconds, Milliseconds.day / Milliseconds.second) * Milliseconds.second }
-        return HTTPDate.parse(value).map { max(0, $0 - now) }
+        if let seconds = WideInt(value), seconds >= 0 { return min(seconds, Milliseconds.day / Milliseconds.second) * Milliseconds.second }
+        return HTTPDate.parse(value).map { max(0, $0.clampedSubtracting(now)) }
     }
 }
 

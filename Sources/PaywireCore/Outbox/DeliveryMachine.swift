@@ -6,7 +6,7 @@ enum BatchAnswer: Sendable {
     /// 2xx: every record of the batch is stored; delete them.
     case accepted
     /// 408, 429, 5xx, or no answer: try again later, after `retryAfterMilliseconds` at least.
-    case retryLater(retryAfterMilliseconds: Int?, reason: String)
+    case retryLater(retryAfterMilliseconds: WideInt?, reason: String)
     /// 413: the batch is too large.
     case tooLarge
     /// 401 or 403: the key is refused; nothing more is sent by this client.
@@ -22,13 +22,13 @@ enum BatchAnswer: Sendable {
 struct DeliveryMachine: Sendable {
     /// The delivery rules' numbers; their defaults live in `AnalyticsConfig`, once.
     struct Settings: Sendable {
-        var flushIntervalMilliseconds: Int
+        var flushIntervalMilliseconds: WideInt
         var flushAt: Int
-        var exposureFlushDelayMilliseconds: Int
+        var exposureFlushDelayMilliseconds: WideInt
         var exposureFlushesPerMinute: Int
         var batchMaxRecords: Int
-        var retryMinMilliseconds: Int
-        var retryMaxMilliseconds: Int
+        var retryMinMilliseconds: WideInt
+        var retryMaxMilliseconds: WideInt
         /// Whether a record refused as too large on its own (413) is dropped. Analytics records
         /// are; a purchase record is kept and retried, because a 413 is no verdict on it.
         var dropsOversizedRecord = true
@@ -44,8 +44,8 @@ struct DeliveryMachine: Sendable {
             retryMaxMilliseconds = config.retryMaxMilliseconds
         }
 
-        init(flushIntervalMilliseconds: Int, flushAt: Int, exposureFlushDelayMilliseconds: Int, exposureFlushesPerMinute: Int,
-             batchMaxRecords: Int, retryMinMilliseconds: Int, retryMaxMilliseconds: Int) {
+        init(flushIntervalMilliseconds: WideInt, flushAt: Int, exposureFlushDelayMilliseconds: WideInt, exposureFlushesPerMinute: Int,
+             batchMaxRecords: Int, retryMinMilliseconds: WideInt, retryMaxMilliseconds: WideInt) {
             self.flushIntervalMilliseconds = flushIntervalMilliseconds
             self.flushAt = flushAt
             self.exposureFlushDelayMilliseconds = exposureFlushDelayMilliseconds
@@ -74,7 +74,7 @@ struct DeliveryMachine: Sendable {
     enum Action: Sendable {
         case send(Selection)
         /// Sets the timer (replacing the one set before).
-        case schedule(Timer, afterMilliseconds: Int)
+        case schedule(Timer, afterMilliseconds: WideInt)
         case cancel(Timer)
         /// The batch is stored by the backend: delete its records.
         case acknowledge([String])
@@ -86,7 +86,7 @@ struct DeliveryMachine: Sendable {
     private enum Phase: Equatable, Sendable {
         case idle
         /// A flush timer is set, due at this time.
-        case waiting(due: Int)
+        case waiting(due: WideInt)
         /// A batch is in flight; `suspect` when it is a part of a refused batch.
         case sending([String], suspect: Bool)
         case backingOff
@@ -100,7 +100,7 @@ struct DeliveryMachine: Sendable {
     private var failures = 0
     /// Parts of refused batches still to send alone, first first.
     private var suspects: [[String]] = []
-    private var exposureFlushTimes: [Int] = []
+    private var exposureFlushTimes: [WideInt] = []
     /// Someone waits for the queue to empty: drain without waiting for the interval.
     private var urgent = false
 
@@ -115,7 +115,7 @@ struct DeliveryMachine: Sendable {
     var currentBatchLimit: Int { batchLimit }
 
     /// A record was kept; `queued` records now wait.
-    mutating func recorded(queued: Int, exposure: Bool, now: Int) -> [Action] {
+    mutating func recorded(queued: Int, exposure: Bool, now: WideInt) -> [Action] {
         switch phase {
         case .sending, .backingOff, .stopped:
             return []
@@ -135,7 +135,7 @@ struct DeliveryMachine: Sendable {
     }
 
     /// Records wait from an earlier run (found at start).
-    mutating func resumed(queued: Int, now: Int) -> [Action] {
+    mutating func resumed(queued: Int, now: WideInt) -> [Action] {
         guard queued > 0 else { return [] }
         return recorded(queued: queued, exposure: false, now: now)
     }
@@ -180,7 +180,7 @@ struct DeliveryMachine: Sendable {
 
     /// The answer to the batch in flight. `queued` counts records held before acting on it;
     /// `jitter` is a random number in 0..<1.
-    mutating func answered(_ answer: BatchAnswer, queued: Int, now: Int, jitter: Double) -> [Action] {
+    mutating func answered(_ answer: BatchAnswer, queued: Int, now: WideInt, jitter: Double) -> [Action] {
         guard case .sending(let ids, let suspect) = phase, !ids.isEmpty else { return [] }
         switch answer {
         case .accepted:
@@ -224,7 +224,7 @@ struct DeliveryMachine: Sendable {
 
     /// After a batch ended well: the next part under suspicion, the rest of the queue when it
     /// is worth a batch now, or a timer.
-    private mutating func next(queued: Int, now: Int) -> [Action] {
+    private mutating func next(queued: Int, now: WideInt) -> [Action] {
         if !suspects.isEmpty || (queued > 0 && (urgent || queued >= settings.flushAt)) { return send() }
         urgent = false
         guard queued > 0 else {
@@ -254,11 +254,11 @@ struct DeliveryMachine: Sendable {
 
     /// Full jitter: a random delay between the minimum and a ceiling that doubles with each
     /// failure, capped.
-    private func backoff(jitter: Double) -> Int {
+    private func backoff(jitter: Double) -> WideInt {
         let exponent = min(failures - 1, 30)
         let ceiling = min(settings.retryMaxMilliseconds, settings.retryMinMilliseconds << exponent)
         let span = Double(max(0, ceiling - settings.retryMinMilliseconds))
-        return settings.retryMinMilliseconds + Int(span * min(max(jitter, 0), 0.999_999))
+        return settings.retryMinMilliseconds + WideInt(span * min(max(jitter, 0), 0.999_999))
     }
 }
 

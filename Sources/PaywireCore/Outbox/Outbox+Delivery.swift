@@ -5,7 +5,7 @@ extension Outbox {
     /// `flush_analytics`: answered once every analytics record queued now has left
     /// (acknowledged, or refused and dropped), or with `timeout` when `timeoutMilliseconds`
     /// passes first.
-    func flush(timeoutMilliseconds: Int) throws(WireError) -> CallOutcome {
+    func flush(timeoutMilliseconds: WideInt) throws(WireError) -> CallOutcome {
         let queued = store.count(in: .events)
         guard let backend else {
             throw WireError(.invalidState, "no transport is configured: \(queued) record(s) stay queued",
@@ -26,7 +26,7 @@ extension Outbox {
 
     /// The client is being freed: a last batch of each lane leaves now when it can be answered
     /// without the host (the built-in transport). Returns how long the boundary may wait.
-    func beginClosing() -> Int? {
+    func beginClosing() -> WideInt? {
         guard let backend, !backend.carriedByHost, config.closeFlushMilliseconds > 0 else { return nil }
         for lane in OutboxLane.allCases {
             let queued = store.count(in: lane)

@@ -26,13 +26,13 @@ final class Outbox {
         let number: UInt64
         let records: [OutboxRecord]
         /// The dropped count the batch reported (taken off once it is acknowledged).
-        let droppedReported: Int
+        let droppedReported: WideInt
     }
 
     /// A `flush_analytics` call waiting for every analytics record up to `upToSeq` to leave.
     struct FlushWaiter {
         let callToken: UInt64
-        let upToSeq: Int
+        let upToSeq: WideInt
         let deadlineToken: UInt64
     }
 
@@ -125,7 +125,7 @@ final class Outbox {
 
     func keep(_ record: OutboxRecord) throws(WireError) {
         let (kept, evicted) = try evictions(toMake: record)
-        let dropped = evicted.count + (kept ? 0 : 1)
+        let dropped = WideInt(evicted.count + (kept ? 0 : 1))
         try store.commit(inserting: kept ? record : nil, seq: record.seq, lane: record.kind.lane, evicting: evicted, dropped: dropped)
         if dropped > 0 && !dropping {
             dropping = true
@@ -168,7 +168,7 @@ final class Outbox {
         func roomMade() -> Bool { count <= config.maxQueued - room.records + 1 && bytes <= config.maxBytes - room.bytes }
         guard full() else { return (true, []) }
         for kind in [RecordKind.analytics, .attribution] {
-            var after = Int.min
+            var after = WideInt.min
             var page = max(1, count - (config.maxQueued - room.records + 1))
             while !roomMade() {
                 let candidates = try store.oldest(kind: kind, after: after, limit: page)

@@ -5,29 +5,29 @@ import PaywireWire
 /// purchase times; elapsed time still counts, by `elapsed`'s monotonic clock, so access judged
 /// by `AccessClock` still ends.
 final class FixedClock: Clock {
-    private let milliseconds: Int
+    private let milliseconds: WideInt
     private let elapsed: Clock
 
-    init(milliseconds: Int, elapsed: Clock) {
+    init(milliseconds: WideInt, elapsed: Clock) {
         self.milliseconds = milliseconds
         self.elapsed = elapsed
     }
 
-    func nowMilliseconds() -> Int { milliseconds }
-    func monotonicMilliseconds() -> Int { elapsed.monotonicMilliseconds() }
+    func nowMilliseconds() -> WideInt { milliseconds }
+    func monotonicMilliseconds() -> WideInt { elapsed.monotonicMilliseconds() }
 }
 
 /// The system's wall clock moved by a fixed amount (`clock_offset_ms`), so a whole suite runs on
 /// another date; the monotonic clock is the system's, since elapsed time does not move.
 final class ShiftedClock: Clock {
     private let system: Clock
-    private let offset: Int
+    private let offset: WideInt
 
-    init(_ system: Clock, by offset: Int) {
+    init(_ system: Clock, by offset: WideInt) {
         self.system = system
         self.offset = offset
     }
 
-    func nowMilliseconds() -> Int { system.nowMilliseconds() + offset }
-    func monotonicMilliseconds() -> Int { system.monotonicMilliseconds() }
+    func nowMilliseconds() -> WideInt { system.nowMilliseconds().clampedAdding(offset) }
+    func monotonicMilliseconds() -> WideInt { system.monotonicMilliseconds() }
 }

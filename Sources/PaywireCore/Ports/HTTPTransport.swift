@@ -9,7 +9,7 @@ public struct HTTPRequest: Sendable {
     public let headers: [(name: String, value: String)]
     public let body: [UInt8]?
     /// The whole exchange must finish within this, or it fails with `timedOut`.
-    public let timeoutMilliseconds: Int
+    public let timeoutMilliseconds: WideInt
 }
 
 /// What came back from the server.
@@ -57,7 +57,7 @@ extension HTTPResponse {
     var isRetryable: Bool { status == 408 || status == 429 || (500..<600).contains(status) }
 
     /// The time its `Date` header gives, when it has a valid one (ms since the epoch).
-    var date: Int? { header("date").flatMap(HTTPDate.parse) }
+    var date: WideInt? { header("date").flatMap(HTTPDate.parse) }
 
     /// Whether it carries or confirms access, so its signature is checked: an answer with a
     /// profile (2xx, a purchase's 422) or the word that the profile is unchanged or unknown

@@ -6,9 +6,9 @@ import PaywireWire
 /// eviction reads and removes only the records that go, however long the queue.
 final class MemoryOutboxStore: OutboxStore {
     let installId: String
-    private var nextSeqs: [OutboxLane: Int] = [.events: 1, .purchases: OutboxLane.purchasesFirstSeq]
+    private var nextSeqs: [OutboxLane: WideInt] = [.events: 1, .purchases: OutboxLane.purchasesFirstSeq]
     private(set) var totalBytes = 0
-    private(set) var droppedCount = 0
+    private(set) var droppedCount: WideInt = 0
     private var held: [String: OutboxRecord] = [:]
     private var lines: [RecordKind: KindLine] = [:]
     private var laneCounts: [OutboxLane: Int] = [:]
@@ -21,13 +21,13 @@ final class MemoryOutboxStore: OutboxStore {
 
     func count(in lane: OutboxLane) -> Int { laneCounts[lane] ?? 0 }
 
-    func oldestSeq(in lane: OutboxLane) throws(WireError) -> Int? {
-        lane.kinds.compactMap { lines[$0]?.first(after: Int.min, isHeld: isHeld) }.min()
+    func oldestSeq(in lane: OutboxLane) throws(WireError) -> WideInt? {
+        lane.kinds.compactMap { lines[$0]?.first(after: WideInt.min, isHeld: isHeld) }.min()
     }
 
-    func nextSeq(in lane: OutboxLane) -> Int { nextSeqs[lane] ?? 1 }
+    func nextSeq(in lane: OutboxLane) -> WideInt { nextSeqs[lane] ?? 1 }
 
-    func commit(inserting record: OutboxRecord?, seq: Int, lane: OutboxLane, evicting: [String], dropped: Int) throws(WireError) {
+    func commit(inserting record: OutboxRecord?, seq: WideInt, lane: OutboxLane, evicting: [String], dropped: WideInt) throws(WireError) {
         if let record, held[record.eventId] != nil {
             // As the durable store's unique index would: the id names one record.
             throw WireError(.storageFailed, "a record with event_id '\(record.eventId)' is already queued")
@@ -43,9 +43,9 @@ final class MemoryOutboxStore: OutboxStore {
         droppedCount += dropped
     }
 
-    func oldest(kind: RecordKind, after seq: Int, limit: Int) throws(WireError) -> [(eventId: String, seq: Int, size: Int)] {
+    func oldest(kind: RecordKind, after seq: WideInt, limit: Int) throws(WireError) -> [(eventId: String, seq: WideInt, size: Int)] {
         guard let line = lines[kind] else { return [] }
-        var found: [(eventId: String, seq: Int, size: Int)] = []
+        var found: [(eventId: String, seq: WideInt, size: Int)] = []
         var position = line.firstPosition(after: seq)
         while found.count < limit, let entry = line.entry(at: position) {
             if let record = held[entry.eventId], record.seq == entry.seq { found.append((entry.eventId, entry.seq, record.body.count)) }
@@ -69,12 +69,12 @@ final class MemoryOutboxStore: OutboxStore {
         Set(ids).compactMap { held[$0] }.sorted { $0.seq < $1.seq }
     }
 
-    func remove(_ ids: [String], reportedDropped: Int) throws(WireError) {
+    func remove(_ ids: [String], reportedDropped: WideInt) throws(WireError) {
         removeRecords(ids)
         droppedCount = max(0, droppedCount - reportedDropped)
     }
 
-    func count(in lane: OutboxLane, upTo seq: Int) throws(WireError) -> Int {
+    func count(in lane: OutboxLane, upTo seq: WideInt) throws(WireError) -> Int {
         lane.kinds.reduce(0) { total, kind in total + (lines[kind]?.entries(upTo: seq).filter(isHeld).count ?? 0) }
     }
 
@@ -83,7 +83,7 @@ final class MemoryOutboxStore: OutboxStore {
     /// The lane's oldest records, at most `limit`, in seq order (its kinds' lines merged).
     private func inSeqOrder(_ lane: OutboxLane, limit: Int) -> [OutboxRecord] {
         let laneLines = lane.kinds.map { lines[$0] ?? KindLine() }
-        var positions = laneLines.map { $0.firstPosition(after: Int.min) }
+        var positions = laneLines.map { $0.firstPosition(after: WideInt.min) }
         var merged: [OutboxRecord] = []
         while merged.count < limit {
             var next: (index: Int, record: OutboxRecord)?
@@ -112,7 +112,7 @@ final class MemoryOutboxStore: OutboxStore {
 /// Where a record waits in its kind's line; held only while `held` has that id with that seq.
 private struct Entry {
     let eventId: String
-    let seq: Int
+    let seq: WideInt
 }
 
 /// One kind's ids in the order they were kept (seq order). A removed record leaves its entry
@@ -135,7 +135,7 @@ private struct KindLine {
     func entry(at position: Int) -> Entry? { position < entries.count ? entries[position] : nil }
 
     /// The position of the first entry with a seq above `seq` (a binary search: seqs ascend).
-    func firstPosition(after seq: Int) -> Int {
+    func firstPosition(after seq: WideInt) -> Int {
         var low = head, high = entries.count
         while low < high {
             let middle = (low + high) / 2
@@ -144,11 +144,11 @@ private struct KindLine {
         return low
     }
 
-    func first(after seq: Int, isHeld: (Entry) -> Bool) -> Int? {
+    func first(after seq: WideInt, isHeld: (Entry) -> Bool) -> WideInt? {
         entries[firstPosition(after: seq)...].first(where: isHeld)?.seq
     }
 
-    func entries(upTo seq: Int) -> ArraySlice<Entry> { entries[head..<firstPosition(after: seq)] }
+    func entries(upTo seq: WideInt) -> ArraySlice<Entry> { entries[head..<firstPosition(after: seq)] }
 
     mutating func dropRemovedHead(isHeld: (Entry) -> Bool) {
         while head < entries.count && !isHeld(entries[head]) { head += 1 }

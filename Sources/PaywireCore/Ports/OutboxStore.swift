@@ -32,7 +32,7 @@ public enum OutboxLane: Int, Sendable, CaseIterable {
     }
 
     /// Where the purchases lane's seqs start, far above any events seq.
-    public static let purchasesFirstSeq = 1 << 52
+    public static let purchasesFirstSeq: WideInt = 1 << 52
 }
 
 extension RecordKind {
@@ -44,7 +44,7 @@ extension RecordKind {
 public struct OutboxRecord: Equatable, Sendable {
     public let eventId: String
     /// Monotonic per install, across restarts; a gap is a record evicted before it was sent.
-    public let seq: Int
+    public let seq: WideInt
     public let kind: RecordKind
     public let body: [UInt8]
     /// A purchases-lane record's route under `{base_url}/v1/` (`purchases`,
@@ -53,7 +53,7 @@ public struct OutboxRecord: Equatable, Sendable {
     /// and for records an older version kept without one.
     public let route: String?
 
-    public init(eventId: String, seq: Int, kind: RecordKind, body: [UInt8], route: String? = nil) {
+    public init(eventId: String, seq: WideInt, kind: RecordKind, body: [UInt8], route: String? = nil) {
         self.eventId = eventId
         self.seq = seq
         self.kind = kind
@@ -73,27 +73,27 @@ public protocol OutboxStore: AnyObject {
     /// The seq the next record of a lane takes. The events lane's seq is the records' wire
     /// `seq`: monotonic per install across restarts. The purchases lane's only orders its queue
     /// (its seqs never mix with the events lane's, so neither shows the other as a gap).
-    func nextSeq(in lane: OutboxLane) -> Int
+    func nextSeq(in lane: OutboxLane) -> WideInt
     /// The records held in all lanes.
     var count: Int { get }
     /// The bytes of the records held.
     var totalBytes: Int { get }
     /// Records evicted and not yet reported to the backend.
-    var droppedCount: Int { get }
+    var droppedCount: WideInt { get }
     /// The records held in a lane. Kept in memory, not counted in storage: it is asked on
     /// every record, and counting a long offline queue each time would grow with it.
     func count(in lane: OutboxLane) -> Int
     /// The lowest seq held in a lane, nil when it is empty.
-    func oldestSeq(in lane: OutboxLane) throws(WireError) -> Int?
+    func oldestSeq(in lane: OutboxLane) throws(WireError) -> WideInt?
     /// One transaction: keeps `record` (nil when the record was itself the one evicted; its
     /// seq, of `lane`, is consumed either way), deletes `evicting`, adds `dropped` to the
     /// dropped count.
-    func commit(inserting record: OutboxRecord?, seq: Int, lane: OutboxLane, evicting: [String], dropped: Int) throws(WireError)
+    func commit(inserting record: OutboxRecord?, seq: WideInt, lane: OutboxLane, evicting: [String], dropped: WideInt) throws(WireError)
     /// The oldest records of `kind` with a seq above `seq`, at most `limit`, in seq order, with
     /// their sizes: eviction candidates, asked a few at a time (`after` the last one read), so
     /// making room reads about as many rows as it removes. Must not read the whole queue: it is
     /// asked each time a full queue makes room.
-    func oldest(kind: RecordKind, after seq: Int, limit: Int) throws(WireError) -> [(eventId: String, seq: Int, size: Int)]
+    func oldest(kind: RecordKind, after seq: WideInt, limit: Int) throws(WireError) -> [(eventId: String, seq: WideInt, size: Int)]
     /// The oldest records of a lane in seq order: at most `maxRecords`, and within `maxBytes`
     /// (always at least one when any is held).
     func oldest(in lane: OutboxLane, maxRecords: Int, maxBytes: Int) throws(WireError) -> [OutboxRecord]
@@ -101,9 +101,9 @@ public protocol OutboxStore: AnyObject {
     func records(withIds ids: [String]) throws(WireError) -> [OutboxRecord]
     /// One transaction: deletes the records (acknowledged or refused) and takes `reportedDropped`
     /// off the dropped count.
-    func remove(_ ids: [String], reportedDropped: Int) throws(WireError)
+    func remove(_ ids: [String], reportedDropped: WideInt) throws(WireError)
     /// The number of records of a lane held with seq up to `seq`.
-    func count(in lane: OutboxLane, upTo seq: Int) throws(WireError) -> Int
+    func count(in lane: OutboxLane, upTo seq: WideInt) throws(WireError) -> Int
 }
 
 /// Opens (creating when needed) the durable queue under a `storage_dir`.

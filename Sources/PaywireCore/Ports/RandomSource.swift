@@ -28,5 +28,5 @@ extension RandomSource {
     public func uuidV4() -> String { UUIDs.v4(random: bytes(16)) }
 
     /// A version-7 UUID: `milliseconds`, then random bits (record ids).
-    func uuidV7(milliseconds: Int) -> String { UUIDs.v7(milliseconds: milliseconds, random: bytes(16)) }
+    func uuidV7(milliseconds: WideInt) -> String { UUIDs.v7(milliseconds: milliseconds, random: bytes(16)) }
 }

@@ -11,7 +11,7 @@ protocol StoreAdapter: AnyObject {
     /// paywall's products first (the host's store); false when it knows its catalog.
     var describesProductsOnlyAfterFetch: Bool { get }
     /// A fixed "now" the store plays against (reproducible expiries), or nil for the real clock.
-    var fixedNow: Int? { get }
+    var fixedNow: WideInt? { get }
     /// The products among `ids` the store describes without a fetch, in the order asked.
     func knownProducts(_ ids: [String]) -> [StoreProduct]
     /// How `operation` proceeds: an outcome now, after a delay, or through the host.
@@ -41,7 +41,7 @@ enum StoreOperation: Sendable {
 enum StorePlan {
     case now(StoreOutcome)
     /// The outcome comes after this many ms (`delayedOutcome`).
-    case after(Int)
+    case after(WideInt)
     /// The host carries it: a `host_request` of this kind with this payload (`outcome(of:answer:)`).
     case askHost(HostRequestKind, payload: (inout JSONWriter) -> Void)
 }
@@ -62,7 +62,7 @@ enum StoreOutcome: Sendable {
 enum PurchaseOutcome: Sendable {
     /// Bought. `transaction` is what the backend validates (nil when the host reported none:
     /// access then stays unverified); `expiresAt` is the store's word on until when.
-    case succeeded(transaction: StoreTransaction?, expiresAt: Int?)
+    case succeeded(transaction: StoreTransaction?, expiresAt: WideInt?)
     case cancelled
     /// Waiting for the store (parental approval, a pending payment): nothing granted yet.
     case pending(StoreTransaction?)

@@ -13,7 +13,7 @@ import PaywireWire
 /// that judge access by time need not be told that the clock moved.
 final class AccessClock {
     private struct Alarm {
-        let time: Int
+        let time: WideInt
         let work: () -> Void
         var timer: UInt64
     }
@@ -24,9 +24,9 @@ final class AccessClock {
 
     private let clock: Clock
     private let timers: Timers
-    private var anchor: (time: Int, monotonic: Int)
+    private var anchor: (time: WideInt, monotonic: WideInt)
     /// The last time the backend said it was (the profile keeps it as the next run's floor).
-    private(set) var lastBackendTime: Int?
+    private(set) var lastBackendTime: WideInt?
     private var alarms: [UInt64: Alarm] = [:]
     private var nextAlarm: UInt64 = 1
 
@@ -37,26 +37,26 @@ final class AccessClock {
     }
 
     /// Access is never judged earlier than `time` (the last backend time a profile kept).
-    func raiseFloor(to time: Int) {
+    func raiseFloor(to time: WideInt) {
         guard lastBackendTime == nil, time > anchor.time else { return }
         anchor = (time, clock.monotonicMilliseconds())
     }
 
     /// Now, as access is judged (ms since the epoch).
-    func now() -> Int {
-        let counted = anchor.time + max(0, clock.monotonicMilliseconds() - anchor.monotonic)
+    func now() -> WideInt {
+        let counted = anchor.time.clampedAdding(max(0, clock.monotonicMilliseconds() - anchor.monotonic))
         return lastBackendTime == nil ? max(clock.nowMilliseconds(), counted) : counted
     }
 
     /// The backend said it is `time`: access time follows it, and so do the alarms.
-    func backendSaid(_ time: Int) {
+    func backendSaid(_ time: WideInt) {
         anchor = (time, clock.monotonicMilliseconds())
         lastBackendTime = time
         for token in alarms.keys.sorted() { arm(token) }
     }
 
     /// Runs `work` once access time reaches `time`; the token cancels it.
-    func setAlarm(at time: Int, _ work: @escaping () -> Void) -> UInt64 {
+    func setAlarm(at time: WideInt, _ work: @escaping () -> Void) -> UInt64 {
         let token = nextAlarm
         nextAlarm += 1
         alarms[token] = Alarm(time: time, work: work, timer: 0)
@@ -76,7 +76,7 @@ final class AccessClock {
     private func arm(_ token: UInt64) {
         guard var alarm = alarms[token] else { return }
         timers.cancel(alarm.timer)
-        let delay = min(max(0, alarm.time - now()), AccessClock.longestTimer)
+        let delay = min(max(0, alarm.time.clampedSubtracting(now())), AccessClock.longestTimer)
         alarm.timer = timers.schedule(after: delay) { [self] in self.ring(token) }
         alarms[token] = alarm
     }

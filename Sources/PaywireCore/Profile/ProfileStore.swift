@@ -35,7 +35,7 @@ final class ProfileStore {
     /// the store's answer only when none came since it asked).
     private(set) var backendAnswers = 0
     /// `offline_access_max_age_ms`, given to every profile this store keeps.
-    private let offlineAccessMaxAge: Int
+    private let offlineAccessMaxAge: WideInt
     /// The alarm set for the profile's next change in time.
     private var accessAlarm: UInt64?
     /// Which grants were active in the profile last emitted, so an alarm emits only a change.
@@ -64,7 +64,7 @@ final class ProfileStore {
         self.observer = observer
         self.fetch = fetch
         var stored = try storage.read(Profile.storageKey).flatMap(Profile.fromRecord)
-        var signedAt: Int?
+        var signedAt: WideInt?
         if let read = stored {
             let checked = StoredProfileCheck.check(read, mode: verificationMode) { verifier?.holds($0) ?? false }
             stored = checked.profile
@@ -113,7 +113,7 @@ final class ProfileStore {
     var profileId: String { current.profileId }
 
     /// Now, as access is judged: pass it to `Profile.write`.
-    func accessNow() -> Int { accessClock.now() }
+    func accessNow() -> WideInt { accessClock.now() }
 
     /// The profile as `get_profile` answers it, judged now.
     func response() -> CallResponse {
@@ -319,7 +319,7 @@ final class ProfileStore {
 
     /// A plain snapshot may give its place to a newer one in a full queue; one that says what
     /// moved is kept, since no later snapshot repeats it.
-    private func emit(now: Int, transferred: [Transfer] = []) {
+    private func emit(now: WideInt, transferred: [Transfer] = []) {
         let profile = current
         lastActivity = ProfileStore.activity(profile, now: now)
         sink.emit(Event("did_load_latest_profile", retention: transferred.isEmpty ? .latestState : .kept) { writer in
@@ -357,7 +357,7 @@ final class ProfileStore {
         if judgeAccess() { refreshInBackground(reason: "access_time_passed") }
     }
 
-    private func setNextAccessAlarm(now: Int) {
+    private func setNextAccessAlarm(now: WideInt) {
         if let accessAlarm { accessClock.cancelAlarm(accessAlarm) }
         accessAlarm = current.nextAccessChange(after: now).map { time in
             accessClock.setAlarm(at: time) { [self] in self.accessTimeCame() }
@@ -365,7 +365,7 @@ final class ProfileStore {
     }
 
     /// The ids of the grants active at `now`, as a comparable signature.
-    private static func activity(_ profile: Profile, now: Int) -> [String] {
+    private static func activity(_ profile: Profile, now: WideInt) -> [String] {
         profile.accessLevels.filter { profile.givesAccess($0.grant, now: now) }.map { "a:" + $0.id }
             + profile.subscriptions.filter { profile.givesAccess($0.grant, now: now) }.map { "s:" + $0.id }
     }

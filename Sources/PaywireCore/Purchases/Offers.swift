@@ -52,7 +52,7 @@ struct SignedOffer: Equatable, Sendable {
     let offer: PurchaseOffer
     let keyId: String
     let nonce: String
-    let timestamp: Int
+    let timestamp: WideInt
     let signature: String
     /// The profile id, lowercased: the `applicationUsername` (appAccountToken) signed over.
     let applicationUsername: String

@@ -8,7 +8,7 @@ final class PurchaseAttributions {
     static let storageKey = "purchase-attributions"
     static let lifetimeMilliseconds = 7 * Milliseconds.day
     private let storage: Storage
-    private var entries: [(productId: String, attribution: PurchaseAttribution, startedAt: Int)]
+    private var entries: [(productId: String, attribution: PurchaseAttribution, startedAt: WideInt)]
 
     init(storage: Storage) {
         self.storage = storage
@@ -19,14 +19,14 @@ final class PurchaseAttributions {
         for member in stored.members {
             guard case .object(let entry) = member.value, case .object(let kept)? = entry["attribution"],
                   let attribution = try? PurchaseAttribution(kept),
-                  case .number(let started)? = entry["started_at"], let startedAt = started.intValue else { continue }
+                  case .number(let started)? = entry["started_at"], let startedAt = started.wideValue else { continue }
             entries.append((member.key, attribution, startedAt))
         }
     }
 
     /// Keeps `attribution` for a purchase of `productId` starting `now`.
-    func remember(_ attribution: PurchaseAttribution, for productId: String, now: Int) throws(WireError) {
-        var next = entries.filter { $0.productId != productId && now - $0.startedAt < PurchaseAttributions.lifetimeMilliseconds }
+    func remember(_ attribution: PurchaseAttribution, for productId: String, now: WideInt) throws(WireError) {
+        var next = entries.filter { $0.productId != productId && now.clampedSubtracting($0.startedAt) < PurchaseAttributions.lifetimeMilliseconds }
         next.append((productId, attribution, now))
         try save(next)
     }
@@ -38,7 +38,7 @@ final class PurchaseAttributions {
         return entry.attribution
     }
 
-    private func save(_ next: [(productId: String, attribution: PurchaseAttribution, startedAt: Int)]) throws(WireError) {
+    private func save(_ next: [(productId: String, attribution: PurchaseAttribution, startedAt: WideInt)]) throws(WireError) {
         var writer = JSONWriter()
         writer.object { writer in
             for entry in next {

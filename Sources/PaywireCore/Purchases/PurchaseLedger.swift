@@ -32,7 +32,7 @@ final class PurchaseLedger: PurchaseAnswers {
     private let timers: Timers
     private let log: Log
     /// How long after a purchase the store is told it is done even without the backend's word.
-    private let acknowledgeAfter: Int
+    private let acknowledgeAfter: WideInt
     /// Store deadlines of transactions kept for the backend, by transaction id.
     private var deadlines: [String: StoreDeadline] = [:]
     /// What each money record waiting for the backend holds, by its event id: read once, when
@@ -42,7 +42,7 @@ final class PurchaseLedger: PurchaseAnswers {
     /// transaction id, with their time limit's timer.
     private var verdictWaiters: [String: (timer: UInt64, reply: (PurchaseVerdict?) -> Void)] = [:]
 
-    init(profiles: ProfileStore, store: StoreGateway, timers: Timers, log: Log, acknowledgeAfter: Int) {
+    init(profiles: ProfileStore, store: StoreGateway, timers: Timers, log: Log, acknowledgeAfter: WideInt) {
         self.profiles = profiles
         self.store = store
         self.timers = timers
@@ -97,7 +97,7 @@ final class PurchaseLedger: PurchaseAnswers {
     /// Hands the backend's verdict on `transactionId` to `reply` once it has been applied (the
     /// profile is then the backend's), or nil when none came within `milliseconds`: the record
     /// keeps going to the backend, and its verdict still applies when it comes.
-    func awaitVerdict(_ transactionId: String, within milliseconds: Int, reply: @escaping (PurchaseVerdict?) -> Void) {
+    func awaitVerdict(_ transactionId: String, within milliseconds: WideInt, reply: @escaping (PurchaseVerdict?) -> Void) {
         let timer = timers.schedule(after: milliseconds) { [self] in
             self.verdictWaiters.removeValue(forKey: transactionId)?.reply(nil)
         }
@@ -151,7 +151,7 @@ final class PurchaseLedger: PurchaseAnswers {
     private func watchStoreDeadline(_ transaction: StoreTransaction, type: ProductType?) {
         let id = transaction.transactionId
         guard deadlines[id] == nil else { return }
-        let delay = max(0, transaction.purchasedAt + acknowledgeAfter - profiles.accessNow())
+        let delay = max(0, transaction.purchasedAt.clampedAdding(acknowledgeAfter).clampedSubtracting(profiles.accessNow()))
         var deadline = StoreDeadline(transaction: transaction, consumable: type == .consumable)
         deadline.timer = timers.schedule(after: delay) { [self] in self.acknowledgeDeadlinePassed(id) }
         deadlines[id] = deadline

@@ -125,7 +125,7 @@ extension Purchases {
 
     /// How long a test purchase's call waits for the backend's verdict before it answers with
     /// the access granted on the device (unverified; the verdict still applies when it comes).
-    static let testVerdictBudget = 5000
+    static let testVerdictBudget: WideInt = 5000
 
     /// The call's answer to the store's outcome: now, or, for a test-store purchase with a
     /// backend, once the backend has judged it (`token` is the call's promise when it has one).
@@ -217,7 +217,7 @@ extension Purchases {
     }
 
     /// How long the store may take to answer.
-    private func budget(_ plan: StorePlan) -> Int {
+    private func budget(_ plan: StorePlan) -> WideInt {
         switch plan {
         case .after(let milliseconds): return milliseconds
         case .now, .askHost: return store.hostTimeout

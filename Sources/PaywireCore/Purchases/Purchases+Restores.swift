@@ -108,7 +108,7 @@ extension Purchases {
     }
 
 
-    static func restoreResponse(_ result: Result<RestoreSettlement, WireError>, profiles: ProfileStore, now: Int) -> CallResponse {
+    static func restoreResponse(_ result: Result<RestoreSettlement, WireError>, profiles: ProfileStore, now: WideInt) -> CallResponse {
         switch result {
         case .failure(let error): return .failure(error)
         case .success(let settlement):

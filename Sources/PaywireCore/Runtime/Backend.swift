@@ -9,7 +9,7 @@ enum RemoteTransport {
     /// The host's network stack, through `host_request` events of kind `http`.
     case host(baseURL: String)
     /// The library's own HTTP client.
-    case builtIn(baseURL: String, client: HTTPTransport, requestTimeout: Int)
+    case builtIn(baseURL: String, client: HTTPTransport, requestTimeout: WideInt)
 
     /// Nil when the config names no transport (the bundle is the only source).
     init?(_ config: TransportConfig?, builtIn: HTTPTransport?) throws(WireError) {
@@ -96,7 +96,7 @@ final class Backend {
 
     /// How long one request may take before its outcome is a timeout: the host's deadline or
     /// the built-in client's request timeout.
-    var requestTimeout: Int {
+    var requestTimeout: WideInt {
         switch transport {
         case .host: return broker.timeout
         case .builtIn(_, _, let requestTimeout): return requestTimeout
@@ -213,7 +213,7 @@ final class Backend {
     /// little past the budget at most, so the budget's own answer always reaches it first.
     func promise(_ method: String, loadTimeout: Double,
                  budgetWork: @escaping (UInt64) -> Void) throws(WireError) -> (token: UInt64, outcome: CallOutcome, budget: UInt64) {
-        let budgetMilliseconds = Int(loadTimeout * 1000)
+        let budgetMilliseconds = Milliseconds.of(seconds: loadTimeout)
         let (token, outcome) = try calls.promise(method, waitsOnHost: carriedByHost, budget: budgetMilliseconds)
         return (token, outcome, timers.schedule(after: budgetMilliseconds) { budgetWork(token) })
     }

@@ -34,12 +34,12 @@ final class Calls {
 
     /// How long past its own budget a synchronous caller waits, so the answer the budget itself
     /// produces (a timeout, a fallback) always reaches it first.
-    static let answerSlackMilliseconds = 2000
+    static let answerSlackMilliseconds: WideInt = 2000
 
     /// Promises an answer later. A wait on the host is refused in a synchronous call, where a
     /// single-threaded host could never answer; a wait on the core's own work (the built-in
     /// HTTP client, a time budget) is not, and `budget` plus the slack bounds it.
-    func promise(_ method: String, waitsOnHost: Bool, budget: Int) throws(WireError) -> (token: UInt64, outcome: CallOutcome) {
+    func promise(_ method: String, waitsOnHost: Bool, budget: WideInt) throws(WireError) -> (token: UInt64, outcome: CallOutcome) {
         guard completions != nil, mode == .async || !waitsOnHost else {
             throw WireError(.requiresAsync, "\(method) waits for the host here: call it with paywire_client_call_async",
                             details: JSONObject([("method", .string(method))]))
@@ -64,7 +64,7 @@ public enum CallOutcome: Sendable {
     case done(CallResponse)
     /// The answer comes later through `CallCompletionSink.complete(token:response:)`, within
     /// `waitLimitMilliseconds` (a synchronous caller stops waiting then).
-    case pending(token: UInt64, waitLimitMilliseconds: Int)
+    case pending(token: UInt64, waitLimitMilliseconds: WideInt)
 }
 
 /// How a call was made: `paywire_client_call` (the caller blocks) or `paywire_client_call_async`.

@@ -78,7 +78,7 @@ final class HostRequestBroker {
 
     private static let expiredMemory = 1024
     /// How long the host has to answer, in ms (`host_request_timeout_ms`).
-    let timeout: Int
+    let timeout: WideInt
     private let sink: EventSink
     private let backpressure: Backpressure
     private let timers: Timers
@@ -88,7 +88,7 @@ final class HostRequestBroker {
     private var expiredSet = Set<String>()
     private var nextId = 1
 
-    init(timeout: Int, sink: EventSink, backpressure: Backpressure, timers: Timers, log: Log) {
+    init(timeout: WideInt, sink: EventSink, backpressure: Backpressure, timers: Timers, log: Log) {
         self.timeout = timeout
         self.sink = sink
         self.backpressure = backpressure

@@ -40,7 +40,7 @@ final class StoreGateway {
     }
 
     /// How long the host has to answer a store request.
-    var hostTimeout: Int { broker.timeout }
+    var hostTimeout: WideInt { broker.timeout }
 
     // What flows ask of the store before they start an operation (`StoreAdapter`).
 

@@ -15,7 +15,7 @@ final class Timers {
 
     /// Runs `work` after `milliseconds`; the token cancels it.
     @discardableResult
-    func schedule(after milliseconds: Int, _ work: @escaping () -> Void) -> UInt64 {
+    func schedule(after milliseconds: WideInt, _ work: @escaping () -> Void) -> UInt64 {
         let token = nextToken
         nextToken += 1
         pending[token] = work

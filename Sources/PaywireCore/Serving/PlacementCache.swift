@@ -31,8 +31,8 @@ final class PlacementCache {
         guard let bytes = try? storage.read(PlacementCache.storageKey(key)),
               case .object(let record)? = try? JSONParser.parse(bytes),
               case .string(let id)? = record["placement_id"], id == placementId,
-              case .number(let created)? = record["response_created_at"], let createdAt = created.intValue,
-              case .number(let fetched)? = record["fetched_at"], let fetchedAt = fetched.intValue,
+              case .number(let created)? = record["response_created_at"], let createdAt = created.wideValue,
+              case .number(let fetched)? = record["fetched_at"], let fetchedAt = fetched.wideValue,
               case .object(let placement)? = record["placement"] else { return nil }
         var etag: String?
         if case .string(let tag)? = record["etag"] { etag = tag }
@@ -88,7 +88,7 @@ final class PlacementCache {
     }
 
     /// Marks a cached fetch as confirmed current now (a 304), for `max_age`.
-    func touch(_ key: PlacementKey, now: Int) throws(WireError) {
+    func touch(_ key: PlacementKey, now: WideInt) throws(WireError) {
         guard let entry = entry(key) else { return }
         try store(entry.touched(now))
     }

@@ -86,7 +86,7 @@ final class PlacementLoader {
         }
         guard let backend else { return .failed(WireError(.internal, "a placement without a backend was not served at once")) }
         let waiterId = nextWaiter
-        let budget = timers.schedule(after: Int(PlacementRequest.defaultLoadTimeout * 1000)) { [self] in
+        let budget = timers.schedule(after: Milliseconds.of(seconds: PlacementRequest.defaultLoadTimeout)) { [self] in
             self.budgetExpired(waiter: waiterId, key: key)
         }
         wait(Waiter(id: waiterId, reply: reply, locale: locale, choice: .byAudience, budgetToken: budget), for: key, backend: backend)
@@ -102,7 +102,7 @@ final class PlacementLoader {
     /// The answer that needs no network: the bundle's when there is no backend, the cached copy
     /// when the policy lets it answer; nil when the backend must be asked.
     private func answerNow(_ key: PlacementKey, locale: String?, choice: PaywallChoice,
-                           cacheServes: (RemoteSource.Fetched, Int) -> Bool) throws(WireError) -> PlacementAnswer? {
+                           cacheServes: (RemoteSource.Fetched, WideInt) -> Bool) throws(WireError) -> PlacementAnswer? {
         guard backend != nil else { return PlacementAnswer(try server.serveFromBundle(key, locale: locale, choice: choice), .fallback) }
         guard let cached = cache.entry(key), cacheServes(cached, clock.nowMilliseconds()) else { return nil }
         return PlacementAnswer(try server.serveFetched(cached, locale: locale, choice: choice), .cache)
@@ -153,12 +153,12 @@ final class PlacementLoader {
     }
 
     /// Whether the fetch policy lets the cached copy answer without asking the backend.
-    private static func cacheServes(_ cached: RemoteSource.Fetched, _ request: PlacementRequest, now: Int) -> Bool {
+    private static func cacheServes(_ cached: RemoteSource.Fetched, _ request: PlacementRequest, now: WideInt) -> Bool {
         switch request.fetchPolicy {
         case .return_cache_data_else_load: return true
         case .return_cache_data_if_not_expired_else_load:
             guard let maxAge = request.maxAge else { return false }
-            return Double(now - cached.fetchedAt) <= maxAge * 1000
+            return Double(now.clampedSubtracting(cached.fetchedAt)) <= maxAge * 1000
         case .reload_revalidating_cache_data: return false
         }
     }

@@ -39,7 +39,7 @@ final class PlacementServer {
     }
 
     /// The bundle's version of a placement (its `response_created_at`) when the bundle has it.
-    func bundleVersion(of key: PlacementKey) -> Int? {
+    func bundleVersion(of key: PlacementKey) -> WideInt? {
         guard let bundle else { return nil }
         let present: Bool
         switch key.kind {
@@ -65,7 +65,7 @@ final class PlacementServer {
     /// The profile's variation of a paywall placement, served: a paywall encoded once, or the
     /// holdout or missing audience that shows none.
     private func choose(in placement: Placement<Variation>, locale requestLocale: String?, choice: PaywallChoice,
-                        responseCreatedAt: Int, verification: Verification?) throws(WireError) -> ServedPlacement {
+                        responseCreatedAt: WideInt, verification: Verification?) throws(WireError) -> ServedPlacement {
         productAccess?.learn(placement)
         guard let selection = try chooser.select(placement, locale: requestLocale, choice: choice, responseCreatedAt: responseCreatedAt) else {
             return .skipped(SkippedPaywall(placementId: placement.developerId, rules: placement.presentation, why: .noAudienceMatch))
@@ -106,7 +106,7 @@ final class PlacementServer {
     /// The profile's onboarding; an error when no audience matches (an onboarding has no
     /// `get_presentation`).
     private func chooseOnboarding(in placement: Placement<OnboardingVariation>, locale requestLocale: String?,
-                                  responseCreatedAt: Int, verification: Verification?) throws(WireError) -> Onboarding {
+                                  responseCreatedAt: WideInt, verification: Verification?) throws(WireError) -> Onboarding {
         guard let selection = try chooser.select(placement, locale: requestLocale, choice: .byAudience, responseCreatedAt: responseCreatedAt) else {
             throw WireError(.invalidFallback, "no audience of placement '\(placement.developerId)' matches this profile",
                             details: JSONObject([("placement_id", .string(placement.developerId)), ("reason", .string("no_audience_match"))]))

@@ -11,19 +11,19 @@ import PaywireWire
 /// the longest cap (`PresentationRules.maxSeconds`).
 final class PresentationLog {
     private let storage: Storage
-    private var loaded: [String: [String: [Int]]] = [:]
+    private var loaded: [String: [String: [WideInt]]] = [:]
 
     init(storage: Storage) { self.storage = storage }
 
     /// The times `placementId`'s paywall appeared to the profile, oldest first.
-    func times(of placementId: String, profileId: String) throws(WireError) -> [Int] {
+    func times(of placementId: String, profileId: String) throws(WireError) -> [WideInt] {
         try record(profileId: profileId)[placementId] ?? []
     }
 
     /// Counts one presentation at `time`.
-    func count(_ placementId: String, profileId: String, at time: Int) throws(WireError) {
+    func count(_ placementId: String, profileId: String, at time: WideInt) throws(WireError) {
         var record = try record(profileId: profileId)
-        let oldest = time - PresentationRules.maxSeconds * 1000
+        let oldest = time.clampedSubtracting(WideInt(PresentationRules.maxSeconds) * Milliseconds.second)
         let kept = (record[placementId] ?? []).filter { $0 > oldest } + [time]
         record[placementId] = Array(kept.suffix(PresentationRules.maxCount))
         var writer = JSONWriter()
@@ -39,14 +39,14 @@ final class PresentationLog {
 
     private static func key(profileId: String) -> String { "presentations-" + MD5.hexDigest(profileId) }
 
-    private func record(profileId: String) throws(WireError) -> [String: [Int]] {
+    private func record(profileId: String) throws(WireError) -> [String: [WideInt]] {
         if let cached = loaded[profileId] { return cached }
-        var record: [String: [Int]] = [:]
+        var record: [String: [WideInt]] = [:]
         if let bytes = try storage.read(PresentationLog.key(profileId: profileId)), case .object(let stored)? = try? JSONParser.parse(bytes) {
             for member in stored.members {
                 guard case .array(let values) = member.value else { continue }
                 record[member.key] = values.compactMap { value in
-                    if case .number(let number) = value { return number.intValue }
+                    if case .number(let number) = value { return number.wideValue }
                     return nil
                 }
             }

@@ -32,9 +32,9 @@ enum RemoteSource {
         let key: PlacementKey
         var placementId: String { key.id }
         let etag: String?
-        let responseCreatedAt: Int
+        let responseCreatedAt: WideInt
         /// When it was fetched (ms), for `max_age`.
-        let fetchedAt: Int
+        let fetchedAt: WideInt
         /// The placement object's JSON text.
         let placement: [UInt8]
         /// With `response_verification`: the answer's exact bytes and the signature that came
@@ -45,7 +45,7 @@ enum RemoteSource {
         var verification: Verification? = nil
 
         /// The same copy, confirmed current at `now` (a 304).
-        func touched(_ now: Int) -> Fetched {
+        func touched(_ now: WideInt) -> Fetched {
             Fetched(key: key, etag: etag, responseCreatedAt: responseCreatedAt, fetchedAt: now, placement: placement, answer: answer,
                     signed: signed, verification: verification)
         }
@@ -80,7 +80,7 @@ enum RemoteSource {
     }
 
     /// What an HTTP response to a placement request means; why it is not usable, thrown.
-    static func interpret(_ response: HTTPResponse, key: PlacementKey, now: Int) throws(WireError) -> Result {
+    static func interpret(_ response: HTTPResponse, key: PlacementKey, now: WideInt) throws(WireError) -> Result {
         let placementId = key.id
         switch response.status {
         case 304: return .notModified
@@ -102,9 +102,9 @@ enum RemoteSource {
     }
 
     /// A placement answer's body: its `response_created_at` and the placement's JSON text.
-    static func parse(_ body: [UInt8]) -> (createdAt: Int, placement: [UInt8])? {
+    static func parse(_ body: [UInt8]) -> (createdAt: WideInt, placement: [UInt8])? {
         guard case .object(let document)? = try? JSONParser.parse(body),
-              case .number(let created)? = document["response_created_at"], let createdAt = created.intValue,
+              case .number(let created)? = document["response_created_at"], let createdAt = created.wideValue,
               case .object(let placement)? = document["placement"] else { return nil }
         return (createdAt, JSONWriter.encode(.object(placement)))
     }

@@ -20,11 +20,11 @@ struct ServedPaywall {
     let rules: PresentationRules
     /// When the choice may change by itself (an access level expires, the install age reaches
     /// another day), in ms; `Int.max` when nothing time-dependent exists.
-    let validUntil: Int
+    let validUntil: WideInt
     /// For a paywall served from a fetched copy: which copy (fetched at, created at).
-    var fetchedCopy: (Int, Int)? = nil
+    var fetchedCopy: (WideInt, WideInt)? = nil
 
-    func isCurrent(now: () -> Int, fetchedCopy copy: (Int, Int)? = nil) -> Bool {
+    func isCurrent(now: () -> WideInt, fetchedCopy copy: (WideInt, WideInt)? = nil) -> Bool {
         if let copy, let mine = fetchedCopy, mine != copy { return false }
         return validUntil == .max || now() < validUntil
     }
@@ -37,7 +37,7 @@ final class ServedPaywalls: ProfileObserver {
     private var entries: [PaywallCacheKey: ServedPaywall] = [:]
 
     /// The entry for `key` while it is current.
-    func current(_ key: PaywallCacheKey, now: () -> Int, fetchedCopy: (Int, Int)? = nil) -> ServedPaywall? {
+    func current(_ key: PaywallCacheKey, now: () -> WideInt, fetchedCopy: (WideInt, WideInt)? = nil) -> ServedPaywall? {
         guard let served = entries[key], served.isCurrent(now: now, fetchedCopy: fetchedCopy) else { return nil }
         return served
     }

@@ -5,7 +5,7 @@ import PaywireWire
 final class NoStore: StoreAdapter {
     var unavailable: WireError? { WireError(.billingUnavailable, "no billing provider is configured (store.type is none)") }
     var describesProductsOnlyAfterFetch: Bool { false }
-    var fixedNow: Int? { nil }
+    var fixedNow: WideInt? { nil }
     func knownProducts(_ ids: [String]) -> [StoreProduct] { [] }
     func plan(_ operation: StoreOperation) -> StorePlan { .now(delayedOutcome(of: operation)) }
     func outcome(of operation: StoreOperation, answer: HostOutcome) -> StoreOutcome { delayedOutcome(of: operation) }
@@ -28,13 +28,13 @@ final class NoStore: StoreAdapter {
 /// `store.restore {}`, `store.current_entitlements {}`, ...
 final class HostStore: StoreAdapter {
     /// The clock transactions without a purchase time are dated by.
-    private let now: () -> Int
+    private let now: () -> WideInt
 
-    init(now: @escaping () -> Int) { self.now = now }
+    init(now: @escaping () -> WideInt) { self.now = now }
 
     var unavailable: WireError? { nil }
     var describesProductsOnlyAfterFetch: Bool { true }
-    var fixedNow: Int? { nil }
+    var fixedNow: WideInt? { nil }
     func knownProducts(_ ids: [String]) -> [StoreProduct] { [] }
 
     func plan(_ operation: StoreOperation) -> StorePlan {
@@ -123,7 +123,7 @@ extension StoreTransaction {
     /// The host's account of the store's current entitlements: `result.transactions`, each a
     /// transaction naming its `vendor_product_id`. A malformed one fails the whole answer
     /// (`decoding_failed`): a half-read list would take away what the rest gives.
-    static func entitlements(_ result: Fields?, now: Int) -> Result<[StoreTransaction], WireError> {
+    static func entitlements(_ result: Fields?, now: WideInt) -> Result<[StoreTransaction], WireError> {
         guard let result else { return .failure(WireError(.decodingFailed, "the host's current_entitlements answer has no result")) }
         do throws(WireError) {
             var transactions: [StoreTransaction] = []
@@ -139,7 +139,7 @@ extension PurchaseOutcome {
     /// The host's account of a purchase (`store.purchase`, or `observer.purchase` when the app
     /// completes purchases itself): `result.type` success (with `transaction` and optionally
     /// `expires_at`), user_cancelled, or pending (optionally with `transaction`).
-    init(hostResult result: Fields?, productId: String, now: Int) {
+    init(hostResult result: Fields?, productId: String, now: WideInt) {
         guard let result, case .string(let type)? = result.object["type"] else {
             self = .failed(WireError(.purchaseFailed, "the host's purchase answer has no result.type"))
             return
@@ -165,7 +165,7 @@ extension PurchaseOutcome {
 
 extension RestoreOutcome {
     /// The host's account of a restore: `result.product_ids` and/or `result.transactions`.
-    init(hostResult result: Fields?, now: Int) {
+    init(hostResult result: Fields?, now: WideInt) {
         var ids: [String] = []
         if case .array(let list)? = result?.object["product_ids"] {
             ids = list.compactMap { if case .string(let id) = $0 { return id } else { return nil } }

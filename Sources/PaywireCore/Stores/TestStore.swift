@@ -15,7 +15,7 @@ final class TestStore: StoreAdapter {
     private let fetchFailure: WireError?
     private var fetchFailuresLeft: Int
     /// `store.now`: a fixed clock for reproducible expiry dates.
-    let fixedNow: Int?
+    let fixedNow: WideInt?
     /// `store.signing_key`: the dev key transactions are signed with.
     private let signingKey: String
     /// When a transaction was made (without `store.now`), and its random id.
@@ -29,7 +29,7 @@ final class TestStore: StoreAdapter {
         let restoreScript: ScriptedOutcome
         let fetchFailure: WireError?
         let fetchFailures: Int
-        let fixedNow: Int?
+        let fixedNow: WideInt?
         let signingKey: String
         let entitlementsScript: ScriptedOutcome
     }
@@ -153,7 +153,7 @@ final class TestStore: StoreAdapter {
                                   path: fetch.path)
             fetchFailure = try ScriptedOutcome.load(scripted, failureCode: .productsLoadingFailed).error
         }
-        var fixedNow: Int?
+        var fixedNow: WideInt?
         if let now = try fields.optionalString("now") {
             guard let parsed = ISODate.parse(now) else {
                 throw WireError.wrongParam(fields.fieldPath("now"), "'\(now)' is not an ISO 8601 UTC time like 2024-01-15T10:30:00.000Z")
@@ -176,7 +176,7 @@ struct ScriptedOutcome: Sendable {
     /// For `failed`: the error the flow reports.
     let error: WireError?
     /// How long the store "takes", so tests can race a second purchase or a dismissal.
-    let delayMilliseconds: Int
+    let delayMilliseconds: WideInt
     /// For restores: the products the store says the user owns.
     let productIds: [String]
     /// Sign the transaction with a key the backend does not know (a forged receipt).
@@ -207,7 +207,7 @@ struct ScriptedOutcome: Sendable {
             }
         }
         var outcome = ScriptedOutcome(kind: kind, error: error,
-                                      delayMilliseconds: try fields.optionalInt("delay_ms", in: 0...600_000) ?? 0, productIds: ids)
+                                      delayMilliseconds: try fields.optionalWide("delay_ms", in: 0...600_000) ?? 0, productIds: ids)
         outcome.forgeVerification = try fields.optionalBool("forge_verification") ?? false
         return outcome
     }

@@ -8,7 +8,7 @@ extension DocumentVerifier {
     /// id and ETag, a certified signing key at `time` (when it arrived; a copy read back, when
     /// it was fetched). No answer kept (a copy cached before verification was asked, or edited
     /// out) is `missing`.
-    func judge(_ fetched: RemoteSource.Fetched, at time: Int) -> (fetched: RemoteSource.Fetched, failure: Failure?) {
+    func judge(_ fetched: RemoteSource.Fetched, at time: WideInt) -> (fetched: RemoteSource.Fetched, failure: Failure?) {
         var judged = fetched
         let failure = fetched.answer.map {
             check(fetched.signed, kind: fetched.key.kind.collection, id: fetched.key.id, revision: fetched.etag ?? "", document: $0,

@@ -60,7 +60,7 @@ final class DocumentVerifier {
     }
 
     /// Now, by this device's clock: when a signing key's expiry is judged for what arrives.
-    var now: Int { clock.nowMilliseconds() }
+    var now: WideInt { clock.nowMilliseconds() }
 
     /// The header naming the keys the app trusts: the server signs with one of them.
     var requestHeaders: [(name: String, value: String)] {
@@ -79,7 +79,7 @@ final class DocumentVerifier {
 
     /// Whether `signed` is a trusted key's signature of `document` as `kind`/`id` at `revision`,
     /// a certified signing key judged at `time`; nil when it holds.
-    func check(_ signed: SignedDocument?, kind: String, id: String, revision: String, document: [UInt8], at time: Int) -> Failure? {
+    func check(_ signed: SignedDocument?, kind: String, id: String, revision: String, document: [UInt8], at time: WideInt) -> Failure? {
         guard let signed else { return .missing }
         guard DocumentSignature.isSingleLine(id), DocumentSignature.isSingleLine(revision) else { return .malformed }
         let key: [UInt8]

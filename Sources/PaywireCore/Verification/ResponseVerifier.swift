@@ -41,7 +41,7 @@ final class ResponseVerifier {
     private let random: RandomSource
     private let clock: Clock
     /// The newest verified signing time, and the monotonic time it was heard at.
-    private var newest: (signedAt: Int, monotonic: Int)?
+    private var newest: (signedAt: WideInt, monotonic: WideInt)?
 
     init(config: VerificationConfig, signatures: SignatureVerifier, random: RandomSource, clock: Clock) {
         mode = config.mode
@@ -66,7 +66,7 @@ final class ResponseVerifier {
         guard let text = response.header(ResponseSignature.signatureHeader), let keyId = response.header(ResponseSignature.keyIdHeader),
               let time = response.header(ResponseSignature.signedAtHeader) else { return .failure(.missing) }
         let certificate = TrustedKeys.certificate(of: response)
-        guard let signature = Base64.decode(text), signature.count == 64, let signedAt = Int(time), signedAt >= 0,
+        guard let signature = Base64.decode(text), signature.count == 64, let signedAt = WideInt(time), signedAt >= 0,
               !certificate.malformed else {
             return .failure(.malformed)
         }
@@ -78,7 +78,7 @@ final class ResponseVerifier {
         if let failure = verify(answer, at: clock.nowMilliseconds()) { return .failure(failure) }
         if let about, answer.profile != nil, !answer.isAbout(about) { return .failure(.other_profile) }
         let now = clock.monotonicMilliseconds()
-        if let newest, signedAt + ResponseVerifier.tolerance < newest.signedAt + max(0, now - newest.monotonic) {
+        if let newest, signedAt.clampedAdding(ResponseVerifier.tolerance) < newest.signedAt.clampedAdding(max(0, now - newest.monotonic)) {
             return .failure(.too_old)
         }
         heard(signedAt)
@@ -91,13 +91,13 @@ final class ResponseVerifier {
 
     /// A verified signing time (an answer's, or one kept on disk): later answers may not be
     /// older than it.
-    func heard(_ signedAt: Int) {
+    func heard(_ signedAt: WideInt) {
         let now = clock.monotonicMilliseconds()
-        if let newest, newest.signedAt + max(0, now - newest.monotonic) >= signedAt { return }
+        if let newest, newest.signedAt.clampedAdding(max(0, now - newest.monotonic)) >= signedAt { return }
         newest = (signedAt, now)
     }
 
-    private func verify(_ answer: SignedAnswer, at time: Int) -> Failure? {
+    private func verify(_ answer: SignedAnswer, at time: WideInt) -> Failure? {
         switch keys.key(answer.keyId, certificate: answer.certificate, at: time) {
         case .failure(let refusal):
             return Failure(rawValue: refusal.rawValue) ?? .unknown_key

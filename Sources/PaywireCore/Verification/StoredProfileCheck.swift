@@ -21,7 +21,7 @@ enum StoredProfileCheck {
         /// The ids of what the signature does not cover (`access_levels.premium`, ...).
         var uncovered: [String] = []
         /// The newest verified signing time kept, if any.
-        var signedAt: Int?
+        var signedAt: WideInt?
     }
 
     /// `profile` as read back, judged in `mode`; `holds` checks a kept answer's signature.

@@ -20,7 +20,7 @@ struct TrustedKeys {
     let signatures: SignatureVerifier
 
     /// The key to check a signature made by `id` with, judged at `time` (ms since the epoch).
-    func key(_ id: String, certificate: SigningKeyCertificate?, at time: Int) -> Result<[UInt8], Refusal> {
+    func key(_ id: String, certificate: SigningKeyCertificate?, at time: WideInt) -> Result<[UInt8], Refusal> {
         // A root may sign itself (a fallback bundle signed at build time, where the root is kept).
         if let key = config.key(id) ?? config.root(id) { return .success(key) }
         guard let certificate, certificate.keyId == id else { return .failure(.unknown_key) }

@@ -62,7 +62,7 @@ struct OnboardingStateUpdate: Sendable {
             let day = try date.int("day", "day", min: 1)
             let month = try date.int("month", "month", min: 1)
             let year = try date.int("year", "year", min: 1)
-            guard month <= 12, year <= 9999, day <= ISODate.daysIn(month: month, year: year) else {
+            guard month <= 12, year <= 9999, day <= ISODate.daysIn(month: WideInt(month), year: WideInt(year)) else {
                 throw date.error("", "\(year)-\(month)-\(day) is not a calendar date")
             }
             value = .datePicker(day: day, month: month, year: year)

@@ -59,7 +59,7 @@ enum PaywallViewEvent: Sendable {
 
     /// The wire event for `view`; `profile` (judged at `now`) is written by the events that
     /// carry it.
-    func event(view: ViewInfo, profile: Profile, now: Int) -> Event {
+    func event(view: ViewInfo, profile: Profile, now: WideInt) -> Event {
         Event(name) { writer in
             writer.key("view")
             view.write(to: &writer)
@@ -67,7 +67,7 @@ enum PaywallViewEvent: Sendable {
         }
     }
 
-    private func writePayload(to writer: inout JSONWriter, profile: Profile, now: Int) {
+    private func writePayload(to writer: inout JSONWriter, profile: Profile, now: WideInt) {
         switch self {
         case .didAppear, .didDisappear, .didStartRestore:
             break

@@ -18,7 +18,7 @@ enum PaywallViewAction: Sendable {
     case settlePurchase(ViewProduct, PurchaseOutcome)
     /// The store restored: validate and grant; the outcome comes back as `restoreSettled`.
     case settleRestore(productIds: [String], transactions: [StoreTransaction])
-    case schedule(PaywallViewTimer, afterMilliseconds: Int)
+    case schedule(PaywallViewTimer, afterMilliseconds: WideInt)
     /// The view appeared: count a presentation of its placement, durably (caps are judged on it).
     case countPresentation
 }
@@ -38,7 +38,7 @@ enum PaywallViewQuestion: Sendable {
     /// Observer mode: the app completes the purchase and reports how it went.
     case observerPurchase(ViewProduct)
     /// Products failed to load: retry after the delay?
-    case productsRetry(WireError, retryDelayMilliseconds: Int)
+    case productsRetry(WireError, retryDelayMilliseconds: WideInt)
     case promoCode(String)
     case webPayment(ViewProduct)
 
@@ -265,7 +265,7 @@ struct PaywallViewMachine: Sendable {
         }
     }
 
-    mutating func hostAnswered(_ question: PaywallViewQuestion, _ outcome: HostOutcome, now: Int) -> [PaywallViewAction] {
+    mutating func hostAnswered(_ question: PaywallViewQuestion, _ outcome: HostOutcome, now: WideInt) -> [PaywallViewAction] {
         switch question {
         case .observerPurchase(let bought):
             guard let answer = outcome.answer else {

@@ -6,14 +6,15 @@ import PaywireWire
 /// and rounded in integers, and written back as text. Every operation checks for overflow and
 /// answers nil rather than a wrong amount (amounts past about 10^12 with many decimals).
 package struct DecimalAmount: Equatable, Sendable {
-    /// The amount in units of `10^-scale`.
-    package let units: Int
+    /// The amount in units of `10^-scale` (64 bits on every target: 10^12 minor units is a
+    /// price a currency with many digits reaches).
+    package let units: WideInt
     /// Decimals, 0...18; trailing zeros are dropped (`9.90` is 99 at scale 1).
     package let scale: Int
 
     package static let maxScale = 18
 
-    package init(units: Int, scale: Int) {
+    package init(units: WideInt, scale: Int) {
         var (units, scale) = (units, scale)
         while scale > 0 && units % 10 == 0 {
             units /= 10
@@ -26,7 +27,7 @@ package struct DecimalAmount: Equatable, Sendable {
     /// Reads a JSON number's text (`9.99`, `980`, `1.5e2`); nil for a negative amount, a text
     /// that is not a number, or one too large or too precise to hold exactly.
     package init?(_ text: String) {
-        var units = 0
+        var units: WideInt = 0
         var fractionDigits = 0
         var exponent = 0
         var exponentSign = 1
@@ -35,9 +36,9 @@ package struct DecimalAmount: Equatable, Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let digit = Int(byte - UInt8(ascii: "0"))
+                let digit = WideInt(byte - UInt8(ascii: "0"))
                 if part == 2 {
-                    exponent = exponent * 10 + digit
+                    exponent = exponent * 10 + Int(digit)
                     guard exponent <= 64 else { return nil }
                 } else {
                     guard let next = DecimalAmount.checked(units, times: 10, plus: digit) else { return nil }
@@ -68,7 +69,7 @@ package struct DecimalAmount: Equatable, Sendable {
     package init?(_ number: JSONNumber) { self.init(number.text) }
 
     /// The amount in units of `10^-digits`, rounded down (toward zero); nil on overflow.
-    package func units(atScale digits: Int) -> Int? {
+    package func units(atScale digits: Int) -> WideInt? {
         if digits >= scale {
             guard let factor = DecimalAmount.power(digits - scale) else { return nil }
             return DecimalAmount.multiply([units, factor])
@@ -87,10 +88,10 @@ package struct DecimalAmount: Equatable, Sendable {
 
     // MARK: - Checked integer arithmetic
 
-    /// 10^n, or nil past Int's range.
-    package static func power(_ exponent: Int) -> Int? {
+    /// 10^n, or nil past WideInt's range.
+    package static func power(_ exponent: Int) -> WideInt? {
         guard exponent >= 0 else { return nil }
-        var result = 1
+        var result: WideInt = 1
         for _ in 0..<exponent {
             guard let next = checked(result, times: 10, plus: 0) else { return nil }
             result = next
@@ -99,8 +100,8 @@ package struct DecimalAmount: Equatable, Sendable {
     }
 
     /// The product of `factors`, or nil on overflow.
-    package static func multiply(_ factors: [Int]) -> Int? {
-        var result = 1
+    package static func multiply(_ factors: [WideInt]) -> WideInt? {
+        var result: WideInt = 1
         for factor in factors {
             let (product, overflow) = result.multipliedReportingOverflow(by: factor)
             guard !overflow else { return nil }
@@ -109,7 +110,7 @@ package struct DecimalAmount: Equatable, Sendable {
         return result
     }
 
-    private static func checked(_ value: Int, times factor: Int, plus addend: Int) -> Int? {
+    private static func checked(_ value: WideInt, times factor: WideInt, plus addend: WideInt) -> WideInt? {
         let (product, overflow) = value.multipliedReportingOverflow(by: factor)
         guard !overflow else { return nil }
         let (sum, overflowed) = product.addingReportingOverflow(addend)

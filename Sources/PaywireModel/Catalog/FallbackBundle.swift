@@ -28,13 +28,13 @@ package final class FallbackBundle {
     /// The file's format version (1 for Paywire's format, 8 to 11 for the vendor's).
     package let formatVersion: Int
     /// The bundle's content version: when its data was produced, in ms since the epoch.
-    package let responseCreatedAt: Int
+    package let responseCreatedAt: WideInt
     /// Paywall placements.
     package let paywalls: PlacementSection<Variation>
     /// Onboarding placements.
     package let onboardings: PlacementSection<OnboardingVariation>
 
-    package init(format: FallbackFormat, formatVersion: Int, responseCreatedAt: Int,
+    package init(format: FallbackFormat, formatVersion: Int, responseCreatedAt: WideInt,
                  paywalls: PlacementSection<Variation>, onboardings: PlacementSection<OnboardingVariation>) {
         self.format = format
         self.formatVersion = formatVersion
@@ -185,7 +185,7 @@ package final class FallbackBundle {
         var sawFormatVersion = false
         var formatVersion: Int?
         var sawResponseCreatedAt = false
-        var responseCreatedAt: Int?
+        var responseCreatedAt: WideInt?
         var placements: [String: Range<Int>]?
         var onboardings: [String: Range<Int>]?
         var meta: JSONValue?
@@ -219,7 +219,7 @@ package final class FallbackBundle {
                 if case .number(let number) = try parser.parseValue() { top.formatVersion = number.intValue }
             case "response_created_at":
                 top.sawResponseCreatedAt = true
-                if case .number(let number) = try parser.parseValue() { top.responseCreatedAt = number.intValue }
+                if case .number(let number) = try parser.parseValue() { top.responseCreatedAt = number.wideValue }
             case "placements": top.placements = try index(&parser)
             case "onboardings": top.onboardings = try index(&parser)
             case "meta": top.meta = try parser.parseValue()

@@ -225,7 +225,7 @@ package enum PaywallBuilder {
     /// The product with the highest price per month (`PeriodPricing`), or nil without one
     /// that has a period.
     package static func dearestPerMonth(_ products: [StoreProduct]) -> StoreProduct? {
-        var dearest: (product: StoreProduct, monthly: (Int, Int))?
+        var dearest: (product: StoreProduct, monthly: (WideInt, WideInt))?
         for product in products {
             guard let period = product.period, let amount = DecimalAmount(product.price.amount),
                   let monthly = PeriodPricing.monthly(amount, every: period) else { continue }

@@ -1,3 +1,5 @@
+import PaywireWire
+
 /// Prices per period, exact: the one rule for "$59.99 a year is $4.99 a month" and for how much
 /// one plan saves against another, shared by text tags and the builder's save badges.
 ///
@@ -29,17 +31,17 @@ package enum PeriodPricing {
                               decimals: Int) -> DecimalAmount? {
         let (numerator, denominator) = length(of: period.unit, in: target)
         guard let scaleUp = DecimalAmount.power(decimals), let scaleDown = DecimalAmount.power(amount.scale),
-              let dividend = DecimalAmount.multiply([amount.units, denominator, scaleUp]),
-              let divisor = DecimalAmount.multiply([scaleDown, period.numberOfUnits, numerator]), divisor > 0 else { return nil }
+              let dividend = DecimalAmount.multiply([amount.units, WideInt(denominator), scaleUp]),
+              let divisor = DecimalAmount.multiply([scaleDown, WideInt(period.numberOfUnits), WideInt(numerator)]), divisor > 0 else { return nil }
         return DecimalAmount(units: dividend / divisor, scale: decimals)
     }
 
     /// The price per month as an exact fraction (numerator, denominator); nil on overflow.
-    package static func monthly(_ amount: DecimalAmount, every period: SubscriptionPeriod) -> (Int, Int)? {
+    package static func monthly(_ amount: DecimalAmount, every period: SubscriptionPeriod) -> (WideInt, WideInt)? {
         let (numerator, denominator) = length(of: period.unit, in: .month)
         guard let scaleDown = DecimalAmount.power(amount.scale),
-              let top = DecimalAmount.multiply([amount.units, denominator]),
-              let bottom = DecimalAmount.multiply([scaleDown, period.numberOfUnits, numerator]) else { return nil }
+              let top = DecimalAmount.multiply([amount.units, WideInt(denominator)]),
+              let bottom = DecimalAmount.multiply([scaleDown, WideInt(period.numberOfUnits), WideInt(numerator)]) else { return nil }
         return (top, bottom)
     }
 
@@ -54,11 +56,11 @@ package enum PeriodPricing {
               let theirs = DecimalAmount.multiply([referenceTop, bottom]) else { return nil }
         guard mine < theirs else { return 0 }
         guard let saved = DecimalAmount.multiply([theirs - mine, 100]) else { return nil }
-        return saved / theirs
+        return Int(saved / theirs)  // 0...100: mine >= 0, so saved <= 100 * theirs
     }
 
     /// Whether the first monthly fraction is less than the second; nil on overflow.
-    package static func isLess(_ left: (Int, Int), than right: (Int, Int)) -> Bool? {
+    package static func isLess(_ left: (WideInt, WideInt), than right: (WideInt, WideInt)) -> Bool? {
         guard let a = DecimalAmount.multiply([left.0, right.1]), let b = DecimalAmount.multiply([right.0, left.1]) else { return nil }
         return a < b
     }

@@ -65,7 +65,7 @@ package struct PresentationJudgement: Equatable, Sendable {
     package struct CapState: Equatable, Sendable {
         package let cap: PresentationRules.Cap
         package let presented: Int
-        package let nextAt: Int?
+        package let nextAt: WideInt?
     }
 
     package let decision: PresentationDecision
@@ -83,15 +83,15 @@ extension PresentationRules {
     /// `present`). `presentedAt` are the times the placement's paywall appeared to the profile;
     /// those in the last `per_seconds` count, and so does a time after `now` (a clock set back
     /// does not lift a cap).
-    package func judge(_ choice: PresentationChoice, activeAccessLevels: Set<String>, presentedAt: [Int], now: Int) -> PresentationJudgement {
+    package func judge(_ choice: PresentationChoice, activeAccessLevels: Set<String>, presentedAt: [WideInt], now: WideInt) -> PresentationJudgement {
         var capState: PresentationJudgement.CapState?
         if let cap {
-            let window = cap.perSeconds * 1000
-            let counted = presentedAt.filter { $0 > now - window }.sorted()
+            let window = WideInt(cap.perSeconds) * Milliseconds.second
+            let counted = presentedAt.filter { $0 > now.clampedSubtracting(window) }.sorted()
             let limit = max(cap.count, 1)
             let capped = counted.count >= limit
             capState = PresentationJudgement.CapState(cap: cap, presented: counted.count,
-                                                      nextAt: capped ? counted[counted.count - limit] + window : nil)
+                                                      nextAt: capped ? counted[counted.count - limit].clampedAdding(window) : nil)
         }
         if let excluded = excludeIfAccess.first(where: { activeAccessLevels.contains($0) }) {
             return PresentationJudgement(decision: .has_access, reason: "access_level_active", accessLevelId: excluded, capState: capState)

@@ -1,3 +1,5 @@
+import PaywireWire
+
 /// How a store writes amounts of one currency for its user, learned from one of its own price
 /// strings: the text before and after the number, the digits (`0`-`9`, `٠`-`٩`, ...), the
 /// decimal separator and the decimals shown, and the grouping separator with its group sizes.
@@ -66,10 +68,12 @@ package struct PriceFormat: Equatable, Sendable {
     private func reading(runs: [[Int]], groupSeparators: [String], fraction: [Int], decimal: String?,
                          as amount: DecimalAmount) -> PriceFormat? {
         guard Set(groupSeparators).count <= 1, decimal == nil || groupSeparators.first != decimal else { return nil }
-        var units = 0
+        var units: WideInt = 0
         for digit in runs.joined() + fraction {
             guard let next = DecimalAmount.multiply([units, 10]) else { return nil }
-            units = next + digit
+            let (sum, overflow) = next.addingReportingOverflow(WideInt(digit))
+            guard !overflow else { return nil }
+            units = sum
         }
         guard fraction.count <= DecimalAmount.maxScale, DecimalAmount(units: units, scale: fraction.count) == amount else { return nil }
         var format = self

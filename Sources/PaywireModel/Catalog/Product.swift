@@ -119,13 +119,13 @@ public struct StoreProduct: Equatable, Sendable {
 
     /// When access bought at `start` ends: start plus one period (months and years by the
     /// calendar, days and weeks exact); nil (for life) without a period.
-    public func expiry(from start: Int) -> Int? {
+    public func expiry(from start: WideInt) -> WideInt? {
         guard let period, productType.hasPeriod else { return nil }
         switch period.unit {
-        case .day: return start + period.numberOfUnits * Milliseconds.day
-        case .week: return start + period.numberOfUnits * 7 * Milliseconds.day
-        case .month: return ISODate.adding(months: period.numberOfUnits, to: start)
-        case .year: return ISODate.adding(months: 12 * period.numberOfUnits, to: start)
+        case .day: return start.clampedAdding(WideInt(period.numberOfUnits) * Milliseconds.day)
+        case .week: return start.clampedAdding(WideInt(period.numberOfUnits) * 7 * Milliseconds.day)
+        case .month: return ISODate.adding(months: WideInt(period.numberOfUnits), to: start)
+        case .year: return ISODate.adding(months: 12 * WideInt(period.numberOfUnits), to: start)
         }
     }
 

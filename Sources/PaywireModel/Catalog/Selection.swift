@@ -20,7 +20,7 @@ package struct Selection<V: WeightedVariation>: Sendable {
     package let audience: Audience<V>
     package let variation: V
     package let remoteConfig: RemoteConfig?
-    package let responseCreatedAt: Int
+    package let responseCreatedAt: WideInt
     package let requestLocale: String
     /// A cross-placement group this choice assigns the profile to (to be kept by the caller).
     package let newCrossPlacementAssignment: (testId: String, group: String)?
@@ -30,7 +30,7 @@ package struct Selection<V: WeightedVariation>: Sendable {
     /// Chooses for a profile, as `choice` says: by the audience rules, in the default audience
     /// (rules skipped), or the variation showing one paywall or forced (rules and bucketing
     /// skipped). Nil when no audience's rule matches the profile.
-    package init?(placement: Placement<V>, profileId: String, locale: String?, responseCreatedAt: Int, context: AudienceContext,
+    package init?(placement: Placement<V>, profileId: String, locale: String?, responseCreatedAt: WideInt, context: AudienceContext,
          choice: PaywallChoice = .byAudience, crossPlacementAssignments: [String: String] = [:]) throws(WireError) {
         let (audience, variation, assignment): (Audience<V>, V, (testId: String, group: String)?)
         switch choice {

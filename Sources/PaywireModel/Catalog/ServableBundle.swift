@@ -12,7 +12,7 @@ public struct ServableBundle: Sendable {
         public let etag: String
     }
 
-    public let responseCreatedAt: Int
+    public let responseCreatedAt: WideInt
     /// `placements` responses by placement id.
     public let placements: [String: Response]
     /// `onboardings` responses by placement id.
@@ -37,7 +37,7 @@ public struct ServableBundle: Sendable {
     /// The strong ETag the server gives a body: its quoted MD5.
     public static func etag(of body: [UInt8]) -> String { "\"" + Hex.encode(MD5.digest(body)) + "\"" }
 
-    private static func responses<V>(_ section: PlacementSection<V>, bytes: [UInt8], createdAt: Int) throws(WireError) -> [String: Response] {
+    private static func responses<V>(_ section: PlacementSection<V>, bytes: [UInt8], createdAt: WideInt) throws(WireError) -> [String: Response] {
         var responses: [String: Response] = [:]
         for id in section.ids {
             guard try section.placement(id) != nil, let range = section.range(of: id) else { continue }

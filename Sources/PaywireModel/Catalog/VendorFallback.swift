@@ -67,7 +67,7 @@ package enum VendorFallback {
         guard formatVersions.contains(version) else {
             throw FallbackBundle.wrongVersion(.adapty, found: version, supported: formatVersions)
         }
-        guard case .number(let createdNumber)? = fields.optional("response_created_at"), let createdAt = createdNumber.intValue, createdAt >= 0 else {
+        guard case .number(let createdNumber)? = fields.optional("response_created_at"), let createdAt = createdNumber.wideValue, createdAt >= 0 else {
             throw invalid("the dashboard's fallback file needs meta.response_created_at, ms since the epoch", field: "meta.response_created_at")
         }
         guard var data else {

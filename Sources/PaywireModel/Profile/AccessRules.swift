@@ -8,11 +8,11 @@ package struct PurchaseFacts: Equatable, Sendable {
     package let productType: ProductType
     /// Nil: the product names none, so it grants none.
     package let accessLevelId: String?
-    package let purchasedAt: Int
+    package let purchasedAt: WideInt
     /// The store's own expiry, when it gives one.
-    package var storeExpiresAt: Int?
+    package var storeExpiresAt: WideInt?
     /// One period (or the bought duration) after the purchase, when the product has one.
-    package var periodEnd: Int?
+    package var periodEnd: WideInt?
     package var transactionId: String?
     package var originalTransactionId: String?
     package var store: String?
@@ -22,7 +22,7 @@ package struct PurchaseFacts: Equatable, Sendable {
     /// the host's transaction, then by the store's description; a type nobody named is inferred
     /// from the period (or the store's expiry when the product is not described).
     package static func resolve(productId: String, named: ProductReference?, transaction: StoreTransaction?, product: StoreProduct?,
-                        purchasedAt: Int, storeExpiresAt: Int?) -> PurchaseFacts {
+                        purchasedAt: WideInt, storeExpiresAt: WideInt?) -> PurchaseFacts {
         let type = named?.productType ?? transaction?.productType ?? product?.productType
             ?? ProductType.inferred(hasPeriod: storeExpiresAt != nil, autoRenews: true)
         var facts = PurchaseFacts(productId: productId, productType: type,
@@ -94,7 +94,7 @@ package enum AccessRules {
         return decision
     }
 
-    private static func baseGrant(_ facts: PurchaseFacts, expiresAt: Int?) -> Profile.Grant {
+    private static func baseGrant(_ facts: PurchaseFacts, expiresAt: WideInt?) -> Profile.Grant {
         var grant = Profile.Grant(vendorProductId: facts.productId, activatedAt: facts.purchasedAt, expiresAt: expiresAt)
         grant.transactionId = facts.transactionId
         grant.originalTransactionId = facts.originalTransactionId

@@ -111,7 +111,7 @@ package struct GrantJSON {
     package let fields: JSONObject
     package let path: String
 
-    package static func date(_ milliseconds: Int?) -> JSONValue { milliseconds.map { .string(ISODate.format(milliseconds: $0)) } ?? .null }
+    package static func date(_ milliseconds: WideInt?) -> JSONValue { milliseconds.map { .string(ISODate.format(milliseconds: $0)) } ?? .null }
     package static func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
 
     package func wrong(_ key: String, _ message: String) -> WireError {
@@ -119,14 +119,14 @@ package struct GrantJSON {
     }
 
     /// An ISO 8601 time, or ms since the epoch (stored profiles of earlier versions); null is nil.
-    package func date(_ key: String) throws(WireError) -> Int? {
+    package func date(_ key: String) throws(WireError) -> WideInt? {
         switch fields[key] {
         case nil, .null?: return nil
         case .string(let text)?:
             guard let parsed = ISODate.parse(text) else { throw wrong(key, "is not an ISO 8601 UTC time") }
             return parsed
         case .number(let number)?:
-            guard let value = number.intValue else { throw wrong(key, "is not a time") }
+            guard let value = number.wideValue else { throw wrong(key, "is not a time") }
             return value
         default: throw wrong(key, "expected an ISO 8601 time or null")
         }

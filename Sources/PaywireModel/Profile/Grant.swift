@@ -28,9 +28,9 @@ extension Profile {
         /// The store product that granted it.
         public let vendorProductId: String
         /// When the purchase gave access.
-        public let activatedAt: Int
+        public let activatedAt: WideInt
         /// Nil: for life.
-        public var expiresAt: Int?
+        public var expiresAt: WideInt?
         /// Confirmed by the backend. A grant made on the device's word (a purchase the backend
         /// has not answered yet, or no backend at all) is not.
         public var verified = false
@@ -52,25 +52,25 @@ extension Profile {
         /// A non-consumable's access: never expires.
         public var isLifetime = false
         /// A start in the future (a deferred or upgraded plan).
-        public var startsAt: Int?
+        public var startsAt: WideInt?
         /// The last renewal; nil before the first.
-        public var renewedAt: Int?
+        public var renewedAt: WideInt?
         /// The store will renew it at `expiresAt`.
         public var willRenew = false
         /// The store retries a failed renewal; access lasts until `gracePeriodExpiresAt`.
         public var isInGracePeriod = false
         /// The grace period's end, while `isInGracePeriod`.
-        public var gracePeriodExpiresAt: Int?
+        public var gracePeriodExpiresAt: WideInt?
         /// When the store first failed to bill the renewal; nil once billing recovered.
-        public var billingIssueDetectedAt: Int?
+        public var billingIssueDetectedAt: WideInt?
         /// When the user turned renewal off; nil while it is on.
-        public var unsubscribedAt: Int?
+        public var unsubscribedAt: WideInt?
         /// Why it will not renew; nil while it will.
         public var cancellationReason: CancellationReason?
         /// Refunded: access ended at `refundedAt`.
         public var isRefund = false
         /// When the refund took effect.
-        public var refundedAt: Int?
+        public var refundedAt: WideInt?
         /// The store's introductory offer the current period was bought with, by its payment
         /// mode; nil once a full-price period began (or none was used).
         package var activeIntroductoryOfferType: IntroOffer.PaymentMode?
@@ -92,7 +92,7 @@ extension Profile {
 
         /// A grant of `vendorProductId` from `activatedAt` until `expiresAt` (nil: for life),
         /// every lifecycle member at its default.
-        public init(vendorProductId: String, activatedAt: Int, expiresAt: Int?) {
+        public init(vendorProductId: String, activatedAt: WideInt, expiresAt: WideInt?) {
             self.vendorProductId = vendorProductId
             self.activatedAt = activatedAt
             self.expiresAt = expiresAt
@@ -105,10 +105,10 @@ extension Profile {
         }
 
         /// Whether it gives access at `now` (`GrantStanding.isActive`).
-        public func isActive(now: Int) -> Bool { standing.isActive(now: now) }
+        public func isActive(now: WideInt) -> Bool { standing.isActive(now: now) }
 
         /// The first time after `now` at which `isActive` may change; nil when it never will.
-        package func nextChange(after now: Int) -> Int? { standing.nextChange(after: now) }
+        package func nextChange(after now: WideInt) -> WideInt? { standing.nextChange(after: now) }
 
         /// Whether `self` should replace `other` under one id (`GrantStanding.outranks`).
         public func outranks(_ other: Grant) -> Bool { standing.outranks(other.standing) }
@@ -122,7 +122,7 @@ extension Profile {
         /// The store product bought.
         public let vendorProductId: String
         /// When it was bought (ms since the epoch).
-        public let purchasedAt: Int
+        public let purchasedAt: WideInt
         /// Used up (coins, lives) rather than kept.
         public let isConsumable: Bool
         /// Refunded.
@@ -135,7 +135,7 @@ extension Profile {
         public var verified = false
 
         /// A purchase of `vendorProductId`, every other member at its default.
-        public init(purchaseId: String, vendorProductId: String, purchasedAt: Int, isConsumable: Bool) {
+        public init(purchaseId: String, vendorProductId: String, purchasedAt: WideInt, isConsumable: Bool) {
             self.purchaseId = purchaseId
             self.vendorProductId = vendorProductId
             self.purchasedAt = purchasedAt

@@ -5,16 +5,16 @@ import PaywireWire
 /// by, so they cannot disagree. Times are ms since the epoch.
 public struct GrantStanding: Equatable, Sendable {
     /// A start in the future (a deferred or upgraded plan).
-    public var startsAt: Int?
+    public var startsAt: WideInt?
     /// Nil: for life.
-    public var expiresAt: Int?
+    public var expiresAt: WideInt?
     public var isRefund: Bool
     /// The store retries a failed renewal; access lasts until `gracePeriodExpiresAt`.
     public var isInGracePeriod: Bool
-    public var gracePeriodExpiresAt: Int?
+    public var gracePeriodExpiresAt: WideInt?
 
-    public init(startsAt: Int? = nil, expiresAt: Int?, isRefund: Bool = false, isInGracePeriod: Bool = false,
-                gracePeriodExpiresAt: Int? = nil) {
+    public init(startsAt: WideInt? = nil, expiresAt: WideInt?, isRefund: Bool = false, isInGracePeriod: Bool = false,
+                gracePeriodExpiresAt: WideInt? = nil) {
         self.startsAt = startsAt
         self.expiresAt = expiresAt
         self.isRefund = isRefund
@@ -24,14 +24,14 @@ public struct GrantStanding: Equatable, Sendable {
 
     /// When access ends at the latest: the grace period's end while the store retries a
     /// renewal (when later than the expiry), else the expiry; nil for life.
-    public var accessEnds: Int? {
+    public var accessEnds: WideInt? {
         guard let expiresAt else { return nil }
         guard isInGracePeriod, let grace = gracePeriodExpiresAt else { return expiresAt }
         return max(expiresAt, grace)
     }
 
     /// Whether it gives access at `now`: not refunded, started, and before its access ends.
-    public func isActive(now: Int) -> Bool {
+    public func isActive(now: WideInt) -> Bool {
         if isRefund { return false }
         if let startsAt, startsAt > now { return false }
         guard let ends = accessEnds else { return true }
@@ -39,7 +39,7 @@ public struct GrantStanding: Equatable, Sendable {
     }
 
     /// The first time after `now` at which `isActive` may change; nil when it never will.
-    public func nextChange(after now: Int) -> Int? {
+    public func nextChange(after now: WideInt) -> WideInt? {
         guard !isRefund else { return nil }
         return [startsAt, expiresAt, isInGracePeriod ? gracePeriodExpiresAt : nil].compactMap { $0 }.filter { $0 > now }.min()
     }

@@ -28,7 +28,7 @@ package enum OfflineAccessRules {
     /// Whether the backend's silence still lets `grant` give access at `now`: a backend grant
     /// while `now` is before `trustedUntil` (nil: no bound); any other grant always (its own
     /// times decide).
-    package static func trusts(_ grant: Profile.Grant, until trustedUntil: Int?, now: Int) -> Bool {
+    package static func trusts(_ grant: Profile.Grant, until trustedUntil: WideInt?, now: WideInt) -> Bool {
         guard grant.source == .backend, let trustedUntil else { return true }
         return now < trustedUntil
     }
@@ -74,7 +74,7 @@ package enum OfflineAccessRules {
     /// access level or a subscription only where none stands or the one there gives no access
     /// at `now` (expired, refunded, or the backend's past its trust): it never stands in for a
     /// grant that gives access.
-    package static func replace(in profile: Profile, with decisions: [AccessDecision], now: Int) -> Profile {
+    package static func replace(in profile: Profile, with decisions: [AccessDecision], now: WideInt) -> Profile {
         var next = removed(from: profile)
         for decision in decisions {
             if let (id, grant) = decision.accessLevel { take(grant, as: id, in: &next.accessLevels, profile: next, now: now) }
@@ -92,7 +92,7 @@ package enum OfflineAccessRules {
     }
 
     private static func take(_ grant: Profile.Grant, as id: String, in list: inout [(id: String, grant: Profile.Grant)],
-                             profile: Profile, now: Int) {
+                             profile: Profile, now: WideInt) {
         guard let index = list.firstIndex(where: { $0.id == id }) else {
             list.append((id, grant))
             return

@@ -71,13 +71,13 @@ extension Profile {
         profile.accessLevels = grants("access_levels")
         profile.subscriptions = grants("subscriptions")
         profile.nonSubscriptions = purchases()
-        if case .number(let time)? = object["timestamp"] { profile.timestamp = time.intValue ?? 0 }
+        if case .number(let time)? = object["timestamp"] { profile.timestamp = time.wideValue ?? 0 }
         if case .bool(true)? = object["is_test_user"] { profile.isTestUser = true }
-        if case .number(let time)? = object["last_backend_time"] { profile.lastBackendTime = time.intValue ?? 0 }
+        if case .number(let time)? = object["last_backend_time"] { profile.lastBackendTime = time.wideValue ?? 0 }
         // A record from before offline access was bounded: the backend's last time it kept is
         // the best word on when the backend last answered.
         if case .number(let time)? = object["backend_answered_at"] {
-            profile.backendAnsweredAt = time.intValue ?? 0
+            profile.backendAnsweredAt = time.wideValue ?? 0
         } else {
             profile.backendAnsweredAt = profile.lastBackendTime
         }

@@ -35,19 +35,19 @@ public struct Profile: Equatable, Sendable {
     /// Cross-placement test id -> the variation group this profile was assigned.
     package var crossPlacementAssignments: [String: String] = [:]
     /// When it last changed (ms); not part of equality.
-    package var timestamp = 0
+    package var timestamp: WideInt = 0
     /// The backend counts this profile's purchases as tests (sandbox).
     package var isTestUser = false
     /// The backend's time at its last answer (ms; 0: never): access is never judged earlier.
     /// Not part of equality.
-    package var lastBackendTime = 0
+    package var lastBackendTime: WideInt = 0
     /// The access time of the backend's last answer about this profile (ms; 0: never): its
     /// grants give access for `offlineAccessMaxAge` after it. Kept; not part of equality.
-    package var backendAnsweredAt = 0
+    package var backendAnsweredAt: WideInt = 0
     /// How long the backend's grants give access without its answer (the config's
     /// `offline_access_max_age_ms`); nil: no bound. Not kept (the config says it each run), not
     /// part of equality.
-    package var offlineAccessMaxAge: Int?
+    package var offlineAccessMaxAge: WideInt?
     /// How the backend's last answer about the profile was judged (`response_verification`).
     package var verification = Verification.not_requested
     /// The last verified answer that carried this profile's access, and a later verified 304
@@ -102,7 +102,7 @@ public struct Profile: Equatable, Sendable {
 
     /// The first time after `now` at which any access level may start or stop being active:
     /// a grant's own time, or the end of the backend's grants' trust (`OfflineAccessRules`).
-    package func nextAccessChange(after now: Int) -> Int? {
+    package func nextAccessChange(after now: WideInt) -> WideInt? {
         let grants = accessLevels + subscriptions
         var times = grants.compactMap { $0.grant.nextChange(after: now) }
         if let until = backendTrustedUntil, until > now, grants.contains(where: { $0.grant.source == .backend }) { times.append(until) }
@@ -110,16 +110,16 @@ public struct Profile: Equatable, Sendable {
     }
 
     /// Until when the backend's grants give access without its answer; nil: no bound.
-    package var backendTrustedUntil: Int? { offlineAccessMaxAge.map { backendAnsweredAt + $0 } }
+    package var backendTrustedUntil: WideInt? { offlineAccessMaxAge.map { backendAnsweredAt.clampedAdding($0) } }
 
     /// Whether `grant` gives access at `now`: active by its own times, and, for the backend's,
     /// trusted still (`OfflineAccessRules.trusts`). What `is_active` says.
-    package func givesAccess(_ grant: Grant, now: Int) -> Bool {
+    package func givesAccess(_ grant: Grant, now: WideInt) -> Bool {
         grant.isActive(now: now) && OfflineAccessRules.trusts(grant, until: backendTrustedUntil, now: now)
     }
 
     /// The wire form (`#/$defs/profile`); `is_active` is judged at `now`.
-    package func write(to writer: inout JSONWriter, now: Int) {
+    package func write(to writer: inout JSONWriter, now: WideInt) {
         writer.object { writer in
             writer.member("profile_id", profileId)
             // Absent rather than null: a host's model has no value to show.
@@ -160,11 +160,11 @@ public struct Profile: Equatable, Sendable {
     }
 
     /// Whether an access level is active at `now`.
-    package func activeAccessLevels(now: Int) -> Set<String> {
+    package func activeAccessLevels(now: WideInt) -> Set<String> {
         Set(accessLevels.filter { givesAccess($0.grant, now: now) }.map { $0.id })
     }
 
-    private func writeGrant(_ grant: Grant, id: String?, now: Int, to writer: inout JSONWriter) {
+    private func writeGrant(_ grant: Grant, id: String?, now: WideInt, to writer: inout JSONWriter) {
         writer.object { writer in
             if let id { writer.member("id", id) }
             writer.member("is_active", givesAccess(grant, now: now))

@@ -6,7 +6,7 @@ import PaywireWire
 package enum ProfileUpdate {
     package static let members: Set<String> = Set(StandardAttributeRules.keys + ["custom_attributes", "analytics_disabled", "consumption_data_consent"])
 
-    package static func apply(_ params: Fields, to profile: inout Profile, now: Int) throws(WireError) {
+    package static func apply(_ params: Fields, to profile: inout Profile, now: WideInt) throws(WireError) {
         guard !params.object.members.isEmpty else {
             throw WireError(.wrongParam, "update_profile needs at least one of: custom_attributes, analytics_disabled, consumption_data_consent, "
                             + StandardAttributeRules.keys.joined(separator: ", "))

@@ -12,11 +12,11 @@ package enum StandardAttributeRules {
     /// RFC 5321's limit on a forward path.
     package static let maxEmailBytes = 254
     /// The oldest birthday taken: older ones are typos, not people.
-    package static let firstBirthdayYear = 1900
+    package static let firstBirthdayYear: WideInt = 1900
 
     /// Applies the standard members of `params` to `standard` (wire key -> value), refusing the
     /// whole update when one breaks a rule. `now` (ms) bounds a birthday: none in the future.
-    package static func apply(_ params: Fields, to standard: inout [String: String], now: Int) throws(WireError) {
+    package static func apply(_ params: Fields, to standard: inout [String: String], now: WideInt) throws(WireError) {
         var next = standard
         for key in keys {
             guard let value = params.object[key] else { continue }
@@ -33,7 +33,7 @@ package enum StandardAttributeRules {
     }
 
     /// Why `text` is not a valid value of `key`, or nil when it is.
-    package static func problem(_ key: String, _ text: String, now: Int) -> String? {
+    package static func problem(_ key: String, _ text: String, now: WideInt) -> String? {
         switch key {
         case "email": return isValidEmail(text) ? nil : "expected an email address (local@domain, no spaces, at most 254 bytes)"
         case "phone_number": return isValidPhone(text) ? nil : "expected a phone number: an optional '+' and 4 to 15 digits, which spaces, '-', '.', '(' or ')' may separate"
@@ -75,14 +75,14 @@ package enum StandardAttributeRules {
     }
 
     /// `YYYY-MM-DD`, a date the calendar has, from 1900-01-01 to the UTC day of `now`.
-    package static func isValidBirthday(_ text: String, now: Int) -> Bool {
+    package static func isValidBirthday(_ text: String, now: WideInt) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
+        func number(_ range: Range<Int>) -> WideInt? {
+            var value: WideInt = 0
             for index in range {
                 guard bytes[index] >= 48, bytes[index] <= 57 else { return nil }
-                value = value * 10 + Int(bytes[index] - 48)
+                value = value * 10 + WideInt(bytes[index] - 48)
             }
             return value
         }
@@ -92,7 +92,7 @@ package enum StandardAttributeRules {
         }
         // Days since the epoch, floored: a clock before 1970 still compares correctly.
         let span = Milliseconds.day
-        let today = now >= 0 ? now / span : -((-now + span - 1) / span)
+        let today = now / span - (now % span < 0 ? 1 : 0)
         return ISODate.days(year: year, month: month, day: day) <= today
     }
 }

@@ -7,7 +7,7 @@ package struct StoreTransaction: Equatable, Sendable {
     package let originalTransactionId: String
     package let vendorProductId: String
     /// When it was bought (ms).
-    package let purchasedAt: Int
+    package let purchasedAt: WideInt
     package let environment: StoreEnvironment
     /// Which store: `test`, or what the host names (`app_store`, `play_store`, ...).
     package let store: StoreName
@@ -16,7 +16,7 @@ package struct StoreTransaction: Equatable, Sendable {
     /// untouched: the backend takes every fact of the purchase from it. Nil for other stores.
     package var signedTransaction: String?
     /// The store's own expiry, when it gives one.
-    package let expiresAt: Int?
+    package let expiresAt: WideInt?
     /// What the host says the product is, when it says (`report_transaction`, `store.purchase`).
     package var productType: ProductType?
     /// The access level the host names, for a product neither the paywall nor the store names one for.
@@ -44,7 +44,7 @@ package struct StoreTransaction: Equatable, Sendable {
     /// signed_transaction?, expires_at?, product_type?, access_level_id?}`. `productId` fills a missing `vendor_product_id`; `now` a missing purchase time.
     /// What the backend would refuse of it (`TransactionClaim.validate`) is refused here, naming
     /// the host's member: a purchase is never kept in a shape the backend cannot keep.
-    package init(_ fields: Fields, productId: String?, now: Int) throws(WireError) {
+    package init(_ fields: Fields, productId: String?, now: WideInt) throws(WireError) {
         transactionId = try fields.identifier("transaction_id")
         originalTransactionId = try fields.optionalString("original_transaction_id").flatMap { $0.isEmpty ? nil : $0 } ?? transactionId
         guard let product = try fields.optionalString("vendor_product_id") ?? productId, !product.isEmpty else {
@@ -63,8 +63,8 @@ package struct StoreTransaction: Equatable, Sendable {
         try claim.validate(at: fields.path.isEmpty ? "" : fields.path + ".")
     }
 
-    package init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int,
-         environment: StoreEnvironment, store: StoreName, verification: String, expiresAt: Int?) {
+    package init(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: WideInt,
+         environment: StoreEnvironment, store: StoreName, verification: String, expiresAt: WideInt?) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId
@@ -83,7 +83,7 @@ package struct StoreTransaction: Equatable, Sendable {
         }
     }
 
-    private static func date(_ fields: Fields, _ key: String) throws(WireError) -> Int? {
+    private static func date(_ fields: Fields, _ key: String) throws(WireError) -> WideInt? {
         guard let text = try fields.optionalString(key) else { return nil }
         guard let parsed = ISODate.parse(text) else {
             throw WireError.wrongParam(fields.fieldPath(key), "'\(text)' is not an ISO 8601 UTC time like 2024-01-15T10:30:00.000Z")
@@ -101,7 +101,7 @@ public enum TestSignature {
     public static let defaultKey = "paywire-dev-signing-key"
     static let prefix = "testsig1:"
 
-    public static func sign(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: Int,
+    public static func sign(transactionId: String, originalTransactionId: String, vendorProductId: String, purchasedAt: WideInt,
                      key: String) -> String {
         let payload = "\(transactionId)\n\(originalTransactionId)\n\(vendorProductId)\n\(purchasedAt)"
         return prefix + Hex.encode(hmac(key: Array(key.utf8), message: Array(payload.utf8)))

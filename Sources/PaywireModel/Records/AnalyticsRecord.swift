@@ -31,12 +31,12 @@ public struct AnalyticsRecord: Sendable {
         public let profileId: String
         public let customerUserId: String?
         /// When it was made (ms since the epoch).
-        public let createdAt: Int
+        public let createdAt: WideInt
         /// Its place in the device's queue (from 1).
-        public let seq: Int
+        public let seq: WideInt
         public let name: String
 
-        public init(eventId: String, profileId: String, customerUserId: String?, createdAt: Int, seq: Int, name: String) {
+        public init(eventId: String, profileId: String, customerUserId: String?, createdAt: WideInt, seq: WideInt, name: String) {
             self.eventId = eventId
             self.profileId = profileId
             self.customerUserId = customerUserId
@@ -115,8 +115,8 @@ public struct AnalyticsRecord: Sendable {
         let fields = Fields(object)
         try RecordRules.refuseNulls(fields, ["customer_user_id"])
         let header = Header(eventId: try fields.string("event_id"), profileId: try fields.string("profile_id"),
-                            customerUserId: try fields.optionalString("customer_user_id"), createdAt: try fields.int("created_at"),
-                            seq: try fields.int("seq"), name: try fields.string("name"))
+                            customerUserId: try fields.optionalString("customer_user_id"), createdAt: try fields.wide("created_at"),
+                            seq: try fields.wide("seq"), name: try fields.string("name"))
         try header.validate()
         let installId = try RecordRules.text(fields, "install_id")
         let sessionId = try RecordRules.text(fields, "session_id")

@@ -23,7 +23,7 @@ public enum EventBatch {
     }
 
     /// `{"records":[...],"dropped_count":n}` of records already encoded.
-    public static func encode(_ bodies: [[UInt8]], droppedCount: Int) -> [UInt8] {
+    public static func encode(_ bodies: [[UInt8]], droppedCount: WideInt) -> [UInt8] {
         var body: [UInt8] = Array(#"{"records":["#.utf8)
         body.reserveCapacity(bodies.reduce(64) { $0 + $1.count + 1 })
         for (index, record) in bodies.enumerated() {
@@ -37,21 +37,21 @@ public enum EventBatch {
     }
 
     /// Reads a batch; every record is checked as the device checked it before keeping it.
-    public static func decode(_ bytes: [UInt8]) -> Result<(items: [Item], dropped: Int), Problem> {
+    public static func decode(_ bytes: [UInt8]) -> Result<(items: [Item], dropped: WideInt), Problem> {
         decode(parsed: try? JSONParser.parse(bytes))
     }
 
     /// Reads a batch already parsed (nil: it was no JSON).
-    public static func decode(parsed: JSONValue?) -> Result<(items: [Item], dropped: Int), Problem> {
+    public static func decode(parsed: JSONValue?) -> Result<(items: [Item], dropped: WideInt), Problem> {
         guard case .object(let batch)? = parsed else {
             return .failure(.request("the body must be a JSON object {\"records\": [...]}"))
         }
         guard case .array(let values)? = batch["records"], (1...maxRecords).contains(values.count) else {
             return .failure(.request("records must be an array of 1...\(maxRecords) records"))
         }
-        var dropped = 0
+        var dropped: WideInt = 0
         if let count = batch["dropped_count"] {
-            guard case .number(let number) = count, let value = number.intValue, (0...RecordRules.maxSafeInteger).contains(value) else {
+            guard case .number(let number) = count, let value = number.wideValue, (0...RecordRules.maxSafeInteger).contains(value) else {
                 return .failure(.request("dropped_count must be a whole number >= 0"))
             }
             dropped = value

@@ -82,7 +82,7 @@ public struct Exposure: Equatable, Sendable {
         if let placementAudienceVersionId {
             try RecordRules.check(placementAudienceVersionId, "params.placement_audience_version_id", allowEmpty: true)
         }
-        if let revision { try RecordRules.checkCount(revision, "params.revision") }
+        if let revision { try RecordRules.checkCount(WideInt(revision), "params.revision") }
     }
 
     /// The record's params; members unknown are left out, not sent as null.

@@ -62,11 +62,11 @@ public struct OfferSignature: Equatable, Sendable {
     public let keyId: String
     public let nonce: String
     /// When it was signed (ms since the epoch): the store refuses an old one.
-    public let timestamp: Int
+    public let timestamp: WideInt
     /// Base64 of the DER ECDSA signature.
     public let signature: String
 
-    public init(keyId: String, nonce: String, timestamp: Int, signature: String) {
+    public init(keyId: String, nonce: String, timestamp: WideInt, signature: String) {
         self.keyId = keyId
         self.nonce = nonce
         self.timestamp = timestamp
@@ -90,7 +90,7 @@ public struct OfferSignature: Equatable, Sendable {
     public static func decode(_ bytes: [UInt8]) -> OfferSignature? {
         guard case .object(let root)? = try? JSONParser.parse(bytes), case .string(let keyId)? = root["key_id"], !keyId.isEmpty,
               case .string(let nonce)? = root["nonce"], !nonce.isEmpty,
-              case .number(let time)? = root["timestamp"], let timestamp = time.intValue,
+              case .number(let time)? = root["timestamp"], let timestamp = time.wideValue,
               case .string(let signature)? = root["signature"], !signature.isEmpty else { return nil }
         return OfferSignature(keyId: keyId, nonce: nonce, timestamp: timestamp, signature: signature)
     }

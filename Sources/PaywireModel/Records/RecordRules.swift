@@ -6,7 +6,7 @@ import PaywireWire
 /// A broken rule is a `wrong_param` naming the member's path in the record.
 public enum RecordRules {
     /// 2^53 - 1: the largest integer every JSON reader holds exactly.
-    public static let maxSafeInteger = 9_007_199_254_740_991
+    public static let maxSafeInteger: WideInt = 9_007_199_254_740_991
     /// The longest identifier a record carries (profile, transaction, product ids), in
     /// characters: Unicode scalars, what the spec's `maxLength` counts, so that the spec, the
     /// device and the server draw one line.
@@ -45,14 +45,14 @@ public enum RecordRules {
     }
 
     /// A whole number of milliseconds since the epoch (or a count) from 0 to 2^53 - 1.
-    public static func checkCount(_ value: Int, _ path: @autoclosure () -> String, from lowest: Int = 0) throws(WireError) {
+    public static func checkCount(_ value: WideInt, _ path: @autoclosure () -> String, from lowest: WideInt = 0) throws(WireError) {
         guard (lowest...maxSafeInteger).contains(value) else {
             throw WireError.wrongParam(path(), "must be a whole number from \(lowest) to \(maxSafeInteger)")
         }
     }
 
-    static func count(_ fields: Fields, _ key: String, from lowest: Int = 0) throws(WireError) -> Int {
-        let value = try fields.int(key)
+    static func count(_ fields: Fields, _ key: String, from lowest: WideInt = 0) throws(WireError) -> WideInt {
+        let value = try fields.wide(key)
         try checkCount(value, fields.fieldPath(key), from: lowest)
         return value
     }

@@ -15,7 +15,7 @@ public struct TransactionClaim: Equatable, Sendable {
     /// without one, with `--trust-host-stores`).
     public let verification: String
     /// When it was bought (ms since the epoch).
-    public let purchasedAt: Int
+    public let purchasedAt: WideInt
     public let environment: StoreEnvironment
     public let store: StoreName
     /// An App Store transaction's JWS (StoreKit 2's jwsRepresentation): the backend takes
@@ -23,7 +23,7 @@ public struct TransactionClaim: Equatable, Sendable {
     public let signedTransaction: String?
 
     public init(transactionId: String, originalTransactionId: String, vendorProductId: String, verification: String,
-                purchasedAt: Int, environment: StoreEnvironment, store: StoreName, signedTransaction: String?) {
+                purchasedAt: WideInt, environment: StoreEnvironment, store: StoreName, signedTransaction: String?) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.vendorProductId = vendorProductId
@@ -64,7 +64,7 @@ public struct TransactionClaim: Equatable, Sendable {
         guard let environment else { throw WireError.wrongParam(fields.fieldPath("environment"), "is required") }
         self.init(transactionId: try fields.string("transaction_id"), originalTransactionId: try fields.string("original_transaction_id"),
                   vendorProductId: try fields.string("vendor_product_id"), verification: try fields.string("verification"),
-                  purchasedAt: try fields.int("purchased_at"), environment: environment, store: StoreName(rawValue: try fields.string("store")),
+                  purchasedAt: try fields.wide("purchased_at"), environment: environment, store: StoreName(rawValue: try fields.string("store")),
                   signedTransaction: try fields.optionalString("signed_transaction"))
         try validate(at: fields.path.isEmpty ? "" : fields.path + ".")
     }

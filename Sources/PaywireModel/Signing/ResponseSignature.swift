@@ -33,7 +33,7 @@ public enum ResponseSignature {
     private static let context = Array("paywire-response-signature-v1\n".utf8)
 
     /// The bytes the signature covers.
-    public static func message(nonce: String, signedAt: Int, status: Int, method: String, path: String, etag: String,
+    public static func message(nonce: String, signedAt: WideInt, status: Int, method: String, path: String, etag: String,
                                body: [UInt8]) -> [UInt8] {
         var bytes = context
         bytes.reserveCapacity(context.count + nonce.utf8.count + path.utf8.count + etag.utf8.count + body.count + 48)

@@ -7,7 +7,7 @@ package struct SignedAnswer: Equatable, Sendable {
     package let keyId: String
     package let signature: [UInt8]
     package let nonce: String
-    package let signedAt: Int
+    package let signedAt: WideInt
     package let status: Int
     package let method: String
     package let path: String
@@ -16,7 +16,7 @@ package struct SignedAnswer: Equatable, Sendable {
     /// The certificate of the signing key, when a pinned root vouched for it (`SigningKeyCertificate`).
     package let certificate: SigningKeyCertificate?
 
-    package init(keyId: String, signature: [UInt8], nonce: String, signedAt: Int, status: Int, method: String, path: String,
+    package init(keyId: String, signature: [UInt8], nonce: String, signedAt: WideInt, status: Int, method: String, path: String,
                  etag: String, body: [UInt8], certificate: SigningKeyCertificate? = nil) {
         self.keyId = keyId
         self.signature = signature
@@ -61,12 +61,12 @@ package struct SignedAnswer: Equatable, Sendable {
             if case .string(let text)? = fields[key] { return text }
             return nil
         }
-        func number(_ key: String) -> Int? {
-            if case .number(let number)? = fields[key] { return number.intValue }
+        func number(_ key: String) -> WideInt? {
+            if case .number(let number)? = fields[key] { return number.wideValue }
             return nil
         }
         guard let keyId = text("key_id"), let signature = text("signature").flatMap(Base64.decode), let nonce = text("nonce"),
-              let signedAt = number("signed_at"), let status = number("status"), let method = text("method"),
+              let signedAt = number("signed_at"), let status = number("status").flatMap({ Int(exactly: $0) }), let method = text("method"),
               let path = text("path"), let etag = text("etag"), let body = text("body").flatMap(Base64.decode) else { return nil }
         var certificate: SigningKeyCertificate?
         if let text = text("certificate") {

@@ -16,11 +16,11 @@ public struct SigningKeyCertificate: Equatable, Sendable {
     /// The signing key's raw 32-byte Ed25519 public key.
     public let publicKey: [UInt8]
     /// When the key stops being trusted (ms since the epoch).
-    public let expiresAt: Int
+    public let expiresAt: WideInt
     /// The root's Ed25519 signature of `message`.
     public let signature: [UInt8]
 
-    public init(rootId: String, keyId: String, publicKey: [UInt8], expiresAt: Int, signature: [UInt8]) {
+    public init(rootId: String, keyId: String, publicKey: [UInt8], expiresAt: WideInt, signature: [UInt8]) {
         self.rootId = rootId
         self.keyId = keyId
         self.publicKey = publicKey
@@ -29,7 +29,7 @@ public struct SigningKeyCertificate: Equatable, Sendable {
     }
 
     /// The bytes the root signs.
-    public static func message(rootId: String, keyId: String, publicKey: [UInt8], expiresAt: Int) -> [UInt8] {
+    public static func message(rootId: String, keyId: String, publicKey: [UInt8], expiresAt: WideInt) -> [UInt8] {
         Array("paywire-signing-key-v1\n\(rootId)\n\(keyId)\n\(Base64.encode(publicKey))\n\(expiresAt)".utf8)
     }
 
@@ -45,7 +45,7 @@ public struct SigningKeyCertificate: Equatable, Sendable {
     public init?(text: String) {
         let parts = text.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 6, parts[0] == "v1", ResponseSignature.isValidKeyId(parts[1]), ResponseSignature.isValidKeyId(parts[2]),
-              let publicKey = Base64.decode(parts[3]), publicKey.count == 32, let expiresAt = Int(parts[4]), expiresAt >= 0,
+              let publicKey = Base64.decode(parts[3]), publicKey.count == 32, let expiresAt = WideInt(parts[4]), expiresAt >= 0,
               let signature = Base64.decode(parts[5]), signature.count == 64 else { return nil }
         self.init(rootId: parts[1], keyId: parts[2], publicKey: publicKey, expiresAt: expiresAt, signature: signature)
     }
