@@ -66,9 +66,9 @@ test-full:
 	python3 tests/stages.py test-full
 
 # The workshop's tools are tested like the rest: make test-one's placing of a file in its suite,
-# the date sweep's report of a failure.
+# the date sweep's report of a failure, make demo's closing verdict.
 .PHONY: test-workshop
-test-workshop: deps
+test-workshop: deps harness
 	python3 -m pytest -q tests/workshop
 
 # One test file of any suite, with what its stage would give it (tests/one.py): a unit test file

@@ -94,7 +94,7 @@ TEST = [
     Stage("docs-examples", ["bindings", "node", "lib"]),
     Stage("check-generated"),
     # The workshop's own tools: make test-one and the date sweep (tests/workshop).
-    Stage("test-workshop", ["deps"]),
+    Stage("test-workshop", ["deps", "harness"]),
     Stage("check-ambient"),
     Stage("check-schema-version", ["deps"]),
     Stage("check-python-types", ["deps"]),

@@ -379,13 +379,31 @@ static void show(const char *title, paywire_status_t status, char *out_json) {
     paywire_string_free(out_json);
 }
 
-static char *demo_call(paywire_client_t *client, const char *title, const char *method, const char *params) {
+/* What the demo saw: each call's status against the one the step expects, and its events. The
+ * demo is a session a newcomer reads, and a check: it ends on one line saying whether every step
+ * answered as it should, and exits 1 when one did not. */
+typedef struct {
+    paywire_client_t *client;
+    int calls;
+    int mistakes_refused;
+    int unexpected;
+} demo_session;
+
+static char *demo_call(demo_session *demo, const char *title, const char *method, const char *params,
+                       paywire_status_t expected) {
     char *out_json = NULL;
-    paywire_status_t status = paywire_client_call(client, method, params, &out_json);
+    paywire_status_t status = paywire_client_call(demo->client, method, params, &out_json);
     char *copy = out_json ? strdup(out_json) : NULL;
     char heading[256];
     snprintf(heading, sizeof heading, "%s  -> %s(%s)", title, method, params ? params : "");
     show(heading, status, out_json);
+    demo->calls++;
+    if (status != expected) {
+        printf("   UNEXPECTED: this step expects status %s\n", paywire_status_name(expected));
+        demo->unexpected++;
+    } else if (expected != PAYWIRE_OK) {
+        demo->mistakes_refused++;
+    }
     return copy;
 }
 
@@ -405,14 +423,29 @@ static char *wrap_success(const char *envelope_text, const char *key) {
     return text;
 }
 
-static void demo_drain(paywire_client_t *client) {
+/* Prints every queued event; returns how many there were, and counts one unexpected step when
+ * their seq is not 1, 2, 3, ... in order. `last_event` gets the last event's name (or ""). */
+static int demo_drain(demo_session *demo, char *last_event, size_t last_event_size) {
     char *event = NULL;
-    while (paywire_client_poll(client, 50, &event) == PAYWIRE_OK) {
+    int count = 0;
+    snprintf(last_event, last_event_size, "%s", "");
+    while (paywire_client_poll(demo->client, 50, &event) == PAYWIRE_OK) {
         printf("   event: %s\n", event);
+        json_error_t error;
+        json_t *parsed = json_loads(event, 0, &error);
+        count++;
+        if (json_integer_value(json_object_get(parsed, "seq")) != count) {
+            printf("   UNEXPECTED: this event's seq should be %d\n", count);
+            demo->unexpected++;
+        }
+        const char *name = json_string_value(json_object_get(parsed, "event"));
+        snprintf(last_event, last_event_size, "%s", name ? name : "");
+        json_decref(parsed);
         paywire_string_free(event);
         event = NULL;
     }
     paywire_string_free(event);
+    return count;
 }
 
 static int run_demo(const char *config_path) {
@@ -437,54 +470,71 @@ static int run_demo(const char *config_path) {
     paywire_status_t status = paywire_client_new(config_text, &client, &out_json);
     free(config_text);
     show("create a client from the example config", status, out_json);
-    if (status != PAYWIRE_OK) return 1;
+    if (status != PAYWIRE_OK) {
+        printf("\ndemo: FAILED, the example config did not make a client\n");
+        return 1;
+    }
+    demo_session demo = {client, 0, 0, 0};
 
-    free(demo_call(client, "which library is this", "get_sdk_version", NULL));
-    free(demo_call(client, "the user's profile (stable id drives A/B bucketing)", "get_profile", NULL));
-    char *paywall = demo_call(client, "the onboarding paywall, offline from the bundle", "get_paywall",
-                              "{\"placement_id\":\"onboarding\",\"locale\":\"en-US\"}");
+    free(demo_call(&demo, "which library is this", "get_sdk_version", NULL, PAYWIRE_OK));
+    free(demo_call(&demo, "the user's profile (stable id drives A/B bucketing)", "get_profile", NULL, PAYWIRE_OK));
+    char *paywall = demo_call(&demo, "the onboarding paywall, offline from the bundle", "get_paywall",
+                              "{\"placement_id\":\"onboarding\",\"locale\":\"en-US\"}", PAYWIRE_OK);
     char *paywall_params = wrap_success(paywall, "paywall");
     if (paywall_params) {
-        free(demo_call(client, "its products, priced by the (test) store", "get_paywall_products", paywall_params));
-        free(demo_call(client, "record that the paywall was shown", "log_show_paywall", paywall_params));
+        free(demo_call(&demo, "its products, priced by the (test) store", "get_paywall_products", paywall_params, PAYWIRE_OK));
+        free(demo_call(&demo, "record that the paywall was shown", "log_show_paywall", paywall_params, PAYWIRE_OK));
     }
     free(paywall_params);
     free(paywall);
-    free(demo_call(client, "the same placement in French (remote config localized)", "get_paywall",
-                   "{\"placement_id\":\"onboarding\",\"locale\":\"fr-FR\"}"));
-    free(demo_call(client, "a locale the bundle lacks falls back to English", "get_paywall",
-                   "{\"placement_id\":\"settings\",\"locale\":\"ja\"}"));
-    free(demo_call(client, "a placement that does not exist", "get_paywall", "{\"placement_id\":\"nowhere\"}"));
-    free(demo_call(client, "a mistyped parameter", "get_paywall", "{\"placement_id\":42}"));
-    free(demo_call(client, "a method that does not exist", "make_coffee", NULL));
-    free(demo_call(client, "log in as the app's own user", "identify", "{\"customer_user_id\":\"user-42\"}"));
+    free(demo_call(&demo, "the same placement in French (remote config localized)", "get_paywall",
+                   "{\"placement_id\":\"onboarding\",\"locale\":\"fr-FR\"}", PAYWIRE_OK));
+    free(demo_call(&demo, "a locale the bundle lacks falls back to English", "get_paywall",
+                   "{\"placement_id\":\"settings\",\"locale\":\"ja\"}", PAYWIRE_OK));
+    free(demo_call(&demo, "a placement that does not exist", "get_paywall", "{\"placement_id\":\"nowhere\"}", PAYWIRE_FAILED));
+    free(demo_call(&demo, "a mistyped parameter", "get_paywall", "{\"placement_id\":42}", PAYWIRE_INVALID_ARGUMENT));
+    free(demo_call(&demo, "a method that does not exist", "make_coffee", NULL, PAYWIRE_UNKNOWN_METHOD));
+    free(demo_call(&demo, "log in as the app's own user", "identify", "{\"customer_user_id\":\"user-42\"}", PAYWIRE_OK));
 
     /* An onboarding: the page's messages arrive in either dialect and leave as one canonical form. */
-    char *onboarding = demo_call(client, "the welcome onboarding the host renders in a web view", "get_onboarding",
-                                 "{\"placement_id\":\"welcome\"}");
+    char *onboarding = demo_call(&demo, "the welcome onboarding the host renders in a web view", "get_onboarding",
+                                 "{\"placement_id\":\"welcome\"}", PAYWIRE_OK);
     char *onboarding_params = wrap_success(onboarding, "onboarding");
     if (onboarding_params) {
-        free(demo_call(client, "create its view", "create_onboarding_view", onboarding_params));
-        free(demo_call(client, "a camelCase answer from the page", "onboarding_view_ingest",
+        free(demo_call(&demo, "create its view", "create_onboarding_view", onboarding_params, PAYWIRE_OK));
+        free(demo_call(&demo, "a camelCase answer from the page", "onboarding_view_ingest",
                        "{\"view_id\":\"onboarding-view-1\",\"type\":\"state_updated\",\"message\":{\"elementId\":\"goal\","
                        "\"meta\":{\"onboardingId\":\"welcome_quiz\",\"screenClientId\":\"goals\",\"screenIndex\":1,\"screensTotal\":3},"
-                       "\"params\":{\"type\":\"select\",\"value\":{\"id\":\"fit\",\"value\":\"fitness\",\"label\":\"Get fit\"}}}}"));
-        free(demo_call(client, "a snake_case email answer (recorded on the profile too)", "onboarding_view_ingest",
+                       "\"params\":{\"type\":\"select\",\"value\":{\"id\":\"fit\",\"value\":\"fitness\",\"label\":\"Get fit\"}}}}", PAYWIRE_OK));
+        free(demo_call(&demo, "a snake_case email answer (recorded on the profile too)", "onboarding_view_ingest",
                        "{\"view_id\":\"onboarding-view-1\",\"message\":{\"element_id\":\"email\",\"meta\":{\"onboarding_id\":\"welcome_quiz\","
                        "\"screen_cid\":\"signup\",\"screen_index\":2,\"total_screens\":3},\"params\":{\"type\":\"input\","
-                       "\"value\":{\"type\":\"email\",\"value\":\"user42@example.com\"}}}}"));
-        free(demo_call(client, "a date that does not exist: reported, nothing saved", "onboarding_view_ingest",
+                       "\"value\":{\"type\":\"email\",\"value\":\"user42@example.com\"}}}}", PAYWIRE_OK));
+        free(demo_call(&demo, "a date that does not exist: reported, nothing saved", "onboarding_view_ingest",
                        "{\"view_id\":\"onboarding-view-1\",\"message\":{\"element_id\":\"birthday\",\"meta\":{\"onboarding_id\":\"welcome_quiz\","
                        "\"screen_cid\":\"about\",\"screen_index\":2,\"total_screens\":3},\"params\":{\"type\":\"date_picker\","
-                       "\"value\":{\"day\":31,\"month\":2,\"year\":1990}}}}"));
-        free(demo_call(client, "the answers kept for the app", "get_onboarding_state", "{\"onboarding_id\":\"welcome_quiz\"}"));
+                       "\"value\":{\"day\":31,\"month\":2,\"year\":1990}}}}", PAYWIRE_OK));
+        free(demo_call(&demo, "the answers kept for the app", "get_onboarding_state", "{\"onboarding_id\":\"welcome_quiz\"}", PAYWIRE_OK));
     }
     free(onboarding_params);
     free(onboarding);
     printf("\n== events queued so far, drained with paywire_client_poll\n");
-    demo_drain(client);
+    char last_event[64];
+    int events = demo_drain(&demo, last_event, sizeof last_event);
     paywire_client_free(client);
-    printf("\nclient freed; done.\n");
+    printf("\nclient freed.\n");
+    /* The session's last step is a deliberate mistake the page reports: its event comes last. */
+    if (strcmp(last_event, "onboarding_did_fail_with_error") != 0) {
+        printf("UNEXPECTED: the last event is '%s', not the impossible date's report\n", last_event);
+        demo.unexpected++;
+    }
+    if (demo.unexpected > 0) {
+        printf("\ndemo: FAILED, %d step(s) did not answer as expected (marked UNEXPECTED above)\n", demo.unexpected);
+        return 1;
+    }
+    printf("\ndemo: passed. %d calls answered as expected, %d of them deliberate mistakes refused with their codes; "
+           "%d events delivered in order, the last the deliberate impossible date's report.\n",
+           demo.calls, demo.mistakes_refused, events);
     return 0;
 }
 
