@@ -18,21 +18,8 @@ root=$work/root
 [ "$(id -u)" = 0 ] || { echo "dist-check: needs root (debootstrap and chroot)"; exit 1; }
 read -r mirror suite keyring < <(python3 "$here/apt_source.py")
 
-# Only fresh mounts (proc, a tmpfs for shared memory), never the host's /dev; and removal stays
-# on the root's own file system, so a mount that would not go cannot take host files with it.
-unmount() {
-  for mount in "$root/dev/shm" "$root/proc"; do
-    if mountpoint -q "$mount" 2>/dev/null; then umount "$mount" || umount -l "$mount"; fi
-  done
-}
-cleanup() {
-  unmount
-  rm -rf --one-file-system "$root"
-}
-trap cleanup EXIT
-unmount
-rm -rf --one-file-system "$work"
-mkdir -p "$work"
+# shellcheck source=debian_root.sh
+. "$here/debian_root.sh"
 
 echo "dist-check: debootstrap $suite from $mirror into $root (log: $work/debootstrap.log)"
 packages=python3,python3-venv,gcc,libc6-dev,pkg-config,libjansson-dev
