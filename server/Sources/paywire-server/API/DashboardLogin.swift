@@ -44,7 +44,7 @@ enum DashboardLoginRoute {
             guard let csrf = input.viewer?.csrf else {
                 return ErrorBody.response(.badRequest, code: "no_session", "an operator key signs nothing out: there is no session")
             }
-            guard let given = fields["csrf"], APIKeys.same(Array(given.utf8), Array(csrf.utf8)) == 1 else {
+            guard let given = fields["csrf"], ConstantTime.same(Array(given.utf8), Array(csrf.utf8)) == 1 else {
                 return ErrorBody.response(.forbidden, code: "csrf_mismatch", "the form's CSRF token is not this session's")
             }
             if let token = SessionCookies.value(SessionCookies.session, in: input.headers[.cookie]),
@@ -64,7 +64,7 @@ enum DashboardLoginRoute {
                                audit: AuditTrail) async throws -> Response {
         let next = fields["next"]
         guard let csrf = fields["csrf"], let expected = SessionCookies.value(SessionCookies.login, in: cookie),
-              APIKeys.same(Array(csrf.utf8), Array(expected.utf8)) == 1 else {
+              ConstantTime.same(Array(csrf.utf8), Array(expected.utf8)) == 1 else {
             return form(api, settings, next: next, status: .forbidden,
                         message: "The form had expired or did not come from this page: sign in again.")
         }

@@ -34,7 +34,7 @@ struct APIKeys: Sendable {
         guard let key = Self.credential(header, scheme: "Api-Key") else { return .missing }
         let given = Self.digest(of: key)
         var matched: UInt8 = 0
-        for expected in digests { matched |= Self.same(given, expected) }
+        for expected in digests { matched |= ConstantTime.same(given, expected) }
         return matched == 1 ? .accepted : .refused(digestPrefix: String(Hex.encode(given).prefix(Self.digestPrefixLength)))
     }
 
@@ -46,7 +46,4 @@ struct APIKeys: Sendable {
         guard let header, header.hasPrefix(scheme + " ") else { return nil }
         return header.dropFirst(scheme.count + 1)
     }
-
-    /// 1 when equal, else 0 (`ConstantTime.same`, the domain's rule).
-    static func same(_ a: [UInt8], _ b: [UInt8]) -> UInt8 { ConstantTime.same(a, b) }
 }

@@ -55,7 +55,7 @@ struct OperatorKeys: Sendable {
     func key(secret given: some StringProtocol) -> OperatorKey? {
         let digest = APIKeys.digest(of: given)
         var found: OperatorKey?
-        for key in keys where APIKeys.same(digest, key.digest) == 1 { found = key }
+        for key in keys where ConstantTime.same(digest, key.digest) == 1 { found = key }
         return found
     }
 

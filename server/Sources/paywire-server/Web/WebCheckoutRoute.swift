@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import PaywireModel
 import PaywireServing
+import ServerDomain
 
 /// `POST /web/{placement_id}/checkout`: the visitor's chosen plan becomes a Stripe Checkout
 /// Session and the browser goes there (`303`). The variation is chosen again for the visitor,
@@ -14,7 +15,7 @@ enum WebCheckoutRoute {
                          host: String?) async throws -> Response {
         let nonce = WebPages.nonce(api.random)
         guard let visitor = try await WebVisitors(api: api).known(cookie),
-              let csrf = form["csrf"], APIKeys.same(Array(csrf.utf8), Array(visitor.visitor.csrf.utf8)) == 1 else {
+              let csrf = form["csrf"], ConstantTime.same(Array(csrf.utf8), Array(visitor.visitor.csrf.utf8)) == 1 else {
             return WebPages.notice(.forbidden, title: "This page has expired", message: "Open the offer again to continue.",
                                    nonce: nonce, visitor: nil, web: web, link: ("Back to the offer", "/web/\(URLComponent.escaped(placementId))"))
         }

@@ -5,6 +5,7 @@ import PaywireModel
 import PaywireServing
 import PaywireWeb
 import PaywireWire
+import ServerDomain
 
 /// The web paywall (`--stripe-api-key`): `GET /web/{placement_id}` shows a browser the
 /// placement's paywall, `POST /web/{placement_id}/checkout` sends it to Stripe Checkout for the
@@ -82,7 +83,7 @@ enum WebPaywallRoute {
         let locale = form["locale"] ?? ""
         let expected = WebExposure.token(credential: visitor.visitor.credential, placementId: placementId, variationId: variationId,
                                          locale: locale, page: page)
-        guard APIKeys.same(Array(token.utf8), Array(expected.utf8)) == 1 else {
+        guard ConstantTime.same(Array(token.utf8), Array(expected.utf8)) == 1 else {
             return Response(status: .forbidden, headers: [.cacheControl: "no-store"])
         }
         let nonce = WebPages.nonce(api.random)
